@@ -1,0 +1,248 @@
+/**
+ * The HTTP contract of spec section 7: every call, its path, its body schema and its response type.
+ * The server validates bodies with these schemas; the web client is typed by them.
+ */
+import { z } from 'zod';
+import type { Activity, Channel, Message, SignedInUser, User } from './entities.ts';
+import { ACTIVITY_TIME_FRAMES } from './rules.ts';
+
+export interface Call<Body extends z.ZodType, Response> {
+  path: string;
+  body: Body;
+  /** Phantom: the response type; never read at run time. */
+  response?: Response;
+}
+
+function call<Response>() {
+  return <Body extends z.ZodType>(path: string, body: Body): Call<Body, Response> => ({ path, body });
+}
+
+export type BodyOf<C> = C extends Call<infer B, unknown> ? z.input<B> : never;
+export type ResponseOf<C> = C extends Call<z.ZodType, infer R> ? R : never;
+
+/** Errors keep the response shape: `{ success: false, result: "<clear sentence>" }`. */
+export interface ErrorResponse {
+  success: false;
+  result: string;
+}
+export interface Ok {
+  success: true;
+  result?: string;
+}
+
+/** An id may come as a number or as a string of digits (the console keeps ids in localStorage). */
+export const Id = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number),
+]);
+const text = (max = 200) => z.string().max(max);
+const requiredText = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max);
+const Flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+const Empty = z.object({}).passthrough();
+
+// Accounts and users
+export const Login = call<Ok & { user: SignedInUser }>()(
+  '/user/api/login',
+  z.object({ user_email: requiredText(254), user_password: z.string().min(1, 'must not be empty').max(1024) }),
+);
+export const IsValidToken = call<{ success: boolean; user?: Omit<SignedInUser, 'authToken'> }>()(
+  '/user/api/isValidToken',
+  z.object({ token: z.string().max(512).optional() }),
+);
+export const SignUpUser = call<Ok & { user: User }>()(
+  '/user/api/signUpUser',
+  z.object({
+    firstName: requiredText(100),
+    lastName: requiredText(100),
+    email: z.string().trim().min(1, 'must not be empty').max(254).email('Invalid email'),
+    password: z.string().min(1, 'must not be empty').max(1024),
+    phone_number: text(50).optional(),
+    pseudo: text(100).optional(),
+    mapRight: Flag.optional(),
+  }),
+);
+export const Logout = call<Ok>()('/user/api/logout', z.object({ userId: Id.optional() }));
+export const GetUserById = call<Ok & { res: User }>()('/user/api/getUserById/', z.object({ userId: Id }));
+export const GetAllUsers = call<Ok & { res: User[] }>()('/user/api/getAllUsers', Empty);
+export const GetListUsersToExport = call<Ok & { res: UserExportRow[] }>()('/user/api/getListUsersToExport/', Empty);
+export const UpdateUserData = call<Ok & { res: User }>()(
+  '/user/api/updateUserData',
+  z.object({
+    id: Id,
+    firstName: requiredText(100),
+    lastName: requiredText(100),
+    email: z.string().trim().max(254).email('Invalid email').optional(),
+    pseudo: text(100).optional(),
+    phone_number: text(50).optional(),
+    /** Blank or absent keeps the current password. */
+    password: z.string().max(1024).optional(),
+    mapRight: Flag.optional(),
+  }),
+);
+export const UpdatePasswordUser = call<Ok>()(
+  '/user/api/updatePasswordUser',
+  z.object({ id: Id, password: z.string().min(1, 'must not be empty').max(1024) }),
+);
+export const VerifyPassword = call<{ success: boolean; result: boolean }>()(
+  '/user/api/verifyPassword',
+  z.object({ id: Id, password: z.string().max(1024) }),
+);
+export const DeleteUserTokens = call<Ok>()('/user/api/deleteUserTokens/', z.object({ userId: Id }));
+export const DeleteUser = call<Ok>()('/user/api/deleteUser', z.object({ UserId: Id }));
+export const UploadUserPhoto = call<Ok>()(
+  '/user/api/uploadUserPhoto',
+  z.object({ userId: Id, photo_url: z.string().max(2048) }),
+);
+
+export interface UserExportRow {
+  firstName: string;
+  lastName: string;
+  identifier: string;
+  pseudo: string;
+  mapRight: boolean;
+  canal: string;
+  createdAt: string;
+}
+
+const ImportCell = z.union([z.string().max(1024), z.number(), z.boolean(), z.null()]).optional();
+export const UserImportRowSchema = z
+  .object({
+    firstName: ImportCell,
+    lastName: ImportCell,
+    identifier: ImportCell,
+    pseudo: ImportCell,
+    password: ImportCell,
+    mapRight: ImportCell,
+    canal: ImportCell,
+  })
+  .passthrough();
+export interface ImportReport<Row> {
+  added: Row[];
+  alreadyExisting: Row[];
+  notAdded: Row[];
+}
+export const CreateMultipleUsers = call<Ok & { createdUsers: ImportReport<Record<string, unknown>> }>()(
+  '/user/api/createMultipleUsers',
+  z.object({ userData: z.array(UserImportRowSchema).max(20000) }),
+);
+export const UpdateUserChannelsByChannelName = call<Ok>()(
+  '/user/api/updateUserChannelsByChannelName/',
+  z.object({
+    userIdentifier: requiredText(254),
+    channelNames: z.union([z.array(z.string().max(200)).max(1000), z.string().max(20000)]),
+  }),
+);
+export const RemoveUserChannels = call<Ok>()(
+  '/user/api/removeUserChannels/',
+  z.object({ userIdentifier: requiredText(254) }),
+);
+
+// Channels and membership
+export const GetAllChannels = call<Ok & { res: Channel[] }>()('/user/api/getAllChannels', Empty);
+export const GetChannelsToExport = call<Ok & { res: Array<{ name: string; createdAt: string }> }>()(
+  '/user/api/getChannelsToExport/',
+  Empty,
+);
+export const GetUsersInChannel = call<Ok & { res: User[] }>()(
+  '/user/api/getUsersInChannel',
+  z.object({ channelId: Id }),
+);
+export const CreateChannel = call<Ok & { res: Channel }>()(
+  '/user/api/createChannel',
+  z.object({
+    channelName: requiredText(200),
+    /** Ignored: the server computes rtcSession from the name. */
+    channelRtcSession: z.string().max(400).optional(),
+    userId: Id.optional(),
+  }),
+);
+export const UpdateChannel = call<Ok & { res: Channel }>()(
+  '/user/api/updateChannel',
+  z.object({ channelId: Id, channelName: requiredText(200), userId: Id.optional() }),
+);
+export const DeleteChannel = call<Ok>()('/user/api/deleteChannel', z.object({ channelId: Id, userId: Id.optional() }));
+export const ChannelImportRowSchema = z.object({ name: ImportCell }).passthrough();
+export const CreateMultipleChannels = call<Ok & { channelsCreated: ImportReport<Record<string, unknown>> }>()(
+  '/user/api/createMultipleChannels',
+  z.object({ channelData: z.array(ChannelImportRowSchema).max(20000) }),
+);
+export const AddUserToChannel = call<Ok>()('/user/api/addUserToChannel', z.object({ userId: Id, channelId: Id }));
+export const DeleteUserFromChannel = call<Ok>()(
+  '/user/api/deleteUserFromChannel',
+  z.object({ userId: Id, channelId: Id }),
+);
+export const UpdateUserChannels = call<Ok>()(
+  '/user/api/updateUserChannels',
+  z.object({ userList: z.array(Id).max(100000), channelId: Id }),
+);
+export const UpdateChannelUsers = call<Ok>()(
+  '/user/api/updateChannelUsers',
+  z.object({ userId: Id, channelList: z.array(Id).max(100000) }),
+);
+
+// Activities
+export const GetLastActivities = call<Ok & { res: Activity[] }>()(
+  '/user/api/getLastActivities/',
+  z.object({ limit: z.number().int().min(1).max(100).optional() }).passthrough(),
+);
+export const GetAllActivities = call<Ok & { res: { activities: Activity[]; totalRecords: number } }>()(
+  '/user/api/getAllActivities/',
+  z.object({
+    start: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(1000).default(21),
+  }),
+);
+export const DeleteOldActivities = call<Ok & { deleted: number }>()(
+  '/user/api/deleteOldActivities',
+  z.object({ timeFrame: z.enum(ACTIVITY_TIME_FRAMES, { error: 'must be one of 1m, 2w, 1w' }) }),
+);
+
+export interface Statistics {
+  totalUsers: number;
+  totalChannels: number;
+  /** usersTrend[i] = users created between i and i+1 days ago (i = 0..9). */
+  usersTrend: number[];
+  channelsTrend: number[];
+  /** Percent change, see docs/api.md. */
+  usersChange: number;
+  channelsChange: number;
+  topChannels: Array<{
+    id: number;
+    name: string;
+    rtcSession: string;
+    total: number;
+    connected: number;
+    lastActivityAt: string | null;
+  }>;
+}
+export const GetStatistics = call<Ok & { res: Statistics }>()('/user/api/getStatistics', Empty);
+
+// Presence and voice
+export const ConnectAdminToChannel = call<Ok>()(
+  '/user/api/connectAdminToChannel/',
+  z.object({ userId: Id, channelId: Id, socketId: z.string().min(1).max(100) }),
+);
+export const UpdateUserMicState = call<Ok>()(
+  '/user/api/updateUserMicState/',
+  z.object({ userId: Id, micState: Flag, channelName: requiredText(200) }),
+);
+
+// Chat
+export const GetChannelMessageListForAdmin = call<Ok & { discussion: Message[]; hasMore: boolean }>()(
+  '/user/api/getchannelmessagelistForAdmin',
+  z.object({
+    channelId: Id,
+    /** Paging for long histories: messages with an id below this one. */
+    beforeId: Id.optional(),
+    limit: z.number().int().min(1).max(500).optional(),
+  }),
+);
+export const SendMessageToChannel = call<Ok & { res: Message }>()(
+  '/user/api/sendMessageToChannel',
+  z.object({ userId: Id.optional(), channelId: Id, message: z.string().trim().min(1, 'must not be blank').max(4000) }),
+);
+export const DeleteMessageById = call<Ok>()('/user/api/deleteMessageById', z.object({ msgId: Id }));
+export const UPLOAD_FILE_PATH = '/user/api/uploadFile';
+
+// Members' own calls (not in the spec; see docs/api.md)
+export const GetMyChannels = call<Ok & { res: Channel[] }>()('/user/api/getMyChannels', Empty);

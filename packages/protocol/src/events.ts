@@ -1,0 +1,97 @@
+/** Socket.IO events of spec section 7, typed once for the server and the web client. */
+import { z } from 'zod';
+import type { Activity, Message } from './entities.ts';
+
+export interface RoomPeer {
+  /** The socket id. */
+  id: string;
+  name: string;
+  userId: number;
+}
+
+export const JoinRoom = z.object({ room: z.string().min(1).max(200), name: z.string().max(200).default('') });
+export const Offer = z.object({
+  sdp: z.unknown(),
+  offerSendID: z.string().max(100),
+  offerSendName: z.string().max(200).default(''),
+  offerReceiveID: z.string().max(100),
+});
+export const Answer = z.object({
+  sdp: z.unknown(),
+  answerSendID: z.string().max(100),
+  answerReceiveID: z.string().max(100),
+});
+export const Candidate = z.object({
+  candidate: z.unknown(),
+  candidateSendID: z.string().max(100),
+  candidateReceiveID: z.string().max(100),
+});
+export const MicStateChange = z.object({
+  id: z.string().max(100).optional(),
+  micState: z.boolean(),
+  room: z.string().max(200).optional(),
+});
+export const Typing = z
+  .object({ room: z.string().max(200).optional(), name: z.string().max(200).optional() })
+  .passthrough();
+export const ChatMessage = z.object({
+  channelId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]),
+  message: z.string().trim().min(1).max(4000),
+});
+export const LocationChanged = z.object({
+  lat: z.number().min(-90).max(90),
+  lng: z.number().min(-180).max(180),
+  accuracy: z.number().min(0).max(1e7).optional(),
+});
+
+export interface UserStatus {
+  userId: number;
+  online: boolean;
+  channelIds: number[];
+}
+
+export interface ClientToServerEvents {
+  join_room: (payload: z.input<typeof JoinRoom>) => void;
+  leave_room: (payload?: { room?: string }) => void;
+  offer: (payload: z.input<typeof Offer>) => void;
+  answer: (payload: z.input<typeof Answer>) => void;
+  candidate: (payload: z.input<typeof Candidate>) => void;
+  micStateChange: (payload: z.input<typeof MicStateChange>) => void;
+  typing: (payload?: z.input<typeof Typing>) => void;
+  message: (
+    payload: z.input<typeof ChatMessage>,
+    ack?: (result: { success: boolean; result?: string }) => void,
+  ) => void;
+  'message created': (payload: unknown) => void;
+  onLocationChanged: (payload: z.input<typeof LocationChanged>) => void;
+}
+
+export interface ServerToClientEvents {
+  error: (payload: { message: string }) => void;
+  all_users: (peers: RoomPeer[]) => void;
+  usersInThisRoom: (peers: RoomPeer[]) => void;
+  'user joined': (peer: RoomPeer) => void;
+  getOffer: (payload: { sdp: unknown; offerSendID: string; offerSendName: string }) => void;
+  getAnswer: (payload: { sdp: unknown; answerSendID: string }) => void;
+  getCandidate: (payload: { candidate: unknown; candidateSendID: string }) => void;
+  user_exit: (payload: { id: string }) => void;
+  onMicStateChanged: (payload: { id: string; userId: number; name: string; micState: boolean; room: string }) => void;
+  typingResponse: (payload: { id: string; userId: number; name: string; room: string }) => void;
+  messageResponse: (message: Message) => void;
+  onSendMessage: (message: Message) => void;
+  onMessageDeleted: (payload: { id: number; channelId: number }) => void;
+  onLocationChanged: (payload: {
+    userId: number;
+    lat: number;
+    lng: number;
+    accuracy: number | null;
+    createdAt: string;
+  }) => void;
+  onUserStatusChanged: (status: UserStatus) => void;
+  userConnected: (status: UserStatus) => void;
+  onActivity: (activity: Activity) => void;
+  onUserDeleted: (payload: { id: number }) => void;
+  onChannelDeleted: (payload: { id: number }) => void;
+  onChannelsChanged: () => void;
+  onUsersChanged: () => void;
+}

@@ -1,0 +1,92 @@
+/** Validation rules and business constants of the spec (sections 5 and 9), shared by server and web. */
+
+export const LOGIN_MIN = 2;
+export const LOGIN_MAX = 50;
+/** Spec section 5: the password length hints (2 to 8) are shown but do not block. */
+export const PASSWORD_HINT_MIN = 2;
+export const PASSWORD_HINT_MAX = 8;
+
+export const IMAGE_MAX_BYTES = 1024 * 1024;
+export const IMAGE_MAX_LABEL = '1 MB';
+export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/bmp', 'image/gif', 'image/webp'] as const;
+export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
+
+export const ACTIVITY_TIME_FRAMES = ['1m', '2w', '1w'] as const;
+export type ActivityTimeFrame = (typeof ACTIVITY_TIME_FRAMES)[number];
+
+export const DASHBOARD_ACTIVITIES_PAGE_SIZE = 8;
+export const ACTIVITIES_PAGE_SIZE = 21;
+export const TOP_CHANNELS = 5;
+export const TREND_DAYS = 10;
+export const TYPING_CLEAR_MS = 3000;
+/** At most one position_update activity per user in this window; positions themselves are all kept. */
+export const POSITION_ACTIVITY_INTERVAL_MS = 5 * 60 * 1000;
+export const WIDE_LAYOUT_MIN_WIDTH = 1480;
+export const CHAT_DRAWER_WIDTH = 420;
+export const APP_VERSION = '2.0.2';
+
+/** The channel's room key: the name with all whitespace removed (spec sections 3 and 5). */
+export function rtcSessionOf(channelName: string): string {
+  return channelName.replace(/\s+/g, '');
+}
+
+export function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || String(value).trim() === '';
+}
+
+/** Spec section 5: text inputs are left-trimmed before sending. */
+export function leftTrim(value: string): string {
+  return value.replace(/^\s+/, '');
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+export function isEmail(value: string): boolean {
+  return EMAIL.test(value);
+}
+
+/** Spec section 5: mapRight cells accept true/TRUE/vrai/VRAI and false/FALSE/faux/FAUX. */
+export function parseMapRight(value: unknown): boolean | undefined {
+  if (typeof value === 'boolean') return value;
+  const text = String(value ?? '').trim();
+  if (['true', 'TRUE', 'vrai', 'VRAI', 'True', 'Vrai', '1'].includes(text)) return true;
+  if (['false', 'FALSE', 'faux', 'FAUX', 'False', 'Faux', '0'].includes(text)) return false;
+  return undefined;
+}
+
+/** Channel names of an import cell: separated by semicolons, blanks dropped. */
+export function splitChannelNames(cell: unknown): string[] {
+  return String(cell ?? '')
+    .split(';')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
+
+/** The six fields every user import row needs (spec section 5). */
+export const USER_IMPORT_FIELDS = ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight'] as const;
+export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal'] as const;
+
+export type UserImportRow = Partial<Record<(typeof USER_IMPORT_COLUMNS)[number], unknown>>;
+
+/** A column whose name contains 'canal' is the channel column (spec section 5). */
+export function normaliseImportRow(row: Record<string, unknown>): UserImportRow {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row)) {
+    out[key.toLowerCase().includes('canal') ? 'canal' : key] = value;
+  }
+  return out as UserImportRow;
+}
+
+export function isValidUserImportRow(row: UserImportRow): boolean {
+  return USER_IMPORT_FIELDS.every((field) => !isBlank(row[field])) && parseMapRight(row.mapRight) !== undefined;
+}
+
+/** Exact duplicates on the six fields are removed, first occurrence kept. */
+export function dedupeUserRows<T extends UserImportRow>(rows: T[]): T[] {
+  const seen = new Set<string>();
+  return rows.filter((row) => {
+    const key = JSON.stringify(USER_IMPORT_FIELDS.map((field) => String(row[field] ?? '').trim()));
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}

@@ -1,0 +1,65 @@
+/** Builds the Fastify app (tests use it without listening). Socket.IO attaches in realtime/ when listening. */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from './config.ts';
+import { type OpenedDatabase, openDatabase } from './db/open.ts';
+import { registerErrorHandler } from './http/errors.ts';
+import { createServices, type Services } from './services.ts';
+import { userRoutes } from './users/routes.ts';
+
+export interface App {
+  fastify: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export interface BuildOptions {
+  /** An already opened database (tests); otherwise the configuration's. */
+  database?: OpenedDatabase;
+  logger?: boolean | object;
+}
+
+/** Paths the single-page app must not answer for. */
+const NOT_SPA = /^\/(user\/api|device|socket\.io|files|health|api)(\/|$)/;
+
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const database =
+    options.database ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  const services = createServices(config, database);
+  const fastify = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: 8 * 1024 * 1024,
+    trustProxy: false,
+    ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
+  });
+  registerErrorHandler(fastify);
+
+  fastify.get('/health', async (_req, reply) => {
+    const ok = await database.ping();
+    return reply.status(ok ? 200 : 503).send({ success: ok, database: { dialect: database.dialect, ok } });
+  });
+
+  userRoutes(fastify, services);
+
+  const webDir = config.webDir;
+  if (webDir && existsSync(path.join(webDir, 'index.html'))) {
+    await fastify.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: ['index.html'] });
+    fastify.setNotFoundHandler((request, reply) => {
+      if (request.method === 'GET' && !NOT_SPA.test(request.url)) return reply.sendFile('index.html');
+      return reply
+        .status(404)
+        .send({ success: false, result: `No such call: ${request.method} ${request.url.split('?')[0]}` });
+    });
+  }
+
+  return {
+    fastify,
+    services,
+    async close() {
+      await fastify.close();
+      await database.close();
+    },
+  };
+}

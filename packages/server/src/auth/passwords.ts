@@ -1,0 +1,33 @@
+/** Password hashing with node:crypto scrypt, a per-user salt and a constant-time compare. */
+import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+
+const N = 16384;
+const R = 8;
+const P = 1;
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+/** Returns `scrypt$N$r$p$salt$hash` (base64 parts), so parameters can change without breaking old hashes. */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, N, R, P);
+  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await derive(password, Buffer.from(salt, 'base64'), Number(n), Number(r), Number(p));
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A hash of a random password: sign-in for an unknown login costs the same time as for a known one. */
+export const DUMMY_HASH = await hashPassword(randomBytes(12).toString('base64'));

@@ -1,0 +1,80 @@
+/** Who belongs to which channel. Adding twice keeps one membership. */
+import type { Db } from '../db/schema.ts';
+
+export function membershipStore(db: Db) {
+  return {
+    async add(channelId: number, userIds: number[]): Promise<void> {
+      if (userIds.length === 0) return;
+      const at = new Date().toISOString();
+      for (let i = 0; i < userIds.length; i += 500) {
+        await db
+          .insertInto('channel_members')
+          .values(
+            userIds.slice(i, i + 500).map((userId) => ({ channel_id: channelId, user_id: userId, created_at: at })),
+          )
+          .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
+          .execute();
+      }
+    },
+
+    async addUserToChannels(userId: number, channelIds: number[]): Promise<void> {
+      if (channelIds.length === 0) return;
+      const at = new Date().toISOString();
+      await db
+        .insertInto('channel_members')
+        .values(channelIds.map((channelId) => ({ channel_id: channelId, user_id: userId, created_at: at })))
+        .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
+        .execute();
+    },
+
+    async remove(channelId: number, userId: number): Promise<boolean> {
+      const result = await db
+        .deleteFrom('channel_members')
+        .where('channel_id', '=', channelId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    /** Makes `channelIds` the exact set of channels of a user. */
+    async setChannelsOfUser(userId: number, channelIds: number[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('channel_members').where('user_id', '=', userId).execute();
+        await membershipStore(trx).addUserToChannels(userId, [...new Set(channelIds)]);
+      });
+    },
+
+    /** Makes `userIds` the exact set of members of a channel. */
+    async setUsersOfChannel(channelId: number, userIds: number[]): Promise<void> {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('channel_members').where('channel_id', '=', channelId).execute();
+        await membershipStore(trx).add(channelId, [...new Set(userIds)]);
+      });
+    },
+
+    async isMember(channelId: number, userId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('channel_members')
+        .select('user_id')
+        .where('channel_id', '=', channelId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    /** Ids of the channels with these names; unknown names are left out. */
+    async channelIdsByNames(names: string[]): Promise<Map<string, number>> {
+      const map = new Map<string, number>();
+      if (names.length === 0) return map;
+      const rows = await db
+        .selectFrom('channels')
+        .select(['id', 'name'])
+        .where('name', 'in', [...new Set(names)])
+        .execute();
+      for (const r of rows) map.set(r.name, r.id);
+      return map;
+    },
+  };
+}
+
+export type MembershipStore = ReturnType<typeof membershipStore>;

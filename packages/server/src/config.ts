@@ -1,0 +1,85 @@
+/** Environment -> typed configuration, in one place (README lists every variable). */
+import path from 'node:path';
+
+export interface IceServer {
+  urls: string | string[];
+  username?: string;
+  credential?: string;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  adminLogin: string | undefined;
+  adminPassword: string | undefined;
+  allowSignup: boolean;
+  iceServers: IceServer[];
+  mapTileUrl: string;
+  mapLabelsUrl: string | undefined;
+  tlsCert: string | undefined;
+  tlsKey: string | undefined;
+  logLevel: string;
+  /** How long a sign-in token lives. */
+  tokenTtlMs: number;
+  /** How long a signed file URL stays valid. */
+  fileUrlTtlMs: number;
+  /** Built web app to serve; unset or missing folder serves the API only. */
+  webDir: string | undefined;
+  /** Names this process in presence rows so a restart can remove its stale ones. */
+  instanceId: string;
+}
+
+export class ConfigError extends Error {}
+
+/** Esri World Imagery: satellite tiles that need no key; labels come from a second layer. */
+const DEFAULT_TILES = 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}';
+const DEFAULT_LABELS =
+  'https://server.arcgisonline.com/ArcGIS/rest/services/Reference/World_Boundaries_and_Places/MapServer/tile/{z}/{y}/{x}';
+
+function parseIceServers(raw: string | undefined): IceServer[] {
+  if (!raw) return [];
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new ConfigError('ICE_SERVERS must be a JSON list, for example [{"urls":"stun:stun.example.org"}]');
+  }
+  if (!Array.isArray(parsed) || !parsed.every((s) => s && typeof s === 'object' && 'urls' in s)) {
+    throw new ConfigError('ICE_SERVERS must be a JSON list of objects with "urls"');
+  }
+  return parsed as IceServer[];
+}
+
+function parsePort(raw: string | undefined): number {
+  const port = Number(raw ?? 8080);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`PORT must be a port number, not "${raw}"`);
+  return port;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  return {
+    port: parsePort(env.PORT),
+    host: env.HOST ?? '127.0.0.1',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || undefined,
+    redisUrl: env.REDIS_URL || undefined,
+    adminLogin: env.ADMIN_LOGIN || undefined,
+    adminPassword: env.ADMIN_PASSWORD || undefined,
+    allowSignup: env.ALLOW_SIGNUP === 'true',
+    iceServers: parseIceServers(env.ICE_SERVERS),
+    mapTileUrl: env.MAP_TILE_URL || DEFAULT_TILES,
+    mapLabelsUrl: env.MAP_TILE_URL ? env.MAP_LABELS_URL || undefined : (env.MAP_LABELS_URL ?? DEFAULT_LABELS),
+    tlsCert: env.TLS_CERT || undefined,
+    tlsKey: env.TLS_KEY || undefined,
+    logLevel: env.LOG_LEVEL ?? 'info',
+    tokenTtlMs: Number(env.TOKEN_TTL_DAYS ?? 30) * 24 * 3600 * 1000,
+    fileUrlTtlMs: 24 * 3600 * 1000,
+    webDir: env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
+  };
+}

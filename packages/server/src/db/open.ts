@@ -1,0 +1,81 @@
+/** Opens the database the configuration names: SQLite in DATA_DIR by default, PostgreSQL with DATABASE_URL. */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import { migrate } from './migrations.ts';
+import type { Database, Db } from './schema.ts';
+import { sqliteAdapter } from './sqlite-adapter.ts';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface OpenedDatabase {
+  db: Db;
+  dialect: Dialect;
+  /** Is the database answering? For /health. */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  dataDir: string;
+  databaseUrl?: string;
+  /** PostgreSQL schema to use (tests give each run its own). */
+  pgSchema?: string;
+}
+
+const TIMESTAMPTZ_OID = 1184;
+const TIMESTAMP_OID = 1114;
+const INT8_OID = 20;
+
+/** Timestamps come back as ISO 8601 strings, counts as numbers, as they do from SQLite. */
+const pgTypes = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return (value: string) => new Date(value).toISOString();
+    if (oid === INT8_OID) return (value: string) => Number(value);
+    return pg.types.getTypeParser(oid, format);
+  },
+};
+
+function openSqlite(dataDir: string): Kysely<Database> {
+  mkdirSync(dataDir, { recursive: true });
+  const database = new DatabaseSync(path.join(dataDir, 'talkgroup.sqlite'));
+  // WAL with synchronous=FULL: an acknowledged write survives kill -9 and power loss.
+  database.exec('PRAGMA journal_mode = WAL');
+  database.exec('PRAGMA synchronous = FULL');
+  database.exec('PRAGMA foreign_keys = ON');
+  database.exec('PRAGMA busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteAdapter(database) }) });
+}
+
+function openPostgres(url: string, schema: string | undefined): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: pgTypes,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
+  const dialect: Dialect = options.databaseUrl ? 'postgres' : 'sqlite';
+  if (options.pgSchema && !/^[a-z_][a-z0-9_]*$/.test(options.pgSchema)) throw new Error('invalid schema name');
+  const db = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options.dataDir);
+  if (options.pgSchema) await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(db);
+  await migrate(db, dialect);
+  return {
+    db,
+    dialect,
+    async ping() {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}

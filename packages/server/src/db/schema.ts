@@ -1,0 +1,125 @@
+/** The tables, one interface each; Kysely types every query from this. Times are ISO 8601 UTC strings. */
+import type { Generated, Kysely } from 'kysely';
+
+export interface UsersTable {
+  id: Generated<number>;
+  first_name: string;
+  last_name: string;
+  identifier: string;
+  pseudo: string;
+  display_name: string;
+  phone_number: string;
+  /** scrypt$N$r$p$salt$hash, see auth/passwords.ts */
+  password_hash: string;
+  map_right: number;
+  role: 'admin' | 'member';
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface SessionsTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the token; the token itself is never stored. */
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+}
+
+export interface ChannelsTable {
+  id: Generated<number>;
+  name: string;
+  rtc_session: string;
+  created_at: string;
+}
+
+export interface ChannelMembersTable {
+  channel_id: number;
+  user_id: number;
+  created_at: string;
+}
+
+export interface UserSocketsTable {
+  id: Generated<number>;
+  user_id: number;
+  channel_id: number | null;
+  socket_id: string;
+  /** The server process that holds the socket, so that a restart removes its stale rows. */
+  instance_id: string;
+  mic_state: number;
+  created_at: string;
+}
+
+export interface UserPositionsTable {
+  id: Generated<number>;
+  user_id: number;
+  lat: number;
+  lng: number;
+  accuracy: number | null;
+  created_at: string;
+}
+
+export interface ActivitiesTable {
+  id: Generated<number>;
+  type: string;
+  user_id: number | null;
+  user_first_name: string | null;
+  user_last_name: string | null;
+  user_display_name: string | null;
+  channel_id: number | null;
+  channel_name: string | null;
+  created_at: string;
+}
+
+export interface MessagesTable {
+  id: Generated<number>;
+  channel_id: number;
+  user_id: number | null;
+  user_display_name: string;
+  text_msg: string;
+  file_path: string | null;
+  file_name: string | null;
+  file_mime: string | null;
+  created_at: string;
+}
+
+export interface TalkBurstsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  channel_id: number | null;
+  channel_name: string;
+  started_at: string;
+  ended_at: string | null;
+}
+
+export interface DevicesTable {
+  id: Generated<number>;
+  display_name: string;
+  mac_address: string;
+  type: string;
+  manufacturer: string;
+  product_ref: string;
+  created_at: string;
+}
+
+export interface MaterialTypesTable {
+  id: Generated<number>;
+  name: string;
+  created_at: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+  channels: ChannelsTable;
+  channel_members: ChannelMembersTable;
+  user_sockets: UserSocketsTable;
+  user_positions: UserPositionsTable;
+  activities: ActivitiesTable;
+  messages: MessagesTable;
+  talk_bursts: TalkBurstsTable;
+  devices: DevicesTable;
+  material_types: MaterialTypesTable;
+}
+
+export type Db = Kysely<Database>;

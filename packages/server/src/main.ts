@@ -1,0 +1,49 @@
+/** Reads the configuration, opens the database, creates the first administrator if asked, and listens. */
+import { buildApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+
+async function main() {
+  const config = loadConfig();
+  const app = await buildApp(config, {
+    logger: {
+      level: config.logLevel,
+      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
+    },
+  });
+  const log = app.fastify.log;
+
+  if (config.adminLogin && config.adminPassword && (await app.services.users.count()) === 0) {
+    await app.services.users.create({
+      firstName: 'Admin',
+      lastName: 'Talkgroup',
+      identifier: config.adminLogin,
+      password: config.adminPassword,
+      role: 'admin',
+    });
+    log.info(`created the administrator ${config.adminLogin}`);
+  }
+  await app.services.sessions.purgeExpired();
+
+  await app.fastify.listen({ port: config.port, host: config.host });
+  log.info(
+    `Talkgroup ${process.env.npm_package_version ?? ''} on ${app.services.database.dialect}, data in ${config.dataDir}`,
+  );
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info(`${signal}: closing`);
+    const timer = setTimeout(() => process.exit(1), 10_000);
+    timer.unref();
+    await app.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((error) => {
+  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  process.exit(1);
+});

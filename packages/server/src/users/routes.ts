@@ -1,0 +1,220 @@
+/** Accounts and users: the calls of spec section 7 that sign in, sign up and manage team members. */
+import {
+  CreateMultipleUsers,
+  DeleteUser,
+  DeleteUserTokens,
+  GetAllUsers,
+  GetListUsersToExport,
+  GetUserById,
+  IsValidToken,
+  Login,
+  Logout,
+  RemoveUserChannels,
+  SignUpUser,
+  UpdatePasswordUser,
+  UpdateUserChannelsByChannelName,
+  UpdateUserData,
+  UploadUserPhoto,
+  VerifyPassword,
+} from '@talkgroup/protocol';
+import type { FastifyInstance } from 'fastify';
+import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
+import { conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
+import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { importUsers } from './import.ts';
+
+const tooManyAttempts = () => new HttpError(429, 'Too many sign-in attempts: wait 15 minutes and try again.');
+
+export function userRoutes(app: FastifyInstance, services: Services): void {
+  const { users, sessions, activities, memberships, notifier, config } = services;
+  const route = defineRoutes(app, sessions);
+
+  route(Login, 'public', async ({ body, req }) => {
+    const identifier = body.user_email.trim().toLowerCase();
+    const keys = [`${req.ip}|${identifier}`];
+    if (!services.signInLimiter.allowed(keys) || !services.addressLimiter.allowed([req.ip])) throw tooManyAttempts();
+    const row = await users.rowByIdentifier(identifier);
+    // Same work and same answer for an unknown login and a wrong password.
+    const valid = await verifyPassword(body.user_password, row?.password_hash ?? DUMMY_HASH);
+    if (!row || !valid) {
+      services.signInLimiter.fail(keys);
+      services.addressLimiter.fail([req.ip]);
+      throw unauthorized('Invalid login or password.');
+    }
+    services.signInLimiter.reset(keys);
+    const authToken = await sessions.create(row.id);
+    await activities.record('login', { userId: row.id });
+    return {
+      success: true,
+      result: 'Login successful',
+      user: {
+        id: row.id,
+        identifier: row.identifier,
+        email: row.identifier,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        display_name: row.display_name,
+        pseudo: row.pseudo,
+        role: row.role,
+        mapRight: row.map_right === 1,
+        authToken,
+      },
+    };
+  });
+
+  route(IsValidToken, 'public', async ({ body, req }) => {
+    const owner = await sessions.resolve(body.token || tokenOf(req));
+    if (!owner) throw unauthorized('The token is invalid, expired or revoked.');
+    const row = await users.row(owner.userId);
+    if (!row) throw unauthorized('The token is invalid, expired or revoked.');
+    return {
+      success: true,
+      user: {
+        id: row.id,
+        identifier: row.identifier,
+        email: row.identifier,
+        firstName: row.first_name,
+        lastName: row.last_name,
+        display_name: row.display_name,
+        pseudo: row.pseudo,
+        role: row.role,
+        mapRight: row.map_right === 1,
+      },
+    };
+  });
+
+  route(SignUpUser, 'public', async ({ body, auth }) => {
+    let role: 'admin' | 'member';
+    if (auth?.role === 'admin') role = 'member';
+    else if ((await users.count()) === 0) role = 'admin';
+    else if (config.allowSignup) role = 'member';
+    else throw forbidden('Sign-up is closed: an administrator must create your account.');
+    if (await users.rowByIdentifier(body.email)) throw conflict('A user with this login already exists.');
+    const id = await users.create({
+      firstName: body.firstName,
+      lastName: body.lastName,
+      identifier: body.email,
+      pseudo: body.pseudo,
+      phoneNumber: body.phone_number,
+      password: body.password,
+      mapRight: body.mapRight ?? false,
+      role,
+    });
+    notifier.toAdmins('onUsersChanged');
+    const user = await users.one(id);
+    if (!user) throw notFound('User');
+    return { success: true, result: 'Register successfully', user };
+  });
+
+  route(Logout, 'signedIn', async ({ auth }) => {
+    await sessions.revoke(auth.sessionId);
+    await activities.record('logout', { userId: auth.userId });
+    return { success: true, result: 'Signed out.' };
+  });
+
+  route(GetUserById, 'signedIn', async ({ body, auth }) => {
+    requireSelfOrAdmin(auth, body.userId);
+    const user = await users.one(body.userId);
+    if (!user) throw notFound('User');
+    return { success: true, res: user };
+  });
+
+  route(GetAllUsers, 'admin', async () => ({ success: true, res: await users.all() }));
+
+  route(GetListUsersToExport, 'admin', async () => ({ success: true, res: await users.exportRows() }));
+
+  route(UpdateUserData, 'admin', async ({ body }) => {
+    const current = await users.row(body.id);
+    if (!current) throw notFound('User');
+    const identifier = body.email?.trim().toLowerCase();
+    if (identifier && identifier !== current.identifier && (await users.rowByIdentifier(identifier))) {
+      throw conflict('A user with this login already exists.');
+    }
+    await users.update(body.id, {
+      firstName: body.firstName,
+      lastName: body.lastName,
+      identifier: identifier || undefined,
+      pseudo: body.pseudo,
+      phoneNumber: body.phone_number,
+      password: body.password?.trim() ? body.password : undefined,
+      mapRight: body.mapRight,
+    });
+    notifier.toAdmins('onUsersChanged');
+    const user = await users.one(body.id);
+    if (!user) throw notFound('User');
+    return { success: true, result: 'User updated successfully', res: user };
+  });
+
+  route(UpdatePasswordUser, 'signedIn', async ({ body, auth }) => {
+    requireSelfOrAdmin(auth, body.id);
+    if (!(await users.row(body.id))) throw notFound('User');
+    await users.update(body.id, { password: body.password });
+    return { success: true, result: 'Password updated successfully' };
+  });
+
+  route(VerifyPassword, 'signedIn', async ({ body, auth, req }) => {
+    if (auth.userId !== body.id) throw forbidden('You may only verify your own password.');
+    const keys = [`${req.ip}|verify|${auth.userId}`];
+    if (!services.signInLimiter.allowed(keys)) throw tooManyAttempts();
+    const row = await users.row(body.id);
+    const valid = row ? await verifyPassword(body.password, row.password_hash) : false;
+    if (!valid) services.signInLimiter.fail(keys);
+    return { success: true, result: valid };
+  });
+
+  route(DeleteUserTokens, 'signedIn', async ({ body, auth }) => {
+    requireSelfOrAdmin(auth, body.userId);
+    if (!(await users.row(body.userId))) throw notFound('User');
+    await sessions.revokeAll(body.userId);
+    notifier.disconnectUser(body.userId);
+    return { success: true, result: 'User disconnected from all devices successfully' };
+  });
+
+  route(DeleteUser, 'admin', async ({ body, auth }) => {
+    if (body.UserId === auth.userId) throw conflict('You cannot delete your own account.');
+    notifier.disconnectUser(body.UserId);
+    if (!(await users.remove(body.UserId))) throw notFound('User');
+    notifier.toAdmins('onUserDeleted', { id: body.UserId });
+    return { success: true, result: 'the User has been deleted' };
+  });
+
+  route(UploadUserPhoto, 'signedIn', async ({ body, auth }) => {
+    requireSelfOrAdmin(auth, body.userId);
+    if (!/^(https?:\/\/|\/)/.test(body.photo_url))
+      throw new HttpError(400, 'photo_url: must be an http(s) URL or a path');
+    if (!(await users.row(body.userId))) throw notFound('User');
+    await users.setPhoto(body.userId, body.photo_url);
+    return { success: true, result: 'Photo updated' };
+  });
+
+  route(CreateMultipleUsers, 'admin', async ({ body }) => {
+    const report = await importUsers(services, body.userData);
+    if (report.added.length > 0) notifier.toAdmins('onUsersChanged');
+    return {
+      success: true,
+      result: `${report.added.length} added, ${report.alreadyExisting.length} already existing, ${report.notAdded.length} not added`,
+      createdUsers: report,
+    };
+  });
+
+  route(UpdateUserChannelsByChannelName, 'admin', async ({ body }) => {
+    const user = await users.rowByIdentifier(body.userIdentifier);
+    if (!user) throw notFound('User');
+    const names = Array.isArray(body.channelNames)
+      ? body.channelNames.map((n) => n.trim())
+      : body.channelNames.split(';');
+    const ids = await memberships.channelIdsByNames(names.map((n) => n.trim()).filter(Boolean));
+    await memberships.addUserToChannels(user.id, [...ids.values()]);
+    notifier.toAdmins('onChannelsChanged');
+    return { success: true, result: `Added to ${ids.size} channel(s)` };
+  });
+
+  route(RemoveUserChannels, 'admin', async ({ body }) => {
+    const user = await users.rowByIdentifier(body.userIdentifier);
+    if (!user) throw notFound('User');
+    await memberships.setChannelsOfUser(user.id, []);
+    notifier.toAdmins('onChannelsChanged');
+    return { success: true, result: 'Removed from every channel' };
+  });
+}

@@ -1,0 +1,287 @@
+/** Users: rows in, DTOs of spec section 3 out (never a password hash). */
+import {
+  type Activity,
+  type ChannelRef,
+  rtcSessionOf,
+  type User,
+  type UserExportRow,
+  type UserPosition,
+  type UserSocket,
+} from '@talkgroup/protocol';
+import type { Selectable } from 'kysely';
+import { toActivity } from '../activities/store.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import type { Db, UsersTable } from '../db/schema.ts';
+
+export interface NewUser {
+  firstName: string;
+  lastName: string;
+  identifier: string;
+  pseudo?: string;
+  phoneNumber?: string;
+  password: string;
+  mapRight?: boolean;
+  role: 'admin' | 'member';
+}
+
+export interface UserChanges {
+  firstName?: string;
+  lastName?: string;
+  identifier?: string;
+  pseudo?: string;
+  phoneNumber?: string;
+  password?: string;
+  mapRight?: boolean;
+}
+
+/** How much history each user carries: lists need the latest entry, a single user a page of it. */
+export type Depth = 'list' | 'full';
+const HISTORY: Record<Depth, number> = { list: 1, full: 20 };
+
+export function displayNameOf(firstName: string, lastName: string): string {
+  return `${firstName} ${lastName}`.trim();
+}
+
+type UserRow = Selectable<UsersTable>;
+
+export function userStore(db: Db) {
+  async function attach(rows: UserRow[], depth: Depth): Promise<User[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const few = ids.length <= 500;
+    const limit = HISTORY[depth];
+
+    const memberships = await db
+      .selectFrom('channel_members')
+      .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
+      .select(['channel_members.user_id as userId', 'channels.id', 'channels.name', 'channels.rtc_session'])
+      .$if(few, (q) => q.where('channel_members.user_id', 'in', ids))
+      .orderBy('channels.name')
+      .execute();
+    const sockets = await db
+      .selectFrom('user_sockets')
+      .select(['user_id', 'channel_id', 'socket_id'])
+      .$if(few, (q) => q.where('user_id', 'in', ids))
+      .execute();
+
+    const positions: Array<UserPosition & { userId: number }> = [];
+    const activities: Array<Activity & { userId: number }> = [];
+    if (limit === 1) {
+      // One index lookup per user: the latest position and the latest activity.
+      const latestPositions = await db
+        .selectFrom('users')
+        .innerJoin('user_positions as p', (join) =>
+          join.on('p.id', '=', (eb) =>
+            eb
+              .selectFrom('user_positions')
+              .select('id')
+              .whereRef('user_positions.user_id', '=', 'users.id')
+              .orderBy('created_at', 'desc')
+              .orderBy('id', 'desc')
+              .limit(1),
+          ),
+        )
+        .select(['p.user_id', 'p.lat', 'p.lng', 'p.accuracy', 'p.created_at'])
+        .$if(few, (q) => q.where('users.id', 'in', ids))
+        .execute();
+      for (const p of latestPositions)
+        positions.push({ userId: p.user_id, lat: p.lat, lng: p.lng, accuracy: p.accuracy, createdAt: p.created_at });
+      const latestActivities = await db
+        .selectFrom('users')
+        .innerJoin('activities as a', (join) =>
+          join.on('a.id', '=', (eb) =>
+            eb
+              .selectFrom('activities')
+              .select('id')
+              .whereRef('activities.user_id', '=', 'users.id')
+              .orderBy('created_at', 'desc')
+              .orderBy('id', 'desc')
+              .limit(1),
+          ),
+        )
+        .selectAll('a')
+        .$if(few, (q) => q.where('users.id', 'in', ids))
+        .execute();
+      for (const a of latestActivities) activities.push({ ...toActivity(a), userId: a.user_id as number });
+    } else {
+      for (const id of ids) {
+        const ps = await db
+          .selectFrom('user_positions')
+          .selectAll()
+          .where('user_id', '=', id)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute();
+        for (const p of ps)
+          positions.push({ userId: id, lat: p.lat, lng: p.lng, accuracy: p.accuracy, createdAt: p.created_at });
+        const as = await db
+          .selectFrom('activities')
+          .selectAll()
+          .where('user_id', '=', id)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(limit)
+          .execute();
+        for (const a of as) activities.push({ ...toActivity(a), userId: id });
+      }
+    }
+
+    const group = <T extends { userId: number }>(items: T[]) => {
+      const map = new Map<number, T[]>();
+      for (const item of items) map.set(item.userId, [...(map.get(item.userId) ?? []), item]);
+      return map;
+    };
+    const channelsBy = group(memberships);
+    const socketsBy = group(
+      sockets.map((s) => ({ userId: s.user_id, channelId: s.channel_id, socket_id: s.socket_id })),
+    );
+    const positionsBy = group(positions);
+    const activitiesBy = group(activities);
+
+    return rows.map((row) => ({
+      id: row.id,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      identifier: row.identifier,
+      email: row.identifier,
+      pseudo: row.pseudo,
+      display_name: row.display_name,
+      phone_number: row.phone_number,
+      photo_url: row.photo_url,
+      mapRight: row.map_right === 1,
+      role: row.role,
+      createdAt: row.created_at,
+      channels: (channelsBy.get(row.id) ?? []).map(
+        (c): ChannelRef => ({ id: c.id, name: c.name, rtcSession: c.rtc_session || rtcSessionOf(c.name) }),
+      ),
+      user_sockets: (socketsBy.get(row.id) ?? []) as UserSocket[],
+      userPositions: (positionsBy.get(row.id) ?? []).map(({ userId: _, ...p }) => p),
+      userActivities: (activitiesBy.get(row.id) ?? []).map(({ userId: _, ...a }) => a),
+    }));
+  }
+
+  return {
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    row(id: number): Promise<UserRow | undefined> {
+      return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    },
+
+    rowByIdentifier(identifier: string): Promise<UserRow | undefined> {
+      return db
+        .selectFrom('users')
+        .selectAll()
+        .where('identifier', '=', identifier.trim().toLowerCase())
+        .executeTakeFirst();
+    },
+
+    async existingIdentifiers(identifiers: string[]): Promise<Set<string>> {
+      const found = new Set<string>();
+      for (let i = 0; i < identifiers.length; i += 500) {
+        const chunk = identifiers.slice(i, i + 500);
+        const rows = await db.selectFrom('users').select('identifier').where('identifier', 'in', chunk).execute();
+        for (const r of rows) found.add(r.identifier);
+      }
+      return found;
+    },
+
+    async one(id: number, depth: Depth = 'full'): Promise<User | undefined> {
+      const row = await this.row(id);
+      return row ? (await attach([row], depth))[0] : undefined;
+    },
+
+    async all(): Promise<User[]> {
+      const rows = await db
+        .selectFrom('users')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return attach(rows, 'list');
+    },
+
+    async inChannel(channelId: number): Promise<User[]> {
+      const rows = await db
+        .selectFrom('users')
+        .innerJoin('channel_members', 'channel_members.user_id', 'users.id')
+        .selectAll('users')
+        .where('channel_members.channel_id', '=', channelId)
+        .orderBy('users.first_name')
+        .execute();
+      return attach(rows, 'list');
+    },
+
+    async exportRows(): Promise<UserExportRow[]> {
+      const users = await this.all();
+      return users.map((u) => ({
+        firstName: u.firstName,
+        lastName: u.lastName,
+        identifier: u.identifier,
+        pseudo: u.pseudo,
+        mapRight: u.mapRight,
+        canal: u.channels.map((c) => c.name).join(';'),
+        createdAt: u.createdAt,
+      }));
+    },
+
+    async create(user: NewUser, at = new Date()): Promise<number> {
+      const row = await db
+        .insertInto('users')
+        .values({
+          first_name: user.firstName.trim(),
+          last_name: user.lastName.trim(),
+          identifier: user.identifier.trim().toLowerCase(),
+          pseudo: (user.pseudo ?? '').trim(),
+          display_name: displayNameOf(user.firstName.trim(), user.lastName.trim()),
+          phone_number: (user.phoneNumber ?? '').trim(),
+          password_hash: await hashPassword(user.password),
+          map_right: user.mapRight ? 1 : 0,
+          role: user.role,
+          photo_url: null,
+          created_at: at.toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      return row.id;
+    },
+
+    async update(id: number, changes: UserChanges): Promise<void> {
+      const current = await this.row(id);
+      if (!current) return;
+      const firstName = changes.firstName?.trim() ?? current.first_name;
+      const lastName = changes.lastName?.trim() ?? current.last_name;
+      await db
+        .updateTable('users')
+        .set({
+          first_name: firstName,
+          last_name: lastName,
+          display_name: displayNameOf(firstName, lastName),
+          ...(changes.identifier !== undefined ? { identifier: changes.identifier.trim().toLowerCase() } : {}),
+          ...(changes.pseudo !== undefined ? { pseudo: changes.pseudo.trim() } : {}),
+          ...(changes.phoneNumber !== undefined ? { phone_number: changes.phoneNumber.trim() } : {}),
+          ...(changes.mapRight !== undefined ? { map_right: changes.mapRight ? 1 : 0 } : {}),
+          ...(changes.password ? { password_hash: await hashPassword(changes.password) } : {}),
+        })
+        .where('id', '=', id)
+        .execute();
+    },
+
+    async setPhoto(id: number, photoUrl: string): Promise<void> {
+      await db.updateTable('users').set({ photo_url: photoUrl }).where('id', '=', id).execute();
+    },
+
+    async remove(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+  };
+}
+
+export type UserStore = ReturnType<typeof userStore>;

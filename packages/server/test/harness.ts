@@ -1,0 +1,117 @@
+/**
+ * Test harness: a real app on a real database. Every store test runs on SQLite (temp dir) and, when
+ * TEST_DATABASE_URL is set (CI), on PostgreSQL in a schema of its own that is dropped afterwards.
+ */
+
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { type App, buildApp } from '../src/app.ts';
+import { type Config, loadConfig } from '../src/config.ts';
+import { type Dialect, openDatabase } from '../src/db/open.ts';
+
+export const databases: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
+
+export interface TestApp extends App {
+  config: Config;
+  call(path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
+}
+
+export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-test-'));
+  const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined, ...overrides };
+  const database = await openDatabase({
+    dataDir,
+    databaseUrl: dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
+    pgSchema,
+  });
+  const app = await buildApp(config, { database });
+  return {
+    ...app,
+    config,
+    async call(url, body = {}, token) {
+      const response = await app.fastify.inject({
+        method: 'POST',
+        url,
+        headers: token ? { 'x-access-token': token } : {},
+        payload: body as object,
+      });
+      let parsed: unknown = response.body;
+      try {
+        parsed = response.json();
+      } catch {}
+      return { status: response.statusCode, body: parsed };
+    },
+    async close() {
+      if (pgSchema) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(database.db);
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Account {
+  id: number;
+  token: string;
+  identifier: string;
+  password: string;
+}
+
+/** The first sign-up on an empty database creates the administrator. */
+export async function signUpAdmin(
+  app: TestApp,
+  identifier = 'admin@example.org',
+  password = 'secret1',
+): Promise<Account> {
+  const signUp = await app.call('/user/api/signUpUser', {
+    firstName: 'Ada',
+    lastName: 'Admin',
+    email: identifier,
+    password,
+  });
+  if (signUp.status !== 200) throw new Error(`sign-up failed: ${JSON.stringify(signUp.body)}`);
+  return signIn(app, identifier, password);
+}
+
+export async function signIn(app: TestApp, identifier: string, password: string): Promise<Account> {
+  const login = await app.call('/user/api/login', { user_email: identifier, user_password: password });
+  if (login.status !== 200) throw new Error(`login failed: ${JSON.stringify(login.body)}`);
+  return { id: login.body.user.id, token: login.body.user.authToken, identifier, password };
+}
+
+let memberCount = 0;
+/** A member created by the administrator (the Add User dialog), then signed in. */
+export async function createMember(
+  app: TestApp,
+  admin: Account,
+  fields: Partial<{
+    firstName: string;
+    lastName: string;
+    email: string;
+    password: string;
+    pseudo: string;
+    mapRight: boolean;
+  }> = {},
+): Promise<Account> {
+  memberCount += 1;
+  const email = fields.email ?? `member${memberCount}-${randomBytes(3).toString('hex')}@example.org`;
+  const password = fields.password ?? 'memberpw';
+  const created = await app.call(
+    '/user/api/signUpUser',
+    { firstName: 'Mia', lastName: `Member${memberCount}`, pseudo: 'mimi', ...fields, email, password },
+    admin.token,
+  );
+  if (created.status !== 200) throw new Error(`member creation failed: ${JSON.stringify(created.body)}`);
+  return signIn(app, email, password);
+}
+
+/** Every secret a response must never carry. */
+export function expectNoSecrets(body: unknown): void {
+  const text = JSON.stringify(body);
+  for (const word of ['password_hash', 'scrypt$', 'token_hash', '"password"', 'salt']) {
+    if (text.includes(word)) throw new Error(`response leaks ${word}: ${text.slice(0, 300)}`);
+  }
+}
