@@ -1,0 +1,88 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+
+const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function start(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [MAIN], {
+    env: { ...process.env, PORT: String(port), WEB_DIR: '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 100; i += 1) {
+    try {
+      if ((await fetch(`${base}/health`)).ok) return { child, base };
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error('server did not start');
+}
+
+const post = (base: string, url: string, body: object) =>
+  fetch(`${base}${url}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const exited = (child: ChildProcess) =>
+  new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
+
+describe('the server process on SQLite', () => {
+  const dirs: string[] = [];
+  const children: ChildProcess[] = [];
+  afterEach(() => {
+    for (const child of children.splice(0)) child.kill('SIGKILL');
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('creates the first administrator from ADMIN_LOGIN, keeps acknowledged writes after kill -9, closes on SIGTERM', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-proc-'));
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, ADMIN_LOGIN: 'boss@example.org', ADMIN_PASSWORD: 'bosspw' };
+
+    const first = await start(env);
+    children.push(first.child);
+    const login = await post(first.base, '/user/api/login', {
+      user_email: 'boss@example.org',
+      user_password: 'bosspw',
+    });
+    expect(login.status).toBe(200);
+    const token = (await login.json()).user.authToken;
+    const created = await fetch(`${first.base}/user/api/signUpUser`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': token },
+      body: JSON.stringify({ firstName: 'Kim', lastName: 'Durable', email: 'kim@example.org', password: 'kimpw' }),
+    });
+    expect(created.status).toBe(200);
+    const killed = exited(first.child);
+    first.child.kill('SIGKILL');
+    await killed;
+
+    const second = await start(env);
+    children.push(second.child);
+    expect(
+      (await post(second.base, '/user/api/login', { user_email: 'kim@example.org', user_password: 'kimpw' })).status,
+    ).toBe(200);
+    const closed = exited(second.child);
+    second.child.kill('SIGTERM');
+    expect(await closed).toEqual({ code: 0, signal: null });
+  });
+});
