@@ -1,0 +1,211 @@
+/** Channels: rows in, the Channel shape of spec section 3 out (members, connected count, latest activity). */
+import { type Activity, type Channel, rtcSessionOf } from '@talkgroup/protocol';
+import type { Selectable } from 'kysely';
+import { toActivity } from '../activities/store.ts';
+import type { ChannelsTable, Db } from '../db/schema.ts';
+
+export interface ChannelSummary {
+  id: number;
+  name: string;
+  rtcSession: string;
+  createdAt: string;
+}
+
+type ChannelRow = Selectable<ChannelsTable>;
+
+function toSummary(row: ChannelRow): ChannelSummary {
+  return { id: row.id, name: row.name, rtcSession: row.rtc_session, createdAt: row.created_at };
+}
+
+/** Unique violations of either dialect (SQLite: SQLITE_CONSTRAINT_UNIQUE; PostgreSQL: 23505). */
+export function isUniqueViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown; message?: unknown };
+  return (
+    e?.code === '23505' ||
+    e?.errcode === 2067 ||
+    (e?.code === 'ERR_SQLITE_ERROR' && String(e.message).includes('UNIQUE constraint failed'))
+  );
+}
+
+export function channelStore(db: Db) {
+  async function detail(rows: ChannelRow[]): Promise<Channel[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const few = ids.length <= 500;
+    const members = await db
+      .selectFrom('channel_members')
+      .innerJoin('users', 'users.id', 'channel_members.user_id')
+      .select([
+        'channel_members.channel_id as channelId',
+        'users.id',
+        'users.first_name',
+        'users.last_name',
+        'users.identifier',
+        'users.pseudo',
+        'users.display_name',
+      ])
+      .$if(few, (q) => q.where('channel_members.channel_id', 'in', ids))
+      .orderBy('users.first_name')
+      .orderBy('users.id')
+      .execute();
+    const connected = await db
+      .selectFrom('user_sockets')
+      .select(['channel_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
+      .where('channel_id', 'is not', null)
+      .$if(few, (q) => q.where('channel_id', 'in', ids))
+      .groupBy('channel_id')
+      .execute();
+    // One index lookup per channel: its latest activity.
+    const latest = await db
+      .selectFrom('channels')
+      .innerJoin('activities as a', (join) =>
+        join.on('a.id', '=', (eb) =>
+          eb
+            .selectFrom('activities')
+            .select('id')
+            .whereRef('activities.channel_id', '=', 'channels.id')
+            .orderBy('created_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(1),
+        ),
+      )
+      .selectAll('a')
+      .$if(few, (q) => q.where('channels.id', 'in', ids))
+      .execute();
+
+    const membersBy = new Map<number, Channel['users']>();
+    for (const m of members) {
+      const list = membersBy.get(m.channelId) ?? [];
+      list.push({
+        id: m.id,
+        firstName: m.first_name,
+        lastName: m.last_name,
+        identifier: m.identifier,
+        pseudo: m.pseudo,
+        display_name: m.display_name,
+      });
+      membersBy.set(m.channelId, list);
+    }
+    const connectedBy = new Map(connected.map((c) => [c.channel_id as number, Number(c.n)]));
+    const latestBy = new Map<number, Activity>(latest.map((a) => [a.channel_id as number, toActivity(a)]));
+
+    return rows.map((row) => {
+      const activity = latestBy.get(row.id);
+      return {
+        ...toSummary(row),
+        users: membersBy.get(row.id) ?? [],
+        connected: connectedBy.get(row.id) ?? 0,
+        userActivities: activity ? [activity] : [],
+      };
+    });
+  }
+
+  return {
+    async byId(id: number): Promise<ChannelSummary | undefined> {
+      const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    async byRtcSession(rtcSession: string): Promise<ChannelSummary | undefined> {
+      const row = await db.selectFrom('channels').selectAll().where('rtc_session', '=', rtcSession).executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    /** The channel that has this name, or one whose name differs only by whitespace (same room key). */
+    async conflicting(name: string, exceptId?: number): Promise<ChannelSummary | undefined> {
+      const row = await db
+        .selectFrom('channels')
+        .selectAll()
+        .where((eb) => eb.or([eb('name', '=', name), eb('rtc_session', '=', rtcSessionOf(name))]))
+        .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId as number))
+        .executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    async one(id: number): Promise<Channel | undefined> {
+      const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? (await detail([row]))[0] : undefined;
+    },
+
+    /** Every channel, newest first. */
+    async all(): Promise<Channel[]> {
+      const rows = await db
+        .selectFrom('channels')
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+      return detail(rows);
+    },
+
+    /** The channels a user belongs to, by name. */
+    async ofUser(userId: number): Promise<Channel[]> {
+      const rows = await db
+        .selectFrom('channels')
+        .innerJoin('channel_members', 'channel_members.channel_id', 'channels.id')
+        .selectAll('channels')
+        .where('channel_members.user_id', '=', userId)
+        .orderBy('channels.name')
+        .execute();
+      return detail(rows);
+    },
+
+    async exportRows(): Promise<Array<{ name: string; createdAt: string }>> {
+      const rows = await db.selectFrom('channels').select(['name', 'created_at']).orderBy('name').execute();
+      return rows.map((r) => ({ name: r.name, createdAt: r.created_at }));
+    },
+
+    /** Existing channels among these names (exact name or same room key). */
+    async existingNames(names: string[]): Promise<{ names: Set<string>; rtcSessions: Set<string> }> {
+      const found = { names: new Set<string>(), rtcSessions: new Set<string>() };
+      for (let i = 0; i < names.length; i += 500) {
+        const chunk = names.slice(i, i + 500);
+        const rows = await db
+          .selectFrom('channels')
+          .select(['name', 'rtc_session'])
+          .where((eb) => eb.or([eb('name', 'in', chunk), eb('rtc_session', 'in', chunk.map(rtcSessionOf))]))
+          .execute();
+        for (const r of rows) {
+          found.names.add(r.name);
+          found.rtcSessions.add(r.rtc_session);
+        }
+      }
+      return found;
+    },
+
+    /** Throws a unique violation when the name or its room key is taken (see isUniqueViolation). */
+    async create(name: string, at = new Date()): Promise<ChannelSummary> {
+      const row = await db
+        .insertInto('channels')
+        .values({ name, rtc_session: rtcSessionOf(name), created_at: at.toISOString() })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toSummary(row);
+    },
+
+    async rename(id: number, name: string): Promise<ChannelSummary | undefined> {
+      const row = await db
+        .updateTable('channels')
+        .set({ name, rtc_session: rtcSessionOf(name) })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    async remove(id: number): Promise<boolean> {
+      const result = await db.deleteFrom('channels').where('id', '=', id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+
+    async count(): Promise<number> {
+      const row = await db
+        .selectFrom('channels')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}
+
+export type ChannelStore = ReturnType<typeof channelStore>;
