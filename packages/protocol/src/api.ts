@@ -26,7 +26,7 @@ export interface ErrorResponse {
   result: string;
 }
 export interface Ok {
-  success: true;
+  success: boolean;
   result?: string;
 }
 

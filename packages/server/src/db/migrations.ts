@@ -142,7 +142,7 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
   };
 }
 
-export async function migrate(db: Kysely<unknown> | Kysely<never>, dialect: Dialect): Promise<void> {
+export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const migrations = migrationsFor(dialect);
   const migrator = new Migrator({ db: db as AnyDb, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();

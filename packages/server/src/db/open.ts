@@ -64,7 +64,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
   if (options.pgSchema && !/^[a-z_][a-z0-9_]*$/.test(options.pgSchema)) throw new Error('invalid schema name');
   const db = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options.dataDir);
   if (options.pgSchema) await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(db);
-  await migrate(db, dialect);
+  await migrate(db as unknown as Kysely<unknown>, dialect);
   return {
     db,
     dialect,
