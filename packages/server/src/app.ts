@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
 import { registerErrorHandler } from './http/errors.ts';
@@ -42,6 +43,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   userRoutes(fastify, services);
+  clientConfigRoutes(fastify, services);
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {

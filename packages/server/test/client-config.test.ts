@@ -1,0 +1,46 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
+
+describe.each(databases)('client configuration (%s)', (dialect) => {
+  let app: TestApp;
+  afterEach(async () => {
+    await app?.close();
+  });
+
+  it('hands a signed-in browser the ICE servers and the map tile sources of the configuration', async () => {
+    app = await startApp(dialect, {
+      iceServers: [{ urls: ['turn:turn.example.org:3478'], username: 'ptt', credential: 'pw' }],
+      mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
+      mapLabelsUrl: undefined,
+    });
+    const admin = await signUpAdmin(app);
+    const response = await app.call('/user/api/getClientConfig', {}, admin.token);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      success: true,
+      res: {
+        iceServers: [{ urls: ['turn:turn.example.org:3478'], username: 'ptt', credential: 'pw' }],
+        mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
+        mapLabelsUrl: null,
+        mapMaxZoom: 19,
+      },
+    });
+  });
+
+  it('gives the hybrid map (imagery plus labels) by default', async () => {
+    app = await startApp(dialect);
+    const admin = await signUpAdmin(app);
+    const { body } = await app.call('/user/api/getClientConfig', {}, admin.token);
+    expect(body.res.iceServers).toEqual([]);
+    expect(body.res.mapTileUrl).toMatch(/World_Imagery/);
+    expect(body.res.mapLabelsUrl).toMatch(/Boundaries_and_Places/);
+  });
+
+  it('refuses a caller without a token, since TURN credentials may be in it', async () => {
+    app = await startApp(dialect, { iceServers: [{ urls: 'turn:t.example.org', username: 'u', credential: 'c' }] });
+    const response = await app.call('/user/api/getClientConfig', {});
+    expect(response.status).toBe(401);
+    expect(response.body.success).toBe(false);
+    expect(JSON.stringify(response.body)).not.toContain('turn:');
+  });
+});
