@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
+import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { createServices, type Services } from './services.ts';
@@ -44,6 +45,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   userRoutes(fastify, services);
   clientConfigRoutes(fastify, services);
+  dashboardRoutes(fastify, services);
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {
