@@ -3,7 +3,7 @@
  * The server validates bodies with these schemas; the web client is typed by them.
  */
 import { z } from 'zod';
-import type { Activity, Channel, Message, SignedInUser, User } from './entities.ts';
+import type { Activity, CallEvent, Channel, Device, MaterialType, Message, SignedInUser, User } from './entities.ts';
 import { ACTIVITY_TIME_FRAMES } from './rules.ts';
 
 export interface Call<Body extends z.ZodType, Response> {
@@ -242,7 +242,36 @@ export const SendMessageToChannel = call<Ok & { res: Message }>()(
   z.object({ userId: Id.optional(), channelId: Id, message: z.string().trim().min(1, 'must not be blank').max(4000) }),
 );
 export const DeleteMessageById = call<Ok>()('/user/api/deleteMessageById', z.object({ msgId: Id }));
+/** Multipart form: image (the file), userId, channelId, textMsg. */
 export const UPLOAD_FILE_PATH = '/user/api/uploadFile';
+export const UploadFileFields = z.object({
+  userId: Id.optional(),
+  channelId: Id,
+  textMsg: z.string().trim().max(4000).default(''),
+});
+export type UploadFileResponse = Ok & { res: Message };
 
 // Members' own calls (not in the spec; see docs/api.md)
 export const GetMyChannels = call<Ok & { res: Channel[] }>()('/user/api/getMyChannels', Empty);
+
+// Legacy calls (spec section 7, legacy; see docs/api.md)
+/** Friends and invitations are not part of this product: these answer 410 Gone. */
+export const GetSentInvitation = call<ErrorResponse>()('/user/api/getSentInvitation', Empty);
+export const GetMyFriendLists = call<ErrorResponse>()('/user/api/getmyfriendlists', Empty);
+export const GetInvitationLists = call<ErrorResponse>()('/user/api/getinvitationlists', Empty);
+export const GetUserCallEvents = call<Ok & { res: CallEvent[] }>()(
+  '/user/api/getUserCallEvents',
+  z.object({ userId: Id }),
+);
+export const GetUserEndCallEventsByCallId = call<Ok & { res: CallEvent[] }>()(
+  '/user/api/getUserEndCallEventsByCallId',
+  z.object({ callId: Id }),
+);
+export const MAC_ADDRESS = /^[0-9A-Fa-f]{2}([:-]?)[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/;
+export const GetDeviceByMacAddress = call<Ok & { res: Device }>()(
+  '/device/getDeviceByMacAddress',
+  z.object({ macAddress: z.string().trim().regex(MAC_ADDRESS, 'must be a MAC address like 00:1A:2B:3C:4D:5E') }),
+);
+/** GET, no body. */
+export const GET_ALL_MATERIAL_TYPES_PATH = '/device/getAllMaterialTypes/';
+export type GetAllMaterialTypesResponse = Ok & { res: MaterialType[] };

@@ -123,3 +123,32 @@ export interface SignedInUser {
   mapRight: boolean;
   authToken: string;
 }
+
+/** Legacy (spec section 3): a registered radio or phone. */
+export interface Device {
+  id: number;
+  display_name: string;
+  mac_address: string;
+  type: string;
+  manufacturer: string;
+  product_ref: string;
+  createdAt: string;
+}
+
+export interface MaterialType {
+  id: number;
+  name: string;
+  createdAt: string;
+}
+
+/** Legacy call events: one per recorded talk burst. */
+export interface CallEvent {
+  /** The talk burst's id, used as callId. */
+  id: number;
+  userId: number | null;
+  channelId: number | null;
+  channelName: string;
+  startedAt: string;
+  /** null while the burst is still going on. */
+  endedAt: string | null;
+}

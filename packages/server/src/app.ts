@@ -3,11 +3,15 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { activityRoutes } from './activities/routes.ts';
+import { channelRoutes } from './channels/routes.ts';
 import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { legacyRoutes } from './legacy/routes.ts';
+import { messageRoutes } from './messages/routes.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
 
@@ -44,6 +48,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
 
   userRoutes(fastify, services);
+  channelRoutes(fastify, services);
+  activityRoutes(fastify, services);
+  messageRoutes(fastify, services);
+  legacyRoutes(fastify, services);
   clientConfigRoutes(fastify, services);
   dashboardRoutes(fastify, services);
 

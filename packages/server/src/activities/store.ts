@@ -33,6 +33,8 @@ export interface ActivitySubject {
   at?: Date;
 }
 
+const PUSHED_PER_BATCH = 8;
+
 export function activityStore(db: Db, notifier: Notifier) {
   return {
     async record(type: ActivityType, subject: ActivitySubject): Promise<Activity> {
@@ -66,6 +68,55 @@ export function activityStore(db: Db, notifier: Notifier) {
       const activity = toActivity(row);
       notifier.toAdmins('onActivity', activity);
       return activity;
+    },
+
+    /**
+     * One activity per channel for one user (an import): inserted in chunks; only the latest few are pushed,
+     * since a timeline never shows more than a page of them.
+     */
+    async recordForChannels(
+      type: ActivityType,
+      userId: number,
+      channels: Array<{ id: number; name: string }>,
+    ): Promise<number> {
+      if (channels.length === 0) return 0;
+      const user = await db
+        .selectFrom('users')
+        .select(['first_name', 'last_name', 'display_name'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      const at = new Date().toISOString();
+      const inserted: Activity[] = [];
+      for (let i = 0; i < channels.length; i += 500) {
+        const rows = await db
+          .insertInto('activities')
+          .values(
+            channels.slice(i, i + 500).map((channel) => ({
+              type,
+              user_id: user ? userId : null,
+              user_first_name: user?.first_name ?? null,
+              user_last_name: user?.last_name ?? null,
+              user_display_name: user?.display_name ?? null,
+              channel_id: channel.id,
+              channel_name: channel.name,
+              created_at: at,
+            })),
+          )
+          .returningAll()
+          .execute();
+        inserted.push(...rows.map(toActivity));
+      }
+      for (const activity of inserted.slice(-PUSHED_PER_BATCH)) notifier.toAdmins('onActivity', activity);
+      return inserted.length;
+    },
+
+    /** Deletes the activities created before `cutoff`; returns how many. */
+    async deleteOlderThan(cutoff: Date): Promise<number> {
+      const result = await db
+        .deleteFrom('activities')
+        .where('created_at', '<', cutoff.toISOString())
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
 
     /** Latest first. */

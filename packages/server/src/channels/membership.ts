@@ -1,6 +1,13 @@
 /** Who belongs to which channel. Adding twice keeps one membership. */
 import type { Db } from '../db/schema.ts';
 
+async function missing(ids: number[], found: (chunk: number[]) => Promise<number[]>): Promise<number[]> {
+  const unique = [...new Set(ids)];
+  const known = new Set<number>();
+  for (let i = 0; i < unique.length; i += 500) for (const id of await found(unique.slice(i, i + 500))) known.add(id);
+  return unique.filter((id) => !known.has(id));
+}
+
 export function membershipStore(db: Db) {
   return {
     async add(channelId: number, userIds: number[]): Promise<void> {
@@ -60,6 +67,25 @@ export function membershipStore(db: Db) {
         .where('user_id', '=', userId)
         .executeTakeFirst();
       return row !== undefined;
+    },
+
+    /** May this token owner read the channel (its members, messages and files)? Administrators read all. */
+    async canRead(channelId: number, reader: { userId: number; role: 'admin' | 'member' }): Promise<boolean> {
+      return reader.role === 'admin' || this.isMember(channelId, reader.userId);
+    },
+
+    /** The ids among these that are not users (to refuse them before writing). */
+    async unknownUserIds(ids: number[]): Promise<number[]> {
+      return missing(ids, async (chunk) =>
+        (await db.selectFrom('users').select('id').where('id', 'in', chunk).execute()).map((r) => r.id),
+      );
+    },
+
+    /** The ids among these that are not channels. */
+    async unknownChannelIds(ids: number[]): Promise<number[]> {
+      return missing(ids, async (chunk) =>
+        (await db.selectFrom('channels').select('id').where('id', 'in', chunk).execute()).map((r) => r.id),
+      );
     },
 
     /** Ids of the channels with these names; unknown names are left out. */

@@ -1,0 +1,44 @@
+/** The activity log calls of spec section 7: the latest entries, a paged list, and deleting old entries. */
+import {
+  type ActivityTimeFrame,
+  DASHBOARD_ACTIVITIES_PAGE_SIZE,
+  DeleteOldActivities,
+  GetAllActivities,
+  GetLastActivities,
+} from '@talkgroup/protocol';
+import type { FastifyInstance } from 'fastify';
+import { defineRoutes } from '../http/route.ts';
+import type { Services } from '../services.ts';
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The moment before which a time frame deletes: one calendar month, 14 days or 7 days ago. */
+export function cutoffOf(timeFrame: ActivityTimeFrame, now = new Date()): Date {
+  if (timeFrame === '2w') return new Date(now.getTime() - 14 * DAY_MS);
+  if (timeFrame === '1w') return new Date(now.getTime() - 7 * DAY_MS);
+  const monthAgo = new Date(now);
+  monthAgo.setUTCMonth(monthAgo.getUTCMonth() - 1);
+  // 31 March minus one month is 28 (or 29) February, not 3 March.
+  if (monthAgo.getUTCDate() !== now.getUTCDate()) monthAgo.setUTCDate(0);
+  return monthAgo;
+}
+
+export function activityRoutes(app: FastifyInstance, services: Services): void {
+  const { activities } = services;
+  const route = defineRoutes(app, services.sessions);
+
+  route(GetLastActivities, 'admin', async ({ body }) => ({
+    success: true,
+    res: await activities.latest(body.limit ?? DASHBOARD_ACTIVITIES_PAGE_SIZE),
+  }));
+
+  route(GetAllActivities, 'admin', async ({ body }) => {
+    const [list, totalRecords] = await Promise.all([activities.latest(body.limit, body.start), activities.count()]);
+    return { success: true, res: { activities: list, totalRecords } };
+  });
+
+  route(DeleteOldActivities, 'admin', async ({ body }) => {
+    const deleted = await activities.deleteOlderThan(cutoffOf(body.timeFrame));
+    return { success: true, result: 'Activities were deleted successfully.', deleted };
+  });
+}

@@ -1,0 +1,214 @@
+/** Channels and membership: the calls of spec section 7 that manage channels and who belongs to them. */
+import {
+  AddUserToChannel,
+  CreateChannel,
+  CreateMultipleChannels,
+  DeleteChannel,
+  DeleteUserFromChannel,
+  GetAllChannels,
+  GetChannelsToExport,
+  GetMyChannels,
+  GetUsersInChannel,
+  type ImportReport,
+  rtcSessionOf,
+  UpdateChannel,
+  UpdateChannelUsers,
+  UpdateUserChannels,
+  type User,
+} from '@talkgroup/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { TokenOwner } from '../auth/sessions.ts';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { defineRoutes } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { type ChannelSummary, isUniqueViolation } from './store.ts';
+
+/** Spec section 8: the console shows this text when an update is refused. */
+export const NAME_TAKEN = 'Channel name already exists';
+const NAME_MAX = 200;
+
+/** A member reads only the channels it belongs to; a missing channel is a 404 for administrators only. */
+export async function requireReadableChannel(
+  services: Services,
+  auth: TokenOwner,
+  channelId: number,
+): Promise<ChannelSummary> {
+  if (auth.role !== 'admin' && !(await services.memberships.isMember(channelId, auth.userId)))
+    throw forbidden('You are not a member of this channel.');
+  const channel = await services.channels.byId(channelId);
+  if (!channel) throw notFound('Channel');
+  return channel;
+}
+
+export function channelRoutes(app: FastifyInstance, services: Services): void {
+  const { channels, memberships, activities, notifier, users } = services;
+  const route = defineRoutes(app, services.sessions);
+
+  /** Admins' lists change; the members whose channel list changed refresh theirs (getMyChannels). */
+  const channelsChanged = (userIds: Iterable<number> = []) => {
+    notifier.toAdmins('onChannelsChanged');
+    for (const userId of new Set(userIds)) notifier.toUser(userId, 'onChannelsChanged');
+  };
+
+  const memberIdsOf = async (channelId: number) => (await channels.one(channelId))?.users.map((u) => u.id) ?? [];
+
+  route(GetAllChannels, 'admin', async () => ({ success: true, res: await channels.all() }));
+
+  route(GetChannelsToExport, 'admin', async () => ({ success: true, res: await channels.exportRows() }));
+
+  route(GetMyChannels, 'signedIn', async ({ auth }) => ({ success: true, res: await channels.ofUser(auth.userId) }));
+
+  route(GetUsersInChannel, 'signedIn', async ({ body, auth }) => {
+    await requireReadableChannel(services, auth, body.channelId);
+    const members = await users.inChannel(body.channelId);
+    if (auth.role === 'admin') return { success: true, res: members };
+    // Spec section 6: positions are for users with map access.
+    const me = await users.row(auth.userId);
+    const mapRight = me?.map_right === 1;
+    return {
+      success: true,
+      res: members.map((u): User => (mapRight || u.id === auth.userId ? u : { ...u, userPositions: [] })),
+    };
+  });
+
+  route(CreateChannel, 'admin', async ({ body, auth }) => {
+    const name = body.channelName;
+    if (await channels.conflicting(name)) throw conflict(NAME_TAKEN);
+    let created: ChannelSummary;
+    try {
+      created = await channels.create(name);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(NAME_TAKEN);
+      throw error;
+    }
+    await activities.record('channel_creation', { userId: auth.userId, channelId: created.id, channelName: name });
+    channelsChanged();
+    const channel = await channels.one(created.id);
+    if (!channel) throw notFound('Channel');
+    return { success: true, result: 'Channel created successfully', res: channel };
+  });
+
+  route(UpdateChannel, 'admin', async ({ body, auth }) => {
+    const current = await channels.byId(body.channelId);
+    if (!current) throw notFound('Channel');
+    const name = body.channelName;
+    if (await channels.conflicting(name, current.id)) throw conflict(NAME_TAKEN);
+    try {
+      await channels.rename(current.id, name);
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict(NAME_TAKEN);
+      throw error;
+    }
+    await activities.record('channel_update', { userId: auth.userId, channelId: current.id, channelName: name });
+    channelsChanged(await memberIdsOf(current.id));
+    const channel = await channels.one(current.id);
+    if (!channel) throw notFound('Channel');
+    return { success: true, result: 'Channel updated successfully', res: channel };
+  });
+
+  route(DeleteChannel, 'admin', async ({ body, auth }) => {
+    const channel = await channels.byId(body.channelId);
+    if (!channel) throw notFound('Channel');
+    const members = await memberIdsOf(channel.id);
+    const files = await services.messages.fileNamesOfChannel(channel.id);
+    // Recorded first: the activity keeps the channel's name once the row is gone.
+    await activities.record('channel_delete', {
+      userId: auth.userId,
+      channelId: channel.id,
+      channelName: channel.name,
+    });
+    await channels.remove(channel.id);
+    await Promise.all(files.map((name) => services.files.remove(name)));
+    notifier.toAdmins('onChannelDeleted', { id: channel.id });
+    notifier.toRoom(channel.rtcSession, 'onChannelDeleted', { id: channel.id });
+    channelsChanged(members);
+    return { success: true, result: 'Channel has been deleted' };
+  });
+
+  route(CreateMultipleChannels, 'admin', async ({ body, auth }) => {
+    const report: ImportReport<Record<string, unknown>> = { added: [], alreadyExisting: [], notAdded: [] };
+    // Spec section 5: duplicate names are removed, a blank name is invalid, an existing name is reported.
+    const seen = new Set<string>();
+    const candidates: Array<{ row: Record<string, unknown>; name: string }> = [];
+    for (const row of body.channelData) {
+      const name = row.name === null || row.name === undefined ? '' : String(row.name).trim();
+      if (name === '' || name.length > NAME_MAX) {
+        report.notAdded.push(row);
+        continue;
+      }
+      if (seen.has(name)) continue;
+      seen.add(name);
+      candidates.push({ row, name });
+    }
+    const existing = await channels.existingNames(candidates.map((c) => c.name));
+    const created: ChannelSummary[] = [];
+    for (const { row, name } of candidates) {
+      const key = rtcSessionOf(name);
+      // A name that differs from another only by whitespace has the same room key: it already exists.
+      if (existing.names.has(name) || existing.rtcSessions.has(key)) {
+        report.alreadyExisting.push(row);
+        continue;
+      }
+      try {
+        const channel = await channels.create(name);
+        created.push(channel);
+        existing.rtcSessions.add(key);
+        report.added.push({ ...row, name, id: channel.id });
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        report.alreadyExisting.push(row);
+      }
+    }
+    await activities.recordForChannels('channel_creation', auth.userId, created);
+    if (created.length > 0) channelsChanged();
+    return {
+      success: true,
+      result: `${report.added.length} added, ${report.alreadyExisting.length} already existing, ${report.notAdded.length} not added`,
+      channelsCreated: report,
+    };
+  });
+
+  const requireUser = async (userId: number) => {
+    if (!(await users.row(userId))) throw notFound('User');
+  };
+  const requireChannel = async (channelId: number) => {
+    const channel = await channels.byId(channelId);
+    if (!channel) throw notFound('Channel');
+    return channel;
+  };
+
+  route(AddUserToChannel, 'admin', async ({ body }) => {
+    await requireChannel(body.channelId);
+    await requireUser(body.userId);
+    await memberships.add(body.channelId, [body.userId]);
+    channelsChanged([body.userId]);
+    return { success: true, result: 'User Added To Channel' };
+  });
+
+  route(DeleteUserFromChannel, 'admin', async ({ body }) => {
+    await requireChannel(body.channelId);
+    await requireUser(body.userId);
+    await memberships.remove(body.channelId, body.userId);
+    channelsChanged([body.userId]);
+    return { success: true, result: 'User Deleted from Channel' };
+  });
+
+  route(UpdateUserChannels, 'admin', async ({ body }) => {
+    await requireChannel(body.channelId);
+    const unknown = await memberships.unknownUserIds(body.userList);
+    if (unknown.length > 0) throw badRequest(`userList: no user with id ${unknown.slice(0, 20).join(', ')}`);
+    const before = await memberIdsOf(body.channelId);
+    await memberships.setUsersOfChannel(body.channelId, body.userList);
+    channelsChanged([...before, ...body.userList]);
+    return { success: true, result: 'Channel members updated' };
+  });
+
+  route(UpdateChannelUsers, 'admin', async ({ body }) => {
+    await requireUser(body.userId);
+    const unknown = await memberships.unknownChannelIds(body.channelList);
+    if (unknown.length > 0) throw badRequest(`channelList: no channel with id ${unknown.slice(0, 20).join(', ')}`);
+    await memberships.setChannelsOfUser(body.userId, body.channelList);
+    channelsChanged([body.userId]);
+    return { success: true, result: 'User channels updated' };
+  });
+}

@@ -1,0 +1,173 @@
+/** Chat of a channel (spec section 7): the message list, sending text and images, deleting, serving images. */
+import { readFile } from 'node:fs/promises';
+import multipart from '@fastify/multipart';
+import {
+  DeleteMessageById,
+  GetChannelMessageListForAdmin,
+  IMAGE_MAX_BYTES,
+  IMAGE_MAX_LABEL,
+  type ImageMimeType,
+  type Message,
+  SendMessageToChannel,
+  UPLOAD_FILE_PATH,
+  UploadFileFields,
+  type UploadFileResponse,
+} from '@talkgroup/protocol';
+import type { FastifyInstance } from 'fastify';
+import { requireReadableChannel } from '../channels/routes.ts';
+import type { ChannelSummary } from '../channels/store.ts';
+import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { authenticate, defineRoutes, parseBody } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { FILES_PREFIX, sniffImage } from './files.ts';
+
+/** Spec section 5's upload message; the type is recognised from the bytes, never from the name. */
+export const INVALID_IMAGE = 'Please enter a valid image file.';
+export const IMAGE_TOO_LARGE = `The image is larger than ${IMAGE_MAX_LABEL}: choose an image of at most ${IMAGE_MAX_LABEL}.`;
+const FILE_NAME_MAX = 200;
+
+/** The sender's name for the file, kept for display and download: no path, no control characters. */
+export function displayFileName(raw: string | undefined, mime: ImageMimeType): string {
+  const base = (raw ?? '').replaceAll('\\', '/').split('/').pop() ?? '';
+  const clean = [...base]
+    .filter((ch) => {
+      const code = ch.codePointAt(0) ?? 0;
+      return code >= 0x20 && code !== 0x7f && ch !== '"';
+    })
+    .join('')
+    .trim()
+    .slice(0, FILE_NAME_MAX);
+  return clean || `image.${mime.slice('image/'.length)}`;
+}
+
+/** RFC 6266: an ASCII fallback plus the UTF-8 name. */
+function contentDisposition(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
+}
+
+function multipartError(error: unknown): unknown {
+  const code = (error as { code?: string })?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new HttpError(413, IMAGE_TOO_LARGE);
+  if (code === 'FST_FILES_LIMIT') return badRequest('image: send a single file.');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
+    return badRequest('Send the image as multipart/form-data with the fields image, userId, channelId and textMsg.');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+    return badRequest('Send only the fields image, userId, channelId and textMsg.');
+  if (code === 'FST_PROTO_VIOLATION') return badRequest('A field name is not allowed.');
+  return error;
+}
+
+export function messageRoutes(app: FastifyInstance, services: Services): void {
+  const { messages, activities, notifier, files, users, memberships } = services;
+  const route = defineRoutes(app, services.sessions);
+
+  /** A message reaches the sockets of its channel's room (spec section 7: messageResponse, onSendMessage). */
+  const push = (channel: ChannelSummary, message: Message) => {
+    notifier.toRoom(channel.rtcSession, 'messageResponse', message);
+    notifier.toRoom(channel.rtcSession, 'onSendMessage', message);
+  };
+
+  route(GetChannelMessageListForAdmin, 'signedIn', async ({ body, auth }) => {
+    await requireReadableChannel(services, auth, body.channelId);
+    const page = await messages.page(body.channelId, auth.userId, { beforeId: body.beforeId, limit: body.limit });
+    return { success: true, discussion: page.messages, hasMore: page.hasMore };
+  });
+
+  // The sender is always the token owner; a userId in the body is not trusted.
+  route(SendMessageToChannel, 'signedIn', async ({ body, auth }) => {
+    const channel = await requireReadableChannel(services, auth, body.channelId);
+    const message = await messages.create({ channelId: channel.id, userId: auth.userId, text: body.message });
+    await activities.record('message_send', { userId: auth.userId, channelId: channel.id, channelName: channel.name });
+    push(channel, message);
+    return { success: true, result: 'Message sent', res: message };
+  });
+
+  route(DeleteMessageById, 'signedIn', async ({ body, auth }) => {
+    const row = await messages.byId(body.msgId);
+    if (!row) throw notFound('Message');
+    if (auth.role !== 'admin' && row.user_id !== auth.userId) throw forbidden('You may only delete your own messages.');
+    await messages.remove(row.id);
+    if (row.file_path) await files.remove(row.file_path);
+    const channel = await services.channels.byId(row.channel_id);
+    if (channel) notifier.toRoom(channel.rtcSession, 'onMessageDeleted', { id: row.id, channelId: row.channel_id });
+    return { success: true, result: 'Message deleted' };
+  });
+
+  app.register(async (scope) => {
+    await scope.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 8, parts: 10, fieldSize: 16 * 1024, headerPairs: 100 },
+    });
+
+    scope.post(UPLOAD_FILE_PATH, async (req): Promise<UploadFileResponse> => {
+      const auth = await authenticate(services.sessions, req, 'signedIn');
+      if (!auth) throw forbidden();
+      const fields: Record<string, string> = {};
+      let image: { bytes: Buffer; fileName: string } | undefined;
+      try {
+        for await (const part of req.parts()) {
+          if (part.type === 'file') {
+            if (part.fieldname !== 'image') throw badRequest(`${part.fieldname}: send the image in the field "image".`);
+            image = { bytes: await part.toBuffer(), fileName: part.filename };
+          } else {
+            fields[part.fieldname] = String(part.value);
+          }
+        }
+      } catch (error) {
+        throw multipartError(error);
+      }
+      const body = parseBody(UploadFileFields, fields);
+      const channel = await requireReadableChannel(services, auth, body.channelId);
+      if (!image) throw badRequest('image: an image file is required.');
+      const mime = sniffImage(image.bytes);
+      if (!mime) throw badRequest(INVALID_IMAGE);
+
+      const name = await files.save(image.bytes, mime);
+      let message: Message;
+      try {
+        message = await messages.create({
+          channelId: channel.id,
+          userId: auth.userId,
+          text: body.textMsg,
+          file: { name, fileName: displayFileName(image.fileName, mime), mime },
+        });
+      } catch (error) {
+        await files.remove(name);
+        throw error;
+      }
+      await activities.record('image_send', { userId: auth.userId, channelId: channel.id, channelName: channel.name });
+      push(channel, message);
+      return { success: true, result: 'Image sent', res: message };
+    });
+  });
+
+  // Browsers load images without headers: the signed URL is the proof (see files.ts).
+  app.get(`${FILES_PREFIX}:name`, async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const query = req.query as Record<string, unknown>;
+    const param = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : '');
+    if (!services.fileUrls.verify(name, param('uid'), param('exp'), param('sig')))
+      throw forbidden('This file link is invalid or has expired: reload the messages to get a new one.');
+    const file = await messages.byFileName(name);
+    if (!file) throw notFound('File');
+    const readerId = Number(param('uid'));
+    const reader = await users.row(readerId);
+    if (!reader || !(await memberships.canRead(file.channel_id, { userId: readerId, role: reader.role })))
+      throw forbidden('You may no longer read this channel.');
+    let bytes: Buffer;
+    try {
+      bytes = await readFile(files.pathOf(name));
+    } catch {
+      throw notFound('File');
+    }
+    const secondsLeft = Math.max(0, Number(param('exp')) - Math.floor(Date.now() / 1000));
+    return reply
+      .header('Content-Type', file.file_mime ?? 'application/octet-stream')
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', contentDisposition(file.file_name ?? name))
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .header('Cache-Control', `private, max-age=${Math.min(secondsLeft, 3600)}`)
+      .send(bytes);
+  });
+}
