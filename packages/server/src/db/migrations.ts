@@ -144,7 +144,17 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
 
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const migrations = migrationsFor(dialect);
-  const migrator = new Migrator({ db: db as AnyDb, provider: { getMigrations: async () => migrations } });
+  // Kysely looks for its migration tables in every schema unless told which one: on a PostgreSQL database
+  // that holds other schemas (parallel test runs, other apps), it would find theirs and skip creating its own.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db as AnyDb)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: db as AnyDb,
+    provider: { getMigrations: async () => migrations },
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
