@@ -155,9 +155,15 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<vo
     provider: { getMigrations: async () => migrations },
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  const failed = results?.find((r) => r.status === 'Error');
-  if (error || failed) {
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  // Kysely's PostgreSQL introspection reads every schema's tables; a schema dropped meanwhile by another
+  // process (parallel test runs) makes that read fail with "does not exist". Nothing was applied: try again.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (!error && !failed) return;
+    const racedWithADrop = dialect === 'postgres' && !failed && /does not exist/.test(String(error));
+    if (!racedWithADrop || attempt === 3) {
+      throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    }
   }
 }
