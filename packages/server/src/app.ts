@@ -1,4 +1,4 @@
-/** Builds the Fastify app (tests use it without listening). Socket.IO attaches in realtime/ when listening. */
+/** Builds the Fastify app and its Socket.IO server (tests use app.inject, or listen on port 0 for sockets). */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -12,6 +12,9 @@ import { type OpenedDatabase, openDatabase } from './db/open.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { legacyRoutes } from './legacy/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
+import { openApiRoutes } from './openapi.ts';
+import { realtimeRoutes } from './realtime/routes.ts';
+import { attachRealtime } from './realtime/socket-server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
 
@@ -52,8 +55,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   activityRoutes(fastify, services);
   messageRoutes(fastify, services);
   legacyRoutes(fastify, services);
+  openApiRoutes(fastify);
   clientConfigRoutes(fastify, services);
   dashboardRoutes(fastify, services);
+  // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
+  const realtime = await attachRealtime(fastify, services);
+  realtimeRoutes(fastify, services, realtime);
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {

@@ -1,0 +1,171 @@
+/**
+ * Presence: one user_sockets row per connected socket, with the channel it is in (null until it joins
+ * one). It lives in the database so that any instance answers "who is connected" the same way.
+ */
+import type { UserStatus } from '@talkgroup/protocol';
+import type { Db } from '../db/schema.ts';
+
+export interface ChannelRow {
+  id: number;
+  name: string;
+  rtcSession: string;
+}
+
+export function presenceStore(db: Db) {
+  /**
+   * Puts the socket in a channel (or in none). The row is written again if it is gone: deleting a channel
+   * deletes the presence rows that pointed at it, while the socket itself is still connected.
+   */
+  async function place(socketId: string, userId: number, instanceId: string, channelId: number | null): Promise<void> {
+    const result = await db
+      .updateTable('user_sockets')
+      .set({ channel_id: channelId, mic_state: 0 })
+      .where('socket_id', '=', socketId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) > 0) return;
+    await db
+      .insertInto('user_sockets')
+      .values({
+        user_id: userId,
+        channel_id: channelId,
+        socket_id: socketId,
+        instance_id: instanceId,
+        mic_state: 0,
+        created_at: new Date().toISOString(),
+      })
+      .execute();
+  }
+
+  return {
+    async add(socketId: string, userId: number, instanceId: string): Promise<void> {
+      await place(socketId, userId, instanceId, null);
+    },
+
+    place,
+
+    /** Points an existing socket row at a channel (connectAdminToChannel); false when the row is gone. */
+    async setChannel(socketId: string, channelId: number | null): Promise<boolean> {
+      const result = await db
+        .updateTable('user_sockets')
+        .set({ channel_id: channelId, mic_state: 0 })
+        .where('socket_id', '=', socketId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+
+    async socketRow(socketId: string) {
+      return db
+        .selectFrom('user_sockets')
+        .select(['user_id', 'channel_id', 'instance_id'])
+        .where('socket_id', '=', socketId)
+        .executeTakeFirst();
+    },
+
+    async remove(socketId: string): Promise<void> {
+      await db.deleteFrom('user_sockets').where('socket_id', '=', socketId).execute();
+    },
+
+    async setMicState(userId: number, channelId: number, on: boolean): Promise<void> {
+      await db
+        .updateTable('user_sockets')
+        .set({ mic_state: on ? 1 : 0 })
+        .where('user_id', '=', userId)
+        .where('channel_id', '=', channelId)
+        .execute();
+    },
+
+    /** A socket of this user in this channel, for pushes that did not come from a socket (HTTP). */
+    async socketIn(userId: number, channelId: number): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('user_sockets')
+        .select('socket_id')
+        .where('user_id', '=', userId)
+        .where('channel_id', '=', channelId)
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return row?.socket_id;
+    },
+
+    async status(userId: number): Promise<UserStatus> {
+      const rows = await db.selectFrom('user_sockets').select('channel_id').where('user_id', '=', userId).execute();
+      const channelIds = [...new Set(rows.map((r) => r.channel_id).filter((id): id is number => id !== null))];
+      return { userId, online: rows.length > 0, channelIds: channelIds.sort((a, b) => a - b) };
+    },
+
+    async socketCount(userId: number): Promise<number> {
+      const row = await db
+        .selectFrom('user_sockets')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('user_id', '=', userId)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /**
+     * Removes the rows of every instance not in `alive` (a crashed or restarted process), then closes the
+     * talk bursts that no socket holds any more: their real end is unknown, so they count as zero-length
+     * rather than as a burst that lasted until the next sweep.
+     */
+    async sweep(alive: string[]): Promise<number> {
+      const result = await db
+        .deleteFrom('user_sockets')
+        .$if(alive.length > 0, (q) => q.where('instance_id', 'not in', alive))
+        .executeTakeFirst();
+      await db
+        .updateTable('talk_bursts')
+        .set((eb) => ({ ended_at: eb.ref('started_at') }))
+        .where('ended_at', 'is', null)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('user_sockets')
+                .select('user_sockets.id')
+                .whereRef('user_sockets.user_id', '=', 'talk_bursts.user_id')
+                .whereRef('user_sockets.channel_id', '=', 'talk_bursts.channel_id'),
+            ),
+          ),
+        )
+        .execute();
+      return Number(result.numDeletedRows);
+    },
+
+    async removeInstance(instanceId: string): Promise<void> {
+      await db.deleteFrom('user_sockets').where('instance_id', '=', instanceId).execute();
+    },
+
+    /** By name first; the room key (rtcSession) is accepted too, since the call views only know that. */
+    async channelByName(name: string): Promise<ChannelRow | undefined> {
+      const row =
+        (await db
+          .selectFrom('channels')
+          .select(['id', 'name', 'rtc_session'])
+          .where('name', '=', name)
+          .executeTakeFirst()) ??
+        (await db
+          .selectFrom('channels')
+          .select(['id', 'name', 'rtc_session'])
+          .where('rtc_session', '=', name)
+          .executeTakeFirst());
+      return row && { id: row.id, name: row.name, rtcSession: row.rtc_session };
+    },
+
+    /** Room keys of the channels a user belongs to. */
+    async roomsOfMember(userId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('channel_members')
+        .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
+        .select('channels.rtc_session')
+        .where('channel_members.user_id', '=', userId)
+        .execute();
+      return rows.map((r) => r.rtc_session);
+    },
+
+    async roomsOfChannels(channelIds: number[]): Promise<string[]> {
+      if (channelIds.length === 0) return [];
+      const rows = await db.selectFrom('channels').select('rtc_session').where('id', 'in', channelIds).execute();
+      return rows.map((r) => r.rtc_session);
+    },
+  };
+}
+
+export type PresenceStore = ReturnType<typeof presenceStore>;

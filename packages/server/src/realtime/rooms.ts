@@ -1,0 +1,28 @@
+/**
+ * Socket.IO room names. A channel's room is keyed by its rtcSession, but with a prefix: a channel may be
+ * called "admins", and its members must not receive what is meant for administrators.
+ */
+
+export const ADMINS_ROOM = 'admins';
+
+/** Every socket of a channel's voice room. */
+export function channelRoom(rtcSession: string): string {
+  return `channel:${rtcSession}`;
+}
+
+/** The sockets of a channel's room that may see the map (administrators and members with mapRight). */
+export function mapRoom(rtcSession: string): string {
+  return `map:${rtcSession}`;
+}
+
+/**
+ * One socket, as seen from one channel room. A relay is sent to peer(room of the sender, target id), so it
+ * reaches the target only when the target is in the sender's room, on whichever instance it is connected.
+ */
+export function peerRoom(rtcSession: string, socketId: string): string {
+  return `peer:${rtcSession}:${socketId}`;
+}
+
+export function userRoom(userId: number): string {
+  return `user:${userId}`;
+}

@@ -1,0 +1,434 @@
+/**
+ * Socket.IO on the HTTP port (spec section 7, real-time socket): handshake authentication, channel rooms,
+ * presence, the WebRTC signalling relay, push-to-talk state, typing, chat and positions. With REDIS_URL the
+ * Redis adapter carries rooms and broadcasts across instances; presence lives in the database.
+ */
+import { createAdapter } from '@socket.io/redis-adapter';
+import {
+  Answer,
+  Candidate,
+  ChatMessage,
+  type ClientToServerEvents,
+  JoinRoom,
+  LocationChanged,
+  MicStateChange,
+  Offer,
+  POSITION_ACTIVITY_INTERVAL_MS,
+  type Role,
+  type RoomPeer,
+  type ServerToClientEvents,
+  Typing,
+} from '@talkgroup/protocol';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import { createClient } from 'redis';
+import { Server, type Socket } from 'socket.io';
+import type { z } from 'zod';
+import { describeZodError } from '../http/errors.ts';
+import type { Services } from '../services.ts';
+import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
+import type { EventArgs, EventName, Notifier } from './notifier.ts';
+import { positionStore } from './positions.ts';
+import { type ChannelRow, presenceStore } from './presence.ts';
+import { ADMINS_ROOM, channelRoom, mapRoom, peerRoom, userRoom } from './rooms.ts';
+import { talkBurstStore } from './talk-bursts.ts';
+
+/** What a socket carries; fetchSockets() hands it over from any instance. */
+export interface SocketData {
+  userId: number;
+  role: Role;
+  /** The account's display name: what peers see, whatever name a client announces. */
+  name: string;
+  mapRight: boolean;
+  /** The channel room the socket joined (its rtcSession), if any. */
+  room: string | null;
+  channelId: number | null;
+}
+
+export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type TalkSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+type Ack = (result: { success: boolean; result?: string }) => void;
+
+export interface Realtime {
+  io: Io;
+  /** One push to the union of these rooms: a socket in several of them gets it once. */
+  emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void;
+  /** Pushes a user's presence to administrators and to the rooms of its channels. */
+  publishStatus(userId: number, options?: { alsoRooms?: string[]; cameOnline?: boolean }): Promise<void>;
+  /** A push-to-talk change, from a socket or from HTTP: pushed to the room, recorded as talk bursts. */
+  changeMicState(change: MicChange): Promise<void>;
+}
+
+export interface MicChange {
+  userId: number;
+  name: string;
+  channel: ChannelRow;
+  /** The socket that talks, or '' when the change came over HTTP from a user without a socket there. */
+  socketId: string;
+  on: boolean;
+}
+
+/** A bad payload or a refused action: the client gets an `error` event with this message. */
+class SocketInputError extends Error {}
+
+/** Disconnections the client or the server asked for; any other reason is a lost connection. */
+const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
+
+function parse<S extends z.ZodType>(schema: S, payload: unknown, event: string): z.output<S> {
+  const result = schema.safeParse(payload ?? {});
+  if (!result.success) throw new SocketInputError(`${event}: ${describeZodError(result.error)}`);
+  return result.data;
+}
+
+function tokenOf(handshake: Socket['handshake']): string | undefined {
+  const fromQuery = handshake.query.token;
+  const fromAuth = (handshake.auth as { token?: unknown } | undefined)?.token;
+  const token = typeof fromQuery === 'string' && fromQuery !== '' ? fromQuery : fromAuth;
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+async function connectRedis(url: string, log: FastifyBaseLogger) {
+  const pub = createClient({ url });
+  const sub = pub.duplicate();
+  // node-redis reconnects by itself; without a listener an error event would crash the process.
+  pub.on('error', (error) => log.warn({ err: error }, 'redis (publish) connection error'));
+  sub.on('error', (error) => log.warn({ err: error }, 'redis (subscribe) connection error'));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('could not reach Redis (REDIS_URL) within 10 s')), 10_000);
+  });
+  try {
+    await Promise.race([Promise.all([pub.connect(), sub.connect()]), timeout]);
+  } catch (error) {
+    pub.destroy();
+    sub.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { pub, sub };
+}
+
+export async function attachRealtime(fastify: FastifyInstance, services: Services): Promise<Realtime> {
+  const { config, sessions, users, memberships, channels, activities, messages } = services;
+  const log = fastify.log;
+  const presence = presenceStore(services.db);
+  const bursts = talkBurstStore(services.db);
+  const positions = positionStore(services.db);
+  const instanceId = config.instanceId;
+
+  // Same origin only (the console is served by this server, the dev server proxies); a token, not a cookie,
+  // authenticates, so there is nothing for another origin to ride on anyway.
+  const io: Io = new Server(fastify.server, { serveClient: false, maxHttpBufferSize: 1e6 });
+
+  let redis: Awaited<ReturnType<typeof connectRedis>> | undefined;
+  let registry: InstanceRegistry;
+  if (config.redisUrl) {
+    redis = await connectRedis(config.redisUrl, log);
+    io.adapter(createAdapter(redis.pub, redis.sub));
+    registry = redisInstanceRegistry(redis.pub, instanceId, 'talkgroup:instances');
+  } else {
+    registry = singleInstanceRegistry(instanceId);
+  }
+  const sweep = async () => {
+    await registry.beat();
+    const removed = await presence.sweep(await registry.alive());
+    if (removed > 0) log.info(`removed ${removed} presence row(s) of server instances that are gone`);
+  };
+  await sweep();
+  const heartbeat = redis
+    ? setInterval(() => sweep().catch((error) => log.warn({ err: error }, 'presence sweep failed')), HEARTBEAT_MS)
+    : undefined;
+  heartbeat?.unref();
+
+  function emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void {
+    if (rooms.length === 0) return;
+    (io.to(rooms).emit as (event: string, ...args: unknown[]) => boolean)(event, ...args);
+  }
+
+  const notifier: Notifier = {
+    toAdmins: (event, ...args) => emitTo([ADMINS_ROOM], event, ...args),
+    toRoom: (rtcSession, event, ...args) => emitTo([channelRoom(rtcSession)], event, ...args),
+    toUser: (userId, event, ...args) => emitTo([userRoom(userId)], event, ...args),
+    disconnectUser: (userId) => io.in(userRoom(userId)).disconnectSockets(true),
+  };
+  services.notifier.target = notifier;
+
+  async function publishStatus(userId: number, options: { alsoRooms?: string[]; cameOnline?: boolean } = {}) {
+    const status = await presence.status(userId);
+    const rooms = new Set([
+      ...(await presence.roomsOfMember(userId)),
+      ...(await presence.roomsOfChannels(status.channelIds)),
+      ...(options.alsoRooms ?? []),
+    ]);
+    const targets = [ADMINS_ROOM, ...[...rooms].map(channelRoom)];
+    emitTo(targets, 'onUserStatusChanged', status);
+    if (options.cameOnline) emitTo(targets, 'userConnected', status);
+  }
+
+  async function endBurst(userId: number, channelId: number) {
+    if ((await bursts.end(userId, channelId)) > 0) await activities.record('channel_talk', { userId, channelId });
+  }
+
+  async function changeMicState(change: MicChange) {
+    const { channel, on } = change;
+    // Pushed first: the others' speaker icons must follow the button, the bookkeeping can come after.
+    emitTo([channelRoom(channel.rtcSession)], 'onMicStateChanged', {
+      id: change.socketId,
+      userId: change.userId,
+      name: change.name,
+      micState: on,
+      room: channel.rtcSession,
+    });
+    if (on) await bursts.start(change.userId, channel);
+    else await endBurst(change.userId, channel.id);
+    await presence.setMicState(change.userId, channel.id, on);
+  }
+
+  io.use(async (socket, next) => {
+    try {
+      const token = tokenOf(socket.handshake);
+      if (!token) return next(new Error('Missing token: connect with ?token=<your session token>.'));
+      const owner = await sessions.resolve(token);
+      const user = owner && (await users.row(owner.userId));
+      if (!owner || !user) return next(new Error('The token is invalid, expired or revoked: sign in again.'));
+      socket.data = {
+        userId: user.id,
+        role: user.role,
+        name: user.display_name,
+        mapRight: user.map_right === 1,
+        room: null,
+        channelId: null,
+      };
+      next();
+    } catch (error) {
+      log.error({ err: error }, 'socket handshake failed');
+      next(new Error('The server could not check the token: try again.'));
+    }
+  });
+
+  /** Every socket's events run one after the other, so that a leave never overtakes the join before it. */
+  const queues = new Map<string, Promise<void>>();
+  let closing = false;
+
+  io.on('connection', (socket: TalkSocket) => {
+    const { userId } = socket.data;
+    socket.join(userRoom(userId));
+    if (socket.data.role === 'admin') socket.join(ADMINS_ROOM);
+
+    const run = (event: string, task: () => Promise<void> | void, ack?: Ack) => {
+      const previous = queues.get(socket.id) ?? Promise.resolve();
+      const next = previous
+        .then(task)
+        .then(() => ack?.({ success: true }))
+        .catch((error: unknown) => {
+          const message =
+            error instanceof SocketInputError ? error.message : `${event}: something went wrong on the server.`;
+          if (!(error instanceof SocketInputError)) log.error({ err: error, event }, 'socket event failed');
+          if (socket.connected) socket.emit('error', { message });
+          ack?.({ success: false, result: message });
+        });
+      queues.set(socket.id, next);
+      return next;
+    };
+    const on = <E extends keyof ClientToServerEvents>(event: E, task: (payload: unknown) => Promise<void> | void) => {
+      (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args: unknown[]) => {
+        const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+        void run(event, () => task(args[0]), ack);
+      });
+    };
+
+    const requireRoom = (event: string, claimed?: string) => {
+      const room = socket.data.room;
+      if (!room) throw new SocketInputError(`${event}: join a room first (join_room).`);
+      if (claimed && claimed !== room)
+        throw new SocketInputError(`${event}: this socket is in the room "${room}", not in "${claimed}".`);
+      return room;
+    };
+
+    const leaveRoom = async (reason: 'leave' | 'disconnect') => {
+      const room = socket.data.room;
+      const channelId = socket.data.channelId;
+      if (!room || channelId === null) return;
+      socket.to(channelRoom(room)).emit('user_exit', { id: socket.id });
+      socket.data.room = null;
+      socket.data.channelId = null;
+      if (reason === 'leave') {
+        await Promise.all([
+          socket.leave(channelRoom(room)),
+          socket.leave(mapRoom(room)),
+          socket.leave(peerRoom(room, socket.id)),
+        ]);
+        await presence.setChannel(socket.id, null);
+      }
+      // Leaving while talking ends the burst; the others see the mic go off.
+      if ((await bursts.end(userId, channelId)) > 0) {
+        emitTo([channelRoom(room)], 'onMicStateChanged', {
+          id: socket.id,
+          userId,
+          name: socket.data.name,
+          micState: false,
+          room,
+        });
+        await activities.record('channel_talk', { userId, channelId });
+      }
+      await activities.record('channel_leave', { userId, channelId });
+    };
+
+    run('connect', async () => {
+      // The token may have been revoked between the handshake and now: its owner must not stay connected.
+      if (!(await sessions.resolve(tokenOf(socket.handshake)))) {
+        socket.disconnect(true);
+        return;
+      }
+      await presence.add(socket.id, userId, instanceId);
+      await publishStatus(userId, { cameOnline: (await presence.socketCount(userId)) === 1 });
+    });
+
+    on('join_room', async (payload) => {
+      const { room } = parse(JoinRoom, payload, 'join_room');
+      const channel = await channels.byRtcSession(room);
+      if (!channel) throw new SocketInputError(`join_room: there is no channel with the room "${room}".`);
+      if (socket.data.role !== 'admin' && !(await memberships.isMember(channel.id, userId)))
+        throw new SocketInputError(`join_room: you are not a member of the channel "${channel.name}".`);
+      const rejoin = socket.data.room === room;
+      if (socket.data.room && !rejoin) await leaveRoom('leave');
+
+      const rooms = [channelRoom(room), peerRoom(room, socket.id)];
+      if (socket.data.role === 'admin' || socket.data.mapRight) rooms.push(mapRoom(room));
+      await socket.join(rooms);
+      socket.data.room = room;
+      socket.data.channelId = channel.id;
+      // Joined first, listed second: of two sockets joining at once, at least one sees the other.
+      const peers: RoomPeer[] = (await io.in(channelRoom(room)).fetchSockets())
+        .filter((other) => other.id !== socket.id)
+        .map((other) => ({ id: other.id, name: other.data.name, userId: other.data.userId }));
+      socket.emit('all_users', peers);
+      socket.emit('usersInThisRoom', peers);
+      if (rejoin) return;
+      socket.to(channelRoom(room)).emit('user joined', { id: socket.id, name: socket.data.name, userId });
+
+      await presence.place(socket.id, userId, instanceId, channel.id);
+      await activities.record('channel_join', { userId, channelId: channel.id });
+      await publishStatus(userId, { alsoRooms: [room] });
+    });
+
+    on('leave_room', async (payload) => {
+      const claimed = (payload as { room?: unknown } | undefined)?.room;
+      requireRoom('leave_room', typeof claimed === 'string' ? claimed : undefined);
+      const room = socket.data.room as string;
+      await leaveRoom('leave');
+      await publishStatus(userId, { alsoRooms: [room] });
+    });
+
+    // Signalling: the sender id is this socket's, never the client's claim; the target must share the room.
+    on('offer', (payload) => {
+      const offer = parse(Offer, payload, 'offer');
+      const room = requireRoom('offer');
+      socket.to(peerRoom(room, offer.offerReceiveID)).emit('getOffer', {
+        sdp: offer.sdp,
+        offerSendID: socket.id,
+        offerSendName: socket.data.name,
+      });
+    });
+
+    on('answer', (payload) => {
+      const answer = parse(Answer, payload, 'answer');
+      const room = requireRoom('answer');
+      socket.to(peerRoom(room, answer.answerReceiveID)).emit('getAnswer', {
+        sdp: answer.sdp,
+        answerSendID: socket.id,
+      });
+    });
+
+    on('candidate', (payload) => {
+      const candidate = parse(Candidate, payload, 'candidate');
+      const room = requireRoom('candidate');
+      socket.to(peerRoom(room, candidate.candidateReceiveID)).emit('getCandidate', {
+        candidate: candidate.candidate,
+        candidateSendID: socket.id,
+      });
+    });
+
+    on('micStateChange', async (payload) => {
+      const change = parse(MicStateChange, payload, 'micStateChange');
+      requireRoom('micStateChange', change.room);
+      const channel = await channels.byId(socket.data.channelId as number);
+      if (!channel) throw new SocketInputError('micStateChange: this channel no longer exists.');
+      await changeMicState({ userId, name: socket.data.name, channel, socketId: socket.id, on: change.micState });
+    });
+
+    on('typing', (payload) => {
+      const typing = parse(Typing, payload, 'typing');
+      const room = requireRoom('typing', typing.room);
+      socket.to(channelRoom(room)).emit('typingResponse', { id: socket.id, userId, name: socket.data.name, room });
+    });
+
+    const sendMessage = (event: 'message' | 'message created') => async (payload: unknown) => {
+      const { channelId, message: text } = parse(ChatMessage, payload, event);
+      const channel = await channels.byId(channelId);
+      if (!channel) throw new SocketInputError(`${event}: there is no channel with id ${channelId}.`);
+      if (socket.data.role !== 'admin' && !(await memberships.isMember(channel.id, userId)))
+        throw new SocketInputError(`${event}: you are not a member of the channel "${channel.name}".`);
+      const message = await messages.create({ channelId: channel.id, userId, text });
+      emitTo([channelRoom(channel.rtcSession)], 'messageResponse', message);
+      emitTo([channelRoom(channel.rtcSession)], 'onSendMessage', message);
+      await activities.record('message_send', { userId, channelId: channel.id });
+    };
+    on('message', sendMessage('message'));
+    on('message created', sendMessage('message created'));
+
+    on('onLocationChanged', async (payload) => {
+      const reported = parse(LocationChanged, payload, 'onLocationChanged');
+      const position = await positions.add(userId, reported);
+      const rooms = await presence.roomsOfMember(userId);
+      emitTo([ADMINS_ROOM, ...rooms.map(mapRoom)], 'onLocationChanged', { userId, ...position });
+      // Every position is kept; the activity log gets at most one entry per interval.
+      const since = new Date(Date.now() - POSITION_ACTIVITY_INTERVAL_MS);
+      if (!(await positions.activitySince(userId, since))) await activities.record('position_update', { userId });
+    });
+
+    socket.on('disconnect', (reason) => {
+      void run('disconnect', async () => {
+        if (closing) {
+          // Shutting down: peers elsewhere learn it now; the rows go in one statement (see close below).
+          if (socket.data.room) socket.to(channelRoom(socket.data.room)).emit('user_exit', { id: socket.id });
+          return;
+        }
+        const room = socket.data.room;
+        const channelId = socket.data.channelId;
+        await leaveRoom('disconnect');
+        await presence.remove(socket.id);
+        if (!EXPECTED_DISCONNECTS.has(reason)) await activities.record('connexion_lost', { userId, channelId });
+        await publishStatus(userId, { alsoRooms: room ? [room] : [] });
+      }).finally(() => {
+        // The disconnect is the socket's last task, unless a straggler was queued behind it.
+        const last = queues.get(socket.id);
+        void last?.finally(() => {
+          if (queues.get(socket.id) === last) queues.delete(socket.id);
+        });
+      });
+    });
+  });
+
+  // Before Fastify closes the HTTP server: its sockets must go first, or close() waits for them.
+  fastify.addHook('preClose', async () => {
+    closing = true;
+    if (heartbeat) clearInterval(heartbeat);
+    services.notifier.target = undefined;
+    io.local.disconnectSockets(true);
+    await Promise.allSettled([...queues.values()]);
+    io.engine.close();
+    try {
+      await presence.removeInstance(instanceId);
+      await registry.leave();
+    } catch (error) {
+      log.warn({ err: error }, 'could not remove the presence rows of this instance');
+    }
+    await io.of('/').adapter.close();
+    if (redis) {
+      await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
+    }
+  });
+
+  return { io, emitTo, publishStatus, changeMicState };
+}
