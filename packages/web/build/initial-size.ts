@@ -1,0 +1,95 @@
+/**
+ * Prints the JavaScript a browser downloads before /signin can paint: the entry chunk and every chunk it
+ * imports statically (lazy pages excluded), raw and gzipped. Fails the build above the budget, so that a
+ * heavy import in the sign-in path is caught where it is added.
+ */
+import { gzipSync } from 'node:zlib';
+import type { Plugin } from 'vite';
+
+interface Options {
+  /** Gzipped budget in KB (1 KB = 1024 bytes). */
+  budgetKb: number;
+}
+
+interface ChunkLike {
+  type: 'chunk';
+  fileName: string;
+  code: string;
+  isEntry: boolean;
+  imports: string[];
+  modules: Record<string, { renderedLength: number }>;
+}
+
+/** 'node_modules/@mui/material/Button/Button.js' -> '@mui/material'; app files -> 'src/<folder>'. */
+function ownerOf(id: string): string {
+  const inModules = id.split('node_modules/').pop() ?? id;
+  if (inModules !== id) {
+    const parts = inModules.split('/');
+    return parts[0].startsWith('@') ? `${parts[0]}/${parts[1]}` : parts[0];
+  }
+  const inSrc = id.split('/src/');
+  return inSrc.length > 1
+    ? `${id.includes('packages/protocol') ? 'protocol' : 'web'}/src/${inSrc[1].split('/')[0]}`
+    : id;
+}
+
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+export function initialSizeReport({ budgetKb }: Options): Plugin {
+  return {
+    name: 'talkgroup-initial-size',
+    apply: 'build',
+    writeBundle(_options, bundle) {
+      const chunks = new Map<string, ChunkLike>();
+      for (const item of Object.values(bundle)) {
+        if (item.type === 'chunk') chunks.set(item.fileName, item as unknown as ChunkLike);
+      }
+      const entry = [...chunks.values()].find((chunk) => chunk.isEntry);
+      if (!entry) return;
+      const initial = new Set<string>();
+      const visit = (fileName: string) => {
+        if (initial.has(fileName)) return;
+        initial.add(fileName);
+        for (const imported of chunks.get(fileName)?.imports ?? []) visit(imported);
+      };
+      visit(entry.fileName);
+
+      let raw = 0;
+      let gzipped = 0;
+      const lines: string[] = [];
+      for (const fileName of initial) {
+        const code = chunks.get(fileName)?.code ?? '';
+        const size = Buffer.byteLength(code);
+        const gz = gzipSync(code, { level: 9 }).length;
+        raw += size;
+        gzipped += gz;
+        lines.push(`  ${fileName.padEnd(44)} ${kb(size).padStart(10)} ${kb(gz).padStart(10)} gzip`);
+      }
+      const verdict = gzipped <= budgetKb * 1024 ? 'within' : 'OVER';
+      const summary = `Initial JS of /signin: ${initial.size} chunk(s), ${kb(raw)} raw, ${kb(gzipped)} gzipped (${verdict} the ${budgetKb} KB budget)`;
+      console.log(`\n${lines.join('\n')}\n${summary}\n`);
+      if (process.env.SIZE_DETAIL) {
+        const owners = new Map<string, number>();
+        for (const fileName of initial) {
+          for (const [id, info] of Object.entries(chunks.get(fileName)?.modules ?? {})) {
+            owners.set(ownerOf(id), (owners.get(ownerOf(id)) ?? 0) + info.renderedLength);
+          }
+        }
+        const top = [...owners].sort((a, b) => b[1] - a[1]).slice(0, 25);
+        console.log(top.map(([owner, size]) => `  ${owner.padEnd(44)} ${kb(size).padStart(10)} raw`).join('\n'));
+        if (process.env.SIZE_DETAIL !== '1') {
+          const modules = [...initial].flatMap((fileName) =>
+            Object.entries(chunks.get(fileName)?.modules ?? {}).filter(([id]) =>
+              id.includes(process.env.SIZE_DETAIL ?? ''),
+            ),
+          );
+          modules.sort((a, b) => b[1].renderedLength - a[1].renderedLength);
+          console.log(
+            modules.map(([id, info]) => `  ${id.split('node_modules/').pop()} ${kb(info.renderedLength)}`).join('\n'),
+          );
+        }
+      }
+      if (verdict === 'OVER') this.error(summary);
+    },
+  };
+}

@@ -1,0 +1,84 @@
+/**
+ * The one way the web app talks to the server: `api(Call, body)` posts JSON to the call's path (both from
+ * packages/protocol), with the session token in x-access-token, and returns the call's typed response.
+ * A failure throws ApiError carrying the server's sentence (`result`). A 401 on a request that carried a
+ * token means the session is gone: the storages are cleared and the app goes to /signin.
+ */
+import type { BodyOf, Call, ResponseOf } from '@talkgroup/protocol';
+import { clearStorages, getToken } from './session.ts';
+
+/** Any call of the contract. */
+export type AnyCall = Call<any, any>;
+
+export class ApiError extends Error {
+  /** HTTP status; 0 when the server could not be reached. */
+  readonly status: number;
+  /** The server's sentence (`{ success: false, result }`), when it sent one. */
+  readonly result: string | undefined;
+  readonly path: string;
+
+  constructor(path: string, status: number, result: string | undefined) {
+    super(result ?? (status === 0 ? `Network error on ${path}` : `HTTP ${status} on ${path}`));
+    this.name = 'ApiError';
+    this.path = path;
+    this.status = status;
+    this.result = result;
+  }
+}
+
+export interface ApiOptions {
+  signal?: AbortSignal;
+  /** Send no token (sign-in and sign-up, spec section 7: "no token"). */
+  anonymous?: boolean;
+  /** Use this token instead of the session's (call views whose link carries a token). */
+  token?: string;
+}
+
+let onUnauthorized: () => void = () => window.location.assign('/signin');
+
+/** The app layer plugs the router in here, so that a 401 navigates without reloading the page. */
+export function setUnauthorizedHandler(handler: () => void): void {
+  onUnauthorized = handler;
+}
+
+/** The server's sentence if there is one, else the given fallback (for example 'Error while login'). */
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.result ? error.result : fallback;
+}
+
+export async function api<C extends AnyCall>(
+  call: C,
+  body: BodyOf<C>,
+  options: ApiOptions = {},
+): Promise<ResponseOf<C>> {
+  const token = options.anonymous ? null : (options.token ?? getToken());
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  if (token) headers['x-access-token'] = token;
+
+  let response: Response;
+  try {
+    response = await fetch(call.path, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify(body ?? {}),
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    throw new ApiError(call.path, 0, undefined);
+  }
+
+  const payload: unknown = await response.json().catch(() => undefined);
+  if (!response.ok) {
+    if (response.status === 401 && token && !options.token) {
+      clearStorages();
+      onUnauthorized();
+    }
+    const result =
+      payload && typeof payload === 'object' && typeof (payload as { result?: unknown }).result === 'string'
+        ? (payload as { result: string }).result
+        : undefined;
+    throw new ApiError(call.path, response.status, result);
+  }
+  return payload as ResponseOf<C>;
+}

@@ -1,0 +1,138 @@
+/**
+ * The signed-in session as the spec's browser storage keeps it (spec section 3): the token in sessionStorage
+ * under TOKEN_KEY (and in localStorage too when 'Remember me' is ticked, so it survives a browser restart),
+ * the user's fields in localStorage. React reads it through useSession(), so clearing it re-renders the guards.
+ */
+import type { Role, SignedInUser } from '@talkgroup/protocol';
+import { useSyncExternalStore } from 'react';
+
+export const TOKEN_KEY = 'TOKEN_KEY';
+/** The language choice survives sign-out and invalid tokens: it is the reader's, not the session's. */
+const LANGUAGE_KEY = 'i18nextLng';
+const USER_KEYS = ['id', 'email', 'firstName', 'lastName', 'display_name', 'role'] as const;
+/** Room state the call views keep (spec section 3); cleared at logout with the user. */
+const ROOM_KEYS = ['roomId', 'data', 'channelId', 'channelName', 'selectedChannel'] as const;
+
+export interface StoredUser {
+  id: number;
+  email: string;
+  firstName: string;
+  lastName: string;
+  display_name: string;
+  role: Role;
+}
+
+export interface Session {
+  token: string;
+  user: StoredUser | null;
+}
+
+const listeners = new Set<() => void>();
+let snapshot: Session | null = read();
+
+function safe<T>(work: () => T, fallback: T): T {
+  try {
+    return work();
+  } catch {
+    return fallback; // storage disabled (private mode, sandboxed frame): behave as signed out
+  }
+}
+
+function read(): Session | null {
+  return safe(() => {
+    const token = sessionStorage.getItem(TOKEN_KEY) ?? localStorage.getItem(TOKEN_KEY);
+    if (!token) return null;
+    const id = Number(localStorage.getItem('id'));
+    const user: StoredUser | null =
+      Number.isInteger(id) && id > 0
+        ? {
+            id,
+            email: localStorage.getItem('email') ?? '',
+            firstName: localStorage.getItem('firstName') ?? '',
+            lastName: localStorage.getItem('lastName') ?? '',
+            display_name: localStorage.getItem('display_name') ?? '',
+            role: localStorage.getItem('role') === 'member' ? 'member' : 'admin',
+          }
+        : null;
+    return { token, user };
+  }, null);
+}
+
+function changed(): void {
+  const next = read();
+  if (next?.token === snapshot?.token && JSON.stringify(next?.user) === JSON.stringify(snapshot?.user)) return;
+  snapshot = next;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void): () => void {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
+
+// Another tab signing out (localStorage) is seen here too.
+if (typeof window !== 'undefined') window.addEventListener('storage', changed);
+
+export function getSession(): Session | null {
+  return snapshot;
+}
+
+export function getToken(): string | null {
+  return snapshot?.token ?? null;
+}
+
+export function useSession(): Session | null {
+  return useSyncExternalStore(subscribe, getSession, getSession);
+}
+
+function writeUser(user: Omit<StoredUser, 'role'> & { role?: Role }): void {
+  localStorage.setItem('id', String(user.id));
+  localStorage.setItem('email', user.email);
+  localStorage.setItem('firstName', user.firstName);
+  localStorage.setItem('lastName', user.lastName);
+  localStorage.setItem('display_name', user.display_name);
+  localStorage.setItem('role', user.role ?? 'admin');
+}
+
+/** Sign-in success (spec section 4): the user in localStorage, the token in sessionStorage (+ localStorage if remembered). */
+export function saveSignIn(user: SignedInUser, remember: boolean): void {
+  safe(() => {
+    writeUser(user);
+    sessionStorage.setItem(TOKEN_KEY, user.authToken);
+    if (remember) localStorage.setItem(TOKEN_KEY, user.authToken);
+    else localStorage.removeItem(TOKEN_KEY);
+  }, undefined);
+  changed();
+}
+
+/** Refreshes the stored names after the server confirmed the token (they may have been edited elsewhere). */
+export function updateStoredUser(user: Omit<SignedInUser, 'authToken'>): void {
+  safe(() => {
+    writeUser(user);
+    // A remembered token read from localStorage after a browser restart joins this tab's session.
+    const token = localStorage.getItem(TOKEN_KEY);
+    if (token && !sessionStorage.getItem(TOKEN_KEY)) sessionStorage.setItem(TOKEN_KEY, token);
+  }, undefined);
+  changed();
+}
+
+/** Logout (spec section 4): clear the stored id, email, names, token, room and data. */
+export function clearSession(): void {
+  safe(() => {
+    for (const key of [...USER_KEYS, ...ROOM_KEYS]) localStorage.removeItem(key);
+    localStorage.removeItem(TOKEN_KEY);
+    sessionStorage.removeItem(TOKEN_KEY);
+  }, undefined);
+  changed();
+}
+
+/** Invalid or missing token (spec section 4): clear both storages, keeping only the language choice. */
+export function clearStorages(): void {
+  safe(() => {
+    const language = localStorage.getItem(LANGUAGE_KEY);
+    localStorage.clear();
+    sessionStorage.clear();
+    if (language) localStorage.setItem(LANGUAGE_KEY, language);
+  }, undefined);
+  changed();
+}

@@ -1,0 +1,8 @@
+import { useTranslation } from 'react-i18next';
+import { PagePlaceholder } from '../../components/PagePlaceholder.tsx';
+
+/** Placeholder until this feature is built: the router lazy-loads this file's default export. */
+export default function GroupCallPage() {
+  const { t } = useTranslation('room');
+  return <PagePlaceholder title={t('groupCall.title')} />;
+}

@@ -1,0 +1,24 @@
+/** Typed keys: t('nav.dashboard') is checked against the English catalogues (every language has the same keys). */
+import 'i18next';
+import type activities from './locales/en/activities.json';
+import type auth from './locales/en/auth.json';
+import type channels from './locales/en/channels.json';
+import type common from './locales/en/common.json';
+import type dashboard from './locales/en/dashboard.json';
+import type room from './locales/en/room.json';
+import type users from './locales/en/users.json';
+
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    resources: {
+      common: typeof common;
+      auth: typeof auth;
+      dashboard: typeof dashboard;
+      users: typeof users;
+      channels: typeof channels;
+      activities: typeof activities;
+      room: typeof room;
+    };
+  }
+}
