@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
 import type { ChannelSummary } from '../src/channels/store.ts';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { connect, eventually, listen, refusal, type TestClient } from './realtime-harness.ts';
@@ -91,6 +92,49 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
       expect(row).toMatchObject({ user_id: alice.id, channel_id: null, instance_id: app.config.instanceId });
       client.close();
       await eventually(async () => (await presenceOf(id)) === undefined, 'presence row removed');
+    });
+
+    it('removes the presence rows a previous process left when a single instance starts', async () => {
+      await db()
+        .insertInto('user_sockets')
+        .values({
+          user_id: alice.id,
+          channel_id: red.id,
+          socket_id: 'left-by-a-crash',
+          instance_id: 'previous-process',
+          mic_state: 0,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      await db()
+        .insertInto('talk_bursts')
+        .values({
+          user_id: alice.id,
+          channel_id: red.id,
+          channel_name: 'Red Team',
+          started_at: '2026-01-01T10:00:00.000Z',
+          ended_at: null,
+        })
+        .execute();
+      const restarted = await buildApp({ ...app.config, instanceId: 'restarted' }, { database: app.services.database });
+      try {
+        expect(await presenceOf('left-by-a-crash')).toBeUndefined();
+        // Nobody holds that talk burst any more: it is closed (its real end is unknown).
+        const burst = await db().selectFrom('talk_bursts').selectAll().executeTakeFirstOrThrow();
+        expect(burst.ended_at).toBe(burst.started_at);
+      } finally {
+        await restarted.fastify.close();
+      }
+    });
+    it('disconnects its sockets and removes their presence rows when the server closes', async () => {
+      const closing = await buildApp({ ...app.config, instanceId: 'closing' }, { database: app.services.database });
+      const client = await connect(await listen(closing), alice.token);
+      clients.push(client);
+      const id = client.id;
+      await eventually(() => presenceOf(id), 'presence row written');
+      await closing.fastify.close();
+      expect(await client.next('disconnect')).toBe('io server disconnect');
+      expect(await presenceOf(id)).toBeUndefined();
     });
   });
 
