@@ -1,0 +1,75 @@
+/**
+ * Live refresh for the console's lists: `useServerEvent('onChannelsChanged', () => ...)`.
+ * Every subscriber of the tab shares one Socket.IO connection (token in the handshake query, spec section 7),
+ * opened by the first subscriber and closed a moment after the last one leaves (so that moving between two
+ * pages does not reconnect). The channel room keeps its own socket for join_room and signalling.
+ */
+import type { ServerToClientEvents } from '@talkgroup/protocol';
+import { useEffect, useRef } from 'react';
+import { createSocket, type TalkgroupSocket } from './socket.ts';
+
+type EventName = keyof ServerToClientEvents;
+
+let shared: TalkgroupSocket | null = null;
+let subscribers = 0;
+let closeTimer: ReturnType<typeof setTimeout> | undefined;
+
+function acquire(): TalkgroupSocket {
+  clearTimeout(closeTimer);
+  subscribers++;
+  shared ??= createSocket();
+  return shared;
+}
+
+function release(): void {
+  subscribers--;
+  if (subscribers > 0) return;
+  closeTimer = setTimeout(() => {
+    if (subscribers === 0) {
+      shared?.disconnect();
+      shared = null;
+    }
+  }, 2000);
+}
+
+export function useServerEvent<E extends EventName>(event: E, listener: ServerToClientEvents[E]): void {
+  const latest = useRef(listener);
+  latest.current = listener;
+  useEffect(() => {
+    const socket = acquire();
+    const relay = ((...args: unknown[]) => (latest.current as (...a: unknown[]) => void)(...args)) as never;
+    socket.on(event, relay);
+    return () => {
+      socket.off(event, relay);
+      release();
+    };
+  }, [event]);
+}
+
+/** Calls `refresh` once for a burst of these events (a bulk import or many joins send many of them). */
+export function useServerEvents(events: EventName[], refresh: () => void, delayMs = 300): void {
+  const latest = useRef(refresh);
+  latest.current = refresh;
+  const key = events.join('|');
+  useEffect(() => {
+    const socket = acquire();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // At most one refresh per delay, and always one after the last event.
+    const schedule = () => {
+      timer ??= setTimeout(() => {
+        timer = undefined;
+        latest.current();
+      }, delayMs);
+    };
+    const names = key.split('|') as EventName[];
+    for (const name of names) socket.on(name, schedule as never);
+    // A reconnection may have missed events: refresh once it is back.
+    socket.io.on('reconnect', schedule);
+    return () => {
+      clearTimeout(timer);
+      for (const name of names) socket.off(name, schedule as never);
+      socket.io.off('reconnect', schedule);
+      release();
+    };
+  }, [key, delayMs]);
+}
