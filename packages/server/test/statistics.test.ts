@@ -130,11 +130,39 @@ describe.each(databases)('dashboard statistics on %s', (dialect) => {
     await app.services.db
       .insertInto('user_sockets')
       .values([
-        { user_id: users[1], channel_id: ids.Bravo, socket_id: 's1', instance_id: 'i', created_at: ago(0) },
-        { user_id: users[1], channel_id: ids.Bravo, socket_id: 's2', instance_id: 'i', created_at: ago(0) },
-        { user_id: users[2], channel_id: ids.Bravo, socket_id: 's3', instance_id: 'i', created_at: ago(0) },
-        { user_id: users[3], channel_id: ids.Delta, socket_id: 's4', instance_id: 'i', created_at: ago(0) },
-        { user_id: users[4], channel_id: null, socket_id: 's5', instance_id: 'i', created_at: ago(0) },
+        {
+          user_id: users[1],
+          channel_id: ids.Bravo,
+          socket_id: 's1',
+          instance_id: 'i',
+          mic_state: 0,
+          created_at: ago(0),
+        },
+        {
+          user_id: users[1],
+          channel_id: ids.Bravo,
+          socket_id: 's2',
+          instance_id: 'i',
+          mic_state: 0,
+          created_at: ago(0),
+        },
+        {
+          user_id: users[2],
+          channel_id: ids.Bravo,
+          socket_id: 's3',
+          instance_id: 'i',
+          mic_state: 0,
+          created_at: ago(0),
+        },
+        {
+          user_id: users[3],
+          channel_id: ids.Delta,
+          socket_id: 's4',
+          instance_id: 'i',
+          mic_state: 0,
+          created_at: ago(0),
+        },
+        { user_id: users[4], channel_id: null, socket_id: 's5', instance_id: 'i', mic_state: 0, created_at: ago(0) },
       ])
       .execute();
     const bravoLatest = '2025-01-02T03:04:05.000Z';

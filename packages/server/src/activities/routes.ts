@@ -33,7 +33,9 @@ export function activityRoutes(app: FastifyInstance, services: Services): void {
   }));
 
   route(GetAllActivities, 'admin', async ({ body }) => {
-    const [list, totalRecords] = await Promise.all([activities.latest(body.limit, body.start), activities.count()]);
+    // The size first: it lets a page in the older half be read from the oldest end (see activities.latest).
+    const totalRecords = await activities.count();
+    const list = await activities.latest(body.limit, body.start, totalRecords);
     return { success: true, res: { activities: list, totalRecords } };
   });
 

@@ -71,6 +71,12 @@ export interface ActivitiesTable {
   created_at: string;
 }
 
+/** One row (id 1): how many activities there are, kept by triggers (migration 0002). */
+export interface ActivityCountTable {
+  id: number;
+  n: number;
+}
+
 export interface MessagesTable {
   id: Generated<number>;
   channel_id: number;
@@ -116,6 +122,7 @@ export interface Database {
   user_sockets: UserSocketsTable;
   user_positions: UserPositionsTable;
   activities: ActivitiesTable;
+  activity_count: ActivityCountTable;
   messages: MessagesTable;
   talk_bursts: TalkBurstsTable;
   devices: DevicesTable;
