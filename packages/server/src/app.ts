@@ -64,12 +64,27 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {
-    await fastify.register(fastifyStatic, { root: webDir, prefix: '/', wildcard: false, index: ['index.html'] });
-    fastify.setNotFoundHandler((request, reply) => {
-      if (request.method === 'GET' && !NOT_SPA.test(request.url)) return reply.sendFile('index.html');
-      return reply
-        .status(404)
-        .send({ success: false, result: `No such call: ${request.method} ${request.url.split('?')[0]}` });
+    await fastify.register(fastifyStatic, {
+      root: webDir,
+      prefix: '/',
+      wildcard: false,
+      index: ['index.html'],
+      // Built assets have content hashes in their names: cache them for good; always revalidate the page.
+      setHeaders(reply, filePath) {
+        reply.header(
+          'cache-control',
+          filePath.includes(`${path.sep}assets${path.sep}`) ? 'public, max-age=31536000, immutable' : 'no-cache',
+        );
+      },
+    });
+    // http/errors.ts owns the (JSON) not-found handler: the single-page app's fallback is a catch-all GET.
+    fastify.get('/*', (request, reply) => {
+      const pathname = request.url.split('?')[0];
+      // A missing file (an asset of an older build) is a 404, not the page: a script must never get HTML.
+      if (NOT_SPA.test(request.url) || /\.[a-z0-9]+$/i.test(pathname)) {
+        return reply.status(404).send({ success: false, result: `No such call: GET ${pathname}` });
+      }
+      return reply.sendFile('index.html');
     });
   }
 
