@@ -1,6 +1,7 @@
 /** Typed keys: t('nav.dashboard') is checked against the English catalogues (every language has the same keys). */
 import 'i18next';
 import type activities from './locales/en/activities.json';
+import type activity from './locales/en/activity.json';
 import type auth from './locales/en/auth.json';
 import type channels from './locales/en/channels.json';
 import type common from './locales/en/common.json';
@@ -18,6 +19,7 @@ declare module 'i18next' {
       users: typeof users;
       channels: typeof channels;
       activities: typeof activities;
+      activity: typeof activity;
       room: typeof room;
     };
   }

@@ -13,7 +13,16 @@ export const LANGUAGE_STORAGE_KEY = 'i18nextLng';
 
 /** Namespaces bundled with the first page; the others load with the page that uses them. */
 export const EAGER_NAMESPACES = ['common', 'auth'] as const;
-export const NAMESPACES = ['common', 'auth', 'dashboard', 'users', 'channels', 'activities', 'room'] as const;
+export const NAMESPACES = [
+  'common',
+  'auth',
+  'dashboard',
+  'users',
+  'channels',
+  'activities',
+  'activity',
+  'room',
+] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
 export function toLanguage(code: string | undefined): Language {

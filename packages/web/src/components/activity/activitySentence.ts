@@ -1,0 +1,64 @@
+/**
+ * The sentence that tells what an activity was (spec section 3, timeline texts), in the reader's language:
+ * 'Mia Member a rejoint le canal Alpha'. Shared by the timelines, the users list ('last activity') and the
+ * map's info window. `activitySentence` is pure (give it the `activity` namespace's t); components use
+ * `useActivitySentence()`.
+ */
+import { ACTIVITY_TYPES, type Activity, type ActivityType } from '@talkgroup/protocol';
+import type { TFunction } from 'i18next';
+import { useCallback } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../i18n/dates.ts';
+
+export type ActivityT = TFunction<'activity'>;
+
+export type ActivityNames = {
+  user: string;
+  channel: string;
+};
+
+const KNOWN_TYPES: ReadonlySet<string> = new Set(ACTIVITY_TYPES);
+
+/** The user's display name (or first and last name), and the channel's name, as the activity kept them. */
+export function activityNames(t: ActivityT, activity: Pick<Activity, 'user' | 'channel'>): ActivityNames {
+  const user = activity.user;
+  const userName =
+    user?.display_name?.trim() || `${user?.firstName ?? ''} ${user?.lastName ?? ''}`.trim() || t('someone');
+  return { user: userName, channel: activity.channel?.name?.trim() || t('unknownChannel') };
+}
+
+/** Every type of spec section 3 has its sentence; a type the console does not know still reads. */
+export function activitySentence(
+  t: ActivityT,
+  activity: Pick<Activity, 'type' | 'user' | 'channel'>,
+  names: ActivityNames = activityNames(t, activity),
+): string {
+  if (KNOWN_TYPES.has(activity.type)) return t(`types.${activity.type as ActivityType}`, names);
+  return t('other', { ...names, type: String(activity.type) });
+}
+
+/**
+ * `const describe = useActivitySentence(); describe(user.userActivities[0], { withDate: true })`
+ * -> 'Connexion de Mia Member, le 03 mars 2025 14:05', or 'Pas d'activité encore.' when there is none.
+ */
+export interface ActivitySentenceOptions {
+  /** Adds the date, 'dd MMM yyyy HH:mm' in the reader's language. */
+  withDate?: boolean;
+}
+
+export function useActivitySentence(): (
+  activity: Activity | null | undefined,
+  options?: ActivitySentenceOptions,
+) => string {
+  const { t, i18n } = useTranslation('activity');
+  const language = i18n.resolvedLanguage ?? i18n.language;
+  return useCallback(
+    (activity, options = {}) => {
+      if (!activity) return t('none');
+      const sentence = activitySentence(t, activity);
+      if (!options.withDate) return sentence;
+      return t('withDate', { sentence, date: formatDate(activity.createdAt, undefined, language) });
+    },
+    [t, language],
+  );
+}
