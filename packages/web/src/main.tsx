@@ -2,7 +2,7 @@ import './i18n/index.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App.tsx';
-import { router } from './app/router.tsx';
+import { prefetchLikelyPages, router } from './app/router.tsx';
 import { checkSessionOnLoad } from './app/sessionCheck.ts';
 
 checkSessionOnLoad(() => {
@@ -14,3 +14,5 @@ createRoot(document.getElementById('root')!).render(
     <App />
   </StrictMode>,
 );
+
+prefetchLikelyPages();

@@ -3,25 +3,45 @@
  * shell) is its own chunk. A feature owns one file per page; this table is the only place that wires them.
  * Paths match case-insensitively (React Router's default), so /Signin is /signin.
  */
-import { lazy } from 'react';
+import i18n from 'i18next';
+import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.ts';
 import SignInPage from '../features/auth/SignInPage.tsx';
 import SignUpPage from '../features/auth/SignUpPage.tsx';
+import type { Namespace } from '../i18n/languages.ts';
 import { HomeRedirect, RedirectIfSignedIn, RequireSession } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteError } from './RouteError.tsx';
 
-const ShellLayout = lazy(() => import('./shell/ShellLayout.tsx'));
-const NotFoundPage = lazy(() => import('./NotFoundPage.tsx'));
-const DashboardPage = lazy(() => import('../features/dashboard/DashboardPage.tsx'));
-const UsersPage = lazy(() => import('../features/users/UsersPage.tsx'));
-const ChannelsPage = lazy(() => import('../features/channels/ChannelsPage.tsx'));
-const ActivitiesPage = lazy(() => import('../features/activities/ActivitiesPage.tsx'));
-const GroupCallPage = lazy(() => import('../features/room/GroupCallPage.tsx'));
-const MobileCallPage = lazy(() => import('../features/room/MobileCallPage.tsx'));
-const UserCallPage = lazy(() => import('../features/room/UserCallPage.tsx'));
-const JoinPage = lazy(() => import('../features/room/JoinPage.tsx'));
+/**
+ * A lazily loaded page whose translations load alongside its code, not after it (one round trip, not two).
+ * Keep the loaders here: prefetch() below and the route table share them.
+ */
+function page(load: () => Promise<{ default: ComponentType }>, ...namespaces: Namespace[]) {
+  const loadAll = () => Promise.all([load(), i18n.loadNamespaces(namespaces)]).then(([module]) => module);
+  return Object.assign(lazy(loadAll), { preload: loadAll });
+}
+
+const ShellLayout = page(() => import('./shell/ShellLayout.tsx'));
+const NotFoundPage = page(() => import('./NotFoundPage.tsx'));
+const DashboardPage = page(() => import('../features/dashboard/DashboardPage.tsx'), 'dashboard');
+const UsersPage = page(() => import('../features/users/UsersPage.tsx'), 'users');
+const ChannelsPage = page(() => import('../features/channels/ChannelsPage.tsx'), 'channels');
+const ActivitiesPage = page(() => import('../features/activities/ActivitiesPage.tsx'), 'activities');
+const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), 'room');
+const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room');
+const UserCallPage = page(() => import('../features/room/UserCallPage.tsx'), 'room');
+const JoinPage = page(() => import('../features/room/JoinPage.tsx'), 'room');
+
+/** Once the first page is shown: fetch, while idle, what the next screen will need (sign-in leads to the channels). */
+export function prefetchLikelyPages(): void {
+  const idle = window.requestIdleCallback ?? ((work: () => void) => window.setTimeout(work, 1500));
+  idle(() => {
+    void ShellLayout.preload().catch(() => {});
+    void ChannelsPage.preload().catch(() => {});
+  });
+}
 
 export const router = createBrowserRouter([
   {

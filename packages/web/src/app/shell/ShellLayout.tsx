@@ -60,7 +60,8 @@ export default function ShellLayout() {
         <AppBar
           position="fixed"
           sx={{
-            zIndex: (theme) => theme.zIndex.drawer + 1,
+            // Wide: the bar spans the open sidebar. Narrow: the drawer (a modal) covers the bar.
+            zIndex: (theme) => (narrow ? theme.zIndex.appBar : theme.zIndex.drawer + 1),
             bgcolor: consoleColors.navy,
             borderBottom: '1px solid rgba(255,255,255,0.08)',
           }}

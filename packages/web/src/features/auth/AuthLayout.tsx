@@ -11,7 +11,7 @@ import { usePageTitle } from '../../components/PageHeader.tsx';
 const NAVY = '#0f2537';
 
 /** Concentric rings, like a signal spreading from the transmit lamp. */
-const waves = `radial-gradient(circle at 18% 82%, rgba(242,165,65,0.28) 0 6px, transparent 7px),
+const waves = `radial-gradient(circle at 18% 82%, #f2a541 0 7px, rgba(242,165,65,0.35) 8px, transparent 22px),
   repeating-radial-gradient(circle at 18% 82%, rgba(63,191,180,0.16) 0 2px, transparent 3px 46px),
   radial-gradient(circle at 80% 10%, rgba(11,107,107,0.55), transparent 55%),
   linear-gradient(160deg, #12314a 0%, ${NAVY} 60%, #0a1a28 100%)`;

@@ -1,0 +1,29 @@
+/**
+ * Browser tests: real Chromium against the built web app (packages/web/dist) served by a real server on a
+ * temporary SQLite DATA_DIR. Each worker starts its own server (e2e/fixtures.ts); `npm run test:e2e` builds
+ * first, and e2e/global-setup.ts builds when dist is missing.
+ */
+import { defineConfig } from '@playwright/test';
+import { chromiumLaunchOptions } from './e2e/chromium.ts';
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  globalSetup: './e2e/global-setup.ts',
+  fullyParallel: true,
+  workers: 2,
+  forbidOnly: Boolean(process.env.CI),
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 7_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
+  outputDir: 'test-results',
+  use: {
+    browserName: 'chromium',
+    launchOptions: chromiumLaunchOptions(),
+    viewport: { width: 1280, height: 800 },
+    timezoneId: 'Europe/Paris',
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});
