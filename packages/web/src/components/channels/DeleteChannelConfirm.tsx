@@ -1,0 +1,48 @@
+/**
+ * Confirmation before deleting a channel (spec section 8): 'Channel has been deleted', or the failure trio.
+ * Props: `channel` ({ id, name }; null = closed), `onClose()`, optional `onDeleted()`.
+ */
+import { type Channel, DeleteChannel } from '@talkgroup/protocol';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client.ts';
+import { ConfirmDialog } from '../ConfirmDialog.tsx';
+import { useNotify } from '../Notifier.tsx';
+import { useRefreshDirectory } from '../users/directory.ts';
+import { failureNotice } from '../users/failureNotice.ts';
+
+export interface DeleteChannelConfirmProps {
+  channel: Pick<Channel, 'id' | 'name'> | null;
+  onClose: () => void;
+  onDeleted?: () => void;
+}
+
+export function DeleteChannelConfirm({ channel, onClose, onDeleted }: DeleteChannelConfirmProps) {
+  const { t } = useTranslation(['channels', 'common']);
+  const notify = useNotify();
+  const refresh = useRefreshDirectory();
+
+  const remove = async () => {
+    if (!channel) return;
+    try {
+      await api(DeleteChannel, { channelId: channel.id });
+      notify({ severity: 'success', message: t('channels:delete.deleted') });
+      await refresh();
+      onDeleted?.();
+    } catch (error) {
+      notify(failureNotice(t, error));
+    }
+    onClose();
+  };
+
+  return (
+    <ConfirmDialog
+      open={channel !== null}
+      title={t('common:confirm.title')}
+      message={t('channels:delete.message', { name: channel?.name ?? '' })}
+      confirmLabel={t('channels:delete.confirm')}
+      destructive
+      onConfirm={remove}
+      onCancel={onClose}
+    />
+  );
+}

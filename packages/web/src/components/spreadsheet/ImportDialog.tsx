@@ -1,0 +1,262 @@
+/**
+ * The import flow (spec sections 2, 5 and 8) for users or channels, once a file is chosen:
+ * read it (.xlsx or .csv) -> show its rows with missing or invalid cells in red -> 'Are you sure?' -> send the rows
+ * in chunks of IMPORT_CHUNK with a progress bar (each chunk is one request, so the page stays responsive) ->
+ * the result in three groups: not added, already existing, added successfully.
+ * Props: `kind` ('users' | 'channels'), `file` (null = closed), `onClose()`, optional `onImported(report)`.
+ */
+import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import LinearProgress from '@mui/material/LinearProgress';
+import Stack from '@mui/material/Stack';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { CreateMultipleChannels, CreateMultipleUsers } from '@talkgroup/protocol';
+import { MaterialReactTable, type MRT_Column, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client.ts';
+import { useConfirm } from '../ConfirmProvider.tsx';
+import { useNotify } from '../Notifier.tsx';
+import { useConsoleTable } from '../table/useConsoleTable.ts';
+import { failureNotice } from '../users/failureNotice.ts';
+import { ImportResult } from './ImportResult.tsx';
+import {
+  addToReport,
+  canonicalRow,
+  chunks,
+  emptyReport,
+  IMPORT_CHUNK,
+  IMPORT_COLUMNS,
+  type ImportKind,
+  invalidCells,
+  type Report,
+  withoutDuplicates,
+} from './import-rows.ts';
+import { readSpreadsheet, type SheetRow } from './workbook.ts';
+
+export interface ImportDialogProps {
+  kind: ImportKind;
+  file: File | null;
+  onClose: () => void;
+  onImported?: (report: Report) => void;
+}
+
+type Phase =
+  | { name: 'reading' }
+  | { name: 'unreadable' }
+  | { name: 'preview'; rows: PreviewRow[]; unique: SheetRow[] }
+  | { name: 'sending'; done: number; total: number }
+  | { name: 'result'; report: Report };
+
+interface PreviewRow {
+  index: number;
+  cells: SheetRow;
+  invalid: Set<string>;
+}
+
+async function send(kind: ImportKind, rows: SheetRow[]): Promise<Report> {
+  if (kind === 'users') return (await api(CreateMultipleUsers, { userData: rows })).createdUsers;
+  return (await api(CreateMultipleChannels, { channelData: rows })).channelsCreated;
+}
+
+/** Only the import columns travel: a stray column of the file is not the server's business. */
+function pick(kind: ImportKind, row: SheetRow): SheetRow {
+  return Object.fromEntries(IMPORT_COLUMNS[kind].map((key) => [key, row[key] ?? null]));
+}
+
+export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogProps) {
+  const { t } = useTranslation(['users', 'common']);
+  const notify = useNotify();
+  const confirm = useConfirm();
+  const titleId = useId();
+  const fullScreen = useMediaQuery('(max-width:600px)');
+  const [phase, setPhase] = useState<Phase>({ name: 'reading' });
+
+  useEffect(() => {
+    if (!file) return;
+    let cancelled = false;
+    setPhase({ name: 'reading' });
+    readSpreadsheet(file).then(
+      (sheet) => {
+        if (cancelled) return;
+        const cells = sheet.rows.map((row) => pick(kind, canonicalRow(kind, row)));
+        setPhase({
+          name: 'preview',
+          rows: cells.map((row, index) => ({ index: index + 2, cells: row, invalid: invalidCells(kind, row) })),
+          unique: withoutDuplicates(kind, cells),
+        });
+      },
+      () => !cancelled && setPhase({ name: 'unreadable' }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [file, kind]);
+
+  const start = async (rows: SheetRow[]) => {
+    if (
+      !(await confirm({
+        title: t('common:confirm.title'),
+        message: t('users:spreadsheet.confirm', { count: rows.length }),
+      }))
+    )
+      return;
+    let report = emptyReport();
+    setPhase({ name: 'sending', done: 0, total: rows.length });
+    let done = 0;
+    try {
+      for (const chunk of chunks(rows, IMPORT_CHUNK)) {
+        report = addToReport(report, await send(kind, chunk));
+        done += chunk.length;
+        setPhase({ name: 'sending', done, total: rows.length });
+      }
+    } catch (error) {
+      notify(failureNotice(t, error));
+      if (done === 0) {
+        onClose();
+        return;
+      }
+    }
+    setPhase({ name: 'result', report });
+    onImported?.(report);
+  };
+
+  const busy = phase.name === 'sending';
+  const title = kind === 'users' ? t('users:spreadsheet.importUsersTitle') : t('users:spreadsheet.importChannelsTitle');
+
+  return (
+    <Dialog
+      open={file !== null}
+      onClose={busy ? undefined : onClose}
+      aria-labelledby={titleId}
+      maxWidth="lg"
+      fullWidth
+      fullScreen={fullScreen}
+    >
+      <DialogTitle id={titleId}>{phase.name === 'result' ? t('users:spreadsheet.resultTitle') : title}</DialogTitle>
+      <DialogContent dividers>
+        {phase.name === 'reading' ? (
+          <Stack spacing={2} sx={{ py: 3 }}>
+            <Typography>{t('users:spreadsheet.reading')}</Typography>
+            <LinearProgress aria-label={t('users:spreadsheet.reading')} />
+          </Stack>
+        ) : null}
+        {phase.name === 'unreadable' ? <Alert severity="error">{t('users:spreadsheet.unreadable')}</Alert> : null}
+        {phase.name === 'preview' ? (
+          <Preview kind={kind} fileName={file?.name ?? ''} rows={phase.rows} uniqueCount={phase.unique.length} />
+        ) : null}
+        {phase.name === 'sending' ? (
+          <Stack spacing={2} sx={{ py: 3 }}>
+            <Typography id={`${titleId}-progress`}>
+              {t('users:spreadsheet.sending', { done: phase.done, total: phase.total })}
+            </Typography>
+            <LinearProgress
+              variant="determinate"
+              value={phase.total === 0 ? 100 : (100 * phase.done) / phase.total}
+              aria-labelledby={`${titleId}-progress`}
+              sx={{ height: 10, borderRadius: 5 }}
+            />
+          </Stack>
+        ) : null}
+        {phase.name === 'result' ? <ImportResult kind={kind} report={phase.report} /> : null}
+      </DialogContent>
+      <DialogActions sx={{ px: 3, py: 2, gap: 1 }}>
+        {phase.name === 'preview' ? (
+          <>
+            <Button onClick={onClose} color="inherit" variant="outlined">
+              {t('common:actions.cancel')}
+            </Button>
+            <Button variant="contained" disabled={phase.unique.length === 0} onClick={() => start(phase.unique)}>
+              {t('users:spreadsheet.submit')}
+            </Button>
+          </>
+        ) : (
+          <Button onClick={onClose} disabled={busy} variant={phase.name === 'result' ? 'contained' : 'outlined'}>
+            {t('common:actions.close')}
+          </Button>
+        )}
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function Preview({
+  kind,
+  fileName,
+  rows,
+  uniqueCount,
+}: {
+  kind: ImportKind;
+  fileName: string;
+  rows: PreviewRow[];
+  uniqueCount: number;
+}) {
+  const { t } = useTranslation('users');
+  const invalidRows = rows.filter((row) => row.invalid.size > 0).length;
+  const duplicates = rows.length - uniqueCount;
+  const columns = useMemo<MRT_ColumnDef<PreviewRow>[]>(
+    () => [
+      { accessorKey: 'index', header: '#', size: 60, enableSorting: false },
+      ...IMPORT_COLUMNS[kind].map(
+        (key): MRT_ColumnDef<PreviewRow> => ({
+          id: key,
+          header: key,
+          accessorFn: (row) => String(row.cells[key] ?? ''),
+          Cell: previewCell,
+          muiTableBodyCellProps: ({ row }) =>
+            row.original.invalid.has(key)
+              ? {
+                  title: t('spreadsheet.missingCell'),
+                  'aria-invalid': true,
+                  'data-missing': 'true',
+                  sx: { bgcolor: 'rgba(179, 38, 30, 0.14)', boxShadow: 'inset 0 0 0 1px rgba(179, 38, 30, 0.6)' },
+                }
+              : {},
+        }),
+      ),
+    ],
+    [kind, t],
+  );
+  const table = useConsoleTable<PreviewRow>({
+    columns,
+    data: rows,
+    getRowId: (row) => String(row.index),
+    enableSorting: false,
+    enableTopToolbar: false,
+    pageSizes: [10, 25, 50],
+    initialState: { pagination: { pageIndex: 0, pageSize: 10 }, density: 'compact' },
+  });
+  if (rows.length === 0) return <Alert severity="warning">{t('spreadsheet.noRows')}</Alert>;
+  return (
+    <Stack spacing={2}>
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+        <Typography sx={{ mr: 1 }}>{t('spreadsheet.preview', { count: rows.length, file: fileName })}</Typography>
+        {duplicates > 0 ? <Chip size="small" label={t('spreadsheet.duplicates', { count: duplicates })} /> : null}
+      </Box>
+      {invalidRows > 0 ? (
+        <Alert severity="warning" icon={<ErrorIcon />}>
+          {t('spreadsheet.missingHint')}
+        </Alert>
+      ) : null}
+      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+        {t('spreadsheet.columns', { columns: IMPORT_COLUMNS[kind].join(', ') })}
+      </Typography>
+      <MaterialReactTable table={table} />
+    </Stack>
+  );
+}
+
+/** A preview cell; a password shows that it is there, never what it is. MRT calls it as a function. */
+function previewCell({ row, column }: { row: MRT_Row<PreviewRow>; column: MRT_Column<PreviewRow> }) {
+  const value = row.original.cells[column.id];
+  const text = value === null || value === undefined ? '' : String(value);
+  return column.id === 'password' && text.trim() !== '' ? '••••••' : text;
+}

@@ -1,0 +1,246 @@
+/**
+ * The users table (spec section 2), shared by /usersList and the dashboard.
+ * Props:
+ *   variant  'full' (default): first name, last name, login, pseudo, map access, created at, last activity,
+ *            edit/delete; toolbar with Add User, search, Import, Export and 'Download model'.
+ *            'dashboard': Firstname, Lastname, Login, Pseudo, Action; toolbar with the search only.
+ *   title    optional heading shown at the left of the toolbar.
+ * It loads the users itself (getAllUsers), follows the server's pushes, and owns its Add, Edit (with the
+ * administrator's password gate) and Delete dialogs. Sortable; the search matches a substring of the whole row;
+ * 5 rows per page by default (5, 10, 25).
+ */
+
+import CancelIcon from '@mui/icons-material/Cancel';
+import CheckCircleIcon from '@mui/icons-material/CheckCircle';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import AddIcon from '@mui/icons-material/PersonAddAlt1';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import type { User } from '@talkgroup/protocol';
+import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
+import { type ReactNode, useCallback, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../i18n/dates.ts';
+import { activitySentence } from '../activity/activitySentence.ts';
+import { DownloadModelButton, ExportButton, ImportButton } from '../spreadsheet/SpreadsheetButtons.tsx';
+import { SearchField } from '../table/SearchField.tsx';
+import { useConsoleTable } from '../table/useConsoleTable.ts';
+import { useRowSearch } from '../table/useRowSearch.ts';
+import { AddUserDialog } from './AddUserDialog.tsx';
+import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
+import { useLiveDirectory, useUsers } from './directory.ts';
+import { EditUserDialog } from './EditUserDialog.tsx';
+
+export interface UsersTableProps {
+  variant?: 'full' | 'dashboard';
+  title?: ReactNode;
+}
+
+interface UserRow {
+  id: number;
+  firstName: string;
+  lastName: string;
+  identifier: string;
+  pseudo: string;
+  mapRight: boolean;
+  createdAt: number;
+  createdText: string;
+  lastActivityAt: number;
+  lastActivityText: string;
+  lastActivityDate: string;
+  name: string;
+  user: User;
+}
+
+export function UsersTable({ variant = 'full', title }: UsersTableProps) {
+  const { t, i18n } = useTranslation(['users', 'common']);
+  const full = variant === 'full';
+  const users = useUsers();
+  useLiveDirectory();
+  const { t: tActivity } = useTranslation('activity');
+  const [adding, setAdding] = useState(false);
+  const [editing, setEditing] = useState<User | null>(null);
+  const [deleting, setDeleting] = useState<User | null>(null);
+
+  const language = i18n.resolvedLanguage;
+  const rows = useMemo<UserRow[]>(
+    () =>
+      (users.data?.res ?? []).map((user) => {
+        const activity = user.userActivities[0];
+        return {
+          id: user.id,
+          firstName: user.firstName,
+          lastName: user.lastName,
+          identifier: user.identifier,
+          pseudo: user.pseudo,
+          mapRight: user.mapRight,
+          createdAt: Date.parse(user.createdAt),
+          createdText: formatDate(user.createdAt, undefined, language),
+          lastActivityAt: activity ? Date.parse(activity.createdAt) : 0,
+          lastActivityText: activity ? activitySentence(tActivity, activity) : '',
+          lastActivityDate: activity ? formatDate(activity.createdAt, undefined, language) : '',
+          name: user.display_name || `${user.firstName} ${user.lastName}`,
+          user,
+        };
+      }),
+    [users.data, language, tActivity],
+  );
+  const searchText = useCallback(
+    (row: UserRow) =>
+      full
+        ? `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}\n${row.createdText}\n${row.lastActivityText}\n${row.lastActivityDate}`
+        : `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
+    [full],
+  );
+  const { query, setQuery, filtered } = useRowSearch(rows, searchText);
+
+  const columns = useMemo<MRT_ColumnDef<UserRow>[]>(() => {
+    const names: MRT_ColumnDef<UserRow>[] = [
+      { accessorKey: 'firstName', header: t('users:columns.firstName') },
+      { accessorKey: 'lastName', header: t('users:columns.lastName') },
+      { accessorKey: 'identifier', header: t('users:columns.login') },
+      { accessorKey: 'pseudo', header: t('users:columns.pseudo') },
+    ];
+    if (!full) return names;
+    return [
+      ...names,
+      { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 90, Cell: mapRightCell },
+      { accessorKey: 'createdAt', header: t('users:columns.createdAt'), Cell: createdCell },
+      { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), minSize: 220, Cell: lastActivityCell },
+    ];
+  }, [t, full]);
+
+  const table = useConsoleTable<UserRow>({
+    columns,
+    data: filtered,
+    getRowId: (row) => String(row.id),
+    enableRowActions: true,
+    displayColumnDefOptions: {
+      'mrt-row-actions': { header: t('users:columns.actions'), size: 110 },
+    },
+    renderRowActions: ({ row }) => (
+      <Box sx={{ display: 'flex', gap: 0.5 }}>
+        <Tooltip title={t('users:row.edit', { name: row.original.name })}>
+          <IconButton
+            size="small"
+            aria-label={t('users:row.edit', { name: row.original.name })}
+            onClick={() => setEditing(row.original.user)}
+          >
+            <EditIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+        <Tooltip title={t('users:row.delete', { name: row.original.name })}>
+          <IconButton
+            size="small"
+            color="error"
+            aria-label={t('users:row.delete', { name: row.original.name })}
+            onClick={() => setDeleting(row.original.user)}
+          >
+            <DeleteIcon fontSize="small" />
+          </IconButton>
+        </Tooltip>
+      </Box>
+    ),
+    state: { isLoading: users.isPending },
+    renderTopToolbarCustomActions: () => (
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, width: '100%' }}>
+        {title ? (
+          <Typography variant="h6" component="h2" sx={{ mr: 'auto' }}>
+            {title}
+          </Typography>
+        ) : null}
+        {full ? (
+          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
+            {t('users:toolbar.add')}
+          </Button>
+        ) : null}
+        <SearchField
+          value={query}
+          onChange={setQuery}
+          label={t('users:toolbar.searchLabel')}
+          placeholder={t('users:toolbar.search')}
+          clearLabel={t('users:toolbar.clearSearch')}
+        />
+        {full ? (
+          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, ml: { md: 'auto' } }}>
+            <ImportButton kind="users" />
+            <ExportButton kind="users" />
+            <DownloadModelButton />
+          </Box>
+        ) : null}
+      </Box>
+    ),
+    renderEmptyRowsFallback: () => (
+      <Typography sx={{ p: 4, textAlign: 'center', color: 'text.secondary' }}>
+        {query.trim() && rows.length > 0 ? t('users:noMatch', { query: query.trim() }) : t('users:empty')}
+      </Typography>
+    ),
+  });
+
+  return (
+    <>
+      {users.isError ? (
+        <Alert
+          severity="error"
+          sx={{ mb: 2 }}
+          action={
+            <Button color="inherit" size="small" onClick={() => users.refetch()}>
+              {t('common:actions.retry')}
+            </Button>
+          }
+        >
+          {t('users:loadError')}
+        </Alert>
+      ) : null}
+      <MaterialReactTable table={table} />
+      {full ? <AddUserDialog open={adding} onClose={() => setAdding(false)} /> : null}
+      <EditUserDialog user={editing} variant={variant} onClose={() => setEditing(null)} />
+      <DeleteUserConfirm user={deleting} onClose={() => setDeleting(null)} />
+    </>
+  );
+}
+
+// Cell renderers: MRT calls them as functions, so they stay outside the component and render small components.
+type CellProps = { row: MRT_Row<UserRow> };
+
+function MapRightIcon({ granted }: { granted: boolean }) {
+  const { t } = useTranslation('users');
+  return granted ? (
+    <CheckCircleIcon color="success" titleAccess={t('mapRight.yes')} fontSize="small" />
+  ) : (
+    <CancelIcon color="error" titleAccess={t('mapRight.no')} fontSize="small" />
+  );
+}
+
+function LastActivity({ text, date }: { text: string; date: string }) {
+  const { t } = useTranslation('users');
+  if (!text)
+    return (
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {t('noActivity')}
+      </Typography>
+    );
+  return (
+    <Box>
+      <Typography variant="body2">{text}</Typography>
+      <Typography variant="caption" sx={{ color: 'text.secondary' }}>
+        {date}
+      </Typography>
+    </Box>
+  );
+}
+
+const mapRightCell = ({ row }: CellProps) => <MapRightIcon granted={row.original.mapRight} />;
+const createdCell = ({ row }: CellProps) => (
+  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
+    {row.original.createdText}
+  </Box>
+);
+const lastActivityCell = ({ row }: CellProps) => (
+  <LastActivity text={row.original.lastActivityText} date={row.original.lastActivityDate} />
+);
