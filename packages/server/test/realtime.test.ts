@@ -308,7 +308,7 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
         return rows.length === 1 && rows[0].ended_at !== null && rows;
       }, 'a closed talk burst');
       expect(bursts[0]).toMatchObject({ channel_id: red.id, channel_name: 'Red Team' });
-      expect(bursts[0].ended_at >= bursts[0].started_at).toBe(true);
+      expect(String(bursts[0].ended_at) >= bursts[0].started_at).toBe(true);
       await eventually(async () => (await activitiesOf(alice.id, 'channel_talk')).length === 1, 'channel_talk');
     });
 
