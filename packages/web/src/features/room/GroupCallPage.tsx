@@ -1,8 +1,243 @@
+/**
+ * The channel room, /groupCallView/:roomId (spec sections 2 and 4): press-to-talk voice with the
+ * participants grid, the messaging panel (a right drawer of 420px, or a column from 1480px), the members'
+ * map with the channel users table, and the sidebar's 'Users in {channel}' section.
+ */
+import ChatIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import TuneIcon from '@mui/icons-material/Tune';
+import Alert from '@mui/material/Alert';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Drawer from '@mui/material/Drawer';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import Popover from '@mui/material/Popover';
+import Switch from '@mui/material/Switch';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { CHAT_DRAWER_WIDTH, WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PagePlaceholder } from '../../components/PagePlaceholder.tsx';
+import { Link as RouterLink, useParams } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { useActivitySentence } from '../../components/activity/useActivitySentence.ts';
+import { usePageTitle } from '../../components/PageHeader.tsx';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { ChatPanel } from './chat/ChatPanel.tsx';
+import { RoomMapSection } from './map/RoomMapSection.tsx';
+import { UsersInChannelSection } from './members/UsersInChannelSection.tsx';
+import type { ChannelMember } from './members/useChannelMembers.ts';
+import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
+import { useRoom } from './useRoom.ts';
+import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
+import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 
-/** Placeholder until this feature is built: the router lazy-loads this file's default export. */
+/** Counts the messages that arrived while the panel was closed. */
+function useUnread(count: number, open: boolean): number {
+  const seen = useRef(count);
+  if (open) seen.current = count;
+  return open ? 0 : Math.max(0, count - seen.current);
+}
+
 export default function GroupCallPage() {
   const { t } = useTranslation('room');
-  return <PagePlaceholder title={t('groupCall.title')} />;
+  const { roomId } = useParams();
+  const room = useRoom(roomId);
+  const { channel, voice, chat, members } = room;
+  const wide = useMediaQuery(`(min-width:${WIDE_LAYOUT_MIN_WIDTH}px)`, { noSsr: true });
+  const [chatOpen, setChatOpen] = useState(wide);
+  const [settingsAnchor, setSettingsAnchor] = useState<HTMLElement | null>(null);
+  const describe = useActivitySentence();
+  const describeActivity = useCallback(
+    (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
+    [describe],
+  );
+  const unread = useUnread(chat.messages.length, chatOpen);
+  usePageTitle(channel?.name ?? t('groupCall.title'));
+
+  // Crossing the 1480px line switches between the column (open) and the drawer (closed).
+  useEffect(() => setChatOpen(wide), [wide]);
+
+  if (room.channelLoading) return <PageLoader />;
+  if (room.notFound || room.channelError || !channel) {
+    return (
+      <Box sx={{ maxWidth: 640 }}>
+        <Typography component="h1" variant="h1" sx={{ mb: 2 }}>
+          {t('groupCall.title')}
+        </Typography>
+        <Alert
+          severity="error"
+          action={
+            <Button component={RouterLink} to="/channelsList">
+              {t('groupCall.back')}
+            </Button>
+          }
+        >
+          {room.channelError ? errorMessage(room.channelError, t('groupCall.loadFailed')) : t('groupCall.notFound')}
+        </Alert>
+      </Box>
+    );
+  }
+
+  const { state } = voice;
+  const talking = state.peers.filter((peer) => peer.talking);
+  const chatPanel = (
+    <ChatPanel chat={chat} userId={room.me?.id} channelName={channel.name} onClose={() => setChatOpen(false)} />
+  );
+
+  return (
+    <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
+      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2.5 }}>
+        <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <Typography variant="overline" sx={{ color: 'text.secondary', lineHeight: 1.4 }}>
+              {t('groupCall.title')}
+            </Typography>
+            <Typography component="h1" variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+              {channel.name}
+            </Typography>
+          </Box>
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+            <Chip
+              size="small"
+              color={room.connected && state.joined ? 'success' : 'default'}
+              variant={room.connected && state.joined ? 'filled' : 'outlined'}
+              label={room.connected && state.joined ? t('groupCall.connected') : t('groupCall.connecting')}
+            />
+            <Tooltip title={t('settings.title')}>
+              <IconButton onClick={(event) => setSettingsAnchor(event.currentTarget)} aria-label={t('settings.title')}>
+                <TuneIcon />
+              </IconButton>
+            </Tooltip>
+            <Button
+              variant={chatOpen ? 'contained' : 'outlined'}
+              onClick={() => setChatOpen((open) => !open)}
+              aria-pressed={chatOpen}
+              startIcon={
+                <Badge color="secondary" badgeContent={unread} max={99}>
+                  <ChatIcon />
+                </Badge>
+              }
+            >
+              {chatOpen ? t('chat.hide') : t('chat.show')}
+            </Button>
+          </Box>
+        </Box>
+
+        <Popover
+          open={settingsAnchor !== null}
+          anchorEl={settingsAnchor}
+          onClose={() => setSettingsAnchor(null)}
+          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+        >
+          <Box sx={{ p: 2, maxWidth: 320 }}>
+            <FormControlLabel
+              control={
+                <Switch
+                  checked={room.voiceProcessing}
+                  onChange={(event) => room.setVoiceProcessing(event.target.checked)}
+                />
+              }
+              label={t('settings.voiceProcessing')}
+            />
+            <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }}>
+              {t('settings.voiceProcessingHelp')}
+            </Typography>
+          </Box>
+        </Popover>
+
+        {room.configError ? (
+          <Alert severity="error">{errorMessage(room.configError, t('groupCall.configFailed'))}</Alert>
+        ) : null}
+
+        <Paper
+          component="section"
+          aria-label={t('voice.title')}
+          variant="outlined"
+          sx={{
+            p: { xs: 2, sm: 2.5 },
+            borderRadius: 3,
+            display: 'grid',
+            gap: 3,
+            gridTemplateColumns: { xs: '1fr', md: '240px minmax(0, 1fr)' },
+            alignItems: 'start',
+          }}
+        >
+          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, pt: 1 }}>
+            <PushToTalkButton
+              micOn={state.micOn}
+              disabled={!state.micReady || !state.joined}
+              onChange={(on) => voice.engine?.setMicEnabled(on)}
+            />
+            <MediaProblemAlert problem={state.mediaProblem} />
+          </Box>
+          <Box sx={{ minWidth: 0 }}>
+            <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>
+              <Typography component="h2" variant="h5">
+                {t('participants.title')}
+              </Typography>
+              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                {t('participants.count', { count: state.peers.length })}
+              </Typography>
+              <Typography
+                variant="body2"
+                sx={{ ml: 'auto', fontWeight: 600, color: 'success.main' }}
+                aria-live="polite"
+              >
+                {talking.length > 0
+                  ? t('participants.talkingNow', { names: talking.map((peer) => peer.name).join(', ') })
+                  : ''}
+              </Typography>
+            </Box>
+            <ParticipantsGrid peers={state.peers} />
+          </Box>
+        </Paper>
+
+        {room.canSeeMap ? (
+          <RoomMapSection
+            members={members.members}
+            isLoading={members.isLoading}
+            config={room.config}
+            describeActivity={describeActivity}
+          />
+        ) : null}
+      </Box>
+
+      {wide ? (
+        chatOpen ? (
+          <Paper
+            variant="outlined"
+            sx={{
+              width: CHAT_DRAWER_WIDTH,
+              flexShrink: 0,
+              position: 'sticky',
+              top: 88,
+              height: 'calc(100dvh - 112px)',
+              overflow: 'hidden',
+              borderRadius: 3,
+            }}
+          >
+            {chatPanel}
+          </Paper>
+        ) : null
+      ) : (
+        <Drawer
+          anchor="right"
+          open={chatOpen}
+          onClose={() => setChatOpen(false)}
+          ModalProps={{ keepMounted: true }}
+          sx={{ '& .MuiDrawer-paper': { width: { xs: '100%', sm: CHAT_DRAWER_WIDTH }, maxWidth: '100vw' } }}
+        >
+          {chatPanel}
+        </Drawer>
+      )}
+
+      <UsersInChannelSection channelName={channel.name} members={members.members} onManage={undefined} />
+    </Box>
+  );
 }

@@ -1,0 +1,259 @@
+/**
+ * The map of the channel's members (spec section 2, map view): the configured tiles (satellite imagery
+ * with a labels layer on top: the hybrid map), one marker per member with a known position, labelled with
+ * three letters of the pseudo, green when the member's socket is in this channel. Clicking a marker opens
+ * the last activity, longitude and latitude. Markers move as positions arrive.
+ * Tiles that fail to load (offline, tests) leave a plain background; everything else keeps working.
+ */
+import 'leaflet/dist/leaflet.css';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import type { ClientConfig } from '@talkgroup/protocol';
+import L from 'leaflet';
+import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
+import { type ChannelMember, memberName } from '../members/useChannelMembers.ts';
+import { CooperativeGestures, type GestureHint } from './CooperativeGestures.tsx';
+import { markerLabel } from './markerLabel.ts';
+
+/** Spec section 9: default zoom 13; the spec's default centre is not given, so France's capital. */
+const DEFAULT_CENTER: L.LatLngTuple = [48.8566, 2.3522];
+const DEFAULT_ZOOM = 13;
+/** Spec section 9: zoom 25 when panning to a user, capped to what the tile source serves. */
+const FOCUS_ZOOM = 25;
+
+export interface MembersMapHandle {
+  /** Centres the map on a member and opens its marker; false when its position is unknown. */
+  centerOn(userId: number): boolean;
+}
+
+export interface MembersMapProps {
+  members: ChannelMember[];
+  config: ClientConfig;
+  describeActivity: (member: ChannelMember) => string;
+  height?: number | string;
+  ref?: Ref<MembersMapHandle>;
+}
+
+function markerIcon(label: string, inChannel: boolean): L.DivIcon {
+  const element = document.createElement('span');
+  element.className = 'tg-marker-label';
+  // textContent, not HTML: a pseudo is user input.
+  element.textContent = label;
+  return L.divIcon({
+    className: `tg-marker ${inChannel ? 'tg-marker--in-channel' : 'tg-marker--elsewhere'}`,
+    html: element,
+    iconSize: [46, 30],
+    iconAnchor: [23, 38],
+    popupAnchor: [0, -36],
+  });
+}
+
+/** Fits the view to the members' positions once, when they first arrive. */
+function FitOnce({ members }: { members: ChannelMember[] }) {
+  const map = useMap();
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current) return;
+    const points = members.flatMap((m) => (m.position ? [[m.position.lat, m.position.lng] as L.LatLngTuple] : []));
+    if (points.length === 0) return;
+    done.current = true;
+    if (points.length === 1) map.setView(points[0], 15);
+    else map.fitBounds(L.latLngBounds(points), { padding: [40, 40], maxZoom: 16 });
+  }, [map, members]);
+  return null;
+}
+
+function MapHandle({
+  handleRef,
+  markers,
+  maxZoom,
+}: {
+  handleRef: Ref<MembersMapHandle> | undefined;
+  markers: React.RefObject<Map<number, L.Marker>>;
+  maxZoom: number;
+}) {
+  const map = useMap();
+  useImperativeHandle(
+    handleRef,
+    () => ({
+      centerOn(userId: number) {
+        const marker = markers.current.get(userId);
+        if (!marker) return false;
+        map.setView(marker.getLatLng(), Math.min(FOCUS_ZOOM, maxZoom), { animate: false });
+        marker.openPopup();
+        return true;
+      },
+    }),
+    [map, markers, maxZoom],
+  );
+  return null;
+}
+
+function MemberMarker({
+  member,
+  markers,
+  describeActivity,
+  format,
+}: {
+  member: ChannelMember;
+  markers: React.RefObject<Map<number, L.Marker>>;
+  describeActivity: (member: ChannelMember) => string;
+  format: (value: number) => string;
+}) {
+  const { t } = useTranslation('room');
+  const markerRef = useRef<L.Marker | null>(null);
+  const position = member.position as NonNullable<ChannelMember['position']>;
+  const name = memberName(member.user);
+  const status = member.inChannel ? t('map.inChannel') : t('map.notInChannel');
+  const label = markerLabel(member.user.pseudo || name);
+  const icon = useMemo(() => markerIcon(label, member.inChannel), [label, member.inChannel]);
+  const userId = member.user.id;
+
+  useEffect(() => {
+    const marker = markerRef.current;
+    if (!marker) return;
+    markers.current.set(userId, marker);
+    return () => {
+      markers.current.delete(userId);
+    };
+  }, [markers, userId]);
+
+  // Leaflet makes the icon element: name it for assistive technologies (and tests) whenever it is redrawn.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new icon is a new element to name
+  useEffect(() => {
+    const element = markerRef.current?.getElement();
+    element?.setAttribute('aria-label', `${name}, ${status}`);
+    element?.setAttribute('data-user-id', String(userId));
+    element?.setAttribute('data-in-channel', member.inChannel ? 'true' : 'false');
+  }, [icon, name, status, userId, member.inChannel]);
+
+  return (
+    <Marker ref={markerRef} position={[position.lat, position.lng]} icon={icon} title={name}>
+      <Popup>
+        <Box sx={{ minWidth: 200 }} data-testid="marker-popup">
+          <Typography sx={{ fontWeight: 700, fontSize: '0.95rem' }}>{name}</Typography>
+          <Typography variant="caption" sx={{ color: member.inChannel ? 'success.main' : 'text.secondary' }}>
+            {status}
+          </Typography>
+          <Typography variant="body2" sx={{ mt: 0.75 }}>
+            {describeActivity(member)}
+          </Typography>
+          <Typography variant="body2" sx={{ mt: 0.5 }}>
+            {t('map.longitude')} : {format(position.lng)}
+          </Typography>
+          <Typography variant="body2">
+            {t('map.latitude')} : {format(position.lat)}
+          </Typography>
+        </Box>
+      </Popup>
+    </Marker>
+  );
+}
+
+export function MembersMap({ members, config, describeActivity, height = 440, ref }: MembersMapProps) {
+  const { t, i18n } = useTranslation('room');
+  const markers = useRef(new Map<number, L.Marker>());
+  const [hint, setHint] = useState<GestureHint>(null);
+  const onHint = useCallback((next: GestureHint) => setHint(next), []);
+  const located = useMemo(() => members.filter((m) => m.position), [members]);
+  const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+  const number = useMemo(
+    () => new Intl.NumberFormat(i18n.resolvedLanguage, { maximumFractionDigits: 6 }),
+    [i18n.resolvedLanguage],
+  );
+
+  return (
+    <Box
+      sx={{
+        position: 'relative',
+        height,
+        borderRadius: 3,
+        overflow: 'hidden',
+        border: '1px solid',
+        borderColor: 'divider',
+        bgcolor: '#23394d',
+        // One finger scrolls the page; two fingers reach Leaflet (cooperative gestures).
+        '& .leaflet-container': { height: '100%', width: '100%', bgcolor: '#23394d', touchAction: 'pan-x pan-y' },
+        '& .tg-marker': { background: 'none', border: 0 },
+        '& .tg-marker-label': {
+          position: 'relative',
+          display: 'grid',
+          placeItems: 'center',
+          width: 46,
+          height: 30,
+          borderRadius: '8px',
+          color: '#fff',
+          fontWeight: 800,
+          fontSize: 13,
+          letterSpacing: '0.04em',
+          border: '2px solid #fff',
+          boxShadow: '0 2px 6px rgba(0,0,0,0.45)',
+          boxSizing: 'border-box',
+        },
+        '& .tg-marker-label::after': {
+          content: '""',
+          position: 'absolute',
+          left: '50%',
+          bottom: -9,
+          transform: 'translateX(-50%)',
+          borderLeft: '7px solid transparent',
+          borderRight: '7px solid transparent',
+          borderTop: '8px solid #fff',
+        },
+        '& .tg-marker--in-channel .tg-marker-label': { bgcolor: '#1e7d3a' },
+        '& .tg-marker--elsewhere .tg-marker-label': { bgcolor: '#5b6b7a' },
+      }}
+    >
+      <MapContainer
+        center={DEFAULT_CENTER}
+        zoom={DEFAULT_ZOOM}
+        maxZoom={config.mapMaxZoom}
+        scrollWheelZoom={false}
+        style={{ height: '100%', width: '100%' }}
+        aria-label={t('map.label')}
+      >
+        <TileLayer
+          url={config.mapTileUrl}
+          maxZoom={config.mapMaxZoom}
+          attribution="Esri, Maxar, Earthstar Geographics"
+        />
+        {config.mapLabelsUrl ? <TileLayer url={config.mapLabelsUrl} maxZoom={config.mapMaxZoom} /> : null}
+        <CooperativeGestures onHint={onHint} />
+        <FitOnce members={members} />
+        <MapHandle handleRef={ref} markers={markers} maxZoom={config.mapMaxZoom} />
+        {located.map((member) => (
+          <MemberMarker
+            key={member.user.id}
+            member={member}
+            markers={markers}
+            describeActivity={describeActivity}
+            format={(value) => number.format(value)}
+          />
+        ))}
+      </MapContainer>
+      <Box
+        aria-hidden={hint === null}
+        sx={{
+          position: 'absolute',
+          inset: 0,
+          zIndex: 1000,
+          display: 'grid',
+          placeItems: 'center',
+          pointerEvents: 'none',
+          bgcolor: 'rgba(15,37,55,0.55)',
+          color: '#fff',
+          opacity: hint ? 1 : 0,
+          transition: 'opacity 200ms ease',
+          p: 3,
+          textAlign: 'center',
+        }}
+      >
+        <Typography sx={{ fontWeight: 700, fontSize: '1.1rem' }}>
+          {hint === 'touch' ? t('map.hintTouch') : isMac ? t('map.hintWheelMac') : t('map.hintWheel')}
+        </Typography>
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,152 @@
+/**
+ * The channel users table beside the map (spec section 2): sortable by name, a filter box, a connected
+ * indicator. Clicking a row centres the map on the member, or says 'Unknown location' when its position
+ * is not known. Spec section 9: up to 1000 rows per page, with no choice.
+ */
+import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { MaterialReactTable, type MRT_ColumnDef } from 'material-react-table';
+import { useCallback, useMemo } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SearchField } from '../../../components/table/SearchField.tsx';
+import { useConsoleTable } from '../../../components/table/useConsoleTable.ts';
+import { useRowSearch } from '../../../components/table/useRowSearch.ts';
+import { type ChannelMember, memberName } from './useChannelMembers.ts';
+
+const PAGE_SIZE = 1000;
+
+export function ConnectedDot({ member }: { member: ChannelMember }) {
+  const { t } = useTranslation('room');
+  const label = member.inChannel ? t('members.inChannel') : member.online ? t('members.online') : t('members.offline');
+  const color = member.inChannel ? '#1e7d3a' : member.online ? '#a35a00' : '#8a97a3';
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center' }} title={label}>
+      <FiberManualRecordIcon sx={{ color, fontSize: 14 }} aria-hidden />
+      <Box component="span" sx={visuallyHidden}>
+        {label}
+      </Box>
+    </Box>
+  );
+}
+
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
+type CellProps = { row: { original: ChannelMember } };
+
+function ConnectedCell({ row }: CellProps) {
+  return <ConnectedDot member={row.original} />;
+}
+
+function NameCell({ row }: CellProps) {
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography sx={{ fontWeight: 600, fontSize: '0.9rem' }} noWrap>
+        {memberName(row.original.user)}
+      </Typography>
+      {row.original.user.pseudo ? (
+        <Typography variant="caption" sx={{ color: 'text.secondary' }} noWrap>
+          {row.original.user.pseudo}
+        </Typography>
+      ) : null}
+    </Box>
+  );
+}
+
+export interface ChannelMembersTableProps {
+  members: ChannelMember[];
+  isLoading: boolean;
+  onSelect: (member: ChannelMember) => void;
+}
+
+export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMembersTableProps) {
+  const { t } = useTranslation('room');
+  const textOf = useCallback(
+    (member: ChannelMember) =>
+      [
+        memberName(member.user),
+        member.user.pseudo,
+        member.user.firstName,
+        member.user.lastName,
+        member.user.identifier,
+      ].join(' '),
+    [],
+  );
+  const { query, setQuery, filtered } = useRowSearch(members, textOf);
+
+  const columns = useMemo<MRT_ColumnDef<ChannelMember>[]>(
+    () => [
+      {
+        id: 'connected',
+        header: t('members.connected'),
+        accessorFn: (member) => (member.inChannel ? 2 : member.online ? 1 : 0),
+        enableSorting: false,
+        size: 60,
+        Cell: ConnectedCell,
+      },
+      {
+        id: 'name',
+        header: t('members.name'),
+        accessorFn: (member) => memberName(member.user),
+        sortingFn: (a, b) => a.getValue<string>('name').localeCompare(b.getValue<string>('name')),
+        Cell: NameCell,
+      },
+    ],
+    [t],
+  );
+
+  const table = useConsoleTable<ChannelMember>({
+    columns,
+    data: filtered,
+    state: { isLoading },
+    // While loading, MRT renders skeleton rows made of empty objects.
+    getRowId: (member, index) => (member.user ? String(member.user.id) : `loading-${index}`),
+    enableSorting: true,
+    enablePagination: false,
+    enableBottomToolbar: false,
+    enableRowVirtualization: filtered.length > 100,
+    initialState: { pagination: { pageIndex: 0, pageSize: PAGE_SIZE }, sorting: [{ id: 'name', desc: false }] },
+    renderTopToolbar: () => (
+      <Box sx={{ p: 1.5, display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography component="h3" variant="h6" sx={{ flex: 1, minWidth: 120 }}>
+          {t('members.title')}
+        </Typography>
+        <SearchField
+          value={query}
+          onChange={setQuery}
+          label={t('members.filter')}
+          placeholder={t('members.filterPlaceholder')}
+          clearLabel={t('members.clearFilter')}
+        />
+      </Box>
+    ),
+    renderEmptyRowsFallback: () => (
+      <Typography sx={{ p: 3, textAlign: 'center', color: 'text.secondary' }}>
+        {query ? t('members.noMatch') : t('members.empty')}
+      </Typography>
+    ),
+    muiTableContainerProps: { sx: { maxHeight: 360 } },
+    enableStickyHeader: true,
+    muiTableBodyRowProps: ({ row }) => ({
+      onClick: () => onSelect(row.original),
+      onKeyDown: (event) => {
+        if (event.key === 'Enter') {
+          event.preventDefault();
+          onSelect(row.original);
+        }
+      },
+      tabIndex: 0,
+      title: t('members.locate'),
+      sx: { cursor: 'pointer' },
+    }),
+  });
+
+  return <MaterialReactTable table={table} />;
+}

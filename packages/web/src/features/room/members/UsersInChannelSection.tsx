@@ -1,0 +1,116 @@
+/**
+ * The sidebar's 'Users in {channel}' section (spec section 2): an expandable list of the channel's members
+ * with their status, and an icon that opens the Search User dialog to add or remove members.
+ */
+import ExpandLessIcon from '@mui/icons-material/ExpandLess';
+import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
+import GroupAddIcon from '@mui/icons-material/GroupAdd';
+import Box from '@mui/material/Box';
+import Collapse from '@mui/material/Collapse';
+import IconButton from '@mui/material/IconButton';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemButton from '@mui/material/ListItemButton';
+import ListItemText from '@mui/material/ListItemText';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import { useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SidebarSection } from '../../../components/shell/ShellContext.tsx';
+import { type ChannelMember, memberName } from './useChannelMembers.ts';
+
+const SIDEBAR_TEXT = '#e3edf5';
+const SIDEBAR_MUTED = '#9db4c6';
+const SIGNAL = '#3fbfb4';
+
+function statusOf(member: ChannelMember): 'inChannel' | 'online' | 'offline' {
+  return member.inChannel ? 'inChannel' : member.online ? 'online' : 'offline';
+}
+
+const STATUS_COLOR = { inChannel: '#4cd07d', online: '#f2a541', offline: '#7f93a5' } as const;
+
+export interface UsersInChannelSectionProps {
+  channelName: string;
+  members: ChannelMember[];
+  /** Opens the Search User dialog; absent for members, who may not manage the channel. */
+  onManage?: () => void;
+}
+
+export function UsersInChannelSection({ channelName, members, onManage }: UsersInChannelSectionProps) {
+  const { t } = useTranslation('room');
+  const [open, setOpen] = useState(true);
+  const listId = useId();
+  const title = t('usersIn', { channel: channelName });
+  const sorted = [...members].sort(
+    (a, b) =>
+      Number(b.inChannel) - Number(a.inChannel) ||
+      Number(b.online) - Number(a.online) ||
+      memberName(a.user).localeCompare(memberName(b.user)),
+  );
+
+  return (
+    <SidebarSection>
+      <Box
+        component="section"
+        aria-label={title}
+        sx={{ mx: 1.5, mt: 1, mb: 1, borderTop: '1px solid rgba(255,255,255,0.1)', pt: 1, color: SIDEBAR_TEXT }}
+      >
+        <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <ListItemButton
+            onClick={() => setOpen((value) => !value)}
+            aria-expanded={open}
+            aria-controls={listId}
+            sx={{ borderRadius: 2, flex: 1, minWidth: 0, py: 0.75, '&:hover': { bgcolor: 'rgba(255,255,255,0.06)' } }}
+          >
+            <ListItemText
+              primary={title}
+              slotProps={{ primary: { sx: { fontWeight: 700, fontSize: '0.9rem' }, noWrap: true } }}
+            />
+            {open ? <ExpandLessIcon sx={{ color: SIDEBAR_MUTED }} /> : <ExpandMoreIcon sx={{ color: SIDEBAR_MUTED }} />}
+          </ListItemButton>
+          {onManage ? (
+            <Tooltip title={t('members.manage')} placement="right">
+              <IconButton
+                onClick={onManage}
+                aria-label={t('members.manage')}
+                sx={{ color: SIGNAL, '&:hover': { bgcolor: 'rgba(63,191,180,0.14)' } }}
+              >
+                <GroupAddIcon />
+              </IconButton>
+            </Tooltip>
+          ) : null}
+        </Box>
+        <Collapse in={open} id={listId}>
+          {sorted.length === 0 ? (
+            <Typography sx={{ px: 2, py: 1, fontSize: '0.85rem', color: SIDEBAR_MUTED }}>
+              {t('members.empty')}
+            </Typography>
+          ) : (
+            <List dense disablePadding sx={{ maxHeight: 320, overflowY: 'auto' }}>
+              {sorted.map((member) => {
+                const status = statusOf(member);
+                return (
+                  <ListItem key={member.user.id} sx={{ px: 2, py: 0.25, gap: 1.25 }}>
+                    <Box
+                      component="span"
+                      aria-hidden
+                      sx={{ width: 9, height: 9, borderRadius: '50%', flexShrink: 0, bgcolor: STATUS_COLOR[status] }}
+                    />
+                    <ListItemText
+                      primary={memberName(member.user)}
+                      secondary={t(`members.${status}`)}
+                      slotProps={{
+                        primary: { sx: { fontSize: '0.875rem', color: SIDEBAR_TEXT }, noWrap: true },
+                        secondary: { sx: { fontSize: '0.72rem', color: SIDEBAR_MUTED } },
+                      }}
+                    />
+                  </ListItem>
+                );
+              })}
+            </List>
+          )}
+        </Collapse>
+      </Box>
+    </SidebarSection>
+  );
+}

@@ -1,0 +1,70 @@
+/**
+ * Everything a room view runs, in one place for the group call view and the mobile call view: the channel,
+ * the server configuration, the page's socket, the voice room (with each mic change reported over HTTP),
+ * the channel's members and its chat.
+ */
+import { UpdateUserMicState } from '@talkgroup/protocol';
+import { useCallback } from 'react';
+import { api } from '../../api/client.ts';
+import { useSession } from '../../api/session.ts';
+import { useChat } from './chat/useChat.ts';
+import { useChannelMembers } from './members/useChannelMembers.ts';
+import { useClientConfig } from './useClientConfig.ts';
+import { useRoomChannel } from './useRoomChannel.ts';
+import { useRoomSocket } from './useRoomSocket.ts';
+import { useVoiceProcessing } from './voice/useVoiceProcessing.ts';
+import { useVoiceRoom } from './voice/useVoiceRoom.ts';
+
+export function useRoom(roomId: string | undefined) {
+  const session = useSession();
+  const me = session?.user ?? null;
+  const admin = me?.role !== 'member';
+  const name = me ? me.display_name || `${me.firstName} ${me.lastName}`.trim() : '';
+  const { channel, isLoading: channelLoading, notFound, error: channelError } = useRoomChannel(roomId, { admin });
+  const config = useClientConfig();
+  const { socket, connected } = useRoomSocket(session?.token);
+  const [voiceProcessing, setVoiceProcessing] = useVoiceProcessing();
+
+  const userId = me?.id;
+  const channelName = channel?.name;
+  const reportMicState = useCallback(
+    (on: boolean) =>
+      userId !== undefined && channelName
+        ? api(UpdateUserMicState, { userId, micState: on, channelName })
+        : Promise.resolve(undefined),
+    [userId, channelName],
+  );
+
+  const voice = useVoiceRoom({
+    socket,
+    enabled: Boolean(channel && config.data && roomId),
+    room: roomId ?? '',
+    name,
+    iceServers: config.data?.iceServers ?? [],
+    voiceProcessing,
+    reportMicState,
+  });
+  const members = useChannelMembers(channel?.id, socket);
+  const chat = useChat({ channelId: channel?.id, room: roomId, userId, socket });
+  const self = members.members.find((member) => member.user.id === userId);
+  const canSeeMap = admin || Boolean(self?.user.mapRight);
+
+  return {
+    me,
+    admin,
+    channel,
+    channelLoading,
+    channelError,
+    notFound,
+    config: config.data,
+    configError: config.error,
+    socket,
+    connected,
+    voice,
+    voiceProcessing,
+    setVoiceProcessing,
+    members,
+    chat,
+    canSeeMap,
+  };
+}

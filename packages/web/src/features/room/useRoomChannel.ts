@@ -1,0 +1,64 @@
+/**
+ * The channel of a room. {roomId} is the channel's rtcSession (spec section 2); the channel name and id are
+ * kept in local storage as the spec's browser storage says, and the list of channels confirms them (an
+ * administrator reads every channel, a member its own).
+ */
+import { type Channel, GetAllChannels, GetMyChannels } from '@talkgroup/protocol';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api } from '../../api/client.ts';
+import { callKey } from '../../api/queries.ts';
+
+function remember(channel: Channel): void {
+  try {
+    localStorage.setItem('roomId', channel.rtcSession);
+    localStorage.setItem('channelId', String(channel.id));
+    localStorage.setItem('channelName', channel.name);
+  } catch {
+    // Storage disabled: the room works without it.
+  }
+}
+
+export interface RoomChannelOptions {
+  /** Administrators list every channel; members their own. */
+  admin: boolean;
+  /** Token of a call-view link, instead of the session's. */
+  token?: string;
+  /** Find the channel by id rather than by rtcSession (the user call view's link carries the id). */
+  channelId?: number;
+}
+
+export function useRoomChannel(roomId: string | undefined, { admin, token, channelId }: RoomChannelOptions) {
+  const call = admin ? GetAllChannels : GetMyChannels;
+  const query = useQuery({
+    queryKey: [...callKey(call), ...(token ? ['link'] : [])],
+    queryFn: async ({ signal }) => {
+      const channels = (await api(call, {}, { signal, token })).res;
+      // A call-view link may belong to an administrator who is not a member of the channel.
+      if (!admin && token && channelId !== undefined && !channels.some((c) => c.id === channelId)) {
+        return api(GetAllChannels, {}, { signal, token }).then(
+          (all) => all.res,
+          () => channels,
+        );
+      }
+      return channels;
+    },
+    enabled: Boolean(roomId) || channelId !== undefined,
+  });
+  const channel =
+    query.data?.find((candidate) =>
+      channelId !== undefined ? candidate.id === channelId : candidate.rtcSession === roomId,
+    ) ?? null;
+
+  useEffect(() => {
+    if (channel) remember(channel);
+  }, [channel]);
+
+  return {
+    channel,
+    isLoading: query.isLoading,
+    error: query.error,
+    /** The list arrived and this room is not in it (deleted channel, or not a member). */
+    notFound: query.isSuccess && !channel,
+  };
+}

@@ -1,0 +1,155 @@
+/**
+ * The press-to-talk button (spec sections 2 and 4): pressing (mouse, touch, pen) turns the mic on;
+ * releasing, leaving the button or cancelling the touch turns it off. Holding the space bar does the same
+ * anywhere on the page except in a text field or on another control (where space has its own meaning).
+ * The image follows the state: mic on, mic off.
+ */
+import MicIcon from '@mui/icons-material/Mic';
+import MicOffIcon from '@mui/icons-material/MicOff';
+import Box from '@mui/material/Box';
+import ButtonBase from '@mui/material/ButtonBase';
+import Typography from '@mui/material/Typography';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+
+export interface PushToTalkButtonProps {
+  micOn: boolean;
+  disabled?: boolean;
+  onChange: (on: boolean) => void;
+  /** Diameter in pixels. */
+  size?: number;
+  /** Listen to the space bar on the whole page (one button per page should). */
+  spaceBar?: boolean;
+  /** Hide the texts under the button (compact layouts). */
+  compact?: boolean;
+}
+
+const OWN_SPACE = 'input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], [role="listbox"]';
+const OTHER_CONTROL = 'button, a[href], [role="button"], [role="checkbox"], [role="switch"], [role="tab"]';
+
+/** Whether the space bar should talk rather than do what it does on the focused element. */
+function spaceTalks(target: EventTarget | null, button: HTMLElement | null): boolean {
+  if (!(target instanceof Element)) return true;
+  if (button && (target === button || button.contains(target))) return true;
+  return !target.closest(OWN_SPACE) && !target.closest(OTHER_CONTROL);
+}
+
+export function PushToTalkButton({
+  micOn,
+  disabled = false,
+  onChange,
+  size = 132,
+  spaceBar = true,
+  compact = false,
+}: PushToTalkButtonProps) {
+  const { t } = useTranslation('room');
+  const buttonRef = useRef<HTMLButtonElement | null>(null);
+  const onChangeRef = useRef(onChange);
+  onChangeRef.current = onChange;
+  const spaceHeld = useRef(false);
+
+  useEffect(() => {
+    if (!spaceBar || disabled) return;
+    const down = (event: KeyboardEvent) => {
+      if (event.code !== 'Space' && event.key !== ' ') return;
+      if (!spaceTalks(event.target, buttonRef.current)) return;
+      event.preventDefault();
+      if (event.repeat || spaceHeld.current) return;
+      spaceHeld.current = true;
+      onChangeRef.current(true);
+    };
+    const up = (event: KeyboardEvent) => {
+      if ((event.code !== 'Space' && event.key !== ' ') || !spaceHeld.current) return;
+      event.preventDefault();
+      spaceHeld.current = false;
+      onChangeRef.current(false);
+    };
+    // A key released while the window had no focus never arrives: losing focus ends the press.
+    const release = () => {
+      if (!spaceHeld.current) return;
+      spaceHeld.current = false;
+      onChangeRef.current(false);
+    };
+    const hidden = () => {
+      if (document.visibilityState === 'hidden') release();
+    };
+    window.addEventListener('keydown', down);
+    window.addEventListener('keyup', up);
+    window.addEventListener('blur', release);
+    document.addEventListener('visibilitychange', hidden);
+    return () => {
+      window.removeEventListener('keydown', down);
+      window.removeEventListener('keyup', up);
+      window.removeEventListener('blur', release);
+      document.removeEventListener('visibilitychange', hidden);
+      release();
+    };
+  }, [spaceBar, disabled]);
+
+  const press = (event: React.PointerEvent) => {
+    if (disabled || (event.pointerType === 'mouse' && event.button !== 0)) return;
+    event.preventDefault();
+    // Touch captures the pointer implicitly; without releasing it, sliding off the button would not end the press.
+    const target = event.currentTarget as HTMLElement;
+    if (target.hasPointerCapture?.(event.pointerId)) target.releasePointerCapture(event.pointerId);
+    onChange(true);
+  };
+  const release = () => {
+    if (!spaceHeld.current && micOn) onChange(false);
+  };
+
+  const Icon = micOn ? MicIcon : MicOffIcon;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1.25 }}>
+      <ButtonBase
+        ref={buttonRef}
+        aria-label={t('ptt.label')}
+        aria-pressed={micOn}
+        aria-describedby={compact ? undefined : 'ptt-hint'}
+        disabled={disabled}
+        data-mic={micOn ? 'on' : 'off'}
+        onPointerDown={press}
+        onPointerUp={release}
+        onPointerLeave={release}
+        onPointerCancel={release}
+        onContextMenu={(event) => event.preventDefault()}
+        onKeyDown={(event) => {
+          // Space is handled on the window; Enter would otherwise "click" a press-and-hold control.
+          if (event.key === 'Enter') event.preventDefault();
+        }}
+        sx={{
+          width: size,
+          height: size,
+          borderRadius: '50%',
+          touchAction: 'none',
+          userSelect: 'none',
+          WebkitUserSelect: 'none',
+          WebkitTouchCallout: 'none',
+          color: '#fff',
+          bgcolor: micOn ? '#c0392b' : '#16324a',
+          border: '4px solid',
+          borderColor: micOn ? '#f2a541' : 'rgba(63,191,180,0.55)',
+          boxShadow: micOn
+            ? '0 0 0 10px rgba(242,165,65,0.25), 0 0 36px rgba(192,57,43,0.55)'
+            : '0 6px 18px rgba(15,37,55,0.28)',
+          transition: 'background-color 60ms linear, box-shadow 120ms ease, transform 60ms linear',
+          transform: micOn ? 'scale(0.97)' : 'none',
+          '&:hover': { bgcolor: micOn ? '#c0392b' : '#1d3f5c' },
+          '&.Mui-disabled': { bgcolor: '#9aa7b2', borderColor: '#c5ced6', boxShadow: 'none' },
+        }}
+      >
+        <Icon sx={{ fontSize: size * 0.46 }} aria-hidden />
+      </ButtonBase>
+      {compact ? null : (
+        <Box sx={{ textAlign: 'center' }}>
+          <Typography sx={{ fontWeight: 700, color: micOn ? 'error.main' : 'text.primary' }} aria-live="polite">
+            {micOn ? t('ptt.onAir') : t('ptt.idle')}
+          </Typography>
+          <Typography id="ptt-hint" variant="caption" sx={{ color: 'text.secondary' }}>
+            {t('ptt.hint')}
+          </Typography>
+        </Box>
+      )}
+    </Box>
+  );
+}

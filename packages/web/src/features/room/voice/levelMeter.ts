@@ -1,0 +1,91 @@
+/**
+ * Received audio level per peer: an AnalyserNode on each remote stream, read on demand. Used by the
+ * talking meter of the tiles, the read-only debug hook of the browser tests and the latency bench.
+ */
+
+interface Watched {
+  source: MediaStreamAudioSourceNode;
+  analyser: AnalyserNode;
+  samples: Float32Array<ArrayBuffer>;
+}
+
+/** 256 samples is 5 ms at 48 kHz: short enough that an onset or a fall shows at once. */
+const WINDOW = 256;
+
+export class LevelMeter {
+  private context: AudioContext | null = null;
+  private readonly watched = new Map<string, Watched>();
+
+  private audioContext(): AudioContext | null {
+    if (this.context) return this.context;
+    if (typeof AudioContext === 'undefined') return null;
+    this.context = new AudioContext();
+    return this.context;
+  }
+
+  resume(): void {
+    if (this.context?.state === 'suspended') void this.context.resume().catch(() => {});
+  }
+
+  watch(id: string, stream: MediaStream): void {
+    const context = this.audioContext();
+    if (!context || stream.getAudioTracks().length === 0) return;
+    this.unwatch(id);
+    const source = context.createMediaStreamSource(stream);
+    const analyser = context.createAnalyser();
+    analyser.fftSize = WINDOW;
+    source.connect(analyser);
+    this.watched.set(id, { source, analyser, samples: new Float32Array(WINDOW) });
+    this.resume();
+  }
+
+  unwatch(id: string): void {
+    const entry = this.watched.get(id);
+    if (!entry) return;
+    entry.source.disconnect();
+    entry.analyser.disconnect();
+    this.watched.delete(id);
+  }
+
+  /** Peak absolute sample value (0..1) of the last few milliseconds. */
+  level(id: string): number {
+    const entry = this.watched.get(id);
+    if (!entry) return 0;
+    entry.analyser.getFloatTimeDomainData(entry.samples);
+    let peak = 0;
+    for (const sample of entry.samples) {
+      const magnitude = Math.abs(sample);
+      if (magnitude > peak) peak = magnitude;
+    }
+    return peak;
+  }
+
+  /**
+   * Polls a peer's level until it is above (or below) `threshold`; resolves with the epoch time in
+   * milliseconds of the first poll that saw it, or null after `timeoutMs`.
+   */
+  waitFor(id: string, threshold: number, timeoutMs: number, above: boolean): Promise<number | null> {
+    const start = performance.now();
+    return new Promise((resolve) => {
+      const poll = () => {
+        const level = this.level(id);
+        const now = performance.now();
+        if (above ? level > threshold : level < threshold) {
+          clearInterval(timer);
+          resolve(performance.timeOrigin + now);
+        } else if (now - start > timeoutMs) {
+          clearInterval(timer);
+          resolve(null);
+        }
+      };
+      const timer = setInterval(poll, 2);
+      poll();
+    });
+  }
+
+  close(): void {
+    for (const id of [...this.watched.keys()]) this.unwatch(id);
+    void this.context?.close().catch(() => {});
+    this.context = null;
+  }
+}
