@@ -9,6 +9,7 @@ export interface RoomPeer {
   userId: number;
 }
 
+/** room: the channel's rtcSession. name: kept for old clients; peers are shown the account's display name. */
 export const JoinRoom = z.object({ room: z.string().min(1).max(200), name: z.string().max(200).default('') });
 export const Offer = z.object({
   sdp: z.unknown(),
@@ -27,8 +28,10 @@ export const Candidate = z.object({
   candidateReceiveID: z.string().max(100),
 });
 export const MicStateChange = z.object({
+  /** The sender's socket id, as old clients send it; the server uses the real one. */
   id: z.string().max(100).optional(),
-  micState: z.boolean(),
+  /** Old clients may send "true" / "false". */
+  micState: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]),
   room: z.string().max(200).optional(),
 });
 export const Typing = z

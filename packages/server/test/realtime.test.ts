@@ -300,7 +300,7 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
       const expected = { id: a.id, userId: alice.id, name: 'Alice Martin', micState: true, room: red.rtcSession };
       expect(await b.next('onMicStateChanged')).toEqual(expected);
       expect(await a.next('onMicStateChanged')).toEqual(expected);
-      a.socket.emit('micStateChange', { id: a.id, micState: false, room: red.rtcSession });
+      a.socket.emit('micStateChange', { id: a.id, micState: 'false', room: red.rtcSession });
       expect(await b.next('onMicStateChanged')).toEqual({ ...expected, micState: false });
 
       const bursts = await eventually(async () => {
@@ -449,6 +449,8 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
         name: 'Alice Martin',
         room: red.rtcSession,
       });
+      a.socket.emit('typing');
+      expect(await b.next('typingResponse')).toMatchObject({ id: a.id, room: red.rtcSession });
       await a.flush();
       await c.flush();
       expect(a.all('typingResponse')).toEqual([]);

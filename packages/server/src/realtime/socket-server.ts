@@ -358,7 +358,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     });
 
     on('typing', (payload) => {
-      const typing = parse(Typing, payload, 'typing');
+      // Old clients send typing with no payload or a bare value: only an object can name a room.
+      const typing = parse(Typing, payload !== null && typeof payload === 'object' ? payload : {}, 'typing');
       const room = requireRoom('typing', typing.room);
       socket.to(channelRoom(room)).emit('typingResponse', { id: socket.id, userId, name: socket.data.name, room });
     });
