@@ -1,8 +1,147 @@
+/**
+ * /activities (spec sections 2 and 9): 'Activities List', 21 entries per page in three columns (read down each
+ * column), a pager with first and last buttons (the page is kept in ?page=), a loader while a page loads,
+ * 'No activities to display.' when the log is empty, and the Delete menu. New activities arrive live.
+ */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import CircularProgress from '@mui/material/CircularProgress';
+import Pagination from '@mui/material/Pagination';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
+import { ACTIVITIES_PAGE_SIZE } from '@talkgroup/protocol';
+import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PagePlaceholder } from '../../components/PagePlaceholder.tsx';
+import { useSearchParams } from 'react-router';
+import { ActivityTimeline } from '../../components/activity/ActivityTimeline.tsx';
+import { useActivityPage, useRefreshActivities } from '../../components/activity/useActivityPage.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { DeleteActivitiesMenu } from './DeleteActivitiesMenu.tsx';
 
-/** Placeholder until this feature is built: the router lazy-loads this file's default export. */
+const COLUMNS = 3;
+const PER_COLUMN = Math.ceil(ACTIVITIES_PAGE_SIZE / COLUMNS);
+
+function pageFrom(params: URLSearchParams): number {
+  const page = Number(params.get('page'));
+  return Number.isInteger(page) && page >= 1 ? page : 1;
+}
+
 export default function ActivitiesPage() {
-  const { t } = useTranslation('activities');
-  return <PagePlaceholder title={t('title')} />;
+  const { t, i18n } = useTranslation(['activities', 'common']);
+  const [params, setParams] = useSearchParams();
+  const page = pageFrom(params);
+  const log = useActivityPage(page, ACTIVITIES_PAGE_SIZE);
+  const refresh = useRefreshActivities();
+  const language = i18n.resolvedLanguage;
+  const compact = useMediaQuery('(max-width:600px)');
+
+  const goTo = (next: number) =>
+    setParams(
+      (current) => {
+        if (next === 1) current.delete('page');
+        else current.set('page', String(next));
+        return current;
+      },
+      { replace: false },
+    );
+
+  // After a deletion (here or elsewhere) the log may end before this page: show its new last page.
+  useEffect(() => {
+    if (!log.loading && !log.changingPage && page > log.pageCount) goTo(log.pageCount);
+  });
+
+  const columns = Array.from({ length: COLUMNS }, (_, column) =>
+    log.activities.slice(column * PER_COLUMN, (column + 1) * PER_COLUMN),
+  ).filter((entries) => entries.length > 0);
+  const first = (page - 1) * ACTIVITIES_PAGE_SIZE + 1;
+  const showLoader = log.loading || log.changingPage;
+
+  return (
+    <>
+      <PageHeader
+        title={t('activities:title')}
+        subtitle={
+          log.total > 0
+            ? t('activities:range', {
+                from: first.toLocaleString(language),
+                to: Math.min(first + log.activities.length - 1, log.total).toLocaleString(language),
+                total: log.total.toLocaleString(language),
+              })
+            : undefined
+        }
+        actions={<DeleteActivitiesMenu onDeleted={refresh} />}
+      />
+      <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 }, position: 'relative', minHeight: 240 }}>
+        {showLoader ? (
+          <Box
+            role="progressbar"
+            aria-label={t('common:loading')}
+            sx={{
+              position: 'absolute',
+              inset: 0,
+              display: 'grid',
+              placeItems: 'center',
+              bgcolor: log.loading ? 'transparent' : 'rgba(255,255,255,0.6)',
+              zIndex: 1,
+              borderRadius: 'inherit',
+            }}
+          >
+            <CircularProgress aria-hidden />
+          </Box>
+        ) : null}
+        {log.error && log.activities.length === 0 ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={log.retry}>
+                {t('common:actions.retry')}
+              </Button>
+            }
+          >
+            {t('activities:loadFailed')}
+          </Alert>
+        ) : !log.loading && log.total === 0 ? (
+          <Typography sx={{ color: 'text.secondary', textAlign: 'center', py: 6 }}>{t('activities:empty')}</Typography>
+        ) : (
+          <Box
+            aria-busy={showLoader}
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: '1fr', md: 'repeat(2, minmax(0, 1fr))', lg: 'repeat(3, minmax(0, 1fr))' },
+              columnGap: 4,
+              rowGap: 2,
+            }}
+          >
+            {columns.map((entries, column) => (
+              <ActivityTimeline
+                // biome-ignore lint/suspicious/noArrayIndexKey: a column is its position on the page
+                key={column}
+                activities={entries}
+                label={t('activities:column', {
+                  from: first + column * PER_COLUMN,
+                  to: first + column * PER_COLUMN + entries.length - 1,
+                })}
+              />
+            ))}
+          </Box>
+        )}
+      </Paper>
+      {log.pageCount > 1 ? (
+        <Pagination
+          aria-label={t('activities:pager')}
+          count={log.pageCount}
+          page={Math.min(page, log.pageCount)}
+          onChange={(_, next) => goTo(next)}
+          showFirstButton
+          showLastButton
+          color="primary"
+          size={compact ? 'small' : 'medium'}
+          siblingCount={compact ? 0 : 1}
+          sx={{ mt: 3, display: 'flex', justifyContent: 'center' }}
+        />
+      ) : null}
+    </>
+  );
 }
