@@ -166,6 +166,8 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
 
   return (
     <Box
+      role="region"
+      aria-label={t('map.label')}
       sx={{
         position: 'relative',
         height,
@@ -212,7 +214,6 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
         maxZoom={config.mapMaxZoom}
         scrollWheelZoom={false}
         style={{ height: '100%', width: '100%' }}
-        aria-label={t('map.label')}
       >
         <TileLayer
           url={config.mapTileUrl}
@@ -245,7 +246,8 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
           bgcolor: 'rgba(15,37,55,0.55)',
           color: '#fff',
           opacity: hint ? 1 : 0,
-          transition: 'opacity 200ms ease',
+          visibility: hint ? 'visible' : 'hidden',
+          transition: 'opacity 200ms ease, visibility 200ms',
           p: 3,
           textAlign: 'center',
         }}

@@ -1,0 +1,138 @@
+/** The room's messaging panel between two signed-in pages: text, typing, images, deletion. */
+import { chromiumLaunchOptions } from './chromium.ts';
+import { expect as baseExpect, test } from './fixtures.ts';
+import { fakeMicrophoneArgs } from './room-audio.ts';
+import { openAs, roomUrl, TONE_WAV } from './room-support.ts';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
+test.describe.configure({ timeout: 90_000 });
+
+/** A 1x1 PNG. */
+const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
+  'base64',
+);
+
+test('text and images go both ways live, with typing, own label, and deletion after a confirmation', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const bea = await seed.member({ firstName: 'Bea', lastName: 'Reader' });
+  await seed.addToChannel(channel.id, [bea.id]);
+  await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Earlier news' }, bea.token);
+
+  // A on a wide screen (the panel is a column), B on a laptop (the panel is a drawer).
+  const a = await openAs(browser, server.baseURL, admin, { viewport: { width: 1600, height: 900 } });
+  const b = await openAs(browser, server.baseURL, bea);
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    await b.page.goto(roomUrl(channel.rtcSession));
+    const chatA = a.page.getByRole('region', { name: 'Messages' });
+    await expect(chatA).toBeVisible();
+    await b.page.getByRole('button', { name: 'Messages' }).click();
+    const chatB = b.page.getByRole('region', { name: 'Messages' });
+    await expect(chatB).toBeVisible();
+
+    // History: the earlier message, with its author's name; the author sees 'Me'.
+    await expect(chatA.getByRole('listitem', { name: 'Message from Bea Reader' })).toContainText('Earlier news');
+    await expect(chatB.getByRole('listitem', { name: 'Message from Me' })).toContainText('Earlier news');
+
+    // Blank is not sent.
+    const inputA = chatA.getByRole('textbox', { name: 'Message' });
+    await inputA.fill('   ');
+    await expect(chatA.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+
+    // Typing shows at B, then clears after 3 s without more typing.
+    await inputA.fill('');
+    await inputA.pressSequentially('Hello <b>team</b> & co');
+    await expect(chatB.getByTestId('typing-indicator')).toHaveText('Ada Lovelace is typing…');
+    await expect(chatB.getByTestId('typing-indicator')).toHaveText('', { timeout: 6_000 });
+
+    // Sent with Enter: B receives it live, as text (markup shows as characters).
+    await inputA.press('Enter');
+    await expect(inputA).toHaveValue('');
+    const atB = chatB.getByRole('listitem', { name: 'Message from Ada Lovelace' }).last();
+    await expect(atB.getByTestId('message-text')).toHaveText('Hello <b>team</b> & co');
+    await expect(atB.locator('b')).toHaveCount(0);
+    await expect(chatA.getByRole('listitem', { name: 'Message from Me' }).last()).toContainText('Hello <b>team</b>');
+    // Time as 'd MMM , HH:mm'.
+    await expect(atB.locator('time')).toHaveText(/^\d{1,2} [A-Z][a-z]{2} , \d{2}:\d{2}$/);
+
+    // An image from B through the paperclip dialog arrives at A with a download icon.
+    await chatB.getByRole('button', { name: 'Send an image' }).click();
+    const dialog = b.page.getByRole('dialog', { name: 'Send an image' });
+    await dialog
+      .getByLabel('Image file')
+      .setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hi') });
+    await expect(dialog.getByRole('alert')).toHaveText('Invalid file');
+    await dialog.getByLabel('Image file').setInputFiles({
+      name: 'huge.png',
+      mimeType: 'image/png',
+      buffer: Buffer.concat([PNG, Buffer.alloc(1024 * 1024)]),
+    });
+    await expect(dialog.getByRole('alert')).toHaveText('The file exceeds 1 MB.');
+    await expect(dialog.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
+    await dialog.getByLabel('Image file').setInputFiles({ name: 'map.png', mimeType: 'image/png', buffer: PNG });
+    await expect(dialog.getByRole('img', { name: 'map.png' })).toBeVisible();
+    await dialog.getByLabel('Text with the image (optional)').fill('Where we meet');
+    await dialog.getByRole('button', { name: 'Send', exact: true }).click();
+    await expect(dialog).toBeHidden();
+    const imageAtA = chatA.getByRole('listitem', { name: 'Message from Bea Reader' }).last();
+    await expect(imageAtA).toContainText('Where we meet');
+    await expect(imageAtA.getByRole('img', { name: 'map.png' })).toBeVisible();
+    await expect
+      .poll(() => imageAtA.getByRole('img', { name: 'map.png' }).evaluate((img: HTMLImageElement) => img.naturalWidth))
+      .toBe(1);
+    const download = imageAtA.getByRole('link', { name: 'Download map.png' });
+    await expect(download).toHaveAttribute('href', /^\/files\//);
+    const fetched = await a.page.evaluate(
+      async (href) => (await fetch(href)).status,
+      await download.getAttribute('href'),
+    );
+    expect(fetched).toBe(200);
+
+    // B deletes its image: 'Are you sure?' first, then it goes at both ends.
+    const imageAtB = chatB.getByRole('listitem', { name: 'Message from Me' }).last();
+    await imageAtB.getByRole('button', { name: 'Delete' }).click();
+    const confirm = b.page.getByRole('alertdialog', { name: 'Are you sure?' });
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(imageAtB).toContainText('Where we meet');
+    await imageAtB.getByRole('button', { name: 'Delete' }).click();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(chatB.getByText('Where we meet')).toHaveCount(0);
+    await expect(chatA.getByText('Where we meet')).toHaveCount(0);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+});
+
+test('the panel shows in French with the French time format and can be hidden', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Bonjour' }, admin.token);
+  const a = await openAs(browser, server.baseURL, admin, { language: 'fr', viewport: { width: 1600, height: 900 } });
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    const chat = a.page.getByRole('region', { name: 'Messages' });
+    const own = chat.getByRole('listitem', { name: 'Message de Moi' });
+    await expect(own).toContainText('Bonjour');
+    // French month abbreviations end with a dot or are short words ('janv.', 'mai', 'août').
+    await expect(own.locator('time')).toHaveText(/^\d{1,2} \p{L}+\.? , \d{2}:\d{2}$/u);
+    await a.page.getByRole('button', { name: 'Masquer les messages' }).click();
+    await expect(chat).toBeHidden();
+    await a.page.getByRole('button', { name: 'Messages' }).click();
+    await expect(a.page.getByRole('region', { name: 'Messages' })).toBeVisible();
+  } finally {
+    await a.close();
+  }
+});
