@@ -1,13 +1,189 @@
+/**
+ * The mobile call view, /mobileCallView/:roomId (spec section 2): the channel room laid out for a phone,
+ * outside the shell and without a route guard (the session token comes from the browser's storage). Three
+ * tabs (voice, messages, members) and the press-to-talk button always at hand at the bottom.
+ */
+import ChatIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import GroupIcon from '@mui/icons-material/GroupOutlined';
+import RecordVoiceOverIcon from '@mui/icons-material/RecordVoiceOver';
+import Alert from '@mui/material/Alert';
+import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PagePlaceholder } from '../../components/PagePlaceholder.tsx';
+import { Link as RouterLink, useParams } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { useSession } from '../../api/session.ts';
+import { useActivitySentence } from '../../components/activity/useActivitySentence.ts';
+import { usePageTitle } from '../../components/PageHeader.tsx';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { ChatPanel } from './chat/ChatPanel.tsx';
+import { RoomMapSection } from './map/RoomMapSection.tsx';
+import { ChannelMembersTable } from './members/ChannelMembersTable.tsx';
+import type { ChannelMember } from './members/useChannelMembers.ts';
+import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
+import { useRoom } from './useRoom.ts';
+import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
+import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 
-/** Placeholder until the call views are built (outside the shell, no guard): lazy-loaded default export. */
+type MobileTab = 'voice' | 'chat' | 'members';
+
 export default function MobileCallPage() {
   const { t } = useTranslation('room');
+  const session = useSession();
+  usePageTitle(t('mobileCall.title'));
+  if (!session) {
+    return (
+      <Box component="main" sx={{ p: 2 }}>
+        <Typography component="h1" variant="h1" sx={{ mb: 2 }}>
+          {t('mobileCall.title')}
+        </Typography>
+        <Alert
+          severity="info"
+          action={
+            <Button component={RouterLink} to="/signin">
+              {t('mobileCall.signIn')}
+            </Button>
+          }
+        >
+          {t('mobileCall.signedOut')}
+        </Alert>
+      </Box>
+    );
+  }
+  return <MobileCall />;
+}
+
+function MobileCall() {
+  const { t } = useTranslation('room');
+  const { roomId } = useParams();
+  const room = useRoom(roomId);
+  const { channel, voice, chat, members } = room;
+  const [tab, setTab] = useState<MobileTab>('voice');
+  const seen = useRef(chat.messages.length);
+  if (tab === 'chat') seen.current = chat.messages.length;
+  const unread = tab === 'chat' ? 0 : Math.max(0, chat.messages.length - seen.current);
+  const describe = useActivitySentence();
+  const describeActivity = useCallback(
+    (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
+    [describe],
+  );
+
+  if (room.channelLoading) return <PageLoader fullScreen />;
+  if (room.notFound || room.channelError || !channel) {
+    return (
+      <Box component="main" sx={{ p: 2 }}>
+        <Alert severity="error">
+          {room.channelError ? errorMessage(room.channelError, t('groupCall.loadFailed')) : t('groupCall.notFound')}
+        </Alert>
+      </Box>
+    );
+  }
+  const { state } = voice;
+  const live = room.connected && state.joined;
+
   return (
-    <Box component="main" sx={{ p: { xs: 2, sm: 4 } }}>
-      <PagePlaceholder title={t('mobileCall.title')} />
+    <Box sx={{ height: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <Box
+        component="header"
+        sx={{ bgcolor: '#0f2537', color: '#fff', px: 2, pt: 1.5, display: 'flex', flexDirection: 'column', gap: 0.5 }}
+      >
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Typography component="h1" sx={{ fontWeight: 700, fontSize: '1.2rem', flex: 1, minWidth: 0 }} noWrap>
+            {channel.name}
+          </Typography>
+          <Chip
+            size="small"
+            label={live ? t('groupCall.connected') : t('groupCall.connecting')}
+            sx={{ color: '#fff', bgcolor: live ? '#1e7d3a' : 'rgba(255,255,255,0.16)' }}
+          />
+        </Box>
+        <Tabs
+          value={tab}
+          onChange={(_event, value: MobileTab) => setTab(value)}
+          variant="fullWidth"
+          textColor="inherit"
+          sx={{ '& .MuiTabs-indicator': { bgcolor: '#f2a541', height: 3 }, minHeight: 44 }}
+        >
+          <Tab
+            value="voice"
+            icon={<RecordVoiceOverIcon />}
+            iconPosition="start"
+            label={t('mobileCall.showVoice')}
+            sx={{ minHeight: 44 }}
+          />
+          <Tab
+            value="chat"
+            icon={
+              <Badge color="secondary" badgeContent={unread} max={99}>
+                <ChatIcon />
+              </Badge>
+            }
+            iconPosition="start"
+            label={t('mobileCall.showChat')}
+            sx={{ minHeight: 44 }}
+          />
+          <Tab
+            value="members"
+            icon={<GroupIcon />}
+            iconPosition="start"
+            label={t('mobileCall.showMembers')}
+            sx={{ minHeight: 44 }}
+          />
+        </Tabs>
+      </Box>
+
+      <Box component="main" sx={{ flex: 1, minHeight: 0, overflowY: tab === 'chat' ? 'hidden' : 'auto' }}>
+        {tab === 'voice' ? (
+          <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
+            <MediaProblemAlert problem={state.mediaProblem} />
+            <ParticipantsGrid peers={state.peers} dense />
+          </Box>
+        ) : null}
+        {tab === 'chat' ? (
+          <ChatPanel chat={chat} userId={room.me?.id} channelName={channel.name} showHeader={false} />
+        ) : null}
+        {tab === 'members' ? (
+          <Box sx={{ p: 1.5 }}>
+            {room.canSeeMap ? (
+              <RoomMapSection
+                members={members.members}
+                isLoading={members.isLoading}
+                config={room.config}
+                describeActivity={describeActivity}
+              />
+            ) : (
+              <ChannelMembersTable members={members.members} isLoading={members.isLoading} onSelect={() => {}} />
+            )}
+          </Box>
+        ) : null}
+      </Box>
+
+      {tab !== 'chat' ? (
+        <Box
+          sx={{
+            py: 1.5,
+            display: 'flex',
+            justifyContent: 'center',
+            borderTop: '1px solid',
+            borderColor: 'divider',
+            bgcolor: 'background.paper',
+            pb: 'calc(12px + env(safe-area-inset-bottom))',
+          }}
+        >
+          <PushToTalkButton
+            micOn={state.micOn}
+            disabled={!state.micReady || !state.joined}
+            onChange={(on) => voice.engine?.setMicEnabled(on)}
+            size={96}
+          />
+        </Box>
+      ) : null}
     </Box>
   );
 }

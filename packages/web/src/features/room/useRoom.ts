@@ -15,7 +15,7 @@ import { useRoomSocket } from './useRoomSocket.ts';
 import { useVoiceProcessing } from './voice/useVoiceProcessing.ts';
 import { useVoiceRoom } from './voice/useVoiceRoom.ts';
 
-export function useRoom(roomId: string | undefined) {
+export function useRoom(roomId: string | undefined, { video = false }: { video?: boolean } = {}) {
   const session = useSession();
   const me = session?.user ?? null;
   const admin = me?.role !== 'member';
@@ -41,6 +41,7 @@ export function useRoom(roomId: string | undefined) {
     room: roomId ?? '',
     name,
     iceServers: config.data?.iceServers ?? [],
+    video,
     voiceProcessing,
     reportMicState,
   });

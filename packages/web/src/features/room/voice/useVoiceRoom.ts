@@ -68,6 +68,7 @@ const EMPTY: VoiceRoomState = {
   selfId: null,
   micReady: false,
   micOn: false,
+  cameraOn: false,
   mediaProblem: null,
   localStream: null,
   peers: [],

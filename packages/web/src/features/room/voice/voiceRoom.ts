@@ -37,6 +37,8 @@ export interface VoiceRoomState {
   /** The local microphone is ready (taken, track disabled until a press). */
   micReady: boolean;
   micOn: boolean;
+  /** The join view's camera: sending pictures (true) or black frames (false). */
+  cameraOn: boolean;
   mediaProblem: MediaProblem | null;
   localStream: MediaStream | null;
   peers: PeerState[];
@@ -134,6 +136,7 @@ export class VoiceRoom {
       selfId: this.socket.id ?? null,
       micReady: this.micReady,
       micOn: this.micOn,
+      cameraOn: this.localStream?.getVideoTracks().some((track) => track.enabled) ?? false,
       mediaProblem: this.mediaProblem,
       localStream: this.localStream,
       peers: [...this.peers.values()].map((peer) => ({
@@ -302,6 +305,12 @@ export class VoiceRoom {
     } finally {
       this.reporting = false;
     }
+  }
+
+  /** The join view's camera button: the track stays, so turning it back on needs no negotiation. */
+  setCameraEnabled(on: boolean): void {
+    for (const track of this.localStream?.getVideoTracks() ?? []) track.enabled = on;
+    this.changed();
   }
 
   /** Takes the microphone again with or without voice processing; the connections keep going. */

@@ -1,0 +1,141 @@
+/** The other call views: the user call view (link with a token), the mobile call view and the video room. */
+import { chromiumLaunchOptions } from './chromium.ts';
+import { expect as baseExpect, startIn, test } from './fixtures.ts';
+import { fakeMicrophoneArgs } from './room-audio.ts';
+import { connectedPeer, levelOf, openAs, roomUrl, TONE_WAV } from './room-support.ts';
+
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
+test.describe.configure({ timeout: 90_000 });
+
+const SOUND = 0.1;
+const SILENCE = 0.01;
+
+test('the user call view takes its token from the link, starts muted and follows window events', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const uma = await seed.member({ firstName: 'Uma', lastName: 'Linked' });
+  await seed.addToChannel(channel.id, [uma.id]);
+
+  const a = await openAs(browser, server.baseURL, admin);
+  // The device opens the link with nothing in its storage.
+  const context = await browser.newContext({ baseURL: server.baseURL });
+  await startIn(context, 'en');
+  await context.addInitScript(() => localStorage.setItem('talkgroup.voiceProcessing', 'off'));
+  const device = await context.newPage();
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    const data = encodeURIComponent(JSON.stringify({ channelId: channel.id, userId: uma.id, token: uma.token }));
+    await device.goto(`/userCallView/${data}`);
+    await expect(device.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
+    await expect(device.getByText('Microphone off')).toBeVisible();
+
+    const umaAtA = await connectedPeer(a.page, uma.id);
+    await expect(a.page.getByRole('listitem', { name: 'Uma Linked' })).toHaveAttribute('data-talking', 'false');
+    await expect.poll(() => levelOf(a.page, umaAtA)).toBeLessThan(SILENCE);
+
+    // The embedding app turns the microphone on with a window message...
+    await device.evaluate(() => window.postMessage({ type: 'micState', micState: true }, '*'));
+    await expect(device.getByText('Microphone on')).toBeVisible();
+    await expect.poll(() => levelOf(a.page, umaAtA), { timeout: 5_000 }).toBeGreaterThan(SOUND);
+    await expect(a.page.getByRole('listitem', { name: 'Uma Linked' })).toHaveAttribute('data-talking', 'true');
+
+    // ...and off with an event of its own.
+    await device.evaluate(() => window.dispatchEvent(new CustomEvent('talkgroup:mic', { detail: false })));
+    await expect(device.getByText('Microphone off')).toBeVisible();
+    await expect.poll(() => levelOf(a.page, umaAtA), { timeout: 5_000 }).toBeLessThan(SILENCE);
+    await expect(a.page.getByRole('listitem', { name: 'Uma Linked' })).toHaveAttribute('data-talking', 'false');
+
+    // The changes were reported: the talk is in the activity log.
+    await expect
+      .poll(async () => {
+        const { body } = await server.call('/user/api/getLastActivities/', { limit: 20 }, admin.token);
+        return (body.res as Array<{ type: string; user: { id: number } | null }>).some(
+          (activity) => activity.type === 'channel_talk' && activity.user?.id === uma.id,
+        );
+      })
+      .toBe(true);
+  } finally {
+    await a.close();
+    await context.close();
+  }
+});
+
+test('a broken call link says so', async ({ page }) => {
+  await page.goto(`/userCallView/${encodeURIComponent('{"channelId":1}')}`);
+  await expect(page.getByText('This call link is not valid')).toBeVisible();
+});
+
+test('the mobile call view: voice, messages and members on a phone', async ({ browser, server, admin, seed }) => {
+  const channel = await seed.channel();
+  const max = await seed.member({ firstName: 'Max', lastName: 'Mobile' });
+  await seed.addToChannel(channel.id, [max.id]);
+
+  const a = await openAs(browser, server.baseURL, admin);
+  const phone = await openAs(browser, server.baseURL, max, { viewport: { width: 390, height: 844 } });
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    await phone.page.goto(`/mobileCallView/${channel.rtcSession}`);
+    await expect(phone.page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
+    await expect(phone.page.getByRole('listitem', { name: 'Ada Lovelace' })).toBeVisible();
+    const maxAtA = await connectedPeer(a.page, max.id);
+
+    const ptt = phone.page.getByRole('button', { name: 'Push to talk' });
+    await ptt.hover();
+    await phone.page.mouse.down();
+    await expect.poll(() => levelOf(a.page, maxAtA), { timeout: 5_000 }).toBeGreaterThan(SOUND);
+    await expect(a.page.getByRole('listitem', { name: 'Max Mobile' })).toHaveAttribute('data-talking', 'true');
+    await phone.page.mouse.up();
+    await expect.poll(() => levelOf(a.page, maxAtA), { timeout: 5_000 }).toBeLessThan(SILENCE);
+
+    await phone.page.getByRole('tab', { name: 'Messages' }).click();
+    const input = phone.page.getByRole('textbox', { name: 'Message' });
+    await input.fill('From the field');
+    await input.press('Enter');
+    await a.page.getByRole('button', { name: 'Messages' }).click();
+    await expect(a.page.getByRole('listitem', { name: 'Message from Max Mobile' })).toContainText('From the field');
+
+    await phone.page.getByRole('tab', { name: 'Members' }).click();
+    await expect(phone.page.getByRole('row', { name: /Max Mobile/ })).toBeVisible();
+  } finally {
+    await a.close();
+    await phone.close();
+  }
+});
+
+test("the video room shows the peers' video and a small local preview", async ({ browser, server, admin, seed }) => {
+  const channel = await seed.channel();
+  const vic = await seed.member({ firstName: 'Vic', lastName: 'Video' });
+  await seed.addToChannel(channel.id, [vic.id]);
+
+  const a = await openAs(browser, server.baseURL, admin);
+  const v = await openAs(browser, server.baseURL, vic);
+  try {
+    await a.page.goto(`/join/${channel.rtcSession}`);
+    await v.page.goto(`/join/${channel.rtcSession}`);
+    const preview = a.page.getByTestId('local-preview');
+    await expect.poll(() => preview.evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
+    const box = await preview.boundingBox();
+    expect(box && box.x > 1280 / 2 && box.y > 800 / 2).toBe(true);
+    const vicTile = a.page.getByRole('listitem', { name: 'Vic Video' });
+    await expect(vicTile.locator('video')).toBeVisible();
+    await expect
+      .poll(() => vicTile.locator('video').evaluate((video: HTMLVideoElement) => video.videoWidth))
+      .toBeGreaterThan(0);
+    // The fake camera honours the ideal 240x240.
+    expect(await preview.evaluate((video: HTMLVideoElement) => [video.videoWidth, video.videoHeight])).toEqual([
+      240, 240,
+    ]);
+
+    await a.page.getByRole('button', { name: 'Camera' }).click();
+    await expect(a.page.getByRole('button', { name: 'Camera' })).toHaveAttribute('aria-pressed', 'false');
+  } finally {
+    await a.close();
+    await v.close();
+  }
+});
