@@ -14,10 +14,11 @@ export default defineConfig({
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
   retries: 0,
-  timeout: 30_000,
-  expect: { timeout: 7_000 },
+  timeout: 45_000,
+  expect: { timeout: 10_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
-  outputDir: 'test-results',
+  // E2E_OUTPUT_DIR: a separate folder when several runs share the checkout.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',
   use: {
     browserName: 'chromium',
     launchOptions: chromiumLaunchOptions(),

@@ -22,7 +22,8 @@ import { type BrowserContext, test as base, expect, type Page } from '@playwrigh
 export { expect };
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const WEB_DIR = path.join(ROOT, 'packages/web/dist');
+/** The built app to serve; E2E_WEB_DIR points elsewhere (a build of another checkout). */
+const WEB_DIR = process.env.E2E_WEB_DIR ?? path.join(ROOT, 'packages/web/dist');
 
 export type Language = 'fr' | 'en' | 'de';
 
@@ -253,8 +254,8 @@ export interface SignInOptions {
 /** Signs in through the form (English labels) and waits for /channelsList. */
 export async function signIn(page: Page, account: Account, { remember = false }: SignInOptions = {}): Promise<void> {
   await page.goto('/signin');
-  await page.getByLabel('Login').fill(account.login);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('textbox', { name: 'Login', exact: true }).fill(account.login);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
   if (remember) await page.getByLabel('Remember me').check();
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/channelsList$/);

@@ -82,3 +82,9 @@ export async function api<C extends AnyCall>(
   }
   return payload as ResponseOf<C>;
 }
+
+/** Query retry policy: none for a client error (4xx), whose answer will not change; two for the rest. */
+export function shouldRetry(failureCount: number, error: unknown): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}

@@ -10,7 +10,7 @@ import {
   useMutation,
   useQuery,
 } from '@tanstack/react-query';
-import { type AnyCall, ApiError, api } from './client.ts';
+import { type AnyCall, type ApiError, api } from './client.ts';
 
 export function callKey<C extends AnyCall>(call: C, body?: BodyOf<C>): QueryKey {
   return body === undefined ? [call.path] : [call.path, body];
@@ -36,10 +36,4 @@ export function useApiMutation<C extends AnyCall, Context = unknown>(
     mutationFn: (body) => api(call, body),
     ...options,
   });
-}
-
-/** No retry for a client error (4xx): the answer will not change. */
-export function shouldRetry(failureCount: number, error: unknown): boolean {
-  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
-  return failureCount < 2;
 }

@@ -5,7 +5,7 @@ import { ThemeProvider } from '@mui/material/styles';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { type ReactNode, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { shouldRetry } from '../api/queries.ts';
+import { shouldRetry } from '../api/client.ts';
 import { ConfirmProvider } from '../components/ConfirmProvider.tsx';
 import { NotifyProvider } from '../components/Notifier.tsx';
 import { type Language, toLanguage } from '../i18n/languages.ts';

@@ -32,7 +32,7 @@ export function TextInput({
       <InputLabel htmlFor={id}>{label}</InputLabel>
       <OutlinedInput
         id={id}
-        label={required ? `${label} *` : label}
+        label={label}
         {...input}
         slotProps={{
           ...slotProps,

@@ -63,8 +63,9 @@ export function AuthLayout({ title, subtitle, footer, children }: AuthLayoutProp
         <Box />
       </Box>
 
-      <Box component="main" sx={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
+      <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100dvh' }}>
         <Box
+          component="header"
           sx={{
             display: 'flex',
             alignItems: 'center',
@@ -80,7 +81,10 @@ export function AuthLayout({ title, subtitle, footer, children }: AuthLayoutProp
           <LanguageToggle label={t('language')} />
         </Box>
 
-        <Box sx={{ flex: 1, display: 'grid', placeItems: 'center', px: { xs: 2, sm: 4 }, py: { xs: 3, sm: 4 } }}>
+        <Box
+          component="main"
+          sx={{ flex: 1, display: 'grid', placeItems: 'center', px: { xs: 2, sm: 4 }, py: { xs: 3, sm: 4 } }}
+        >
           <Paper
             variant="outlined"
             sx={{

@@ -71,11 +71,7 @@ export default function SignInPage() {
       subtitle={t('signIn.subtitle')}
       footer={
         <Typography component="p" variant="body2" data-testid="app-version">
-          {tc('version', { version: APP_VERSION })}
-          <Box component="span" aria-hidden sx={{ mx: 1 }}>
-            ·
-          </Box>
-          {t(import.meta.env.PROD ? 'mode.production' : 'mode.development')}
+          {tc('version', { version: APP_VERSION })} · {t(import.meta.env.PROD ? 'mode.production' : 'mode.development')}
         </Typography>
       }
     >
