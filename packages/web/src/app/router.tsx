@@ -25,10 +25,16 @@ function page(load: () => Promise<{ default: ComponentType }>, ...namespaces: Na
 
 const ShellLayout = page(() => import('./shell/ShellLayout.tsx'));
 const NotFoundPage = page(() => import('./NotFoundPage.tsx'));
-const DashboardPage = page(() => import('../features/dashboard/DashboardPage.tsx'), 'dashboard');
+const DashboardPage = page(
+  () => import('../features/dashboard/DashboardPage.tsx'),
+  'dashboard',
+  'activity',
+  'users',
+  'channels',
+);
 const UsersPage = page(() => import('../features/users/UsersPage.tsx'), 'users', 'activity');
 const ChannelsPage = page(() => import('../features/channels/ChannelsPage.tsx'), 'channels', 'users');
-const ActivitiesPage = page(() => import('../features/activities/ActivitiesPage.tsx'), 'activities');
+const ActivitiesPage = page(() => import('../features/activities/ActivitiesPage.tsx'), 'activities', 'activity');
 const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), 'room');
 const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room');
 const UserCallPage = page(() => import('../features/room/UserCallPage.tsx'), 'room');
