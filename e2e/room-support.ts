@@ -82,6 +82,7 @@ declare global {
       lastMicOnAt: number;
       peers(): HookPeer[];
       levels(): Record<string, number>;
+      rtpLevel(peerId: string): number;
       waitForLevel(peerId: string, threshold: number, timeoutMs: number, above?: boolean): Promise<number | null>;
       inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null>;
     };

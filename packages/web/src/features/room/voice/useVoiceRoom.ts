@@ -17,6 +17,7 @@ export interface VoiceRoomDebugHook {
   readonly lastMicOffAt: number;
   peers(): Array<{ id: string; name: string; userId: number | null; connection: string; talking: boolean }>;
   levels(): Record<string, number>;
+  rtpLevel(peerId: string): number;
   waitForLevel(peerId: string, threshold: number, timeoutMs: number, above?: boolean): Promise<number | null>;
   inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null>;
 }
@@ -57,6 +58,7 @@ function debugHook(engine: VoiceRoom, room: string): VoiceRoomDebugHook {
         talking,
       })),
     levels: () => engine.levels(),
+    rtpLevel: (peerId: string) => engine.rtpLevel(peerId),
     waitForLevel: (peerId: string, threshold: number, timeoutMs: number, above = true) =>
       engine.waitForLevel(peerId, threshold, timeoutMs, above),
     inboundAudio: (peerId: string) => engine.inboundAudio(peerId),

@@ -530,6 +530,21 @@ export class VoiceRoom {
     return out;
   }
 
+  /**
+   * The audio level (0..1) of the last RTP packets received from a peer, as the receiver reports it
+   * (before the jitter buffer's playout and Web Audio): the bench's point between network and ear.
+   */
+  rtpLevel(peerId: string): number {
+    const peer = this.peers.get(peerId);
+    if (!peer) return 0;
+    let level = 0;
+    for (const receiver of peer.pc.getReceivers()) {
+      if (receiver.track.kind !== 'audio') continue;
+      for (const source of receiver.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
+    }
+    return level;
+  }
+
   /** Resolves with the epoch time (ms) at which a peer's level first crosses `threshold`, or null. */
   waitForLevel(peerId: string, threshold: number, timeoutMs: number, above = true): Promise<number | null> {
     return this.meter.waitFor(peerId, threshold, timeoutMs, above);
