@@ -90,10 +90,8 @@ test('text and images go both ways live, with typing, own label, and deletion af
       .toBe(1);
     const download = imageAtA.getByRole('link', { name: 'Download map.png' });
     await expect(download).toHaveAttribute('href', /^\/files\//);
-    const fetched = await a.page.evaluate(
-      async (href) => (await fetch(href)).status,
-      await download.getAttribute('href'),
-    );
+    const href = (await download.getAttribute('href')) ?? '';
+    const fetched = await a.page.evaluate(async (url) => (await fetch(url)).status, href);
     expect(fetched).toBe(200);
 
     // B deletes its image: 'Are you sure?' first, then it goes at both ends.
