@@ -5,7 +5,7 @@
  */
 import type { Page } from '@playwright/test';
 import { DAY_MS, openServerDatabase, type SeedActivity } from './database.ts';
-import { type Account, createAdmin, expect, type TalkgroupServer, test, useSession } from './fixtures.ts';
+import { type Account, createAdmin, expect, seedFor, type TalkgroupServer, test, useSession } from './fixtures.ts';
 
 async function openActivities(page: Page, server: TalkgroupServer, admin: Account) {
   await useSession(page, admin);
@@ -30,7 +30,10 @@ const entries = (page: Page) =>
 const notice = (page: Page) => page.locator('.MuiSnackbar-root').getByRole('alert');
 
 test.describe('activities page (English)', () => {
-  test("says 'No activities to display.' when the log is empty", async ({ page, freshServer }) => {
+  test("says 'No activities to display.' when the log is empty, and shows a new activity live", async ({
+    page,
+    freshServer,
+  }) => {
     const admin = await createAdmin(freshServer);
     const database = openServerDatabase(freshServer);
     database.clearActivities();
@@ -39,6 +42,11 @@ test.describe('activities page (English)', () => {
     await expect(page.getByRole('heading', { level: 1, name: 'Activities List' })).toBeVisible();
     await expect(page.getByText('No activities to display.')).toBeVisible();
     await expect(entries(page)).toHaveCount(0);
+
+    // A sign-in elsewhere appears without a reload.
+    await seedFor(freshServer, admin).member({ firstName: 'Nina', lastName: 'Live' });
+    await expect(entries(page).first()).toHaveText(/^Nina Live signed in/);
+    await expect(page.getByText('No activities to display.')).toBeHidden();
   });
 
   test('shows 21 entries per page in three columns, latest first, with first and last buttons', async ({

@@ -95,6 +95,28 @@ test.describe('dashboard (English)', () => {
     );
   });
 
+  test('opens the Add User and Add Channel dialogs of the lists, and counts the new channel', async ({
+    page,
+    freshServer,
+  }) => {
+    const t = await team(freshServer);
+    await openDashboard(page, t);
+    await page.getByRole('button', { name: 'Add User', exact: true }).click();
+    const addUser = page.getByRole('dialog', { name: 'Add User' });
+    await expect(addUser.getByRole('textbox', { name: 'Password', exact: true })).toBeVisible();
+    await addUser.getByRole('button', { name: 'Cancel' }).click();
+    await expect(addUser).toBeHidden();
+
+    await page.getByRole('button', { name: 'Add Channel', exact: true }).click();
+    const addChannel = page.getByRole('dialog', { name: 'Add Channel' });
+    await addChannel.getByRole('textbox').first().fill('Night shift');
+    await addChannel.getByRole('button', { name: 'Create' }).click();
+    await expect(addChannel).toBeHidden();
+    const channels = tile(page, 'Total Channels');
+    await expect(channels.getByLabel('Total Channels: 1')).toBeVisible();
+    await expect(page.getByRole('list', { name: 'Top Active Channels' })).toContainText('Night shift');
+  });
+
   test('lists the five channels with the most members, highest first, with connected/total and last activity', async ({
     page,
     freshServer,
