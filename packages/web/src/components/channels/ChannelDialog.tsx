@@ -27,9 +27,10 @@ import type { MRT_ColumnDef } from 'material-react-table';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
-import { useNotify } from '../Notifier.tsx';
+import { type Notice, useNotify } from '../Notifier.tsx';
 import { SelectionTable } from '../table/SelectionTable.tsx';
 import { SELECTION_PAGE_SIZES } from '../table/useConsoleTable.ts';
+import { DialogAlert } from '../users/DialogAlert.tsx';
 import { useRefreshDirectory, useUsers } from '../users/directory.ts';
 
 export interface ChannelDialogProps {
@@ -53,12 +54,14 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const [userIds, setUserIds] = useState<number[]>([]);
   const [blank, setBlank] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Notice | null>(null);
 
   useEffect(() => {
     if (!open) return;
     setName(channel?.name ?? '');
     setUserIds(channel?.users.map((user) => user.id) ?? []);
     setBlank(false);
+    setProblem(null);
   }, [open, channel]);
 
   const rows = useMemo<UserRow[]>(
@@ -94,7 +97,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
     setName(channelName);
     if (isBlank(channelName)) {
       setBlank(true);
-      notify({ severity: 'error', title: failed, message: t('channels:form.checkFields') });
+      setProblem({ severity: 'error', title: failed, message: t('channels:form.checkFields') });
       return;
     }
     setBusy(true);
@@ -120,7 +123,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           : error instanceof ApiError && error.result
             ? error.result
             : t('channels:update.error');
-      notify({ severity: 'error', title: failed, message });
+      setProblem({ severity: 'error', title: failed, message });
     } finally {
       setBusy(false);
     }
@@ -138,6 +141,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
       <form onSubmit={submit} noValidate>
         <DialogTitle id={titleId}>{editing ? t('channels:update.title') : t('channels:create.title')}</DialogTitle>
         <DialogContent dividers>
+          <DialogAlert notice={problem} />
           <Stack spacing={2.5}>
             <TextField
               label={t('channels:form.name')}

@@ -23,10 +23,11 @@ import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { useConfirm } from '../ConfirmProvider.tsx';
-import { useNotify } from '../Notifier.tsx';
+import type { Notice } from '../Notifier.tsx';
 import { SearchField } from '../table/SearchField.tsx';
 import { useConsoleTable } from '../table/useConsoleTable.ts';
 import { useRowSearch } from '../table/useRowSearch.ts';
+import { DialogAlert } from '../users/DialogAlert.tsx';
 import { useRefreshDirectory, useUsers } from '../users/directory.ts';
 
 export interface SearchUserDialogProps {
@@ -68,12 +69,13 @@ export function SearchUserDialog({ open, channel, onClose }: SearchUserDialogPro
 
 function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
   const { t } = useTranslation(['channels', 'users', 'common']);
-  const notify = useNotify();
   const confirm = useConfirm();
   const refresh = useRefreshDirectory();
   const users = useUsers();
   const members = useApiQuery(GetUsersInChannel, { channelId: channel.id });
   const [pending, setPending] = useState<number | null>(null);
+  // The dialog is modal: its outcome is said inside it, not in the page's snackbar.
+  const [outcome, setOutcome] = useState<Notice | null>(null);
 
   const memberIds = useMemo(() => new Set((members.data?.res ?? []).map((user) => user.id)), [members.data]);
   const rows = useMemo<MemberRow[]>(
@@ -105,16 +107,17 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
     });
     if (!ok) return;
     setPending(row.id);
+    setOutcome(null);
     try {
       if (row.member) await api(DeleteUserFromChannel, { userId: row.id, channelId: channel.id });
       else await api(AddUserToChannel, { userId: row.id, channelId: channel.id });
-      notify({
+      setOutcome({
         severity: 'success',
         message: row.member ? t('channels:members.removed') : t('channels:members.added'),
       });
       await refresh();
     } catch (error) {
-      notify({
+      setOutcome({
         severity: 'error',
         title: row.member ? t('channels:members.notRemoved') : t('channels:members.notAdded'),
         message: errorMessage(error, t('common:errors.tryAgain')),
@@ -175,7 +178,12 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
       <Typography sx={{ p: 3, textAlign: 'center', color: 'text.secondary' }}>{t('users:empty')}</Typography>
     ),
   });
-  return <MaterialReactTable table={table} />;
+  return (
+    <>
+      <DialogAlert notice={outcome} />
+      <MaterialReactTable table={table} />
+    </>
+  );
 }
 
 function MemberChip({ member }: { member: boolean }) {

@@ -24,8 +24,9 @@ import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { useConfirm } from '../ConfirmProvider.tsx';
-import { useNotify } from '../Notifier.tsx';
+import { type Notice, useNotify } from '../Notifier.tsx';
 import { useConsoleTable } from '../table/useConsoleTable.ts';
+import { DialogAlert } from '../users/DialogAlert.tsx';
 import { failureNotice } from '../users/failureNotice.ts';
 import { ImportResult } from './ImportResult.tsx';
 import {
@@ -54,7 +55,8 @@ type Phase =
   | { name: 'unreadable' }
   | { name: 'preview'; rows: PreviewRow[]; unique: SheetRow[] }
   | { name: 'sending'; done: number; total: number }
-  | { name: 'result'; report: Report };
+  | { name: 'result'; report: Report }
+  | { name: 'failed'; notice: Notice };
 
 interface PreviewRow {
   index: number;
@@ -119,11 +121,12 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
         setPhase({ name: 'sending', done, total: rows.length });
       }
     } catch (error) {
-      notify(failureNotice(t, error));
       if (done === 0) {
-        onClose();
+        setPhase({ name: 'failed', notice: failureNotice(t, error) });
         return;
       }
+      // Part of the file went in: show what did, and say the rest failed.
+      notify(failureNotice(t, error));
     }
     setPhase({ name: 'result', report });
     onImported?.(report);
@@ -167,6 +170,7 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
           </Stack>
         ) : null}
         {phase.name === 'result' ? <ImportResult kind={kind} report={phase.report} /> : null}
+        {phase.name === 'failed' ? <DialogAlert notice={phase.notice} /> : null}
       </DialogContent>
       <DialogActions sx={{ px: 3, py: 2, gap: 1 }}>
         {phase.name === 'preview' ? (

@@ -15,8 +15,9 @@ import { AddUserToChannel, SignUpUser, type User } from '@talkgroup/protocol';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
-import { useNotify } from '../Notifier.tsx';
+import { type Notice, useNotify } from '../Notifier.tsx';
 import { SELECTION_PAGE_SIZES } from '../table/useConsoleTable.ts';
+import { DialogAlert } from './DialogAlert.tsx';
 import { useChannels, useRefreshDirectory } from './directory.ts';
 import { UserFormFields } from './UserFormFields.tsx';
 import { EMPTY_USER_FORM, hasBlankRequired, leftTrimmed, loginProblem, passwordsDiffer } from './userForm.ts';
@@ -37,15 +38,17 @@ export function AddUserDialog({ open, onClose, onCreated }: AddUserDialogProps) 
   const [values, setValues] = useState(EMPTY_USER_FORM);
   const [showBlank, setShowBlank] = useState(false);
   const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<Notice | null>(null);
 
   useEffect(() => {
     if (open) {
       setValues(EMPTY_USER_FORM);
       setShowBlank(false);
+      setProblem(null);
     }
   }, [open]);
 
-  const refuse = (message: string) => notify({ severity: 'error', title: t('users:add.notCreated'), message });
+  const refuse = (message: string) => setProblem({ severity: 'error', title: t('users:add.notCreated'), message });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -114,6 +117,7 @@ export function AddUserDialog({ open, onClose, onCreated }: AddUserDialogProps) 
       <form onSubmit={submit} noValidate>
         <DialogTitle id={titleId}>{t('users:add.title')}</DialogTitle>
         <DialogContent dividers>
+          <DialogAlert notice={problem} />
           <UserFormFields
             mode="add"
             values={values}

@@ -16,7 +16,6 @@ import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
 import { getSession } from '../../api/session.ts';
-import { useNotify } from '../Notifier.tsx';
 import { PasswordInput } from './PasswordInput.tsx';
 
 export interface AdminPasswordDialogProps {
@@ -28,16 +27,17 @@ export interface AdminPasswordDialogProps {
 
 export function AdminPasswordDialog({ open, targetName, onVerified, onCancel }: AdminPasswordDialogProps) {
   const { t } = useTranslation(['users', 'common']);
-  const notify = useNotify();
   const titleId = useId();
   const [password, setPassword] = useState('');
   const [wrong, setWrong] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (open) {
       setPassword('');
       setWrong(false);
+      setFailure(null);
     }
   }, [open]);
 
@@ -46,6 +46,7 @@ export function AdminPasswordDialog({ open, targetName, onVerified, onCancel }: 
     const adminId = getSession()?.user?.id;
     if (busy || !adminId) return;
     setBusy(true);
+    setFailure(null);
     try {
       const answer = await api(VerifyPassword, { id: adminId, password });
       if (answer.result === true) {
@@ -53,9 +54,8 @@ export function AdminPasswordDialog({ open, targetName, onVerified, onCancel }: 
         return;
       }
       setWrong(true);
-      notify({ severity: 'error', message: t('users:gate.wrong') });
     } catch (error) {
-      notify({ severity: 'error', message: errorMessage(error, t('common:errors.somethingWrong')) });
+      setFailure(errorMessage(error, t('common:errors.somethingWrong')));
     } finally {
       setBusy(false);
     }
@@ -78,9 +78,9 @@ export function AdminPasswordDialog({ open, targetName, onVerified, onCancel }: 
             autoComplete="current-password"
             error={wrong}
           />
-          {wrong ? (
-            <Alert severity="error" sx={{ mt: 2 }}>
-              {t('users:gate.wrong')}
+          {wrong || failure ? (
+            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+              {wrong ? t('users:gate.wrong') : failure}
             </Alert>
           ) : null}
         </DialogContent>

@@ -18,9 +18,10 @@ import { DeleteUserTokens, UpdateChannelUsers, UpdateUserData, type User } from 
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
-import { useNotify } from '../Notifier.tsx';
+import { type Notice, useNotify } from '../Notifier.tsx';
 import { ALL_ROWS, PAGE_SIZES } from '../table/useConsoleTable.ts';
 import { AdminPasswordDialog } from './AdminPasswordDialog.tsx';
+import { DialogAlert } from './DialogAlert.tsx';
 import { useChannels, useRefreshDirectory } from './directory.ts';
 import { UserFormFields } from './UserFormFields.tsx';
 import { formOfUser, hasBlankRequired, leftTrimmed, passwordsDiffer, type UserFormValues } from './userForm.ts';
@@ -81,7 +82,8 @@ function EditUserForm({
     [variant, t],
   );
 
-  const refuse = (message: string) => notify({ severity: 'error', title: t('users:edit.notUpdated'), message });
+  const [problem, setProblem] = useState<Notice | null>(null);
+  const refuse = (message: string) => setProblem({ severity: 'error', title: t('users:edit.notUpdated'), message });
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -123,10 +125,10 @@ function EditUserForm({
     setBusy('disconnect');
     try {
       await api(DeleteUserTokens, { userId: user.id });
-      notify({ severity: 'success', message: t('users:edit.disconnected') });
+      setProblem({ severity: 'success', message: t('users:edit.disconnected') });
       await refresh();
     } catch {
-      notify({ severity: 'error', message: t('users:edit.disconnectFailed') });
+      setProblem({ severity: 'error', message: t('users:edit.disconnectFailed') });
     } finally {
       setBusy(null);
     }
@@ -144,6 +146,7 @@ function EditUserForm({
       <form onSubmit={submit} noValidate>
         <DialogTitle id={titleId}>{t('users:edit.title')}</DialogTitle>
         <DialogContent dividers>
+          <DialogAlert notice={problem} />
           <UserFormFields
             mode="edit"
             values={values}

@@ -101,17 +101,17 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
 
   const columns = useMemo<MRT_ColumnDef<UserRow>[]>(() => {
     const names: MRT_ColumnDef<UserRow>[] = [
-      { accessorKey: 'firstName', header: t('users:columns.firstName') },
-      { accessorKey: 'lastName', header: t('users:columns.lastName') },
-      { accessorKey: 'identifier', header: t('users:columns.login') },
-      { accessorKey: 'pseudo', header: t('users:columns.pseudo') },
+      { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 110 : 150 },
+      { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 120 : 150 },
+      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 210 : 240 },
+      { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 110 : 140 },
     ];
     if (!full) return names;
     return [
       ...names,
-      { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 90, Cell: mapRightCell },
-      { accessorKey: 'createdAt', header: t('users:columns.createdAt'), Cell: createdCell },
-      { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), minSize: 220, Cell: lastActivityCell },
+      { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 100, Cell: mapRightCell },
+      { accessorKey: 'createdAt', header: t('users:columns.createdAt'), size: 150, Cell: createdCell },
+      { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), size: 230, Cell: lastActivityCell },
     ];
   }, [t, full]);
 
@@ -121,7 +121,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     getRowId: (row) => String(row.id),
     enableRowActions: true,
     displayColumnDefOptions: {
-      'mrt-row-actions': { header: t('users:columns.actions'), size: 110 },
+      'mrt-row-actions': { header: t('users:columns.actions'), size: 90 },
     },
     renderRowActions: ({ row }) => (
       <Box sx={{ display: 'flex', gap: 0.5 }}>
