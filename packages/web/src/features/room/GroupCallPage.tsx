@@ -25,6 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useActivitySentence } from '../../components/activity/useActivitySentence.ts';
+import { SearchUserDialog } from '../../components/channels/SearchUserDialog.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ChatPanel } from './chat/ChatPanel.tsx';
@@ -51,6 +52,7 @@ export default function GroupCallPage() {
   const wide = useMediaQuery(`(min-width:${WIDE_LAYOUT_MIN_WIDTH}px)`, { noSsr: true });
   const [chatOpen, setChatOpen] = useState(wide);
   const [settingsAnchor, setSettingsAnchor] = useState<HTMLElement | null>(null);
+  const [manageOpen, setManageOpen] = useState(false);
   const describe = useActivitySentence();
   const describeActivity = useCallback(
     (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
@@ -237,7 +239,14 @@ export default function GroupCallPage() {
         </Drawer>
       )}
 
-      <UsersInChannelSection channelName={channel.name} members={members.members} onManage={undefined} />
+      <UsersInChannelSection
+        channelName={channel.name}
+        members={members.members}
+        onManage={room.admin ? () => setManageOpen(true) : undefined}
+      />
+      {room.admin ? (
+        <SearchUserDialog open={manageOpen} channel={channel} onClose={() => setManageOpen(false)} />
+      ) : null}
     </Box>
   );
 }

@@ -31,18 +31,17 @@ export interface RoomChannelOptions {
 export function useRoomChannel(roomId: string | undefined, { admin, token, channelId }: RoomChannelOptions) {
   const call = admin ? GetAllChannels : GetMyChannels;
   const query = useQuery({
-    queryKey: [...callKey(call), ...(token ? ['link'] : [])],
+    queryKey: [...callKey(call, {}), ...(token ? ['link'] : [])],
+    // The full response, as useApiQuery keeps it under the same key on the channels page.
     queryFn: async ({ signal }) => {
-      const channels = (await api(call, {}, { signal, token })).res;
+      const response = await api(call, {}, { signal, token });
       // A call-view link may belong to an administrator who is not a member of the channel.
-      if (!admin && token && channelId !== undefined && !channels.some((c) => c.id === channelId)) {
-        return api(GetAllChannels, {}, { signal, token }).then(
-          (all) => all.res,
-          () => channels,
-        );
+      if (!admin && token && channelId !== undefined && !response.res.some((c) => c.id === channelId)) {
+        return api(GetAllChannels, {}, { signal, token }).catch(() => response);
       }
-      return channels;
+      return response;
     },
+    select: (response) => response.res,
     enabled: Boolean(roomId) || channelId !== undefined,
   });
   const channel =

@@ -60,23 +60,27 @@ export function RoomMapSection({ members, isLoading, config, describeActivity }:
       <Typography id="room-map-title" component="h2" variant="h5" sx={{ mb: 1.5 }}>
         {t('map.title')}
       </Typography>
-      <Box
-        sx={{
-          display: 'grid',
-          gap: 2,
-          gridTemplateColumns: { xs: '1fr', lg: 'minmax(0, 1fr) 340px' },
-          alignItems: 'start',
-        }}
-      >
-        <Box ref={mapBoxRef} id="room-map" sx={{ minWidth: 0, scrollMarginTop: 80 }}>
-          {config ? (
-            <MembersMap ref={mapRef} members={members} config={config} describeActivity={describeActivity} />
-          ) : (
-            <Box sx={{ height: 440, borderRadius: 3, bgcolor: '#23394d' }} />
-          )}
-        </Box>
-        <Box sx={{ minWidth: 0 }}>
-          <ChannelMembersTable members={members} isLoading={isLoading} onSelect={select} />
+      {/* Side by side only when the section itself is wide enough (the chat column may take the room). */}
+      <Box sx={{ containerType: 'inline-size' }}>
+        <Box
+          sx={{
+            display: 'grid',
+            gap: 2,
+            gridTemplateColumns: '1fr',
+            alignItems: 'start',
+            '@container (min-width: 860px)': { gridTemplateColumns: 'minmax(0, 1fr) 340px' },
+          }}
+        >
+          <Box ref={mapBoxRef} id="room-map" sx={{ minWidth: 0, scrollMarginTop: 80 }}>
+            {config ? (
+              <MembersMap ref={mapRef} members={members} config={config} describeActivity={describeActivity} />
+            ) : (
+              <Box sx={{ height: 440, borderRadius: 3, bgcolor: '#23394d' }} />
+            )}
+          </Box>
+          <Box sx={{ minWidth: 0 }}>
+            <ChannelMembersTable members={members} isLoading={isLoading} onSelect={select} />
+          </Box>
         </Box>
       </Box>
       <UnknownLocationDialog name={unknown} onClose={() => setUnknown(null)} />

@@ -64,7 +64,7 @@ export function UsersInChannelSection({ channelName, members, onManage }: UsersI
           >
             <ListItemText
               primary={title}
-              slotProps={{ primary: { sx: { fontWeight: 700, fontSize: '0.9rem' }, noWrap: true } }}
+              slotProps={{ primary: { sx: { fontWeight: 700, fontSize: '0.9rem', overflowWrap: 'anywhere' } } }}
             />
             {open ? <ExpandLessIcon sx={{ color: SIDEBAR_MUTED }} /> : <ExpandMoreIcon sx={{ color: SIDEBAR_MUTED }} />}
           </ListItemButton>

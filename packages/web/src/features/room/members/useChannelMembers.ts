@@ -38,7 +38,9 @@ export function useChannelMembers(channelId: number | undefined, socket: Talkgro
   const queryKey = [...callKey(GetUsersInChannel, body), ...(token ? ['link'] : [])];
   const query = useQuery({
     queryKey,
-    queryFn: async ({ signal }) => (await api(GetUsersInChannel, body, { signal, token })).res,
+    // The full response, as useApiQuery keeps it: the Search User dialog reads the same cache entry.
+    queryFn: ({ signal }) => api(GetUsersInChannel, body, { signal, token }),
+    select: (response) => response.res,
     enabled: channelId !== undefined,
   });
   const [statuses, setStatuses] = useState<Map<number, UserStatus>>(() => new Map());
