@@ -1,7 +1,7 @@
 /**
  * The console's look: a night-navy radio console with a teal signal colour and an amber accent (the colour
- * of a transmit lamp). Contrast: white on primary 5.9:1, text on paper above 12:1; keyboard focus always
- * shows an amber ring.
+ * of a transmit lamp). Contrast: white on primary 6.3:1, text on paper above 12:1; keyboard focus always
+ * shows an amber ring of at least 3:1 against what surrounds it.
  */
 
 import type { Localization } from '@mui/material/locale';
@@ -16,9 +16,15 @@ export const consoleColors = {
   amber: '#f2a541',
 } as const;
 
+/** Keyboard focus: a dark amber ring on light surfaces (5:1 on white); dark surfaces use onDarkFocus. */
 const focusRing = {
-  outline: `3px solid ${consoleColors.amber}`,
+  outline: '3px solid #b45309',
   outlineOffset: 2,
+} as const;
+
+/** For the navy top bar and sidebar: the light amber ring (7.6:1 on navy). */
+export const onDarkFocus = {
+  '& .Mui-focusVisible, & :focus-visible': { outlineColor: consoleColors.amber },
 } as const;
 
 export function createConsoleTheme(localization?: Localization): Theme {
@@ -87,7 +93,14 @@ export function createConsoleTheme(localization?: Localization): Theme {
         },
         MuiFormHelperText: { styleOverrides: { root: { marginInline: 2 } } },
         MuiAlert: { styleOverrides: { root: { borderRadius: 10 } } },
-        MuiDialog: { styleOverrides: { paper: { borderRadius: 16 } } },
+        MuiDialog: {
+          styleOverrides: {
+            // Phones: a 16px margin instead of 32px leaves room for two buttons side by side.
+            paper: { borderRadius: 16, '@media (max-width: 599.95px)': { margin: 16 } },
+            paperFullWidth: { '@media (max-width: 599.95px)': { width: 'calc(100% - 32px)' } },
+          },
+        },
+        MuiDialogActions: { styleOverrides: { root: { flexWrap: 'wrap', rowGap: 8 } } },
         MuiTooltip: { defaultProps: { arrow: true } },
       },
     },

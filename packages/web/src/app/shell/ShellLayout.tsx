@@ -18,7 +18,7 @@ import { Outlet, useNavigate } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ADD_PARAM, ShellContext, type ShellContextValue } from '../../components/shell/ShellContext.tsx';
-import { consoleColors } from '../theme.ts';
+import { consoleColors, onDarkFocus } from '../theme.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { SIDEBAR_WIDTH, Sidebar } from './Sidebar.tsx';
 
@@ -64,6 +64,7 @@ export default function ShellLayout() {
             zIndex: (theme) => (narrow ? theme.zIndex.appBar : theme.zIndex.drawer + 1),
             bgcolor: consoleColors.navy,
             borderBottom: '1px solid rgba(255,255,255,0.08)',
+            ...onDarkFocus,
           }}
         >
           <Toolbar sx={{ gap: 1, minHeight: { xs: 64 } }}>

@@ -25,7 +25,7 @@ import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
 import { Logo } from '../../components/Logo.tsx';
 import type { ShellActions } from '../../components/shell/ShellContext.tsx';
-import { consoleColors } from '../theme.ts';
+import { consoleColors, onDarkFocus } from '../theme.ts';
 import { Clock } from './Clock.tsx';
 
 export const SIDEBAR_WIDTH = 280;
@@ -73,6 +73,7 @@ export function Sidebar({ narrow, onNavigate, onClose, slotRef, openAddUser, ope
         bgcolor: consoleColors.navy,
         color: consoleColors.navyText,
         overflowY: 'auto',
+        ...onDarkFocus,
       }}
     >
       {narrow ? (
