@@ -1,0 +1,242 @@
+/**
+ * Spreadsheets (spec sections 2, 5 and 9): exports read back with ExcelJS, the import template, and imports of
+ * .xlsx and .csv files built here, with duplicate, blank and existing rows, checked in the result's three groups.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { type Account, expect, type TalkgroupServer, test, unique, useSession } from './fixtures.ts';
+
+async function open(page: Page, admin: Account, path: '/usersList' | '/channelsList') {
+  await useSession(page, admin);
+  await page.goto(path);
+  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 20_000 });
+}
+
+/** Clicks a button that downloads a file; returns the file's name and its first sheet. */
+async function download(page: Page, button: string) {
+  const [file] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('main').getByRole('button', { name: button }).click(),
+  ]);
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.load(await readFile(await file.path()));
+  const sheet = workbook.worksheets[0];
+  const rows: unknown[][] = [];
+  sheet.eachRow((row) => {
+    rows.push((row.values as unknown[]).slice(1));
+  });
+  return { name: file.suggestedFilename(), header: rows[0] as string[], body: rows.slice(1) };
+}
+
+async function xlsx(header: string[], rows: unknown[][]): Promise<Buffer> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Import');
+  sheet.addRow(header);
+  for (const row of rows) sheet.addRow(row);
+  return Buffer.from(await workbook.xlsx.writeBuffer());
+}
+
+async function chooseFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('main').getByRole('button', { name: 'Importer' }).click(),
+  ]);
+  await chooser.setFiles(file);
+}
+
+async function users(server: TalkgroupServer, admin: Account) {
+  return (await server.call('/user/api/getAllUsers', {}, admin.token)).body.res as Array<Record<string, any>>;
+}
+
+const group = (page: Page, name: string) => page.getByRole('dialog').getByRole('region', { name });
+
+test.describe('spreadsheets (French)', () => {
+  test.use({ language: 'fr' });
+
+  test('exports the users to Liste_coéquipiers.xlsx with their channels and never a password', async ({
+    page,
+    admin,
+    seed,
+  }) => {
+    const channel = await seed.channel(unique('Export'));
+    const member = await seed.member({ firstName: 'Théo', lastName: unique('Export'), mapRight: true });
+    await seed.addToChannel(channel.id, [member.id]);
+    await open(page, admin, '/usersList');
+
+    const file = await download(page, 'Exporter');
+    expect(file.name).toBe('Liste_coéquipiers.xlsx');
+    expect(file.header).toEqual(['firstName', 'lastName', 'identifier', 'pseudo', 'mapRight', 'canal', 'createdAt']);
+    const row = file.body.find((cells) => cells[2] === member.login);
+    expect(row?.slice(0, 6)).toEqual(['Théo', member.lastName, member.login, expect.any(String), true, channel.name]);
+    const everything = JSON.stringify(file.body);
+    expect(everything).not.toContain(member.password);
+    expect(everything).not.toContain('scrypt$');
+  });
+
+  test('exports the channels to Liste_canaux.xlsx', async ({ page, admin, seed }) => {
+    const channel = await seed.channel(unique('Canal exporté'));
+    await open(page, admin, '/channelsList');
+    const file = await download(page, 'Exporter');
+    expect(file.name).toBe('Liste_canaux.xlsx');
+    expect(file.header).toEqual(['name', 'createdAt']);
+    expect(file.body.map((cells) => cells[0])).toContain(channel.name);
+  });
+
+  test("'Télécharger le modèle' gives model.xlsx with the import columns", async ({ page, admin }) => {
+    await open(page, admin, '/usersList');
+    const file = await download(page, 'Télécharger le modèle');
+    expect(file.name).toBe('model.xlsx');
+    expect(file.header).toEqual(['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'canal']);
+    expect(file.body).toEqual([]);
+  });
+
+  test('imports users from .xlsx: preview with missing cells in red, then not added / already existing / added', async ({
+    page,
+    admin,
+    server,
+    seed,
+  }) => {
+    const channel = await seed.channel(unique('Import'));
+    const existing = await seed.member({ firstName: 'Déjà', lastName: unique('Là') });
+    const tag = unique('imp').split(' ')[1];
+    const anna = [`Anna`, `Import${tag}`, `anna.${tag}@example.org`, `anna${tag}`, 'pw1234', 'vrai', channel.name];
+    const bob = [`Bob`, `Import${tag}`, `bob.${tag}@example.org`, `bob${tag}`, 'pw5678', 'FAUX', ''];
+    const blank = [`Carl`, '', `carl.${tag}@example.org`, `carl${tag}`, 'pw0000', 'true', ''];
+    const known = ['Déjà', existing.lastName, existing.login, 'deja', 'pw9999', 'false', ''];
+    // The channel column is named freely: any name containing 'canal' is the channel column.
+    const header = ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'Nom du canal'];
+    const buffer = await xlsx(header, [anna, anna, blank, known, bob]);
+    await open(page, admin, '/usersList');
+    await chooseFile(page, { name: 'equipe.xlsx', mimeType: 'application/octet-stream', buffer });
+
+    const dialog = page.getByRole('dialog', { name: 'Importer des coéquipiers' });
+    await expect(dialog.getByText('5 lignes lues dans equipe.xlsx.')).toBeVisible();
+    await expect(dialog.getByText('1 ligne en double sera ignorée.')).toBeVisible();
+    const missing = dialog.locator('td[data-missing="true"]');
+    await expect(missing).toHaveCount(1);
+    await expect(missing).toHaveAttribute('title', 'Cellule manquante ou invalide');
+    await expect(missing).toHaveCSS('background-color', 'rgba(179, 38, 30, 0.14)');
+    await expect(dialog.getByRole('cell', { name: 'pw1234' })).toHaveCount(0);
+    await dialog.getByRole('button', { name: 'Importer' }).click();
+
+    const confirm = page.getByRole('alertdialog', { name: 'Êtes-vous sûr ?' });
+    await expect(confirm).toContainText('Importer 4 lignes ?');
+    await confirm.getByRole('button', { name: 'Confirmer' }).click();
+
+    await expect(page.getByRole('dialog', { name: "Résultat de l'import" })).toBeVisible({ timeout: 20_000 });
+    await expect(group(page, 'Non ajoutés')).toContainText(`carl.${tag}@example.org`);
+    await expect(group(page, 'Non ajoutés').getByRole('listitem')).toHaveCount(1);
+    await expect(group(page, 'Déjà existants')).toContainText(existing.login);
+    await expect(group(page, 'Déjà existants').getByRole('listitem')).toHaveCount(1);
+    await expect(group(page, 'Ajoutés avec succès').getByRole('listitem')).toHaveCount(2);
+    await expect(group(page, 'Ajoutés avec succès')).toContainText(`anna.${tag}@example.org`);
+    await expect(group(page, 'Ajoutés avec succès')).toContainText(`bob.${tag}@example.org`);
+
+    const all = await users(server, admin);
+    const annaUser = all.find((user) => user.identifier === `anna.${tag}@example.org`);
+    expect(annaUser).toMatchObject({ mapRight: true, pseudo: `anna${tag}` });
+    expect(annaUser?.channels.map((c: { name: string }) => c.name)).toEqual([channel.name]);
+    expect(all.find((user) => user.identifier === `bob.${tag}@example.org`)?.mapRight).toBe(false);
+    expect(all.some((user) => user.identifier === `carl.${tag}@example.org`)).toBe(false);
+
+    await page.getByRole('dialog').getByRole('button', { name: 'Fermer' }).click();
+    await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill(`Import${tag}`);
+    await expect(page.getByRole('main').locator('tbody tr')).toHaveCount(2);
+  });
+
+  test('imports a large file in chunks of 200 rows with a progress bar', async ({ page, admin, server }) => {
+    // Every new user costs the server a password hash: keep the file just over one chunk.
+    test.setTimeout(120_000);
+    const tag = unique('bulk').split(' ')[1];
+    const rows = Array.from({ length: 230 }, (_, i) => [
+      `Bulk${i}`,
+      `Lot${tag}`,
+      `bulk${i}.${tag}@example.org`,
+      `b${i}`,
+      'pw',
+      i % 2 ? 'TRUE' : 'faux',
+      '',
+    ]);
+    const buffer = await xlsx(['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'canal'], rows);
+    const calls: number[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('/user/api/createMultipleUsers'))
+        calls.push((request.postDataJSON() as { userData: unknown[] }).userData.length);
+    });
+    await open(page, admin, '/usersList');
+    await chooseFile(page, { name: 'lot.xlsx', mimeType: 'application/octet-stream', buffer });
+    const dialog = page.getByRole('dialog', { name: 'Importer des coéquipiers' });
+    await expect(dialog.getByText('230 lignes lues dans lot.xlsx.')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Importer' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
+    await expect(page.getByRole('progressbar', { name: /Envoi en cours/ })).toBeVisible();
+
+    await expect(page.getByRole('dialog', { name: "Résultat de l'import" })).toBeVisible({ timeout: 60_000 });
+    await expect(group(page, 'Ajoutés avec succès')).toContainText('230');
+    expect(calls).toEqual([200, 30]);
+    expect((await users(server, admin)).filter((user) => user.lastName === `Lot${tag}`)).toHaveLength(230);
+  });
+
+  test('imports channels from a semicolon .csv: duplicate, blank and existing names', async ({
+    page,
+    admin,
+    server,
+    seed,
+  }) => {
+    const existing = await seed.channel(unique('Existant'));
+    const fresh = unique('Nouveau');
+    const csv = `name;note\n${fresh};a\n${fresh};a\n;vide\n${existing.name};b\n`;
+    await open(page, admin, '/channelsList');
+    await chooseFile(page, { name: 'canaux.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    const dialog = page.getByRole('dialog', { name: 'Importer des canaux' });
+    await expect(dialog.getByText('4 lignes lues dans canaux.csv.')).toBeVisible();
+    await expect(dialog.locator('td[data-missing="true"]')).toHaveCount(1);
+    await dialog.getByRole('button', { name: 'Importer' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
+
+    await expect(group(page, 'Non ajoutés').getByRole('listitem')).toHaveCount(1);
+    await expect(group(page, 'Déjà existants')).toContainText(existing.name);
+    await expect(group(page, 'Ajoutés avec succès')).toContainText(fresh);
+    await expect(group(page, 'Ajoutés avec succès').getByRole('listitem')).toHaveCount(1);
+    const names = (await server.call('/user/api/getAllChannels', {}, admin.token)).body.res.map(
+      (c: { name: string }) => c.name,
+    );
+    expect(names.filter((name: string) => name === fresh)).toHaveLength(1);
+  });
+
+  test('says so when a file cannot be read', async ({ page, admin }) => {
+    await open(page, admin, '/usersList');
+    await chooseFile(page, { name: 'broken.xlsx', mimeType: 'application/octet-stream', buffer: Buffer.from('nope') });
+    await expect(page.getByRole('dialog').getByText(/Ce fichier n'a pas pu être lu/)).toBeVisible();
+  });
+});
+
+test.describe('spreadsheets (English)', () => {
+  test.use({ language: 'en' });
+
+  test('the import result names its three groups in English', async ({ page, admin }) => {
+    const tag = unique('en').split(' ')[1];
+    const buffer = await xlsx(
+      ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'canal'],
+      [
+        ['Eve', 'English', `eve.${tag}@example.org`, 'eve', 'pw', 'TRUE', ''],
+        ['', 'Nobody', `nobody.${tag}@example.org`, 'no', 'pw', 'FALSE', ''],
+        ['Ada', 'Lovelace', admin.login, 'ada', 'pw', 'false', ''],
+      ],
+    );
+    await useSession(page, admin);
+    await page.goto('/usersList');
+    const [chooser] = await Promise.all([
+      page.waitForEvent('filechooser'),
+      page.getByRole('main').getByRole('button', { name: 'Import' }).click(),
+    ]);
+    await chooser.setFiles({ name: 'team.xlsx', mimeType: 'application/octet-stream', buffer });
+    await page.getByRole('dialog', { name: 'Import users' }).getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByRole('dialog', { name: 'Import result' })).toBeVisible();
+    await expect(group(page, 'Not added')).toContainText(`nobody.${tag}@example.org`);
+    await expect(group(page, 'Already existing')).toContainText(admin.login);
+    await expect(group(page, 'Added successfully')).toContainText(`eve.${tag}@example.org`);
+  });
+});
