@@ -20,7 +20,8 @@ async function download(page: Page, button: string) {
     page.getByRole('main').getByRole('button', { name: button }).click(),
   ]);
   const workbook = new ExcelJS.Workbook();
-  await workbook.xlsx.load(await readFile(await file.path()));
+  // ExcelJS types its input as its own Buffer interface; a Node Buffer is what it reads.
+  await workbook.xlsx.load((await readFile(await file.path())) as never);
   const sheet = workbook.worksheets[0];
   const rows: unknown[][] = [];
   sheet.eachRow((row) => {
