@@ -95,7 +95,7 @@ export default function GroupCallPage() {
     <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
       <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2.5 }}>
         <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-          <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
             <Typography variant="overline" sx={{ color: 'text.secondary', lineHeight: 1.4 }}>
               {t('groupCall.title')}
             </Typography>
@@ -183,9 +183,11 @@ export default function GroupCallPage() {
               <Typography component="h2" variant="h5">
                 {t('participants.title')}
               </Typography>
-              <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                {t('participants.count', { count: state.peers.length })}
-              </Typography>
+              {state.peers.length > 0 ? (
+                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                  {t('participants.count', { count: state.peers.length })}
+                </Typography>
+              ) : null}
               <Typography
                 variant="body2"
                 sx={{ ml: 'auto', fontWeight: 600, color: 'success.main' }}

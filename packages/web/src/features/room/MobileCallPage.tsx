@@ -108,7 +108,12 @@ function MobileCall() {
           onChange={(_event, value: MobileTab) => setTab(value)}
           variant="fullWidth"
           textColor="inherit"
-          sx={{ '& .MuiTabs-indicator': { bgcolor: '#f2a541', height: 3 }, minHeight: 44 }}
+          sx={{
+            '& .MuiTabs-indicator': { bgcolor: '#f2a541', height: 3 },
+            '& .MuiTab-root': { opacity: 0.82 },
+            '& .MuiTab-root.Mui-selected': { opacity: 1 },
+            minHeight: 44,
+          }}
         >
           <Tab
             value="voice"

@@ -179,6 +179,8 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
         // One finger scrolls the page; two fingers reach Leaflet (cooperative gestures).
         '& .leaflet-container': { height: '100%', width: '100%', bgcolor: '#23394d', touchAction: 'pan-x pan-y' },
         '& .tg-marker': { background: 'none', border: 0 },
+        '& .leaflet-popup-content': { m: '12px 16px', fontFamily: 'inherit' },
+        '& .leaflet-popup-content p': { m: 0 },
         '& .tg-marker-label': {
           position: 'relative',
           display: 'grid',

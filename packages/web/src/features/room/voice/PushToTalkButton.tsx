@@ -145,7 +145,12 @@ export function PushToTalkButton({
           <Typography sx={{ fontWeight: 700, color: micOn ? 'error.main' : 'text.primary' }} aria-live="polite">
             {micOn ? t('ptt.onAir') : t('ptt.idle')}
           </Typography>
-          <Typography id="ptt-hint" variant="caption" sx={{ color: 'text.secondary' }}>
+          <Typography
+            id="ptt-hint"
+            variant="caption"
+            // A phone has no space bar.
+            sx={{ color: 'text.secondary', '@media (pointer: coarse)': { display: 'none' } }}
+          >
             {t('ptt.hint')}
           </Typography>
         </Box>
