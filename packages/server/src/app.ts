@@ -81,7 +81,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastify.get('/*', (request, reply) => {
       const pathname = request.url.split('?')[0];
       // A missing file (an asset of an older build) is a 404, not the page: a script must never get HTML.
-      if (NOT_SPA.test(request.url) || /\.[a-z0-9]+$/i.test(pathname)) {
+      // Only a built asset or a top-level file counts: a room path may end like a file (/groupCallView/Team1.5).
+      if (NOT_SPA.test(request.url) || /^\/(assets\/.+|[^/]+)\.[a-z0-9]+$/i.test(pathname)) {
         return reply.status(404).send({ success: false, result: `No such call: GET ${pathname}` });
       }
       return reply.sendFile('index.html');
