@@ -1,0 +1,223 @@
+/**
+ * The voice room's signalling and push-to-talk reporting, with a recorded socket and stand-ins for the
+ * browser's media and peer connections (the browser tests run the real ones: e2e/room-voice.spec.ts).
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type RoomSocket, VoiceRoom } from './voiceRoom.ts';
+
+type Handler = (...args: unknown[]) => unknown;
+
+function recordedSocket() {
+  const handlers = new Map<string, Handler[]>();
+  const sent: Array<[string, unknown]> = [];
+  const socket = {
+    id: 'self',
+    connected: true,
+    on(event: string, handler: Handler) {
+      handlers.set(event, [...(handlers.get(event) ?? []), handler]);
+      return socket;
+    },
+    off(event: string, handler: Handler) {
+      handlers.set(
+        event,
+        (handlers.get(event) ?? []).filter((h) => h !== handler),
+      );
+      return socket;
+    },
+    emit(event: string, payload: unknown) {
+      sent.push([event, payload]);
+      return socket;
+    },
+  };
+  return {
+    socket: socket as unknown as RoomSocket,
+    sent,
+    /** Delivers a server event and waits for its handlers. */
+    async receive(event: string, payload: unknown) {
+      await Promise.all((handlers.get(event) ?? []).map((handler) => handler(payload)));
+    },
+    sentOf: (event: string) => sent.filter(([name]) => name === event).map(([, payload]) => payload),
+  };
+}
+
+class FakePeerConnection {
+  static all: FakePeerConnection[] = [];
+  connectionState = 'new';
+  signalingState = 'stable';
+  localDescription: { type: string; sdp: string; toJSON(): unknown } | null = null;
+  remoteDescription: unknown = null;
+  added: unknown[] = [];
+  candidates: unknown[] = [];
+  closed = false;
+  onicecandidate: ((event: { candidate: unknown }) => void) | null = null;
+  ontrack: unknown = null;
+  onconnectionstatechange: unknown = null;
+  constructor(readonly config: unknown) {
+    FakePeerConnection.all.push(this);
+  }
+  addTrack(track: unknown) {
+    this.added.push(track);
+  }
+  addTransceiver(kind: string, init: unknown) {
+    this.added.push({ kind, init });
+  }
+  async createOffer() {
+    return { type: 'offer', sdp: 'offer-sdp' };
+  }
+  async createAnswer() {
+    return { type: 'answer', sdp: 'answer-sdp' };
+  }
+  async setLocalDescription(description: { type: string; sdp: string }) {
+    this.localDescription = { ...description, toJSON: () => description };
+    this.signalingState = description.type === 'offer' ? 'have-local-offer' : 'stable';
+  }
+  async setRemoteDescription(description: unknown) {
+    this.remoteDescription = description;
+    this.signalingState = this.signalingState === 'have-local-offer' ? 'stable' : 'have-remote-offer';
+  }
+  async addIceCandidate(candidate: unknown) {
+    this.candidates.push(candidate);
+  }
+  getSenders() {
+    return [];
+  }
+  getReceivers() {
+    return [];
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+const track = { kind: 'audio', enabled: true, stop: vi.fn() };
+const stream = { getAudioTracks: () => [track], getVideoTracks: () => [], getTracks: () => [track] };
+
+beforeEach(() => {
+  track.enabled = true;
+  FakePeerConnection.all = [];
+  vi.stubGlobal('RTCPeerConnection', FakePeerConnection);
+  vi.stubGlobal('navigator', { mediaDevices: { getUserMedia: vi.fn(async () => stream) } });
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function deferred() {
+  let resolve: () => void = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
+}
+
+describe('voice room', () => {
+  it('takes the microphone muted, then joins the room with the user name', async () => {
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });
+    await room.start();
+    expect(track.enabled).toBe(false);
+    expect(io.sentOf('join_room')).toEqual([{ room: 'Alpha', name: 'Ada' }]);
+    expect(room.getSnapshot()).toMatchObject({ joined: true, micReady: true, micOn: false });
+  });
+
+  it('as the newcomer offers to every peer already there, with the ICE servers of the configuration', async () => {
+    const io = recordedSocket();
+    const iceServers = [{ urls: 'stun:stun.example.org' }];
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers });
+    await room.start();
+    await io.receive('all_users', [
+      { id: 'b', name: 'Bea', userId: 2 },
+      { id: 'c', name: 'Cal', userId: 3 },
+    ]);
+    await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(2));
+    expect(io.sentOf('offer')).toEqual([
+      { sdp: { type: 'offer', sdp: 'offer-sdp' }, offerSendID: 'self', offerSendName: 'Ada', offerReceiveID: 'b' },
+      { sdp: { type: 'offer', sdp: 'offer-sdp' }, offerSendID: 'self', offerSendName: 'Ada', offerReceiveID: 'c' },
+    ]);
+    expect(FakePeerConnection.all.map((pc) => pc.config)).toEqual([{ iceServers }, { iceServers }]);
+    expect(FakePeerConnection.all[0].added).toEqual([track]);
+    expect(room.getSnapshot().peers.map((peer) => peer.name)).toEqual(['Bea', 'Cal']);
+
+    // The answer completes the exchange; a candidate that came before it was kept until then.
+    await io.receive('getCandidate', { candidate: { candidate: 'c1' }, candidateSendID: 'b' });
+    await io.receive('getAnswer', { sdp: { type: 'answer', sdp: 'x' }, answerSendID: 'b' });
+    expect(FakePeerConnection.all[0].remoteDescription).toEqual({ type: 'answer', sdp: 'x' });
+    expect(FakePeerConnection.all[0].candidates).toEqual([{ candidate: 'c1' }]);
+  });
+
+  it('answers an offer from a newcomer, and closes the connection when that peer exits', async () => {
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });
+    await room.start();
+    await io.receive('user joined', { id: 'd', name: 'Dan', userId: 4 });
+    await io.receive('getOffer', { sdp: { type: 'offer', sdp: 'o' }, offerSendID: 'd', offerSendName: 'Dan' });
+    expect(io.sentOf('answer')).toEqual([
+      { sdp: { type: 'answer', sdp: 'answer-sdp' }, answerSendID: 'self', answerReceiveID: 'd' },
+    ]);
+    expect(room.getSnapshot().peers).toMatchObject([{ id: 'd', name: 'Dan', userId: 4 }]);
+
+    await io.receive('onMicStateChanged', { id: 'd', micState: true, room: 'Alpha' });
+    expect(room.getSnapshot().peers[0].talking).toBe(true);
+
+    await io.receive('user_exit', { id: 'd' });
+    expect(FakePeerConnection.all[0].closed).toBe(true);
+    expect(room.getSnapshot().peers).toEqual([]);
+  });
+
+  it('reports each mic change, and corrects the others over the socket when an HTTP report lands late', async () => {
+    const io = recordedSocket();
+    const reports: boolean[] = [];
+    const pending: Array<() => void> = [];
+    const room = new VoiceRoom({
+      socket: io.socket,
+      room: 'Alpha',
+      name: 'Ada',
+      iceServers: [],
+      reportMicState: (on) => {
+        reports.push(on);
+        const wait = deferred();
+        pending.push(wait.resolve);
+        return wait.promise;
+      },
+    });
+    await room.start();
+
+    room.setMicEnabled(true);
+    expect(track.enabled).toBe(true);
+    room.setMicEnabled(false);
+    expect(track.enabled).toBe(false);
+    expect(io.sentOf('micStateChange')).toEqual([
+      { id: 'self', micState: true, room: 'Alpha' },
+      { id: 'self', micState: false, room: 'Alpha' },
+    ]);
+    // The "on" report is still on its way: the "off" waits for it rather than racing it.
+    expect(reports).toEqual([true]);
+
+    pending[0]();
+    await vi.waitFor(() => expect(reports).toEqual([true, false]));
+    // The late "on" may have reached the others after the socket's "off": the socket says "off" again.
+    expect(io.sentOf('micStateChange')).toEqual([
+      { id: 'self', micState: true, room: 'Alpha' },
+      { id: 'self', micState: false, room: 'Alpha' },
+      { id: 'self', micState: false, room: 'Alpha' },
+    ]);
+    pending[1]();
+  });
+
+  it('without a microphone says why, joins receive-only and ignores presses', async () => {
+    vi.stubGlobal('navigator', {
+      mediaDevices: { getUserMedia: vi.fn(async () => Promise.reject(new DOMException('no', 'NotAllowedError'))) },
+    });
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });
+    await room.start();
+    expect(room.getSnapshot()).toMatchObject({ mediaProblem: 'denied', micReady: false, joined: true });
+    room.setMicEnabled(true);
+    expect(io.sentOf('micStateChange')).toEqual([]);
+
+    await io.receive('all_users', [{ id: 'b', name: 'Bea', userId: 2 }]);
+    await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(1));
+    expect(FakePeerConnection.all[0].added).toEqual([{ kind: 'audio', init: { direction: 'recvonly' } }]);
+  });
+});
