@@ -73,7 +73,7 @@ try {
   const form = new FormData();
   form.append('channelId', String(channel.id));
   form.append('textMsg', 'Plan du site');
-  form.append('image', new Blob([PNG], { type: 'image/png' }), 'plan.png');
+  form.append('image', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'plan.png');
   await fetch(`${server.baseURL}/user/api/uploadFile`, {
     method: 'POST',
     headers: { 'x-access-token': carl.token },
