@@ -36,9 +36,16 @@ function ownerOf(id: string): string {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export function initialSizeReport({ budgetKb }: Options): Plugin {
+  let report: { text: string; over: boolean } | undefined;
   return {
     name: 'talkgroup-initial-size',
     apply: 'build',
+    // Measured when the files are written, printed last so that it ends the build's output.
+    closeBundle() {
+      if (!report) return;
+      console.log(report.text);
+      if (report.over) throw new Error(report.text.trim().split('\n').pop());
+    },
     writeBundle(_options, bundle) {
       const chunks = new Map<string, ChunkLike>();
       for (const item of Object.values(bundle)) {
@@ -67,7 +74,7 @@ export function initialSizeReport({ budgetKb }: Options): Plugin {
       }
       const verdict = gzipped <= budgetKb * 1024 ? 'within' : 'OVER';
       const summary = `Initial JS of /signin: ${initial.size} chunk(s), ${kb(raw)} raw, ${kb(gzipped)} gzipped (${verdict} the ${budgetKb} KB budget)`;
-      console.log(`\n${lines.join('\n')}\n${summary}\n`);
+      let detail = '';
       if (process.env.SIZE_DETAIL) {
         const owners = new Map<string, number>();
         for (const fileName of initial) {
@@ -76,20 +83,9 @@ export function initialSizeReport({ budgetKb }: Options): Plugin {
           }
         }
         const top = [...owners].sort((a, b) => b[1] - a[1]).slice(0, 25);
-        console.log(top.map(([owner, size]) => `  ${owner.padEnd(44)} ${kb(size).padStart(10)} raw`).join('\n'));
-        if (process.env.SIZE_DETAIL !== '1') {
-          const modules = [...initial].flatMap((fileName) =>
-            Object.entries(chunks.get(fileName)?.modules ?? {}).filter(([id]) =>
-              id.includes(process.env.SIZE_DETAIL ?? ''),
-            ),
-          );
-          modules.sort((a, b) => b[1].renderedLength - a[1].renderedLength);
-          console.log(
-            modules.map(([id, info]) => `  ${id.split('node_modules/').pop()} ${kb(info.renderedLength)}`).join('\n'),
-          );
-        }
+        detail = `${top.map(([owner, size]) => `  ${owner.padEnd(44)} ${kb(size).padStart(10)} before minifying`).join('\n')}\n`;
       }
-      if (verdict === 'OVER') this.error(summary);
+      report = { text: `\n${lines.join('\n')}\n${detail}${summary}\n`, over: verdict === 'OVER' };
     },
   };
 }
