@@ -268,8 +268,9 @@ export async function signIn(page: Page, account: Account, { remember = false }:
 export async function useSession(page: Page, account: Account, { remember = false }: SignInOptions = {}) {
   await page.context().addInitScript(
     ({ account, remember }) => {
-      if (sessionStorage.getItem('e2e-session-set')) return;
-      sessionStorage.setItem('e2e-session-set', '1');
+      // Once per tab (window.name survives navigations and storage clearing): a later sign-out stays signed out.
+      if (window.name === 'e2e-session-set') return;
+      window.name = 'e2e-session-set';
       localStorage.setItem('id', String(account.id));
       localStorage.setItem('email', account.login);
       localStorage.setItem('firstName', account.firstName);

@@ -65,7 +65,7 @@ test.describe('with a session', () => {
     await page.goto('/dashboard');
     await expect(page).toHaveURL(/\/signin$/);
     const stored = await page.evaluate(() => ({
-      session: Object.keys(sessionStorage).filter((key) => key !== 'e2e-session-set'),
+      session: Object.keys(sessionStorage),
       local: Object.keys(localStorage),
     }));
     expect(stored.session).toEqual([]);
