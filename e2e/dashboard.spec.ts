@@ -40,6 +40,7 @@ test.describe('dashboard (English)', () => {
     page,
     freshServer,
   }) => {
+    test.slow(); // eleven accounts and channels made through the API, each password hashed with scrypt
     const t = await team(freshServer);
     const database = openServerDatabase(freshServer);
     const now = Date.now();
@@ -121,6 +122,7 @@ test.describe('dashboard (English)', () => {
     page,
     freshServer,
   }) => {
+    test.slow(); // thirteen accounts and channels made through the API
     const t = await team(freshServer);
     const members: number[] = [t.admin.id];
     for (let i = 0; i < 6; i++) members.push((await t.seed.member()).id);

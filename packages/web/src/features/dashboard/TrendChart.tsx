@@ -48,7 +48,9 @@ export function TrendChart({ trend, label, color }: TrendChartProps) {
             fill={count === 0 ? theme.palette.divider : color}
             opacity={count === 0 ? 1 : daysAgo === 0 ? 1 : 0.55}
           >
-            <title>{daysAgo === 0 ? t('trend.today', { count }) : t('trend.daysAgo', { days: daysAgo, count })}</title>
+            <title>
+              {daysAgo === 0 ? t('trend.today', { count }) : t('trend.daysAgo', { count: daysAgo, value: count })}
+            </title>
           </rect>
         );
       })}
