@@ -100,6 +100,7 @@ export default function ShellLayout() {
           open={narrow ? drawerOpen : true}
           onClose={closeDrawer}
           ModalProps={{ keepMounted: true }}
+          slotProps={{ paper: { 'aria-label': t('nav.label') } }}
           sx={{
             width: narrow ? 0 : SIDEBAR_WIDTH,
             flexShrink: 0,
