@@ -42,13 +42,13 @@ test('the user call view takes its token from the link, starts muted and follows
     // The embedding app turns the microphone on with a window message...
     await device.evaluate(() => window.postMessage({ type: 'micState', micState: true }, '*'));
     await expect(device.getByText('Microphone on')).toBeVisible();
-    await expect.poll(() => levelOf(a.page, umaAtA), { timeout: 5_000 }).toBeGreaterThan(SOUND);
+    await expect.poll(() => levelOf(a.page, umaAtA), { timeout: 10_000 }).toBeGreaterThan(SOUND);
     await expect(a.page.getByRole('listitem', { name: 'Uma Linked' })).toHaveAttribute('data-talking', 'true');
 
     // ...and off with an event of its own.
     await device.evaluate(() => window.dispatchEvent(new CustomEvent('talkgroup:mic', { detail: false })));
     await expect(device.getByText('Microphone off')).toBeVisible();
-    await expect.poll(() => levelOf(a.page, umaAtA), { timeout: 5_000 }).toBeLessThan(SILENCE);
+    await expect.poll(() => levelOf(a.page, umaAtA), { timeout: 10_000 }).toBeLessThan(SILENCE);
     await expect(a.page.getByRole('listitem', { name: 'Uma Linked' })).toHaveAttribute('data-talking', 'false');
 
     // The changes were reported: the talk is in the activity log.
@@ -88,10 +88,10 @@ test('the mobile call view: voice, messages and members on a phone', async ({ br
     const ptt = phone.page.getByRole('button', { name: 'Push to talk' });
     await ptt.hover();
     await phone.page.mouse.down();
-    await expect.poll(() => levelOf(a.page, maxAtA), { timeout: 5_000 }).toBeGreaterThan(SOUND);
+    await expect.poll(() => levelOf(a.page, maxAtA), { timeout: 10_000 }).toBeGreaterThan(SOUND);
     await expect(a.page.getByRole('listitem', { name: 'Max Mobile' })).toHaveAttribute('data-talking', 'true');
     await phone.page.mouse.up();
-    await expect.poll(() => levelOf(a.page, maxAtA), { timeout: 5_000 }).toBeLessThan(SILENCE);
+    await expect.poll(() => levelOf(a.page, maxAtA), { timeout: 10_000 }).toBeLessThan(SILENCE);
 
     await phone.page.getByRole('tab', { name: 'Messages' }).click();
     const input = phone.page.getByRole('textbox', { name: 'Message' });

@@ -36,18 +36,30 @@ export interface MembersMapProps {
   ref?: Ref<MembersMapHandle>;
 }
 
-function markerIcon(label: string, inChannel: boolean): L.DivIcon {
-  const element = document.createElement('span');
-  element.className = 'tg-marker-label';
-  // textContent, not HTML: a pseudo is user input.
-  element.textContent = label;
-  return L.divIcon({
-    className: `tg-marker ${inChannel ? 'tg-marker--in-channel' : 'tg-marker--elsewhere'}`,
-    html: element,
-    iconSize: [46, 30],
-    iconAnchor: [23, 38],
-    popupAnchor: [0, -36],
-  });
+/** A label icon whose element Leaflet makes carries the member's name and state, however often it is redrawn. */
+class MemberIcon extends L.DivIcon {
+  private readonly attributes: Record<string, string>;
+
+  constructor(label: string, inChannel: boolean, attributes: Record<string, string>) {
+    const element = document.createElement('span');
+    element.className = 'tg-marker-label';
+    // textContent, not HTML: a pseudo is user input.
+    element.textContent = label;
+    super({
+      className: `tg-marker ${inChannel ? 'tg-marker--in-channel' : 'tg-marker--elsewhere'}`,
+      html: element,
+      iconSize: [46, 30],
+      iconAnchor: [23, 38],
+      popupAnchor: [0, -36],
+    });
+    this.attributes = attributes;
+  }
+
+  override createIcon(oldIcon?: HTMLElement): HTMLElement {
+    const icon = super.createIcon(oldIcon);
+    for (const [name, value] of Object.entries(this.attributes)) icon.setAttribute(name, value);
+    return icon;
+  }
 }
 
 /** Fits the view to the members' positions once, when they first arrive. */
@@ -108,8 +120,16 @@ function MemberMarker({
   const name = memberName(member.user);
   const status = member.inChannel ? t('map.inChannel') : t('map.notInChannel');
   const label = markerLabel(member.user.pseudo || name);
-  const icon = useMemo(() => markerIcon(label, member.inChannel), [label, member.inChannel]);
   const userId = member.user.id;
+  const icon = useMemo(
+    () =>
+      new MemberIcon(label, member.inChannel, {
+        'aria-label': `${name}, ${status}`,
+        'data-user-id': String(userId),
+        'data-in-channel': member.inChannel ? 'true' : 'false',
+      }),
+    [label, member.inChannel, name, status, userId],
+  );
 
   useEffect(() => {
     const marker = markerRef.current;
@@ -119,15 +139,6 @@ function MemberMarker({
       markers.current.delete(userId);
     };
   }, [markers, userId]);
-
-  // Leaflet makes the icon element: name it for assistive technologies (and tests) whenever it is redrawn.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: a new icon is a new element to name
-  useEffect(() => {
-    const element = markerRef.current?.getElement();
-    element?.setAttribute('aria-label', `${name}, ${status}`);
-    element?.setAttribute('data-user-id', String(userId));
-    element?.setAttribute('data-in-channel', member.inChannel ? 'true' : 'false');
-  }, [icon, name, status, userId, member.inChannel]);
 
   return (
     <Marker ref={markerRef} position={[position.lat, position.lng]} icon={icon} title={name}>
