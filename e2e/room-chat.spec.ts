@@ -77,7 +77,16 @@ test('text and images go both ways live, with typing, own label, and deletion af
     });
     await expect(dialog.getByRole('alert')).toHaveText('The file exceeds 1 MB.');
     await expect(dialog.getByRole('button', { name: 'Send', exact: true })).toBeDisabled();
-    await dialog.getByLabel('Image file').setInputFiles({ name: 'map.png', mimeType: 'image/png', buffer: PNG });
+    // Dropped on the zone, like a file dragged from the desktop.
+    const dropped = await b.page.evaluateHandle(
+      (bytes) => {
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([new Uint8Array(bytes)], 'map.png', { type: 'image/png' }));
+        return transfer;
+      },
+      [...PNG],
+    );
+    await dialog.getByTestId('drop-zone').dispatchEvent('drop', { dataTransfer: dropped });
     await expect(dialog.getByRole('img', { name: 'map.png' })).toBeVisible();
     await dialog.getByLabel('Text with the image (optional)').fill('Where we meet');
     await dialog.getByRole('button', { name: 'Send', exact: true }).click();

@@ -124,3 +124,18 @@ test('the map asks for Ctrl + wheel to zoom instead of taking the page scroll', 
     await a.close();
   }
 });
+
+test('on a narrow screen a button scrolls down to the map', async ({ browser, server, admin, seed }) => {
+  const channel = await seed.channel();
+  const a = await openAs(browser, server.baseURL, admin, { viewport: { width: 390, height: 844 } });
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    const map = a.page.getByRole('region', { name: "Map of the channel's members" });
+    await expect(map).not.toBeInViewport();
+    await a.page.getByRole('button', { name: 'Map', exact: true }).click();
+    await expect(map).toBeInViewport();
+    await expect(a.page.getByRole('button', { name: 'Map', exact: true })).toBeHidden();
+  } finally {
+    await a.close();
+  }
+});
