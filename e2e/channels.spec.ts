@@ -142,6 +142,47 @@ test.describe('channels list (French)', () => {
     );
   });
 
+  test("the room's Search User dialog adds and removes members after 'Êtes-vous sûr ?'", async ({
+    page,
+    admin,
+    server,
+    seed,
+  }) => {
+    const inside = await seed.member({ firstName: 'Tina', lastName: unique('Dedans') });
+    const outside = await seed.member({ firstName: 'Ugo', lastName: unique('Dehors') });
+    const channel = await seed.channel(unique('Gestion'));
+    await seed.addToChannel(channel.id, [inside.id]);
+    const memberIds = async () =>
+      ((await channelByName(server, admin, channel.name))?.users ?? []).map((u: { id: number }) => u.id);
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await useSession(page, admin);
+    await page.addInitScript(
+      ({ id, name }) => {
+        localStorage.setItem('channelId', String(id));
+        localStorage.setItem('channelName', name);
+      },
+      { id: channel.id, name: channel.name },
+    );
+    await page.goto(`/groupCallView/${channel.rtcSession}`);
+    await page.getByRole('button', { name: 'Ajouter ou retirer des utilisateurs' }).click();
+
+    const dialog = page.getByRole('dialog', { name: `Coéquipiers du canal ${channel.name}` });
+    await dialog.getByRole('searchbox').fill(outside.login);
+    await dialog.getByRole('button', { name: `Ajouter Ugo ${outside.lastName} au canal` }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Êtes-vous sûr ?' });
+    await expect(confirm).toContainText(`Ajouter Ugo ${outside.lastName} au canal ${channel.name} ?`);
+    await confirm.getByRole('button', { name: 'Ajouter' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Coéquipier ajouté au canal');
+    await expect(dialog.getByRole('button', { name: `Retirer Ugo ${outside.lastName} du canal` })).toBeVisible();
+    expect((await memberIds()).sort()).toEqual([inside.id, outside.id].sort());
+
+    await dialog.getByRole('searchbox').fill(inside.login);
+    await dialog.getByRole('button', { name: `Retirer Tina ${inside.lastName} du canal` }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Retirer' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('Coéquipier retiré du canal');
+    expect(await memberIds()).toEqual([outside.id]);
+  });
+
   test("shows 'Pas de canaux' for an empty list and opens Add Channel from the sidebar", async ({ page, admin }) => {
     await page.setViewportSize({ width: 1600, height: 900 });
     await page.route('**/user/api/getAllChannels', (route) => route.fulfill({ json: { success: true, res: [] } }));
@@ -176,6 +217,34 @@ test.describe('channels list (English)', () => {
     await page.getByRole('button', { name: `Delete ${name}` }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Yes, delete it!' }).click();
     await expect(notice(page)).toContainText('Channel has been deleted');
+  });
+
+  test("the Search User dialog says 'User Added To Channel' and 'User Deleted from Channel'", async ({
+    page,
+    admin,
+    seed,
+  }) => {
+    const member = await seed.member({ firstName: 'Vic', lastName: unique('Toggle') });
+    const channel = await seed.channel(unique('Toggle'));
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await useSession(page, admin);
+    await page.addInitScript(
+      ({ id, name }) => {
+        localStorage.setItem('channelId', String(id));
+        localStorage.setItem('channelName', name);
+      },
+      { id: channel.id, name: channel.name },
+    );
+    await page.goto(`/groupCallView/${channel.rtcSession}`);
+    await page.getByRole('button', { name: 'Add or remove users' }).click();
+    const dialog = page.getByRole('dialog', { name: `Users of the channel ${channel.name}` });
+    await dialog.getByRole('searchbox').fill(member.login);
+    await dialog.getByRole('button', { name: `Add Vic ${member.lastName} to the channel` }).click();
+    await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Add' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('User Added To Channel');
+    await dialog.getByRole('button', { name: `Remove Vic ${member.lastName} from the channel` }).click();
+    await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Remove' }).click();
+    await expect(dialog.getByRole('alert')).toContainText('User Deleted from Channel');
   });
 
   test("shows 'No channels' for an empty list", async ({ page, admin }) => {

@@ -41,7 +41,8 @@ import {
   type Report,
   withoutDuplicates,
 } from './import-rows.ts';
-import { readSpreadsheet, type SheetRow } from './workbook.ts';
+import { readSpreadsheetOffThread } from './readOffThread.ts';
+import type { SheetRow } from './workbook.ts';
 
 export interface ImportDialogProps {
   kind: ImportKind;
@@ -86,7 +87,7 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
     if (!file) return;
     let cancelled = false;
     setPhase({ name: 'reading' });
-    readSpreadsheet(file).then(
+    readSpreadsheetOffThread(file).then(
       (sheet) => {
         if (cancelled) return;
         const cells = sheet.rows.map((row) => pick(kind, canonicalRow(kind, row)));

@@ -1,0 +1,369 @@
+/**
+ * Does the users page stay quick with 10,000 users? Two real servers (the built web app, SQLite in temp dirs),
+ * one seeded with 100 users (the baseline) and one with 10,000, measured in the same run with the same
+ * Chromium, so that the ratio column says what the team's size costs. Figures only, never pass/fail.
+ *
+ *   npm run build && npm run bench:users-page
+ *   BENCH_USERS=20000 npm run bench:users-page     another size
+ *   E2E_WEB_DIR=/path/to/dist …                    another build of the web app (as the browser tests)
+ *
+ * Measured:
+ * - getAllUsers as the page calls it (server time and JSON size);
+ * - time to first rows: from navigation to the first user row in the table (median of 5 loads);
+ * - filter keystroke: from the input event to the painted table that reflects it (the row count or the
+ *   rows change on each measured keystroke), and the longest main-thread task meanwhile;
+ * - sort click: from the click on a column header to the painted, re-sorted table;
+ * - import preview: from choosing an .xlsx file (100 rows vs 5,000 rows) to its preview table, and the
+ *   longest main-thread task meanwhile (the page must not freeze).
+ * The users are written straight into the database with one shared password hash: hashing 10,000 passwords
+ * through the API would take minutes and is not what is measured here.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { chromium, type Page } from '@playwright/test';
+import ExcelJS from 'exceljs';
+import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
+import { type Account, createAdmin, startServer, type TalkgroupServer } from '../../e2e/fixtures.ts';
+
+const BASELINE = 100;
+const TARGET = Number(process.env.BENCH_USERS ?? 10_000);
+const CHANNELS = 50;
+const LOADS = 5;
+/** Each group: a prefix set at once, then keystrokes that each narrow the match (and so change the table). */
+const KEYSTROKES = [
+  ['bench', '1', '2', '3'],
+  ['bench', '4', '5', '6'],
+  ['bench', '7', '8', '9'],
+];
+const IMPORT_ROWS = [100, 5_000];
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+/** Users, channels, memberships and one activity each, straight into the server's SQLite file. */
+function seed(server: TalkgroupServer, admin: Account, count: number): void {
+  const db = new DatabaseSync(path.join(server.dataDir, 'talkgroup.sqlite'));
+  db.exec('PRAGMA busy_timeout = 10000');
+  const hash = (db.prepare('SELECT password_hash FROM users WHERE id = ?').get(admin.id) as { password_hash: string })
+    .password_hash;
+  const start = Date.now() - 90 * 24 * 3600 * 1000;
+  const at = (i: number, of: number) => new Date(start + Math.floor((i / of) * 89 * 24 * 3600 * 1000)).toISOString();
+  db.exec('BEGIN');
+  const channel = db.prepare('INSERT INTO channels (name, rtc_session, created_at) VALUES (?, ?, ?) RETURNING id');
+  const channelIds: number[] = [];
+  for (let c = 0; c < CHANNELS; c++) {
+    channelIds.push((channel.get(`Canal ${c}`, `Canal${c}`, at(c, CHANNELS)) as { id: number }).id);
+  }
+  const user = db.prepare(
+    `INSERT INTO users (first_name, last_name, identifier, pseudo, display_name, phone_number, password_hash,
+       map_right, role, photo_url, created_at) VALUES (?, ?, ?, ?, ?, '', ?, ?, 'member', NULL, ?) RETURNING id`,
+  );
+  const member = db.prepare('INSERT INTO channel_members (channel_id, user_id, created_at) VALUES (?, ?, ?)');
+  const activity = db.prepare(
+    `INSERT INTO activities (type, user_id, user_first_name, user_last_name, user_display_name, channel_id,
+       channel_name, created_at) VALUES ('channel_join', ?, ?, ?, ?, ?, ?, ?)`,
+  );
+  for (let i = 0; i < count; i++) {
+    const first = `First${i}`;
+    const last = `Last${i}`;
+    const created = at(i, count);
+    const { id } = user.get(
+      first,
+      last,
+      `bench${i}@example.org`,
+      `b${i}`,
+      `${first} ${last}`,
+      hash,
+      i % 3 ? 0 : 1,
+      created,
+    ) as {
+      id: number;
+    };
+    const a = channelIds[i % CHANNELS];
+    const b = channelIds[(i * 7 + 3) % CHANNELS];
+    member.run(a, id, created);
+    if (b !== a) member.run(b, id, created);
+    activity.run(id, first, last, `${first} ${last}`, a, `Canal ${i % CHANNELS}`, created);
+  }
+  db.exec('COMMIT');
+  db.close();
+}
+
+async function timeGetAllUsers(server: TalkgroupServer, admin: Account) {
+  const times: number[] = [];
+  let bytes = 0;
+  for (let round = 0; round < 5; round++) {
+    const started = performance.now();
+    const response = await fetch(`${server.baseURL}/user/api/getAllUsers`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-access-token': admin.token },
+      body: '{}',
+    });
+    bytes = (await response.arrayBuffer()).byteLength;
+    times.push(performance.now() - started);
+  }
+  return { ms: median(times), bytes };
+}
+
+async function signedInPage(server: TalkgroupServer, admin: Account): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1600, height: 900 }, baseURL: server.baseURL });
+  await context.addInitScript((account) => {
+    localStorage.setItem('i18nextLng', 'fr');
+    localStorage.setItem('id', String(account.id));
+    localStorage.setItem('firstName', account.firstName);
+    localStorage.setItem('lastName', account.lastName);
+    localStorage.setItem('role', 'admin');
+    sessionStorage.setItem('TOKEN_KEY', account.token);
+  }, admin);
+  // Long tasks of the whole visit, read by the measurements below.
+  await context.addInitScript(() => {
+    const w = window as unknown as { longTasks: Array<{ start: number; duration: number }> };
+    w.longTasks = [];
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) w.longTasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  return context.newPage();
+}
+
+const FIRST_ROW = 'main tbody tr td';
+
+async function timeFirstRows(page: Page): Promise<number> {
+  const times: number[] = [];
+  for (let load = 0; load <= LOADS; load++) {
+    await page.goto('/usersList');
+    await page
+      .waitForFunction(
+        (selector) => /^(Ada|First)/.test(document.querySelector(selector)?.textContent ?? ''),
+        FIRST_ROW,
+        { polling: 'raf', timeout: 30_000 },
+      )
+      .catch(async (error) => {
+        await page.screenshot({ path: path.join(tmpdir(), 'users-page-bench-failure.png') });
+        console.log(await page.evaluate(() => document.querySelector('main')?.textContent.slice(0, 500)));
+        throw error;
+      });
+    const ms = await page.evaluate(() => performance.now());
+    if (load > 0) times.push(ms); // the first load fills the browser's cache
+  }
+  return median(times);
+}
+
+/** Changes the search box as typing does, then waits for the painted table to differ. */
+async function keystroke(page: Page, text: string, append: boolean) {
+  return page.evaluate(
+    async ({ text, append }) => {
+      const w = window as unknown as { longTasks: Array<{ start: number; duration: number }> };
+      const input = document.querySelector<HTMLInputElement>('main input[type=search]');
+      const table = document.querySelector<HTMLElement>('main .MuiPaper-root');
+      if (!input || !table) throw new Error('no search box or table');
+      const before = table.textContent;
+      const setValue = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')?.set;
+      const started = performance.now();
+      setValue?.call(input, append ? input.value + text : text);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      await new Promise<void>((resolve, reject) => {
+        const deadline = started + 20_000;
+        const check = () => {
+          if (table.textContent !== before) resolve();
+          else if (performance.now() > deadline) reject(new Error(`the table did not change for "${input.value}"`));
+          else requestAnimationFrame(check);
+        };
+        check();
+      });
+      // The frame after the change is the one the eye sees.
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      const ended = performance.now();
+      const longest = Math.max(
+        0,
+        ...w.longTasks.filter((t) => t.start + t.duration >= started && t.start <= ended).map((t) => t.duration),
+      );
+      return { ms: ended - started, longest };
+    },
+    { text, append },
+  );
+}
+
+async function timeFiltering(page: Page) {
+  const samples: number[] = [];
+  let longest = 0;
+  for (const [prefix, ...keys] of KEYSTROKES) {
+    await keystroke(page, prefix, false);
+    for (const key of keys) {
+      const measured = await keystroke(page, key, true);
+      samples.push(measured.ms);
+      longest = Math.max(longest, measured.longest);
+    }
+  }
+  await keystroke(page, '', false);
+  return { median: median(samples), max: Math.max(...samples), longest };
+}
+
+async function timeSorting(page: Page) {
+  const samples: number[] = [];
+  for (let click = 0; click < 3; click++) {
+    const measured = await page.evaluate(async () => {
+      const header = [...document.querySelectorAll<HTMLElement>('main thead th')].find((th) =>
+        th.textContent.includes('Prénom'),
+      );
+      const label = header?.querySelector<HTMLElement>('.Mui-TableHeadCell-Content-Labels');
+      const body = document.querySelector<HTMLElement>('main tbody');
+      if (!label || !body) throw new Error('no header or body');
+      const before = body.textContent;
+      const started = performance.now();
+      label.click();
+      await new Promise<void>((resolve) => {
+        const check = () => (body.textContent !== before ? resolve() : requestAnimationFrame(check));
+        check();
+      });
+      await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+      return performance.now() - started;
+    });
+    samples.push(measured);
+  }
+  return median(samples);
+}
+
+async function importFile(rows: number): Promise<string> {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Import');
+  sheet.addRow(['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'canal']);
+  for (let i = 0; i < rows; i++)
+    sheet.addRow([`Imp${i}`, `Lot`, `imp${i}@example.org`, `i${i}`, 'pw', i % 2 ? 'vrai' : 'FAUX', 'Canal 1;Canal 2']);
+  const file = path.join(workDir, `import-${rows}.xlsx`);
+  writeFileSync(file, Buffer.from(await workbook.xlsx.writeBuffer()));
+  return file;
+}
+
+async function timeImportPreview(page: Page, file: string, rows: number) {
+  await page.goto('/usersList');
+  await page.waitForSelector(FIRST_ROW);
+  const [chooser] = await Promise.all([
+    page.waitForEvent('filechooser'),
+    page.getByRole('main').getByRole('button', { name: 'Importer' }).click(),
+  ]);
+  const started = await page.evaluate(() => performance.now());
+  await chooser.setFiles(file);
+  await page
+    .getByText(`${rows.toLocaleString('fr-FR').replace(/\s/g, ' ')} lignes lues`)
+    .or(page.getByText(`${rows} lignes lues`))
+    .waitFor({ timeout: 120_000 });
+  return page.evaluate((started) => {
+    const ended = performance.now();
+    const w = window as unknown as { longTasks: Array<{ start: number; duration: number }> };
+    const longest = Math.max(0, ...w.longTasks.filter((t) => t.start >= started - 50).map((t) => t.duration));
+    return { ms: ended - started, longest };
+  }, started);
+}
+
+interface Figures {
+  users: number;
+  apiMs: number;
+  apiBytes: number;
+  firstRowsMs: number;
+  filter: { median: number; max: number; longest: number };
+  sortMs: number;
+}
+
+async function measure(users: number): Promise<Figures> {
+  const server = await startServer();
+  try {
+    const admin = await createAdmin(server);
+    process.stdout.write(`seeding ${users} users… `);
+    seed(server, admin, users - 1);
+    const api = await timeGetAllUsers(server, admin);
+    const page = await signedInPage(server, admin);
+    process.stdout.write('page… ');
+    const firstRowsMs = await timeFirstRows(page);
+    process.stdout.write('filter… ');
+    const filter = await timeFiltering(page);
+    process.stdout.write('sort… ');
+    const sortMs = await timeSorting(page);
+    console.log('done');
+    await page.context().close();
+    return { users, apiMs: api.ms, apiBytes: api.bytes, firstRowsMs, filter, sortMs };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function measureImports() {
+  const server = await startServer();
+  try {
+    const admin = await createAdmin(server);
+    const page = await signedInPage(server, admin);
+    const results: Array<{ rows: number; ms: number; longest: number }> = [];
+    for (const rows of IMPORT_ROWS) {
+      const file = await importFile(rows);
+      await timeImportPreview(page, file, rows); // warm: ExcelJS's chunk in the cache
+      results.push({ rows, ...(await timeImportPreview(page, file, rows)) });
+    }
+    await page.context().close();
+    return results;
+  } finally {
+    await server.stop();
+  }
+}
+
+const workDir = mkdtempSync(path.join(tmpdir(), `talkgroup-bench-${randomBytes(3).toString('hex')}-`));
+const browser = await chromium.launch(chromiumLaunchOptions());
+try {
+  console.log(
+    `users page bench: ${BASELINE} users (baseline) vs ${TARGET} users; load average ${loadavg()[0].toFixed(1)}`,
+  );
+  const base = await measure(BASELINE);
+  const big = await measure(TARGET);
+  const imports = await measureImports();
+
+  const ms = (value: number) => `${value.toFixed(0)} ms`;
+  const ratio = (a: number, b: number) => (a > 0 ? `${(b / a).toFixed(1)}x` : '-');
+  const rows: Array<[string, string, string, string]> = [
+    ['getAllUsers (server, median of 5)', ms(base.apiMs), ms(big.apiMs), ratio(base.apiMs, big.apiMs)],
+    [
+      'getAllUsers JSON size',
+      `${(base.apiBytes / 1024).toFixed(0)} KB`,
+      `${(big.apiBytes / 1024).toFixed(0)} KB`,
+      ratio(base.apiBytes, big.apiBytes),
+    ],
+    [
+      'first rows shown (median of 5 loads)',
+      ms(base.firstRowsMs),
+      ms(big.firstRowsMs),
+      ratio(base.firstRowsMs, big.firstRowsMs),
+    ],
+    [
+      'filter keystroke -> painted (median)',
+      ms(base.filter.median),
+      ms(big.filter.median),
+      ratio(base.filter.median, big.filter.median),
+    ],
+    [
+      'filter keystroke -> painted (worst)',
+      ms(base.filter.max),
+      ms(big.filter.max),
+      ratio(base.filter.max, big.filter.max),
+    ],
+    ['longest main-thread task while filtering', ms(base.filter.longest), ms(big.filter.longest), '-'],
+    ['sort click -> painted (median of 3)', ms(base.sortMs), ms(big.sortMs), ratio(base.sortMs, big.sortMs)],
+  ];
+  const [small, large] = imports;
+  rows.push(
+    [`import preview (${small.rows} vs ${large.rows} rows)`, ms(small.ms), ms(large.ms), ratio(small.ms, large.ms)],
+    ['longest main-thread task while reading', ms(small.longest), ms(large.longest), '-'],
+  );
+  const widths = [44, 14, 14, 8];
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
+  console.log();
+  console.log(line(['measure', `${BASELINE} users`, `${TARGET} users`, 'ratio']));
+  for (const row of rows) console.log(line(row));
+  console.log(`\nload average at the end ${loadavg()[0].toFixed(1)} (figures move with the machine's load)`);
+} finally {
+  await browser.close();
+  rmSync(workDir, { recursive: true, force: true });
+}
