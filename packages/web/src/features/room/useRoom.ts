@@ -3,8 +3,8 @@
  * the server configuration, the page's socket, the voice room (with each mic change reported over HTTP),
  * the channel's members and its chat.
  */
-import { UpdateUserMicState } from '@talkgroup/protocol';
-import { useCallback } from 'react';
+import { ConnectAdminToChannel, UpdateUserMicState } from '@talkgroup/protocol';
+import { useCallback, useEffect } from 'react';
 import { api } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
 import { useChat } from './chat/useChat.ts';
@@ -45,6 +45,15 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
     voiceProcessing,
     reportMicState,
   });
+  // Spec section 4: once the socket id is known, the user is connected to the channel. join_room already
+  // places the socket there; the call keeps the spec's flow and changes nothing when it did.
+  const socketId = voice.state.joined ? voice.state.selfId : null;
+  const channelId = channel?.id;
+  useEffect(() => {
+    if (!socketId || channelId === undefined || userId === undefined) return;
+    api(ConnectAdminToChannel, { userId, channelId, socketId }).catch(() => {});
+  }, [socketId, channelId, userId]);
+
   const members = useChannelMembers(channel?.id, socket);
   const chat = useChat({ channelId: channel?.id, room: roomId, userId, socket });
   const self = members.members.find((member) => member.user.id === userId);
