@@ -35,8 +35,9 @@ const DashboardPage = page(
 const UsersPage = page(() => import('../features/users/UsersPage.tsx'), 'users', 'activity');
 const ChannelsPage = page(() => import('../features/channels/ChannelsPage.tsx'), 'channels', 'users');
 const ActivitiesPage = page(() => import('../features/activities/ActivitiesPage.tsx'), 'activities', 'activity');
-const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), 'room');
-const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room');
+// The room shows activity sentences on its map, and its sidebar opens the channels' Search User dialog.
+const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), 'room', 'activity', 'channels', 'users');
+const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room', 'activity');
 const UserCallPage = page(() => import('../features/room/UserCallPage.tsx'), 'room');
 const JoinPage = page(() => import('../features/room/JoinPage.tsx'), 'room');
 
