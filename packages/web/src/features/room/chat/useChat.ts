@@ -85,6 +85,15 @@ export function useChat({ channelId, room, userId, socket, token }: ChatOptions)
   const deleted = useRef(new Set<number>());
   const lastTypingEmit = useRef(0);
 
+  // Another room in the same page (a link from room to room): start from that room's history.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the channel is the trigger
+  useEffect(() => {
+    setMessages(new Map());
+    setTypers([]);
+    setHasMore(false);
+    deleted.current = new Set();
+  }, [channelId]);
+
   useEffect(() => {
     if (!history.data) return;
     setMessages((previous) => {
