@@ -220,4 +220,23 @@ describe('voice room', () => {
     await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(1));
     expect(FakePeerConnection.all[0].added).toEqual([{ kind: 'audio', init: { direction: 'recvonly' } }]);
   });
+
+  it('settles two offers crossing each other: the greater socket id answers, the other waits for its answer', async () => {
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });
+    await room.start();
+    // 'self' < 'zed': this side keeps its offer and ignores the one that crossed it.
+    await io.receive('all_users', [{ id: 'zed', name: 'Zed', userId: 9 }]);
+    await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(1));
+    await io.receive('getOffer', { sdp: { type: 'offer', sdp: 'z' }, offerSendID: 'zed', offerSendName: 'Zed' });
+    expect(io.sentOf('answer')).toEqual([]);
+    expect(FakePeerConnection.all.map((pc) => pc.closed)).toEqual([false]);
+
+    // 'self' > 'abe': this side drops its offer and answers.
+    await io.receive('all_users', [{ id: 'abe', name: 'Abe', userId: 8 }]);
+    await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(2));
+    await io.receive('getOffer', { sdp: { type: 'offer', sdp: 'a' }, offerSendID: 'abe', offerSendName: 'Abe' });
+    expect(io.sentOf('answer')).toMatchObject([{ answerReceiveID: 'abe' }]);
+    expect(FakePeerConnection.all.map((pc) => pc.closed)).toEqual([false, true, false]);
+  });
 });

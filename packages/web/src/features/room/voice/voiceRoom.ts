@@ -456,8 +456,15 @@ export class VoiceRoom {
   }): Promise<void> => {
     const { offerSendID: id } = payload;
     if (!id || id === this.socket.id) return;
-    // A second offer from the same socket means it rejoined: start afresh.
-    if (this.peers.has(id)) this.removePeer(id);
+    const existing = this.peers.get(id);
+    if (existing) {
+      // Two sockets that joined at once may both offer. The one with the greater socket id gives way and
+      // answers; the other ignores the offer it got and waits for the answer to its own.
+      const collision = existing.pc.signalingState === 'have-local-offer';
+      if (collision && (this.socket.id ?? '') < id) return;
+      // Otherwise (giving way, or the peer rejoined): start afresh.
+      this.removePeer(id);
+    }
     const known = this.announced.get(id);
     const peer = this.createPeer(id, payload.offerSendName || known?.name || '', known?.userId ?? null);
     try {
