@@ -227,6 +227,78 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
     });
   });
 
+  describe('channel changes', () => {
+    it('takes a member removed from the channel out of its room', async () => {
+      const a = await joined(alice, red);
+      const b = await joined(bob, red);
+      const removed = await app.call(
+        '/user/api/deleteUserFromChannel',
+        { userId: bob.id, channelId: red.id },
+        admin.token,
+      );
+      expect(removed.status).toBe(200);
+      expect(await a.next('user_exit')).toEqual({ id: b.id });
+      expect((await b.next('error')).message).toBe(
+        'You are no longer a member of the channel "Red Team": you left its room.',
+      );
+      expect((await presenceOf(b.id))?.channel_id).toBeNull();
+      expect(await activitiesOf(bob.id, 'channel_leave')).toHaveLength(1);
+
+      await a.emitAck('offer', { sdp: 'x', offerSendID: a.id, offerReceiveID: b.id });
+      await a.emitAck('message', { channelId: red.id, message: 'after the removal' });
+      await b.flush();
+      expect(b.all('getOffer')).toEqual([]);
+      expect(b.all('messageResponse')).toEqual([]);
+      const refused = await b.emitAck('micStateChange', { micState: true });
+      expect(refused).toEqual({ success: false, result: 'micStateChange: join a room first (join_room).' });
+    });
+
+    it('empties the room of a deleted channel after telling its sockets', async () => {
+      const a = await joined(alice, red);
+      const console = await joined(admin, red);
+      await eventually(async () => (await activitiesOf(admin.id, 'channel_join')).length === 1, 'the join recorded');
+      const deleted = await app.call('/user/api/deleteChannel', { channelId: red.id }, admin.token);
+      expect(deleted.status).toBe(200);
+      expect(await a.next('onChannelDeleted')).toEqual({ id: red.id });
+      expect((await a.next('error')).message).toBe('This channel was deleted: you left its room.');
+      expect((await console.next('error')).message).toBe('This channel was deleted: you left its room.');
+      const ack = await a.emitAck('typing', {});
+      expect(ack).toEqual({ success: false, result: 'typing: join a room first (join_room).' });
+    });
+
+    it('keeps the sockets of a renamed channel together under its new room key', async () => {
+      const a = await joined(alice, red);
+      const b = await joined(bob, red);
+      const renamed = await app.call(
+        '/user/api/updateChannel',
+        { channelId: red.id, channelName: 'Red Squad' },
+        admin.token,
+      );
+      expect(renamed.status).toBe(200);
+      await eventually(async () => {
+        await a.emitAck('typing', {});
+        return b.all('typingResponse').find((t) => t.room === 'RedSquad');
+      }, 'typing in the renamed room');
+      await app.call('/user/api/sendMessageToChannel', { channelId: red.id, message: 'renamed' }, admin.token);
+      expect(await b.next('messageResponse')).toMatchObject({ textMsg: 'renamed' });
+      expect(b.all('user_exit')).toEqual([]);
+    });
+
+    it('pushes deleted messages to the room and deleted users to administrators', async () => {
+      const console = await open(admin);
+      const a = await joined(alice, red);
+      const sent = await app.call(
+        '/user/api/sendMessageToChannel',
+        { channelId: red.id, message: 'oops' },
+        alice.token,
+      );
+      await app.call('/user/api/deleteMessageById', { msgId: sent.body.res.id }, alice.token);
+      expect(await a.next('onMessageDeleted')).toEqual({ id: sent.body.res.id, channelId: red.id });
+      await app.call('/user/api/deleteUser', { UserId: carol.id }, admin.token);
+      expect(await console.next('onUserDeleted')).toEqual({ id: carol.id });
+    });
+  });
+
   describe('signalling relay', () => {
     it('relays offer, answer and candidate to the named peer only, with the real sender id', async () => {
       const a = await joined(alice, red);

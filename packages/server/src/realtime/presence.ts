@@ -160,6 +160,15 @@ export function presenceStore(db: Db) {
       return rows.map((r) => r.rtc_session);
     },
 
+    async memberIds(channelId: number): Promise<Set<number>> {
+      const rows = await db
+        .selectFrom('channel_members')
+        .select('user_id')
+        .where('channel_id', '=', channelId)
+        .execute();
+      return new Set(rows.map((r) => r.user_id));
+    },
+
     async roomsOfChannels(channelIds: number[]): Promise<string[]> {
       if (channelIds.length === 0) return [];
       const rows = await db.selectFrom('channels').select('rtc_session').where('id', 'in', channelIds).execute();

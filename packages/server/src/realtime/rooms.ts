@@ -16,11 +16,13 @@ export function mapRoom(rtcSession: string): string {
 }
 
 /**
- * One socket, as seen from one channel room. A relay is sent to peer(room of the sender, target id), so it
- * reaches the target only when the target is in the sender's room, on whichever instance it is connected.
+ * One socket, as seen from one channel. A relay is sent to peer(channel of the sender, target id), so it
+ * reaches the target only when the target is in the sender's channel, on whichever instance it is
+ * connected. Keyed by channel id, not rtcSession: a channel created later under a deleted one's name is
+ * another room.
  */
-export function peerRoom(rtcSession: string, socketId: string): string {
-  return `peer:${rtcSession}:${socketId}`;
+export function peerRoom(channelId: number, socketId: string): string {
+  return `peer:${channelId}:${socketId}`;
 }
 
 export function userRoom(userId: number): string {

@@ -44,8 +44,13 @@ export interface SocketData {
   channelId: number | null;
 }
 
-export type Io = Server<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
-type TalkSocket = Socket<ClientToServerEvents, ServerToClientEvents, Record<string, never>, SocketData>;
+/** Between instances: re-check which sockets may stay in which channel room (see revalidateRooms). */
+interface InterServerEvents {
+  revalidateRooms: () => void;
+}
+
+export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
+type TalkSocket = Socket<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
 type Ack = (result: { success: boolean; result?: string }) => void;
 
 export interface Realtime {
@@ -72,6 +77,15 @@ class SocketInputError extends Error {}
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
+
+/**
+ * A write that raced with the deletion of its channel or user (PostgreSQL 23503, SQLite "FOREIGN KEY
+ * constraint failed"): not a server fault, the thing is simply gone.
+ */
+function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown; message?: unknown };
+  return e?.code === '23503' || e?.errcode === 787 || String(e?.message).includes('FOREIGN KEY constraint failed');
+}
 
 function parse<S extends z.ZodType>(schema: S, payload: unknown, event: string): z.output<S> {
   const result = schema.safeParse(payload ?? {});
@@ -145,13 +159,91 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     (io.to(rooms).emit as (event: string, ...args: unknown[]) => boolean)(event, ...args);
   }
 
+  // Channel and membership changes reach this layer through the pushes that announce them: a socket whose
+  // channel is gone, renamed, or no longer its user's must not keep hearing the room.
+  const ROOM_CHANGES = new Set<EventName>(['onChannelsChanged', 'onChannelDeleted']);
   const notifier: Notifier = {
-    toAdmins: (event, ...args) => emitTo([ADMINS_ROOM], event, ...args),
-    toRoom: (rtcSession, event, ...args) => emitTo([channelRoom(rtcSession)], event, ...args),
-    toUser: (userId, event, ...args) => emitTo([userRoom(userId)], event, ...args),
+    toAdmins: (event, ...args) => {
+      emitTo([ADMINS_ROOM], event, ...args);
+      if (ROOM_CHANGES.has(event)) revalidateEverywhere();
+    },
+    toRoom: (rtcSession, event, ...args) => {
+      emitTo([channelRoom(rtcSession)], event, ...args);
+      if (ROOM_CHANGES.has(event)) revalidateEverywhere();
+    },
+    toUser: (userId, event, ...args) => {
+      emitTo([userRoom(userId)], event, ...args);
+      if (ROOM_CHANGES.has(event)) revalidateEverywhere();
+    },
     disconnectUser: (userId) => io.in(userRoom(userId)).disconnectSockets(true),
   };
   services.notifier.target = notifier;
+
+  /** What the room checks need of each local socket: its task queue, and how it leaves or follows a room. */
+  interface Control {
+    socket: TalkSocket;
+    run(event: string, task: () => Promise<void> | void): Promise<void>;
+    leaveRoom(reason: 'leave' | 'disconnect' | 'evicted'): Promise<void>;
+    follow(channel: ChannelRow): Promise<void>;
+  }
+  const controls = new Map<string, Control>();
+
+  let revalidation: Promise<void> | undefined;
+  let revalidateAgain = false;
+  /** One pass at a time; changes announced during a pass get one more pass after it. */
+  function revalidateLocal(): void {
+    if (revalidation) {
+      revalidateAgain = true;
+      return;
+    }
+    revalidation = revalidateRooms()
+      .catch((error) => log.error({ err: error }, 'could not re-check the channel rooms'))
+      .finally(() => {
+        revalidation = undefined;
+        if (revalidateAgain) {
+          revalidateAgain = false;
+          revalidateLocal();
+        }
+      });
+  }
+  function revalidateEverywhere(): void {
+    revalidateLocal();
+    io.serverSideEmit('revalidateRooms');
+  }
+  io.on('revalidateRooms', () => revalidateLocal());
+
+  /**
+   * For every local socket in a channel room: the channel must still exist and the user must still be an
+   * administrator or a member, else the socket leaves the room (the others get user_exit); a renamed
+   * channel's sockets follow it to its new room key. One pass costs two queries per channel in use.
+   */
+  async function revalidateRooms(): Promise<void> {
+    const byChannel = new Map<number, Control[]>();
+    for (const control of controls.values()) {
+      const channelId = control.socket.data.channelId;
+      if (channelId !== null) byChannel.set(channelId, [...(byChannel.get(channelId) ?? []), control]);
+    }
+    for (const [channelId, inChannel] of byChannel) {
+      const channel = await channels.byId(channelId);
+      const members = channel ? await presence.memberIds(channel.id) : new Set<number>();
+      for (const control of inChannel) {
+        const { data } = control.socket;
+        if (control.socket.disconnected || data.channelId !== channelId) continue;
+        if (!channel || (data.role !== 'admin' && !members.has(data.userId))) {
+          const message = channel
+            ? `You are no longer a member of the channel "${channel.name}": you left its room.`
+            : 'This channel was deleted: you left its room.';
+          void control.run('revalidate', async () => {
+            if (control.socket.data.channelId !== channelId) return;
+            await control.leaveRoom('evicted');
+            control.socket.emit('error', { message });
+          });
+        } else if (channel.rtcSession !== data.room) {
+          void control.run('revalidate', () => control.follow(channel));
+        }
+      }
+    }
+  }
 
   async function publishStatus(userId: number, options: { alsoRooms?: string[]; cameOnline?: boolean } = {}) {
     const status = await presence.status(userId);
@@ -221,11 +313,23 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
         .then(task)
         .then(() => ack?.({ success: true }))
         .catch((error: unknown) => {
+          const expected = error instanceof SocketInputError || isForeignKeyViolation(error);
           const message =
-            error instanceof SocketInputError ? error.message : `${event}: something went wrong on the server.`;
-          if (!(error instanceof SocketInputError)) log.error({ err: error, event }, 'socket event failed');
+            error instanceof SocketInputError
+              ? error.message
+              : expected
+                ? `${event}: this channel or user no longer exists.`
+                : `${event}: something went wrong on the server.`;
+          if (!expected) log.error({ err: error, event }, 'socket event failed');
           if (socket.connected) socket.emit('error', { message });
           ack?.({ success: false, result: message });
+        })
+        .finally(() => {
+          // A disconnected socket is forgotten once its last task is done.
+          if (socket.disconnected && queues.get(socket.id) === next) {
+            queues.delete(socket.id);
+            controls.delete(socket.id);
+          }
         });
       queues.set(socket.id, next);
       return next;
@@ -238,26 +342,28 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     };
 
     const requireRoom = (event: string, claimed?: string) => {
-      const room = socket.data.room;
-      if (!room) throw new SocketInputError(`${event}: join a room first (join_room).`);
+      const { room, channelId } = socket.data;
+      if (!room || channelId === null) throw new SocketInputError(`${event}: join a room first (join_room).`);
       if (claimed && claimed !== room)
         throw new SocketInputError(`${event}: this socket is in the room "${room}", not in "${claimed}".`);
-      return room;
+      return { room, channelId };
     };
 
-    const leaveRoom = async (reason: 'leave' | 'disconnect') => {
-      const room = socket.data.room;
-      const channelId = socket.data.channelId;
+    const roomsOf = (room: string, channelId: number) => {
+      const rooms = [channelRoom(room), peerRoom(channelId, socket.id)];
+      if (socket.data.role === 'admin' || socket.data.mapRight) rooms.push(mapRoom(room));
+      return rooms;
+    };
+
+    /** Out of the room it is in: the others see it go, its talk burst ends, the log says it left. */
+    const leaveRoom = async (reason: 'leave' | 'disconnect' | 'evicted') => {
+      const { room, channelId } = socket.data;
       if (!room || channelId === null) return;
       socket.to(channelRoom(room)).emit('user_exit', { id: socket.id });
       socket.data.room = null;
       socket.data.channelId = null;
-      if (reason === 'leave') {
-        await Promise.all([
-          socket.leave(channelRoom(room)),
-          socket.leave(mapRoom(room)),
-          socket.leave(peerRoom(room, socket.id)),
-        ]);
+      if (reason !== 'disconnect') {
+        await Promise.all(roomsOf(room, channelId).map((name) => socket.leave(name)));
         await presence.setChannel(socket.id, null);
       }
       // Leaving while talking ends the burst; the others see the mic go off.
@@ -272,7 +378,19 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
         await activities.record('channel_talk', { userId, channelId });
       }
       await activities.record('channel_leave', { userId, channelId });
+      if (reason === 'evicted') await publishStatus(userId, { alsoRooms: [room] });
     };
+
+    /** The channel was renamed: same channel, new room key. Peers stay connected; pushes follow. */
+    const follow = async (channel: ChannelRow) => {
+      const { room, channelId } = socket.data;
+      if (!room || channelId !== channel.id) return;
+      await Promise.all([socket.leave(channelRoom(room)), socket.leave(mapRoom(room))]);
+      await socket.join(roomsOf(channel.rtcSession, channel.id));
+      socket.data.room = channel.rtcSession;
+    };
+
+    controls.set(socket.id, { socket, run, leaveRoom, follow });
 
     run('connect', async () => {
       // The token may have been revoked between the handshake and now: its owner must not stay connected.
@@ -290,12 +408,10 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       if (!channel) throw new SocketInputError(`join_room: there is no channel with the room "${room}".`);
       if (socket.data.role !== 'admin' && !(await memberships.isMember(channel.id, userId)))
         throw new SocketInputError(`join_room: you are not a member of the channel "${channel.name}".`);
-      const rejoin = socket.data.room === room;
+      const rejoin = socket.data.room === room && socket.data.channelId === channel.id;
       if (socket.data.room && !rejoin) await leaveRoom('leave');
 
-      const rooms = [channelRoom(room), peerRoom(room, socket.id)];
-      if (socket.data.role === 'admin' || socket.data.mapRight) rooms.push(mapRoom(room));
-      await socket.join(rooms);
+      await socket.join(roomsOf(room, channel.id));
       socket.data.room = room;
       socket.data.channelId = channel.id;
       // Joined first, listed second: of two sockets joining at once, at least one sees the other.
@@ -314,8 +430,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
     on('leave_room', async (payload) => {
       const claimed = (payload as { room?: unknown } | undefined)?.room;
-      requireRoom('leave_room', typeof claimed === 'string' ? claimed : undefined);
-      const room = socket.data.room as string;
+      const { room } = requireRoom('leave_room', typeof claimed === 'string' ? claimed : undefined);
       await leaveRoom('leave');
       await publishStatus(userId, { alsoRooms: [room] });
     });
@@ -323,8 +438,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     // Signalling: the sender id is this socket's, never the client's claim; the target must share the room.
     on('offer', (payload) => {
       const offer = parse(Offer, payload, 'offer');
-      const room = requireRoom('offer');
-      socket.to(peerRoom(room, offer.offerReceiveID)).emit('getOffer', {
+      const { channelId } = requireRoom('offer');
+      socket.to(peerRoom(channelId, offer.offerReceiveID)).emit('getOffer', {
         sdp: offer.sdp,
         offerSendID: socket.id,
         offerSendName: socket.data.name,
@@ -333,8 +448,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
     on('answer', (payload) => {
       const answer = parse(Answer, payload, 'answer');
-      const room = requireRoom('answer');
-      socket.to(peerRoom(room, answer.answerReceiveID)).emit('getAnswer', {
+      const { channelId } = requireRoom('answer');
+      socket.to(peerRoom(channelId, answer.answerReceiveID)).emit('getAnswer', {
         sdp: answer.sdp,
         answerSendID: socket.id,
       });
@@ -342,8 +457,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
     on('candidate', (payload) => {
       const candidate = parse(Candidate, payload, 'candidate');
-      const room = requireRoom('candidate');
-      socket.to(peerRoom(room, candidate.candidateReceiveID)).emit('getCandidate', {
+      const { channelId } = requireRoom('candidate');
+      socket.to(peerRoom(channelId, candidate.candidateReceiveID)).emit('getCandidate', {
         candidate: candidate.candidate,
         candidateSendID: socket.id,
       });
@@ -351,8 +466,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
     on('micStateChange', async (payload) => {
       const change = parse(MicStateChange, payload, 'micStateChange');
-      requireRoom('micStateChange', change.room);
-      const channel = await channels.byId(socket.data.channelId as number);
+      const { channelId } = requireRoom('micStateChange', change.room);
+      const channel = await channels.byId(channelId);
       if (!channel) throw new SocketInputError('micStateChange: this channel no longer exists.');
       await changeMicState({ userId, name: socket.data.name, channel, socketId: socket.id, on: change.micState });
     });
@@ -360,7 +475,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     on('typing', (payload) => {
       // Old clients send typing with no payload or a bare value: only an object can name a room.
       const typing = parse(Typing, payload !== null && typeof payload === 'object' ? payload : {}, 'typing');
-      const room = requireRoom('typing', typing.room);
+      const { room } = requireRoom('typing', typing.room);
       socket.to(channelRoom(room)).emit('typingResponse', { id: socket.id, userId, name: socket.data.name, room });
     });
 
@@ -391,7 +506,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     socket.on('disconnect', (reason) => {
       void run('disconnect', async () => {
         if (closing) {
-          // Shutting down: peers elsewhere learn it now; the rows go in one statement (see close below).
+          // Shutting down: peers elsewhere learn it now; the rows go in one statement (see preClose below).
           if (socket.data.room) socket.to(channelRoom(socket.data.room)).emit('user_exit', { id: socket.id });
           return;
         }
@@ -401,12 +516,6 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
         await presence.remove(socket.id);
         if (!EXPECTED_DISCONNECTS.has(reason)) await activities.record('connexion_lost', { userId, channelId });
         await publishStatus(userId, { alsoRooms: room ? [room] : [] });
-      }).finally(() => {
-        // The disconnect is the socket's last task, unless a straggler was queued behind it.
-        const last = queues.get(socket.id);
-        void last?.finally(() => {
-          if (queues.get(socket.id) === last) queues.delete(socket.id);
-        });
       });
     });
   });
