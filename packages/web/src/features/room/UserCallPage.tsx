@@ -71,7 +71,7 @@ function UserCall({ channelId, userId, token }: { channelId: number; userId: num
   );
   const { engine, state } = useVoiceRoom({
     socket,
-    enabled: Boolean(channel && config.data),
+    enabled: Boolean(channel && config.data && account.data),
     room: channel?.rtcSession ?? '',
     name,
     iceServers: config.data?.iceServers ?? [],
