@@ -24,11 +24,10 @@ import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-r
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { formatDate } from '../../i18n/dates.ts';
 import { ExportButton, ImportButton } from '../spreadsheet/SpreadsheetButtons.tsx';
+import { dateTimeText } from '../table/dateText.ts';
 import { SearchField } from '../table/SearchField.tsx';
 import { useConsoleTable } from '../table/useConsoleTable.ts';
-import { useRowSearch } from '../table/useRowSearch.ts';
 import { useChannels, useLiveDirectory } from '../users/directory.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
 import { ConnectedCount } from './ConnectedCount.tsx';
@@ -80,7 +79,7 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
         connected: channel.connected,
         total: channel.users.length,
         createdAt: Date.parse(channel.createdAt),
-        createdText: formatDate(channel.createdAt, undefined, language),
+        createdText: dateTimeText(channel.createdAt, language),
         channel,
       })),
     [channels.data, language],
@@ -89,7 +88,7 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
     (row: ChannelRow) => `${row.name}\n${row.connected}/${row.total}\n${row.createdText}`,
     [],
   );
-  const { query, setQuery, filtered } = useRowSearch(rows, searchText);
+  const [query, setQuery] = useState('');
 
   const open = (row: ChannelRow) => {
     rememberChannel(row);
@@ -109,7 +108,8 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
 
   const table = useConsoleTable<ChannelRow>({
     columns,
-    data: filtered,
+    data: rows,
+    search: { query, textOf: searchText },
     getRowId: (row) => String(row.id),
     enableRowActions: true,
     displayColumnDefOptions: { 'mrt-row-actions': { header: t('channels:columns.actions'), size: 110 } },

@@ -26,7 +26,6 @@ import { useConfirm } from '../ConfirmProvider.tsx';
 import type { Notice } from '../Notifier.tsx';
 import { SearchField } from '../table/SearchField.tsx';
 import { useConsoleTable } from '../table/useConsoleTable.ts';
-import { useRowSearch } from '../table/useRowSearch.ts';
 import { DialogAlert } from '../users/DialogAlert.tsx';
 import { useRefreshDirectory, useUsers } from '../users/directory.ts';
 
@@ -95,7 +94,7 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
     (row: MemberRow) => `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
     [],
   );
-  const { query, setQuery, filtered } = useRowSearch(rows, searchText);
+  const [query, setQuery] = useState('');
 
   const toggle = async (row: MemberRow) => {
     const values = { user: row.name, channel: channel.name };
@@ -139,7 +138,8 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
 
   const table = useConsoleTable<MemberRow>({
     columns,
-    data: filtered,
+    data: rows,
+    search: { query, textOf: searchText },
     getRowId: (row) => String(row.id),
     enableRowActions: true,
     displayColumnDefOptions: { 'mrt-row-actions': { header: t('users:columns.actions'), size: 130 } },

@@ -209,11 +209,12 @@ function Preview({
   const duplicates = rows.length - uniqueCount;
   const columns = useMemo<MRT_ColumnDef<PreviewRow>[]>(
     () => [
-      { accessorKey: 'index', header: '#', size: 60, enableSorting: false },
+      { accessorKey: 'index', header: '#', size: 50, enableSorting: false },
       ...IMPORT_COLUMNS[kind].map(
         (key): MRT_ColumnDef<PreviewRow> => ({
           id: key,
           header: key,
+          size: key === 'identifier' ? 200 : key === 'canal' ? 170 : 130,
           accessorFn: (row) => String(row.cells[key] ?? ''),
           Cell: previewCell,
           muiTableBodyCellProps: ({ row }) =>

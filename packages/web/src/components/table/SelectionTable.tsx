@@ -8,10 +8,9 @@
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { MaterialReactTable, type MRT_ColumnDef, type MRT_RowSelectionState } from 'material-react-table';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { SearchField } from './SearchField.tsx';
 import { useConsoleTable } from './useConsoleTable.ts';
-import { useRowSearch } from './useRowSearch.ts';
 
 export interface SelectionTableProps<Row extends { id: number }> {
   rows: Row[];
@@ -41,14 +40,15 @@ export function SelectionTable<Row extends { id: number }>({
   loading = false,
   search,
 }: SelectionTableProps<Row>) {
-  const { query, setQuery, filtered } = useRowSearch(rows, searchText);
+  const [query, setQuery] = useState('');
   const rowSelection = useMemo<MRT_RowSelectionState>(
     () => Object.fromEntries(selected.map((id) => [String(id), true])),
     [selected],
   );
   const table = useConsoleTable<Row>({
     columns,
-    data: filtered,
+    data: rows,
+    search: { query, textOf: searchText },
     getRowId: (row) => String(row.id),
     enableRowSelection: true,
     enableMultiRowSelection: true,

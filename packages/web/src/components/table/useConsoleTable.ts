@@ -1,15 +1,27 @@
 /**
  * material-react-table with the console's defaults: the reader's language, 5 rows per page (spec section 9),
- * no column menus, and no built-in global filter (tables filter with useRowSearch, a substring over the whole row,
- * without MRT's 250-500 ms debounce). Pass any MRT option to override a default.
+ * no column menus, white background. Pass any MRT option to override a default.
+ *
+ * `search: { query, textOf }` is the lists' text filter (spec section 2): a substring of the whole row, case and
+ * accent insensitive. Each row's text is folded once per data change; a keystroke runs one `includes` per row
+ * inside TanStack's filtered row model, which reuses the row objects it already has (no new rows, no garbage),
+ * and useDeferredValue keeps the input responsive while the table catches up. It replaces MRT's own global
+ * filter field, which waits 250-500 ms before filtering.
  */
 
-import { type MRT_RowData, type MRT_TableOptions, useMaterialReactTable } from 'material-react-table';
+import {
+  type MRT_FilterFn,
+  type MRT_RowData,
+  type MRT_TableOptions,
+  useMaterialReactTable,
+} from 'material-react-table';
 import { MRT_Localization_DE } from 'material-react-table/locales/de';
 import { MRT_Localization_EN } from 'material-react-table/locales/en';
 import { MRT_Localization_FR } from 'material-react-table/locales/fr';
+import { useDeferredValue, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toLanguage } from '../../i18n/languages.ts';
+import { foldText } from './useRowSearch.ts';
 
 const LOCALIZATIONS = { fr: MRT_Localization_FR, en: MRT_Localization_EN, de: MRT_Localization_DE };
 
@@ -25,16 +37,42 @@ export function useTableLocalization() {
   return LOCALIZATIONS[toLanguage(i18n.resolvedLanguage)];
 }
 
+export interface TableSearch<Row> {
+  query: string;
+  textOf: (row: Row) => string;
+}
+
 export function useConsoleTable<Row extends MRT_RowData>(
-  options: MRT_TableOptions<Row> & { pageSizes?: number[] | Array<{ label: string; value: number }> },
+  options: MRT_TableOptions<Row> & {
+    pageSizes?: number[] | Array<{ label: string; value: number }>;
+    search?: TableSearch<Row>;
+  },
 ) {
   const localization = useTableLocalization();
-  const { pageSizes = PAGE_SIZES, initialState, ...rest } = options;
+  const { pageSizes = PAGE_SIZES, initialState, search, state, ...rest } = options;
+
+  const query = useDeferredValue(search?.query ?? '');
+  const textOf = search?.textOf;
+  const haystacks = useMemo(
+    () => (textOf ? options.data.map((row) => foldText(textOf(row))) : []),
+    [options.data, textOf],
+  );
+  // The filter function must stay the same object; it reads the current haystacks through a ref.
+  const haystacksRef = useRef(haystacks);
+  haystacksRef.current = haystacks;
+  const filterFns = useMemo(() => {
+    const rowText: MRT_FilterFn<Row> = (row, _columnId, needle: string) =>
+      haystacksRef.current[row.index]?.includes(needle) ?? false;
+    rowText.resolveFilterValue = (value) => foldText(String(value ?? '').trim());
+    return { rowText };
+  }, []);
+  const firstColumn = options.columns[0];
+  const searchColumnId = firstColumn ? String(firstColumn.id ?? firstColumn.accessorKey ?? '') : '';
+
   return useMaterialReactTable<Row>({
     localization,
     enableColumnActions: false,
     enableColumnFilters: false,
-    enableGlobalFilter: false,
     enableDensityToggle: false,
     enableFullScreenToggle: false,
     enableHiding: false,
@@ -42,12 +80,24 @@ export function useConsoleTable<Row extends MRT_RowData>(
     enableColumnResizing: false,
     enableSortingRemoval: true,
     positionActionsColumn: 'last',
+    // Tables sit on white cards, not on the page's grey.
+    mrtTheme: (theme) => ({ baseBackgroundColor: theme.palette.background.paper }),
     paginationDisplayMode: 'default',
     muiPaginationProps: { rowsPerPageOptions: pageSizes },
     muiTablePaperProps: { elevation: 0, variant: 'outlined', sx: { borderRadius: 3, overflow: 'hidden' } },
     muiTableHeadCellProps: { sx: { fontWeight: 700, color: 'text.secondary', whiteSpace: 'nowrap' } },
     muiTopToolbarProps: { sx: { px: 1.5, py: 1 } },
+    // The search box is the page's own (SearchField); MRT only filters, through one column so that the
+    // function runs once per row.
+    enableGlobalFilter: Boolean(search),
+    positionGlobalFilter: 'none',
+    enableGlobalFilterRankedResults: false,
+    enableFilterMatchHighlighting: false,
+    filterFns,
+    globalFilterFn: 'rowText',
+    getColumnCanGlobalFilter: (column) => column.id === searchColumnId,
     ...rest,
+    state: { ...state, ...(search ? { globalFilter: query } : {}) },
     initialState: { pagination: { pageIndex: 0, pageSize: 5 }, density: 'comfortable', ...initialState },
   });
 }

@@ -21,16 +21,15 @@ import Button from '@mui/material/Button';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
-import type { User } from '@talkgroup/protocol';
+import type { Activity, User } from '@talkgroup/protocol';
 import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '../../i18n/dates.ts';
-import { activitySentence } from '../activity/activitySentence.ts';
+import { type ActivityT, activityNames, activitySentence } from '../activity/activitySentence.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../spreadsheet/SpreadsheetButtons.tsx';
+import { dateTimeText } from '../table/dateText.ts';
 import { SearchField } from '../table/SearchField.tsx';
 import { useConsoleTable } from '../table/useConsoleTable.ts';
-import { useRowSearch } from '../table/useRowSearch.ts';
 import { AddUserDialog } from './AddUserDialog.tsx';
 import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
 import { useLiveDirectory, useUsers } from './directory.ts';
@@ -68,6 +67,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const [deleting, setDeleting] = useState<User | null>(null);
 
   const language = i18n.resolvedLanguage;
+  const sentenceOf = useMemo(() => activitySentences(tActivity), [tActivity]);
   const rows = useMemo<UserRow[]>(
     () =>
       (users.data?.res ?? []).map((user) => {
@@ -80,15 +80,15 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           pseudo: user.pseudo,
           mapRight: user.mapRight,
           createdAt: Date.parse(user.createdAt),
-          createdText: formatDate(user.createdAt, undefined, language),
+          createdText: dateTimeText(user.createdAt, language),
           lastActivityAt: activity ? Date.parse(activity.createdAt) : 0,
-          lastActivityText: activity ? activitySentence(tActivity, activity) : '',
-          lastActivityDate: activity ? formatDate(activity.createdAt, undefined, language) : '',
+          lastActivityText: activity ? sentenceOf(activity) : '',
+          lastActivityDate: activity ? dateTimeText(activity.createdAt, language) : '',
           name: user.display_name || `${user.firstName} ${user.lastName}`,
           user,
         };
       }),
-    [users.data, language, tActivity],
+    [users.data, language, sentenceOf],
   );
   const searchText = useCallback(
     (row: UserRow) =>
@@ -97,14 +97,14 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
         : `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
     [full],
   );
-  const { query, setQuery, filtered } = useRowSearch(rows, searchText);
+  const [query, setQuery] = useState('');
 
   const columns = useMemo<MRT_ColumnDef<UserRow>[]>(() => {
     const names: MRT_ColumnDef<UserRow>[] = [
-      { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 110 : 150 },
-      { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 120 : 150 },
-      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 210 : 240 },
-      { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 110 : 140 },
+      { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 110 : 90 },
+      { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 120 : 100 },
+      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 210 : 160 },
+      { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 110 : 90 },
     ];
     if (!full) return names;
     return [
@@ -117,7 +117,8 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
 
   const table = useConsoleTable<UserRow>({
     columns,
-    data: filtered,
+    data: rows,
+    search: { query, textOf: searchText },
     getRowId: (row) => String(row.id),
     enableRowActions: true,
     displayColumnDefOptions: {
@@ -203,6 +204,26 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
       <DeleteUserConfirm user={deleting} onClose={() => setDeleting(null)} />
     </>
   );
+}
+
+/**
+ * Activity sentences for thousands of rows: i18next builds each type's sentence once, with markers where the
+ * names go; the names are then put in with a string replace (a full t() call per user is a visible pause at
+ * 10,000 users).
+ */
+function activitySentences(t: ActivityT): (activity: Activity) => string {
+  const USER = '\u2063u\u2063';
+  const CHANNEL = '\u2063c\u2063';
+  const templates = new Map<string, string>();
+  return (activity) => {
+    let template = templates.get(activity.type);
+    if (template === undefined) {
+      template = activitySentence(t, activity, { user: USER, channel: CHANNEL });
+      templates.set(activity.type, template);
+    }
+    const names = activityNames(t, activity);
+    return template.split(USER).join(names.user).split(CHANNEL).join(names.channel);
+  };
 }
 
 // Cell renderers: MRT calls them as functions, so they stay outside the component and render small components.
