@@ -59,3 +59,29 @@ test("the sidebar lists the channel's users with their status, and its icon adds
     await a.close();
   }
 });
+
+test('a channel renamed while its room is open: the room follows the new name', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const a = await openAs(browser, server.baseURL, admin);
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    await expect(a.page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
+    const renamed = `${channel.name} bis`;
+    const answer = await server.call(
+      '/user/api/updateChannel',
+      { channelId: channel.id, channelName: renamed, userId: admin.id },
+      admin.token,
+    );
+    expect(answer.status).toBe(200);
+    await expect(a.page.getByRole('heading', { level: 1, name: renamed })).toBeVisible();
+    await expect(a.page).toHaveURL(new RegExp(`/groupCallView/${encodeURIComponent(renamed.replace(/\s+/g, ''))}$`));
+    await expect(a.page.getByRole('button', { name: 'Push to talk' })).toBeEnabled();
+  } finally {
+    await a.close();
+  }
+});

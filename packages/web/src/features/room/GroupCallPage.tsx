@@ -22,7 +22,7 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { CHAT_DRAWER_WIDTH, WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useActivitySentence } from '../../components/activity/useActivitySentence.ts';
 import { SearchUserDialog } from '../../components/channels/SearchUserDialog.tsx';
@@ -64,6 +64,7 @@ export default function GroupCallPage() {
   // Crossing the 1480px line switches between the column (open) and the drawer (closed).
   useEffect(() => setChatOpen(wide), [wide]);
 
+  if (room.renamed) return <Navigate to={`/groupCallView/${encodeURIComponent(room.renamed.rtcSession)}`} replace />;
   if (room.channelLoading) return <PageLoader />;
   if (room.notFound || room.channelError || !channel) {
     return (

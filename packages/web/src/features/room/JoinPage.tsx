@@ -14,7 +14,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
@@ -89,6 +89,7 @@ function VideoRoom() {
   const room = useRoom(roomId, { video: true });
   const { channel, voice } = room;
 
+  if (room.renamed) return <Navigate to={`/join/${encodeURIComponent(room.renamed.rtcSession)}`} replace />;
   if (room.channelLoading) return <PageLoader fullScreen />;
   if (room.notFound || room.channelError || !channel) {
     return (

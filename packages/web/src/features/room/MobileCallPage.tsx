@@ -16,7 +16,7 @@ import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useParams } from 'react-router';
+import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
 import { useActivitySentence } from '../../components/activity/useActivitySentence.ts';
@@ -74,6 +74,7 @@ function MobileCall() {
     [describe],
   );
 
+  if (room.renamed) return <Navigate to={`/mobileCallView/${encodeURIComponent(room.renamed.rtcSession)}`} replace />;
   if (room.channelLoading) return <PageLoader fullScreen />;
   if (room.notFound || room.channelError || !channel) {
     return (

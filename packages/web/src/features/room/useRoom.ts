@@ -3,9 +3,11 @@
  * the server configuration, the page's socket, the voice room (with each mic change reported over HTTP),
  * the channel's members and its chat.
  */
-import { ConnectAdminToChannel, UpdateUserMicState } from '@talkgroup/protocol';
+import { ConnectAdminToChannel, GetAllChannels, GetMyChannels, UpdateUserMicState } from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { api } from '../../api/client.ts';
+import { callKey } from '../../api/queries.ts';
 import { useSession } from '../../api/session.ts';
 import { useChat } from './chat/useChat.ts';
 import { useChannelMembers } from './members/useChannelMembers.ts';
@@ -20,7 +22,15 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
   const me = session?.user ?? null;
   const admin = me?.role !== 'member';
   const name = me ? me.display_name || `${me.firstName} ${me.lastName}`.trim() : '';
-  const { channel, isLoading: channelLoading, notFound, error: channelError } = useRoomChannel(roomId, { admin });
+  const {
+    channel,
+    renamed,
+    isLoading: channelLoading,
+    notFound,
+    error: channelError,
+  } = useRoomChannel(roomId, {
+    admin,
+  });
   const config = useClientConfig();
   const { socket, connected } = useRoomSocket(session?.token);
   const [voiceProcessing, setVoiceProcessing] = useVoiceProcessing();
@@ -54,6 +64,21 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
     api(ConnectAdminToChannel, { userId, channelId, socketId }).catch(() => {});
   }, [socketId, channelId, userId]);
 
+  // A channel renamed or deleted elsewhere: read the list again (a rename moves the room, see renamed).
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!socket) return;
+    const refresh = () => {
+      void queryClient.invalidateQueries({ queryKey: callKey(admin ? GetAllChannels : GetMyChannels) });
+    };
+    socket.on('onChannelsChanged', refresh);
+    socket.on('onChannelDeleted', refresh);
+    return () => {
+      socket.off('onChannelsChanged', refresh);
+      socket.off('onChannelDeleted', refresh);
+    };
+  }, [socket, admin, queryClient]);
+
   const members = useChannelMembers(channel?.id, socket);
   const chat = useChat({ channelId: channel?.id, room: roomId, userId, socket });
   const self = members.members.find((member) => member.user.id === userId);
@@ -63,6 +88,7 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
     me,
     admin,
     channel,
+    renamed,
     channelLoading,
     channelError,
     notFound,

@@ -5,7 +5,7 @@
  */
 import { type Channel, GetAllChannels, GetMyChannels } from '@talkgroup/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 
@@ -48,6 +48,11 @@ export function useRoomChannel(roomId: string | undefined, { admin, token, chann
     query.data?.find((candidate) =>
       channelId !== undefined ? candidate.id === channelId : candidate.rtcSession === roomId,
     ) ?? null;
+  // The channel this page was showing: if it is renamed, its room key changes and the page follows it.
+  const shownId = useRef<number | null>(null);
+  if (channel) shownId.current = channel.id;
+  const renamed =
+    !channel && shownId.current !== null ? (query.data?.find((c) => c.id === shownId.current) ?? null) : null;
 
   useEffect(() => {
     if (channel) remember(channel);
@@ -55,9 +60,11 @@ export function useRoomChannel(roomId: string | undefined, { admin, token, chann
 
   return {
     channel,
+    /** The channel that was shown here, now under another room key (renamed). */
+    renamed,
     isLoading: query.isLoading,
     error: query.error,
     /** The list arrived and this room is not in it (deleted channel, or not a member). */
-    notFound: query.isSuccess && !channel,
+    notFound: query.isSuccess && !channel && !renamed,
   };
 }
