@@ -80,10 +80,10 @@ export class TestClient {
   /**
    * Makes sure every event the server sent to this socket before now has arrived: the server answers an
    * acknowledged event on the same ordered connection, after what it queued for this socket earlier.
-   * (leave_room naming a room this socket is not in is refused with an error and changes nothing.)
+   * (typing that names a room this socket is not in is refused with an error and changes nothing.)
    */
   async flush(): Promise<void> {
-    await this.emitAck('leave_room', { room: '\u0001flush' });
+    await this.emitAck('typing', { room: '\u0001flush' });
     const last = this.received.findLast((r) => r.event === 'error');
     if (last) this.taken.add(last);
   }

@@ -190,7 +190,8 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
       expect(joins[0]).toMatchObject({ channel_id: red.id, channel_name: 'Red Team' });
 
       const other = await joined(bob, red);
-      expect(await client.emitAck('leave_room', { room: red.rtcSession })).toEqual({ success: true });
+      // The room named does not matter (a client that missed a rename names the old key).
+      expect(await client.emitAck('leave_room', { room: 'OldName' })).toEqual({ success: true });
       expect(await other.next('user_exit')).toEqual({ id: client.id });
       expect((await presenceOf(client.id))?.channel_id).toBeNull();
       const leaves = await activitiesOf(alice.id, 'channel_leave');

@@ -428,9 +428,10 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       await publishStatus(userId, { alsoRooms: [room] });
     });
 
-    on('leave_room', async (payload) => {
-      const claimed = (payload as { room?: unknown } | undefined)?.room;
-      const { room } = requireRoom('leave_room', typeof claimed === 'string' ? claimed : undefined);
+    // Whatever room the client names: a socket is in one room at most, and a client that missed a rename
+    // still names the old key.
+    on('leave_room', async () => {
+      const { room } = requireRoom('leave_room');
       await leaveRoom('leave');
       await publishStatus(userId, { alsoRooms: [room] });
     });
