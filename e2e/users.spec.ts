@@ -3,6 +3,7 @@
  * Each test makes its own users and channels (unique names): the worker's server is shared.
  */
 import type { Locator, Page } from '@playwright/test';
+import { io } from 'socket.io-client';
 import { type Account, expect, type TalkgroupServer, test, unique, useSession } from './fixtures.ts';
 
 async function openUsers(page: Page, admin: Account) {
@@ -250,6 +251,55 @@ test.describe('users list (French)', () => {
     await page.route('**/user/api/getAllUsers', (route) => route.fulfill({ json: { success: true, res: [] } }));
     await page.reload();
     await expect(page.getByText('Pas de coéquipiers')).toBeVisible();
+  });
+
+  test('the dashboard variant shows five columns and its edit dialog offers ALL rows', async ({
+    page,
+    admin,
+    seed,
+  }) => {
+    const member = await seed.member({ firstName: 'Wanda', lastName: unique('Tableau') });
+    await page.setViewportSize({ width: 1600, height: 900 });
+    await useSession(page, admin);
+    await page.goto('/dashboard');
+    const table = page.getByRole('table').filter({ has: page.getByRole('columnheader', { name: 'Identifiant' }) });
+    // A sortable header also holds its sort badge: compare the start of each header.
+    await expect(table.getByRole('columnheader')).toHaveText(
+      [/^Prénom/, /^Nom/, /^Identifiant/, /^Pseudo/, /^Action/],
+      {
+        timeout: 20_000,
+      },
+    );
+    await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill(member.login);
+    await page.getByRole('button', { name: `Modifier Wanda ${member.lastName}` }).click();
+    const gate = page.getByRole('dialog', { name: 'Vérifiez votre mot de passe' });
+    await field(gate, 'Votre mot de passe').fill(admin.password);
+    await gate.getByRole('button', { name: 'Vérifier' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modifier le profil du coéquipier' });
+    await dialog.getByRole('combobox', { name: 'Lignes par page' }).click();
+    await expect(page.getByRole('option')).toHaveText(['5', '10', '25', 'Tous']);
+  });
+
+  test("a user's last activity follows the server's pushes", async ({ page, admin, server, seed }) => {
+    const member = await seed.member({ firstName: 'Xavier', lastName: unique('Direct') });
+    const channel = await seed.channel(unique('Live'));
+    await seed.addToChannel(channel.id, [member.id]);
+    await openUsers(page, admin);
+    await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill(member.login);
+    const row = page.getByRole('row').filter({ hasText: member.login });
+    await expect(row).toContainText(`Connexion de Xavier ${member.lastName}`);
+
+    const socket = io(server.baseURL, { query: { token: member.token }, transports: ['websocket'] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        socket.once('connect', resolve);
+        socket.once('connect_error', reject);
+      });
+      socket.emit('join_room', { room: channel.rtcSession, name: 'Xavier' });
+      await expect(row).toContainText(`Xavier ${member.lastName} a rejoint le canal ${channel.name}`);
+    } finally {
+      socket.disconnect();
+    }
   });
 
   test("the sidebar's add-user icon opens the Add User dialog", async ({ page, admin }) => {

@@ -28,7 +28,7 @@ import { ExportButton, ImportButton } from '../spreadsheet/SpreadsheetButtons.ts
 import { dateTimeText } from '../table/dateText.ts';
 import { SearchField } from '../table/SearchField.tsx';
 import { useConsoleTable } from '../table/useConsoleTable.ts';
-import { useChannels, useLiveDirectory } from '../users/directory.ts';
+import { useChannels, useLiveChannels } from '../users/directory.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
 import { ConnectedCount } from './ConnectedCount.tsx';
 import { DeleteChannelConfirm } from './DeleteChannelConfirm.tsx';
@@ -64,7 +64,7 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
   const full = variant === 'full';
   const navigate = useNavigate();
   const channels = useChannels();
-  useLiveDirectory();
+  useLiveChannels();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Channel | null>(null);
   const [deleting, setDeleting] = useState<Channel | null>(null);

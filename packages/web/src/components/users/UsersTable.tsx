@@ -32,7 +32,7 @@ import { SearchField } from '../table/SearchField.tsx';
 import { useConsoleTable } from '../table/useConsoleTable.ts';
 import { AddUserDialog } from './AddUserDialog.tsx';
 import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
-import { useLiveDirectory, useUsers } from './directory.ts';
+import { useLiveUsers, useUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
 
 export interface UsersTableProps {
@@ -60,7 +60,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const { t, i18n } = useTranslation(['users', 'common']);
   const full = variant === 'full';
   const users = useUsers();
-  useLiveDirectory();
+  useLiveUsers();
   const { t: tActivity } = useTranslation('activity');
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);

@@ -5,9 +5,10 @@
  *
  *   useUsers() / useChannels()   TanStack queries of the two lists
  *   useRefreshDirectory()        () => invalidates users, channels, members of channels and dashboard figures
- *   useLiveDirectory()           subscribes the calling screen to the server's pushes
+ *   useLiveUsers() / useLiveChannels()   subscribe the calling list to the server's pushes
  */
 import {
+  type Activity,
   GetAllChannels,
   GetAllUsers,
   GetLastActivities,
@@ -16,9 +17,12 @@ import {
   type ResponseOf,
 } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { callKey, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent, useServerEvents } from '../../api/serverEvents.ts';
+
+/** How long activities are gathered before the users list shows them. */
+const ACTIVITY_PATCH_MS = 1500;
 
 export function useUsers() {
   return useApiQuery(GetAllUsers, {});
@@ -39,24 +43,43 @@ export function useRefreshDirectory(): () => Promise<void> {
   }, [queryClient]);
 }
 
-export function useLiveDirectory(): void {
+/** The users list follows user changes and each user's latest activity. */
+export function useLiveUsers(): void {
   const queryClient = useQueryClient();
   useServerEvents(['onUsersChanged', 'onUserDeleted'], () => {
     void queryClient.invalidateQueries({ queryKey: callKey(GetAllUsers) });
   });
-  // A new activity only changes one user's 'last activity': patch it in place rather than reload every user.
+  // A new activity only changes one user's 'last activity': patch it in place rather than reload every user,
+  // and gather the activities of a moment into one patch (a busy team sends many; each patch re-renders the list).
+  const pending = useRef(new Map<number, Activity>());
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(timer.current), []);
   useServerEvent('onActivity', (activity) => {
     const userId = activity.user?.id;
     if (!userId) return;
-    queryClient.setQueriesData<ResponseOf<typeof GetAllUsers>>({ queryKey: callKey(GetAllUsers) }, (data) =>
-      data?.res
-        ? {
-            ...data,
-            res: data.res.map((user) => (user.id === userId ? { ...user, userActivities: [activity] } : user)),
-          }
-        : data,
-    );
+    pending.current.set(userId, activity);
+    timer.current ??= setTimeout(() => {
+      timer.current = undefined;
+      const latest = pending.current;
+      pending.current = new Map();
+      queryClient.setQueriesData<ResponseOf<typeof GetAllUsers>>({ queryKey: callKey(GetAllUsers) }, (data) =>
+        data?.res
+          ? {
+              ...data,
+              res: data.res.map((user) => {
+                const activity = latest.get(user.id);
+                return activity ? { ...user, userActivities: [activity] } : user;
+              }),
+            }
+          : data,
+      );
+    }, ACTIVITY_PATCH_MS);
   });
+}
+
+/** The channels list follows channel changes and who is connected where. */
+export function useLiveChannels(): void {
+  const queryClient = useQueryClient();
   useServerEvents(
     ['onChannelsChanged', 'onChannelDeleted', 'onUserStatusChanged', 'userConnected', 'onUserDeleted'],
     () => {
