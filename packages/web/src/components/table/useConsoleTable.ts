@@ -85,7 +85,9 @@ export function useConsoleTable<Row extends MRT_RowData>(
     paginationDisplayMode: 'default',
     muiPaginationProps: { rowsPerPageOptions: pageSizes },
     muiTablePaperProps: { elevation: 0, variant: 'outlined', sx: { borderRadius: 3, overflow: 'hidden' } },
-    muiTableHeadCellProps: { sx: { fontWeight: 700, color: 'text.secondary', whiteSpace: 'nowrap' } },
+    // 10 px side padding (MRT's is 16): eight columns fit a 1280 px screen.
+    muiTableHeadCellProps: { sx: { fontWeight: 700, color: 'text.secondary', whiteSpace: 'nowrap', px: 1.25 } },
+    muiTableBodyCellProps: { sx: { px: 1.25 } },
     muiTopToolbarProps: { sx: { px: 1.5, py: 1 } },
     // The search box is the page's own (SearchField); MRT only filters, through one column so that the
     // function runs once per row.

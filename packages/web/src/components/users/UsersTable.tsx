@@ -101,17 +101,17 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
 
   const columns = useMemo<MRT_ColumnDef<UserRow>[]>(() => {
     const names: MRT_ColumnDef<UserRow>[] = [
-      { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 110 : 90 },
-      { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 120 : 100 },
-      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 210 : 160 },
-      { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 110 : 90 },
+      { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 105 : 90 },
+      { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 115 : 100 },
+      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 200 : 160 },
+      { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 105 : 90 },
     ];
     if (!full) return names;
     return [
       ...names,
       { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 100, Cell: mapRightCell },
       { accessorKey: 'createdAt', header: t('users:columns.createdAt'), size: 150, Cell: createdCell },
-      { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), size: 230, Cell: lastActivityCell },
+      { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), size: 220, Cell: lastActivityCell },
     ];
   }, [t, full]);
 
