@@ -10,6 +10,7 @@ import {
   Login,
   Logout,
   RemoveUserChannels,
+  type SignedInUser,
   SignUpUser,
   UpdatePasswordUser,
   UpdateUserChannelsByChannelName,
@@ -18,11 +19,28 @@ import {
   VerifyPassword,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { Selectable } from 'kysely';
 import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
+import type { UsersTable } from '../db/schema.ts';
 import { conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { importUsers } from './import.ts';
+
+/** The user a browser keeps after sign-in (spec section 3, browser storage). */
+function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authToken'> {
+  return {
+    id: row.id,
+    identifier: row.identifier,
+    email: row.identifier,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    display_name: row.display_name,
+    pseudo: row.pseudo,
+    role: row.role,
+    mapRight: row.map_right === 1,
+  };
+}
 
 const tooManyAttempts = () => new HttpError(429, 'Too many sign-in attempts: wait 15 minutes and try again.');
 
@@ -48,18 +66,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return {
       success: true,
       result: 'Login successful',
-      user: {
-        id: row.id,
-        identifier: row.identifier,
-        email: row.identifier,
-        firstName: row.first_name,
-        lastName: row.last_name,
-        display_name: row.display_name,
-        pseudo: row.pseudo,
-        role: row.role,
-        mapRight: row.map_right === 1,
-        authToken,
-      },
+      user: { ...sessionUserOf(row), authToken },
     };
   });
 
@@ -70,17 +77,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     if (!row) throw unauthorized('The token is invalid, expired or revoked.');
     return {
       success: true,
-      user: {
-        id: row.id,
-        identifier: row.identifier,
-        email: row.identifier,
-        firstName: row.first_name,
-        lastName: row.last_name,
-        display_name: row.display_name,
-        pseudo: row.pseudo,
-        role: row.role,
-        mapRight: row.map_right === 1,
-      },
+      user: sessionUserOf(row),
     };
   });
 
