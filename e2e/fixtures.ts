@@ -3,7 +3,8 @@
  * - `server` (one per worker): a real Talkgroup server process (`node packages/server/src/main.ts`) on a free
  *   port, with a fresh temporary DATA_DIR (SQLite) and WEB_DIR = packages/web/dist. `baseURL` points at it,
  *   so `page.goto('/signin')` works. Tests of one worker share its database: use unique names (`unique()`).
- * - `admin`: the administrator of that server, created by the first sign-up, with a token.
+ * - `admin`: the administrator of that server, created by the first sign-up; each test gets a token of its own,
+ *   so that a test that revokes tokens or signs out cannot sign out the tests after it.
  * - `freshServer`: a server of its own with an empty database, for first-run tests (started on demand).
  * - `seed`: create members and channels through the HTTP API.
  * - `language` (option, default 'en'): the language a new browser context starts in; `null` keeps the
@@ -293,6 +294,7 @@ export async function startIn(context: BrowserContext, language: Language | null
 }
 
 interface TestFixtures {
+  admin: Account;
   language: Language | null;
   freshServer: TalkgroupServer;
   seed: Seed;
@@ -300,7 +302,7 @@ interface TestFixtures {
 
 interface WorkerFixtures {
   server: TalkgroupServer;
-  admin: Account;
+  workerAdmin: Account;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -313,7 +315,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     },
     { scope: 'worker', timeout: 60_000 },
   ],
-  admin: [async ({ server }, use) => use(await createAdmin(server)), { scope: 'worker' }],
+  workerAdmin: [async ({ server }, use) => use(await createAdmin(server)), { scope: 'worker' }],
+  admin: async ({ server, workerAdmin }, use) => use(await login(server, workerAdmin.login, workerAdmin.password)),
   baseURL: async ({ server }, use) => use(server.baseURL),
   language: ['en', { option: true }],
   context: async ({ context, language }, use) => {
