@@ -129,6 +129,15 @@ export function presenceStore(db: Db) {
       return Number(result.numDeletedRows);
     },
 
+    async socketIdsOf(instanceId: string): Promise<Set<string>> {
+      const rows = await db
+        .selectFrom('user_sockets')
+        .select('socket_id')
+        .where('instance_id', '=', instanceId)
+        .execute();
+      return new Set(rows.map((r) => r.socket_id));
+    },
+
     async removeInstance(instanceId: string): Promise<void> {
       await db.deleteFrom('user_sockets').where('instance_id', '=', instanceId).execute();
     },

@@ -143,10 +143,31 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   } else {
     registry = singleInstanceRegistry(instanceId);
   }
+  /** What the room checks need of each local socket: its task queue, and how it leaves or follows a room. */
+  interface Control {
+    socket: TalkSocket;
+    run(event: string, task: () => Promise<void> | void): Promise<void>;
+    leaveRoom(reason: 'leave' | 'disconnect' | 'evicted'): Promise<void>;
+    follow(channel: ChannelRow): Promise<void>;
+  }
+  const controls = new Map<string, Control>();
+
+  /** Every socket's events run one after the other, so that a leave never overtakes the join before it. */
+  const queues = new Map<string, Promise<void>>();
+
   const sweep = async () => {
     await registry.beat();
     const removed = await presence.sweep(await registry.alive());
     if (removed > 0) log.info(`removed ${removed} presence row(s) of server instances that are gone`);
+    // If this instance could not beat for a while (Redis unreachable), the others took it for dead and
+    // removed its rows: its sockets, still connected, are written again.
+    const written = await presence.socketIdsOf(instanceId);
+    for (const { socket, run } of controls.values()) {
+      if (socket.disconnected || written.has(socket.id)) continue;
+      void run('presence', async () => {
+        if (socket.connected) await presence.place(socket.id, socket.data.userId, instanceId, socket.data.channelId);
+      });
+    }
   };
   await sweep();
   const heartbeat = redis
@@ -179,15 +200,6 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   };
   services.notifier.target = notifier;
 
-  /** What the room checks need of each local socket: its task queue, and how it leaves or follows a room. */
-  interface Control {
-    socket: TalkSocket;
-    run(event: string, task: () => Promise<void> | void): Promise<void>;
-    leaveRoom(reason: 'leave' | 'disconnect' | 'evicted'): Promise<void>;
-    follow(channel: ChannelRow): Promise<void>;
-  }
-  const controls = new Map<string, Control>();
-
   let revalidation: Promise<void> | undefined;
   let revalidateAgain = false;
   /** One pass at a time; changes announced during a pass get one more pass after it. */
@@ -208,7 +220,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   }
   function revalidateEverywhere(): void {
     revalidateLocal();
-    io.serverSideEmit('revalidateRooms');
+    // The in-memory adapter has no other instance to tell (and warns when asked to).
+    if (redis) io.serverSideEmit('revalidateRooms');
   }
   io.on('revalidateRooms', () => revalidateLocal());
 
@@ -298,8 +311,6 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     }
   });
 
-  /** Every socket's events run one after the other, so that a leave never overtakes the join before it. */
-  const queues = new Map<string, Promise<void>>();
   let closing = false;
 
   io.on('connection', (socket: TalkSocket) => {
