@@ -57,7 +57,7 @@ export interface Realtime {
   io: Io;
   /** One push to the union of these rooms: a socket in several of them gets it once. */
   emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void;
-  /** Pushes a user's presence to administrators and to the rooms of its channels. */
+  /** Pushes a user's presence to administrators and to the rooms of its channels (gathered, see below). */
   publishStatus(userId: number, options?: { alsoRooms?: string[]; cameOnline?: boolean }): Promise<void>;
   /** A push-to-talk change, from a socket or from HTTP: pushed to the room, recorded as talk bursts. */
   changeMicState(change: MicChange): Promise<void>;
@@ -74,6 +74,9 @@ export interface MicChange {
 
 /** A bad payload or a refused action: the client gets an `error` event with this message. */
 class SocketInputError extends Error {}
+
+/** How long presence changes are gathered before they are pushed (see publishStatus). */
+const STATUS_GATHER_MS = 150;
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
@@ -258,7 +261,34 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     }
   }
 
+  /**
+   * Status pushes are gathered for STATUS_GATHER_MS and sent once per user, from the presence as it is
+   * then: a member arriving connects and joins within a moment, and a crowd arriving at once (all phones
+   * reconnecting after a restart) would otherwise push every change of every member to every member.
+   */
+  let statusBatch = new Map<number, { alsoRooms: Set<string>; cameOnline: boolean }>();
+  let statusTimer: NodeJS.Timeout | undefined;
   async function publishStatus(userId: number, options: { alsoRooms?: string[]; cameOnline?: boolean } = {}) {
+    const pending = statusBatch.get(userId) ?? { alsoRooms: new Set<string>(), cameOnline: false };
+    for (const room of options.alsoRooms ?? []) pending.alsoRooms.add(room);
+    pending.cameOnline ||= options.cameOnline ?? false;
+    statusBatch.set(userId, pending);
+    statusTimer ??= setTimeout(() => void flushStatuses(), STATUS_GATHER_MS);
+  }
+  async function flushStatuses() {
+    const batch = statusBatch;
+    statusBatch = new Map();
+    statusTimer = undefined;
+    for (const [userId, pending] of batch) {
+      try {
+        await publishStatusNow(userId, { alsoRooms: [...pending.alsoRooms], cameOnline: pending.cameOnline });
+      } catch (error) {
+        log.error({ err: error, userId }, 'could not push a presence change');
+      }
+    }
+  }
+
+  async function publishStatusNow(userId: number, options: { alsoRooms?: string[]; cameOnline?: boolean } = {}) {
     const status = await presence.status(userId);
     const rooms = new Set([
       ...(await presence.roomsOfMember(userId)),
@@ -536,6 +566,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   fastify.addHook('preClose', async () => {
     closing = true;
     if (heartbeat) clearInterval(heartbeat);
+    clearTimeout(statusTimer);
+    statusBatch.clear();
     services.notifier.target = undefined;
     io.local.disconnectSockets(true);
     await Promise.allSettled([...queues.values()]);
