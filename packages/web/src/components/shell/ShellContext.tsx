@@ -8,6 +8,7 @@
  */
 import { createContext, type ReactNode, useContext } from 'react';
 import { createPortal } from 'react-dom';
+import { useSearchParams } from 'react-router';
 
 export interface ShellActions {
   openAddUser: () => void;
@@ -25,6 +26,20 @@ export const ShellContext = createContext<ShellContextValue | null>(null);
 
 /** The query parameter the add icons set on /usersList and /channelsList. */
 export const ADD_PARAM = 'add';
+
+/** Whether this page was opened by a sidebar add icon (`?add=1`), and how to close that request. */
+export function useAddRequest(): { adding: boolean; closeAdd: () => void } {
+  const [params, setParams] = useSearchParams();
+  const closeAdd = () =>
+    setParams(
+      (current) => {
+        current.delete(ADD_PARAM);
+        return current;
+      },
+      { replace: true },
+    );
+  return { adding: params.has(ADD_PARAM), closeAdd };
+}
 
 export function useShellActions(): ShellActions {
   const shell = useContext(ShellContext);
