@@ -41,7 +41,7 @@ async function xlsx(header: string[], rows: unknown[][]): Promise<Buffer> {
 async function chooseFile(page: Page, file: { name: string; mimeType: string; buffer: Buffer }) {
   const [chooser] = await Promise.all([
     page.waitForEvent('filechooser'),
-    page.getByRole('main').getByRole('button', { name: 'Importer' }).click(),
+    page.getByRole('main').getByRole('button', { name: 'Importer', exact: true }).click(),
   ]);
   await chooser.setFiles(file);
 }
@@ -119,7 +119,7 @@ test.describe('spreadsheets (French)', () => {
     await expect(missing).toHaveAttribute('title', 'Cellule manquante ou invalide');
     await expect(missing).toHaveCSS('background-color', 'rgba(179, 38, 30, 0.14)');
     await expect(dialog.getByRole('cell', { name: 'pw1234' })).toHaveCount(0);
-    await dialog.getByRole('button', { name: 'Importer' }).click();
+    await dialog.getByRole('button', { name: 'Importer', exact: true }).click();
 
     const confirm = page.getByRole('alertdialog', { name: 'Êtes-vous sûr ?' });
     await expect(confirm).toContainText('Importer 4 lignes ?');
@@ -169,7 +169,7 @@ test.describe('spreadsheets (French)', () => {
     await chooseFile(page, { name: 'lot.xlsx', mimeType: 'application/octet-stream', buffer });
     const dialog = page.getByRole('dialog', { name: 'Importer des coéquipiers' });
     await expect(dialog.getByText('230 lignes lues dans lot.xlsx.')).toBeVisible();
-    await dialog.getByRole('button', { name: 'Importer' }).click();
+    await dialog.getByRole('button', { name: 'Importer', exact: true }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
     await expect(page.getByRole('progressbar', { name: /Envoi en cours/ })).toBeVisible();
 
@@ -193,7 +193,7 @@ test.describe('spreadsheets (French)', () => {
     const dialog = page.getByRole('dialog', { name: 'Importer des canaux' });
     await expect(dialog.getByText('4 lignes lues dans canaux.csv.')).toBeVisible();
     await expect(dialog.locator('td[data-missing="true"]')).toHaveCount(1);
-    await dialog.getByRole('button', { name: 'Importer' }).click();
+    await dialog.getByRole('button', { name: 'Importer', exact: true }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Confirmer' }).click();
 
     await expect(group(page, 'Non ajoutés').getByRole('listitem')).toHaveCount(1);
@@ -230,10 +230,10 @@ test.describe('spreadsheets (English)', () => {
     await page.goto('/usersList');
     const [chooser] = await Promise.all([
       page.waitForEvent('filechooser'),
-      page.getByRole('main').getByRole('button', { name: 'Import' }).click(),
+      page.getByRole('main').getByRole('button', { name: 'Import', exact: true }).click(),
     ]);
     await chooser.setFiles({ name: 'team.xlsx', mimeType: 'application/octet-stream', buffer });
-    await page.getByRole('dialog', { name: 'Import users' }).getByRole('button', { name: 'Import' }).click();
+    await page.getByRole('dialog', { name: 'Import users' }).getByRole('button', { name: 'Import', exact: true }).click();
     await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Confirm' }).click();
     await expect(page.getByRole('dialog', { name: 'Import result' })).toBeVisible();
     await expect(group(page, 'Not added')).toContainText(`nobody.${tag}@example.org`);
