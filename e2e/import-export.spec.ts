@@ -233,7 +233,10 @@ test.describe('spreadsheets (English)', () => {
       page.getByRole('main').getByRole('button', { name: 'Import', exact: true }).click(),
     ]);
     await chooser.setFiles({ name: 'team.xlsx', mimeType: 'application/octet-stream', buffer });
-    await page.getByRole('dialog', { name: 'Import users' }).getByRole('button', { name: 'Import', exact: true }).click();
+    await page
+      .getByRole('dialog', { name: 'Import users' })
+      .getByRole('button', { name: 'Import', exact: true })
+      .click();
     await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Confirm' }).click();
     await expect(page.getByRole('dialog', { name: 'Import result' })).toBeVisible();
     await expect(group(page, 'Not added')).toContainText(`nobody.${tag}@example.org`);
