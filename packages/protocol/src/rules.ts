@@ -90,3 +90,8 @@ export function dedupeUserRows<T extends UserImportRow>(rows: T[]): T[] {
     return true;
   });
 }
+
+/** A user's name as everyone sees it: the stored display name, else first and last name. One rule for server and web. */
+export function displayNameOf(user: { display_name?: string | null; firstName: string; lastName: string }): string {
+  return user.display_name?.trim() || `${user.firstName.trim()} ${user.lastName.trim()}`.trim();
+}

@@ -2,6 +2,7 @@
 import {
   type Activity,
   type ChannelRef,
+  displayNameOf,
   rtcSessionOf,
   type User,
   type UserExportRow,
@@ -37,10 +38,6 @@ export interface UserChanges {
 /** How much history each user carries: lists need the latest entry, a single user a page of it. */
 export type Depth = 'list' | 'full';
 const HISTORY: Record<Depth, number> = { list: 1, full: 20 };
-
-export function displayNameOf(firstName: string, lastName: string): string {
-  return `${firstName} ${lastName}`.trim();
-}
 
 type UserRow = Selectable<UsersTable>;
 
@@ -239,7 +236,7 @@ export function userStore(db: Db) {
           last_name: user.lastName.trim(),
           identifier: user.identifier.trim().toLowerCase(),
           pseudo: (user.pseudo ?? '').trim(),
-          display_name: displayNameOf(user.firstName.trim(), user.lastName.trim()),
+          display_name: displayNameOf({ firstName: user.firstName, lastName: user.lastName }),
           phone_number: (user.phoneNumber ?? '').trim(),
           password_hash: await hashPassword(user.password),
           map_right: user.mapRight ? 1 : 0,
@@ -262,7 +259,7 @@ export function userStore(db: Db) {
         .set({
           first_name: firstName,
           last_name: lastName,
-          display_name: displayNameOf(firstName, lastName),
+          display_name: displayNameOf({ firstName, lastName }),
           ...(changes.identifier !== undefined ? { identifier: changes.identifier.trim().toLowerCase() } : {}),
           ...(changes.pseudo !== undefined ? { pseudo: changes.pseudo.trim() } : {}),
           ...(changes.phoneNumber !== undefined ? { phone_number: changes.phoneNumber.trim() } : {}),

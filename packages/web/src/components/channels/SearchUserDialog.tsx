@@ -16,7 +16,13 @@ import DialogContentText from '@mui/material/DialogContentText';
 import DialogTitle from '@mui/material/DialogTitle';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { AddUserToChannel, type Channel, DeleteUserFromChannel, GetUsersInChannel } from '@talkgroup/protocol';
+import {
+  AddUserToChannel,
+  type Channel,
+  DeleteUserFromChannel,
+  displayNameOf,
+  GetUsersInChannel,
+} from '@talkgroup/protocol';
 import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
 import { useCallback, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -85,7 +91,7 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
         lastName: user.lastName,
         identifier: user.identifier,
         pseudo: user.pseudo,
-        name: user.display_name || `${user.firstName} ${user.lastName}`,
+        name: displayNameOf(user),
         member: memberIds.has(user.id),
       })),
     [users.data, memberIds],

@@ -3,7 +3,7 @@
  * then 'the User has been deleted', or 'Oops...' / 'Something went wrong!' / 'Please try again'.
  * Props: `user` ({ id, firstName, lastName, display_name? }; null = closed), `onClose()`, optional `onDeleted()`.
  */
-import { DeleteUser, type User } from '@talkgroup/protocol';
+import { DeleteUser, displayNameOf, type User } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { ConfirmDialog } from '../ConfirmDialog.tsx';
@@ -21,7 +21,7 @@ export function DeleteUserConfirm({ user, onClose, onDeleted }: DeleteUserConfir
   const { t } = useTranslation(['users', 'common']);
   const notify = useNotify();
   const refresh = useRefreshDirectory();
-  const name = user ? user.display_name || `${user.firstName} ${user.lastName}` : '';
+  const name = user ? displayNameOf(user) : '';
 
   const remove = async () => {
     if (!user) return;

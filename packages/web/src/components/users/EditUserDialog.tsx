@@ -14,7 +14,7 @@ import DialogActions from '@mui/material/DialogActions';
 import DialogContent from '@mui/material/DialogContent';
 import DialogTitle from '@mui/material/DialogTitle';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { DeleteUserTokens, UpdateChannelUsers, UpdateUserData, type User } from '@talkgroup/protocol';
+import { DeleteUserTokens, displayNameOf, UpdateChannelUsers, UpdateUserData, type User } from '@talkgroup/protocol';
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
@@ -43,7 +43,7 @@ export function EditUserDialog({ user, onClose, variant = 'full', onUpdated }: E
     return (
       <AdminPasswordDialog
         open
-        targetName={user.display_name || `${user.firstName} ${user.lastName}`}
+        targetName={displayNameOf(user)}
         onVerified={() => setVerifiedFor(user.id)}
         onCancel={onClose}
       />

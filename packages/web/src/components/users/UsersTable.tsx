@@ -22,6 +22,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Activity, User } from '@talkgroup/protocol';
+import { displayNameOf } from '@talkgroup/protocol';
 import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -84,7 +85,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           lastActivityAt: activity ? Date.parse(activity.createdAt) : 0,
           lastActivityText: activity ? sentenceOf(activity) : '',
           lastActivityDate: activity ? dateTimeText(activity.createdAt, language) : '',
-          name: user.display_name || `${user.firstName} ${user.lastName}`,
+          name: displayNameOf(user),
           user,
         };
       }),

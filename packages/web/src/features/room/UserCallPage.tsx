@@ -10,7 +10,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import { ConnectAdminToChannel, IsValidToken, UpdateUserMicState } from '@talkgroup/protocol';
+import { ConnectAdminToChannel, displayNameOf, IsValidToken, UpdateUserMicState } from '@talkgroup/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -61,7 +61,7 @@ function UserCall({ channelId, userId, token }: { channelId: number; userId: num
   const { socket, connected } = useRoomSocket(token);
   const [voiceProcessing] = useVoiceProcessing();
   const user = account.data?.user;
-  const name = user ? user.display_name || `${user.firstName} ${user.lastName}`.trim() : '';
+  const name = user ? displayNameOf(user) : '';
   const channelName = channel?.name;
 
   const reportMicState = useCallback(

@@ -3,7 +3,13 @@
  * the server configuration, the page's socket, the voice room (with each mic change reported over HTTP),
  * the channel's members and its chat.
  */
-import { ConnectAdminToChannel, GetAllChannels, GetMyChannels, UpdateUserMicState } from '@talkgroup/protocol';
+import {
+  ConnectAdminToChannel,
+  displayNameOf,
+  GetAllChannels,
+  GetMyChannels,
+  UpdateUserMicState,
+} from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { api } from '../../api/client.ts';
@@ -21,7 +27,7 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
   const session = useSession();
   const me = session?.user ?? null;
   const admin = me?.role !== 'member';
-  const name = me ? me.display_name || `${me.firstName} ${me.lastName}`.trim() : '';
+  const name = me ? displayNameOf(me) : '';
   const {
     channel,
     renamed,

@@ -4,7 +4,7 @@
  * getUsersInChannel; the socket keeps it live (onUserStatusChanged, onLocationChanged, onActivity), and a
  * status change is read again 3 s later (spec section 4: the status refresh is repeated after 3 s).
  */
-import { type Activity, GetUsersInChannel, type User, type UserStatus } from '@talkgroup/protocol';
+import { type Activity, displayNameOf, GetUsersInChannel, type User, type UserStatus } from '@talkgroup/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../../../api/client.ts';
@@ -29,7 +29,7 @@ export interface ChannelMember {
 const STATUS_REFRESH_MS = 3000;
 
 export function memberName(user: Pick<User, 'display_name' | 'firstName' | 'lastName'>): string {
-  return user.display_name || `${user.firstName} ${user.lastName}`.trim();
+  return displayNameOf(user);
 }
 
 export function useChannelMembers(channelId: number | undefined, socket: TalkgroupSocket | null, token?: string) {
