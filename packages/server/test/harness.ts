@@ -46,8 +46,10 @@ export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}
       return { status: response.statusCode, body: parsed };
     },
     async close() {
+      // Sockets and their last writes end first: dropping the schema under them deadlocks on PostgreSQL.
+      await app.fastify.close();
       if (pgSchema) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(database.db);
-      await app.close();
+      await database.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
