@@ -7,8 +7,7 @@ import i18n from 'i18next';
 import { type ComponentType, lazy } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.ts';
-import SignInPage from '../features/auth/SignInPage.tsx';
-import SignUpPage from '../features/auth/SignUpPage.tsx';
+import { SignInPage, SignUpPage } from '../features/auth/index.ts';
 import type { Namespace } from '../i18n/languages.ts';
 import { HomeRedirect, RedirectIfSignedIn, RequireSession } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
@@ -26,15 +25,27 @@ function page(load: () => Promise<{ default: ComponentType }>, ...namespaces: Na
 const ShellLayout = page(() => import('./shell/ShellLayout.tsx'));
 const NotFoundPage = page(() => import('./NotFoundPage.tsx'));
 const DashboardPage = page(
-  () => import('../features/dashboard/DashboardPage.tsx'),
+  () => import('../features/dashboard/index.ts').then((feature) => ({ default: feature.DashboardPage })),
   'dashboard',
   'activity',
   'users',
   'channels',
 );
-const UsersPage = page(() => import('../features/users/UsersPage.tsx'), 'users', 'activity');
-const ChannelsPage = page(() => import('../features/channels/ChannelsPage.tsx'), 'channels', 'users');
-const ActivitiesPage = page(() => import('../features/activities/ActivitiesPage.tsx'), 'activities', 'activity');
+const UsersPage = page(
+  () => import('../features/users/index.ts').then((feature) => ({ default: feature.UsersPage })),
+  'users',
+  'activity',
+);
+const ChannelsPage = page(
+  () => import('../features/channels/index.ts').then((feature) => ({ default: feature.ChannelsPage })),
+  'channels',
+  'users',
+);
+const ActivitiesPage = page(
+  () => import('../features/activities/index.ts').then((feature) => ({ default: feature.ActivitiesPage })),
+  'activities',
+  'activity',
+);
 // The room shows activity sentences on its map, and its sidebar opens the channels' Search User dialog.
 const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), 'room', 'activity', 'channels', 'users');
 const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room', 'activity');

@@ -15,10 +15,10 @@ import { ACTIVITIES_PAGE_SIZE } from '@talkgroup/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { ActivityTimeline } from '../../components/activity/ActivityTimeline.tsx';
-import { useActivityPage, useRefreshActivities } from '../../components/activity/useActivityPage.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { ActivityTimeline } from './ActivityTimeline.tsx';
 import { DeleteActivitiesMenu } from './DeleteActivitiesMenu.tsx';
+import { useActivityPage, useRefreshActivities } from './useActivityPage.ts';
 
 const COLUMNS = 3;
 const PER_COLUMN = Math.ceil(ACTIVITIES_PAGE_SIZE / COLUMNS);

@@ -1,9 +1,9 @@
 /** /channelsList (spec section 2): the channels table with its toolbar; `?add=1` (the sidebar's add icon) opens Add Channel. */
 import { useTranslation } from 'react-i18next';
-import { ChannelDialog } from '../../components/channels/ChannelDialog.tsx';
-import { ChannelsTable } from '../../components/channels/ChannelsTable.tsx';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useAddRequest } from '../../components/shell/ShellContext.tsx';
+import { ChannelDialog } from './ChannelDialog.tsx';
+import { ChannelsTable } from './ChannelsTable.tsx';
 
 export default function ChannelsPage() {
   const { t } = useTranslation('channels');

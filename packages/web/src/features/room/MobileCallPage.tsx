@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink, useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
-import { useActivitySentence } from '../../components/activity/useActivitySentence.ts';
+import { useActivitySentence } from '../activities/index.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ChatPanel } from './chat/ChatPanel.tsx';

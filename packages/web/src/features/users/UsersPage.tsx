@@ -2,8 +2,8 @@
 import { useTranslation } from 'react-i18next';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { useAddRequest } from '../../components/shell/ShellContext.tsx';
-import { AddUserDialog } from '../../components/users/AddUserDialog.tsx';
-import { UsersTable } from '../../components/users/UsersTable.tsx';
+import { AddUserDialog } from './AddUserDialog.tsx';
+import { UsersTable } from './UsersTable.tsx';
 
 export default function UsersPage() {
   const { t } = useTranslation('users');

@@ -5,7 +5,7 @@
  */
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
-import type { Notice } from '../Notifier.tsx';
+import type { Notice } from './Notifier.tsx';
 
 export function DialogAlert({ notice }: { notice: Notice | null }) {
   if (!notice) return null;

@@ -18,11 +18,11 @@ import { DeleteUserTokens, displayNameOf, UpdateChannelUsers, UpdateUserData, ty
 import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
-import { type Notice, useNotify } from '../Notifier.tsx';
-import { ALL_ROWS, PAGE_SIZES } from '../table/useConsoleTable.ts';
+import { useChannels, useRefreshDirectory } from '../../api/directory.ts';
+import { DialogAlert } from '../../components/DialogAlert.tsx';
+import { type Notice, useNotify } from '../../components/Notifier.tsx';
+import { ALL_ROWS, PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 import { AdminPasswordDialog } from './AdminPasswordDialog.tsx';
-import { DialogAlert } from './DialogAlert.tsx';
-import { useChannels, useRefreshDirectory } from './directory.ts';
 import { UserFormFields } from './UserFormFields.tsx';
 import { formOfUser, hasBlankRequired, leftTrimmed, passwordsDiffer, type UserFormValues } from './userForm.ts';
 

@@ -24,11 +24,11 @@ import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-r
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { ExportButton, ImportButton } from '../spreadsheet/SpreadsheetButtons.tsx';
-import { dateTimeText } from '../table/dateText.ts';
-import { SearchField } from '../table/SearchField.tsx';
-import { useConsoleTable } from '../table/useConsoleTable.ts';
-import { useChannels, useLiveChannels } from '../users/directory.ts';
+import { useChannels, useLiveChannels } from '../../api/directory.ts';
+import { dateTimeText } from '../../components/table/dateText.ts';
+import { SearchField } from '../../components/table/SearchField.tsx';
+import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
+import { ExportButton, ImportButton } from '../import-export/index.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
 import { ConnectedCount } from './ConnectedCount.tsx';
 import { DeleteChannelConfirm } from './DeleteChannelConfirm.tsx';

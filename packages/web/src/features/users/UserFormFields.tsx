@@ -14,7 +14,7 @@ import type { Channel } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { useCallback, useId, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SelectionTable } from '../table/SelectionTable.tsx';
+import { SelectionTable } from '../../components/table/SelectionTable.tsx';
 import { PasswordInput } from './PasswordInput.tsx';
 import { loginProblem, passwordHint, type UserFormValues } from './userForm.ts';
 

@@ -27,11 +27,11 @@ import type { MRT_ColumnDef } from 'material-react-table';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError, api } from '../../api/client.ts';
-import { type Notice, useNotify } from '../Notifier.tsx';
-import { SelectionTable } from '../table/SelectionTable.tsx';
-import { SELECTION_PAGE_SIZES } from '../table/useConsoleTable.ts';
-import { DialogAlert } from '../users/DialogAlert.tsx';
-import { useRefreshDirectory, useUsers } from '../users/directory.ts';
+import { useRefreshDirectory, useUsers } from '../../api/directory.ts';
+import { DialogAlert } from '../../components/DialogAlert.tsx';
+import { type Notice, useNotify } from '../../components/Notifier.tsx';
+import { SelectionTable } from '../../components/table/SelectionTable.tsx';
+import { SELECTION_PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 
 export interface ChannelDialogProps {
   open: boolean;

@@ -15,10 +15,10 @@ import { AddUserToChannel, SignUpUser, type User } from '@talkgroup/protocol';
 import { type FormEvent, useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
-import { type Notice, useNotify } from '../Notifier.tsx';
-import { SELECTION_PAGE_SIZES } from '../table/useConsoleTable.ts';
-import { DialogAlert } from './DialogAlert.tsx';
-import { useChannels, useRefreshDirectory } from './directory.ts';
+import { useChannels, useRefreshDirectory } from '../../api/directory.ts';
+import { DialogAlert } from '../../components/DialogAlert.tsx';
+import { type Notice, useNotify } from '../../components/Notifier.tsx';
+import { SELECTION_PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 import { UserFormFields } from './UserFormFields.tsx';
 import { EMPTY_USER_FORM, hasBlankRequired, leftTrimmed, loginProblem, passwordsDiffer } from './userForm.ts';
 

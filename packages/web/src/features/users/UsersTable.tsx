@@ -26,14 +26,15 @@ import { displayNameOf } from '@talkgroup/protocol';
 import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { type ActivityT, activityNames, activitySentence } from '../activity/activitySentence.ts';
-import { DownloadModelButton, ExportButton, ImportButton } from '../spreadsheet/SpreadsheetButtons.tsx';
-import { dateTimeText } from '../table/dateText.ts';
-import { SearchField } from '../table/SearchField.tsx';
-import { useConsoleTable } from '../table/useConsoleTable.ts';
+import { useUsers } from '../../api/directory.ts';
+import { dateTimeText } from '../../components/table/dateText.ts';
+import { SearchField } from '../../components/table/SearchField.tsx';
+import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
+import { type ActivityT, activityNames, activitySentence } from '../activities/index.ts';
+import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
 import { AddUserDialog } from './AddUserDialog.tsx';
 import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
-import { useLiveUsers, useUsers } from './directory.ts';
+import { useLiveUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
 
 export interface UsersTableProps {

@@ -23,11 +23,11 @@ import { MaterialReactTable, type MRT_Column, type MRT_ColumnDef, type MRT_Row }
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
-import { useConfirm } from '../ConfirmProvider.tsx';
-import { type Notice, useNotify } from '../Notifier.tsx';
-import { useConsoleTable } from '../table/useConsoleTable.ts';
-import { DialogAlert } from '../users/DialogAlert.tsx';
-import { failureNotice } from '../users/failureNotice.ts';
+import { useConfirm } from '../../components/ConfirmProvider.tsx';
+import { DialogAlert } from '../../components/DialogAlert.tsx';
+import { failureNotice } from '../../components/failureNotice.ts';
+import { type Notice, useNotify } from '../../components/Notifier.tsx';
+import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
 import { ImportResult } from './ImportResult.tsx';
 import {
   addToReport,

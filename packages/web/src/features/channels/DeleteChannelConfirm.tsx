@@ -5,10 +5,10 @@
 import { type Channel, DeleteChannel } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
-import { ConfirmDialog } from '../ConfirmDialog.tsx';
-import { useNotify } from '../Notifier.tsx';
-import { useRefreshDirectory } from '../users/directory.ts';
-import { failureNotice } from '../users/failureNotice.ts';
+import { useRefreshDirectory } from '../../api/directory.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { failureNotice } from '../../components/failureNotice.ts';
+import { useNotify } from '../../components/Notifier.tsx';
 
 export interface DeleteChannelConfirmProps {
   channel: Pick<Channel, 'id' | 'name'> | null;

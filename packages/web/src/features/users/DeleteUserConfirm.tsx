@@ -6,10 +6,10 @@
 import { DeleteUser, displayNameOf, type User } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
-import { ConfirmDialog } from '../ConfirmDialog.tsx';
-import { useNotify } from '../Notifier.tsx';
-import { useRefreshDirectory } from './directory.ts';
-import { failureNotice } from './failureNotice.ts';
+import { useRefreshDirectory } from '../../api/directory.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { failureNotice } from '../../components/failureNotice.ts';
+import { useNotify } from '../../components/Notifier.tsx';
 
 export interface DeleteUserConfirmProps {
   user: (Pick<User, 'id' | 'firstName' | 'lastName'> & { display_name?: string }) | null;

@@ -27,13 +27,13 @@ import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-r
 import { useCallback, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
+import { useRefreshDirectory, useUsers } from '../../api/directory.ts';
 import { useApiQuery } from '../../api/queries.ts';
-import { useConfirm } from '../ConfirmProvider.tsx';
-import type { Notice } from '../Notifier.tsx';
-import { SearchField } from '../table/SearchField.tsx';
-import { useConsoleTable } from '../table/useConsoleTable.ts';
-import { DialogAlert } from '../users/DialogAlert.tsx';
-import { useRefreshDirectory, useUsers } from '../users/directory.ts';
+import { useConfirm } from '../../components/ConfirmProvider.tsx';
+import { DialogAlert } from '../../components/DialogAlert.tsx';
+import type { Notice } from '../../components/Notifier.tsx';
+import { SearchField } from '../../components/table/SearchField.tsx';
+import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
 
 export interface SearchUserDialogProps {
   open: boolean;
