@@ -5,49 +5,29 @@
  */
 import VideocamIcon from '@mui/icons-material/Videocam';
 import VideocamOffIcon from '@mui/icons-material/VideocamOff';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { errorMessage } from '../../api/client.ts';
-import { useSession } from '../../api/session.ts';
+import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
-import { PageLoader } from '../../components/PageLoader.tsx';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
+import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
 import { useRoom } from './useRoom.ts';
 import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 
 export default function JoinPage() {
   const { t } = useTranslation('room');
-  const session = useSession();
   usePageTitle(t('join.title'));
-  if (!session) {
-    return (
-      <Box component="main" sx={{ p: 2 }}>
-        <Typography component="h1" variant="h1" sx={{ mb: 2 }}>
-          {t('join.title')}
-        </Typography>
-        <Alert
-          severity="info"
-          action={
-            <Button component={RouterLink} to="/signin">
-              {t('mobileCall.signIn')}
-            </Button>
-          }
-        >
-          {t('mobileCall.signedOut')}
-        </Alert>
-      </Box>
-    );
-  }
-  return <VideoRoom />;
+  return (
+    <SignedInRoom title={t('join.title')}>
+      <VideoRoom />
+    </SignedInRoom>
+  );
 }
 
 function LocalPreview({ stream, label }: { stream: MediaStream | null; label: string }) {
@@ -87,82 +67,77 @@ function VideoRoom() {
   const { t } = useTranslation('room');
   const { roomId } = useParams();
   const room = useRoom(roomId, { video: true });
-  const { channel, voice } = room;
-
-  if (room.renamed) return <Navigate to={`/join/${encodeURIComponent(room.renamed.rtcSession)}`} replace />;
-  if (room.channelLoading) return <PageLoader fullScreen />;
-  if (room.notFound || room.channelError || !channel) {
-    return (
-      <Box component="main" sx={{ p: 2 }}>
-        <Alert severity="error">
-          {room.channelError ? errorMessage(room.channelError, t('groupCall.loadFailed')) : t('groupCall.notFound')}
-        </Alert>
-      </Box>
-    );
-  }
-  const { state } = voice;
-  const live = room.connected && state.joined;
-  const hasCamera = (state.localStream?.getVideoTracks().length ?? 0) > 0;
+  const { voice } = room;
 
   return (
-    <Box component="main" sx={{ minHeight: '100dvh', bgcolor: '#0f2537', color: '#e3edf5', p: 2, pb: 14 }}>
-      <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, flexWrap: 'wrap' }}>
-        <Box sx={{ flex: 1, minWidth: 0 }}>
-          <Typography variant="overline" sx={{ color: '#9db4c6' }}>
-            {t('join.title')}
-          </Typography>
-          <Typography component="h1" variant="h1" sx={{ color: '#fff' }}>
-            {channel.name}
-          </Typography>
-        </Box>
-        <Chip
-          size="small"
-          label={live ? t('groupCall.connected') : t('groupCall.connecting')}
-          sx={{ color: '#fff', bgcolor: live ? '#1e7d3a' : 'rgba(255,255,255,0.16)' }}
-        />
-      </Box>
-      <Box sx={{ maxWidth: 560, mb: 2 }}>
-        <MediaProblemAlert problem={state.mediaProblem} video />
-      </Box>
-      <Box sx={{ bgcolor: '#f1f4f7', color: 'text.primary', borderRadius: 3, p: 1.5 }}>
-        <ParticipantsGrid peers={state.peers} video columnsOfFour dense />
-      </Box>
-      <Box
-        sx={{
-          position: 'fixed',
-          left: 0,
-          right: 0,
-          bottom: 0,
-          py: 1.5,
-          display: 'flex',
-          justifyContent: 'center',
-          alignItems: 'center',
-          gap: 2,
-          bgcolor: 'rgba(15,37,55,0.92)',
-        }}
-      >
-        <PushToTalkButton
-          micOn={state.micOn}
-          disabled={!state.micReady || !state.joined}
-          onChange={(on) => voice.engine?.setMicEnabled(on)}
-          size={76}
-          compact
-        />
-        <Tooltip title={state.cameraOn ? t('join.cameraOff') : t('join.cameraOn')}>
-          <span>
-            <IconButton
-              onClick={() => voice.engine?.setCameraEnabled(!state.cameraOn)}
-              disabled={!hasCamera}
-              aria-label={t('join.camera')}
-              aria-pressed={state.cameraOn}
-              sx={{ width: 56, height: 56, color: '#fff', bgcolor: 'rgba(255,255,255,0.12)' }}
+    <RoomFrame room={room} basePath="/join/">
+      {(channel) => {
+        const { state } = voice;
+        const live = room.connected && state.joined;
+        const hasCamera = (state.localStream?.getVideoTracks().length ?? 0) > 0;
+
+        return (
+          <Box component="main" sx={{ minHeight: '100dvh', bgcolor: '#0f2537', color: '#e3edf5', p: 2, pb: 14 }}>
+            <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, flexWrap: 'wrap' }}>
+              <Box sx={{ flex: 1, minWidth: 0 }}>
+                <Typography variant="overline" sx={{ color: '#9db4c6' }}>
+                  {t('join.title')}
+                </Typography>
+                <Typography component="h1" variant="h1" sx={{ color: '#fff' }}>
+                  {channel.name}
+                </Typography>
+              </Box>
+              <Chip
+                size="small"
+                label={live ? t('groupCall.connected') : t('groupCall.connecting')}
+                sx={{ color: '#fff', bgcolor: live ? '#1e7d3a' : 'rgba(255,255,255,0.16)' }}
+              />
+            </Box>
+            <Box sx={{ maxWidth: 560, mb: 2 }}>
+              <MediaProblemAlert problem={state.mediaProblem} video />
+            </Box>
+            <Box sx={{ bgcolor: '#f1f4f7', color: 'text.primary', borderRadius: 3, p: 1.5 }}>
+              <ParticipantsGrid peers={state.peers} video columnsOfFour dense />
+            </Box>
+            <Box
+              sx={{
+                position: 'fixed',
+                left: 0,
+                right: 0,
+                bottom: 0,
+                py: 1.5,
+                display: 'flex',
+                justifyContent: 'center',
+                alignItems: 'center',
+                gap: 2,
+                bgcolor: 'rgba(15,37,55,0.92)',
+              }}
             >
-              {state.cameraOn ? <VideocamIcon /> : <VideocamOffIcon />}
-            </IconButton>
-          </span>
-        </Tooltip>
-      </Box>
-      <LocalPreview stream={state.localStream} label={t('join.you')} />
-    </Box>
+              <PushToTalkButton
+                micOn={state.micOn}
+                disabled={!state.micReady || !state.joined}
+                onChange={(on) => voice.engine?.setMicEnabled(on)}
+                size={76}
+                compact
+              />
+              <Tooltip title={state.cameraOn ? t('join.cameraOff') : t('join.cameraOn')}>
+                <span>
+                  <IconButton
+                    onClick={() => voice.engine?.setCameraEnabled(!state.cameraOn)}
+                    disabled={!hasCamera}
+                    aria-label={t('join.camera')}
+                    aria-pressed={state.cameraOn}
+                    sx={{ width: 56, height: 56, color: '#fff', bgcolor: 'rgba(255,255,255,0.12)' }}
+                  >
+                    {state.cameraOn ? <VideocamIcon /> : <VideocamOffIcon />}
+                  </IconButton>
+                </span>
+              </Tooltip>
+            </Box>
+            <LocalPreview stream={state.localStream} label={t('join.you')} />
+          </Box>
+        );
+      }}
+    </RoomFrame>
   );
 }

@@ -20,6 +20,7 @@ import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { micRequestOf, parseCallLink } from './callLink.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
+import { RoomNotice } from './RoomFrame.tsx';
 import { useClientConfig } from './useClientConfig.ts';
 import { useRoomChannel } from './useRoomChannel.ts';
 import { useRoomSocket } from './useRoomSocket.ts';
@@ -38,12 +39,9 @@ export default function UserCallPage() {
 
   if (!link) {
     return (
-      <Box component="main" sx={{ p: { xs: 2, sm: 4 }, maxWidth: 640, mx: 'auto' }}>
-        <Typography component="h1" variant="h1" sx={{ mb: 2 }}>
-          {t('userCall.title')}
-        </Typography>
-        <Alert severity="error">{t('userCall.badLink')}</Alert>
-      </Box>
+      <RoomNotice title={t('userCall.title')} severity="error" sx={{ p: { xs: 2, sm: 4 }, maxWidth: 640, mx: 'auto' }}>
+        {t('userCall.badLink')}
+      </RoomNotice>
     );
   }
   return <UserCall channelId={link.channelId} userId={link.userId} token={link.token} />;

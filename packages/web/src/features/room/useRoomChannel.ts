@@ -8,15 +8,10 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
+import { writeRoomStorage } from './roomStorage.ts';
 
 function remember(channel: Channel): void {
-  try {
-    localStorage.setItem('roomId', channel.rtcSession);
-    localStorage.setItem('channelId', String(channel.id));
-    localStorage.setItem('channelName', channel.name);
-  } catch {
-    // Storage disabled: the room works without it.
-  }
+  writeRoomStorage({ roomId: channel.rtcSession, channelId: String(channel.id), channelName: channel.name });
 }
 
 export interface RoomChannelOptions {

@@ -4,26 +4,18 @@
  * browser.
  */
 import { useCallback, useState } from 'react';
-
-const KEY = 'talkgroup.voiceProcessing';
+import { readRoomStorage, writeRoomStorage } from '../roomStorage.ts';
 
 function read(): boolean {
-  try {
-    return localStorage.getItem(KEY) !== 'off';
-  } catch {
-    return true;
-  }
+  return readRoomStorage('voiceProcessing') !== 'off';
 }
 
 export function useVoiceProcessing(): [boolean, (on: boolean) => void] {
   const [on, setOn] = useState(read);
   const change = useCallback((next: boolean) => {
     setOn(next);
-    try {
-      localStorage.setItem(KEY, next ? 'on' : 'off');
-    } catch {
-      // Not kept: the choice lasts for this page.
-    }
+    // When the storage refuses, the choice lasts for this page.
+    writeRoomStorage({ voiceProcessing: next ? 'on' : 'off' });
   }, []);
   return [on, change];
 }
