@@ -22,17 +22,17 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { CHAT_DRAWER_WIDTH, WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Link as RouterLink, useParams } from 'react-router';
+import { useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
-import { useActivitySentence } from '../activities/index.ts';
-import { SearchUserDialog } from './SearchUserDialog.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
-import { PageLoader } from '../../components/PageLoader.tsx';
+import { useActivitySentence } from '../activities/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';
 import { UsersInChannelSection } from './members/UsersInChannelSection.tsx';
 import type { ChannelMember } from './members/useChannelMembers.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
+import { RoomFrame } from './RoomFrame.tsx';
+import { SearchUserDialog } from './SearchUserDialog.tsx';
 import { useRoom } from './useRoom.ts';
 import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
@@ -64,192 +64,179 @@ export default function GroupCallPage() {
   // Crossing the 1480px line switches between the column (open) and the drawer (closed).
   useEffect(() => setChatOpen(wide), [wide]);
 
-  if (room.renamed) return <Navigate to={`/groupCallView/${encodeURIComponent(room.renamed.rtcSession)}`} replace />;
-  if (room.channelLoading) return <PageLoader />;
-  if (room.notFound || room.channelError || !channel) {
-    return (
-      <Box sx={{ maxWidth: 640 }}>
-        <Typography component="h1" variant="h1" sx={{ mb: 2 }}>
-          {t('groupCall.title')}
-        </Typography>
-        <Alert
-          severity="error"
-          action={
-            <Button component={RouterLink} to="/channelsList">
-              {t('groupCall.back')}
-            </Button>
-          }
-        >
-          {room.channelError ? errorMessage(room.channelError, t('groupCall.loadFailed')) : t('groupCall.notFound')}
-        </Alert>
-      </Box>
-    );
-  }
-
-  const { state } = voice;
-  const talking = state.peers.filter((peer) => peer.talking);
-  const chatPanel = (
-    <ChatPanel chat={chat} userId={room.me?.id} channelName={channel.name} onClose={() => setChatOpen(false)} />
-  );
-
   return (
-    <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
-      <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2.5 }}>
-        <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-          <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
-            <Typography variant="overline" sx={{ color: 'text.secondary', lineHeight: 1.4 }}>
-              {t('groupCall.title')}
-            </Typography>
-            <Typography component="h1" variant="h1" sx={{ overflowWrap: 'anywhere' }}>
-              {channel.name}
-            </Typography>
-          </Box>
-          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-            <Chip
-              size="small"
-              color={room.connected && state.joined ? 'success' : 'default'}
-              variant={room.connected && state.joined ? 'filled' : 'outlined'}
-              label={room.connected && state.joined ? t('groupCall.connected') : t('groupCall.connecting')}
-            />
-            <Tooltip title={t('settings.title')}>
-              <IconButton onClick={(event) => setSettingsAnchor(event.currentTarget)} aria-label={t('settings.title')}>
-                <TuneIcon />
-              </IconButton>
-            </Tooltip>
-            <Button
-              variant={chatOpen ? 'contained' : 'outlined'}
-              onClick={() => setChatOpen((open) => !open)}
-              aria-pressed={chatOpen}
-              startIcon={
-                <Badge color="secondary" badgeContent={unread} max={99}>
-                  <ChatIcon />
-                </Badge>
-              }
-            >
-              {chatOpen ? t('chat.hide') : t('chat.show')}
-            </Button>
-          </Box>
-        </Box>
+    <RoomFrame room={room} basePath="/groupCallView/" inShell>
+      {(channel) => {
+        const { state } = voice;
+        const talking = state.peers.filter((peer) => peer.talking);
+        const chatPanel = (
+          <ChatPanel chat={chat} userId={room.me?.id} channelName={channel.name} onClose={() => setChatOpen(false)} />
+        );
 
-        <Popover
-          open={settingsAnchor !== null}
-          anchorEl={settingsAnchor}
-          onClose={() => setSettingsAnchor(null)}
-          anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-          transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-        >
-          <Box sx={{ p: 2, maxWidth: 320 }}>
-            <FormControlLabel
-              control={
-                <Switch
-                  checked={room.voiceProcessing}
-                  onChange={(event) => room.setVoiceProcessing(event.target.checked)}
-                />
-              }
-              label={t('settings.voiceProcessing')}
-            />
-            <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }}>
-              {t('settings.voiceProcessingHelp')}
-            </Typography>
-          </Box>
-        </Popover>
+        return (
+          <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
+            <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2.5 }}>
+              <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+                <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
+                  <Typography variant="overline" sx={{ color: 'text.secondary', lineHeight: 1.4 }}>
+                    {t('groupCall.title')}
+                  </Typography>
+                  <Typography component="h1" variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+                    {channel.name}
+                  </Typography>
+                </Box>
+                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                  <Chip
+                    size="small"
+                    color={room.connected && state.joined ? 'success' : 'default'}
+                    variant={room.connected && state.joined ? 'filled' : 'outlined'}
+                    label={room.connected && state.joined ? t('groupCall.connected') : t('groupCall.connecting')}
+                  />
+                  <Tooltip title={t('settings.title')}>
+                    <IconButton
+                      onClick={(event) => setSettingsAnchor(event.currentTarget)}
+                      aria-label={t('settings.title')}
+                    >
+                      <TuneIcon />
+                    </IconButton>
+                  </Tooltip>
+                  <Button
+                    variant={chatOpen ? 'contained' : 'outlined'}
+                    onClick={() => setChatOpen((open) => !open)}
+                    aria-pressed={chatOpen}
+                    startIcon={
+                      <Badge color="secondary" badgeContent={unread} max={99}>
+                        <ChatIcon />
+                      </Badge>
+                    }
+                  >
+                    {chatOpen ? t('chat.hide') : t('chat.show')}
+                  </Button>
+                </Box>
+              </Box>
 
-        {room.configError ? (
-          <Alert severity="error">{errorMessage(room.configError, t('groupCall.configFailed'))}</Alert>
-        ) : null}
-
-        <Paper
-          component="section"
-          aria-label={t('voice.title')}
-          variant="outlined"
-          sx={{
-            p: { xs: 2, sm: 2.5 },
-            borderRadius: 3,
-            display: 'grid',
-            gap: 3,
-            gridTemplateColumns: { xs: '1fr', md: '240px minmax(0, 1fr)' },
-            alignItems: 'start',
-          }}
-        >
-          <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, pt: 1 }}>
-            <PushToTalkButton
-              micOn={state.micOn}
-              disabled={!state.micReady || !state.joined}
-              onChange={(on) => voice.engine?.setMicEnabled(on)}
-            />
-            <MediaProblemAlert problem={state.mediaProblem} />
-          </Box>
-          <Box sx={{ minWidth: 0 }}>
-            <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>
-              <Typography component="h2" variant="h5">
-                {t('participants.title')}
-              </Typography>
-              {state.peers.length > 0 ? (
-                <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-                  {t('participants.count', { count: state.peers.length })}
-                </Typography>
-              ) : null}
-              <Typography
-                variant="body2"
-                sx={{ ml: 'auto', fontWeight: 600, color: 'success.main' }}
-                aria-live="polite"
+              <Popover
+                open={settingsAnchor !== null}
+                anchorEl={settingsAnchor}
+                onClose={() => setSettingsAnchor(null)}
+                anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+                transformOrigin={{ vertical: 'top', horizontal: 'right' }}
               >
-                {talking.length > 0
-                  ? t('participants.talkingNow', { names: talking.map((peer) => peer.name).join(', ') })
-                  : ''}
-              </Typography>
+                <Box sx={{ p: 2, maxWidth: 320 }}>
+                  <FormControlLabel
+                    control={
+                      <Switch
+                        checked={room.voiceProcessing}
+                        onChange={(event) => room.setVoiceProcessing(event.target.checked)}
+                      />
+                    }
+                    label={t('settings.voiceProcessing')}
+                  />
+                  <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }}>
+                    {t('settings.voiceProcessingHelp')}
+                  </Typography>
+                </Box>
+              </Popover>
+
+              {room.configError ? (
+                <Alert severity="error">{errorMessage(room.configError, t('groupCall.configFailed'))}</Alert>
+              ) : null}
+
+              <Paper
+                component="section"
+                aria-label={t('voice.title')}
+                variant="outlined"
+                sx={{
+                  p: { xs: 2, sm: 2.5 },
+                  borderRadius: 3,
+                  display: 'grid',
+                  gap: 3,
+                  gridTemplateColumns: { xs: '1fr', md: '240px minmax(0, 1fr)' },
+                  alignItems: 'start',
+                }}
+              >
+                <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, pt: 1 }}>
+                  <PushToTalkButton
+                    micOn={state.micOn}
+                    disabled={!state.micReady || !state.joined}
+                    onChange={(on) => voice.engine?.setMicEnabled(on)}
+                  />
+                  <MediaProblemAlert problem={state.mediaProblem} />
+                </Box>
+                <Box sx={{ minWidth: 0 }}>
+                  <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>
+                    <Typography component="h2" variant="h5">
+                      {t('participants.title')}
+                    </Typography>
+                    {state.peers.length > 0 ? (
+                      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+                        {t('participants.count', { count: state.peers.length })}
+                      </Typography>
+                    ) : null}
+                    <Typography
+                      variant="body2"
+                      sx={{ ml: 'auto', fontWeight: 600, color: 'success.main' }}
+                      aria-live="polite"
+                    >
+                      {talking.length > 0
+                        ? t('participants.talkingNow', { names: talking.map((peer) => peer.name).join(', ') })
+                        : ''}
+                    </Typography>
+                  </Box>
+                  <ParticipantsGrid peers={state.peers} />
+                </Box>
+              </Paper>
+
+              {room.canSeeMap ? (
+                <RoomMapSection
+                  members={members.members}
+                  isLoading={members.isLoading}
+                  config={room.config}
+                  describeActivity={describeActivity}
+                />
+              ) : null}
             </Box>
-            <ParticipantsGrid peers={state.peers} />
+
+            {wide ? (
+              chatOpen ? (
+                <Paper
+                  variant="outlined"
+                  sx={{
+                    width: CHAT_DRAWER_WIDTH,
+                    flexShrink: 0,
+                    position: 'sticky',
+                    top: 88,
+                    height: 'calc(100dvh - 112px)',
+                    overflow: 'hidden',
+                    borderRadius: 3,
+                  }}
+                >
+                  {chatPanel}
+                </Paper>
+              ) : null
+            ) : (
+              <Drawer
+                anchor="right"
+                open={chatOpen}
+                onClose={() => setChatOpen(false)}
+                ModalProps={{ keepMounted: true }}
+                sx={{ '& .MuiDrawer-paper': { width: { xs: '100%', sm: CHAT_DRAWER_WIDTH }, maxWidth: '100vw' } }}
+              >
+                {chatPanel}
+              </Drawer>
+            )}
+
+            <UsersInChannelSection
+              channelName={channel.name}
+              members={members.members}
+              onManage={room.admin ? () => setManageOpen(true) : undefined}
+            />
+            {room.admin ? (
+              <SearchUserDialog open={manageOpen} channel={channel} onClose={() => setManageOpen(false)} />
+            ) : null}
           </Box>
-        </Paper>
-
-        {room.canSeeMap ? (
-          <RoomMapSection
-            members={members.members}
-            isLoading={members.isLoading}
-            config={room.config}
-            describeActivity={describeActivity}
-          />
-        ) : null}
-      </Box>
-
-      {wide ? (
-        chatOpen ? (
-          <Paper
-            variant="outlined"
-            sx={{
-              width: CHAT_DRAWER_WIDTH,
-              flexShrink: 0,
-              position: 'sticky',
-              top: 88,
-              height: 'calc(100dvh - 112px)',
-              overflow: 'hidden',
-              borderRadius: 3,
-            }}
-          >
-            {chatPanel}
-          </Paper>
-        ) : null
-      ) : (
-        <Drawer
-          anchor="right"
-          open={chatOpen}
-          onClose={() => setChatOpen(false)}
-          ModalProps={{ keepMounted: true }}
-          sx={{ '& .MuiDrawer-paper': { width: { xs: '100%', sm: CHAT_DRAWER_WIDTH }, maxWidth: '100vw' } }}
-        >
-          {chatPanel}
-        </Drawer>
-      )}
-
-      <UsersInChannelSection
-        channelName={channel.name}
-        members={members.members}
-        onManage={room.admin ? () => setManageOpen(true) : undefined}
-      />
-      {room.admin ? (
-        <SearchUserDialog open={manageOpen} channel={channel} onClose={() => setManageOpen(false)} />
-      ) : null}
-    </Box>
+        );
+      }}
+    </RoomFrame>
   );
 }

@@ -6,27 +6,23 @@
 import ChatIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import GroupIcon from '@mui/icons-material/GroupOutlined';
 import RecordVoiceOverIcon from '@mui/icons-material/RecordVoiceOver';
-import Alert from '@mui/material/Alert';
 import Badge from '@mui/material/Badge';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, Link as RouterLink, useParams } from 'react-router';
-import { errorMessage } from '../../api/client.ts';
-import { useSession } from '../../api/session.ts';
-import { useActivitySentence } from '../activities/index.ts';
+import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
-import { PageLoader } from '../../components/PageLoader.tsx';
+import { useActivitySentence } from '../activities/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';
 import { ChannelMembersTable } from './members/ChannelMembersTable.tsx';
 import type { ChannelMember } from './members/useChannelMembers.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
+import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
 import { useRoom } from './useRoom.ts';
 import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
@@ -35,35 +31,19 @@ type MobileTab = 'voice' | 'chat' | 'members';
 
 export default function MobileCallPage() {
   const { t } = useTranslation('room');
-  const session = useSession();
   usePageTitle(t('mobileCall.title'));
-  if (!session) {
-    return (
-      <Box component="main" sx={{ p: 2 }}>
-        <Typography component="h1" variant="h1" sx={{ mb: 2 }}>
-          {t('mobileCall.title')}
-        </Typography>
-        <Alert
-          severity="info"
-          action={
-            <Button component={RouterLink} to="/signin">
-              {t('mobileCall.signIn')}
-            </Button>
-          }
-        >
-          {t('mobileCall.signedOut')}
-        </Alert>
-      </Box>
-    );
-  }
-  return <MobileCall />;
+  return (
+    <SignedInRoom title={t('mobileCall.title')}>
+      <MobileCall />
+    </SignedInRoom>
+  );
 }
 
 function MobileCall() {
   const { t } = useTranslation('room');
   const { roomId } = useParams();
   const room = useRoom(roomId);
-  const { channel, voice, chat, members } = room;
+  const { voice, chat, members } = room;
   const [tab, setTab] = useState<MobileTab>('voice');
   const seen = useRef(chat.messages.length);
   if (tab === 'chat') seen.current = chat.messages.length;
@@ -74,122 +54,125 @@ function MobileCall() {
     [describe],
   );
 
-  if (room.renamed) return <Navigate to={`/mobileCallView/${encodeURIComponent(room.renamed.rtcSession)}`} replace />;
-  if (room.channelLoading) return <PageLoader fullScreen />;
-  if (room.notFound || room.channelError || !channel) {
-    return (
-      <Box component="main" sx={{ p: 2 }}>
-        <Alert severity="error">
-          {room.channelError ? errorMessage(room.channelError, t('groupCall.loadFailed')) : t('groupCall.notFound')}
-        </Alert>
-      </Box>
-    );
-  }
-  const { state } = voice;
-  const live = room.connected && state.joined;
-
   return (
-    <Box sx={{ height: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-      <Box
-        component="header"
-        sx={{ bgcolor: '#0f2537', color: '#fff', px: 2, pt: 1.5, display: 'flex', flexDirection: 'column', gap: 0.5 }}
-      >
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-          <Typography component="h1" sx={{ fontWeight: 700, fontSize: '1.2rem', flex: 1, minWidth: 0 }} noWrap>
-            {channel.name}
-          </Typography>
-          <Chip
-            size="small"
-            label={live ? t('groupCall.connected') : t('groupCall.connecting')}
-            sx={{ color: '#fff', bgcolor: live ? '#1e7d3a' : 'rgba(255,255,255,0.16)' }}
-          />
-        </Box>
-        <Tabs
-          value={tab}
-          onChange={(_event, value: MobileTab) => setTab(value)}
-          variant="fullWidth"
-          textColor="inherit"
-          sx={{
-            '& .MuiTabs-indicator': { bgcolor: '#f2a541', height: 3 },
-            '& .MuiTab-root': { opacity: 0.82 },
-            '& .MuiTab-root.Mui-selected': { opacity: 1 },
-            minHeight: 44,
-          }}
-        >
-          <Tab
-            value="voice"
-            icon={<RecordVoiceOverIcon />}
-            iconPosition="start"
-            label={t('mobileCall.showVoice')}
-            sx={{ minHeight: 44 }}
-          />
-          <Tab
-            value="chat"
-            icon={
-              <Badge color="secondary" badgeContent={unread} max={99}>
-                <ChatIcon />
-              </Badge>
-            }
-            iconPosition="start"
-            label={t('mobileCall.showChat')}
-            sx={{ minHeight: 44 }}
-          />
-          <Tab
-            value="members"
-            icon={<GroupIcon />}
-            iconPosition="start"
-            label={t('mobileCall.showMembers')}
-            sx={{ minHeight: 44 }}
-          />
-        </Tabs>
-      </Box>
+    <RoomFrame room={room} basePath="/mobileCallView/">
+      {(channel) => {
+        const { state } = voice;
+        const live = room.connected && state.joined;
 
-      <Box component="main" sx={{ flex: 1, minHeight: 0, overflowY: tab === 'chat' ? 'hidden' : 'auto' }}>
-        {tab === 'voice' ? (
-          <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
-            <MediaProblemAlert problem={state.mediaProblem} />
-            <ParticipantsGrid peers={state.peers} dense />
-          </Box>
-        ) : null}
-        {tab === 'chat' ? (
-          <ChatPanel chat={chat} userId={room.me?.id} channelName={channel.name} showHeader={false} />
-        ) : null}
-        {tab === 'members' ? (
-          <Box sx={{ p: 1.5 }}>
-            {room.canSeeMap ? (
-              <RoomMapSection
-                members={members.members}
-                isLoading={members.isLoading}
-                config={room.config}
-                describeActivity={describeActivity}
-              />
-            ) : (
-              <ChannelMembersTable members={members.members} isLoading={members.isLoading} onSelect={() => {}} />
-            )}
-          </Box>
-        ) : null}
-      </Box>
+        return (
+          <Box sx={{ height: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+            <Box
+              component="header"
+              sx={{
+                bgcolor: '#0f2537',
+                color: '#fff',
+                px: 2,
+                pt: 1.5,
+                display: 'flex',
+                flexDirection: 'column',
+                gap: 0.5,
+              }}
+            >
+              <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+                <Typography component="h1" sx={{ fontWeight: 700, fontSize: '1.2rem', flex: 1, minWidth: 0 }} noWrap>
+                  {channel.name}
+                </Typography>
+                <Chip
+                  size="small"
+                  label={live ? t('groupCall.connected') : t('groupCall.connecting')}
+                  sx={{ color: '#fff', bgcolor: live ? '#1e7d3a' : 'rgba(255,255,255,0.16)' }}
+                />
+              </Box>
+              <Tabs
+                value={tab}
+                onChange={(_event, value: MobileTab) => setTab(value)}
+                variant="fullWidth"
+                textColor="inherit"
+                sx={{
+                  '& .MuiTabs-indicator': { bgcolor: '#f2a541', height: 3 },
+                  '& .MuiTab-root': { opacity: 0.82 },
+                  '& .MuiTab-root.Mui-selected': { opacity: 1 },
+                  minHeight: 44,
+                }}
+              >
+                <Tab
+                  value="voice"
+                  icon={<RecordVoiceOverIcon />}
+                  iconPosition="start"
+                  label={t('mobileCall.showVoice')}
+                  sx={{ minHeight: 44 }}
+                />
+                <Tab
+                  value="chat"
+                  icon={
+                    <Badge color="secondary" badgeContent={unread} max={99}>
+                      <ChatIcon />
+                    </Badge>
+                  }
+                  iconPosition="start"
+                  label={t('mobileCall.showChat')}
+                  sx={{ minHeight: 44 }}
+                />
+                <Tab
+                  value="members"
+                  icon={<GroupIcon />}
+                  iconPosition="start"
+                  label={t('mobileCall.showMembers')}
+                  sx={{ minHeight: 44 }}
+                />
+              </Tabs>
+            </Box>
 
-      {tab !== 'chat' ? (
-        <Box
-          sx={{
-            py: 1.5,
-            display: 'flex',
-            justifyContent: 'center',
-            borderTop: '1px solid',
-            borderColor: 'divider',
-            bgcolor: 'background.paper',
-            pb: 'calc(12px + env(safe-area-inset-bottom))',
-          }}
-        >
-          <PushToTalkButton
-            micOn={state.micOn}
-            disabled={!state.micReady || !state.joined}
-            onChange={(on) => voice.engine?.setMicEnabled(on)}
-            size={96}
-          />
-        </Box>
-      ) : null}
-    </Box>
+            <Box component="main" sx={{ flex: 1, minHeight: 0, overflowY: tab === 'chat' ? 'hidden' : 'auto' }}>
+              {tab === 'voice' ? (
+                <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
+                  <MediaProblemAlert problem={state.mediaProblem} />
+                  <ParticipantsGrid peers={state.peers} dense />
+                </Box>
+              ) : null}
+              {tab === 'chat' ? (
+                <ChatPanel chat={chat} userId={room.me?.id} channelName={channel.name} showHeader={false} />
+              ) : null}
+              {tab === 'members' ? (
+                <Box sx={{ p: 1.5 }}>
+                  {room.canSeeMap ? (
+                    <RoomMapSection
+                      members={members.members}
+                      isLoading={members.isLoading}
+                      config={room.config}
+                      describeActivity={describeActivity}
+                    />
+                  ) : (
+                    <ChannelMembersTable members={members.members} isLoading={members.isLoading} onSelect={() => {}} />
+                  )}
+                </Box>
+              ) : null}
+            </Box>
+
+            {tab !== 'chat' ? (
+              <Box
+                sx={{
+                  py: 1.5,
+                  display: 'flex',
+                  justifyContent: 'center',
+                  borderTop: '1px solid',
+                  borderColor: 'divider',
+                  bgcolor: 'background.paper',
+                  pb: 'calc(12px + env(safe-area-inset-bottom))',
+                }}
+              >
+                <PushToTalkButton
+                  micOn={state.micOn}
+                  disabled={!state.micReady || !state.joined}
+                  onChange={(on) => voice.engine?.setMicEnabled(on)}
+                  size={96}
+                />
+              </Box>
+            ) : null}
+          </Box>
+        );
+      }}
+    </RoomFrame>
   );
 }
