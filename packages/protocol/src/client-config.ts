@@ -22,7 +22,8 @@ export interface ClientConfig {
 }
 
 const ClientConfigBody = z.object({}).passthrough();
-export const GetClientConfig: Call<typeof ClientConfigBody, Ok & { res: ClientConfig }> = {
+export const GetClientConfig: Call<typeof ClientConfigBody, Ok & { res: ClientConfig }, 'signedIn'> = {
   path: '/user/api/getClientConfig',
+  access: 'signedIn',
   body: ClientConfigBody,
 };

@@ -17,8 +17,7 @@ import {
   type User,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { TokenOwner } from '../auth/sessions.ts';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { type ChannelSummary, isUniqueViolation } from './store.ts';
@@ -27,39 +26,20 @@ import { type ChannelSummary, isUniqueViolation } from './store.ts';
 export const NAME_TAKEN = 'Channel name already exists';
 const NAME_MAX = 200;
 
-/** A member reads only the channels it belongs to; a missing channel is a 404 for administrators only. */
-export async function requireReadableChannel(
-  services: Services,
-  auth: TokenOwner,
-  channelId: number,
-): Promise<ChannelSummary> {
-  if (auth.role !== 'admin' && !(await services.memberships.isMember(channelId, auth.userId)))
-    throw forbidden('You are not a member of this channel.');
-  const channel = await services.channels.byId(channelId);
-  if (!channel) throw notFound('Channel');
-  return channel;
-}
-
 export function channelRoutes(app: FastifyInstance, services: Services): void {
-  const { channels, memberships, activities, notifier, users } = services;
+  const { channels, memberships, activities, events, users, access } = services;
   const route = defineRoutes(app, services.sessions);
 
-  /** Admins' lists change; the members whose channel list changed refresh theirs (getMyChannels). */
-  const channelsChanged = (userIds: Iterable<number> = []) => {
-    notifier.toAdmins('onChannelsChanged');
-    for (const userId of new Set(userIds)) notifier.toUser(userId, 'onChannelsChanged');
-  };
+  const memberIdsOf = async (channelId: number) => [...(await memberships.memberIds(channelId))];
 
-  const memberIdsOf = async (channelId: number) => (await channels.one(channelId))?.users.map((u) => u.id) ?? [];
+  route(GetAllChannels, async () => ({ success: true, res: await channels.all() }));
 
-  route(GetAllChannels, 'admin', async () => ({ success: true, res: await channels.all() }));
+  route(GetChannelsToExport, async () => ({ success: true, res: await channels.exportRows() }));
 
-  route(GetChannelsToExport, 'admin', async () => ({ success: true, res: await channels.exportRows() }));
+  route(GetMyChannels, async ({ auth }) => ({ success: true, res: await channels.ofUser(auth.userId) }));
 
-  route(GetMyChannels, 'signedIn', async ({ auth }) => ({ success: true, res: await channels.ofUser(auth.userId) }));
-
-  route(GetUsersInChannel, 'signedIn', async ({ body, auth }) => {
-    await requireReadableChannel(services, auth, body.channelId);
+  route(GetUsersInChannel, async ({ body, auth }) => {
+    await access.requireReader(auth, body.channelId);
     const members = await users.inChannel(body.channelId);
     if (auth.role === 'admin') return { success: true, res: members };
     // Spec section 6: positions are for users with map access.
@@ -71,7 +51,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     };
   });
 
-  route(CreateChannel, 'admin', async ({ body, auth }) => {
+  route(CreateChannel, async ({ body, auth }) => {
     const name = body.channelName;
     if (await channels.conflicting(name)) throw conflict(NAME_TAKEN);
     let created: ChannelSummary;
@@ -82,13 +62,13 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
       throw error;
     }
     await activities.record('channel_creation', { userId: auth.userId, channelId: created.id, channelName: name });
-    channelsChanged();
+    events.emit('channelChanged', { userIds: [] });
     const channel = await channels.one(created.id);
     if (!channel) throw notFound('Channel');
     return { success: true, result: 'Channel created successfully', res: channel };
   });
 
-  route(UpdateChannel, 'admin', async ({ body, auth }) => {
+  route(UpdateChannel, async ({ body, auth }) => {
     const current = await channels.byId(body.channelId);
     if (!current) throw notFound('Channel');
     const name = body.channelName;
@@ -100,13 +80,13 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
       throw error;
     }
     await activities.record('channel_update', { userId: auth.userId, channelId: current.id, channelName: name });
-    channelsChanged(await memberIdsOf(current.id));
+    events.emit('channelChanged', { userIds: await memberIdsOf(current.id) });
     const channel = await channels.one(current.id);
     if (!channel) throw notFound('Channel');
     return { success: true, result: 'Channel updated successfully', res: channel };
   });
 
-  route(DeleteChannel, 'admin', async ({ body, auth }) => {
+  route(DeleteChannel, async ({ body, auth }) => {
     const channel = await channels.byId(body.channelId);
     if (!channel) throw notFound('Channel');
     const members = await memberIdsOf(channel.id);
@@ -119,13 +99,11 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     });
     await channels.remove(channel.id);
     await Promise.all(files.map((name) => services.files.remove(name)));
-    notifier.toAdmins('onChannelDeleted', { id: channel.id });
-    notifier.toRoom(channel.rtcSession, 'onChannelDeleted', { id: channel.id });
-    channelsChanged(members);
+    events.emit('channelDeleted', { channel, memberIds: members });
     return { success: true, result: 'Channel has been deleted' };
   });
 
-  route(CreateMultipleChannels, 'admin', async ({ body, auth }) => {
+  route(CreateMultipleChannels, async ({ body, auth }) => {
     const report: ImportReport<Record<string, unknown>> = { added: [], alreadyExisting: [], notAdded: [] };
     // Spec section 5: duplicate names are removed, a blank name is invalid, an existing name is reported.
     const seen = new Set<string>();
@@ -160,7 +138,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
       }
     }
     await activities.recordForChannels('channel_creation', auth.userId, created);
-    if (created.length > 0) channelsChanged();
+    if (created.length > 0) events.emit('channelChanged', { userIds: [] });
     return {
       success: true,
       result: `${report.added.length} added, ${report.alreadyExisting.length} already existing, ${report.notAdded.length} not added`,
@@ -177,38 +155,38 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     return channel;
   };
 
-  route(AddUserToChannel, 'admin', async ({ body }) => {
+  route(AddUserToChannel, async ({ body }) => {
     await requireChannel(body.channelId);
     await requireUser(body.userId);
     await memberships.add(body.channelId, [body.userId]);
-    channelsChanged([body.userId]);
+    events.emit('membershipChanged', { userIds: [body.userId] });
     return { success: true, result: 'User Added To Channel' };
   });
 
-  route(DeleteUserFromChannel, 'admin', async ({ body }) => {
+  route(DeleteUserFromChannel, async ({ body }) => {
     await requireChannel(body.channelId);
     await requireUser(body.userId);
     await memberships.remove(body.channelId, body.userId);
-    channelsChanged([body.userId]);
+    events.emit('membershipChanged', { userIds: [body.userId] });
     return { success: true, result: 'User Deleted from Channel' };
   });
 
-  route(UpdateUserChannels, 'admin', async ({ body }) => {
+  route(UpdateUserChannels, async ({ body }) => {
     await requireChannel(body.channelId);
     const unknown = await memberships.unknownUserIds(body.userList);
     if (unknown.length > 0) throw badRequest(`userList: no user with id ${unknown.slice(0, 20).join(', ')}`);
     const before = await memberIdsOf(body.channelId);
     await memberships.setUsersOfChannel(body.channelId, body.userList);
-    channelsChanged([...before, ...body.userList]);
+    events.emit('membershipChanged', { userIds: [...before, ...body.userList] });
     return { success: true, result: 'Channel members updated' };
   });
 
-  route(UpdateChannelUsers, 'admin', async ({ body }) => {
+  route(UpdateChannelUsers, async ({ body }) => {
     await requireUser(body.userId);
     const unknown = await memberships.unknownChannelIds(body.channelList);
     if (unknown.length > 0) throw badRequest(`channelList: no channel with id ${unknown.slice(0, 20).join(', ')}`);
     await memberships.setChannelsOfUser(body.userId, body.channelList);
-    channelsChanged([body.userId]);
+    events.emit('membershipChanged', { userIds: [body.userId] });
     return { success: true, result: 'User channels updated' };
   });
 }

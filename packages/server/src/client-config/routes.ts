@@ -12,7 +12,7 @@ export function clientConfigRoutes(app: FastifyInstance, services: Services): vo
   const { iceServers, mapTileUrl, mapLabelsUrl } = services.config;
 
   // Signed-in only: TURN credentials may be among the ICE servers.
-  route(GetClientConfig, 'signedIn', async () => ({
+  route(GetClientConfig, async () => ({
     success: true,
     res: {
       iceServers: iceServers.map(({ urls, username, credential }) => ({

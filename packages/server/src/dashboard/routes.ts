@@ -9,5 +9,5 @@ export function dashboardRoutes(app: FastifyInstance, services: Services): void 
   const route = defineRoutes(app, services.sessions);
   const statistics = statisticsStore(services.db);
 
-  route(GetStatistics, 'admin', async () => ({ success: true, res: await statistics.statistics() }));
+  route(GetStatistics, async () => ({ success: true, res: await statistics.statistics() }));
 }

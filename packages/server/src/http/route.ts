@@ -1,15 +1,14 @@
 /**
- * Declares one call of the contract: its path and body schema come from packages/protocol, its access
- * level is checked before the handler runs, and a bad body answers 400 naming the field.
+ * Declares one call of the contract: its path, body schema and access level come from packages/protocol,
+ * the token and role are checked before the handler runs, and a bad body answers 400 naming the field.
  */
-import type { BodyOf, Call, ResponseOf } from '@talkgroup/protocol';
+import type { Access, BodyOf, Call, ResponseOf } from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { SessionStore, TokenOwner } from '../auth/sessions.ts';
 import { badRequest, describeZodError, forbidden, unauthorized } from './errors.ts';
 
-/** public: no token needed; signedIn: any valid token; admin: an administrator's token. */
-export type Access = 'public' | 'signedIn' | 'admin';
+export type { Access };
 
 export interface RouteContext<Body, Auth> {
   body: Body;
@@ -25,6 +24,7 @@ export function tokenOf(req: FastifyRequest): string | undefined {
   return typeof header === 'string' && header !== '' ? header : undefined;
 }
 
+/** The guard: public needs no token, admin an administrator's; the finer levels are checked by the handler. */
 export async function authenticate(sessions: SessionStore, req: FastifyRequest, access: Access) {
   const token = tokenOf(req);
   const owner = token ? await sessions.resolve(token) : undefined;
@@ -46,15 +46,14 @@ export function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.outpu
 }
 
 export function defineRoutes(app: FastifyInstance, sessions: SessionStore) {
-  return function route<C extends Call<z.ZodType, unknown>, A extends Access>(
-    call: C,
-    access: A,
+  return function route<C extends Call<z.ZodType, unknown, A>, A extends Access>(
+    call: C & { access: A },
     handler: (
       ctx: RouteContext<C extends Call<infer S, unknown> ? z.output<S> : never, AuthFor<A>>,
     ) => Promise<ResponseOf<C>>,
   ): void {
     app.post(call.path, async (req, reply) => {
-      const auth = (await authenticate(sessions, req, access)) as AuthFor<A>;
+      const auth = (await authenticate(sessions, req, call.access)) as AuthFor<A>;
       const body = parseBody(call.body, req.body) as C extends Call<infer S, unknown> ? z.output<S> : never;
       return handler({ body, auth, req, reply });
     });

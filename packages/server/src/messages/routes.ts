@@ -10,12 +10,11 @@ import {
   type Message,
   SendMessageToChannel,
   UPLOAD_FILE_PATH,
+  UploadFile,
   UploadFileFields,
   type UploadFileResponse,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import { requireReadableChannel } from '../channels/routes.ts';
-import type { ChannelSummary } from '../channels/store.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { authenticate, defineRoutes, parseBody } from '../http/route.ts';
 import type { Services } from '../services.ts';
@@ -59,38 +58,29 @@ function multipartError(error: unknown): unknown {
 }
 
 export function messageRoutes(app: FastifyInstance, services: Services): void {
-  const { messages, activities, notifier, files, users, memberships } = services;
+  const { messages, events, files, users, access, sendMessage } = services;
   const route = defineRoutes(app, services.sessions);
 
-  /** A message reaches the sockets of its channel's room (spec section 7: messageResponse, onSendMessage). */
-  const push = (channel: ChannelSummary, message: Message) => {
-    notifier.toRoom(channel.rtcSession, 'messageResponse', message);
-    notifier.toRoom(channel.rtcSession, 'onSendMessage', message);
-  };
-
-  route(GetChannelMessageListForAdmin, 'signedIn', async ({ body, auth }) => {
-    await requireReadableChannel(services, auth, body.channelId);
+  route(GetChannelMessageListForAdmin, async ({ body, auth }) => {
+    await access.requireReader(auth, body.channelId);
     const page = await messages.page(body.channelId, auth.userId, { beforeId: body.beforeId, limit: body.limit });
     return { success: true, discussion: page.messages, hasMore: page.hasMore };
   });
 
   // The sender is always the token owner; a userId in the body is not trusted.
-  route(SendMessageToChannel, 'signedIn', async ({ body, auth }) => {
-    const channel = await requireReadableChannel(services, auth, body.channelId);
-    const message = await messages.create({ channelId: channel.id, userId: auth.userId, text: body.message });
-    await activities.record('message_send', { userId: auth.userId, channelId: channel.id, channelName: channel.name });
-    push(channel, message);
+  route(SendMessageToChannel, async ({ body, auth }) => {
+    const message = await sendMessage({ sender: auth, channelId: body.channelId, text: body.message });
     return { success: true, result: 'Message sent', res: message };
   });
 
-  route(DeleteMessageById, 'signedIn', async ({ body, auth }) => {
+  route(DeleteMessageById, async ({ body, auth }) => {
     const row = await messages.byId(body.msgId);
     if (!row) throw notFound('Message');
     if (auth.role !== 'admin' && row.user_id !== auth.userId) throw forbidden('You may only delete your own messages.');
     await messages.remove(row.id);
     if (row.file_path) await files.remove(row.file_path);
     const channel = await services.channels.byId(row.channel_id);
-    if (channel) notifier.toRoom(channel.rtcSession, 'onMessageDeleted', { id: row.id, channelId: row.channel_id });
+    if (channel) events.emit('messageDeleted', { channel, messageId: row.id });
     return { success: true, result: 'Message deleted' };
   });
 
@@ -101,7 +91,7 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
     });
 
     scope.post(UPLOAD_FILE_PATH, async (req): Promise<UploadFileResponse> => {
-      const auth = await authenticate(services.sessions, req, 'signedIn');
+      const auth = await authenticate(services.sessions, req, UploadFile.access);
       if (!auth) throw forbidden();
       const fields: Record<string, string> = {};
       let image: { bytes: Buffer; fileName: string } | undefined;
@@ -118,7 +108,8 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
         throw multipartError(error);
       }
       const body = parseBody(UploadFileFields, fields);
-      const channel = await requireReadableChannel(services, auth, body.channelId);
+      // Checked before the file is written: a refused sender leaves nothing on disk.
+      await access.requireReader(auth, body.channelId);
       if (!image) throw badRequest('image: an image file is required.');
       const mime = sniffImage(image.bytes);
       if (!mime) throw badRequest(INVALID_IMAGE);
@@ -126,9 +117,9 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
       const name = await files.save(image.bytes, mime);
       let message: Message;
       try {
-        message = await messages.create({
-          channelId: channel.id,
-          userId: auth.userId,
+        message = await sendMessage({
+          sender: auth,
+          channelId: body.channelId,
           text: body.textMsg,
           file: { name, fileName: displayFileName(image.fileName, mime), mime },
         });
@@ -136,8 +127,6 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
         await files.remove(name);
         throw error;
       }
-      await activities.record('image_send', { userId: auth.userId, channelId: channel.id, channelName: channel.name });
-      push(channel, message);
       return { success: true, result: 'Image sent', res: message };
     });
   });
@@ -153,7 +142,7 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
     if (!file) throw notFound('File');
     const readerId = Number(param('uid'));
     const reader = await users.row(readerId);
-    if (!reader || !(await memberships.canRead(file.channel_id, { userId: readerId, role: reader.role })))
+    if (!reader || !(await access.mayRead({ userId: readerId, role: reader.role }, file.channel_id)))
       throw forbidden('You may no longer read this channel.');
     let bytes: Buffer;
     try {

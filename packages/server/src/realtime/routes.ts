@@ -5,12 +5,10 @@ import type { TokenOwner } from '../auth/sessions.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import { defineRoutes, requireSelfOrAdmin } from '../http/route.ts';
 import type { Services } from '../services.ts';
-import { presenceStore } from './presence.ts';
-import type { Realtime } from './socket-server.ts';
+import type { Realtime } from './server.ts';
 
 export function realtimeRoutes(app: FastifyInstance, services: Services, realtime: Realtime): void {
-  const { users, memberships, channels } = services;
-  const presence = presenceStore(services.db);
+  const { users, access, channels, presence } = services;
   const route = defineRoutes(app, services.sessions);
 
   /** The user acted for (itself, or anyone for an administrator) must be an administrator or a member. */
@@ -18,7 +16,7 @@ export function realtimeRoutes(app: FastifyInstance, services: Services, realtim
     requireSelfOrAdmin(auth, userId);
     const user = await users.row(userId);
     if (!user) throw notFound('User');
-    if (user.role !== 'admin' && !(await memberships.isMember(channelId, userId)))
+    if (!(await access.mayRead({ userId, role: user.role }, channelId)))
       throw forbidden(
         auth.userId === userId ? 'You are not a member of this channel.' : 'This user is not a member of this channel.',
       );
@@ -27,7 +25,7 @@ export function realtimeRoutes(app: FastifyInstance, services: Services, realtim
 
   // Spec section 4: "when the socket id is known, the admin is connected to the channel". join_room already
   // writes presence; this call is kept for clients that report it over HTTP, and records no second join.
-  route(ConnectAdminToChannel, 'signedIn', async ({ body, auth }) => {
+  route(ConnectAdminToChannel, async ({ body, auth }) => {
     const channel = await channels.byId(body.channelId);
     if (!channel) throw notFound('Channel');
     await requireUserInChannel(auth, body.userId, channel.id);
@@ -36,13 +34,13 @@ export function realtimeRoutes(app: FastifyInstance, services: Services, realtim
     if (socket.user_id !== body.userId) throw forbidden('This socket belongs to another user.');
     if (socket.channel_id !== channel.id) {
       await presence.setChannel(body.socketId, channel.id);
-      await realtime.publishStatus(body.userId, { alsoRooms: [channel.rtcSession] });
+      realtime.publishStatus(body.userId, { alsoRooms: [channel.rtcSession] });
     }
     return { success: true, result: 'Connected to the channel.' };
   });
 
-  route(UpdateUserMicState, 'signedIn', async ({ body, auth }) => {
-    const channel = await presence.channelByName(body.channelName);
+  route(UpdateUserMicState, async ({ body, auth }) => {
+    const channel = await channels.byNameOrRoom(body.channelName);
     if (!channel) throw notFound('Channel');
     const user = await requireUserInChannel(auth, body.userId, channel.id);
     await realtime.changeMicState({

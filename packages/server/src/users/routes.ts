@@ -45,10 +45,10 @@ function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authTok
 const tooManyAttempts = () => new HttpError(429, 'Too many sign-in attempts: wait 15 minutes and try again.');
 
 export function userRoutes(app: FastifyInstance, services: Services): void {
-  const { users, sessions, activities, memberships, notifier, config } = services;
+  const { users, sessions, activities, memberships, events, config } = services;
   const route = defineRoutes(app, sessions);
 
-  route(Login, 'public', async ({ body, req }) => {
+  route(Login, async ({ body, req }) => {
     const identifier = body.user_email.trim().toLowerCase();
     const keys = [`${req.ip}|${identifier}`];
     if (!services.signInLimiter.allowed(keys) || !services.addressLimiter.allowed([req.ip])) throw tooManyAttempts();
@@ -70,7 +70,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     };
   });
 
-  route(IsValidToken, 'public', async ({ body, req }) => {
+  route(IsValidToken, async ({ body, req }) => {
     const owner = await sessions.resolve(body.token || tokenOf(req));
     if (!owner) throw unauthorized('The token is invalid, expired or revoked.');
     const row = await users.row(owner.userId);
@@ -81,7 +81,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     };
   });
 
-  route(SignUpUser, 'public', async ({ body, auth }) => {
+  route(SignUpUser, async ({ body, auth }) => {
     let role: 'admin' | 'member';
     if (auth?.role === 'admin') role = 'member';
     else if ((await users.count()) === 0) role = 'admin';
@@ -98,30 +98,30 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       mapRight: body.mapRight ?? false,
       role,
     });
-    notifier.toAdmins('onUsersChanged');
+    events.emit('usersChanged', {});
     const user = await users.one(id);
     if (!user) throw notFound('User');
     return { success: true, result: 'Register successfully', user };
   });
 
-  route(Logout, 'signedIn', async ({ auth }) => {
+  route(Logout, async ({ auth }) => {
     await sessions.revoke(auth.sessionId);
     await activities.record('logout', { userId: auth.userId });
     return { success: true, result: 'Signed out.' };
   });
 
-  route(GetUserById, 'signedIn', async ({ body, auth }) => {
+  route(GetUserById, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.userId);
     const user = await users.one(body.userId);
     if (!user) throw notFound('User');
     return { success: true, res: user };
   });
 
-  route(GetAllUsers, 'admin', async () => ({ success: true, res: await users.all() }));
+  route(GetAllUsers, async () => ({ success: true, res: await users.all() }));
 
-  route(GetListUsersToExport, 'admin', async () => ({ success: true, res: await users.exportRows() }));
+  route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));
 
-  route(UpdateUserData, 'admin', async ({ body }) => {
+  route(UpdateUserData, async ({ body }) => {
     const current = await users.row(body.id);
     if (!current) throw notFound('User');
     const identifier = body.email?.trim().toLowerCase();
@@ -137,20 +137,20 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       password: body.password?.trim() ? body.password : undefined,
       mapRight: body.mapRight,
     });
-    notifier.toAdmins('onUsersChanged');
+    events.emit('usersChanged', {});
     const user = await users.one(body.id);
     if (!user) throw notFound('User');
     return { success: true, result: 'User updated successfully', res: user };
   });
 
-  route(UpdatePasswordUser, 'signedIn', async ({ body, auth }) => {
+  route(UpdatePasswordUser, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.id);
     if (!(await users.row(body.id))) throw notFound('User');
     await users.update(body.id, { password: body.password });
     return { success: true, result: 'Password updated successfully' };
   });
 
-  route(VerifyPassword, 'signedIn', async ({ body, auth, req }) => {
+  route(VerifyPassword, async ({ body, auth, req }) => {
     if (auth.userId !== body.id) throw forbidden('You may only verify your own password.');
     const keys = [`${req.ip}|verify|${auth.userId}`];
     if (!services.signInLimiter.allowed(keys)) throw tooManyAttempts();
@@ -160,23 +160,23 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, result: valid };
   });
 
-  route(DeleteUserTokens, 'signedIn', async ({ body, auth }) => {
+  route(DeleteUserTokens, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.userId);
     if (!(await users.row(body.userId))) throw notFound('User');
     await sessions.revokeAll(body.userId);
-    notifier.disconnectUser(body.userId);
+    events.emit('sessionsEnded', { userId: body.userId });
     return { success: true, result: 'User disconnected from all devices successfully' };
   });
 
-  route(DeleteUser, 'admin', async ({ body, auth }) => {
+  route(DeleteUser, async ({ body, auth }) => {
     if (body.UserId === auth.userId) throw conflict('You cannot delete your own account.');
-    notifier.disconnectUser(body.UserId);
+    events.emit('sessionsEnded', { userId: body.UserId });
     if (!(await users.remove(body.UserId))) throw notFound('User');
-    notifier.toAdmins('onUserDeleted', { id: body.UserId });
+    events.emit('userDeleted', { userId: body.UserId });
     return { success: true, result: 'the User has been deleted' };
   });
 
-  route(UploadUserPhoto, 'signedIn', async ({ body, auth }) => {
+  route(UploadUserPhoto, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.userId);
     if (!/^(https?:\/\/|\/)/.test(body.photo_url))
       throw new HttpError(400, 'photo_url: must be an http(s) URL or a path');
@@ -185,9 +185,9 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, result: 'Photo updated' };
   });
 
-  route(CreateMultipleUsers, 'admin', async ({ body }) => {
+  route(CreateMultipleUsers, async ({ body }) => {
     const report = await importUsers(services, body.userData);
-    if (report.added.length > 0) notifier.toAdmins('onUsersChanged');
+    if (report.added.length > 0) events.emit('usersChanged', {});
     return {
       success: true,
       result: `${report.added.length} added, ${report.alreadyExisting.length} already existing, ${report.notAdded.length} not added`,
@@ -195,7 +195,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     };
   });
 
-  route(UpdateUserChannelsByChannelName, 'admin', async ({ body }) => {
+  route(UpdateUserChannelsByChannelName, async ({ body }) => {
     const user = await users.rowByIdentifier(body.userIdentifier);
     if (!user) throw notFound('User');
     const names = Array.isArray(body.channelNames)
@@ -203,15 +203,15 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       : body.channelNames.split(';');
     const ids = await memberships.channelIdsByNames(names.map((n) => n.trim()).filter(Boolean));
     await memberships.addUserToChannels(user.id, [...ids.values()]);
-    notifier.toAdmins('onChannelsChanged');
+    events.emit('membershipChanged', { userIds: [user.id] });
     return { success: true, result: `Added to ${ids.size} channel(s)` };
   });
 
-  route(RemoveUserChannels, 'admin', async ({ body }) => {
+  route(RemoveUserChannels, async ({ body }) => {
     const user = await users.rowByIdentifier(body.userIdentifier);
     if (!user) throw notFound('User');
     await memberships.setChannelsOfUser(user.id, []);
-    notifier.toAdmins('onChannelsChanged');
+    events.emit('membershipChanged', { userIds: [user.id] });
     return { success: true, result: 'Removed from every channel' };
   });
 }
