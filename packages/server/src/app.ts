@@ -14,7 +14,7 @@ import { legacyRoutes } from './legacy/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { openApiRoutes } from './openapi.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
-import { attachRealtime } from './realtime/socket-server.ts';
+import { attachRealtime } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
 
@@ -36,7 +36,6 @@ const NOT_SPA = /^\/(user\/api|device|socket\.io|files|health|api)(\/|$)/;
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const database =
     options.database ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
-  const services = createServices(config, database);
   const fastify = Fastify({
     logger: options.logger ?? false,
     bodyLimit: 8 * 1024 * 1024,
@@ -44,6 +43,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
   });
   registerErrorHandler(fastify);
+  const services = createServices(config, database, (error, event) =>
+    fastify.log.error({ err: error, event }, 'a domain event listener failed'),
+  );
 
   fastify.get('/health', async (_req, reply) => {
     const ok = await database.ping();

@@ -1,55 +1,85 @@
-/** What the domain plugins receive: stores, the session store and the notifier. Nothing reaches a global. */
+/** What the domain plugins receive: stores, the session store and the event bus. Nothing reaches a global. */
 import { type ActivityStore, activityStore } from './activities/store.ts';
 import { type RateLimiter, rateLimiter } from './auth/rate-limit.ts';
 import { type SessionStore, sessionStore } from './auth/sessions.ts';
+import { type ChannelAccess, channelAccess } from './channels/access.ts';
 import { type MembershipStore, membershipStore } from './channels/membership.ts';
 import { type ChannelStore, channelStore } from './channels/store.ts';
 import type { Config } from './config.ts';
 import type { OpenedDatabase } from './db/open.ts';
 import type { Db } from './db/schema.ts';
+import { createEventBus, type EventBus } from './events.ts';
+import { type DeviceStore, deviceStore } from './legacy/store.ts';
 import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret } from './messages/files.ts';
+import { messageSender, type SendMessage } from './messages/send.ts';
 import { type MessageStore, messageStore } from './messages/store.ts';
-import { type Notifier, SwitchableNotifier } from './realtime/notifier.ts';
+import { type PositionStore, positionStore } from './realtime/positions.ts';
+import { type PresenceStore, presenceStore } from './realtime/presence.ts';
+import { type TalkBurstStore, talkBurstStore } from './realtime/talk-bursts.ts';
 import { type UserStore, userStore } from './users/store.ts';
 
 export interface Services {
   config: Config;
   database: OpenedDatabase;
   db: Db;
+  /** Domain events: routes and services emit, real time listens. */
+  events: EventBus;
   sessions: SessionStore;
   users: UserStore;
   memberships: MembershipStore;
   channels: ChannelStore;
+  /** Who may read a channel: administrators and its members. */
+  access: ChannelAccess;
   messages: MessageStore;
+  sendMessage: SendMessage;
   /** Chat images under DATA_DIR/uploads. */
   files: FileStore;
   /** Signs and checks the expiring URLs that serve chat images. */
   fileUrls: FileUrls;
   activities: ActivityStore;
-  notifier: Notifier & { target: Notifier | undefined };
+  /** Connected sockets (user_sockets). */
+  presence: PresenceStore;
+  talkBursts: TalkBurstStore;
+  positions: PositionStore;
+  devices: DeviceStore;
   /** Sign-in failures per (address, login). */
   signInLimiter: RateLimiter;
   /** Sign-in failures per address, whatever the login. */
   addressLimiter: RateLimiter;
 }
 
-export function createServices(config: Config, database: OpenedDatabase): Services {
-  const notifier = new SwitchableNotifier();
+export function createServices(
+  config: Config,
+  database: OpenedDatabase,
+  onListenerError: (error: unknown, event: string) => void = () => {},
+): Services {
   const db = database.db;
+  const events = createEventBus(onListenerError);
   const urls = fileUrls(loadOrCreateSecret(config.dataDir), config.fileUrlTtlMs);
+  const channels = channelStore(db);
+  const memberships = membershipStore(db);
+  const access = channelAccess(channels, memberships);
+  const messages = messageStore(db, urls);
+  const activities = activityStore(db, events);
   return {
     config,
     database,
     db,
+    events,
     sessions: sessionStore(db, config.tokenTtlMs),
     users: userStore(db),
-    memberships: membershipStore(db),
-    channels: channelStore(db),
-    messages: messageStore(db, urls),
+    memberships,
+    channels,
+    access,
+    messages,
+    sendMessage: messageSender({ access, messages, activities, events }),
     files: fileStore(config.dataDir),
     fileUrls: urls,
-    activities: activityStore(db, notifier),
-    notifier,
+    activities,
+    presence: presenceStore(db),
+    talkBursts: talkBurstStore(db),
+    positions: positionStore(db),
+    devices: deviceStore(db),
     // 10 failures per login and address, 50 per address, in 15 minutes.
     signInLimiter: rateLimiter(10, 15 * 60 * 1000),
     addressLimiter: rateLimiter(50, 15 * 60 * 1000),

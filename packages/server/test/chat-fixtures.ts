@@ -1,7 +1,7 @@
 /** Helpers for the chat, upload and authorization tests: multipart forms, sample images, recorded pushes. */
 import { randomBytes } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import type { Notifier } from '../src/realtime/notifier.ts';
+import { type PushTarget, subscribePushes } from '../src/realtime/pushes.ts';
 import type { TestApp } from './harness.ts';
 
 export interface FormFile {
@@ -112,15 +112,15 @@ export interface Push {
   args: unknown[];
 }
 
-/** Stands in for the Socket.IO server: records what the HTTP routes push. */
+/** Listens beside the Socket.IO server: records what the HTTP routes push. */
 export function recordPushes(app: TestApp): Push[] {
   const pushes: Push[] = [];
-  const recorder: Notifier = {
+  const recorder: PushTarget = {
     toAdmins: (event, ...args) => pushes.push({ to: 'admins', event, args }),
     toRoom: (room, event, ...args) => pushes.push({ to: `room:${room}`, event, args }),
     toUser: (userId, event, ...args) => pushes.push({ to: `user:${userId}`, event, args }),
     disconnectUser: (userId) => pushes.push({ to: `user:${userId}`, event: 'disconnect', args: [] }),
   };
-  app.services.notifier.target = recorder;
+  subscribePushes(app.services.events, recorder);
   return pushes;
 }

@@ -2,7 +2,7 @@
 import type { Activity, ActivityType } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { ActivitiesTable, Db } from '../db/schema.ts';
-import type { Notifier } from '../realtime/notifier.ts';
+import type { EventBus } from '../events.ts';
 
 export function toActivity(row: Selectable<ActivitiesTable>): Activity {
   return {
@@ -35,7 +35,8 @@ export interface ActivitySubject {
 
 const PUSHED_PER_BATCH = 8;
 
-export function activityStore(db: Db, notifier: Notifier) {
+/** Records announce themselves on the event bus (`activityRecorded`); real time pushes them. */
+export function activityStore(db: Db, events: EventBus) {
   return {
     async record(type: ActivityType, subject: ActivitySubject): Promise<Activity> {
       const user = subject.userId
@@ -66,7 +67,7 @@ export function activityStore(db: Db, notifier: Notifier) {
         .returningAll()
         .executeTakeFirstOrThrow();
       const activity = toActivity(row);
-      notifier.toAdmins('onActivity', activity);
+      events.emit('activityRecorded', { activity });
       return activity;
     },
 
@@ -106,8 +107,20 @@ export function activityStore(db: Db, notifier: Notifier) {
           .execute();
         inserted.push(...rows.map(toActivity));
       }
-      for (const activity of inserted.slice(-PUSHED_PER_BATCH)) notifier.toAdmins('onActivity', activity);
+      for (const activity of inserted.slice(-PUSHED_PER_BATCH)) events.emit('activityRecorded', { activity });
       return inserted.length;
+    },
+
+    /** Was an activity of this type recorded for this user since `since`? */
+    async recordedSince(userId: number, type: ActivityType, since: Date): Promise<boolean> {
+      const row = await db
+        .selectFrom('activities')
+        .select('id')
+        .where('user_id', '=', userId)
+        .where('type', '=', type)
+        .where('created_at', '>', since.toISOString())
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     /** Deletes the activities created before `cutoff`; returns how many. */

@@ -69,9 +69,24 @@ export function membershipStore(db: Db) {
       return row !== undefined;
     },
 
-    /** May this token owner read the channel (its members, messages and files)? Administrators read all. */
-    async canRead(channelId: number, reader: { userId: number; role: 'admin' | 'member' }): Promise<boolean> {
-      return reader.role === 'admin' || this.isMember(channelId, reader.userId);
+    async memberIds(channelId: number): Promise<Set<number>> {
+      const rows = await db
+        .selectFrom('channel_members')
+        .select('user_id')
+        .where('channel_id', '=', channelId)
+        .execute();
+      return new Set(rows.map((r) => r.user_id));
+    },
+
+    /** Room keys (rtcSession) of the channels a user belongs to. */
+    async roomsOfMember(userId: number): Promise<string[]> {
+      const rows = await db
+        .selectFrom('channel_members')
+        .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
+        .select('channels.rtc_session')
+        .where('channel_members.user_id', '=', userId)
+        .execute();
+      return rows.map((r) => r.rtc_session);
     },
 
     /** The ids among these that are not users (to refuse them before writing). */

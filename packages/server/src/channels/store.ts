@@ -111,6 +111,21 @@ export function channelStore(db: Db) {
       return row ? toSummary(row) : undefined;
     },
 
+    /** By name first; the room key (rtcSession) is accepted too, since the call views only know that. */
+    async byNameOrRoom(name: string): Promise<ChannelSummary | undefined> {
+      const row =
+        (await db.selectFrom('channels').selectAll().where('name', '=', name).executeTakeFirst()) ??
+        (await db.selectFrom('channels').selectAll().where('rtc_session', '=', name).executeTakeFirst());
+      return row ? toSummary(row) : undefined;
+    },
+
+    /** Room keys of these channels. */
+    async roomsOf(ids: number[]): Promise<string[]> {
+      if (ids.length === 0) return [];
+      const rows = await db.selectFrom('channels').select('rtc_session').where('id', 'in', ids).execute();
+      return rows.map((r) => r.rtc_session);
+    },
+
     /** The channel that has this name, or one whose name differs only by whitespace (same room key). */
     async conflicting(name: string, exceptId?: number): Promise<ChannelSummary | undefined> {
       const row = await db

@@ -18,18 +18,6 @@ export function positionStore(db: Db) {
         .executeTakeFirstOrThrow();
       return { lat: row.lat, lng: row.lng, accuracy: row.accuracy, createdAt: row.created_at };
     },
-
-    /** Was a position_update activity recorded for this user since `since`? */
-    async activitySince(userId: number, since: Date): Promise<boolean> {
-      const row = await db
-        .selectFrom('activities')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('type', '=', 'position_update')
-        .where('created_at', '>', since.toISOString())
-        .executeTakeFirst();
-      return row !== undefined;
-    },
   };
 }
 

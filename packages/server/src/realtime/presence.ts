@@ -5,12 +5,6 @@
 import type { UserStatus } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
 
-export interface ChannelRow {
-  id: number;
-  name: string;
-  rtcSession: string;
-}
-
 export function presenceStore(db: Db) {
   /**
    * Puts the socket in a channel (or in none). The row is written again if it is gone: deleting a channel
@@ -101,31 +95,12 @@ export function presenceStore(db: Db) {
       return Number(row.n);
     },
 
-    /**
-     * Removes the rows of every instance not in `alive` (a crashed or restarted process), then closes the
-     * talk bursts that no socket holds any more: their real end is unknown, so they count as zero-length
-     * rather than as a burst that lasted until the next sweep.
-     */
+    /** Removes the rows of every instance not in `alive` (a crashed or restarted process); returns how many. */
     async sweep(alive: string[]): Promise<number> {
       const result = await db
         .deleteFrom('user_sockets')
         .$if(alive.length > 0, (q) => q.where('instance_id', 'not in', alive))
         .executeTakeFirst();
-      await db
-        .updateTable('talk_bursts')
-        .set((eb) => ({ ended_at: eb.ref('started_at') }))
-        .where('ended_at', 'is', null)
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('user_sockets')
-                .select('user_sockets.id')
-                .whereRef('user_sockets.user_id', '=', 'talk_bursts.user_id')
-                .whereRef('user_sockets.channel_id', '=', 'talk_bursts.channel_id'),
-            ),
-          ),
-        )
-        .execute();
       return Number(result.numDeletedRows);
     },
 
@@ -140,48 +115,6 @@ export function presenceStore(db: Db) {
 
     async removeInstance(instanceId: string): Promise<void> {
       await db.deleteFrom('user_sockets').where('instance_id', '=', instanceId).execute();
-    },
-
-    /** By name first; the room key (rtcSession) is accepted too, since the call views only know that. */
-    async channelByName(name: string): Promise<ChannelRow | undefined> {
-      const row =
-        (await db
-          .selectFrom('channels')
-          .select(['id', 'name', 'rtc_session'])
-          .where('name', '=', name)
-          .executeTakeFirst()) ??
-        (await db
-          .selectFrom('channels')
-          .select(['id', 'name', 'rtc_session'])
-          .where('rtc_session', '=', name)
-          .executeTakeFirst());
-      return row && { id: row.id, name: row.name, rtcSession: row.rtc_session };
-    },
-
-    /** Room keys of the channels a user belongs to. */
-    async roomsOfMember(userId: number): Promise<string[]> {
-      const rows = await db
-        .selectFrom('channel_members')
-        .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
-        .select('channels.rtc_session')
-        .where('channel_members.user_id', '=', userId)
-        .execute();
-      return rows.map((r) => r.rtc_session);
-    },
-
-    async memberIds(channelId: number): Promise<Set<number>> {
-      const rows = await db
-        .selectFrom('channel_members')
-        .select('user_id')
-        .where('channel_id', '=', channelId)
-        .execute();
-      return new Set(rows.map((r) => r.user_id));
-    },
-
-    async roomsOfChannels(channelIds: number[]): Promise<string[]> {
-      if (channelIds.length === 0) return [];
-      const rows = await db.selectFrom('channels').select('rtc_session').where('id', 'in', channelIds).execute();
-      return rows.map((r) => r.rtc_session);
     },
   };
 }

@@ -2,14 +2,22 @@
  * Talk bursts: one row per press of the push-to-talk button (mic on, then off). The open burst of a user in
  * a channel is the row without ended_at, so the state survives whichever instance or call reports the end.
  */
-import type { Db } from '../db/schema.ts';
+import type { CallEvent } from '@talkgroup/protocol';
+import type { Selectable } from 'kysely';
+import type { Db, TalkBurstsTable } from '../db/schema.ts';
 
-export interface TalkBurst {
-  id: number;
-  userId: number | null;
-  channelId: number | null;
-  startedAt: string;
-  endedAt: string | null;
+/** A burst is what the legacy calls name a call event (spec section 7, getUserCallEvents). */
+export type TalkBurst = CallEvent;
+
+function toTalkBurst(row: Selectable<TalkBurstsTable>): TalkBurst {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    channelId: row.channel_id,
+    channelName: row.channel_name,
+    startedAt: row.started_at,
+    endedAt: row.ended_at,
+  };
 }
 
 export function talkBurstStore(db: Db) {
@@ -49,21 +57,44 @@ export function talkBurstStore(db: Db) {
       return Number(result.numUpdatedRows);
     },
 
-    async ofUser(userId: number): Promise<TalkBurst[]> {
+    /**
+     * Closes the bursts that no socket holds any more (their instance is gone): their real end is unknown,
+     * so they count as zero-length rather than as a burst that lasted until the sweep.
+     */
+    async closeOrphans(): Promise<void> {
+      await db
+        .updateTable('talk_bursts')
+        .set((eb) => ({ ended_at: eb.ref('started_at') }))
+        .where('ended_at', 'is', null)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('user_sockets')
+                .select('user_sockets.id')
+                .whereRef('user_sockets.user_id', '=', 'talk_bursts.user_id')
+                .whereRef('user_sockets.channel_id', '=', 'talk_bursts.channel_id'),
+            ),
+          ),
+        )
+        .execute();
+    },
+
+    /** The bursts of a user, latest first (at most `limit`). */
+    async ofUser(userId: number, limit?: number): Promise<TalkBurst[]> {
       const rows = await db
         .selectFrom('talk_bursts')
         .selectAll()
         .where('user_id', '=', userId)
         .orderBy('started_at', 'desc')
         .orderBy('id', 'desc')
+        .$if(limit !== undefined, (q) => q.limit(limit as number))
         .execute();
-      return rows.map((r) => ({
-        id: r.id,
-        userId: r.user_id,
-        channelId: r.channel_id,
-        startedAt: r.started_at,
-        endedAt: r.ended_at,
-      }));
+      return rows.map(toTalkBurst);
+    },
+
+    async byId(id: number): Promise<TalkBurst | undefined> {
+      const row = await db.selectFrom('talk_bursts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toTalkBurst(row);
     },
   };
 }

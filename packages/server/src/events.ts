@@ -1,0 +1,62 @@
+/**
+ * The domain events: what happened, said once by the code that made it happen (routes, services), heard by
+ * whoever cares (real time pushes it to sockets and re-checks the channel rooms). Built with the services,
+ * so nothing is patched in afterwards; with no listener an event simply goes nowhere (app.inject tests).
+ */
+import type { Activity, Message } from '@talkgroup/protocol';
+
+/** What real time needs to know of a channel to reach its room. */
+export interface ChannelRef {
+  id: number;
+  rtcSession: string;
+}
+
+export interface DomainEvents {
+  /** A user was created, updated or imported: administrators' lists change. */
+  usersChanged: Record<string, never>;
+  userDeleted: { userId: number };
+  /** Every session of this user ended (revoked tokens, deleted account): its sockets must close. */
+  sessionsEnded: { userId: number };
+  /** A channel was created or renamed; `userIds` are the members whose own channel list shows it. */
+  channelChanged: { userIds: number[] };
+  /** Memberships changed; `userIds` are the users whose channel lists changed (none known: admins only). */
+  membershipChanged: { userIds: number[] };
+  channelDeleted: { channel: ChannelRef; memberIds: number[] };
+  messageCreated: { channel: ChannelRef; message: Message };
+  messageDeleted: { channel: ChannelRef; messageId: number };
+  activityRecorded: { activity: Activity };
+}
+
+export type DomainEventName = keyof DomainEvents;
+type Listener<E extends DomainEventName> = (event: DomainEvents[E]) => void;
+
+export interface EventBus {
+  emit<E extends DomainEventName>(name: E, event: DomainEvents[E]): void;
+  /** Returns the function that stops listening. */
+  on<E extends DomainEventName>(name: E, listener: Listener<E>): () => void;
+}
+
+/**
+ * Listeners run synchronously, in the order they were added; one that throws does not keep the others or
+ * the emitting request from going on (a push that failed must not fail the write that caused it).
+ */
+export function createEventBus(onListenerError: (error: unknown, name: DomainEventName) => void): EventBus {
+  const listeners = new Map<DomainEventName, Set<Listener<never>>>();
+  return {
+    emit(name, event) {
+      for (const listener of listeners.get(name) ?? []) {
+        try {
+          (listener as Listener<typeof name>)(event);
+        } catch (error) {
+          onListenerError(error, name);
+        }
+      }
+    },
+    on(name, listener) {
+      const set = listeners.get(name) ?? new Set();
+      listeners.set(name, set);
+      set.add(listener as Listener<never>);
+      return () => set.delete(listener as Listener<never>);
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/** Positions reported by phones: every one kept, pushed to whoever may see the member on a map. */
+import { LocationChanged, POSITION_ACTIVITY_INTERVAL_MS } from '@talkgroup/protocol';
+import type { Concern } from '../context.ts';
+import { ADMINS_ROOM, mapRoom } from '../room-names.ts';
+import { parse } from '../socket-tasks.ts';
+
+export const positions: Concern = (socket, scope) => {
+  const { services } = scope;
+  const { userId } = socket.data;
+  scope.on('onLocationChanged', async (payload) => {
+    const reported = parse(LocationChanged, payload, 'onLocationChanged');
+    const position = await services.positions.add(userId, reported);
+    const rooms = await services.memberships.roomsOfMember(userId);
+    scope.emitTo([ADMINS_ROOM, ...rooms.map(mapRoom)], 'onLocationChanged', { userId, ...position });
+    // Every position is kept; the activity log gets at most one entry per interval.
+    const since = new Date(Date.now() - POSITION_ACTIVITY_INTERVAL_MS);
+    if (!(await services.activities.recordedSince(userId, 'position_update', since)))
+      await services.activities.record('position_update', { userId });
+  });
+};

@@ -1,0 +1,50 @@
+/**
+ * From domain events to the client events of spec section 7: which event, to whom. Real time hands in a
+ * target backed by Socket.IO rooms; a test can hand in a recorder.
+ */
+import type { EventBus } from '../events.ts';
+import type { EventArgs, EventName } from './context.ts';
+
+export interface PushTarget {
+  /** To every administrator's sockets. */
+  toAdmins<E extends EventName>(event: E, ...args: EventArgs<E>): void;
+  /** To every socket in a channel's room (by rtcSession). */
+  toRoom<E extends EventName>(rtcSession: string, event: E, ...args: EventArgs<E>): void;
+  /** To every socket of one user. */
+  toUser<E extends EventName>(userId: number, event: E, ...args: EventArgs<E>): void;
+  /** Closes every socket of a user (its sessions ended). */
+  disconnectUser(userId: number): void;
+}
+
+/** Subscribes `target` to the bus; returns the function that unsubscribes it. */
+export function subscribePushes(events: EventBus, target: PushTarget): () => void {
+  /** Admins' lists change; the members whose channel list changed refresh theirs (getMyChannels). */
+  const channelsChanged = (userIds: number[]) => {
+    target.toAdmins('onChannelsChanged');
+    for (const userId of new Set(userIds)) target.toUser(userId, 'onChannelsChanged');
+  };
+  const offs = [
+    events.on('usersChanged', () => target.toAdmins('onUsersChanged')),
+    events.on('userDeleted', ({ userId }) => target.toAdmins('onUserDeleted', { id: userId })),
+    events.on('sessionsEnded', ({ userId }) => target.disconnectUser(userId)),
+    events.on('channelChanged', ({ userIds }) => channelsChanged(userIds)),
+    events.on('membershipChanged', ({ userIds }) => channelsChanged(userIds)),
+    events.on('channelDeleted', ({ channel, memberIds }) => {
+      target.toAdmins('onChannelDeleted', { id: channel.id });
+      target.toRoom(channel.rtcSession, 'onChannelDeleted', { id: channel.id });
+      channelsChanged(memberIds);
+    }),
+    events.on('messageCreated', ({ channel, message }) => {
+      // Spec section 7: old clients listen to messageResponse, newer ones to onSendMessage.
+      target.toRoom(channel.rtcSession, 'messageResponse', message);
+      target.toRoom(channel.rtcSession, 'onSendMessage', message);
+    }),
+    events.on('messageDeleted', ({ channel, messageId }) =>
+      target.toRoom(channel.rtcSession, 'onMessageDeleted', { id: messageId, channelId: channel.id }),
+    ),
+    events.on('activityRecorded', ({ activity }) => target.toAdmins('onActivity', activity)),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}

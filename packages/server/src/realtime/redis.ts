@@ -1,0 +1,27 @@
+/** The Redis connections of the Socket.IO adapter (REDIS_URL): one to publish, one to subscribe. */
+import type { FastifyBaseLogger } from 'fastify';
+import { createClient } from 'redis';
+
+export type RedisPair = Awaited<ReturnType<typeof connectRedis>>;
+
+export async function connectRedis(url: string, log: FastifyBaseLogger) {
+  const pub = createClient({ url });
+  const sub = pub.duplicate();
+  // node-redis reconnects by itself; without a listener an error event would crash the process.
+  pub.on('error', (error) => log.warn({ err: error }, 'redis (publish) connection error'));
+  sub.on('error', (error) => log.warn({ err: error }, 'redis (subscribe) connection error'));
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('could not reach Redis (REDIS_URL) within 10 s')), 10_000);
+  });
+  try {
+    await Promise.race([Promise.all([pub.connect(), sub.connect()]), timeout]);
+  } catch (error) {
+    pub.destroy();
+    sub.destroy();
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  return { pub, sub };
+}

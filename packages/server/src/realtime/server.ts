@@ -1,0 +1,180 @@
+/**
+ * Socket.IO on the HTTP port (spec section 7, real-time socket): the io server and its adapter, presence
+ * of each connection, and the concerns that handle a socket's events (concerns/). With REDIS_URL the Redis
+ * adapter carries rooms and broadcasts across instances; presence lives in the database.
+ */
+import { createAdapter } from '@socket.io/redis-adapter';
+import type { FastifyInstance } from 'fastify';
+import { Server } from 'socket.io';
+import type { Services } from '../services.ts';
+import { chat } from './concerns/chat.ts';
+import { positions } from './concerns/positions.ts';
+import { leaveRoom, rooms } from './concerns/rooms.ts';
+import { signalling } from './concerns/signalling.ts';
+import { talk, talkActions } from './concerns/talk.ts';
+import type { Concern, EventArgs, EventName, Io, RealtimeContext, SocketScope, TalkSocket } from './context.ts';
+import { authenticateSockets, tokenOf } from './handshake.ts';
+import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
+import { subscribePushes } from './pushes.ts';
+import { connectRedis, type RedisPair } from './redis.ts';
+import { type LocalSocket, roomGuard } from './room-guard.ts';
+import { ADMINS_ROOM, channelRoom, userRoom } from './room-names.ts';
+import { SocketInputError, socketTasks } from './socket-tasks.ts';
+import { statusPublisher } from './status.ts';
+
+export type { Io } from './context.ts';
+
+export type Realtime = Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'changeMicState'>;
+
+const CONCERNS: Concern[] = [rooms, signalling, talk, chat, positions];
+
+/** Disconnections the client or the server asked for; any other reason is a lost connection. */
+const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
+
+export async function attachRealtime(fastify: FastifyInstance, services: Services): Promise<Realtime> {
+  const { config, sessions, presence } = services;
+  const log = fastify.log;
+  const instanceId = config.instanceId;
+
+  // Same origin only (the console is served by this server, the dev server proxies); a token, not a cookie,
+  // authenticates, so there is nothing for another origin to ride on anyway.
+  const io: Io = new Server(fastify.server, { serveClient: false, maxHttpBufferSize: 1e6 });
+
+  let redis: RedisPair | undefined;
+  let registry: InstanceRegistry;
+  if (config.redisUrl) {
+    redis = await connectRedis(config.redisUrl, log);
+    io.adapter(createAdapter(redis.pub, redis.sub));
+    registry = redisInstanceRegistry(redis.pub, instanceId, 'talkgroup:instances');
+  } else {
+    registry = singleInstanceRegistry(instanceId);
+  }
+
+  /** This instance's sockets and their scopes (the room guard and the presence sweep walk them). */
+  const local = new Map<string, LocalSocket>();
+
+  const sweep = async () => {
+    await registry.beat();
+    const removed = await presence.sweep(await registry.alive());
+    await services.talkBursts.closeOrphans();
+    if (removed > 0) log.info(`removed ${removed} presence row(s) of server instances that are gone`);
+    // If this instance could not beat for a while (Redis unreachable), the others took it for dead and
+    // removed its rows: its sockets, still connected, are written again.
+    const written = await presence.socketIdsOf(instanceId);
+    for (const { socket, scope } of local.values()) {
+      if (socket.disconnected || written.has(socket.id)) continue;
+      void scope.run('presence', async () => {
+        if (socket.connected) await presence.place(socket.id, socket.data.userId, instanceId, socket.data.channelId);
+      });
+    }
+  };
+  await sweep();
+  const heartbeat = redis
+    ? setInterval(() => sweep().catch((error) => log.warn({ err: error }, 'presence sweep failed')), HEARTBEAT_MS)
+    : undefined;
+  heartbeat?.unref();
+
+  function emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void {
+    if (rooms.length === 0) return;
+    (io.to(rooms).emit as (event: string, ...args: unknown[]) => boolean)(event, ...args);
+  }
+
+  const status = statusPublisher(services, emitTo, log);
+  const ctx: RealtimeContext = {
+    io,
+    services,
+    log,
+    instanceId,
+    emitTo,
+    publishStatus: status.publish,
+    ...talkActions({ services, emitTo }),
+  };
+
+  const unsubscribePushes = subscribePushes(services.events, {
+    toAdmins: (event, ...args) => emitTo([ADMINS_ROOM], event, ...args),
+    toRoom: (rtcSession, event, ...args) => emitTo([channelRoom(rtcSession)], event, ...args),
+    toUser: (userId, event, ...args) => emitTo([userRoom(userId)], event, ...args),
+    disconnectUser: (userId) => io.in(userRoom(userId)).disconnectSockets(true),
+  });
+  const guard = roomGuard(io, { services, log, local, shared: redis !== undefined });
+
+  authenticateSockets(io, {
+    sessions,
+    users: services.users,
+    onError: (error) => log.error({ err: error }, 'socket handshake failed'),
+  });
+
+  let closing = false;
+
+  io.on('connection', (socket: TalkSocket) => {
+    const { userId } = socket.data;
+    socket.join(userRoom(userId));
+    if (socket.data.role === 'admin') socket.join(ADMINS_ROOM);
+
+    const tasks = socketTasks(socket, log, () => local.delete(socket.id));
+    const scope: SocketScope = {
+      ...ctx,
+      on: tasks.on,
+      run: tasks.run,
+      requireRoom(event, claimed) {
+        const { room, channelId } = socket.data;
+        if (!room || channelId === null) throw new SocketInputError(`${event}: join a room first (join_room).`);
+        if (claimed && claimed !== room)
+          throw new SocketInputError(`${event}: this socket is in the room "${room}", not in "${claimed}".`);
+        return { room, channelId };
+      },
+    };
+    local.set(socket.id, { socket, scope });
+
+    void tasks.run('connect', async () => {
+      // The token may have been revoked between the handshake and now: its owner must not stay connected.
+      if (!(await sessions.resolve(tokenOf(socket.handshake)))) {
+        socket.disconnect(true);
+        return;
+      }
+      await presence.add(socket.id, userId, instanceId);
+      ctx.publishStatus(userId, { cameOnline: (await presence.socketCount(userId)) === 1 });
+    });
+
+    for (const concern of CONCERNS) concern(socket, scope);
+
+    socket.on('disconnect', (reason) => {
+      void tasks.run('disconnect', async () => {
+        if (closing) {
+          // Shutting down: peers elsewhere learn it now; the rows go in one statement (see preClose below).
+          if (socket.data.room) socket.to(channelRoom(socket.data.room)).emit('user_exit', { id: socket.id });
+          return;
+        }
+        const { room, channelId } = socket.data;
+        await leaveRoom(socket, scope, 'disconnect');
+        await presence.remove(socket.id);
+        if (!EXPECTED_DISCONNECTS.has(reason))
+          await services.activities.record('connexion_lost', { userId, channelId });
+        ctx.publishStatus(userId, { alsoRooms: room ? [room] : [] });
+      });
+    });
+  });
+
+  // Before Fastify closes the HTTP server: its sockets must go first, or close() waits for them.
+  fastify.addHook('preClose', async () => {
+    closing = true;
+    if (heartbeat) clearInterval(heartbeat);
+    status.stop();
+    unsubscribePushes();
+    guard.stop();
+    const sockets = [...local.values()];
+    io.local.disconnectSockets(true);
+    await Promise.allSettled(sockets.map(({ scope }) => scope.run('close', () => {})));
+    io.engine.close();
+    try {
+      await presence.removeInstance(instanceId);
+      await registry.leave();
+    } catch (error) {
+      log.warn({ err: error }, 'could not remove the presence rows of this instance');
+    }
+    await io.of('/').adapter.close();
+    if (redis) await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
+  });
+
+  return { io, emitTo, publishStatus: ctx.publishStatus, changeMicState: ctx.changeMicState };
+}

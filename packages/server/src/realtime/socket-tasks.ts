@@ -1,0 +1,69 @@
+/**
+ * A socket's events run one after the other (a leave never overtakes the join before it); a bad payload or
+ * a refused action answers the client an `error` event and a failed acknowledgement, never a crash.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod';
+import { ChannelAccessError } from '../channels/access.ts';
+import { describeZodError } from '../http/errors.ts';
+import type { TalkSocket } from './context.ts';
+
+/** A bad payload or a refused action: the client gets an `error` event with this message. */
+export class SocketInputError extends Error {}
+
+type Ack = (result: { success: boolean; result?: string }) => void;
+
+/**
+ * A write that raced with the deletion of its channel or user (PostgreSQL 23503, SQLite "FOREIGN KEY
+ * constraint failed"): not a server fault, the thing is simply gone.
+ */
+function isForeignKeyViolation(error: unknown): boolean {
+  const e = error as { code?: unknown; errcode?: unknown; message?: unknown };
+  return e?.code === '23503' || e?.errcode === 787 || String(e?.message).includes('FOREIGN KEY constraint failed');
+}
+
+export function parse<S extends z.ZodType>(schema: S, payload: unknown, event: string): z.output<S> {
+  const result = schema.safeParse(payload ?? {});
+  if (!result.success) throw new SocketInputError(`${event}: ${describeZodError(result.error)}`);
+  return result.data;
+}
+
+/** The sentence the client gets, and whether the failure is the client's (not logged as a server fault). */
+function describeFailure(event: string, error: unknown): { message: string; expected: boolean } {
+  if (error instanceof SocketInputError) return { message: error.message, expected: true };
+  if (error instanceof ChannelAccessError) return { message: error.forSocket(event), expected: true };
+  if (isForeignKeyViolation(error))
+    return { message: `${event}: this channel or user no longer exists.`, expected: true };
+  return { message: `${event}: something went wrong on the server.`, expected: false };
+}
+
+export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAfterDisconnect: () => void) {
+  let queue: Promise<void> = Promise.resolve();
+
+  function run(event: string, task: () => Promise<void> | void, ack?: Ack): Promise<void> {
+    const next = queue
+      .then(task)
+      .then(() => ack?.({ success: true }))
+      .catch((error: unknown) => {
+        const { message, expected } = describeFailure(event, error);
+        if (!expected) log.error({ err: error, event }, 'socket event failed');
+        if (socket.connected) socket.emit('error', { message });
+        ack?.({ success: false, result: message });
+      })
+      .finally(() => {
+        // A disconnected socket is forgotten once its last task is done.
+        if (socket.disconnected && queue === next) onIdleAfterDisconnect();
+      });
+    queue = next;
+    return next;
+  }
+
+  function on(event: string, task: (payload: unknown) => Promise<void> | void): void {
+    (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+      void run(event, () => task(args[0]), ack);
+    });
+  }
+
+  return { run, on, idle: () => queue };
+}
