@@ -1,6 +1,8 @@
 /**
  * Shared steps of the room specs: a browser context per signed-in user (each user has its own storage),
- * the room's read-only debug hook (window.__talkgroupRoom), and waiting for peers to connect.
+ * the room's read-only diagnostics (window.__talkgroupRoom, which each page asks for before it loads),
+ * waiting for peers to connect, and hearing: received audio judged against the silence measured in the same
+ * test, never against a fixed level that a busy machine may not reach.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,7 +19,10 @@ export interface RoomPage {
   close(): Promise<void>;
 }
 
-/** A new context signed in as `account`, with voice processing off (it would flatten the test tone). */
+/**
+ * A new context signed in as `account`, with voice processing off (it would flatten the test tone) and the
+ * room's diagnostics on (off unless a page asks for them before it loads).
+ */
 export async function openAs(
   browser: Browser,
   baseURL: string,
@@ -26,7 +31,10 @@ export async function openAs(
 ): Promise<RoomPage> {
   const context = await browser.newContext({ baseURL, viewport: options.viewport ?? { width: 1280, height: 800 } });
   await startIn(context, options.language ?? 'en');
-  await context.addInitScript(() => localStorage.setItem('talkgroup.voiceProcessing', 'off'));
+  await context.addInitScript(() => {
+    localStorage.setItem('talkgroup.voiceProcessing', 'off');
+    window.__talkgroupDiagnostics = true;
+  });
   const page = await context.newPage();
   await useSession(page, account);
   return { page, close: () => context.close() };
@@ -58,15 +66,55 @@ export async function connectedPeer(page: Page, userId: number): Promise<string>
         id = peer?.id ?? '';
         return peer?.connection;
       },
-      { timeout: 20_000, message: `peer connection with user ${userId}` },
+      { timeout: 45_000, message: `peer connection with user ${userId}` },
     )
     .toBe('connected');
   return id;
 }
 
-/** The peak level (0..1) at which `page` receives `peerId` now. */
-export async function levelOf(page: Page, peerId: string): Promise<number> {
-  return page.evaluate((id) => window.__talkgroupRoom?.levels()[id] ?? 0, peerId);
+/** The loudest `page` received from `peerId` over the last ~0.7 s (0..1), in one read. */
+export async function recentPeakOf(page: Page, peerId: string): Promise<number> {
+  return page.evaluate((id) => window.__talkgroupRoom?.recentPeak(id) ?? 0, peerId);
+}
+
+async function packetsFrom(page: Page, peerId: string): Promise<number> {
+  return page.evaluate(async (id) => (await window.__talkgroupRoom?.inboundAudio(id))?.packetsReceived ?? 0, peerId);
+}
+
+/**
+ * Silence as `page` receives it from `peerId` while nobody talks: the recent peak once the listener has
+ * received a whole window of it (about 50 audio packets a second, silence frames included).
+ */
+export async function measureSilence(page: Page, peerId: string): Promise<number> {
+  const first = await packetsFrom(page, peerId);
+  await expect
+    .poll(() => packetsFrom(page, peerId), { timeout: 45_000, message: 'a second of received silence frames' })
+    .toBeGreaterThan(first + 50);
+  return recentPeakOf(page, peerId);
+}
+
+/** Heard: clearly above the silence measured in the same test (the 0.33 tone reads near 0.33). */
+export function heardAbove(silence: number): number {
+  return Math.max(silence * 10, silence + 0.02);
+}
+
+/** Silent again: back near the silence measured in the same test (silence frames decode to 0). */
+export function silentBelow(silence: number): number {
+  return Math.max(silence * 2, silence + 0.01);
+}
+
+/** Waits until `page` hears `peerId` talk, with a deadline for a busy machine. */
+export async function expectToHear(page: Page, peerId: string, silence: number): Promise<void> {
+  await expect
+    .poll(() => recentPeakOf(page, peerId), { timeout: 30_000, message: `hearing ${peerId} above ${silence}` })
+    .toBeGreaterThan(heardAbove(silence));
+}
+
+/** Waits until `page` receives silence from `peerId` again. */
+export async function expectSilence(page: Page, peerId: string, silence: number): Promise<void> {
+  await expect
+    .poll(() => recentPeakOf(page, peerId), { timeout: 30_000, message: `silence from ${peerId}` })
+    .toBeLessThan(silentBelow(silence));
 }
 
 export async function inboundBytes(page: Page, peerId: string): Promise<number> {
@@ -75,6 +123,7 @@ export async function inboundBytes(page: Page, peerId: string): Promise<number> 
 
 declare global {
   interface Window {
+    __talkgroupDiagnostics?: boolean;
     __talkgroupRoom?: {
       selfId: string | null;
       micOn: boolean;
@@ -82,6 +131,7 @@ declare global {
       lastMicOnAt: number;
       peers(): HookPeer[];
       levels(): Record<string, number>;
+      recentPeak(peerId: string): number;
       rtpLevel(peerId: string): number;
       waitForLevel(peerId: string, threshold: number, timeoutMs: number, above?: boolean): Promise<number | null>;
       inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null>;

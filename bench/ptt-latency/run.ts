@@ -64,6 +64,8 @@ async function openRoom(
   await context.addInitScript(() => {
     localStorage.setItem('i18nextLng', 'en');
     localStorage.setItem('talkgroup.voiceProcessing', 'off');
+    // The room's diagnostics (window.__talkgroupRoom), off unless a page asks before it loads.
+    window.__talkgroupDiagnostics = true;
   });
   const page = await context.newPage();
   await useSession(page, account);

@@ -2,7 +2,7 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import { useTranslation } from 'react-i18next';
-import type { MediaProblem } from './voiceRoom.ts';
+import type { MediaProblem } from './localMedia.ts';
 
 export function MediaProblemAlert({ problem, video = false }: { problem: MediaProblem | null; video?: boolean }) {
   const { t } = useTranslation('room');

@@ -1,16 +1,32 @@
 /**
- * Received audio level per peer: an AnalyserNode on each remote stream, read on demand. Used by the
- * talking meter of the tiles, the read-only debug hook of the browser tests and the latency bench.
+ * Received audio level per peer: AnalyserNodes on each remote stream, read on demand. Part of the opt-in
+ * diagnostics (diagnostics.ts) that the browser tests and the latency bench read.
  */
 
 interface Watched {
   source: MediaStreamAudioSourceNode;
   analyser: AnalyserNode;
   samples: Float32Array<ArrayBuffer>;
+  recent: AnalyserNode;
+  recentSamples: Float32Array<ArrayBuffer>;
 }
 
 /** 256 samples is 5 ms at 48 kHz: short enough that an onset or a fall shows at once. */
 const WINDOW = 256;
+/**
+ * The largest window an AnalyserNode keeps, about 0.68 s at 48 kHz: one read covers that long, however
+ * seldom a busy machine lets the page read it.
+ */
+const RECENT_WINDOW = 32768;
+
+function peakOf(samples: Float32Array): number {
+  let peak = 0;
+  for (const sample of samples) {
+    const magnitude = Math.abs(sample);
+    if (magnitude > peak) peak = magnitude;
+  }
+  return peak;
+}
 
 export class LevelMeter {
   private context: AudioContext | null = null;
@@ -35,7 +51,16 @@ export class LevelMeter {
     const analyser = context.createAnalyser();
     analyser.fftSize = WINDOW;
     source.connect(analyser);
-    this.watched.set(id, { source, analyser, samples: new Float32Array(WINDOW) });
+    const recent = context.createAnalyser();
+    recent.fftSize = RECENT_WINDOW;
+    source.connect(recent);
+    this.watched.set(id, {
+      source,
+      analyser,
+      samples: new Float32Array(WINDOW),
+      recent,
+      recentSamples: new Float32Array(RECENT_WINDOW),
+    });
     this.resume();
   }
 
@@ -44,7 +69,13 @@ export class LevelMeter {
     if (!entry) return;
     entry.source.disconnect();
     entry.analyser.disconnect();
+    entry.recent.disconnect();
     this.watched.delete(id);
+  }
+
+  /** The peers watched now. */
+  ids(): string[] {
+    return [...this.watched.keys()];
   }
 
   /** Peak absolute sample value (0..1) of the last few milliseconds. */
@@ -52,12 +83,15 @@ export class LevelMeter {
     const entry = this.watched.get(id);
     if (!entry) return 0;
     entry.analyser.getFloatTimeDomainData(entry.samples);
-    let peak = 0;
-    for (const sample of entry.samples) {
-      const magnitude = Math.abs(sample);
-      if (magnitude > peak) peak = magnitude;
-    }
-    return peak;
+    return peakOf(entry.samples);
+  }
+
+  /** Peak absolute sample value (0..1) of the last ~0.68 s. */
+  recentPeak(id: string): number {
+    const entry = this.watched.get(id);
+    if (!entry) return 0;
+    entry.recent.getFloatTimeDomainData(entry.recentSamples);
+    return peakOf(entry.recentSamples);
   }
 
   /**

@@ -1,68 +1,21 @@
 /**
- * Runs a VoiceRoom for as long as the page shows it, and exposes a read-only debug hook
- * (`window.__talkgroupRoom`) that the browser tests and the latency bench read: peers, received levels,
- * inbound RTP statistics and the time of the last press. It controls nothing.
+ * Runs a VoiceRoom for as long as the page shows it. A page may ask for the room's read-only diagnostics
+ * (diagnostics.ts: received levels and statistics for the browser tests and the latency bench) before it
+ * loads: `window.__talkgroupDiagnostics = true` (Playwright's addInitScript) or `?diagnostics` in its address.
  */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoom.ts';
 import { VoiceRoom } from './voiceRoom.ts';
 
-export interface VoiceRoomDebugHook {
-  readonly room: string;
-  readonly selfId: string | null;
-  readonly micOn: boolean;
-  readonly micReady: boolean;
-  readonly mediaProblem: string | null;
-  readonly lastMicOnAt: number;
-  readonly lastMicOffAt: number;
-  peers(): Array<{ id: string; name: string; userId: number | null; connection: string; talking: boolean }>;
-  levels(): Record<string, number>;
-  rtpLevel(peerId: string): number;
-  waitForLevel(peerId: string, threshold: number, timeoutMs: number, above?: boolean): Promise<number | null>;
-  inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null>;
-}
-
 declare global {
   interface Window {
-    __talkgroupRoom?: VoiceRoomDebugHook;
+    /** Set before the page loads to get window.__talkgroupRoom (see diagnostics.ts). */
+    __talkgroupDiagnostics?: boolean;
   }
 }
 
-function debugHook(engine: VoiceRoom, room: string): VoiceRoomDebugHook {
-  return Object.freeze({
-    room,
-    get selfId() {
-      return engine.getSnapshot().selfId;
-    },
-    get micOn() {
-      return engine.getSnapshot().micOn;
-    },
-    get micReady() {
-      return engine.getSnapshot().micReady;
-    },
-    get mediaProblem() {
-      return engine.getSnapshot().mediaProblem;
-    },
-    get lastMicOnAt() {
-      return engine.lastMicOnAt;
-    },
-    get lastMicOffAt() {
-      return engine.lastMicOffAt;
-    },
-    peers: () =>
-      engine.getSnapshot().peers.map(({ id, name, userId, connection, talking }) => ({
-        id,
-        name,
-        userId,
-        connection,
-        talking,
-      })),
-    levels: () => engine.levels(),
-    rtpLevel: (peerId: string) => engine.rtpLevel(peerId),
-    waitForLevel: (peerId: string, threshold: number, timeoutMs: number, above = true) =>
-      engine.waitForLevel(peerId, threshold, timeoutMs, above),
-    inboundAudio: (peerId: string) => engine.inboundAudio(peerId),
-  });
+function diagnosticsRequested(): boolean {
+  return window.__talkgroupDiagnostics === true || new URLSearchParams(window.location.search).has('diagnostics');
 }
 
 const EMPTY: VoiceRoomState = {
@@ -103,11 +56,18 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
       reportMicState: report,
     });
     setEngine(voice);
-    window.__talkgroupRoom = debugHook(voice, room);
+    let left = false;
+    let detachDiagnostics: (() => void) | undefined;
+    if (diagnosticsRequested()) {
+      void import('./diagnostics.ts').then(({ attachDiagnostics }) => {
+        if (!left) detachDiagnostics = attachDiagnostics(voice, room);
+      });
+    }
     void voice.start();
     return () => {
+      left = true;
       voice.leave();
-      if (window.__talkgroupRoom?.room === room) delete window.__talkgroupRoom;
+      detachDiagnostics?.();
       setEngine(null);
     };
   }, [socket, enabled, room, name, video, iceKey, report]);

@@ -11,79 +11,17 @@
  *
  * Framework-free on purpose: React reads it through subscribe/getSnapshot (useSyncExternalStore).
  */
-import type { ClientToServerEvents, RoomPeer, ServerToClientEvents } from '@talkgroup/protocol';
-import type { Socket } from 'socket.io-client';
-import { LevelMeter } from './levelMeter.ts';
+import type { RoomPeer } from '@talkgroup/protocol';
+import { type MediaProblem, mediaConstraints, openLocalMedia } from './localMedia.ts';
+import { MicStateReporter } from './micStateReporter.ts';
+import { addCandidate, addLocalTracks, closePeer, flushCandidates, type Peer, playPeerAudio } from './peer.ts';
+import type { RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoomState.ts';
 
-export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
-
-/** Why there is no local microphone: each has its own sentence in the page. */
-export type MediaProblem = 'denied' | 'notFound' | 'busy' | 'insecure' | 'failed';
-
-export interface PeerState {
-  /** The peer's socket id. */
-  id: string;
-  name: string;
-  userId: number | null;
-  connection: RTCPeerConnectionState;
-  stream: MediaStream | null;
-  talking: boolean;
-}
-
-export interface VoiceRoomState {
-  /** join_room was sent on a connected socket. */
-  joined: boolean;
-  selfId: string | null;
-  /** The local microphone is ready (taken, track disabled until a press). */
-  micReady: boolean;
-  micOn: boolean;
-  /** The join view's camera: sending pictures (true) or black frames (false). */
-  cameraOn: boolean;
-  mediaProblem: MediaProblem | null;
-  localStream: MediaStream | null;
-  peers: PeerState[];
-}
-
-export interface VoiceRoomOptions {
-  socket: RoomSocket;
-  /** The channel's rtcSession. */
-  room: string;
-  /** Shown to the others (join_room name). */
-  name: string;
-  iceServers: RTCIceServer[];
-  /** The join view: video at an ideal 240x240 as well as audio. */
-  video?: boolean;
-  /** Echo cancellation, noise suppression and automatic gain (on for people; tests turn it off). */
-  voiceProcessing?: boolean;
-  /**
-   * Reports a mic change over HTTP (updateUserMicState/). Reports are sent one at a time and coalesced;
-   * when one lands after the state changed again, the current state is sent over the socket once more,
-   * so that a late HTTP "on" never leaves the others seeing someone talk who has let go.
-   */
-  reportMicState?: (on: boolean) => Promise<unknown>;
-}
-
-interface Peer {
-  id: string;
-  name: string;
-  userId: number | null;
-  pc: RTCPeerConnection;
-  stream: MediaStream | null;
-  talking: boolean;
-  /** Candidates that arrived before the remote description. */
-  pendingCandidates: RTCIceCandidateInit[];
-  audio: HTMLAudioElement | null;
-}
+export type { MediaProblem } from './localMedia.ts';
+export { classifyMediaError } from './localMedia.ts';
+export type { PeerState, RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoomState.ts';
 
 type Listener = () => void;
-
-export function classifyMediaError(error: unknown): MediaProblem {
-  const name = error instanceof Error || error instanceof DOMException ? error.name : '';
-  if (name === 'NotAllowedError' || name === 'SecurityError' || name === 'PermissionDeniedError') return 'denied';
-  if (name === 'NotFoundError' || name === 'DevicesNotFoundError' || name === 'OverconstrainedError') return 'notFound';
-  if (name === 'NotReadableError' || name === 'TrackStartError' || name === 'AbortError') return 'busy';
-  return 'failed';
-}
 
 export class VoiceRoom {
   private readonly options: VoiceRoomOptions;
@@ -94,7 +32,6 @@ export class VoiceRoom {
   /** Mic states heard for sockets not yet connected as peers. */
   private readonly talkingBySocket = new Map<string, boolean>();
   private readonly listeners = new Set<Listener>();
-  private readonly meter = new LevelMeter();
   private localStream: MediaStream | null = null;
   private micOn = false;
   private micReady = false;
@@ -102,16 +39,18 @@ export class VoiceRoom {
   private closed = false;
   private mediaProblem: MediaProblem | null = null;
   private snapshot: VoiceRoomState;
-  /** When the track was last enabled, in epoch milliseconds with sub-millisecond precision (bench). */
-  lastMicOnAt = 0;
-  lastMicOffAt = 0;
-  private reporting = false;
-  /** The state the server last heard over HTTP. */
-  private reportedMicState = false;
+  private readonly reporter: MicStateReporter | null;
 
   constructor(options: VoiceRoomOptions) {
     this.options = options;
     this.socket = options.socket;
+    this.reporter = options.reportMicState
+      ? new MicStateReporter(
+          options.reportMicState,
+          () => this.micOn,
+          () => this.emitMicState(),
+        )
+      : null;
     this.snapshot = this.buildSnapshot();
   }
 
@@ -188,9 +127,9 @@ export class VoiceRoom {
     this.socket.off('disconnect', this.onDisconnect);
     for (const id of [...this.peers.keys()]) this.removePeer(id);
     this.stopLocalTracks();
-    this.meter.close();
     this.joined = false;
     this.closed = true;
+    this.reporter?.stop();
     this.listeners.clear();
   }
 
@@ -212,44 +151,22 @@ export class VoiceRoom {
       // The server ends the burst of a lost socket; the HTTP report keeps the stored state right.
       this.micOn = false;
       for (const track of this.localStream?.getAudioTracks() ?? []) track.enabled = false;
-      void this.report();
+      void this.reporter?.report();
     }
     this.changed();
   };
 
   // --- Local media ----------------------------------------------------------------------------------
 
-  private mediaConstraints(): MediaStreamConstraints {
-    const processing = this.options.voiceProcessing ?? true;
-    return {
-      audio: { echoCancellation: processing, noiseSuppression: processing, autoGainControl: processing },
-      video: this.options.video ? { width: { ideal: 240 }, height: { ideal: 240 } } : false,
-    };
+  private mediaOptions() {
+    return { video: this.options.video ?? false, voiceProcessing: this.options.voiceProcessing ?? true };
   }
 
   private async acquireMedia(): Promise<void> {
-    if (!navigator.mediaDevices?.getUserMedia) {
-      this.mediaProblem = window.isSecureContext ? 'failed' : 'insecure';
-      this.changed();
-      return;
-    }
-    try {
-      let stream: MediaStream;
-      try {
-        stream = await navigator.mediaDevices.getUserMedia(this.mediaConstraints());
-      } catch (error) {
-        // The join view still works audio-only when there is no camera.
-        if (!this.options.video || classifyMediaError(error) === 'denied') throw error;
-        stream = await navigator.mediaDevices.getUserMedia({ ...this.mediaConstraints(), video: false });
-      }
-      for (const track of stream.getAudioTracks()) track.enabled = false;
-      this.localStream = stream;
-      this.micReady = stream.getAudioTracks().length > 0;
-      this.mediaProblem = this.micReady ? null : 'notFound';
-    } catch (error) {
-      this.mediaProblem = classifyMediaError(error);
-      console.warn('Talkgroup: no local media', error);
-    }
+    const { stream, problem } = await openLocalMedia(this.mediaOptions());
+    this.localStream = stream;
+    this.micReady = (stream?.getAudioTracks().length ?? 0) > 0;
+    this.mediaProblem = problem;
     this.changed();
   }
 
@@ -270,41 +187,16 @@ export class VoiceRoom {
     if (!track || this.micOn === on) return;
     track.enabled = on;
     this.micOn = on;
-    const now = performance.timeOrigin + performance.now();
-    if (on) this.lastMicOnAt = now;
-    else this.lastMicOffAt = now;
     // The page may be opened without a gesture (user call view): a press is one, so playback can start.
-    this.meter.resume();
     for (const peer of this.peers.values()) void peer.audio?.play().catch(() => {});
     this.emitMicState();
-    void this.report();
+    void this.reporter?.report();
     this.changed();
   }
 
   private emitMicState(): void {
     if (this.joined && this.socket.connected)
       this.socket.emit('micStateChange', { id: this.socket.id, micState: this.micOn, room: this.options.room });
-  }
-
-  private async report(): Promise<void> {
-    const send = this.options.reportMicState;
-    if (!send || this.reporting) return;
-    this.reporting = true;
-    try {
-      while (!this.closed && this.reportedMicState !== this.micOn) {
-        const state = this.micOn;
-        try {
-          await send(state);
-        } catch (error) {
-          console.warn('Talkgroup: mic state not reported', error);
-        }
-        this.reportedMicState = state;
-        // The HTTP report may have overtaken a later socket change: the socket has the last word.
-        if (state !== this.micOn) this.emitMicState();
-      }
-    } finally {
-      this.reporting = false;
-    }
   }
 
   /** The join view's camera button: the track stays, so turning it back on needs no negotiation. */
@@ -319,7 +211,7 @@ export class VoiceRoom {
     this.options.voiceProcessing = processing;
     const old = this.localAudioTrack();
     if (!old || !navigator.mediaDevices?.getUserMedia) return;
-    const fresh = await navigator.mediaDevices.getUserMedia({ audio: this.mediaConstraints().audio });
+    const fresh = await navigator.mediaDevices.getUserMedia({ audio: mediaConstraints(this.mediaOptions()).audio });
     const track = fresh.getAudioTracks()[0];
     if (!track || this.closed || !this.localStream) {
       for (const t of fresh.getTracks()) t.stop();
@@ -366,50 +258,18 @@ export class VoiceRoom {
       const stream = event.streams[0] ?? peer.stream ?? new MediaStream();
       if (!stream.getTracks().includes(event.track)) stream.addTrack(event.track);
       peer.stream = stream;
-      if (event.track.kind === 'audio') this.playPeerAudio(peer, stream);
+      if (event.track.kind === 'audio') playPeerAudio(peer, stream);
       this.changed();
     };
     this.changed();
     return peer;
   }
 
-  /** Remote audio plays through a detached audio element; Chrome only feeds Web Audio from a remote
-   * stream that a media element also plays, so the level meter needs it too. */
-  private playPeerAudio(peer: Peer, stream: MediaStream): void {
-    if (!peer.audio) {
-      peer.audio = new Audio();
-      peer.audio.autoplay = true;
-    }
-    peer.audio.srcObject = stream;
-    void peer.audio.play().catch(() => {
-      // Autoplay refused until the first gesture: the next press resumes it.
-    });
-    this.meter.watch(peer.id, stream);
-  }
-
-  private addLocalTracks(peer: Peer, asOfferer: boolean): void {
-    const stream = this.localStream;
-    const kinds = this.options.video ? (['audio', 'video'] as const) : (['audio'] as const);
-    for (const kind of kinds) {
-      const track = stream?.getTracks().find((t) => t.kind === kind);
-      if (track && stream) peer.pc.addTrack(track, stream);
-      else if (asOfferer) peer.pc.addTransceiver(kind, { direction: 'recvonly' });
-    }
-  }
-
   private removePeer(id: string): void {
     const peer = this.peers.get(id);
     if (!peer) return;
     this.peers.delete(id);
-    peer.pc.onicecandidate = null;
-    peer.pc.ontrack = null;
-    peer.pc.onconnectionstatechange = null;
-    peer.pc.close();
-    if (peer.audio) {
-      peer.audio.pause();
-      peer.audio.srcObject = null;
-    }
-    this.meter.unwatch(id);
+    closePeer(peer);
     this.changed();
   }
 
@@ -418,7 +278,7 @@ export class VoiceRoom {
     for (const remote of peers) {
       if (remote.id === this.socket.id || this.peers.has(remote.id)) continue;
       const peer = this.createPeer(remote.id, remote.name, remote.userId);
-      this.addLocalTracks(peer, true);
+      addLocalTracks(peer, this.localStream, this.options.video ?? false, true);
       void this.offer(peer);
     }
   };
@@ -469,8 +329,8 @@ export class VoiceRoom {
     const peer = this.createPeer(id, payload.offerSendName || known?.name || '', known?.userId ?? null);
     try {
       await peer.pc.setRemoteDescription(payload.sdp as RTCSessionDescriptionInit);
-      this.addLocalTracks(peer, false);
-      await this.flushCandidates(peer);
+      addLocalTracks(peer, this.localStream, this.options.video ?? false, false);
+      await flushCandidates(peer);
       const answer = await peer.pc.createAnswer();
       await peer.pc.setLocalDescription(answer);
       this.socket.emit('answer', {
@@ -488,7 +348,7 @@ export class VoiceRoom {
     if (peer?.pc.signalingState !== 'have-local-offer') return;
     try {
       await peer.pc.setRemoteDescription(payload.sdp as RTCSessionDescriptionInit);
-      await this.flushCandidates(peer);
+      await flushCandidates(peer);
     } catch (error) {
       console.warn('Talkgroup: answer not applied', peer.id, error);
     }
@@ -502,15 +362,8 @@ export class VoiceRoom {
       peer.pendingCandidates.push(candidate);
       return;
     }
-    await peer.pc.addIceCandidate(candidate).catch((error) => console.warn('Talkgroup: bad candidate', error));
+    await addCandidate(peer, candidate);
   };
-
-  private async flushCandidates(peer: Peer): Promise<void> {
-    const pending = peer.pendingCandidates.splice(0);
-    for (const candidate of pending) {
-      await peer.pc.addIceCandidate(candidate).catch((error) => console.warn('Talkgroup: bad candidate', error));
-    }
-  }
 
   private readonly onUserExit = (payload: { id: string }): void => {
     this.announced.delete(payload.id);
@@ -528,48 +381,10 @@ export class VoiceRoom {
     }
   };
 
-  // --- Measurements (debug hook and bench) -----------------------------------------------------------
+  // --- Read access -----------------------------------------------------------------------------------
 
-  /** Peak level (0..1) of each peer's received audio right now. */
-  levels(): Record<string, number> {
-    const out: Record<string, number> = {};
-    for (const id of this.peers.keys()) out[id] = this.meter.level(id);
-    return out;
-  }
-
-  /**
-   * The audio level (0..1) of the last RTP packets received from a peer, as the receiver reports it
-   * (before the jitter buffer's playout and Web Audio): the bench's point between network and ear.
-   */
-  rtpLevel(peerId: string): number {
-    const peer = this.peers.get(peerId);
-    if (!peer) return 0;
-    let level = 0;
-    for (const receiver of peer.pc.getReceivers()) {
-      if (receiver.track.kind !== 'audio') continue;
-      for (const source of receiver.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
-    }
-    return level;
-  }
-
-  /** Resolves with the epoch time (ms) at which a peer's level first crosses `threshold`, or null. */
-  waitForLevel(peerId: string, threshold: number, timeoutMs: number, above = true): Promise<number | null> {
-    return this.meter.waitFor(peerId, threshold, timeoutMs, above);
-  }
-
-  /** Inbound audio statistics of one peer (bytes and packets received, audio level). */
-  async inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null> {
-    const peer = this.peers.get(peerId);
-    if (!peer) return null;
-    const report = await peer.pc.getStats();
-    let bytesReceived = 0;
-    let packetsReceived = 0;
-    report.forEach((entry) => {
-      if (entry.type === 'inbound-rtp' && entry.kind === 'audio') {
-        bytesReceived += entry.bytesReceived ?? 0;
-        packetsReceived += entry.packetsReceived ?? 0;
-      }
-    });
-    return { bytesReceived, packetsReceived };
+  /** The connection with a peer, for reading its statistics (the opt-in diagnostics, see diagnostics.ts). */
+  connectionOf(peerId: string): RTCPeerConnection | null {
+    return this.peers.get(peerId)?.pc ?? null;
   }
 }

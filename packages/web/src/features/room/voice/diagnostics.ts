@@ -1,0 +1,145 @@
+/**
+ * Opt-in diagnostics of a voice room: a read-only handle, `window.__talkgroupRoom`, that the browser tests
+ * and the latency bench read: peers, received levels (an AnalyserNode on each remote stream), inbound RTP
+ * statistics and the time of the last press. It controls nothing, and production pages never load it:
+ * useVoiceRoom imports it only when a page asks for it before it loads (see diagnosticsRequested).
+ */
+import { LevelMeter } from './levelMeter.ts';
+import type { VoiceRoom } from './voiceRoom.ts';
+
+export interface VoiceRoomDiagnostics {
+  readonly room: string;
+  readonly selfId: string | null;
+  readonly micOn: boolean;
+  readonly micReady: boolean;
+  readonly mediaProblem: string | null;
+  /** When the local track was last enabled / disabled, in epoch milliseconds (sub-millisecond precision). */
+  readonly lastMicOnAt: number;
+  readonly lastMicOffAt: number;
+  peers(): Array<{ id: string; name: string; userId: number | null; connection: string; talking: boolean }>;
+  /** Peak level (0..1) of each peer's received audio over the last 5 ms. */
+  levels(): Record<string, number>;
+  /** Peak level (0..1) of a peer's received audio over the last ~0.68 s: one read that a slow poll cannot miss. */
+  recentPeak(peerId: string): number;
+  /**
+   * The audio level (0..1) of the last RTP packets received from a peer, as the receiver reports it
+   * (before the jitter buffer's playout and Web Audio): the bench's point between network and ear.
+   */
+  rtpLevel(peerId: string): number;
+  /** Resolves with the epoch time (ms) at which a peer's level first crosses `threshold`, or null. */
+  waitForLevel(peerId: string, threshold: number, timeoutMs: number, above?: boolean): Promise<number | null>;
+  /** Inbound audio statistics of one peer. */
+  inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null>;
+}
+
+declare global {
+  interface Window {
+    __talkgroupRoom?: VoiceRoomDiagnostics;
+  }
+}
+
+function rtpLevel(pc: RTCPeerConnection | null): number {
+  let level = 0;
+  for (const receiver of pc?.getReceivers() ?? []) {
+    if (receiver.track.kind !== 'audio') continue;
+    for (const source of receiver.getSynchronizationSources()) level = Math.max(level, source.audioLevel ?? 0);
+  }
+  return level;
+}
+
+async function inboundAudio(pc: RTCPeerConnection | null) {
+  if (!pc) return null;
+  const report = await pc.getStats();
+  let bytesReceived = 0;
+  let packetsReceived = 0;
+  report.forEach((entry) => {
+    if (entry.type === 'inbound-rtp' && entry.kind === 'audio') {
+      bytesReceived += entry.bytesReceived ?? 0;
+      packetsReceived += entry.packetsReceived ?? 0;
+    }
+  });
+  return { bytesReceived, packetsReceived };
+}
+
+/** Installs `window.__talkgroupRoom` for this room; the returned function removes it and its meters. */
+export function attachDiagnostics(engine: VoiceRoom, room: string): () => void {
+  const meter = new LevelMeter();
+  /** The audio tracks each watched stream had: a new track (or stream) is watched afresh. */
+  const watchedTracks = new Map<string, string>();
+  let micOn = engine.getSnapshot().micOn;
+  let lastMicOnAt = 0;
+  let lastMicOffAt = 0;
+
+  // The room notifies its listeners synchronously, right after it flips the track: the press time is exact.
+  const sync = () => {
+    const state = engine.getSnapshot();
+    if (state.micOn !== micOn) {
+      micOn = state.micOn;
+      const now = performance.timeOrigin + performance.now();
+      if (micOn) lastMicOnAt = now;
+      else lastMicOffAt = now;
+      // The page may be opened without a gesture (user call view): a press is one, so the meter can start.
+      meter.resume();
+    }
+    const present = new Set<string>();
+    for (const peer of state.peers) {
+      present.add(peer.id);
+      const tracks = peer.stream?.getAudioTracks().map((track) => track.id) ?? [];
+      const key = tracks.join(',');
+      if (peer.stream && tracks.length > 0 && watchedTracks.get(peer.id) !== key) {
+        watchedTracks.set(peer.id, key);
+        meter.watch(peer.id, peer.stream);
+      }
+    }
+    for (const id of meter.ids()) {
+      if (present.has(id)) continue;
+      meter.unwatch(id);
+      watchedTracks.delete(id);
+    }
+  };
+  const unsubscribe = engine.subscribe(sync);
+  sync();
+
+  const handle: VoiceRoomDiagnostics = Object.freeze({
+    room,
+    get selfId() {
+      return engine.getSnapshot().selfId;
+    },
+    get micOn() {
+      return engine.getSnapshot().micOn;
+    },
+    get micReady() {
+      return engine.getSnapshot().micReady;
+    },
+    get mediaProblem() {
+      return engine.getSnapshot().mediaProblem;
+    },
+    get lastMicOnAt() {
+      return lastMicOnAt;
+    },
+    get lastMicOffAt() {
+      return lastMicOffAt;
+    },
+    peers: () =>
+      engine.getSnapshot().peers.map(({ id, name, userId, connection, talking }) => ({
+        id,
+        name,
+        userId,
+        connection,
+        talking,
+      })),
+    levels: () => Object.fromEntries(engine.getSnapshot().peers.map((peer) => [peer.id, meter.level(peer.id)])),
+    recentPeak: (peerId: string) => meter.recentPeak(peerId),
+    rtpLevel: (peerId: string) => rtpLevel(engine.connectionOf(peerId)),
+    waitForLevel: (peerId: string, threshold: number, timeoutMs: number, above = true) =>
+      meter.waitFor(peerId, threshold, timeoutMs, above),
+    inboundAudio: (peerId: string) => inboundAudio(engine.connectionOf(peerId)),
+  });
+  window.__talkgroupRoom = handle;
+
+  return () => {
+    unsubscribe();
+    meter.close();
+    if (window.__talkgroupRoom === handle) delete window.__talkgroupRoom;
+  };
+}
