@@ -15,7 +15,7 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session.ts';
-import { LogoutDialog } from '../../features/auth/index.ts';
+import { LogoutDialog } from './LogoutDialog.tsx';
 import { LANGUAGES, toLanguage } from '../../i18n/languages.ts';
 import { consoleColors } from '../theme.ts';
 

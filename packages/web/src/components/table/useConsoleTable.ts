@@ -32,6 +32,9 @@ export const SELECTION_PAGE_SIZES = [5, 10, 20];
 /** The page size that stands for 'ALL'. */
 export const ALL_ROWS = 1_000_000;
 
+/** Rows-per-page choices: numbers, or labelled values (the dashboard's 'ALL'). */
+export type PageSizes = number[] | Array<{ label: string; value: number }>;
+
 export function useTableLocalization() {
   const { i18n } = useTranslation();
   return LOCALIZATIONS[toLanguage(i18n.resolvedLanguage)];
@@ -44,7 +47,7 @@ export interface TableSearch<Row> {
 
 export function useConsoleTable<Row extends MRT_RowData>(
   options: MRT_TableOptions<Row> & {
-    pageSizes?: number[] | Array<{ label: string; value: number }>;
+    pageSizes?: PageSizes;
     search?: TableSearch<Row>;
   },
 ) {

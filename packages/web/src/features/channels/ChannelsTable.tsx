@@ -10,24 +10,17 @@
  * channel's name and id in localStorage and opens /groupCallView/{rtcSession}.
  */
 
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
 import AddIcon from '@mui/icons-material/PlaylistAdd';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Channel } from '@talkgroup/protocol';
-import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
+import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useChannels, useLiveChannels } from '../../api/directory.ts';
+import { ConsoleTable, EditDeleteActions, TableTitle } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
-import { SearchField } from '../../components/table/SearchField.tsx';
-import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
 import { ExportButton, ImportButton } from '../import-export/index.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
 import { ConnectedCount } from './ConnectedCount.tsx';
@@ -88,8 +81,6 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
     (row: ChannelRow) => `${row.name}\n${row.connected}/${row.total}\n${row.createdText}`,
     [],
   );
-  const [query, setQuery] = useState('');
-
   const open = (row: ChannelRow) => {
     rememberChannel(row);
     navigate(`/groupCallView/${encodeURIComponent(row.rtcSession)}`);
@@ -104,101 +95,60 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
     return [...list, { accessorKey: 'createdAt', header: t('channels:columns.createdAt'), Cell: createdCell }];
   }, [t, full]);
 
-  const stop = (event: React.MouseEvent) => event.stopPropagation();
-
-  const table = useConsoleTable<ChannelRow>({
-    columns,
-    data: rows,
-    search: { query, textOf: searchText },
-    getRowId: (row) => String(row.id),
-    enableRowActions: true,
-    displayColumnDefOptions: { 'mrt-row-actions': { header: t('channels:columns.actions'), size: 110 } },
-    renderRowActions: ({ row }) => (
-      <Box sx={{ display: 'flex', gap: 0.5 }} onClick={stop}>
-        <Tooltip title={t('channels:row.edit', { name: row.original.name })}>
-          <IconButton
-            size="small"
-            aria-label={t('channels:row.edit', { name: row.original.name })}
-            onClick={() => setEditing(row.original.channel)}
-          >
-            <EditIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
-        <Tooltip title={t('channels:row.delete', { name: row.original.name })}>
-          <IconButton
-            size="small"
-            color="error"
-            aria-label={t('channels:row.delete', { name: row.original.name })}
-            onClick={() => setDeleting(row.original.channel)}
-          >
-            <DeleteIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
-      </Box>
-    ),
-    muiTableBodyRowProps: ({ row }) => ({
-      onClick: () => open(row.original),
-      onKeyDown: (event) => {
-        if (event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ')) {
-          event.preventDefault();
-          open(row.original);
-        }
-      },
-      tabIndex: 0,
-      'aria-label': t('channels:row.open', { name: row.original.name }),
-      sx: { cursor: 'pointer' },
-    }),
-    state: { isLoading: channels.isPending },
-    renderTopToolbarCustomActions: () => (
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, width: '100%' }}>
-        {title ? (
-          <Typography variant="h6" component="h2" sx={{ mr: 'auto' }}>
-            {title}
-          </Typography>
-        ) : null}
-        {full ? (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
-            {t('channels:toolbar.add')}
-          </Button>
-        ) : null}
-        <SearchField
-          value={query}
-          onChange={setQuery}
-          label={t('channels:toolbar.searchLabel')}
-          placeholder={t('channels:toolbar.search')}
-          clearLabel={t('channels:toolbar.clearSearch')}
-        />
-        {full ? (
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, ml: { md: 'auto' } }}>
-            <ImportButton kind="channels" />
-            <ExportButton kind="channels" />
-          </Box>
-        ) : null}
-      </Box>
-    ),
-    renderEmptyRowsFallback: () => (
-      <Typography sx={{ p: 4, textAlign: 'center', color: 'text.secondary' }}>
-        {query.trim() && rows.length > 0 ? t('channels:noMatch', { query: query.trim() }) : t('channels:empty')}
-      </Typography>
-    ),
-  });
-
   return (
     <>
-      {channels.isError ? (
-        <Alert
-          severity="error"
-          sx={{ mb: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => channels.refetch()}>
-              {t('common:actions.retry')}
-            </Button>
-          }
-        >
-          {t('channels:loadError')}
-        </Alert>
-      ) : null}
-      <MaterialReactTable table={table} />
+      <ConsoleTable<ChannelRow>
+        rows={rows}
+        columns={columns}
+        searchText={searchText}
+        load={{ loading: channels.isPending, failed: channels.isError, retry: () => void channels.refetch() }}
+        texts={{
+          search: {
+            label: t('channels:toolbar.searchLabel'),
+            placeholder: t('channels:toolbar.search'),
+            clearLabel: t('channels:toolbar.clearSearch'),
+          },
+          empty: t('channels:empty'),
+          noMatch: (query) => t('channels:noMatch', { query }),
+          loadError: t('channels:loadError'),
+        }}
+        heading={title ? <TableTitle>{title}</TableTitle> : null}
+        add={full ? { label: t('channels:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
+        tools={
+          full ? (
+            <>
+              <ImportButton kind="channels" />
+              <ExportButton kind="channels" />
+            </>
+          ) : null
+        }
+        rowActions={{
+          header: t('channels:columns.actions'),
+          size: 110,
+          render: (row) => (
+            <EditDeleteActions
+              editLabel={t('channels:row.edit', { name: row.name })}
+              deleteLabel={t('channels:row.delete', { name: row.name })}
+              onEdit={() => setEditing(row.channel)}
+              onDelete={() => setDeleting(row.channel)}
+            />
+          ),
+        }}
+        options={{
+          muiTableBodyRowProps: ({ row }) => ({
+            onClick: () => open(row.original),
+            onKeyDown: (event) => {
+              if (event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ')) {
+                event.preventDefault();
+                open(row.original);
+              }
+            },
+            tabIndex: 0,
+            'aria-label': t('channels:row.open', { name: row.original.name }),
+            sx: { cursor: 'pointer' },
+          }),
+        }}
+      />
       {full ? <ChannelDialog open={adding} onClose={() => setAdding(false)} /> : null}
       <ChannelDialog open={editing !== null} channel={editing} onClose={() => setEditing(null)} />
       <DeleteChannelConfirm channel={deleting} onClose={() => setDeleting(null)} />

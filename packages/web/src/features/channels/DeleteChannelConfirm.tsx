@@ -2,13 +2,12 @@
  * Confirmation before deleting a channel (spec section 8): 'Channel has been deleted', or the failure trio.
  * Props: `channel` ({ id, name }; null = closed), `onClose()`, optional `onDeleted()`.
  */
-import { type Channel, DeleteChannel } from '@talkgroup/protocol';
+import type { Channel } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client.ts';
-import { useRefreshDirectory } from '../../api/directory.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { useNotify } from '../../components/Notifier.tsx';
+import { useDeleteChannel } from './api/deleteChannel.ts';
 
 export interface DeleteChannelConfirmProps {
   channel: Pick<Channel, 'id' | 'name'> | null;
@@ -19,14 +18,13 @@ export interface DeleteChannelConfirmProps {
 export function DeleteChannelConfirm({ channel, onClose, onDeleted }: DeleteChannelConfirmProps) {
   const { t } = useTranslation(['channels', 'common']);
   const notify = useNotify();
-  const refresh = useRefreshDirectory();
+  const deleteChannel = useDeleteChannel();
 
   const remove = async () => {
     if (!channel) return;
     try {
-      await api(DeleteChannel, { channelId: channel.id });
+      await deleteChannel.mutateAsync({ channelId: channel.id });
       notify({ severity: 'success', message: t('channels:delete.deleted') });
-      await refresh();
       onDeleted?.();
     } catch (error) {
       notify(failureNotice(t, error));

@@ -3,19 +3,17 @@
  * with the signed-in administrator's id. Wrong: 'Mot de passe incorrect'; any other failure: 'Something went wrong!'.
  * Props: `open`, `targetName` (who is about to be edited), `onVerified()`, `onCancel()`.
  */
+import { zodResolver } from '@hookform/resolvers/zod';
 import Alert from '@mui/material/Alert';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
 import { VerifyPassword } from '@talkgroup/protocol';
-import { type FormEvent, useEffect, useId, useState } from 'react';
+import { useEffect } from 'react';
+import { useController, useForm } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { api, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
 import { getSession } from '../../api/session.ts';
+import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
+import { useVerifyPassword } from './api/verifyPassword.ts';
 import { PasswordInput } from './PasswordInput.tsx';
 
 export interface AdminPasswordDialogProps {
@@ -25,79 +23,79 @@ export interface AdminPasswordDialogProps {
   onCancel: () => void;
 }
 
+/** verifyPassword's body without the id, which is the signed-in administrator's. */
+const GateSchema = VerifyPassword.body.pick({ password: true });
+
 export function AdminPasswordDialog({ open, targetName, onVerified, onCancel }: AdminPasswordDialogProps) {
   const { t } = useTranslation(['users', 'common']);
-  const titleId = useId();
-  const [password, setPassword] = useState('');
-  const [wrong, setWrong] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const verify = useVerifyPassword();
+  const form = useForm<{ password: string }>({ defaultValues: { password: '' }, resolver: zodResolver(GateSchema) });
+  const { field } = useController({ name: 'password', control: form.control });
+  // A wrong password stays said until the field changes.
+  const wrong = form.formState.errors.password?.type === 'wrong';
 
+  const { reset } = form;
+  const resetVerify = verify.reset;
   useEffect(() => {
     if (open) {
-      setPassword('');
-      setWrong(false);
-      setFailure(null);
+      reset({ password: '' });
+      resetVerify();
     }
-  }, [open]);
+  }, [open, reset, resetVerify]);
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = form.handleSubmit(async ({ password }) => {
     const adminId = getSession()?.user?.id;
-    if (busy || !adminId) return;
-    setBusy(true);
-    setFailure(null);
+    if (verify.isPending || !adminId) return;
     try {
-      const answer = await api(VerifyPassword, { id: adminId, password });
-      if (answer.result === true) {
-        onVerified();
-        return;
-      }
-      setWrong(true);
-    } catch (error) {
-      setFailure(errorMessage(error, t('common:errors.somethingWrong')));
-    } finally {
-      setBusy(false);
+      const answer = await verify.mutateAsync({ id: adminId, password });
+      if (answer.result === true) onVerified();
+      else form.setError('password', { type: 'wrong' });
+    } catch {
+      // verify.error says it below.
     }
-  };
+  });
 
+  const failure = verify.error ? errorMessage(verify.error, t('common:errors.somethingWrong')) : null;
   return (
-    <Dialog open={open} onClose={busy ? undefined : onCancel} aria-labelledby={titleId} maxWidth="xs" fullWidth>
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id={titleId}>{t('users:gate.title')}</DialogTitle>
-        <DialogContent>
-          <DialogContentText sx={{ mb: 2 }}>{t('users:gate.message', { name: targetName })}</DialogContentText>
-          <PasswordInput
-            label={t('users:gate.password')}
-            value={password}
-            onChange={(event) => {
-              setPassword(event.target.value);
-              setWrong(false);
-            }}
-            autoFocus
-            autoComplete="current-password"
-            error={wrong}
-          />
-          {wrong || failure ? (
-            <Alert severity="error" role="alert" sx={{ mt: 2 }}>
-              {wrong ? t('users:gate.wrong') : failure}
-            </Alert>
-          ) : null}
-        </DialogContent>
-        <DialogActions sx={{ px: 3, pb: 2.5, gap: 1 }}>
-          <Button onClick={onCancel} disabled={busy} color="inherit" variant="outlined">
-            {t('common:actions.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy || password === ''}
-            startIcon={busy ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
-          >
+    <FormDialog
+      open={open}
+      title={t('users:gate.title')}
+      onClose={onCancel}
+      busy={verify.isPending}
+      onSubmit={submit}
+      maxWidth="xs"
+      phoneFullScreen={false}
+      dividers={false}
+      actionsSx={{ px: 3, pb: 2.5, gap: 1 }}
+      actions={
+        <>
+          <CancelButton onClick={onCancel} disabled={verify.isPending} />
+          <SubmitButton busy={verify.isPending} disabled={field.value === ''}>
             {t('users:gate.submit')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+          </SubmitButton>
+        </>
+      }
+    >
+      <DialogContentText sx={{ mb: 2 }}>{t('users:gate.message', { name: targetName })}</DialogContentText>
+      <PasswordInput
+        label={t('users:gate.password')}
+        name={field.name}
+        value={field.value}
+        onChange={(event) => {
+          field.onChange(event);
+          form.clearErrors('password');
+        }}
+        onBlur={field.onBlur}
+        inputRef={field.ref}
+        autoFocus
+        autoComplete="current-password"
+        error={wrong}
+      />
+      {wrong || failure ? (
+        <Alert severity="error" role="alert" sx={{ mt: 2 }}>
+          {wrong ? t('users:gate.wrong') : failure}
+        </Alert>
+      ) : null}
+    </FormDialog>
   );
 }

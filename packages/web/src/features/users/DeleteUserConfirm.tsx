@@ -3,13 +3,12 @@
  * then 'the User has been deleted', or 'Oops...' / 'Something went wrong!' / 'Please try again'.
  * Props: `user` ({ id, firstName, lastName, display_name? }; null = closed), `onClose()`, optional `onDeleted()`.
  */
-import { DeleteUser, displayNameOf, type User } from '@talkgroup/protocol';
+import { displayNameOf, type User } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client.ts';
-import { useRefreshDirectory } from '../../api/directory.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { useNotify } from '../../components/Notifier.tsx';
+import { useDeleteUser } from './api/deleteUser.ts';
 
 export interface DeleteUserConfirmProps {
   user: (Pick<User, 'id' | 'firstName' | 'lastName'> & { display_name?: string }) | null;
@@ -20,15 +19,14 @@ export interface DeleteUserConfirmProps {
 export function DeleteUserConfirm({ user, onClose, onDeleted }: DeleteUserConfirmProps) {
   const { t } = useTranslation(['users', 'common']);
   const notify = useNotify();
-  const refresh = useRefreshDirectory();
+  const deleteUser = useDeleteUser();
   const name = user ? displayNameOf(user) : '';
 
   const remove = async () => {
     if (!user) return;
     try {
-      await api(DeleteUser, { UserId: user.id });
+      await deleteUser.mutateAsync({ UserId: user.id });
       notify({ severity: 'success', message: t('users:delete.deleted') });
-      await refresh();
       onDeleted?.();
       onClose();
     } catch (error) {

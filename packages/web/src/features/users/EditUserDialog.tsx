@@ -9,22 +9,21 @@ import LogoutIcon from '@mui/icons-material/Logout';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { DeleteUserTokens, displayNameOf, UpdateChannelUsers, UpdateUserData, type User } from '@talkgroup/protocol';
-import { type FormEvent, useEffect, useId, useMemo, useState } from 'react';
+import { displayNameOf, type User } from '@talkgroup/protocol';
+import { useEffect, useMemo, useState } from 'react';
+import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
-import { api, errorMessage } from '../../api/client.ts';
-import { useChannels, useRefreshDirectory } from '../../api/directory.ts';
-import { DialogAlert } from '../../components/DialogAlert.tsx';
+import { errorMessage } from '../../api/client.ts';
+import { useChannels } from '../../api/directory.ts';
+import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { ALL_ROWS, PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 import { AdminPasswordDialog } from './AdminPasswordDialog.tsx';
+import { useDisconnectUser } from './api/disconnectUser.ts';
+import { useUpdateUser } from './api/updateUser.ts';
 import { UserFormFields } from './UserFormFields.tsx';
-import { formOfUser, hasBlankRequired, leftTrimmed, passwordsDiffer, type UserFormValues } from './userForm.ts';
+import { formOfUser } from './userForm.ts';
+import { useUserForm } from './useUserForm.ts';
 
 export interface EditUserDialogProps {
   user: User | null;
@@ -64,13 +63,9 @@ function EditUserForm({
 }) {
   const { t } = useTranslation(['users', 'common']);
   const notify = useNotify();
-  const refresh = useRefreshDirectory();
-  const titleId = useId();
-  const fullScreen = useMediaQuery('(max-width:600px)');
   const channels = useChannels();
-  const [values, setValues] = useState<UserFormValues>(() => formOfUser(user));
-  const [showBlank, setShowBlank] = useState(false);
-  const [busy, setBusy] = useState<'save' | 'disconnect' | null>(null);
+  const update = useUpdateUser();
+  const disconnect = useDisconnectUser();
   const pageSizes = useMemo(
     () =>
       variant === 'dashboard'
@@ -84,104 +79,78 @@ function EditUserForm({
 
   const [problem, setProblem] = useState<Notice | null>(null);
   const refuse = (message: string) => setProblem({ severity: 'error', title: t('users:edit.notUpdated'), message });
+  const [initial] = useState(() => formOfUser(user));
+  const { form, submitWith } = useUserForm('edit', initial, (key) => refuse(t(`users:${key}` as never)));
+  const busy = update.isPending || disconnect.isPending;
 
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
+  const submit = submitWith(async (form) => {
     if (busy) return;
-    const form = leftTrimmed(values);
-    setValues(form);
-    if (hasBlankRequired(form, 'edit')) {
-      setShowBlank(true);
-      refuse(t('users:validation.checkFields'));
-      return;
-    }
-    if (passwordsDiffer(form)) {
-      refuse(t('users:validation.mismatch'));
-      return;
-    }
-    setBusy('save');
     try {
-      await api(UpdateUserData, {
-        id: user.id,
-        firstName: form.firstName,
-        lastName: form.lastName,
-        pseudo: form.pseudo,
-        mapRight: form.mapRight,
-        ...(form.password.trim() ? { password: form.password } : {}),
+      await update.mutateAsync({
+        user: {
+          id: user.id,
+          firstName: form.firstName,
+          lastName: form.lastName,
+          pseudo: form.pseudo,
+          mapRight: form.mapRight,
+          ...(form.password.trim() ? { password: form.password } : {}),
+        },
+        channelIds: form.channelIds,
       });
-      await api(UpdateChannelUsers, { userId: user.id, channelList: form.channelIds });
       notify({ severity: 'success', message: t('users:edit.updated') });
-      await refresh();
       onUpdated?.();
       onClose();
     } catch (error) {
       refuse(errorMessage(error, t('common:errors.somethingWrong')));
-    } finally {
-      setBusy(null);
     }
-  };
+  });
 
-  const disconnect = async () => {
-    setBusy('disconnect');
-    try {
-      await api(DeleteUserTokens, { userId: user.id });
-      setProblem({ severity: 'success', message: t('users:edit.disconnected') });
-      await refresh();
-    } catch {
-      setProblem({ severity: 'error', message: t('users:edit.disconnectFailed') });
-    } finally {
-      setBusy(null);
-    }
-  };
+  const disconnectAll = () =>
+    disconnect.mutate(
+      { userId: user.id },
+      {
+        onSuccess: () => setProblem({ severity: 'success', message: t('users:edit.disconnected') }),
+        onError: () => setProblem({ severity: 'error', message: t('users:edit.disconnectFailed') }),
+      },
+    );
 
   return (
-    <Dialog
+    <FormDialog
       open
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
-      maxWidth="md"
-      fullWidth
-      fullScreen={fullScreen}
-    >
-      <form onSubmit={submit} noValidate>
-        <DialogTitle id={titleId}>{t('users:edit.title')}</DialogTitle>
-        <DialogContent dividers>
-          <DialogAlert notice={problem} />
-          <UserFormFields
-            mode="edit"
-            values={values}
-            onChange={setValues}
-            channels={channels.data?.res ?? []}
-            channelsLoading={channels.isPending}
-            pageSizes={pageSizes}
-            showBlank={showBlank}
-          />
-        </DialogContent>
-        <DialogActions sx={{ px: 3, py: 2, gap: 1, flexWrap: 'wrap' }}>
+      title={t('users:edit.title')}
+      onClose={onClose}
+      busy={busy}
+      onSubmit={submit}
+      notice={problem}
+      actionsSx={{ px: 3, py: 2, gap: 1, flexWrap: 'wrap' }}
+      actions={
+        <>
           <Button
-            onClick={disconnect}
-            disabled={busy !== null}
+            onClick={disconnectAll}
+            disabled={busy}
             color="warning"
             startIcon={
-              busy === 'disconnect' ? <CircularProgress size={16} color="inherit" aria-hidden /> : <LogoutIcon />
+              disconnect.isPending ? <CircularProgress size={16} color="inherit" aria-hidden /> : <LogoutIcon />
             }
           >
             {t('users:edit.disconnect')}
           </Button>
           <Box sx={{ flex: 1 }} />
-          <Button onClick={onClose} disabled={busy !== null} color="inherit" variant="outlined">
-            {t('common:actions.cancel')}
-          </Button>
-          <Button
-            type="submit"
-            variant="contained"
-            disabled={busy !== null}
-            startIcon={busy === 'save' ? <CircularProgress size={16} color="inherit" aria-hidden /> : undefined}
-          >
+          <CancelButton onClick={onClose} disabled={busy} />
+          <SubmitButton busy={update.isPending} disabled={busy}>
             {t('users:edit.submit')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+          </SubmitButton>
+        </>
+      }
+    >
+      <FormProvider {...form}>
+        <UserFormFields
+          mode="edit"
+          channels={channels.data?.res ?? []}
+          channelsLoading={channels.isPending}
+          pageSizes={pageSizes}
+        />
+      </FormProvider>
+    </FormDialog>
   );
 }

@@ -8,11 +8,12 @@ import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
-import TextField from '@mui/material/TextField';
+import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import type { Channel } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { useCallback, useId, useMemo } from 'react';
+import { Controller, useController, useFormContext, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { SelectionTable } from '../../components/table/SelectionTable.tsx';
 import { PasswordInput } from './PasswordInput.tsx';
@@ -20,37 +21,21 @@ import { loginProblem, passwordHint, type UserFormValues } from './userForm.ts';
 
 export interface UserFormFieldsProps {
   mode: 'add' | 'edit';
-  values: UserFormValues;
-  onChange: (values: UserFormValues) => void;
   channels: Channel[];
   channelsLoading: boolean;
   pageSizes: number[] | Array<{ label: string; value: number }>;
-  /** Set after a submit: shows the required fields that are blank. */
-  showBlank: boolean;
 }
 
 type ChannelRow = Pick<Channel, 'id' | 'name'>;
 
-export function UserFormFields({
-  mode,
-  values,
-  onChange,
-  channels,
-  channelsLoading,
-  pageSizes,
-  showBlank,
-}: UserFormFieldsProps) {
+/** The fields of the form of the surrounding <FormProvider> (useUserForm). */
+export function UserFormFields({ mode, channels, channelsLoading, pageSizes }: UserFormFieldsProps) {
   const { t } = useTranslation('users');
   const id = useId();
-  const set =
-    <K extends keyof UserFormValues>(key: K) =>
-    (value: UserFormValues[K]) =>
-      onChange({ ...values, [key]: value });
-  const text = (key: 'firstName' | 'lastName' | 'login' | 'pseudo' | 'password' | 'confirmPassword') => ({
-    value: values[key],
-    onChange: (event: React.ChangeEvent<HTMLInputElement>) => set(key)(event.target.value),
-  });
-  const blank = (value: string, required: boolean) => showBlank && required && value.trim() === '';
+  const { control, formState, setValue } = useFormContext<UserFormValues>();
+  const values = useWatch({ control }) as UserFormValues;
+  // Set by a refused submit, cleared as the field is corrected.
+  const blank = (key: 'firstName' | 'lastName' | 'login' | 'password') => formState.errors[key] !== undefined;
 
   const login = mode === 'add' ? loginProblem(values.login) : undefined;
   const hint = passwordHint(values.password);
@@ -66,47 +51,37 @@ export function UserFormFields({
   return (
     <Stack spacing={2.5}>
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', sm: '1fr 1fr' } }}>
-        <TextField
-          label={t('form.firstName')}
-          required
-          autoComplete="off"
-          error={blank(values.firstName, true)}
-          {...text('firstName')}
-        />
-        <TextField
-          label={t('form.lastName')}
-          required
-          autoComplete="off"
-          error={blank(values.lastName, true)}
-          {...text('lastName')}
-        />
-        <TextField
+        <FormText name="firstName" label={t('form.firstName')} required autoComplete="off" error={blank('firstName')} />
+        <FormText name="lastName" label={t('form.lastName')} required autoComplete="off" error={blank('lastName')} />
+        <FormText
+          name="login"
           label={t('form.login')}
           required={mode === 'add'}
           type="email"
           autoComplete="off"
-          error={blank(values.login, mode === 'add') || login !== undefined}
+          error={(mode === 'add' && blank('login')) || login !== undefined}
           helperText={mode === 'edit' ? t('form.readOnly') : login ? t(`validation.${login}`) : undefined}
           slotProps={{ input: { readOnly: mode === 'edit' } }}
-          {...text('login')}
         />
-        <TextField label={t('form.pseudo')} autoComplete="off" {...text('pseudo')} />
-        <PasswordInput
+        <FormText name="pseudo" label={t('form.pseudo')} autoComplete="off" />
+        <FormText
+          password
+          name="password"
           label={mode === 'add' ? t('form.password') : t('form.newPassword')}
           required={mode === 'add'}
           autoComplete="new-password"
-          error={blank(values.password, mode === 'add')}
+          error={mode === 'add' && blank('password')}
           helperText={hint ? t(`validation.${hint}`) : mode === 'edit' ? t('form.keepPassword') : undefined}
           sx={hint ? { '& .MuiFormHelperText-root': { color: 'warning.main' } } : undefined}
-          {...text('password')}
         />
-        <PasswordInput
+        <FormText
+          password
+          name="confirmPassword"
           label={t('form.confirmPassword')}
           required={mode === 'add'}
           autoComplete="new-password"
           error={mismatch}
           helperText={mismatch ? t('validation.mismatch') : undefined}
-          {...text('confirmPassword')}
         />
       </Box>
 
@@ -118,10 +93,16 @@ export function UserFormFields({
           <Typography variant="body2" aria-hidden>
             {t('form.no')}
           </Typography>
-          <Switch
-            checked={values.mapRight}
-            onChange={(event) => set('mapRight')(event.target.checked)}
-            slotProps={{ input: { role: 'switch', 'aria-labelledby': `${id}-map` } }}
+          <Controller
+            name="mapRight"
+            control={control}
+            render={({ field }) => (
+              <Switch
+                checked={field.value}
+                onChange={(event) => field.onChange(event.target.checked)}
+                slotProps={{ input: { role: 'switch', 'aria-labelledby': `${id}-map` } }}
+              />
+            )}
           />
           <Typography variant="body2" aria-hidden>
             {t('form.yes')}
@@ -133,7 +114,7 @@ export function UserFormFields({
         rows={rows}
         columns={columns}
         selected={values.channelIds}
-        onChange={set('channelIds')}
+        onChange={(ids) => setValue('channelIds', ids)}
         searchText={searchText}
         title={t('form.channels')}
         summary={t('form.channelsHint', { count: values.channelIds.length })}
@@ -147,5 +128,23 @@ export function UserFormFields({
         }}
       />
     </Stack>
+  );
+}
+
+type TextName = 'firstName' | 'lastName' | 'login' | 'pseudo' | 'password' | 'confirmPassword';
+
+/** A text field of the form, controlled by react-hook-form (so that a reset or a left-trim shows at once). */
+function FormText({ name, password = false, ...props }: TextFieldProps & { name: TextName; password?: boolean }) {
+  const { field } = useController<UserFormValues, TextName>({ name });
+  const Input = password ? PasswordInput : TextField;
+  return (
+    <Input
+      {...props}
+      name={field.name}
+      value={field.value}
+      onChange={field.onChange}
+      onBlur={field.onBlur}
+      inputRef={field.ref}
+    />
   );
 }

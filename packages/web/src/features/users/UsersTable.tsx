@@ -12,24 +12,17 @@
 
 import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import EditIcon from '@mui/icons-material/EditOutlined';
 import AddIcon from '@mui/icons-material/PersonAddAlt1';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Activity, User } from '@talkgroup/protocol';
 import { displayNameOf } from '@talkgroup/protocol';
-import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
+import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUsers } from '../../api/directory.ts';
+import { ConsoleTable, EditDeleteActions, TableTitle } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
-import { SearchField } from '../../components/table/SearchField.tsx';
-import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
 import { type ActivityT, activityNames, activitySentence } from '../activities/index.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
 import { AddUserDialog } from './AddUserDialog.tsx';
@@ -99,8 +92,6 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
         : `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
     [full],
   );
-  const [query, setQuery] = useState('');
-
   const columns = useMemo<MRT_ColumnDef<UserRow>[]>(() => {
     const names: MRT_ColumnDef<UserRow>[] = [
       { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 105 : 90 },
@@ -117,90 +108,47 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     ];
   }, [t, full]);
 
-  const table = useConsoleTable<UserRow>({
-    columns,
-    data: rows,
-    search: { query, textOf: searchText },
-    getRowId: (row) => String(row.id),
-    enableRowActions: true,
-    displayColumnDefOptions: {
-      'mrt-row-actions': { header: t('users:columns.actions'), size: 90 },
-    },
-    renderRowActions: ({ row }) => (
-      <Box sx={{ display: 'flex', gap: 0.5 }}>
-        <Tooltip title={t('users:row.edit', { name: row.original.name })}>
-          <IconButton
-            size="small"
-            aria-label={t('users:row.edit', { name: row.original.name })}
-            onClick={() => setEditing(row.original.user)}
-          >
-            <EditIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
-        <Tooltip title={t('users:row.delete', { name: row.original.name })}>
-          <IconButton
-            size="small"
-            color="error"
-            aria-label={t('users:row.delete', { name: row.original.name })}
-            onClick={() => setDeleting(row.original.user)}
-          >
-            <DeleteIcon fontSize="small" />
-          </IconButton>
-        </Tooltip>
-      </Box>
-    ),
-    state: { isLoading: users.isPending },
-    renderTopToolbarCustomActions: () => (
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1, width: '100%' }}>
-        {title ? (
-          <Typography variant="h6" component="h2" sx={{ mr: 'auto' }}>
-            {title}
-          </Typography>
-        ) : null}
-        {full ? (
-          <Button variant="contained" startIcon={<AddIcon />} onClick={() => setAdding(true)}>
-            {t('users:toolbar.add')}
-          </Button>
-        ) : null}
-        <SearchField
-          value={query}
-          onChange={setQuery}
-          label={t('users:toolbar.searchLabel')}
-          placeholder={t('users:toolbar.search')}
-          clearLabel={t('users:toolbar.clearSearch')}
-        />
-        {full ? (
-          <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, ml: { md: 'auto' } }}>
-            <ImportButton kind="users" />
-            <ExportButton kind="users" />
-            <DownloadModelButton />
-          </Box>
-        ) : null}
-      </Box>
-    ),
-    renderEmptyRowsFallback: () => (
-      <Typography sx={{ p: 4, textAlign: 'center', color: 'text.secondary' }}>
-        {query.trim() && rows.length > 0 ? t('users:noMatch', { query: query.trim() }) : t('users:empty')}
-      </Typography>
-    ),
-  });
-
   return (
     <>
-      {users.isError ? (
-        <Alert
-          severity="error"
-          sx={{ mb: 2 }}
-          action={
-            <Button color="inherit" size="small" onClick={() => users.refetch()}>
-              {t('common:actions.retry')}
-            </Button>
-          }
-        >
-          {t('users:loadError')}
-        </Alert>
-      ) : null}
-      <MaterialReactTable table={table} />
+      <ConsoleTable<UserRow>
+        rows={rows}
+        columns={columns}
+        searchText={searchText}
+        load={{ loading: users.isPending, failed: users.isError, retry: () => void users.refetch() }}
+        texts={{
+          search: {
+            label: t('users:toolbar.searchLabel'),
+            placeholder: t('users:toolbar.search'),
+            clearLabel: t('users:toolbar.clearSearch'),
+          },
+          empty: t('users:empty'),
+          noMatch: (query) => t('users:noMatch', { query }),
+          loadError: t('users:loadError'),
+        }}
+        heading={title ? <TableTitle>{title}</TableTitle> : null}
+        add={full ? { label: t('users:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
+        tools={
+          full ? (
+            <>
+              <ImportButton kind="users" />
+              <ExportButton kind="users" />
+              <DownloadModelButton />
+            </>
+          ) : null
+        }
+        rowActions={{
+          header: t('users:columns.actions'),
+          size: 90,
+          render: (row) => (
+            <EditDeleteActions
+              editLabel={t('users:row.edit', { name: row.name })}
+              deleteLabel={t('users:row.delete', { name: row.name })}
+              onEdit={() => setEditing(row.user)}
+              onDelete={() => setDeleting(row.user)}
+            />
+          ),
+        }}
+      />
       {full ? <AddUserDialog open={adding} onClose={() => setAdding(false)} /> : null}
       <EditUserDialog user={editing} variant={variant} onClose={() => setEditing(null)} />
       <DeleteUserConfirm user={deleting} onClose={() => setDeleting(null)} />

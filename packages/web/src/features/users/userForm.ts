@@ -1,4 +1,7 @@
-/** The Add User and Edit User Profile form: its values and the checks of spec section 5. */
+/**
+ * The Add User and Edit User Profile form: its values, the checks of spec section 5, and its zod schemas, made of
+ * the protocol's signUpUser and updateUserData body schemas (the server checks the same fields the same way).
+ */
 import {
   isBlank,
   isEmail,
@@ -7,8 +10,11 @@ import {
   leftTrim,
   PASSWORD_HINT_MAX,
   PASSWORD_HINT_MIN,
+  SignUpUser,
+  UpdateUserData,
   type User,
 } from '@talkgroup/protocol';
+import { z } from 'zod';
 
 export interface UserFormValues {
   firstName: string;
@@ -44,6 +50,9 @@ export function formOfUser(user: User): UserFormValues {
     channelIds: user.channels.map((channel) => channel.id),
   };
 }
+
+/** The texts spec section 5 left-trims before sending. */
+export const TRIMMED_FIELDS = ['firstName', 'lastName', 'login', 'pseudo', 'password', 'confirmPassword'] as const;
 
 /** Spec section 5: texts are left-trimmed before sending (first name, last name, login, pseudo, password). */
 export function leftTrimmed(values: UserFormValues): UserFormValues {
@@ -89,4 +98,43 @@ export function hasBlankRequired(values: UserFormValues, mode: 'add' | 'edit'): 
       ? [values.firstName, values.lastName, values.login, values.password]
       : [values.firstName, values.lastName];
   return required.some(isBlank);
+}
+
+const signUp = SignUpUser.body.shape;
+const update = UpdateUserData.body.shape;
+const choices = { confirmPassword: z.string(), mapRight: z.boolean(), channelIds: z.array(z.number()) };
+
+/** Add User: signUpUser's fields (login = email) plus the spec's login length rule. */
+export const addUserSchema = z
+  .object({
+    firstName: signUp.firstName,
+    lastName: signUp.lastName,
+    login: signUp.email.refine((login) => loginProblem(login) === undefined, 'login'),
+    pseudo: signUp.pseudo.unwrap(),
+    password: signUp.password,
+    ...choices,
+  })
+  .refine((values) => !passwordsDiffer(values), { path: ['confirmPassword'], message: 'mismatch' });
+
+/** Edit User Profile: updateUserData's fields; the login is read-only and a blank password keeps the current one. */
+export const editUserSchema = z
+  .object({
+    firstName: update.firstName,
+    lastName: update.lastName,
+    login: z.string(),
+    pseudo: update.pseudo.unwrap(),
+    password: update.password.unwrap(),
+    ...choices,
+  })
+  .refine((values) => !passwordsDiffer(values), { path: ['confirmPassword'], message: 'mismatch' });
+
+/**
+ * The dialog's one message for a refused form, in the order of spec section 8: blank required fields, then
+ * different passwords, then the login's problem.
+ */
+export function refusalOf(values: UserFormValues, mode: 'add' | 'edit'): string {
+  if (hasBlankRequired(values, mode)) return 'validation.checkFields';
+  if (passwordsDiffer(values)) return 'validation.mismatch';
+  const login = mode === 'add' ? loginProblem(values.login) : undefined;
+  return login ? `validation.${login}` : 'validation.checkFields';
 }

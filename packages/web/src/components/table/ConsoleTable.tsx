@@ -1,0 +1,204 @@
+/**
+ * The console's table: material-react-table with the console's defaults (useConsoleTable), a toolbar (heading,
+ * add button, search box, tools at the right), the text search, paging, an optional row selection, row actions,
+ * the empty and no-match texts, and a load error with Retry. The users and channels lists and the selection
+ * tables of the dialogs are all one of these.
+ *
+ *   rows, columns, searchText(row)   the data, its columns and the text the search box matches (spec section 2)
+ *   texts                            search labels, empty text, noMatch(query), and the load error's text
+ *   heading                          shown first in the toolbar (its own element: h2 title, or title + summary)
+ *   add                              { label, icon, onClick }: the toolbar's contained add button
+ *   tools                            buttons at the right of the toolbar (Import, Export, ...)
+ *   selection                        { selected ids, onChange(ids) }: checkboxes, a row click toggles its row
+ *   rowActions                       { header, size, render(row) }: the actions column
+ *   load                             { loading, failed, retry }: the query behind the rows
+ *   pageSizes, dense, options        rows per page, compact look, any other MRT option
+ */
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import EditIcon from '@mui/icons-material/EditOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Tooltip from '@mui/material/Tooltip';
+import Typography from '@mui/material/Typography';
+import {
+  MaterialReactTable,
+  type MRT_ColumnDef,
+  type MRT_RowSelectionState,
+  type MRT_TableOptions,
+} from 'material-react-table';
+import { type ReactNode, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { SearchField } from './SearchField.tsx';
+import { type PageSizes, useConsoleTable } from './useConsoleTable.ts';
+
+export interface ConsoleTableTexts {
+  search: { label: string; placeholder: string; clearLabel: string };
+  empty: string;
+  /** When the search hides every row; defaults to `empty`. */
+  noMatch?: (query: string) => string;
+  loadError?: string;
+}
+
+export interface ConsoleTableProps<Row extends { id: number }> {
+  rows: Row[];
+  columns: MRT_ColumnDef<Row>[];
+  searchText: (row: Row) => string;
+  texts: ConsoleTableTexts;
+  heading?: ReactNode;
+  add?: { label: string; icon: ReactNode; onClick: () => void };
+  tools?: ReactNode;
+  selection?: { selected: number[]; onChange: (ids: number[]) => void };
+  rowActions?: { header: string; size: number; render: (row: Row) => ReactNode };
+  load?: { loading: boolean; failed?: boolean; retry?: () => void };
+  pageSizes?: PageSizes;
+  /** Compact rows and a lighter frame, for tables inside a dialog. */
+  dense?: boolean;
+  options?: Partial<MRT_TableOptions<Row>>;
+}
+
+export function ConsoleTable<Row extends { id: number }>({
+  rows,
+  columns,
+  searchText,
+  texts,
+  heading,
+  add,
+  tools,
+  selection,
+  rowActions,
+  load,
+  pageSizes,
+  dense = false,
+  options,
+}: ConsoleTableProps<Row>) {
+  const { t } = useTranslation('common');
+  const [query, setQuery] = useState('');
+  const selected = selection?.selected;
+  const rowSelection = useMemo<MRT_RowSelectionState>(
+    () => Object.fromEntries((selected ?? []).map((id) => [String(id), true])),
+    [selected],
+  );
+
+  const selectionOptions: Partial<MRT_TableOptions<Row>> = selection
+    ? {
+        enableRowSelection: true,
+        enableMultiRowSelection: true,
+        enableSelectAll: true,
+        selectAllMode: 'page',
+        positionToolbarAlertBanner: 'none',
+        onRowSelectionChange: (updater) => {
+          const next = typeof updater === 'function' ? updater(rowSelection) : updater;
+          selection.onChange(
+            Object.entries(next)
+              .filter(([, ticked]) => ticked)
+              .map(([id]) => Number(id)),
+          );
+        },
+        muiTableBodyRowProps: ({ row }) => ({ onClick: () => row.toggleSelected(), sx: { cursor: 'pointer' } }),
+      }
+    : {};
+  const actionOptions: Partial<MRT_TableOptions<Row>> = rowActions
+    ? {
+        enableRowActions: true,
+        displayColumnDefOptions: { 'mrt-row-actions': { header: rowActions.header, size: rowActions.size } },
+        renderRowActions: ({ row }) => rowActions.render(row.original),
+      }
+    : {};
+  const denseOptions: Partial<MRT_TableOptions<Row>> = dense
+    ? {
+        muiTablePaperProps: { elevation: 0, variant: 'outlined', sx: { borderRadius: 2, overflow: 'hidden' } },
+        initialState: { density: 'compact' },
+      }
+    : {};
+
+  const table = useConsoleTable<Row>({
+    columns,
+    data: rows,
+    search: { query, textOf: searchText },
+    getRowId: (row) => String(row.id),
+    pageSizes,
+    ...selectionOptions,
+    ...actionOptions,
+    ...denseOptions,
+    ...options,
+    state: { ...(selection ? { rowSelection } : {}), isLoading: load?.loading ?? false, ...options?.state },
+    renderTopToolbarCustomActions: () => (
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: dense ? 1.5 : 1, width: '100%' }}>
+        {heading}
+        {add ? (
+          <Button variant="contained" startIcon={add.icon} onClick={add.onClick}>
+            {add.label}
+          </Button>
+        ) : null}
+        {heading || add ? null : <Box sx={{ flex: 1 }} />}
+        <SearchField value={query} onChange={setQuery} {...texts.search} />
+        {tools ? <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, ml: { md: 'auto' } }}>{tools}</Box> : null}
+      </Box>
+    ),
+    renderEmptyRowsFallback: () => (
+      <Typography sx={{ p: dense ? 3 : 4, textAlign: 'center', color: 'text.secondary' }}>
+        {query.trim() && rows.length > 0 && texts.noMatch ? texts.noMatch(query.trim()) : texts.empty}
+      </Typography>
+    ),
+  });
+
+  return (
+    <>
+      {load?.failed ? (
+        <Alert
+          severity="error"
+          sx={{ mb: 2 }}
+          action={
+            load.retry ? (
+              <Button color="inherit" size="small" onClick={load.retry}>
+                {t('actions.retry')}
+              </Button>
+            ) : undefined
+          }
+        >
+          {texts.loadError}
+        </Alert>
+      ) : null}
+      <MaterialReactTable table={table} />
+    </>
+  );
+}
+
+/** A list's title at the left of the toolbar (the page's h1 is the PageHeader). */
+export function TableTitle({ children }: { children: ReactNode }) {
+  return (
+    <Typography variant="h6" component="h2" sx={{ mr: 'auto' }}>
+      {children}
+    </Typography>
+  );
+}
+
+/** The Edit and Delete icon buttons of a list's row; a click does not reach the row (rows may open a page). */
+export function EditDeleteActions({
+  editLabel,
+  deleteLabel,
+  onEdit,
+  onDelete,
+}: {
+  editLabel: string;
+  deleteLabel: string;
+  onEdit: () => void;
+  onDelete: () => void;
+}) {
+  return (
+    <Box sx={{ display: 'flex', gap: 0.5 }} onClick={(event) => event.stopPropagation()}>
+      <Tooltip title={editLabel}>
+        <IconButton size="small" aria-label={editLabel} onClick={onEdit}>
+          <EditIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+      <Tooltip title={deleteLabel}>
+        <IconButton size="small" color="error" aria-label={deleteLabel} onClick={onDelete}>
+          <DeleteIcon fontSize="small" />
+        </IconButton>
+      </Tooltip>
+    </Box>
+  );
+}
