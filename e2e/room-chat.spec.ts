@@ -4,7 +4,8 @@ import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, roomUrl, TONE_WAV } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 15_000 });
+// A busy machine may be slow: wait on states, with deadlines to match.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 90_000 });
@@ -139,6 +140,40 @@ test('the panel shows in French with the French time format and can be hidden', 
     await expect(chat).toBeHidden();
     await a.page.getByRole('button', { name: 'Messages' }).click();
     await expect(a.page.getByRole('region', { name: 'Messages' })).toBeVisible();
+  } finally {
+    await a.close();
+  }
+});
+
+test('a long history shows its latest page first and the earlier messages on demand, each once', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const bea = await seed.member({ firstName: 'Bea', lastName: 'Writer' });
+  await seed.addToChannel(channel.id, [bea.id]);
+  // One more than the server's page of 200.
+  for (let i = 1; i <= 201; i += 1) {
+    await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: `Note ${i}.` }, bea.token);
+  }
+  const a = await openAs(browser, server.baseURL, admin, { viewport: { width: 1600, height: 900 } });
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    const chat = a.page.getByRole('region', { name: 'Messages' });
+    const fromBea = chat.getByRole('listitem', { name: 'Message from Bea Writer' });
+    await expect(fromBea.filter({ hasText: 'Note 201.' })).toBeVisible();
+    await expect(fromBea).toHaveCount(200);
+    await expect(fromBea.filter({ hasText: 'Note 1.' })).toHaveCount(0);
+
+    // A message that arrives live while the history is paged back shows once too.
+    await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Live one.' }, bea.token);
+    await expect(fromBea.filter({ hasText: 'Live one.' })).toHaveCount(1);
+    await chat.getByRole('button', { name: 'Earlier messages' }).click();
+    await expect(fromBea.filter({ hasText: 'Note 1.' })).toBeVisible();
+    await expect(fromBea).toHaveCount(202);
+    await expect(chat.getByRole('button', { name: 'Earlier messages' })).toHaveCount(0);
   } finally {
     await a.close();
   }

@@ -1,7 +1,7 @@
 /**
- * A channel's chat: the history (getchannelmessagelistForAdmin, paged back with beforeId), messages that
- * arrive live (messageResponse and onSendMessage carry the same message: kept once, by id), deletions
- * (onMessageDeleted), sending text and images, and who is typing (typingResponse, cleared after 3 s).
+ * A channel's chat: the history (getchannelmessagelistForAdmin, an infinite query paged back with beforeId),
+ * messages that arrive live and deletions (onMessageDeleted), merged by chatLog.ts; sending text and images,
+ * and who is typing (typingResponse, cleared after 3 s).
  */
 import {
   DeleteMessageById,
@@ -12,12 +12,20 @@ import {
   UPLOAD_FILE_PATH,
   type UploadFileResponse,
 } from '@talkgroup/protocol';
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, api } from '../../../api/client.ts';
 import { callKey } from '../../../api/queries.ts';
 import { getToken } from '../../../api/session.ts';
 import type { TalkgroupSocket } from '../../../api/socket.ts';
+import {
+  type ChatLog,
+  earlierPageParam,
+  emptyChatLog,
+  receiveMessage,
+  removeMessage,
+  visibleMessages,
+} from './chatLog.ts';
 
 /** At most one typing event per this interval while the user types. */
 const TYPING_EMIT_MS = 1000;
@@ -66,61 +74,32 @@ export async function uploadImage(
   return payload.res;
 }
 
-function byId(messages: Iterable<Message>): Map<number, Message> {
-  return new Map([...messages].map((message) => [message.id, message]));
-}
-
 export function useChat({ channelId, room, userId, socket, token }: ChatOptions) {
-  const body = { channelId: channelId ?? 0 };
-  const history = useQuery({
-    queryKey: [...callKey(GetChannelMessageListForAdmin, body), ...(token ? ['link'] : [])],
-    queryFn: async ({ signal }) => api(GetChannelMessageListForAdmin, body, { signal, token }),
+  const history = useInfiniteQuery({
+    queryKey: [...callKey(GetChannelMessageListForAdmin, { channelId: channelId ?? 0 }), ...(token ? ['link'] : [])],
+    queryFn: ({ pageParam, signal }) =>
+      api(
+        GetChannelMessageListForAdmin,
+        pageParam === undefined ? { channelId: channelId ?? 0 } : { channelId: channelId ?? 0, beforeId: pageParam },
+        { signal, token },
+      ),
+    initialPageParam: undefined as number | undefined,
+    getNextPageParam: earlierPageParam,
     enabled: channelId !== undefined,
     staleTime: 0,
   });
-  const [messages, setMessages] = useState<Map<number, Message>>(() => new Map());
-  const [hasMore, setHasMore] = useState(false);
-  const [loadingEarlier, setLoadingEarlier] = useState(false);
+  const [log, setLog] = useState<ChatLog>(() => emptyChatLog(channelId));
   const [typers, setTypers] = useState<Typer[]>([]);
-  const deleted = useRef(new Set<number>());
   const lastTypingEmit = useRef(0);
 
   // Another room in the same page (a link from room to room): start from that room's history.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: the channel is the trigger
   useEffect(() => {
-    setMessages(new Map());
+    setLog(emptyChatLog(channelId));
     setTypers([]);
-    setHasMore(false);
-    deleted.current = new Set();
   }, [channelId]);
 
-  useEffect(() => {
-    if (!history.data) return;
-    setMessages((previous) => {
-      const next = new Map(previous);
-      for (const message of history.data.discussion)
-        if (!deleted.current.has(message.id)) next.set(message.id, message);
-      return next;
-    });
-    setHasMore(history.data.hasMore);
-  }, [history.data]);
-
-  const upsert = useCallback(
-    (message: Message) => {
-      if (message.channelId !== channelId || deleted.current.has(message.id)) return;
-      setMessages((previous) => new Map(previous).set(message.id, message));
-    },
-    [channelId],
-  );
-  const remove = useCallback((id: number) => {
-    deleted.current.add(id);
-    setMessages((previous) => {
-      if (!previous.has(id)) return previous;
-      const next = new Map(previous);
-      next.delete(id);
-      return next;
-    });
-  }, []);
+  const upsert = useCallback((message: Message) => setLog((previous) => receiveMessage(previous, message)), []);
+  const remove = useCallback((id: number) => setLog((previous) => removeMessage(previous, id)), []);
 
   useEffect(() => {
     if (!socket || channelId === undefined) return;
@@ -162,7 +141,8 @@ export function useChat({ channelId, room, userId, socket, token }: ChatOptions)
     };
   }, [socket, channelId, room, userId, upsert, remove]);
 
-  const sorted = useMemo(() => [...messages.values()].sort((a, b) => a.id - b.id), [messages]);
+  const pages = history.data?.pages;
+  const messages = useMemo(() => visibleMessages(pages?.map((page) => page.discussion) ?? [], log), [pages, log]);
 
   const send = useCallback(
     async (text: string) => {
@@ -200,29 +180,18 @@ export function useChat({ channelId, room, userId, socket, token }: ChatOptions)
     socket.emit('typing', { room });
   }, [socket, room]);
 
+  const { fetchNextPage } = history;
   const loadEarlier = useCallback(async () => {
-    const oldest = sorted[0];
-    if (!oldest || channelId === undefined) return;
-    setLoadingEarlier(true);
-    try {
-      const page = await api(GetChannelMessageListForAdmin, { channelId, beforeId: oldest.id }, { token });
-      setMessages((previous) => {
-        const next = byId(previous.values());
-        for (const message of page.discussion) if (!deleted.current.has(message.id)) next.set(message.id, message);
-        return next;
-      });
-      setHasMore(page.hasMore);
-    } finally {
-      setLoadingEarlier(false);
-    }
-  }, [sorted, channelId, token]);
+    await fetchNextPage();
+  }, [fetchNextPage]);
 
   return {
-    messages: sorted,
+    messages,
     isLoading: history.isLoading,
-    error: history.error,
-    hasMore,
-    loadingEarlier,
+    // The history's first page failed; an earlier page that fails leaves the messages shown as they are.
+    error: history.isFetchNextPageError ? null : history.error,
+    hasMore: history.hasNextPage,
+    loadingEarlier: history.isFetchingNextPage,
     loadEarlier,
     typers,
     send,
