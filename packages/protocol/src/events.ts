@@ -9,34 +9,25 @@ export interface RoomPeer {
   userId: number;
 }
 
-/** room: the channel's rtcSession. name: kept for old clients; peers are shown the account's display name. */
-export const JoinRoom = z.object({ room: z.string().min(1).max(200), name: z.string().max(200).default('') });
-export const Offer = z.object({
-  sdp: z.unknown(),
-  offerSendID: z.string().max(100),
-  offerSendName: z.string().max(200).default(''),
-  offerReceiveID: z.string().max(100),
-});
-export const Answer = z.object({
-  sdp: z.unknown(),
-  answerSendID: z.string().max(100),
-  answerReceiveID: z.string().max(100),
-});
-export const Candidate = z.object({
-  candidate: z.unknown(),
-  candidateSendID: z.string().max(100),
-  candidateReceiveID: z.string().max(100),
-});
+/*
+ * Each schema validates what the server uses and nothing else: fields that clients send and the server
+ * ignores (the sender's own id and name, which the server takes from the socket) are left out, so that an
+ * old client sending them as a number or a string is never refused. Unknown fields are dropped.
+ */
+
+/** room: the channel's rtcSession. Old clients send their name too; peers are shown the account's. */
+export const JoinRoom = z.object({ room: z.string().min(1).max(200) });
+/** Old clients also send offerSendID and offerSendName: the server uses the socket's own. */
+export const Offer = z.object({ sdp: z.unknown(), offerReceiveID: z.string().max(100) });
+export const Answer = z.object({ sdp: z.unknown(), answerReceiveID: z.string().max(100) });
+export const Candidate = z.object({ candidate: z.unknown(), candidateReceiveID: z.string().max(100) });
+/** Old clients also send `id` (their socket id, as a number or a string): the server uses the real one. */
 export const MicStateChange = z.object({
-  /** The sender's socket id, as old clients send it; the server uses the real one. */
-  id: z.string().max(100).optional(),
   /** Old clients may send "true" / "false". */
   micState: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]),
   room: z.string().max(200).optional(),
 });
-export const Typing = z
-  .object({ room: z.string().max(200).optional(), name: z.string().max(200).optional() })
-  .passthrough();
+export const Typing = z.object({ room: z.string().max(200).optional() });
 export const ChatMessage = z.object({
   channelId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]),
   message: z.string().trim().min(1).max(4000),
@@ -54,13 +45,13 @@ export interface UserStatus {
 }
 
 export interface ClientToServerEvents {
-  join_room: (payload: z.input<typeof JoinRoom>) => void;
+  join_room: (payload: z.input<typeof JoinRoom> & { name?: string }) => void;
   leave_room: (payload?: { room?: string }) => void;
-  offer: (payload: z.input<typeof Offer>) => void;
-  answer: (payload: z.input<typeof Answer>) => void;
-  candidate: (payload: z.input<typeof Candidate>) => void;
-  micStateChange: (payload: z.input<typeof MicStateChange>) => void;
-  typing: (payload?: z.input<typeof Typing>) => void;
+  offer: (payload: z.input<typeof Offer> & { offerSendID?: string; offerSendName?: string }) => void;
+  answer: (payload: z.input<typeof Answer> & { answerSendID?: string }) => void;
+  candidate: (payload: z.input<typeof Candidate> & { candidateSendID?: string }) => void;
+  micStateChange: (payload: z.input<typeof MicStateChange> & { id?: string | number }) => void;
+  typing: (payload?: z.input<typeof Typing> & { name?: string }) => void;
   message: (
     payload: z.input<typeof ChatMessage>,
     ack?: (result: { success: boolean; result?: string }) => void,
@@ -69,8 +60,13 @@ export interface ClientToServerEvents {
   onLocationChanged: (payload: z.input<typeof LocationChanged>) => void;
 }
 
+/** Why the server ended a session's sockets for good (the client must not reconnect with that token). */
+export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted';
+
 export interface ServerToClientEvents {
   error: (payload: { message: string }) => void;
+  /** Sent just before the server closes a socket whose session ended; any other close is followed by a reconnect. */
+  session_ended: (payload: { reason: SessionEndReason; message: string }) => void;
   all_users: (peers: RoomPeer[]) => void;
   usersInThisRoom: (peers: RoomPeer[]) => void;
   'user joined': (peer: RoomPeer) => void;

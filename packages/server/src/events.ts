@@ -3,7 +3,7 @@
  * whoever cares (real time pushes it to sockets and re-checks the channel rooms). Built with the services,
  * so nothing is patched in afterwards; with no listener an event simply goes nowhere (app.inject tests).
  */
-import type { Activity, Message } from '@talkgroup/protocol';
+import type { Activity, Message, SessionEndReason } from '@talkgroup/protocol';
 
 /** What real time needs to know of a channel to reach its room. */
 export interface ChannelRef {
@@ -15,8 +15,11 @@ export interface DomainEvents {
   /** A user was created, updated or imported: administrators' lists change. */
   usersChanged: Record<string, never>;
   userDeleted: { userId: number };
-  /** Every session of this user ended (revoked tokens, deleted account): its sockets must close. */
-  sessionsEnded: { userId: number };
+  /**
+   * Sessions of this user ended (logout, revoked tokens, a new password, a deleted account): their sockets
+   * close at once. Only `sessionId` when given; all but `exceptSessionId` when given; else every one.
+   */
+  sessionsEnded: { userId: number; reason: SessionEndReason; sessionId?: number; exceptSessionId?: number };
   /** A channel was created or renamed; `userIds` are the members whose own channel list shows it. */
   channelChanged: { userIds: number[] };
   /** Memberships changed; `userIds` are the users whose channel lists changed (none known: admins only). */

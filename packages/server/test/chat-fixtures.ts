@@ -119,7 +119,7 @@ export function recordPushes(app: TestApp): Push[] {
     toAdmins: (event, ...args) => pushes.push({ to: 'admins', event, args }),
     toRoom: (room, event, ...args) => pushes.push({ to: `room:${room}`, event, args }),
     toUser: (userId, event, ...args) => pushes.push({ to: `user:${userId}`, event, args }),
-    disconnectUser: (userId) => pushes.push({ to: `user:${userId}`, event: 'disconnect', args: [] }),
+    endSessions: ({ userId }) => pushes.push({ to: `user:${userId}`, event: 'disconnect', args: [] }),
   };
   subscribePushes(app.services.events, recorder);
   return pushes;

@@ -51,6 +51,16 @@ export function sessionStore(db: Db, ttlMs: number) {
       return Number(result.numDeletedRows);
     },
 
+    /** Every session of the user but one (a password changed from that session). */
+    async revokeOthers(userId: number, keepSessionId: number): Promise<number> {
+      const result = await db
+        .deleteFrom('sessions')
+        .where('user_id', '=', userId)
+        .where('id', '!=', keepSessionId)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     async purgeExpired(): Promise<void> {
       await db.deleteFrom('sessions').where('expires_at', '<=', new Date().toISOString()).execute();
     },

@@ -8,6 +8,8 @@ import type { Services } from '../services.ts';
 /** What a socket carries; fetchSockets() hands it over from any instance. */
 export interface SocketData {
   userId: number;
+  /** The session (sign-in) whose token opened the socket: ending it closes the socket. */
+  sessionId: number;
   role: Role;
   /** The account's display name: what peers see, whatever name a client announces. */
   name: string;

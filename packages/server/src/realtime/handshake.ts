@@ -25,6 +25,7 @@ export function authenticateSockets(
       if (!owner || !user) return next(new Error('The token is invalid, expired or revoked: sign in again.'));
       const data: SocketData = {
         userId: user.id,
+        sessionId: owner.sessionId,
         role: user.role,
         name: user.display_name,
         mapRight: user.map_right === 1,

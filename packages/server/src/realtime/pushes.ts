@@ -2,7 +2,7 @@
  * From domain events to the client events of spec section 7: which event, to whom. Real time hands in a
  * target backed by Socket.IO rooms; a test can hand in a recorder.
  */
-import type { EventBus } from '../events.ts';
+import type { DomainEvents, EventBus } from '../events.ts';
 import type { EventArgs, EventName } from './context.ts';
 
 export interface PushTarget {
@@ -12,8 +12,8 @@ export interface PushTarget {
   toRoom<E extends EventName>(rtcSession: string, event: E, ...args: EventArgs<E>): void;
   /** To every socket of one user. */
   toUser<E extends EventName>(userId: number, event: E, ...args: EventArgs<E>): void;
-  /** Closes every socket of a user (its sessions ended). */
-  disconnectUser(userId: number): void;
+  /** Closes the sockets of the sessions that ended, saying why (`session_ended`) so that they do not come back. */
+  endSessions(ended: DomainEvents['sessionsEnded']): void;
 }
 
 /** Subscribes `target` to the bus; returns the function that unsubscribes it. */
@@ -26,7 +26,7 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
   const offs = [
     events.on('usersChanged', () => target.toAdmins('onUsersChanged')),
     events.on('userDeleted', ({ userId }) => target.toAdmins('onUserDeleted', { id: userId })),
-    events.on('sessionsEnded', ({ userId }) => target.disconnectUser(userId)),
+    events.on('sessionsEnded', (ended) => target.endSessions(ended)),
     events.on('channelChanged', ({ userIds }) => channelsChanged(userIds)),
     events.on('membershipChanged', ({ userIds }) => channelsChanged(userIds)),
     events.on('channelDeleted', ({ channel, memberIds }) => {

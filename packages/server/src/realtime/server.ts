@@ -19,6 +19,7 @@ import { subscribePushes } from './pushes.ts';
 import { connectRedis, type RedisPair } from './redis.ts';
 import { type LocalSocket, roomGuard } from './room-guard.ts';
 import { ADMINS_ROOM, channelRoom, userRoom } from './room-names.ts';
+import { endSessions } from './sessions.ts';
 import { SocketInputError, socketTasks } from './socket-tasks.ts';
 import { statusPublisher } from './status.ts';
 
@@ -94,7 +95,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     toAdmins: (event, ...args) => emitTo([ADMINS_ROOM], event, ...args),
     toRoom: (rtcSession, event, ...args) => emitTo([channelRoom(rtcSession)], event, ...args),
     toUser: (userId, event, ...args) => emitTo([userRoom(userId)], event, ...args),
-    disconnectUser: (userId) => io.in(userRoom(userId)).disconnectSockets(true),
+    endSessions: (ended) =>
+      void endSessions(io, ended).catch((error) => log.error({ err: error }, 'could not end sessions')),
   });
   const guard = roomGuard(io, { services, log, local, shared: redis !== undefined });
 
@@ -129,6 +131,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     void tasks.run('connect', async () => {
       // The token may have been revoked between the handshake and now: its owner must not stay connected.
       if (!(await sessions.resolve(tokenOf(socket.handshake)))) {
+        socket.emit('session_ended', { reason: 'revoked', message: 'Your session has ended: sign in again.' });
         socket.disconnect(true);
         return;
       }
@@ -163,9 +166,11 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     unsubscribePushes();
     guard.stop();
     const sockets = [...local.values()];
-    io.local.disconnectSockets(true);
-    await Promise.allSettled(sockets.map(({ scope }) => scope.run('close', () => {})));
+    // Transports close without a goodbye packet: Socket.IO clients take that for a lost connection and come
+    // back by themselves (to this server once it is up again, or to another instance). A server-side
+    // disconnect would make them give up.
     io.engine.close();
+    await Promise.allSettled(sockets.map(({ scope }) => scope.run('close', () => {})));
     try {
       await presence.removeInstance(instanceId);
       await registry.leave();

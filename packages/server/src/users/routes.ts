@@ -21,6 +21,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
+import type { TokenOwner } from '../auth/sessions.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
@@ -47,6 +48,17 @@ const tooManyAttempts = () => new HttpError(429, 'Too many sign-in attempts: wai
 export function userRoutes(app: FastifyInstance, services: Services): void {
   const { users, sessions, activities, memberships, events, config } = services;
   const route = defineRoutes(app, sessions);
+
+  /** A new password ends the user's other sessions: a changer keeps its own, anyone else's all end. */
+  async function endSessionsAfterNewPassword(auth: TokenOwner, userId: number) {
+    if (auth.userId === userId) await sessions.revokeOthers(userId, auth.sessionId);
+    else await sessions.revokeAll(userId);
+    events.emit('sessionsEnded', {
+      userId,
+      reason: 'password',
+      ...(auth.userId === userId ? { exceptSessionId: auth.sessionId } : {}),
+    });
+  }
 
   route(Login, async ({ body, req }) => {
     const identifier = body.user_email.trim().toLowerCase();
@@ -106,6 +118,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   route(Logout, async ({ auth }) => {
     await sessions.revoke(auth.sessionId);
+    events.emit('sessionsEnded', { userId: auth.userId, sessionId: auth.sessionId, reason: 'logout' });
     await activities.record('logout', { userId: auth.userId });
     return { success: true, result: 'Signed out.' };
   });
@@ -121,7 +134,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));
 
-  route(UpdateUserData, async ({ body }) => {
+  route(UpdateUserData, async ({ body, auth }) => {
     const current = await users.row(body.id);
     if (!current) throw notFound('User');
     const identifier = body.email?.trim().toLowerCase();
@@ -137,6 +150,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       password: body.password?.trim() ? body.password : undefined,
       mapRight: body.mapRight,
     });
+    if (body.password?.trim()) await endSessionsAfterNewPassword(auth, body.id);
     events.emit('usersChanged', {});
     const user = await users.one(body.id);
     if (!user) throw notFound('User');
@@ -147,6 +161,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     requireSelfOrAdmin(auth, body.id);
     if (!(await users.row(body.id))) throw notFound('User');
     await users.update(body.id, { password: body.password });
+    await endSessionsAfterNewPassword(auth, body.id);
     return { success: true, result: 'Password updated successfully' };
   });
 
@@ -164,13 +179,13 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     requireSelfOrAdmin(auth, body.userId);
     if (!(await users.row(body.userId))) throw notFound('User');
     await sessions.revokeAll(body.userId);
-    events.emit('sessionsEnded', { userId: body.userId });
+    events.emit('sessionsEnded', { userId: body.userId, reason: 'revoked' });
     return { success: true, result: 'User disconnected from all devices successfully' };
   });
 
   route(DeleteUser, async ({ body, auth }) => {
     if (body.UserId === auth.userId) throw conflict('You cannot delete your own account.');
-    events.emit('sessionsEnded', { userId: body.UserId });
+    events.emit('sessionsEnded', { userId: body.UserId, reason: 'deleted' });
     if (!(await users.remove(body.UserId))) throw notFound('User');
     events.emit('userDeleted', { userId: body.UserId });
     return { success: true, result: 'the User has been deleted' };

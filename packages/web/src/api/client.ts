@@ -41,6 +41,15 @@ export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler;
 }
 
+/**
+ * The session is over (a 401, or the server ending the session's sockets): the storages are cleared and the
+ * app goes to /signin, saying so.
+ */
+export function endSession(): void {
+  clearStorages();
+  onUnauthorized();
+}
+
 /** The server's sentence if there is one, else the given fallback (for example 'Error while login'). */
 export function errorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.result ? error.result : fallback;
@@ -70,10 +79,7 @@ export async function api<C extends AnyCall>(
 
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
-    if (response.status === 401 && token && !options.token) {
-      clearStorages();
-      onUnauthorized();
-    }
+    if (response.status === 401 && token && !options.token) endSession();
     const result =
       payload && typeof payload === 'object' && typeof (payload as { result?: unknown }).result === 'string'
         ? (payload as { result: string }).result

@@ -2,16 +2,81 @@
  * Socket.IO client factory: the token travels in the handshake query (`?token=`, spec section 7), and the
  * events are typed by packages/protocol. Import this file only from lazily loaded pages (it pulls in
  * socket.io-client).
+ *
+ * A socket never gives up on its own: Socket.IO reconnects with back-off after a lost transport (a restart,
+ * a crash, a network change, a laptop waking up), and this factory also comes back after a disconnect or a
+ * refused handshake that the server did not explain as the end of the session. Only `session_ended` (or a
+ * handshake refusing the token) stops it, and then the app signs out.
  */
 import type { ClientToServerEvents, ServerToClientEvents } from '@talkgroup/protocol';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
+import { endSession } from './client.ts';
 import { getToken } from './session.ts';
 
 export type TalkgroupSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/** What the server's handshake says of a token that will never work again. */
+const TOKEN_REFUSED = /invalid, expired or revoked|Missing token/;
+
+/** Back-off of the reconnections this factory makes itself (Socket.IO's own use the same bounds). */
+const RETRY_MIN_MS = 500;
+const RETRY_MAX_MS = 5000;
 
 export function createSocket(
   options: Partial<ManagerOptions & SocketOptions> & { token?: string } = {},
 ): TalkgroupSocket {
   const { token = getToken() ?? '', ...rest } = options;
-  return io({ path: '/socket.io', query: { token }, transports: ['websocket', 'polling'], ...rest });
+  const socket: TalkgroupSocket = io({
+    path: '/socket.io',
+    query: { token },
+    transports: ['websocket', 'polling'],
+    reconnectionDelay: RETRY_MIN_MS,
+    reconnectionDelayMax: RETRY_MAX_MS,
+    ...rest,
+  });
+  // The console's own session, not a call link's token: its end signs the console out.
+  const ownSession = token === getToken();
+  let ended = false;
+  let retries = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clearTimeout(retryTimer);
+    socket.disconnect();
+    if (ownSession && getToken() === token) endSession();
+  };
+  /** Comes back later, unless the session ended or the page closed the socket meanwhile. */
+  const retry = () => {
+    clearTimeout(retryTimer);
+    const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** retries++) * (0.75 + Math.random() / 2);
+    retryTimer = setTimeout(() => {
+      if (!ended && !socket.connected && !closedByPage) socket.connect();
+    }, delay);
+  };
+  let closedByPage = false;
+  const disconnect = socket.disconnect.bind(socket);
+  socket.disconnect = () => {
+    closedByPage = !ended;
+    clearTimeout(retryTimer);
+    return disconnect();
+  };
+  socket.close = socket.disconnect;
+
+  socket.on('session_ended', end);
+  socket.on('connect', () => {
+    retries = 0;
+    closedByPage = false;
+  });
+  socket.on('disconnect', (reason) => {
+    // A server-side disconnect without `session_ended` (an older server restarting): come back.
+    if (reason === 'io server disconnect' && !ended) retry();
+  });
+  socket.on('connect_error', (error) => {
+    if (TOKEN_REFUSED.test(error.message)) end();
+    // A handshake the server could not complete stops Socket.IO's own reconnection: try again later.
+    else if (!socket.active && !ended) retry();
+  });
+  return socket;
 }

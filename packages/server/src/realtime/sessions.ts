@@ -1,0 +1,23 @@
+/** Ending sessions: their sockets, on whichever instance, are told why and closed for good. */
+import type { SessionEndReason } from '@talkgroup/protocol';
+import type { DomainEvents } from '../events.ts';
+import type { Io } from './context.ts';
+import { userRoom } from './room-names.ts';
+
+const MESSAGES: Record<SessionEndReason, string> = {
+  logout: 'You signed out.',
+  revoked: 'You were disconnected from all devices: sign in again.',
+  password: 'Your password was changed: sign in again.',
+  deleted: 'Your account was deleted.',
+};
+
+export async function endSessions(io: Io, ended: DomainEvents['sessionsEnded']): Promise<void> {
+  const { userId, reason, sessionId, exceptSessionId } = ended;
+  const sockets = await io.in(userRoom(userId)).fetchSockets();
+  for (const socket of sockets) {
+    if (sessionId !== undefined && socket.data.sessionId !== sessionId) continue;
+    if (exceptSessionId !== undefined && socket.data.sessionId === exceptSessionId) continue;
+    socket.emit('session_ended', { reason, message: MESSAGES[reason] });
+    socket.disconnect(true);
+  }
+}
