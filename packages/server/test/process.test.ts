@@ -1,37 +1,11 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { exited, startServer } from './process-harness.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function start(env: Record<string, string>): Promise<{ child: ChildProcess; base: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [MAIN], {
-    env: { ...process.env, PORT: String(port), WEB_DIR: '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const base = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 100; i += 1) {
-    try {
-      if ((await fetch(`${base}/health`)).ok) return { child, base };
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server did not start');
-}
+const start = startServer;
 
 const post = (base: string, url: string, body: object) =>
   fetch(`${base}${url}`, {
@@ -39,11 +13,6 @@ const post = (base: string, url: string, body: object) =>
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
   });
-
-const exited = (child: ChildProcess) =>
-  new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
 
 describe('the server process on SQLite', () => {
   const dirs: string[] = [];

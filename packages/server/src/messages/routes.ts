@@ -16,7 +16,7 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
-import { authenticate, defineRoutes, parseBody } from '../http/route.ts';
+import { authenticate, defineRoutes, fileLinkOptions, parseBody, routeOptions } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { FILES_PREFIX, sniffImage } from './files.ts';
 
@@ -63,7 +63,11 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
 
   route(GetChannelMessageListForAdmin, async ({ body, auth }) => {
     await access.requireReader(auth, body.channelId);
-    const page = await messages.page(body.channelId, auth.userId, { beforeId: body.beforeId, limit: body.limit });
+    const page = await messages.page(body.channelId, auth.userId, {
+      beforeId: body.beforeId,
+      afterId: body.afterId,
+      limit: body.limit,
+    });
     return { success: true, discussion: page.messages, hasMore: page.hasMore };
   });
 
@@ -90,7 +94,7 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
       limits: { fileSize: IMAGE_MAX_BYTES, files: 1, fields: 8, parts: 10, fieldSize: 16 * 1024, headerPairs: 100 },
     });
 
-    scope.post(UPLOAD_FILE_PATH, async (req): Promise<UploadFileResponse> => {
+    scope.post(UPLOAD_FILE_PATH, routeOptions(UploadFile), async (req): Promise<UploadFileResponse> => {
       const auth = await authenticate(services.sessions, req, UploadFile.access);
       if (!auth) throw forbidden();
       const fields: Record<string, string> = {};
@@ -132,7 +136,7 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
   });
 
   // Browsers load images without headers: the signed URL is the proof (see files.ts).
-  app.get(`${FILES_PREFIX}:name`, async (req, reply) => {
+  app.get(`${FILES_PREFIX}:name`, fileLinkOptions, async (req, reply) => {
     const { name } = req.params as { name: string };
     const query = req.query as Record<string, unknown>;
     const param = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : '');

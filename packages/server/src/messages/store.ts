@@ -75,14 +75,29 @@ export function messageStore(db: Db, urls: FileUrls) {
 
     /**
      * Oldest first. Without `beforeId`, the latest `limit` messages; with it, the `limit` messages just before
-     * that id. `hasMore` says whether older ones remain.
+     * that id. `hasMore` says whether older ones remain. With `afterId` (a client catching up after a
+     * reconnection), the `limit` messages just after that id, and `hasMore` says whether newer ones remain.
      */
     async page(
       channelId: number,
       readerId: number,
-      options: { beforeId?: number; limit?: number } = {},
+      options: { beforeId?: number; afterId?: number; limit?: number } = {},
     ): Promise<{ messages: Message[]; hasMore: boolean }> {
       const limit = options.limit ?? DEFAULT_PAGE;
+      if (options.afterId !== undefined) {
+        const newer = await db
+          .selectFrom('messages')
+          .selectAll()
+          .where('channel_id', '=', channelId)
+          .where('id', '>', options.afterId)
+          .orderBy('id', 'asc')
+          .limit(limit + 1)
+          .execute();
+        return {
+          messages: newer.slice(0, limit).map((row) => toMessage(row, readerId)),
+          hasMore: newer.length > limit,
+        };
+      }
       const rows = await db
         .selectFrom('messages')
         .selectAll()
