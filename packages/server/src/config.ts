@@ -30,6 +30,11 @@ export interface Config {
   webDir: string | undefined;
   /** Names this process in presence rows so a restart can remove its stale ones. */
   instanceId: string;
+  /**
+   * How long a connection that died without a goodbye may take to come back before the log says
+   * connexion_lost (a phone changing networks, a reload that lost its goodbye).
+   */
+  connectionLostGraceMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -60,6 +65,14 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
+function parseSeconds(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds < 0)
+    throw new ConfigError(`${name} must be a number of seconds, not "${raw}"`);
+  return seconds;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = path.resolve(env.DATA_DIR ?? './data');
   return {
@@ -81,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     fileUrlTtlMs: 24 * 3600 * 1000,
     webDir: env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../web/dist'),
     instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
+    connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
   };
 }

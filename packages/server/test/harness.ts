@@ -22,7 +22,8 @@ export interface TestApp extends App {
 export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-test-'));
   const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined, ...overrides };
+  // A short grace before connexion_lost: tests wait on it.
+  const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined, connectionLostGraceMs: 300, ...overrides };
   const database = await openDatabase({
     dataDir,
     databaseUrl: dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,

@@ -228,6 +228,18 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
       expect(await activitiesOf(alice.id, 'channel_leave')).toHaveLength(1);
       await eventually(async () => (await presenceOf(id)) === undefined, 'presence removed');
     });
+
+    it('records no connexion_lost when the user is back within the grace period', async () => {
+      const client = await joined(alice, red);
+      const other = await joined(bob, red);
+      const id = client.id;
+      client.socket.io.engine.close();
+      expect(await other.next('user_exit')).toEqual({ id });
+      await joined(alice, red);
+      // An absence can only be checked after the fact: well past the grace period.
+      await new Promise((resolve) => setTimeout(resolve, app.config.connectionLostGraceMs * 5));
+      expect(await activitiesOf(alice.id, 'connexion_lost')).toHaveLength(0);
+    });
   });
 
   describe('channel changes', () => {

@@ -108,6 +108,24 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   let closing = false;
 
+  /**
+   * A transport that died without a goodbye is a lost connection only if its user is not back within the
+   * grace period (on any instance: presence is in the database). Pages say goodbye when they unload.
+   */
+  const graceTimers = new Set<NodeJS.Timeout>();
+  function connectionLost(userId: number, channelId: number | null): void {
+    const at = new Date();
+    const timer = setTimeout(() => {
+      graceTimers.delete(timer);
+      void (async () => {
+        if ((await presence.socketCount(userId)) > 0) return;
+        await services.activities.record('connexion_lost', { userId, channelId, at });
+      })().catch((error) => log.error({ err: error, userId }, 'could not record a lost connection'));
+    }, config.connectionLostGraceMs);
+    timer.unref();
+    graceTimers.add(timer);
+  }
+
   io.on('connection', (socket: TalkSocket) => {
     const { userId } = socket.data;
     socket.join(userRoom(userId));
@@ -151,8 +169,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
         const { room, channelId } = socket.data;
         await leaveRoom(socket, scope, 'disconnect');
         await presence.remove(socket.id);
-        if (!EXPECTED_DISCONNECTS.has(reason))
-          await services.activities.record('connexion_lost', { userId, channelId });
+        if (!EXPECTED_DISCONNECTS.has(reason)) connectionLost(userId, channelId);
         ctx.publishStatus(userId, { alsoRooms: room ? [room] : [] });
       });
     });
@@ -163,6 +180,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     closing = true;
     if (heartbeat) clearInterval(heartbeat);
     status.stop();
+    for (const timer of graceTimers) clearTimeout(timer);
     unsubscribePushes();
     guard.stop();
     const sockets = [...local.values()];

@@ -37,13 +37,40 @@ export function createSocket(
   // The console's own session, not a call link's token: its end signs the console out.
   const ownSession = token === getToken();
   let ended = false;
+  /** The page closed the socket (left the room, unmounted): nothing reopens it. */
+  let closedByPage = false;
   let retries = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
+
+  // A page that unloads says goodbye (the server then logs no lost connection for a reload or a closed
+  // tab); a page kept in the back-forward cache comes back connected.
+  const goodbye = () => {
+    if (socket.connected) closeSocket();
+  };
+  const back = (event: PageTransitionEvent) => {
+    if (event.persisted && !ended && !closedByPage && !socket.connected) socket.connect();
+  };
+  const hasWindow = typeof window !== 'undefined';
+  if (hasWindow) {
+    window.addEventListener('pagehide', goodbye);
+    window.addEventListener('pageshow', back);
+  }
+
+  const closeSocket = socket.disconnect.bind(socket);
+  socket.disconnect = () => {
+    closedByPage = true;
+    clearTimeout(retryTimer);
+    if (hasWindow) {
+      window.removeEventListener('pagehide', goodbye);
+      window.removeEventListener('pageshow', back);
+    }
+    return closeSocket();
+  };
+  socket.close = socket.disconnect;
 
   const end = () => {
     if (ended) return;
     ended = true;
-    clearTimeout(retryTimer);
     socket.disconnect();
     if (ownSession && getToken() === token) endSession();
   };
@@ -52,22 +79,13 @@ export function createSocket(
     clearTimeout(retryTimer);
     const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** retries++) * (0.75 + Math.random() / 2);
     retryTimer = setTimeout(() => {
-      if (!ended && !socket.connected && !closedByPage) socket.connect();
+      if (!ended && !closedByPage && !socket.connected) socket.connect();
     }, delay);
   };
-  let closedByPage = false;
-  const disconnect = socket.disconnect.bind(socket);
-  socket.disconnect = () => {
-    closedByPage = !ended;
-    clearTimeout(retryTimer);
-    return disconnect();
-  };
-  socket.close = socket.disconnect;
 
   socket.on('session_ended', end);
   socket.on('connect', () => {
     retries = 0;
-    closedByPage = false;
   });
   socket.on('disconnect', (reason) => {
     // A server-side disconnect without `session_ended` (an older server restarting): come back.
