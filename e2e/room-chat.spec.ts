@@ -8,7 +8,7 @@ import { openAs, roomUrl, TONE_WAV } from './room-support.ts';
 const expect = baseExpect.configure({ timeout: 30_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 180_000 });
 
 /** A 1x1 PNG. */
 const PNG = Buffer.from(

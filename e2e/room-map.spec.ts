@@ -9,10 +9,11 @@ import { expect as baseExpect, type TalkgroupServer, test } from './fixtures.ts'
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, roomUrl, TONE_WAV } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 15_000 });
+// A busy machine may be slow: wait on states, with deadlines to match.
+const expect = baseExpect.configure({ timeout: 30_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 180_000 });
 
 /** A member's device: a socket with the member's token. */
 async function phoneOf(server: TalkgroupServer, token: string): Promise<Socket> {
