@@ -15,9 +15,9 @@ import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../api/session.ts';
-import { LogoutDialog } from './LogoutDialog.tsx';
 import { LANGUAGES, toLanguage } from '../../i18n/languages.ts';
 import { consoleColors } from '../theme.ts';
+import { LogoutDialog } from './LogoutDialog.tsx';
 
 function initials(firstName: string, lastName: string): string {
   return `${firstName.trim().charAt(0)}${lastName.trim().charAt(0)}`.toUpperCase() || '?';

@@ -11,6 +11,7 @@
  *   tools                            buttons at the right of the toolbar (Import, Export, ...)
  *   selection                        { selected ids, onChange(ids) }: checkboxes, a row click toggles its row
  *   rowActions                       { header, size, render(row) }: the actions column
+ *   editDelete                       { size, nameOf, onEdit, onDelete }: an actions column of Edit and Delete
  *   load                             { loading, failed, retry }: the query behind the rows
  *   pageSizes, dense, options        rows per page, compact look, any other MRT option
  */
@@ -39,6 +40,8 @@ export interface ConsoleTableTexts {
   /** When the search hides every row; defaults to `empty`. */
   noMatch?: (query: string) => string;
   loadError?: string;
+  /** The Edit and Delete buttons' names and their column's header (editDelete). */
+  rowActions?: { header: string; edit: (name: string) => string; delete: (name: string) => string };
 }
 
 export interface ConsoleTableProps<Row extends { id: number }> {
@@ -51,6 +54,8 @@ export interface ConsoleTableProps<Row extends { id: number }> {
   tools?: ReactNode;
   selection?: { selected: number[]; onChange: (ids: number[]) => void };
   rowActions?: { header: string; size: number; render: (row: Row) => ReactNode };
+  /** Edit and Delete buttons as the actions column (texts.rowActions names them). */
+  editDelete?: { size: number; nameOf: (row: Row) => string; onEdit: (row: Row) => void; onDelete: (row: Row) => void };
   load?: { loading: boolean; failed?: boolean; retry?: () => void };
   pageSizes?: PageSizes;
   /** Compact rows and a lighter frame, for tables inside a dialog. */
@@ -67,7 +72,8 @@ export function ConsoleTable<Row extends { id: number }>({
   add,
   tools,
   selection,
-  rowActions,
+  rowActions: actions,
+  editDelete,
   load,
   pageSizes,
   dense = false,
@@ -99,6 +105,22 @@ export function ConsoleTable<Row extends { id: number }>({
         muiTableBodyRowProps: ({ row }) => ({ onClick: () => row.toggleSelected(), sx: { cursor: 'pointer' } }),
       }
     : {};
+  const rowActions =
+    actions ??
+    (editDelete && texts.rowActions
+      ? {
+          header: texts.rowActions.header,
+          size: editDelete.size,
+          render: (row: Row) => (
+            <EditDeleteActions
+              editLabel={texts.rowActions?.edit(editDelete.nameOf(row)) ?? ''}
+              deleteLabel={texts.rowActions?.delete(editDelete.nameOf(row)) ?? ''}
+              onEdit={() => editDelete.onEdit(row)}
+              onDelete={() => editDelete.onDelete(row)}
+            />
+          ),
+        }
+      : undefined);
   const actionOptions: Partial<MRT_TableOptions<Row>> = rowActions
     ? {
         enableRowActions: true,
@@ -163,6 +185,32 @@ export function ConsoleTable<Row extends { id: number }>({
       ) : null}
       <MaterialReactTable table={table} />
     </>
+  );
+}
+
+/**
+ * The texts of a console list whose namespace has the lists' keys: toolbar.searchLabel, toolbar.search,
+ * toolbar.clearSearch, empty, noMatch ({{query}}), loadError, columns.actions, row.edit and row.delete ({{name}}).
+ */
+export function useListTexts(namespace: 'users' | 'channels'): ConsoleTableTexts {
+  const { t } = useTranslation(namespace) as unknown as { t: (key: string, options?: object) => string };
+  return useMemo(
+    () => ({
+      search: {
+        label: t('toolbar.searchLabel'),
+        placeholder: t('toolbar.search'),
+        clearLabel: t('toolbar.clearSearch'),
+      },
+      empty: t('empty'),
+      noMatch: (query: string) => t('noMatch', { query }),
+      loadError: t('loadError'),
+      rowActions: {
+        header: t('columns.actions'),
+        edit: (name: string) => t('row.edit', { name }),
+        delete: (name: string) => t('row.delete', { name }),
+      },
+    }),
+    [t],
   );
 }
 

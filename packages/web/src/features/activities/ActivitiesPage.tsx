@@ -18,7 +18,7 @@ import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { ActivityTimeline } from './ActivityTimeline.tsx';
 import { DeleteActivitiesMenu } from './DeleteActivitiesMenu.tsx';
-import { useActivityPage, useRefreshActivities } from './useActivityPage.ts';
+import { useActivityPage } from './useActivityPage.ts';
 
 const COLUMNS = 3;
 const PER_COLUMN = Math.ceil(ACTIVITIES_PAGE_SIZE / COLUMNS);
@@ -33,7 +33,6 @@ export default function ActivitiesPage() {
   const [params, setParams] = useSearchParams();
   const page = pageFrom(params);
   const log = useActivityPage(page, ACTIVITIES_PAGE_SIZE);
-  const refresh = useRefreshActivities();
   const language = i18n.resolvedLanguage;
   const compact = useMediaQuery('(max-width:600px)');
 
@@ -71,7 +70,7 @@ export default function ActivitiesPage() {
               })
             : undefined
         }
-        actions={<DeleteActivitiesMenu onDeleted={refresh} />}
+        actions={<DeleteActivitiesMenu />}
       />
       <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 }, position: 'relative', minHeight: 240 }}>
         {showLoader ? (

@@ -9,32 +9,28 @@ import DeleteSweepOutlinedIcon from '@mui/icons-material/DeleteSweepOutlined';
 import Button from '@mui/material/Button';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import { ACTIVITY_TIME_FRAMES, type ActivityTimeFrame, DeleteOldActivities } from '@talkgroup/protocol';
+import { ACTIVITY_TIME_FRAMES, type ActivityTimeFrame } from '@talkgroup/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ApiError, api } from '../../api/client.ts';
+import { ApiError } from '../../api/client.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotify } from '../../components/Notifier.tsx';
+import { useDeleteOldActivities } from './api/deleteOldActivities.ts';
 
-export interface DeleteActivitiesMenuProps {
-  /** Called after a deletion succeeded (the page reloads its entries). */
-  onDeleted: () => unknown;
-}
-
-export function DeleteActivitiesMenu({ onDeleted }: DeleteActivitiesMenuProps) {
+/** After a deletion every page of the log reloads (useDeleteOldActivities). */
+export function DeleteActivitiesMenu() {
   const { t } = useTranslation('activities');
   const notify = useNotify();
   const buttonId = useId();
   const menuId = useId();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const [period, setPeriod] = useState<ActivityTimeFrame | null>(null);
+  const deleteOld = useDeleteOldActivities();
 
   const remove = async (timeFrame: ActivityTimeFrame) => {
     try {
-      const answer = await api(DeleteOldActivities, { timeFrame });
-      if (!answer.success) throw new ApiError(DeleteOldActivities.path, 200, answer.result);
+      await deleteOld.mutateAsync(timeFrame);
       notify({ severity: 'success', title: t('delete.done.title'), message: t('delete.done.message') });
-      await onDeleted();
     } catch (error) {
       // The server answered with a refusal, or the request never got an answer.
       const failed = error instanceof ApiError && error.status !== 0;

@@ -10,4 +10,4 @@ export {
   activitySentence,
   useActivitySentence,
 } from './activitySentence.ts';
-export { useActivityPage, useRefreshActivities } from './useActivityPage.ts';
+export { useActivityPage } from './useActivityPage.ts';

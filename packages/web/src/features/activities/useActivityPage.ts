@@ -31,9 +31,3 @@ export function useActivityPage(page: number, pageSize: number) {
     retry: () => void query.refetch(),
   };
 }
-
-/** After a change to the log (a deletion): every page and the dashboard's figures reload. */
-export function useRefreshActivities(): () => Promise<void> {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: callKey(GetAllActivities) });
-}

@@ -19,7 +19,7 @@ import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useChannels, useLiveChannels } from '../../api/directory.ts';
-import { ConsoleTable, EditDeleteActions, TableTitle } from '../../components/table/ConsoleTable.tsx';
+import { ConsoleTable, TableTitle, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
 import { ExportButton, ImportButton } from '../import-export/index.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
@@ -55,6 +55,7 @@ export function rememberChannel(channel: Pick<Channel, 'id' | 'name'>): void {
 export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
   const { t, i18n } = useTranslation(['channels', 'common']);
   const full = variant === 'full';
+  const texts = useListTexts('channels');
   const navigate = useNavigate();
   const channels = useChannels();
   useLiveChannels();
@@ -102,16 +103,7 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
         columns={columns}
         searchText={searchText}
         load={{ loading: channels.isPending, failed: channels.isError, retry: () => void channels.refetch() }}
-        texts={{
-          search: {
-            label: t('channels:toolbar.searchLabel'),
-            placeholder: t('channels:toolbar.search'),
-            clearLabel: t('channels:toolbar.clearSearch'),
-          },
-          empty: t('channels:empty'),
-          noMatch: (query) => t('channels:noMatch', { query }),
-          loadError: t('channels:loadError'),
-        }}
+        texts={texts}
         heading={title ? <TableTitle>{title}</TableTitle> : null}
         add={full ? { label: t('channels:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
         tools={
@@ -122,17 +114,11 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
             </>
           ) : null
         }
-        rowActions={{
-          header: t('channels:columns.actions'),
+        editDelete={{
           size: 110,
-          render: (row) => (
-            <EditDeleteActions
-              editLabel={t('channels:row.edit', { name: row.name })}
-              deleteLabel={t('channels:row.delete', { name: row.name })}
-              onEdit={() => setEditing(row.channel)}
-              onDelete={() => setDeleting(row.channel)}
-            />
-          ),
+          nameOf: (row) => row.name,
+          onEdit: (row) => setEditing(row.channel),
+          onDelete: (row) => setDeleting(row.channel),
         }}
         options={{
           muiTableBodyRowProps: ({ row }) => ({

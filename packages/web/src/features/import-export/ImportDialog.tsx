@@ -10,31 +10,22 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
-import DialogTitle from '@mui/material/DialogTitle';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
-import { CreateMultipleChannels, CreateMultipleUsers } from '@talkgroup/protocol';
 import { MaterialReactTable, type MRT_Column, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
 import { useEffect, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client.ts';
 import { useConfirm } from '../../components/ConfirmProvider.tsx';
 import { DialogAlert } from '../../components/DialogAlert.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
+import { useImportRows } from './api/importRows.ts';
 import { ImportResult } from './ImportResult.tsx';
 import {
-  addToReport,
   canonicalRow,
-  chunks,
-  emptyReport,
-  IMPORT_CHUNK,
   IMPORT_COLUMNS,
   type ImportKind,
   invalidCells,
@@ -65,11 +56,6 @@ interface PreviewRow {
   invalid: Set<string>;
 }
 
-async function send(kind: ImportKind, rows: SheetRow[]): Promise<Report> {
-  if (kind === 'users') return (await api(CreateMultipleUsers, { userData: rows })).createdUsers;
-  return (await api(CreateMultipleChannels, { channelData: rows })).channelsCreated;
-}
-
 /** Only the import columns travel: a stray column of the file is not the server's business. */
 function pick(kind: ImportKind, row: SheetRow): SheetRow {
   return Object.fromEntries(IMPORT_COLUMNS[kind].map((key) => [key, row[key] ?? null]));
@@ -80,7 +66,7 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
   const notify = useNotify();
   const confirm = useConfirm();
   const titleId = useId();
-  const fullScreen = useMediaQuery('(max-width:600px)');
+  const importRows = useImportRows();
   const [phase, setPhase] = useState<Phase>({ name: 'reading' });
 
   useEffect(() => {
@@ -112,69 +98,34 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
       }))
     )
       return;
-    let report = emptyReport();
     setPhase({ name: 'sending', done: 0, total: rows.length });
-    let done = 0;
     try {
-      for (const chunk of chunks(rows, IMPORT_CHUNK)) {
-        report = addToReport(report, await send(kind, chunk));
-        done += chunk.length;
-        setPhase({ name: 'sending', done, total: rows.length });
-      }
-    } catch (error) {
-      if (done === 0) {
-        setPhase({ name: 'failed', notice: failureNotice(t, error) });
-        return;
-      }
+      const { report, failure } = await importRows.mutateAsync({
+        kind,
+        rows,
+        onProgress: (done) => setPhase({ name: 'sending', done, total: rows.length }),
+      });
       // Part of the file went in: show what did, and say the rest failed.
-      notify(failureNotice(t, error));
+      if (failure) notify(failureNotice(t, failure));
+      setPhase({ name: 'result', report });
+      onImported?.(report);
+    } catch (error) {
+      setPhase({ name: 'failed', notice: failureNotice(t, error) });
     }
-    setPhase({ name: 'result', report });
-    onImported?.(report);
   };
 
   const busy = phase.name === 'sending';
   const title = kind === 'users' ? t('users:spreadsheet.importUsersTitle') : t('users:spreadsheet.importChannelsTitle');
 
   return (
-    <Dialog
+    <FormDialog
       open={file !== null}
-      onClose={busy ? undefined : onClose}
-      aria-labelledby={titleId}
+      title={phase.name === 'result' ? t('users:spreadsheet.resultTitle') : title}
+      onClose={onClose}
+      busy={busy}
       maxWidth="lg"
-      fullWidth
-      fullScreen={fullScreen}
-    >
-      <DialogTitle id={titleId}>{phase.name === 'result' ? t('users:spreadsheet.resultTitle') : title}</DialogTitle>
-      <DialogContent dividers>
-        {phase.name === 'reading' ? (
-          <Stack spacing={2} sx={{ py: 3 }}>
-            <Typography>{t('users:spreadsheet.reading')}</Typography>
-            <LinearProgress aria-label={t('users:spreadsheet.reading')} />
-          </Stack>
-        ) : null}
-        {phase.name === 'unreadable' ? <Alert severity="error">{t('users:spreadsheet.unreadable')}</Alert> : null}
-        {phase.name === 'preview' ? (
-          <Preview kind={kind} fileName={file?.name ?? ''} rows={phase.rows} uniqueCount={phase.unique.length} />
-        ) : null}
-        {phase.name === 'sending' ? (
-          <Stack spacing={2} sx={{ py: 3 }}>
-            <Typography id={`${titleId}-progress`}>
-              {t('users:spreadsheet.sending', { done: phase.done, total: phase.total })}
-            </Typography>
-            <LinearProgress
-              variant="determinate"
-              value={phase.total === 0 ? 100 : (100 * phase.done) / phase.total}
-              aria-labelledby={`${titleId}-progress`}
-              sx={{ height: 10, borderRadius: 5 }}
-            />
-          </Stack>
-        ) : null}
-        {phase.name === 'result' ? <ImportResult kind={kind} report={phase.report} /> : null}
-        {phase.name === 'failed' ? <DialogAlert notice={phase.notice} /> : null}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2, gap: 1 }}>
-        {phase.name === 'preview' ? (
+      actions={
+        phase.name === 'preview' ? (
           <>
             <Button onClick={onClose} color="inherit" variant="outlined">
               {t('common:actions.cancel')}
@@ -187,9 +138,35 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
           <Button onClick={onClose} disabled={busy} variant={phase.name === 'result' ? 'contained' : 'outlined'}>
             {t('common:actions.close')}
           </Button>
-        )}
-      </DialogActions>
-    </Dialog>
+        )
+      }
+    >
+      {phase.name === 'reading' ? (
+        <Stack spacing={2} sx={{ py: 3 }}>
+          <Typography>{t('users:spreadsheet.reading')}</Typography>
+          <LinearProgress aria-label={t('users:spreadsheet.reading')} />
+        </Stack>
+      ) : null}
+      {phase.name === 'unreadable' ? <Alert severity="error">{t('users:spreadsheet.unreadable')}</Alert> : null}
+      {phase.name === 'preview' ? (
+        <Preview kind={kind} fileName={file?.name ?? ''} rows={phase.rows} uniqueCount={phase.unique.length} />
+      ) : null}
+      {phase.name === 'sending' ? (
+        <Stack spacing={2} sx={{ py: 3 }}>
+          <Typography id={`${titleId}-progress`}>
+            {t('users:spreadsheet.sending', { done: phase.done, total: phase.total })}
+          </Typography>
+          <LinearProgress
+            variant="determinate"
+            value={phase.total === 0 ? 100 : (100 * phase.done) / phase.total}
+            aria-labelledby={`${titleId}-progress`}
+            sx={{ height: 10, borderRadius: 5 }}
+          />
+        </Stack>
+      ) : null}
+      {phase.name === 'result' ? <ImportResult kind={kind} report={phase.report} /> : null}
+      {phase.name === 'failed' ? <DialogAlert notice={phase.notice} /> : null}
+    </FormDialog>
   );
 }
 

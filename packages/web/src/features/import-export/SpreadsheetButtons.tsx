@@ -11,7 +11,6 @@ import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useRefreshDirectory } from '../../api/directory.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 import { downloadUserModel, exportChannels, exportUsers } from './exports.ts';
 import { ImportDialog } from './ImportDialog.tsx';
@@ -22,7 +21,6 @@ const ACCEPT = `.xlsx,.csv,${XLSX_MIME},text/csv`;
 
 export function ImportButton({ kind, onImported }: { kind: ImportKind; onImported?: (report: Report) => void }) {
   const { t } = useTranslation('users');
-  const refresh = useRefreshDirectory();
   const input = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   return (
@@ -42,15 +40,7 @@ export function ImportButton({ kind, onImported }: { kind: ImportKind; onImporte
           event.target.value = '';
         }}
       />
-      <ImportDialog
-        kind={kind}
-        file={file}
-        onClose={() => setFile(null)}
-        onImported={(report) => {
-          void refresh();
-          onImported?.(report);
-        }}
-      />
+      <ImportDialog kind={kind} file={file} onClose={() => setFile(null)} onImported={onImported} />
     </>
   );
 }

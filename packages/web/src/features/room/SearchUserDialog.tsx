@@ -6,16 +6,9 @@
  */
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt1';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Dialog from '@mui/material/Dialog';
-import DialogActions from '@mui/material/DialogActions';
-import DialogContent from '@mui/material/DialogContent';
 import DialogContentText from '@mui/material/DialogContentText';
-import DialogTitle from '@mui/material/DialogTitle';
-import Typography from '@mui/material/Typography';
-import useMediaQuery from '@mui/material/useMediaQuery';
 import {
   AddUserToChannel,
   type Channel,
@@ -23,17 +16,18 @@ import {
   displayNameOf,
   GetUsersInChannel,
 } from '@talkgroup/protocol';
-import { MaterialReactTable, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
-import { useCallback, useId, useMemo, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
-import { useRefreshDirectory, useUsers } from '../../api/directory.ts';
+import { refreshDirectory, useUsers } from '../../api/directory.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { useConfirm } from '../../components/ConfirmProvider.tsx';
 import { DialogAlert } from '../../components/DialogAlert.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 import type { Notice } from '../../components/Notifier.tsx';
-import { SearchField } from '../../components/table/SearchField.tsx';
-import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
+import { ConsoleTable } from '../../components/table/ConsoleTable.tsx';
 
 export interface SearchUserDialogProps {
   open: boolean;
@@ -53,32 +47,41 @@ interface MemberRow {
 
 export function SearchUserDialog({ open, channel, onClose }: SearchUserDialogProps) {
   const { t } = useTranslation(['channels', 'users', 'common']);
-  const titleId = useId();
-  const fullScreen = useMediaQuery('(max-width:600px)');
   const shown = open && channel !== null;
   return (
-    <Dialog open={shown} onClose={onClose} aria-labelledby={titleId} maxWidth="md" fullWidth fullScreen={fullScreen}>
-      <DialogTitle id={titleId}>{t('channels:members.title', { name: channel?.name ?? '' })}</DialogTitle>
-      <DialogContent dividers>
-        <DialogContentText sx={{ mb: 2 }}>{t('channels:members.subtitle')}</DialogContentText>
-        {shown ? <MembersTable channel={channel} /> : null}
-      </DialogContent>
-      <DialogActions sx={{ px: 3, py: 2 }}>
+    <FormDialog
+      open={shown}
+      title={t('channels:members.title', { name: channel?.name ?? '' })}
+      onClose={onClose}
+      actionsSx={{ px: 3, py: 2 }}
+      actions={
         <Button onClick={onClose} variant="contained">
           {t('common:actions.close')}
         </Button>
-      </DialogActions>
-    </Dialog>
+      }
+    >
+      <DialogContentText sx={{ mb: 2 }}>{t('channels:members.subtitle')}</DialogContentText>
+      {shown ? <MembersTable channel={channel} /> : null}
+    </FormDialog>
   );
+}
+
+/** addUserToChannel or deleteUserFromChannel (spec section 8), then every list of members reloads. */
+function useToggleMember() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ userId, channelId, member }: { userId: number; channelId: number; member: boolean }) =>
+      member ? api(DeleteUserFromChannel, { userId, channelId }) : api(AddUserToChannel, { userId, channelId }),
+    onSuccess: () => refreshDirectory(queryClient),
+  });
 }
 
 function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
   const { t } = useTranslation(['channels', 'users', 'common']);
   const confirm = useConfirm();
-  const refresh = useRefreshDirectory();
+  const toggleMember = useToggleMember();
   const users = useUsers();
   const members = useApiQuery(GetUsersInChannel, { channelId: channel.id });
-  const [pending, setPending] = useState<number | null>(null);
   // The dialog is modal: its outcome is said inside it, not in the page's snackbar.
   const [outcome, setOutcome] = useState<Notice | null>(null);
 
@@ -100,8 +103,6 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
     (row: MemberRow) => `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
     [],
   );
-  const [query, setQuery] = useState('');
-
   const toggle = async (row: MemberRow) => {
     const values = { user: row.name, channel: channel.name };
     const ok = await confirm({
@@ -111,24 +112,19 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
       destructive: row.member,
     });
     if (!ok) return;
-    setPending(row.id);
     setOutcome(null);
     try {
-      if (row.member) await api(DeleteUserFromChannel, { userId: row.id, channelId: channel.id });
-      else await api(AddUserToChannel, { userId: row.id, channelId: channel.id });
+      await toggleMember.mutateAsync({ userId: row.id, channelId: channel.id, member: row.member });
       setOutcome({
         severity: 'success',
         message: row.member ? t('channels:members.removed') : t('channels:members.added'),
       });
-      await refresh();
     } catch (error) {
       setOutcome({
         severity: 'error',
         title: row.member ? t('channels:members.notRemoved') : t('channels:members.notAdded'),
         message: errorMessage(error, t('common:errors.tryAgain')),
       });
-    } finally {
-      setPending(null);
     }
   };
 
@@ -142,52 +138,46 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
     [t],
   );
 
-  const table = useConsoleTable<MemberRow>({
-    columns,
-    data: rows,
-    search: { query, textOf: searchText },
-    getRowId: (row) => String(row.id),
-    enableRowActions: true,
-    displayColumnDefOptions: { 'mrt-row-actions': { header: t('users:columns.actions'), size: 130 } },
-    renderRowActions: ({ row }) => (
-      <Button
-        size="small"
-        variant={row.original.member ? 'outlined' : 'contained'}
-        color={row.original.member ? 'error' : 'primary'}
-        disabled={pending !== null || members.isPending}
-        startIcon={row.original.member ? <PersonRemoveIcon /> : <PersonAddIcon />}
-        aria-label={
-          row.original.member
-            ? t('channels:members.removeLabel', { user: row.original.name })
-            : t('channels:members.addLabel', { user: row.original.name })
-        }
-        onClick={() => toggle(row.original)}
-        sx={{ whiteSpace: 'nowrap' }}
-      >
-        {row.original.member ? t('channels:members.remove') : t('channels:members.add')}
-      </Button>
-    ),
-    state: { isLoading: users.isPending || members.isPending },
-    initialState: { density: 'compact' },
-    renderTopToolbarCustomActions: () => (
-      <Box sx={{ display: 'flex', justifyContent: 'flex-end', width: '100%' }}>
-        <SearchField
-          value={query}
-          onChange={setQuery}
-          label={t('users:toolbar.searchLabel')}
-          placeholder={t('users:toolbar.search')}
-          clearLabel={t('users:toolbar.clearSearch')}
-        />
-      </Box>
-    ),
-    renderEmptyRowsFallback: () => (
-      <Typography sx={{ p: 3, textAlign: 'center', color: 'text.secondary' }}>{t('users:empty')}</Typography>
-    ),
-  });
   return (
     <>
       <DialogAlert notice={outcome} />
-      <MaterialReactTable table={table} />
+      <ConsoleTable<MemberRow>
+        rows={rows}
+        columns={columns}
+        searchText={searchText}
+        dense
+        load={{ loading: users.isPending || members.isPending }}
+        texts={{
+          search: {
+            label: t('users:toolbar.searchLabel'),
+            placeholder: t('users:toolbar.search'),
+            clearLabel: t('users:toolbar.clearSearch'),
+          },
+          empty: t('users:empty'),
+        }}
+        rowActions={{
+          header: t('users:columns.actions'),
+          size: 130,
+          render: (row) => (
+            <Button
+              size="small"
+              variant={row.member ? 'outlined' : 'contained'}
+              color={row.member ? 'error' : 'primary'}
+              disabled={toggleMember.isPending || members.isPending}
+              startIcon={row.member ? <PersonRemoveIcon /> : <PersonAddIcon />}
+              aria-label={
+                row.member
+                  ? t('channels:members.removeLabel', { user: row.name })
+                  : t('channels:members.addLabel', { user: row.name })
+              }
+              onClick={() => toggle(row)}
+              sx={{ whiteSpace: 'nowrap' }}
+            >
+              {row.member ? t('channels:members.remove') : t('channels:members.add')}
+            </Button>
+          ),
+        }}
+      />
     </>
   );
 }

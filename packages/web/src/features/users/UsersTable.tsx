@@ -21,7 +21,7 @@ import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUsers } from '../../api/directory.ts';
-import { ConsoleTable, EditDeleteActions, TableTitle } from '../../components/table/ConsoleTable.tsx';
+import { ConsoleTable, TableTitle, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
 import { type ActivityT, activityNames, activitySentence } from '../activities/index.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
@@ -54,6 +54,7 @@ interface UserRow {
 export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const { t, i18n } = useTranslation(['users', 'common']);
   const full = variant === 'full';
+  const texts = useListTexts('users');
   const users = useUsers();
   useLiveUsers();
   const { t: tActivity } = useTranslation('activity');
@@ -115,16 +116,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
         columns={columns}
         searchText={searchText}
         load={{ loading: users.isPending, failed: users.isError, retry: () => void users.refetch() }}
-        texts={{
-          search: {
-            label: t('users:toolbar.searchLabel'),
-            placeholder: t('users:toolbar.search'),
-            clearLabel: t('users:toolbar.clearSearch'),
-          },
-          empty: t('users:empty'),
-          noMatch: (query) => t('users:noMatch', { query }),
-          loadError: t('users:loadError'),
-        }}
+        texts={texts}
         heading={title ? <TableTitle>{title}</TableTitle> : null}
         add={full ? { label: t('users:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
         tools={
@@ -136,17 +128,11 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
             </>
           ) : null
         }
-        rowActions={{
-          header: t('users:columns.actions'),
+        editDelete={{
           size: 90,
-          render: (row) => (
-            <EditDeleteActions
-              editLabel={t('users:row.edit', { name: row.name })}
-              deleteLabel={t('users:row.delete', { name: row.name })}
-              onEdit={() => setEditing(row.user)}
-              onDelete={() => setDeleting(row.user)}
-            />
-          ),
+          nameOf: (row) => row.name,
+          onEdit: (row) => setEditing(row.user),
+          onDelete: (row) => setDeleting(row.user),
         }}
       />
       {full ? <AddUserDialog open={adding} onClose={() => setAdding(false)} /> : null}
