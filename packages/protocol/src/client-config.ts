@@ -3,27 +3,24 @@
  * servers of the voice rooms and the map's tile sources. Signed-in only, since TURN credentials may be in it.
  */
 import { z } from 'zod';
-import type { Call, Ok } from './api.ts';
+import { call, Empty, ok } from './call.ts';
 
-export interface ClientIceServer {
-  urls: string | string[];
-  username?: string;
-  credential?: string;
-}
+export const ClientIceServerSchema = z.object({
+  urls: z.union([z.string(), z.array(z.string())]),
+  username: z.string().optional(),
+  credential: z.string().optional(),
+});
+export type ClientIceServer = z.output<typeof ClientIceServerSchema>;
 
-export interface ClientConfig {
-  iceServers: ClientIceServer[];
+export const ClientConfigSchema = z.object({
+  iceServers: z.array(ClientIceServerSchema),
   /** Leaflet tile template of the base layer (satellite imagery by default). */
-  mapTileUrl: string;
+  mapTileUrl: z.string(),
   /** Leaflet tile template of a labels layer drawn over the base layer (the "hybrid" map); null when none. */
-  mapLabelsUrl: string | null;
+  mapLabelsUrl: z.string().nullable(),
   /** The deepest zoom the tile source serves; the spec's zoom 25 is capped to it. */
-  mapMaxZoom: number;
-}
+  mapMaxZoom: z.number(),
+});
+export type ClientConfig = z.output<typeof ClientConfigSchema>;
 
-const ClientConfigBody = z.object({}).passthrough();
-export const GetClientConfig: Call<typeof ClientConfigBody, Ok & { res: ClientConfig }, 'signedIn'> = {
-  path: '/user/api/getClientConfig',
-  access: 'signedIn',
-  body: ClientConfigBody,
-};
+export const GetClientConfig = call(ok({ res: ClientConfigSchema }))('/user/api/getClientConfig', 'signedIn', Empty);

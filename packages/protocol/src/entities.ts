@@ -1,6 +1,12 @@
-/** Shapes the server returns (spec section 3). Times are ISO 8601 strings in UTC. */
+/**
+ * Shapes the server returns (spec section 3). Times are ISO 8601 strings in UTC. Each shape is a zod schema
+ * and its type: the server serialises every response through these schemas, so a field that is not declared
+ * here never leaves the server.
+ */
+import { z } from 'zod';
 
-export type Role = 'admin' | 'member';
+export const RoleSchema = z.enum(['admin', 'member']);
+export type Role = z.output<typeof RoleSchema>;
 
 export const ACTIVITY_TYPES = [
   'login',
@@ -34,121 +40,173 @@ export const TIMELINE_ACTIVITY_TYPES = [
   'channel_leave',
 ] as const satisfies readonly ActivityType[];
 
-export interface Activity {
-  id: number;
-  type: ActivityType;
-  createdAt: string;
+export const ActivitySchema = z.object({
+  id: z.number(),
+  type: z.enum(ACTIVITY_TYPES),
+  createdAt: z.string(),
   /** Names are kept on the activity so that it still reads after the user or channel is deleted. */
-  user: { id: number | null; firstName: string; lastName: string; display_name: string } | null;
-  channel: { id: number | null; name: string } | null;
-}
+  user: z
+    .object({ id: z.number().nullable(), firstName: z.string(), lastName: z.string(), display_name: z.string() })
+    .nullable(),
+  channel: z.object({ id: z.number().nullable(), name: z.string() }).nullable(),
+});
+export type Activity = z.output<typeof ActivitySchema>;
 
-export interface UserSocket {
-  userId: number;
-  channelId: number | null;
-  socket_id: string;
-}
+export const UserSocketSchema = z.object({
+  userId: z.number(),
+  channelId: z.number().nullable(),
+  socket_id: z.string(),
+});
+export type UserSocket = z.output<typeof UserSocketSchema>;
 
-export interface UserPosition {
-  lat: number;
-  lng: number;
-  accuracy: number | null;
-  createdAt: string;
-}
+export const UserPositionSchema = z.object({
+  lat: z.number(),
+  lng: z.number(),
+  accuracy: z.number().nullable(),
+  createdAt: z.string(),
+});
+export type UserPosition = z.output<typeof UserPositionSchema>;
 
-export interface ChannelRef {
-  id: number;
-  name: string;
-  rtcSession: string;
-}
+export const ChannelRefSchema = z.object({ id: z.number(), name: z.string(), rtcSession: z.string() });
+export type ChannelRef = z.output<typeof ChannelRefSchema>;
 
-export interface User {
-  id: number;
-  firstName: string;
-  lastName: string;
-  identifier: string;
-  email: string;
-  pseudo: string;
-  display_name: string;
-  phone_number: string;
-  photo_url: string | null;
-  mapRight: boolean;
-  role: Role;
-  createdAt: string;
-  channels: ChannelRef[];
-  user_sockets: UserSocket[];
+export const UserSchema = z.object({
+  id: z.number(),
+  firstName: z.string(),
+  lastName: z.string(),
+  identifier: z.string(),
+  email: z.string(),
+  pseudo: z.string(),
+  display_name: z.string(),
+  phone_number: z.string(),
+  photo_url: z.string().nullable(),
+  mapRight: z.boolean(),
+  role: RoleSchema,
+  createdAt: z.string(),
+  channels: z.array(ChannelRefSchema),
+  user_sockets: z.array(UserSocketSchema),
   /** Latest first. */
-  userPositions: UserPosition[];
+  userPositions: z.array(UserPositionSchema),
   /** Latest first. */
-  userActivities: Activity[];
-}
+  userActivities: z.array(ActivitySchema),
+});
+export type User = z.output<typeof UserSchema>;
 
-export interface Channel {
-  id: number;
-  name: string;
-  rtcSession: string;
-  createdAt: string;
-  users: Array<Pick<User, 'id' | 'firstName' | 'lastName' | 'identifier' | 'pseudo' | 'display_name'>>;
+export const ChannelSchema = z.object({
+  id: z.number(),
+  name: z.string(),
+  rtcSession: z.string(),
+  createdAt: z.string(),
+  users: z.array(
+    UserSchema.pick({ id: true, firstName: true, lastName: true, identifier: true, pseudo: true, display_name: true }),
+  ),
   /** How many distinct members have a socket in this channel now. */
-  connected: number;
+  connected: z.number(),
   /** Latest first; at most one entry: the latest activity of the channel. */
-  userActivities: Activity[];
-}
+  userActivities: z.array(ActivitySchema),
+});
+export type Channel = z.output<typeof ChannelSchema>;
 
-export interface MessageFile {
-  path: string;
-  fileName: string;
-}
+export const MessageFileSchema = z.object({ path: z.string(), fileName: z.string() });
+export type MessageFile = z.output<typeof MessageFileSchema>;
 
-export interface Message {
-  id: number;
-  userId: number | null;
-  channelId: number;
-  textMsg: string;
-  createdAt: string;
-  file: MessageFile | null;
-  user: { display_name: string };
-}
+export const MessageSchema = z.object({
+  id: z.number(),
+  userId: z.number().nullable(),
+  channelId: z.number(),
+  textMsg: z.string(),
+  createdAt: z.string(),
+  file: MessageFileSchema.nullable(),
+  user: z.object({ display_name: z.string() }),
+});
+export type Message = z.output<typeof MessageSchema>;
 
 /** The user that sign-in returns and the browser keeps. */
-export interface SignedInUser {
-  id: number;
-  identifier: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  display_name: string;
-  pseudo: string;
-  role: Role;
-  mapRight: boolean;
-  authToken: string;
-}
+export const SignedInUserSchema = z.object({
+  id: z.number(),
+  identifier: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  display_name: z.string(),
+  pseudo: z.string(),
+  role: RoleSchema,
+  mapRight: z.boolean(),
+  authToken: z.string(),
+});
+export type SignedInUser = z.output<typeof SignedInUserSchema>;
 
 /** Legacy (spec section 3): a registered radio or phone. */
-export interface Device {
-  id: number;
-  display_name: string;
-  mac_address: string;
-  type: string;
-  manufacturer: string;
-  product_ref: string;
-  createdAt: string;
-}
+export const DeviceSchema = z.object({
+  id: z.number(),
+  display_name: z.string(),
+  mac_address: z.string(),
+  type: z.string(),
+  manufacturer: z.string(),
+  product_ref: z.string(),
+  createdAt: z.string(),
+});
+export type Device = z.output<typeof DeviceSchema>;
 
-export interface MaterialType {
-  id: number;
-  name: string;
-  createdAt: string;
-}
+export const MaterialTypeSchema = z.object({ id: z.number(), name: z.string(), createdAt: z.string() });
+export type MaterialType = z.output<typeof MaterialTypeSchema>;
 
 /** Legacy call events: one per recorded talk burst. */
-export interface CallEvent {
+export const CallEventSchema = z.object({
   /** The talk burst's id, used as callId. */
-  id: number;
-  userId: number | null;
-  channelId: number | null;
-  channelName: string;
-  startedAt: string;
+  id: z.number(),
+  userId: z.number().nullable(),
+  channelId: z.number().nullable(),
+  channelName: z.string(),
+  startedAt: z.string(),
   /** null while the burst is still going on. */
-  endedAt: string | null;
+  endedAt: z.string().nullable(),
+});
+export type CallEvent = z.output<typeof CallEventSchema>;
+
+/** A row of the users' export (spec section 5). */
+export const UserExportRowSchema = z.object({
+  firstName: z.string(),
+  lastName: z.string(),
+  identifier: z.string(),
+  pseudo: z.string(),
+  mapRight: z.boolean(),
+  canal: z.string(),
+  createdAt: z.string(),
+});
+export type UserExportRow = z.output<typeof UserExportRowSchema>;
+
+export interface ImportReport<Row> {
+  added: Row[];
+  alreadyExisting: Row[];
+  notAdded: Row[];
 }
+/** The rows of an import, sorted: each row as it was sent, with what the server added (an id, a reason). */
+const ImportedRow = z.record(z.string(), z.unknown());
+export const ImportReportSchema = z.object({
+  added: z.array(ImportedRow),
+  alreadyExisting: z.array(ImportedRow),
+  notAdded: z.array(ImportedRow),
+});
+
+export const StatisticsSchema = z.object({
+  totalUsers: z.number(),
+  totalChannels: z.number(),
+  /** usersTrend[i] = users created between i and i+1 days ago (i = 0..9). */
+  usersTrend: z.array(z.number()),
+  channelsTrend: z.array(z.number()),
+  /** Percent change, see docs/api.md. */
+  usersChange: z.number(),
+  channelsChange: z.number(),
+  topChannels: z.array(
+    z.object({
+      id: z.number(),
+      name: z.string(),
+      rtcSession: z.string(),
+      total: z.number(),
+      connected: z.number(),
+      lastActivityAt: z.string().nullable(),
+    }),
+  ),
+});
+export type Statistics = z.output<typeof StatisticsSchema>;

@@ -1,4 +1,17 @@
 export * from './api.ts';
+export {
+  ACCESS_LEVELS,
+  type Access,
+  type BodyOf,
+  type Call,
+  type ErrorResponse,
+  ErrorResponseSchema,
+  Id,
+  isCall,
+  type Ok,
+  OkSchema,
+  type ResponseOf,
+} from './call.ts';
 export * from './client-config.ts';
 export * from './entities.ts';
 export * from './events.ts';

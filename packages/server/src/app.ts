@@ -12,7 +12,7 @@ import { type OpenedDatabase, openDatabase } from './db/open.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { legacyRoutes } from './legacy/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
-import { openApiRoutes } from './openapi.ts';
+import { registerOpenApi } from './openapi.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
@@ -43,6 +43,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
   });
   registerErrorHandler(fastify);
+  await registerOpenApi(fastify);
   const services = createServices(config, database, (error, event) =>
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
   );
@@ -57,7 +58,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   activityRoutes(fastify, services);
   messageRoutes(fastify, services);
   legacyRoutes(fastify, services);
-  openApiRoutes(fastify);
   clientConfigRoutes(fastify, services);
   dashboardRoutes(fastify, services);
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).

@@ -1,5 +1,6 @@
 /** Errors keep the spec's response shape: `{ success: false, result: "<clear sentence>" }`. */
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
 
 export class HttpError extends Error {
@@ -16,11 +17,17 @@ export const forbidden = (message = 'Only an administrator may do this.') => new
 export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
 export const conflict = (message: string) => new HttpError(409, message);
 
-/** "firstName: must not be empty; email: Invalid email" */
-export function describeZodError(error: ZodError): string {
-  return error.issues
+interface Issue {
+  path: readonly PropertyKey[];
+  code: string;
+  message: string;
+  expected?: unknown;
+}
+
+function describeIssues(issues: readonly Issue[]): string {
+  return issues
     .map((issue) => {
-      const field = issue.path.join('.') || 'body';
+      const field = issue.path.map(String).join('.') || 'body';
       const message =
         issue.code === 'invalid_type' ? `expected ${issue.expected}` : issue.message.replace(/^Invalid input: /, '');
       return `${field}: ${message}`;
@@ -28,10 +35,40 @@ export function describeZodError(error: ZodError): string {
     .join('; ');
 }
 
+/** "firstName: must not be empty; email: Invalid email" */
+export function describeZodError(error: ZodError): string {
+  return describeIssues(error.issues);
+}
+
+/** The same sentence for a body that the route's schema (fastify-type-provider-zod) refused. */
+function describeValidation(
+  validation: ReadonlyArray<{
+    instancePath: string;
+    keyword: string;
+    message?: string;
+    params: Record<string, unknown>;
+  }>,
+): string {
+  return describeIssues(
+    validation.map((entry) => ({
+      path: entry.instancePath
+        .split('/')
+        .slice(1)
+        .filter((part) => part !== ''),
+      code: entry.keyword,
+      message: entry.message ?? '',
+      expected: entry.params.expected,
+    })),
+  );
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
     if (error instanceof HttpError) {
       return reply.status(error.statusCode).send({ success: false, result: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.status(400).send({ success: false, result: describeValidation(error.validation) });
     }
     const status = error.statusCode ?? 500;
     if (status === 413) {

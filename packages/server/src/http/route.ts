@@ -1,9 +1,15 @@
 /**
- * Declares one call of the contract: its path, body schema and access level come from packages/protocol,
- * the token and role are checked before the handler runs, and a bad body answers 400 naming the field.
+ * Declares one call of the contract: its path, access level, body schema and answer schema come from
+ * packages/protocol. The token and role are checked before the body (so a caller without a token learns
+ * nothing about the body), a bad body answers 400 naming the field (http/errors.ts), and the answer is
+ * serialised by its schema through fastify-type-provider-zod, so a field the protocol does not declare never
+ * leaves the server.
  */
+
 import type { Access, BodyOf, Call, ResponseOf } from '@talkgroup/protocol';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import * as protocol from '@talkgroup/protocol';
+import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { SessionStore, TokenOwner } from '../auth/sessions.ts';
 import { badRequest, describeZodError, forbidden, unauthorized } from './errors.ts';
@@ -45,17 +51,67 @@ export function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.outpu
   return result.data;
 }
 
+const callNames = new Map<Call, string>(
+  Object.entries(protocol).flatMap(([name, value]) => (protocol.isCall(value) ? [[value, name] as const] : [])),
+);
+
+/**
+ * The Fastify schema of a call: what the OpenAPI document shows and what the type provider validates and
+ * serialises. A multipart body is only documented: the handler reads the parts itself (see routeOptions).
+ */
+export function routeSchema(call: Call): FastifySchema & Record<string, unknown> {
+  return {
+    operationId: callNames.get(call),
+    description: `Access: ${call.access} (${protocol.ACCESS_LEVELS[call.access]}). See docs/api.md.`,
+    ...(call.access === 'public' ? { security: [] } : {}),
+    ...(call.method === 'GET' ? {} : { body: call.body }),
+    ...(call.encoding ? { consumes: [call.encoding] } : {}),
+    response: { 200: call.response, '4xx': protocol.ErrorResponseSchema },
+  };
+}
+
+/** For schemas that only document: the handler checks the input itself and answers in its own words. */
+const documentOnly = () => (value: unknown) => ({ value });
+
+/** Route options of a call that a handler of its own serves (multipart upload, GET). */
+export function routeOptions(call: Call) {
+  return { schema: routeSchema(call), ...(call.encoding ? { validatorCompiler: documentOnly } : {}) };
+}
+
+/** GET /files/{name}: documented; a bad or expired link is the handler's 403, not a 400. */
+export const fileLinkOptions = {
+  schema: {
+    operationId: 'GetFile',
+    security: [],
+    description: 'A chat image, with its type, nosniff and its original name. The signed path is the proof.',
+    params: protocol.FileLink.params,
+    querystring: protocol.FileLink.querystring,
+    response: { '4xx': protocol.ErrorResponseSchema },
+  },
+  validatorCompiler: documentOnly,
+};
+
 export function defineRoutes(app: FastifyInstance, sessions: SessionStore) {
-  return function route<C extends Call<z.ZodType, unknown, A>, A extends Access>(
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  return function route<C extends Call<z.ZodType, z.ZodType, A>, A extends Access>(
     call: C & { access: A },
     handler: (
-      ctx: RouteContext<C extends Call<infer S, unknown> ? z.output<S> : never, AuthFor<A>>,
+      ctx: RouteContext<C extends Call<infer S, z.ZodType> ? z.output<S> : never, AuthFor<A>>,
     ) => Promise<ResponseOf<C>>,
   ): void {
-    app.post(call.path, async (req, reply) => {
-      const auth = (await authenticate(sessions, req, call.access)) as AuthFor<A>;
-      const body = parseBody(call.body, req.body) as C extends Call<infer S, unknown> ? z.output<S> : never;
-      return handler({ body, auth, req, reply });
+    const owners = new WeakMap<FastifyRequest, TokenOwner | undefined>();
+    typed.post(call.path, {
+      schema: routeSchema(call),
+      // Runs after the body is read and before it is validated: no token, no word about the body.
+      preValidation: async (req) => {
+        owners.set(req, await authenticate(sessions, req, call.access));
+        req.body ??= {};
+      },
+      handler: async (req, reply) => {
+        const auth = owners.get(req) as AuthFor<A>;
+        const body = req.body as C extends Call<infer S, z.ZodType> ? z.output<S> : never;
+        return handler({ body, auth, req, reply });
+      },
     });
   };
 }

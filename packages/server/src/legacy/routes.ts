@@ -16,7 +16,7 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { HttpError, notFound } from '../http/errors.ts';
-import { authenticate, defineRoutes } from '../http/route.ts';
+import { authenticate, defineRoutes, routeOptions } from '../http/route.ts';
 import type { Services } from '../services.ts';
 
 export const GONE =
@@ -53,8 +53,12 @@ export function legacyRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, res: device };
   });
 
-  app.get(GET_ALL_MATERIAL_TYPES_PATH, async (req): Promise<GetAllMaterialTypesResponse> => {
-    await authenticate(services.sessions, req, GetAllMaterialTypes.access);
-    return { success: true, res: await devices.materialTypes() };
-  });
+  app.get(
+    GET_ALL_MATERIAL_TYPES_PATH,
+    routeOptions(GetAllMaterialTypes),
+    async (req): Promise<GetAllMaterialTypesResponse> => {
+      await authenticate(services.sessions, req, GetAllMaterialTypes.access);
+      return { success: true, res: await devices.materialTypes() };
+    },
+  );
 }

@@ -1,0 +1,84 @@
+/**
+ * What a call of the contract is: its path, who may make it, the schema of its body and the schema of its
+ * answer. The server validates bodies and serialises answers with these schemas and documents them in
+ * GET /api/openapi.json; the web client is typed by them.
+ */
+import { z } from 'zod';
+
+/**
+ * Who may make a call (docs/api.md, "Who may do what"), declared once per call. The server's route guard
+ * checks the token and the role: `public` needs no token, `admin` an administrator's, every other level a
+ * valid token, and the handler applies the finer rule that its name says.
+ */
+export const ACCESS_LEVELS = {
+  public: 'anyone, no token',
+  signedIn: 'any valid token',
+  self: 'a member for its own account; an administrator for anyone',
+  ownAccount: 'the owner of the account only, administrators included',
+  reader: 'an administrator, or a member of that channel',
+  author: 'an administrator for any message; a member for its own messages in its channels',
+  admin: 'administrators only',
+  gone: 'a legacy call no longer served: 410 for any valid token',
+} as const;
+export type Access = keyof typeof ACCESS_LEVELS;
+
+export interface Call<
+  Body extends z.ZodType = z.ZodType,
+  Response extends z.ZodType = z.ZodType,
+  A extends Access = Access,
+> {
+  path: string;
+  access: A;
+  body: Body;
+  /** The answer of a success (200). */
+  response: Response;
+  /** Absent: POST with a JSON body. */
+  method?: 'GET';
+  /** Absent: JSON. The body schema then describes the form's text fields. */
+  encoding?: 'multipart/form-data';
+}
+
+/** `call(responseSchema)(path, access, bodySchema)`: the answer first, so that a call reads like its docs row. */
+export function call<Response extends z.ZodType>(response: Response) {
+  return <A extends Access, Body extends z.ZodType>(
+    path: string,
+    access: A,
+    body: Body,
+    options: Pick<Call, 'method' | 'encoding'> = {},
+  ): Call<Body, Response, A> => ({ path, access, body, response, ...options });
+}
+
+/** Whether a value exported by this package is a call of the contract (the server, tests and docs walk them). */
+export function isCall(value: unknown): value is Call {
+  const candidate = value as Partial<Call> | null;
+  return (
+    typeof candidate?.path === 'string' &&
+    typeof candidate.access === 'string' &&
+    candidate.body instanceof z.ZodType &&
+    candidate.response instanceof z.ZodType
+  );
+}
+
+export type BodyOf<C> = C extends Call<infer B, z.ZodType> ? z.input<B> : never;
+export type ResponseOf<C> = C extends Call<z.ZodType, infer R> ? z.output<R> : never;
+
+/** Errors keep the response shape: `{ success: false, result: "<clear sentence>" }`. */
+export const ErrorResponseSchema = z
+  .object({ success: z.literal(false), result: z.string() })
+  .describe('The call failed: the sentence says why (status codes: docs/api.md).');
+export type ErrorResponse = z.output<typeof ErrorResponseSchema>;
+
+export const OkSchema = z.object({ success: z.boolean(), result: z.string().optional() });
+export type Ok = z.output<typeof OkSchema>;
+/** `{ success, result?, ...fields }`: the answer of most calls. */
+export const ok = <Shape extends z.ZodRawShape>(shape: Shape) => OkSchema.extend(shape);
+
+/** An id may come as a number or as a string of digits (the console keeps ids in localStorage). */
+export const Id = z.union([
+  z.number().int().positive(),
+  z.string().regex(/^\d+$/, 'must be a positive integer').transform(Number),
+]);
+export const text = (max = 200) => z.string().max(max);
+export const requiredText = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max);
+export const Flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
+export const Empty = z.object({}).passthrough();
