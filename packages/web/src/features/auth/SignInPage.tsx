@@ -6,20 +6,18 @@
 
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
-import CircularProgress from '@mui/material/CircularProgress';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { APP_VERSION, Login } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { api, errorMessage } from '../../api/client.ts';
 import { saveSignIn } from '../../api/session.ts';
 import { TextInput } from '../../components/TextInput.tsx';
+import { AuthActions } from './AuthActions.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 import { loginProblem, passwordHint, requiredProblem } from './fields.ts';
 import { PasswordField } from './PasswordField.tsx';
@@ -99,21 +97,13 @@ export default function SignInPage() {
           helperTone="warning"
         />
         <FormControlLabel control={<Checkbox {...form.checkbox('remember')} />} label={t('signIn.remember')} />
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={form.submitting}
-          startIcon={form.submitting ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-        >
-          {t('signIn.submit')}
-        </Button>
-        <Typography variant="body2" sx={{ textAlign: 'center', color: 'text.secondary' }}>
-          {t('signIn.noAccount')}{' '}
-          <Link component={RouterLink} to="/signup" sx={{ fontWeight: 600 }}>
-            {t('signIn.toSignUp')}
-          </Link>
-        </Typography>
+        <AuthActions
+          busy={form.submitting}
+          submitLabel={t('signIn.submit')}
+          question={t('signIn.noAccount')}
+          linkLabel={t('signIn.toSignUp')}
+          to="/signup"
+        />
       </Box>
     </AuthLayout>
   );

@@ -7,16 +7,14 @@
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
 import Box from '@mui/material/Box';
-import Button from '@mui/material/Button';
-import CircularProgress from '@mui/material/CircularProgress';
-import Link from '@mui/material/Link';
 import Typography from '@mui/material/Typography';
 import { leftTrim, SignUpUser } from '@talkgroup/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { api, errorMessage } from '../../api/client.ts';
 import { TextInput } from '../../components/TextInput.tsx';
+import { AuthActions } from './AuthActions.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 import { loginProblem, passwordHint, requiredProblem } from './fields.ts';
 import { PasswordField } from './PasswordField.tsx';
@@ -109,22 +107,14 @@ export default function SignUpPage() {
         />
         {/* Spec section 5: the phone number is labelled required but not checked. */}
         <TextInput {...form.field('phone')} label={t('signUp.phone')} type="tel" autoComplete="tel" required />
-        <Button
-          type="submit"
-          variant="contained"
-          size="large"
-          disabled={form.submitting}
-          startIcon={form.submitting ? <CircularProgress size={18} color="inherit" aria-hidden /> : undefined}
-          sx={{ mt: 0.5 }}
-        >
-          {t('signUp.submit')}
-        </Button>
-        <Typography variant="body2" sx={{ textAlign: 'center', color: 'text.secondary' }}>
-          {t('signUp.haveAccount')}{' '}
-          <Link component={RouterLink} to="/signin" sx={{ fontWeight: 600 }}>
-            {t('signUp.toSignIn')}
-          </Link>
-        </Typography>
+        <AuthActions
+          busy={form.submitting}
+          submitLabel={t('signUp.submit')}
+          submitSx={{ mt: 0.5 }}
+          question={t('signUp.haveAccount')}
+          linkLabel={t('signUp.toSignIn')}
+          to="/signin"
+        />
       </Box>
     </AuthLayout>
   );
