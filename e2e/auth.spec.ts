@@ -86,7 +86,8 @@ test.describe('sign-in', () => {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(member.password);
     await expect(page.getByText('password is Too Long!')).toBeVisible();
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await expect(page).toHaveURL(/\/channelsList$/);
+    // A member lands in its own app.
+    await expect(page).toHaveURL(/\/talk$/);
   });
 
   test('the password can be shown and hidden', async ({ page }) => {
@@ -148,7 +149,7 @@ test.describe('logout', () => {
     await expect(dialog).toBeVisible();
     await dialog.getByRole('button', { name: 'Let me back' }).click();
     await expect(dialog).toBeHidden();
-    await expect(page).toHaveURL(/\/channelsList$/);
+    await expect(page).toHaveURL(/\/talk$/);
 
     await page.getByRole('button', { name: /Account menu/ }).click();
     await page.getByRole('menuitem', { name: 'Logout' }).click();

@@ -41,6 +41,8 @@ export interface TalkgroupServer {
   call<T = any>(callPath: string, body?: unknown, token?: string): Promise<CallResult<T>>;
   /** What the server printed (for failure messages). */
   output(): string;
+  /** Stops the process with this signal (a deploy: SIGTERM; a crash: SIGKILL) and starts it again, same port and data. */
+  restart(signal: 'SIGTERM' | 'SIGKILL'): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -96,30 +98,34 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['packages/server/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      WEB_DIR,
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      REDIS_URL: '',
-      ADMIN_LOGIN: '',
-      ADMIN_PASSWORD: '',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
   let log = '';
   const collect = (chunk: Buffer) => {
     log = (log + chunk.toString()).slice(-20_000);
   };
-  child.stdout?.on('data', collect);
-  child.stderr?.on('data', collect);
   const output = () => log;
+  const launch = () => {
+    const process_ = spawn(process.execPath, ['packages/server/src/main.ts'], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        WEB_DIR,
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        ADMIN_LOGIN: '',
+        ADMIN_PASSWORD: '',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    process_.stdout?.on('data', collect);
+    process_.stderr?.on('data', collect);
+    return process_;
+  };
+  let child = launch();
 
   try {
     await waitForHealth(baseURL, child, output);
@@ -146,6 +152,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
         parsed = JSON.parse(text);
       } catch {}
       return { status: response.status, body: parsed as any };
+    },
+    async restart(signal) {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill(signal);
+      await exited;
+      child = launch();
+      await waitForHealth(baseURL, child, output);
     },
     async stop() {
       if (child.exitCode === null) {
@@ -252,14 +265,14 @@ export interface SignInOptions {
   remember?: boolean;
 }
 
-/** Signs in through the form (English labels) and waits for /channelsList. */
+/** Signs in through the form (English labels) and waits for /channelsList (a member: its app, /talk). */
 export async function signIn(page: Page, account: Account, { remember = false }: SignInOptions = {}): Promise<void> {
   await page.goto('/signin');
   await page.getByRole('textbox', { name: 'Login', exact: true }).fill(account.login);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
   if (remember) await page.getByLabel('Remember me').check();
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/channelsList$/);
+  await expect(page).toHaveURL(account.role === 'member' ? /\/talk$/ : /\/channelsList$/);
 }
 
 /**

@@ -1,12 +1,59 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { initialSizeReport } from './build/initial-size.ts';
 
 /** The server the dev mode proxies to (npm run dev starts it on 8080). */
 const server = process.env.TALKGROUP_SERVER ?? 'http://127.0.0.1:8080';
 
 export default defineConfig({
-  plugins: [react(), initialSizeReport({ budgetKb: 250 })],
+  plugins: [
+    react(),
+    initialSizeReport({ budgetKb: 250 }),
+    // The members' app is installable (manifest + service worker). The worker is registered by the /talk
+    // pages only, with the scope /talk: the administrator console is never served from a cache, so a new
+    // build is always what it loads. Server calls (/user/api), sockets and files are never cached.
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      scope: '/talk',
+      filename: 'sw.js',
+      manifestFilename: 'manifest.webmanifest',
+      includeAssets: ['favicon.svg', 'icons/apple-touch-icon-180.png'],
+      manifest: {
+        id: '/talk',
+        name: 'Talkgroup',
+        short_name: 'Talkgroup',
+        description: 'Push-to-talk voice channels: talk, listen, chat and share your position.',
+        lang: 'fr',
+        start_url: '/talk',
+        scope: '/',
+        display: 'standalone',
+        orientation: 'portrait',
+        theme_color: '#0f2537',
+        background_color: '#0f2537',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png', purpose: 'any' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png', purpose: 'any' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        // The app shell: the page, its scripts, styles, texts and icons. Spreadsheet code (the console's
+        // import and export) is left to the network.
+        globPatterns: ['**/*.{js,css,html,svg,png,woff2,webmanifest}'],
+        globIgnores: ['**/*exceljs*', '**/*workbook*'],
+        navigateFallback: '/index.html',
+        navigateFallbackAllowlist: [/^\/talk(\/|$)/],
+        navigateFallbackDenylist: [/^\/user\/api\//, /^\/socket\.io\//, /^\/files\//, /^\/device\//, /^\/health/],
+        runtimeCaching: [],
+        // The first install takes the open /talk page at once; an update waits for the prompt's Reload.
+        clientsClaim: true,
+        cleanupOutdatedCaches: true,
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+    }),
+  ],
   server: {
     port: 5173,
     proxy: {

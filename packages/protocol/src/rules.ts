@@ -21,6 +21,10 @@ export const TREND_DAYS = 10;
 export const TYPING_CLEAR_MS = 3000;
 /** At most one position_update activity per user in this window; positions themselves are all kept. */
 export const POSITION_ACTIVITY_INTERVAL_MS = 5 * 60 * 1000;
+/** A phone sharing its position reports at most once in this interval (the member app, /talk). */
+export const POSITION_REPORT_MIN_INTERVAL_MS = 10_000;
+/** ...and only after moving farther than this from the last reported position (GPS jitter stays home). */
+export const POSITION_REPORT_MIN_DISTANCE_M = 20;
 export const WIDE_LAYOUT_MIN_WIDTH = 1480;
 export const CHAT_DRAWER_WIDTH = 420;
 export const APP_VERSION = '2.0.2';

@@ -9,7 +9,7 @@ import { createBrowserRouter } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.ts';
 import { SignInPage, SignUpPage } from '../features/auth/index.ts';
 import type { Namespace } from '../i18n/languages.ts';
-import { HomeRedirect, RedirectIfSignedIn, RequireSession } from './guards.tsx';
+import { HomeRedirect, RedirectIfSignedIn, RequireAdminConsole, RequireSession } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteError } from './RouteError.tsx';
 
@@ -51,6 +51,18 @@ const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), '
 const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room', 'activity');
 const UserCallPage = page(() => import('../features/room/UserCallPage.tsx'), 'room');
 const JoinPage = page(() => import('../features/room/JoinPage.tsx'), 'room');
+// The members' app (/talk): its own frame, no console shell; a channel page shows the room's pieces.
+const TalkShell = page(() => import('./TalkShell.tsx'), 'talk');
+const TalkHomePage = page(
+  () => import('../features/talk/index.ts').then((feature) => ({ default: feature.TalkHomePage })),
+  'talk',
+);
+const TalkChannelPage = page(
+  () => import('../features/talk/index.ts').then((feature) => ({ default: feature.TalkChannelPage })),
+  'talk',
+  'room',
+  'activity',
+);
 
 /** Once the first page is shown: fetch, while idle, what the next screen will need (sign-in leads to the channels). */
 export function prefetchLikelyPages(): void {
@@ -86,7 +98,9 @@ export const router = createBrowserRouter([
       {
         element: (
           <RequireSession>
-            <ShellLayout />
+            <RequireAdminConsole>
+              <ShellLayout />
+            </RequireAdminConsole>
           </RequireSession>
         ),
         children: [
@@ -95,6 +109,18 @@ export const router = createBrowserRouter([
           { path: 'channelsList', element: <ChannelsPage /> },
           { path: 'activities', element: <ActivitiesPage /> },
           { path: 'groupCallView/:roomId', element: <GroupCallPage /> },
+        ],
+      },
+      {
+        path: 'talk',
+        element: (
+          <RequireSession>
+            <TalkShell />
+          </RequireSession>
+        ),
+        children: [
+          { index: true, element: <TalkHomePage /> },
+          { path: ':channelId', element: <TalkChannelPage /> },
         ],
       },
       // Call views open from a link on a member's device: no guard, no shell (spec section 2).

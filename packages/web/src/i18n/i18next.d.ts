@@ -7,6 +7,7 @@ import type channels from './locales/en/channels.json';
 import type common from './locales/en/common.json';
 import type dashboard from './locales/en/dashboard.json';
 import type room from './locales/en/room.json';
+import type talk from './locales/en/talk.json';
 import type users from './locales/en/users.json';
 
 declare module 'i18next' {
@@ -21,6 +22,7 @@ declare module 'i18next' {
       activities: typeof activities;
       activity: typeof activity;
       room: typeof room;
+      talk: typeof talk;
     };
   }
 }

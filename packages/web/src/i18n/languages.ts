@@ -22,6 +22,7 @@ export const NAMESPACES = [
   'activities',
   'activity',
   'room',
+  'talk',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

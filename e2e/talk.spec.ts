@@ -1,0 +1,273 @@
+/**
+ * The members' app (/talk) on a phone-sized Chromium: a member signs in and lands on its channels, enters
+ * one, holds the big button and the administrator's room hears it; its position, shared with consent,
+ * appears on the administrator's map; the app is installable (manifest, service worker) and its shell opens
+ * offline. Hearing is judged against the silence measured in the same test (room-support.ts).
+ */
+import { chromiumLaunchOptions } from './chromium.ts';
+import { type Account, expect as baseExpect, startIn, test } from './fixtures.ts';
+import { fakeMicrophoneArgs } from './room-audio.ts';
+import {
+  connectedPeer,
+  expectSilence,
+  expectToHear,
+  measureSilence,
+  openAs,
+  roomUrl,
+  TONE_WAV,
+} from './room-support.ts';
+
+// A busy machine may be slow: wait on states, with deadlines to match.
+const expect = baseExpect.configure({ timeout: 30_000 });
+const PHONE = { width: 390, height: 844 };
+
+test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
+test.describe.configure({ timeout: 180_000 });
+
+async function signInOnForm(page: import('@playwright/test').Page, account: Account) {
+  await page.goto('/signin');
+  await page.getByRole('textbox', { name: 'Login', exact: true }).fill(account.login);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+test('a member signs in on a phone, lands on its channels, holds to talk and the administrator hears it', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const mia = await seed.member({ firstName: 'Mia', lastName: 'Field' });
+  await seed.addToChannel(channel.id, [mia.id, admin.id]);
+
+  const a = await openAs(browser, server.baseURL, admin);
+  const phoneContext = await browser.newContext({ baseURL: server.baseURL, viewport: PHONE, hasTouch: true });
+  await startIn(phoneContext, 'en');
+  await phoneContext.addInitScript(() => {
+    localStorage.setItem('talkgroup.voiceProcessing', 'off');
+    window.__talkgroupDiagnostics = true;
+  });
+  const phone = await phoneContext.newPage();
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+
+    await signInOnForm(phone, mia);
+    await expect(phone).toHaveURL(/\/talk$/);
+    await expect(phone.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
+    const entry = phone.getByRole('link', { name: new RegExp(channel.name) });
+    await expect(entry).toContainText('2 members');
+    await entry.click();
+    await expect(phone).toHaveURL(new RegExp(`/talk/${channel.id}$`));
+    await expect(phone.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
+    await expect(phone.getByText('Connected', { exact: true })).toBeVisible();
+
+    const miaAtAdmin = await connectedPeer(a.page, mia.id);
+    const silence = await measureSilence(a.page, miaAtAdmin);
+
+    const talk = phone.getByRole('button', { name: 'Push to talk' });
+    await expect(talk).toBeEnabled();
+    await expect(talk).toHaveAttribute('aria-pressed', 'false');
+    const box = await talk.boundingBox();
+    expect(box?.width ?? 0).toBeGreaterThanOrEqual(44);
+    await talk.hover();
+    await phone.mouse.down();
+    await expect(talk).toHaveAttribute('aria-pressed', 'true');
+    await expect(phone.getByTestId('talking-now')).toHaveText('You are talking');
+    await expectToHear(a.page, miaAtAdmin, silence);
+    await expect(a.page.getByRole('listitem', { name: 'Mia Field' })).toHaveAttribute('data-talking', 'true');
+    await phone.mouse.up();
+    await expect(talk).toHaveAttribute('aria-pressed', 'false');
+    await expectSilence(a.page, miaAtAdmin, silence);
+
+    // The space bar holds the button too.
+    await phone.keyboard.down('Space');
+    await expectToHear(a.page, miaAtAdmin, silence);
+    await phone.keyboard.up('Space');
+    await expectSilence(a.page, miaAtAdmin, silence);
+
+    // The administrator talks: the phone says who.
+    const adminTalk = a.page.getByRole('button', { name: 'Push to talk' }).first();
+    await adminTalk.hover();
+    await a.page.mouse.down();
+    await expect(phone.getByTestId('talking-now')).toHaveText('Talking: Ada Lovelace');
+    await a.page.mouse.up();
+    await expect(phone.getByTestId('talking-now')).toHaveText('Nobody is talking');
+
+    // The members and their state; no map without mapRight.
+    await phone.getByRole('tab', { name: 'Members' }).click();
+    await expect(phone.getByRole('listitem', { name: 'Ada Lovelace' })).toHaveAttribute('data-state', 'inChannel');
+    await expect(phone.getByRole('tab', { name: 'Map' })).toHaveCount(0);
+
+    // The chat of the channel, both ways.
+    await phone.getByRole('tab', { name: 'Messages' }).click();
+    const input = phone.getByRole('textbox', { name: 'Message' });
+    await input.fill('From the field');
+    await input.press('Enter');
+    await a.page.getByRole('button', { name: 'Messages' }).click();
+    await expect(a.page.getByRole('listitem', { name: 'Message from Mia Field' })).toContainText('From the field');
+  } finally {
+    await a.close();
+    await phoneContext.close();
+  }
+});
+
+test("a member's shared position appears on the administrator's map, and the switch stops it", async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const max = await seed.member({ firstName: 'Max', lastName: 'Scout', mapRight: true });
+  await seed.addToChannel(channel.id, [max.id]);
+
+  const a = await openAs(browser, server.baseURL, admin);
+  const phone = await openAs(browser, server.baseURL, max, { viewport: PHONE });
+  await phone.page.context().grantPermissions(['geolocation']);
+  await phone.page.context().setGeolocation({ latitude: 45.764, longitude: 4.8357, accuracy: 12 });
+  try {
+    await a.page.goto(roomUrl(channel.rtcSession));
+    await phone.page.goto(`/talk/${channel.id}`);
+    await expect(phone.page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
+    const share = phone.page.getByRole('switch', { name: 'Share my position' });
+    await expect(share).not.toBeChecked();
+    await expect(phone.page.getByText('Position shared')).toHaveCount(0);
+    await share.check();
+    await expect(phone.page.getByText('Position shared')).toBeVisible();
+
+    const marker = a.page.getByRole('button', { name: /^Max Scout, / });
+    await expect(marker).toBeVisible();
+    await marker.click();
+    const popup = a.page.getByTestId('marker-popup');
+    await expect(popup).toContainText('Latitude : 45.764');
+    await expect(popup).toContainText('Longitude : 4.8357');
+
+    // mapRight: the member sees the map too.
+    await phone.page.getByRole('tab', { name: 'Map' }).click();
+    await expect(phone.page.getByRole('button', { name: /^Max Scout, / })).toBeVisible();
+
+    // The consent is remembered on the device; the switch stops the sharing and its indicator.
+    await phone.page.getByRole('tab', { name: 'Talk' }).click();
+    await phone.page.getByRole('switch', { name: 'Share my position' }).uncheck();
+    await expect(phone.page.getByText('Position shared')).toHaveCount(0);
+    await expect(phone.page.getByText('Your position is not shared.')).toBeVisible();
+    expect(await phone.page.evaluate(() => localStorage.getItem('talkgroup.sharePosition'))).toBeNull();
+  } finally {
+    await a.close();
+    await phone.close();
+  }
+});
+
+test('members are sent from the console to /talk; an administrator may open /talk and go back', async ({
+  page,
+  seed,
+  admin,
+}) => {
+  const member = await seed.member();
+  await page.setViewportSize(PHONE);
+  await page.context().addInitScript(
+    ({ member }) => {
+      localStorage.setItem('id', String(member.id));
+      localStorage.setItem('role', 'member');
+      localStorage.setItem('firstName', member.firstName);
+      localStorage.setItem('lastName', member.lastName);
+      sessionStorage.setItem('TOKEN_KEY', member.token);
+    },
+    { member },
+  );
+  for (const path of ['/', '/dashboard', '/usersList', '/channelsList', '/activities', '/signin']) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/talk$/);
+  }
+  await expect(page.getByText('You are not in any channel yet.', { exact: false })).toBeVisible();
+  await page.goto('/talk/999999');
+  await expect(page.getByText('This channel does not exist, or you are not one of its members.')).toBeVisible();
+  await page.getByRole('link', { name: 'Back to my channels' }).click();
+  await expect(page).toHaveURL(/\/talk$/);
+
+  const adminPage = await page
+    .context()
+    .browser()!
+    .newContext({ baseURL: new URL(page.url()).origin });
+  try {
+    await startIn(adminPage, 'en');
+    const p = await adminPage.newPage();
+    await p.addInitScript(
+      ({ admin }) => {
+        localStorage.setItem('id', String(admin.id));
+        localStorage.setItem('role', 'admin');
+        sessionStorage.setItem('TOKEN_KEY', admin.token);
+      },
+      { admin },
+    );
+    await p.goto('/talk');
+    await expect(p.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
+    await p.getByRole('link', { name: 'Administrator console' }).click();
+    await expect(p).toHaveURL(/\/dashboard$/);
+  } finally {
+    await adminPage.close();
+  }
+});
+
+test('the app is installable: manifest and service worker served, the shell opens offline, the console stays uncached', async ({
+  page,
+  request,
+  seed,
+}) => {
+  const manifest = await request.get('/manifest.webmanifest');
+  expect(manifest.status()).toBe(200);
+  expect(manifest.headers()['content-type']).toMatch(/^application\/manifest\+json/);
+  const fields = await manifest.json();
+  expect(fields).toMatchObject({
+    name: 'Talkgroup',
+    short_name: 'Talkgroup',
+    display: 'standalone',
+    start_url: '/talk',
+  });
+  expect(fields.theme_color).toBeTruthy();
+  const sizes = fields.icons.map((icon: { sizes: string; purpose: string }) => `${icon.sizes} ${icon.purpose}`);
+  expect(sizes).toEqual(expect.arrayContaining(['192x192 any', '512x512 any', '512x512 maskable']));
+  for (const icon of fields.icons) {
+    const image = await request.get(icon.src);
+    expect(image.status(), icon.src).toBe(200);
+    expect(image.headers()['content-type']).toBe('image/png');
+  }
+  const worker = await request.get('/sw.js');
+  expect(worker.status()).toBe(200);
+  expect(worker.headers()['content-type']).toMatch(/javascript/);
+  expect(worker.headers()['cache-control']).toBe('no-cache');
+  const workerCode = await worker.text();
+  // Server calls, sockets and files are never answered from the cache.
+  expect(workerCode).not.toContain('/user/api/getMyChannels');
+
+  const member = await seed.member();
+  await page.setViewportSize(PHONE);
+  await page.context().addInitScript(
+    ({ member }) => {
+      localStorage.setItem('id', String(member.id));
+      localStorage.setItem('role', 'member');
+      localStorage.setItem('firstName', member.firstName);
+      localStorage.setItem('lastName', member.lastName);
+      localStorage.setItem('TOKEN_KEY', member.token);
+    },
+    { member },
+  );
+  await page.goto('/talk');
+  await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
+  const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  expect(new URL(scope).pathname).toBe('/talk');
+  await expect.poll(() => page.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(true);
+
+  await page.context().setOffline(true);
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
+  await expect(page.getByText('You are offline', { exact: false })).toBeVisible();
+  await page.context().setOffline(false);
+
+  // The console is outside the worker's scope: always the server's latest build.
+  const consolePage = await page.context().newPage();
+  await consolePage.goto('/signin');
+  expect(await consolePage.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(false);
+  await consolePage.close();
+});

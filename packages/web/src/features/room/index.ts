@@ -1,0 +1,13 @@
+/**
+ * The room's public face for other features (the members' app, features/talk): the room hook, its frame
+ * and the pieces a channel page shows. The room's own pages are loaded by app/router.tsx from their files.
+ */
+export { ChatPanel } from './chat/ChatPanel.tsx';
+export { RoomMapSection } from './map/RoomMapSection.tsx';
+export { ChannelMembersTable } from './members/ChannelMembersTable.tsx';
+export { type ChannelMember, memberName } from './members/useChannelMembers.ts';
+export { RoomFrame } from './RoomFrame.tsx';
+export { useRoom } from './useRoom.ts';
+export { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
+export { PushToTalkButton } from './voice/PushToTalkButton.tsx';
+export type { PeerState } from './voice/voiceRoomState.ts';

@@ -1,0 +1,273 @@
+/**
+ * /talk/:channelId, a channel on a phone held in one hand: the big hold-to-talk button, who is talking
+ * now, the members and their state, the chat (photos from the camera too) and, with mapRight, the map.
+ * The voice is the channel's room (its rtcSession), the same as the console's group call view, so members
+ * and administrators hear each other. The microphone opens once on entry and a press only enables its track.
+ */
+import ChatIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
+import GroupIcon from '@mui/icons-material/GroupOutlined';
+import MapIcon from '@mui/icons-material/MapOutlined';
+import MyLocationIcon from '@mui/icons-material/MyLocation';
+import RecordVoiceOverIcon from '@mui/icons-material/RecordVoiceOver';
+import Alert from '@mui/material/Alert';
+import Badge from '@mui/material/Badge';
+import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
+import Tab from '@mui/material/Tab';
+import Tabs from '@mui/material/Tabs';
+import Typography from '@mui/material/Typography';
+import { type Channel, GetMyChannels } from '@talkgroup/protocol';
+import { useCallback, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParams } from 'react-router';
+import { errorMessage } from '../../api/client.ts';
+import { useApiQuery } from '../../api/queries.ts';
+import { usePageTitle } from '../../components/PageHeader.tsx';
+import { PageLoader } from '../../components/PageLoader.tsx';
+import { useActivitySentence } from '../activities/index.ts';
+import {
+  type ChannelMember,
+  ChatPanel,
+  MediaProblemAlert,
+  PushToTalkButton,
+  RoomFrame,
+  RoomMapSection,
+  useRoom,
+} from '../room/index.ts';
+import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
+import { TalkMembersList } from './TalkMembersList.tsx';
+import { TalkTopBar } from './TalkTopBar.tsx';
+import { useMediaSession } from './useMediaSession.ts';
+import { usePositionSharing } from './usePositionSharing.ts';
+import { useWakeLock } from './useWakeLock.ts';
+
+type TalkTab = 'talk' | 'chat' | 'members' | 'map';
+
+export default function TalkChannelPage() {
+  const { t } = useTranslation('talk');
+  const { channelId } = useParams();
+  const id = Number(channelId);
+  // A member's own channels; an administrator finds here the channels it belongs to as well.
+  const channels = useApiQuery(GetMyChannels, {});
+  const channel = channels.data?.res.find((candidate) => candidate.id === id);
+  usePageTitle(channel?.name ?? t('channel.title'));
+
+  if (channels.isLoading) return <PageLoader fullScreen />;
+  if (!channel) {
+    return (
+      <>
+        <TalkTopBar title={t('channel.title')} back={{ to: '/talk', label: t('channel.back') }} />
+        <Box component="main" sx={{ p: 2 }}>
+          <Alert severity="error">
+            {channels.error ? errorMessage(channels.error, t('home.loadFailed')) : t('channel.notFound')}
+          </Alert>
+        </Box>
+      </>
+    );
+  }
+  return <TalkChannel key={channel.id} rtcSession={channel.rtcSession} />;
+}
+
+function TalkChannel({ rtcSession }: { rtcSession: string }) {
+  const room = useRoom(rtcSession);
+  return (
+    <RoomFrame room={room} basePath="/talk/">
+      {(channel) => <TalkChannelView room={room} channel={channel} />}
+    </RoomFrame>
+  );
+}
+
+function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; channel: Channel }) {
+  const { t } = useTranslation('talk');
+  const { voice, chat, members } = room;
+  const { state } = voice;
+  const [tab, setTab] = useState<TalkTab>('talk');
+  const live = room.connected && state.joined;
+  const canTalk = state.micReady && state.joined;
+
+  const seen = useRef(chat.messages.length);
+  if (tab === 'chat') seen.current = chat.messages.length;
+  const unread = tab === 'chat' ? 0 : Math.max(0, chat.messages.length - seen.current);
+
+  const talk = useCallback(
+    (on: boolean) => {
+      if (!canTalk && on) return;
+      voice.engine?.setMicEnabled(on);
+    },
+    [canTalk, voice.engine],
+  );
+  useMediaSession({ title: channel.name, artist: 'Talkgroup', talking: state.micOn, onTalk: talk });
+  const position = usePositionSharing(room.socket, room.connected);
+  const wakeLock = useWakeLock();
+
+  const describe = useActivitySentence();
+  const describeActivity = useCallback(
+    (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
+    [describe],
+  );
+
+  const talkers = state.peers.filter((peer) => peer.talking).map((peer) => peer.name || t('channel.unnamed'));
+  const talkingNow = state.micOn
+    ? t('channel.youAreTalking')
+    : talkers.length
+      ? t('channel.talkingNow', { names: talkers.join(', ') })
+      : t('channel.nobodyTalking');
+
+  return (
+    <Box sx={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}>
+      <TalkTopBar
+        title={channel.name}
+        back={{ to: '/talk', label: t('channel.back') }}
+        end={
+          <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexShrink: 0 }}>
+            {position.status === 'sharing' ? (
+              <Chip
+                size="small"
+                icon={<MyLocationIcon sx={{ color: '#fff !important' }} />}
+                label={t('position.indicator')}
+                sx={{ color: '#fff', bgcolor: '#1e5f8a' }}
+              />
+            ) : null}
+            <Chip
+              size="small"
+              label={live ? t('channel.connected') : t('channel.connecting')}
+              sx={{ color: '#fff', bgcolor: live ? '#1e7d3a' : 'rgba(255,255,255,0.16)' }}
+            />
+          </Box>
+        }
+      />
+      <Tabs
+        value={tab}
+        onChange={(_event, value: TalkTab) => setTab(value)}
+        variant="fullWidth"
+        aria-label={t('channel.sections')}
+        sx={{
+          bgcolor: '#0f2537',
+          color: '#fff',
+          minHeight: 48,
+          '& .MuiTab-root': {
+            color: 'rgba(255,255,255,0.85)',
+            minHeight: 48,
+            minWidth: 0,
+            px: 0.5,
+            fontSize: '0.78rem',
+          },
+          '& .MuiTab-root.Mui-selected': { color: '#fff' },
+          '& .MuiTabs-indicator': { bgcolor: '#f2a541', height: 3 },
+        }}
+      >
+        <Tab value="talk" icon={<RecordVoiceOverIcon />} iconPosition="start" label={t('tabs.talk')} />
+        <Tab
+          value="chat"
+          icon={
+            <Badge color="secondary" badgeContent={unread} max={99}>
+              <ChatIcon />
+            </Badge>
+          }
+          iconPosition="start"
+          label={t('tabs.chat')}
+          aria-label={unread ? t('tabs.chatUnread', { count: unread }) : t('tabs.chat')}
+        />
+        <Tab value="members" icon={<GroupIcon />} iconPosition="start" label={t('tabs.members')} />
+        {room.canSeeMap ? <Tab value="map" icon={<MapIcon />} iconPosition="start" label={t('tabs.map')} /> : null}
+      </Tabs>
+
+      <Box
+        component="main"
+        sx={{
+          flex: 1,
+          minHeight: 0,
+          overflowY: tab === 'chat' ? 'hidden' : 'auto',
+          display: 'flex',
+          flexDirection: 'column',
+        }}
+      >
+        {tab === 'talk' ? (
+          <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
+            <SecureContextHint />
+            <MediaProblemAlert problem={state.mediaProblem} />
+            <Typography
+              role="status"
+              aria-live="polite"
+              data-testid="talking-now"
+              sx={{ fontWeight: 700, fontSize: '1.15rem', textAlign: 'center', minHeight: 32 }}
+            >
+              {talkingNow}
+            </Typography>
+            <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
+              <PushToTalkButton micOn={state.micOn} disabled={!canTalk} onChange={talk} size={184} />
+            </Box>
+            <Box sx={{ display: 'flex', flexDirection: 'column' }}>
+              <FormControlLabel
+                sx={{ minHeight: 48, mr: 0 }}
+                control={
+                  <Switch
+                    checked={position.enabled}
+                    disabled={!position.supported}
+                    onChange={(event) => position.setSharing(event.target.checked)}
+                  />
+                }
+                label={t('position.share')}
+              />
+              <Typography variant="body2" role="status" sx={{ color: 'text.secondary', pl: 1, mt: -0.5 }}>
+                {t(`position.status.${position.status}`)}
+              </Typography>
+              <FormControlLabel
+                sx={{ minHeight: 48, mr: 0 }}
+                control={
+                  <Switch
+                    checked={wakeLock.keepAwake}
+                    disabled={!wakeLock.supported}
+                    onChange={(event) => wakeLock.setKeepAwake(event.target.checked)}
+                  />
+                }
+                label={t('wakeLock.label')}
+              />
+            </Box>
+            <ForegroundHint />
+          </Box>
+        ) : null}
+        {tab === 'chat' ? (
+          <ChatPanel chat={chat} userId={room.me?.id} channelName={channel.name} showHeader={false} />
+        ) : null}
+        {tab === 'members' ? (
+          <TalkMembersList
+            members={members.members}
+            peers={state.peers}
+            isLoading={members.isLoading}
+            selfId={room.me?.id}
+            selfTalking={state.micOn}
+          />
+        ) : null}
+        {tab === 'map' && room.canSeeMap ? (
+          <Box sx={{ p: 1 }}>
+            <RoomMapSection
+              members={members.members}
+              isLoading={members.isLoading}
+              config={room.config}
+              describeActivity={describeActivity}
+            />
+          </Box>
+        ) : null}
+      </Box>
+
+      {tab === 'members' || tab === 'map' ? (
+        <Box
+          sx={{
+            py: 1,
+            display: 'flex',
+            justifyContent: 'center',
+            borderTop: '1px solid',
+            borderColor: 'divider',
+            bgcolor: 'background.paper',
+            pb: 'calc(8px + env(safe-area-inset-bottom))',
+          }}
+        >
+          <PushToTalkButton micOn={state.micOn} disabled={!canTalk} onChange={talk} size={88} compact />
+        </Box>
+      ) : null}
+    </Box>
+  );
+}

@@ -1,0 +1,81 @@
+/**
+ * The members' app frame (/talk and /talk/:channelId): no console shell, a phone-first page. It registers
+ * the service worker (scoped to /talk: the console is never served from a cache), says when the phone is
+ * offline, and offers to reload when a new version is installed.
+ */
+
+import { useRegisterSW } from 'virtual:pwa-register/react';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Snackbar from '@mui/material/Snackbar';
+import { type ReactNode, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Outlet, useOutletContext } from 'react-router';
+
+export interface TalkShellContext {
+  /** The account menu (language, Logout) for the page's top bar. */
+  accountMenu: ReactNode;
+}
+
+export function useTalkShell(): TalkShellContext {
+  return useOutletContext<TalkShellContext>();
+}
+
+function useOnline(): boolean {
+  const [online, setOnline] = useState(() => navigator.onLine);
+  useEffect(() => {
+    const update = () => setOnline(navigator.onLine);
+    window.addEventListener('online', update);
+    window.addEventListener('offline', update);
+    return () => {
+      window.removeEventListener('online', update);
+      window.removeEventListener('offline', update);
+    };
+  }, []);
+  return online;
+}
+
+function UpdatePrompt() {
+  const { t } = useTranslation('talk');
+  const {
+    needRefresh: [needRefresh, setNeedRefresh],
+    updateServiceWorker,
+  } = useRegisterSW({ immediate: true });
+  return (
+    <Snackbar open={needRefresh} anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
+      <Alert
+        severity="info"
+        variant="filled"
+        action={
+          <>
+            <Button color="inherit" size="small" onClick={() => setNeedRefresh(false)} sx={{ minHeight: 44 }}>
+              {t('update.later')}
+            </Button>
+            <Button color="inherit" size="small" onClick={() => void updateServiceWorker(true)} sx={{ minHeight: 44 }}>
+              {t('update.reload')}
+            </Button>
+          </>
+        }
+      >
+        {t('update.available')}
+      </Alert>
+    </Snackbar>
+  );
+}
+
+export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
+  const { t } = useTranslation('talk');
+  const online = useOnline();
+  return (
+    <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      {online ? null : (
+        <Alert severity="warning" square role="status" sx={{ borderRadius: 0 }}>
+          {t('offline')}
+        </Alert>
+      )}
+      <Outlet context={{ accountMenu } satisfies TalkShellContext} />
+      <UpdatePrompt />
+    </Box>
+  );
+}
