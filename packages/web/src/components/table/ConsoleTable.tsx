@@ -6,13 +6,13 @@
  *
  *   rows, columns, searchText(row)   the data, its columns and the text the search box matches (spec section 2)
  *   texts                            search labels, empty text, noMatch(query), and the load error's text
- *   heading                          shown first in the toolbar (its own element: h2 title, or title + summary)
+ *   title | heading                  shown first in the toolbar: a list's h2 title, or any element
  *   add                              { label, icon, onClick }: the toolbar's contained add button
  *   tools                            buttons at the right of the toolbar (Import, Export, ...)
  *   selection                        { selected ids, onChange(ids) }: checkboxes, a row click toggles its row
  *   rowActions                       { header, size, render(row) }: the actions column
  *   editDelete                       { size, nameOf, onEdit, onDelete }: an actions column of Edit and Delete
- *   load                             { loading, failed, retry }: the query behind the rows
+ *   query                            { isPending, isError?, refetch? }: the query behind the rows
  *   pageSizes, dense, options        rows per page, compact look, any other MRT option
  */
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
@@ -49,6 +49,7 @@ export interface ConsoleTableProps<Row extends { id: number }> {
   columns: MRT_ColumnDef<Row>[];
   searchText: (row: Row) => string;
   texts: ConsoleTableTexts;
+  title?: ReactNode;
   heading?: ReactNode;
   add?: { label: string; icon: ReactNode; onClick: () => void };
   tools?: ReactNode;
@@ -56,7 +57,7 @@ export interface ConsoleTableProps<Row extends { id: number }> {
   rowActions?: { header: string; size: number; render: (row: Row) => ReactNode };
   /** Edit and Delete buttons as the actions column (texts.rowActions names them). */
   editDelete?: { size: number; nameOf: (row: Row) => string; onEdit: (row: Row) => void; onDelete: (row: Row) => void };
-  load?: { loading: boolean; failed?: boolean; retry?: () => void };
+  query?: { isPending: boolean; isError?: boolean; refetch?: () => unknown };
   pageSizes?: PageSizes;
   /** Compact rows and a lighter frame, for tables inside a dialog. */
   dense?: boolean;
@@ -68,19 +69,21 @@ export function ConsoleTable<Row extends { id: number }>({
   columns,
   searchText,
   texts,
-  heading,
+  title,
+  heading: headingElement,
   add,
   tools,
   selection,
   rowActions: actions,
   editDelete,
-  load,
+  query: rowsQuery,
   pageSizes,
   dense = false,
   options,
 }: ConsoleTableProps<Row>) {
   const { t } = useTranslation('common');
   const [query, setQuery] = useState('');
+  const heading = headingElement ?? (title ? <TableTitle>{title}</TableTitle> : null);
   const selected = selection?.selected;
   const rowSelection = useMemo<MRT_RowSelectionState>(
     () => Object.fromEntries((selected ?? []).map((id) => [String(id), true])),
@@ -145,7 +148,7 @@ export function ConsoleTable<Row extends { id: number }>({
     ...actionOptions,
     ...denseOptions,
     ...options,
-    state: { ...(selection ? { rowSelection } : {}), isLoading: load?.loading ?? false, ...options?.state },
+    state: { ...(selection ? { rowSelection } : {}), isLoading: rowsQuery?.isPending ?? false, ...options?.state },
     renderTopToolbarCustomActions: () => (
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: dense ? 1.5 : 1, width: '100%' }}>
         {heading}
@@ -168,13 +171,13 @@ export function ConsoleTable<Row extends { id: number }>({
 
   return (
     <>
-      {load?.failed ? (
+      {rowsQuery?.isError ? (
         <Alert
           severity="error"
           sx={{ mb: 2 }}
           action={
-            load.retry ? (
-              <Button color="inherit" size="small" onClick={load.retry}>
+            rowsQuery.refetch ? (
+              <Button color="inherit" size="small" onClick={() => void rowsQuery.refetch?.()}>
                 {t('actions.retry')}
               </Button>
             ) : undefined

@@ -46,7 +46,7 @@ export function SelectionTable<Row extends { id: number }>({
       searchText={searchText}
       texts={{ search, empty: emptyText }}
       selection={{ selected, onChange }}
-      load={{ loading }}
+      query={{ isPending: loading }}
       pageSizes={pageSizes}
       dense
       heading={

@@ -19,7 +19,7 @@ import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useChannels, useLiveChannels } from '../../api/directory.ts';
-import { ConsoleTable, TableTitle, useListTexts } from '../../components/table/ConsoleTable.tsx';
+import { ConsoleTable, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
 import { ExportButton, ImportButton } from '../import-export/index.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
@@ -102,9 +102,9 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
         rows={rows}
         columns={columns}
         searchText={searchText}
-        load={{ loading: channels.isPending, failed: channels.isError, retry: () => void channels.refetch() }}
+        query={channels}
         texts={texts}
-        heading={title ? <TableTitle>{title}</TableTitle> : null}
+        title={title}
         add={full ? { label: t('channels:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
         tools={
           full ? (

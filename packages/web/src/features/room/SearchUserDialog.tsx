@@ -146,7 +146,7 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
         columns={columns}
         searchText={searchText}
         dense
-        load={{ loading: users.isPending || members.isPending }}
+        query={{ isPending: users.isPending || members.isPending }}
         texts={{
           search: {
             label: t('users:toolbar.searchLabel'),

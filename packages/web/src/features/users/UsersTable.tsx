@@ -21,7 +21,7 @@ import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUsers } from '../../api/directory.ts';
-import { ConsoleTable, TableTitle, useListTexts } from '../../components/table/ConsoleTable.tsx';
+import { ConsoleTable, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
 import { type ActivityT, activityNames, activitySentence } from '../activities/index.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
@@ -115,9 +115,9 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
         rows={rows}
         columns={columns}
         searchText={searchText}
-        load={{ loading: users.isPending, failed: users.isError, retry: () => void users.refetch() }}
+        query={users}
         texts={texts}
-        heading={title ? <TableTitle>{title}</TableTitle> : null}
+        title={title}
         add={full ? { label: t('users:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
         tools={
           full ? (
