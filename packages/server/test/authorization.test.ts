@@ -1,8 +1,11 @@
 /**
- * The access matrix of docs/api.md, cell by cell: for every call of channels, membership, activities, chat,
- * files and legacy, no token gives 401, a member 403 where the call is for administrators, a member outside
+ * The access matrix of docs/api.md, cell by cell: for every call whose rule one body shows for every caller,
+ * no token gives 401, a member 403 where the call is for administrators, a member outside
  * the channel 403 where the call is for readers of the channel, and the allowed callers succeed.
  */
+
+import type { Access } from '@talkgroup/protocol';
+import * as protocol from '@talkgroup/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { pngImage, upload } from './chat-fixtures.ts';
 import {
@@ -26,8 +29,69 @@ interface Fixture {
   burstId: number;
 }
 
-/** admin: administrators only; reader: administrators and members of the channel; signedIn: anyone signed in. */
-type Access = 'admin' | 'reader' | 'signedIn' | 'gone';
+/**
+ * A body for each call of the matrix, by path. The access level each cell checks is the one the call declares
+ * in packages/protocol, so the matrix, the server's guard and docs/api.md (access-docs.test.ts) agree.
+ */
+const bodies: Record<string, (f: Fixture) => object> = {
+  '/user/api/getAllChannels': () => ({}),
+  '/user/api/getChannelsToExport/': () => ({}),
+  '/user/api/createChannel': () => ({ channelName: 'Created' }),
+  '/user/api/updateChannel': (f) => ({ channelId: f.channelId, channelName: 'Renamed' }),
+  '/user/api/deleteChannel': (f) => ({ channelId: f.otherChannelId }),
+  '/user/api/createMultipleChannels': () => ({ channelData: [{ name: 'Imported' }] }),
+  '/user/api/addUserToChannel': (f) => ({ userId: f.outsider.id, channelId: f.channelId }),
+  '/user/api/deleteUserFromChannel': (f) => ({ userId: f.insider.id, channelId: f.channelId }),
+  '/user/api/updateUserChannels': (f) => ({ userList: [f.insider.id, f.outsider.id], channelId: f.channelId }),
+  '/user/api/updateChannelUsers': (f) => ({ userId: f.outsider.id, channelList: [f.channelId] }),
+  '/user/api/getLastActivities/': () => ({}),
+  '/user/api/getAllActivities/': () => ({ start: 0, limit: 21 }),
+  '/user/api/deleteOldActivities': () => ({ timeFrame: '1w' }),
+  '/user/api/getUserCallEvents': (f) => ({ userId: f.insider.id }),
+  '/user/api/getUserEndCallEventsByCallId': (f) => ({ callId: f.burstId }),
+  '/device/getDeviceByMacAddress': () => ({ macAddress: '00:1A:2B:3C:4D:5E' }),
+  '/device/getAllMaterialTypes/': () => ({}),
+  '/user/api/getUsersInChannel': (f) => ({ channelId: f.channelId }),
+  '/user/api/getchannelmessagelistForAdmin': (f) => ({ channelId: f.channelId }),
+  '/user/api/sendMessageToChannel': (f) => ({ channelId: f.channelId, message: 'hello' }),
+  '/user/api/uploadFile': (f) => ({ channelId: f.channelId }),
+  '/user/api/getMyChannels': () => ({}),
+  '/user/api/getClientConfig': () => ({}),
+  '/user/api/logout': () => ({}),
+  '/user/api/getAllUsers': () => ({}),
+  '/user/api/getListUsersToExport/': () => ({}),
+  '/user/api/updateUserData': (f) => ({ id: f.insider.id, firstName: 'Ines', lastName: 'Insider' }),
+  '/user/api/deleteUser': (f) => ({ UserId: f.outsider.id }),
+  '/user/api/createMultipleUsers': () => ({
+    userData: [{ firstName: 'Ivo', lastName: 'Imported', identifier: 'ivo@example.org', password: 'secret1' }],
+  }),
+  '/user/api/updateUserChannelsByChannelName/': (f) => ({
+    userIdentifier: f.insider.identifier,
+    channelNames: ['Alpha'],
+  }),
+  '/user/api/removeUserChannels/': (f) => ({ userIdentifier: f.outsider.identifier }),
+  '/user/api/getStatistics': () => ({}),
+  '/user/api/getSentInvitation': (f) => ({ aUserId: f.insider.id }),
+  '/user/api/getmyfriendlists': (f) => ({ idUser: f.insider.id }),
+  '/user/api/getinvitationlists': (f) => ({ idUser: f.insider.id }),
+};
+
+/** Calls whose access rule needs more than one body for every caller: the test that checks it. */
+const checkedElsewhere: Record<string, string> = {
+  '/user/api/login': 'accounts.test.ts',
+  '/user/api/isValidToken': 'accounts.test.ts',
+  '/user/api/signUpUser': 'accounts.test.ts',
+  '/user/api/getUserById/': 'users.test.ts',
+  '/user/api/updatePasswordUser': 'users.test.ts',
+  '/user/api/verifyPassword': 'users.test.ts',
+  '/user/api/deleteUserTokens/': 'users.test.ts',
+  '/user/api/uploadUserPhoto': 'users.test.ts',
+  '/user/api/connectAdminToChannel/': 'realtime.test.ts',
+  '/user/api/updateUserMicState/': 'realtime.test.ts',
+  '/user/api/deleteMessageById': 'this file: "deleteMessageById: a member deletes only its own messages"',
+};
+
+const calls = Object.values(protocol).flatMap((value) => (protocol.isCall(value) ? [value] : []));
 
 interface Cell {
   call: string;
@@ -36,57 +100,30 @@ interface Cell {
   method?: 'GET' | 'MULTIPART';
 }
 
-const cells: Cell[] = [
-  { call: '/user/api/getAllChannels', access: 'admin', body: () => ({}) },
-  { call: '/user/api/getChannelsToExport/', access: 'admin', body: () => ({}) },
-  { call: '/user/api/createChannel', access: 'admin', body: () => ({ channelName: 'Created' }) },
-  {
-    call: '/user/api/updateChannel',
-    access: 'admin',
-    body: (f) => ({ channelId: f.channelId, channelName: 'Renamed' }),
-  },
-  { call: '/user/api/deleteChannel', access: 'admin', body: (f) => ({ channelId: f.otherChannelId }) },
-  { call: '/user/api/createMultipleChannels', access: 'admin', body: () => ({ channelData: [{ name: 'Imported' }] }) },
-  {
-    call: '/user/api/addUserToChannel',
-    access: 'admin',
-    body: (f) => ({ userId: f.outsider.id, channelId: f.channelId }),
-  },
-  {
-    call: '/user/api/deleteUserFromChannel',
-    access: 'admin',
-    body: (f) => ({ userId: f.insider.id, channelId: f.channelId }),
-  },
-  {
-    call: '/user/api/updateUserChannels',
-    access: 'admin',
-    body: (f) => ({ userList: [f.insider.id, f.outsider.id], channelId: f.channelId }),
-  },
-  {
-    call: '/user/api/updateChannelUsers',
-    access: 'admin',
-    body: (f) => ({ userId: f.outsider.id, channelList: [f.channelId] }),
-  },
-  { call: '/user/api/getLastActivities/', access: 'admin', body: () => ({}) },
-  { call: '/user/api/getAllActivities/', access: 'admin', body: () => ({ start: 0, limit: 21 }) },
-  { call: '/user/api/deleteOldActivities', access: 'admin', body: () => ({ timeFrame: '1w' }) },
-  { call: '/user/api/getUserCallEvents', access: 'admin', body: (f) => ({ userId: f.insider.id }) },
-  { call: '/user/api/getUserEndCallEventsByCallId', access: 'admin', body: (f) => ({ callId: f.burstId }) },
-  { call: '/device/getDeviceByMacAddress', access: 'admin', body: () => ({ macAddress: '00:1A:2B:3C:4D:5E' }) },
-  { call: '/device/getAllMaterialTypes/', access: 'admin', body: () => ({}), method: 'GET' },
-  { call: '/user/api/getUsersInChannel', access: 'reader', body: (f) => ({ channelId: f.channelId }) },
-  { call: '/user/api/getchannelmessagelistForAdmin', access: 'reader', body: (f) => ({ channelId: f.channelId }) },
-  {
-    call: '/user/api/sendMessageToChannel',
-    access: 'reader',
-    body: (f) => ({ channelId: f.channelId, message: 'hello' }),
-  },
-  { call: '/user/api/uploadFile', access: 'reader', body: (f) => ({ channelId: f.channelId }), method: 'MULTIPART' },
-  { call: '/user/api/getMyChannels', access: 'signedIn', body: () => ({}) },
-  { call: '/user/api/getSentInvitation', access: 'gone', body: (f) => ({ aUserId: f.insider.id }) },
-  { call: '/user/api/getmyfriendlists', access: 'gone', body: (f) => ({ idUser: f.insider.id }) },
-  { call: '/user/api/getinvitationlists', access: 'gone', body: (f) => ({ idUser: f.insider.id }) },
-];
+const cells: Cell[] = calls
+  .filter((call) => bodies[call.path])
+  .map((call) => ({
+    call: call.path,
+    access: call.access,
+    body: bodies[call.path],
+    method: call.method === 'GET' ? 'GET' : call.encoding ? 'MULTIPART' : undefined,
+  }));
+
+describe('the access matrix', () => {
+  it('has a cell, or the name of the test that checks it, for every call of the protocol', () => {
+    const unchecked = calls.map((call) => call.path).filter((path) => !bodies[path] && !checkedElsewhere[path]);
+    expect(unchecked).toEqual([]);
+    const unknown = [...Object.keys(bodies), ...Object.keys(checkedElsewhere)].filter(
+      (path) => !calls.some((call) => call.path === path),
+    );
+    expect(unknown).toEqual([]);
+  });
+
+  it('checks in its cells only levels that one body can show for every caller', () => {
+    const levels = new Set(cells.map((cell) => cell.access));
+    expect([...levels].filter((level) => !['admin', 'reader', 'signedIn', 'gone'].includes(level))).toEqual([]);
+  });
+});
 
 describe.each(databases)('who may do what on %s', (dialect) => {
   let app: TestApp;
