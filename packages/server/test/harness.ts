@@ -10,7 +10,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { type App, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
-import { type Dialect, openDatabase } from '../src/db/open.ts';
+import { type Dialect, type OpenedDatabase, openDatabase } from '../src/db/open.ts';
 
 export const databases: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
@@ -19,17 +19,42 @@ export interface TestApp extends App {
   call(path: string, body?: unknown, token?: string): Promise<{ status: number; body: any }>;
 }
 
-export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestApp> {
+/**
+ * Storage of one test deployment: a temp data folder and, on PostgreSQL, a schema of its own. Every instance
+ * opened on it shares both (several instances of one deployment); `remove` drops them.
+ */
+export function testStorage(dialect: Dialect) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-test-'));
   const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  // A short grace before connexion_lost: tests wait on it.
-  const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined, connectionLostGraceMs: 300, ...overrides };
-  const database = await openDatabase({
+  const opened: OpenedDatabase[] = [];
+  return {
     dataDir,
-    databaseUrl: dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
-    pgSchema,
-  });
-  const app = await buildApp(config, { database });
+    async open(): Promise<OpenedDatabase> {
+      const database = await openDatabase({
+        dataDir,
+        databaseUrl: dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
+        pgSchema,
+      });
+      opened.push(database);
+      return database;
+    },
+    /** Close the apps first: dropping the schema under their sockets' last writes deadlocks on PostgreSQL. */
+    async remove(): Promise<void> {
+      const [first] = opened;
+      if (pgSchema && first) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(first.db);
+      for (const database of opened.splice(0)) await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An app on that storage, with `call`: a JSON POST the way a client makes it. */
+export async function buildTestApp(
+  storage: ReturnType<typeof testStorage>,
+  overrides: Partial<Config> = {},
+): Promise<TestApp> {
+  const config = { ...loadConfig({ DATA_DIR: storage.dataDir }), webDir: undefined, ...overrides };
+  const app = await buildApp(config, { database: await storage.open() });
   return {
     ...app,
     config,
@@ -46,12 +71,17 @@ export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}
       } catch {}
       return { status: response.statusCode, body: parsed };
     },
+  };
+}
+
+export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestApp> {
+  const storage = testStorage(dialect);
+  const app = await buildTestApp(storage, overrides);
+  return {
+    ...app,
     async close() {
-      // Sockets and their last writes end first: dropping the schema under them deadlocks on PostgreSQL.
       await app.fastify.close();
-      if (pgSchema) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(database.db);
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await storage.remove();
     },
   };
 }

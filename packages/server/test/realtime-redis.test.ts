@@ -3,57 +3,36 @@
  * Skipped only when TEST_REDIS_URL is unset.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type App, buildApp } from '../src/app.ts';
+import type { App } from '../src/app.ts';
 import type { ChannelSummary } from '../src/channels/store.ts';
-import { loadConfig } from '../src/config.ts';
-import { type Dialect, type OpenedDatabase, openDatabase } from '../src/db/open.ts';
-import { type Account, createMember, databases, signUpAdmin, type TestApp } from './harness.ts';
+import type { Dialect } from '../src/db/open.ts';
+import {
+  type Account,
+  buildTestApp,
+  createMember,
+  databases,
+  signUpAdmin,
+  type TestApp,
+  testStorage,
+} from './harness.ts';
 import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
 /** Instances of one deployment: same data folder and database, each with its own process id. */
 function cluster(dialect: Dialect) {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-cluster-'));
-  const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
-  const databases: OpenedDatabase[] = [];
+  const storage = testStorage(dialect);
   const apps: App[] = [];
   return {
     async start(instanceId: string): Promise<TestApp> {
-      const database = await openDatabase({
-        dataDir,
-        databaseUrl: dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
-        pgSchema,
-      });
-      databases.push(database);
-      const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined, redisUrl, instanceId };
-      const app = await buildApp(config, { database });
+      const app = await buildTestApp(storage, { redisUrl, instanceId });
       apps.push(app);
-      return {
-        ...app,
-        config,
-        async call(url, body = {}, token) {
-          const response = await app.fastify.inject({
-            method: 'POST',
-            url,
-            headers: token ? { 'x-access-token': token } : {},
-            payload: body as object,
-          });
-          return { status: response.statusCode, body: response.json() };
-        },
-      };
+      return app;
     },
     async stop() {
       for (const app of apps.splice(0)) await app.fastify.close();
-      const [first] = databases;
-      if (pgSchema && first) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(first.db);
-      for (const database of databases.splice(0)) await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      await storage.remove();
     },
   };
 }
