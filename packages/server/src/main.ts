@@ -1,13 +1,28 @@
 /** Reads the configuration, opens the database, creates the first administrator if asked, and listens. */
+import { createRequire } from 'node:module';
 import { buildApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+
+/**
+ * Pretty logs in a terminal when pino-pretty is installed: it is a development dependency, so a production
+ * install (npm install --omit=dev) logs JSON instead of failing to start.
+ */
+function prettyTransport(): { transport?: { target: string } } {
+  if (!process.stdout.isTTY) return {};
+  try {
+    createRequire(import.meta.url).resolve('pino-pretty');
+    return { transport: { target: 'pino-pretty' } };
+  } catch {
+    return {};
+  }
+}
 
 async function main() {
   const config = loadConfig();
   const app = await buildApp(config, {
     logger: {
       level: config.logLevel,
-      ...(process.stdout.isTTY ? { transport: { target: 'pino-pretty' } } : {}),
+      ...prettyTransport(),
     },
   });
   const log = app.fastify.log;
