@@ -31,6 +31,7 @@ import {
 } from 'material-react-table';
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { Namespace } from '../../i18n/languages.ts';
 import { SearchField } from './SearchField.tsx';
 import { type PageSizes, useConsoleTable } from './useConsoleTable.ts';
 
@@ -195,7 +196,7 @@ export function ConsoleTable<Row extends { id: number }>({
  * The texts of a console list whose namespace has the lists' keys: toolbar.searchLabel, toolbar.search,
  * toolbar.clearSearch, empty, noMatch ({{query}}), loadError, columns.actions, row.edit and row.delete ({{name}}).
  */
-export function useListTexts(namespace: 'users' | 'channels'): ConsoleTableTexts {
+export function useListTexts(namespace: Namespace): ConsoleTableTexts {
   const { t } = useTranslation(namespace) as unknown as { t: (key: string, options?: object) => string };
   return useMemo(
     () => ({
