@@ -1,3 +1,4 @@
+import * as protocol from '@talkgroup/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startApp, type TestApp } from './harness.ts';
 
@@ -37,5 +38,20 @@ describe('OpenAPI description', () => {
     expect(document.security).toEqual([{ accessToken: [] }]);
     const upload = document.paths['/user/api/uploadFile'].post.requestBody.content['multipart/form-data'].schema;
     expect(Object.keys(upload.properties).sort()).toEqual(['channelId', 'image', 'textMsg', 'userId']);
+  });
+
+  it('describes every call of the protocol, its access, its answer, and the file links', async () => {
+    const document = (await app.fastify.inject({ method: 'GET', url: '/api/openapi.json' })).json();
+    const calls = Object.values(protocol).flatMap((value) => (protocol.isCall(value) ? [value] : []));
+    for (const call of calls) {
+      const operation = document.paths[call.path]?.[call.method === 'GET' ? 'get' : 'post'];
+      expect(operation, call.path).toBeDefined();
+      expect(operation.security, call.path).toEqual(call.access === 'public' ? [] : undefined);
+      expect(operation.description, call.path).toContain(`Access: ${call.access} `);
+      expect(operation.responses['200'].content['application/json'].schema.type, call.path).toBe('object');
+    }
+    const file = document.paths['/files/{name}'].get;
+    expect(file.security).toEqual([]);
+    expect(file.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['exp', 'name', 'sig', 'uid']);
   });
 });
