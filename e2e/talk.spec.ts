@@ -132,9 +132,9 @@ test("a member's shared position appears on the administrator's map, and the swi
     await expect(phone.page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
     const share = phone.page.getByRole('switch', { name: 'Share my position' });
     await expect(share).not.toBeChecked();
-    await expect(phone.page.getByText('Position shared')).toHaveCount(0);
+    await expect(phone.page.getByRole('img', { name: 'Position shared' })).toHaveCount(0);
     await share.check();
-    await expect(phone.page.getByText('Position shared')).toBeVisible();
+    await expect(phone.page.getByRole('img', { name: 'Position shared' })).toBeVisible();
 
     const marker = a.page.getByRole('button', { name: /^Max Scout, / });
     await expect(marker).toBeVisible();
@@ -150,7 +150,7 @@ test("a member's shared position appears on the administrator's map, and the swi
     // The consent is remembered on the device; the switch stops the sharing and its indicator.
     await phone.page.getByRole('tab', { name: 'Talk' }).click();
     await phone.page.getByRole('switch', { name: 'Share my position' }).uncheck();
-    await expect(phone.page.getByText('Position shared')).toHaveCount(0);
+    await expect(phone.page.getByRole('img', { name: 'Position shared' })).toHaveCount(0);
     await expect(phone.page.getByText('Your position is not shared.')).toBeVisible();
     expect(await phone.page.evaluate(() => localStorage.getItem('talkgroup.sharePosition'))).toBeNull();
   } finally {
@@ -263,6 +263,7 @@ test('the app is installable: manifest and service worker served, the shell open
   await page.reload();
   await expect(page.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
   await expect(page.getByText('You are offline', { exact: false })).toBeVisible();
+  await expect(page.getByText('Your channels will show as soon as the network is back.')).toBeVisible();
   await page.context().setOffline(false);
 
   // The console is outside the worker's scope: always the server's latest build.

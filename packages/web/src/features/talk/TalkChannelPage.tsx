@@ -123,12 +123,21 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
         end={
           <Box sx={{ display: 'flex', gap: 0.5, alignItems: 'center', flexShrink: 0 }}>
             {position.status === 'sharing' ? (
-              <Chip
-                size="small"
-                icon={<MyLocationIcon sx={{ color: '#fff !important' }} />}
-                label={t('position.indicator')}
-                sx={{ color: '#fff', bgcolor: '#1e5f8a' }}
-              />
+              <Box
+                role="img"
+                aria-label={t('position.indicator')}
+                title={t('position.indicator')}
+                sx={{
+                  width: 32,
+                  height: 32,
+                  borderRadius: '50%',
+                  display: 'grid',
+                  placeItems: 'center',
+                  bgcolor: '#1e5f8a',
+                }}
+              >
+                <MyLocationIcon fontSize="small" aria-hidden />
+              </Box>
             ) : null}
             <Chip
               size="small"
@@ -158,7 +167,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
           '& .MuiTabs-indicator': { bgcolor: '#f2a541', height: 3 },
         }}
       >
-        <Tab value="talk" icon={<RecordVoiceOverIcon />} iconPosition="start" label={t('tabs.talk')} />
+        <Tab value="talk" icon={<RecordVoiceOverIcon />} iconPosition="top" label={t('tabs.talk')} />
         <Tab
           value="chat"
           icon={
@@ -166,12 +175,12 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
               <ChatIcon />
             </Badge>
           }
-          iconPosition="start"
+          iconPosition="top"
           label={t('tabs.chat')}
           aria-label={unread ? t('tabs.chatUnread', { count: unread }) : t('tabs.chat')}
         />
-        <Tab value="members" icon={<GroupIcon />} iconPosition="start" label={t('tabs.members')} />
-        {room.canSeeMap ? <Tab value="map" icon={<MapIcon />} iconPosition="start" label={t('tabs.map')} /> : null}
+        <Tab value="members" icon={<GroupIcon />} iconPosition="top" label={t('tabs.members')} />
+        {room.canSeeMap ? <Tab value="map" icon={<MapIcon />} iconPosition="top" label={t('tabs.map')} /> : null}
       </Tabs>
 
       <Box
@@ -192,7 +201,13 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
               role="status"
               aria-live="polite"
               data-testid="talking-now"
-              sx={{ fontWeight: 700, fontSize: '1.15rem', textAlign: 'center', minHeight: 32 }}
+              sx={{
+                fontWeight: 700,
+                fontSize: '1.15rem',
+                textAlign: 'center',
+                minHeight: 32,
+                color: state.micOn || talkers.length ? 'error.main' : 'text.primary',
+              }}
             >
               {talkingNow}
             </Typography>

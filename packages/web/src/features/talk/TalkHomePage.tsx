@@ -25,6 +25,7 @@ import { usePageTitle } from '../../components/PageHeader.tsx';
 import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
 import { useTalkShell } from './TalkLayout.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
+import { useOnline } from './useOnline.ts';
 
 export default function TalkHomePage() {
   const { t } = useTranslation('talk');
@@ -32,6 +33,7 @@ export default function TalkHomePage() {
   const { accountMenu } = useTalkShell();
   const admin = useSession()?.user?.role !== 'member';
   const channels = useApiQuery(GetMyChannels, {}, { refetchInterval: 30_000 });
+  const online = useOnline();
   useLiveChannelList();
 
   return (
@@ -45,7 +47,9 @@ export default function TalkHomePage() {
         <Typography component="h2" variant="h6">
           {t('home.channels')}
         </Typography>
-        {channels.isLoading ? (
+        {!channels.data && !online ? (
+          <Alert severity="info">{t('home.waitingForNetwork')}</Alert>
+        ) : channels.isLoading ? (
           <Box aria-busy="true" aria-label={t('home.loading')}>
             {[0, 1, 2].map((row) => (
               <Skeleton key={row} variant="rounded" height={64} sx={{ mb: 1 }} />

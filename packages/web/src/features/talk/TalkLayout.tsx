@@ -9,9 +9,10 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Snackbar from '@mui/material/Snackbar';
-import { type ReactNode, useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useOutletContext } from 'react-router';
+import { useOnline } from './useOnline.ts';
 
 export interface TalkShellContext {
   /** The account menu (language, Logout) for the page's top bar. */
@@ -20,20 +21,6 @@ export interface TalkShellContext {
 
 export function useTalkShell(): TalkShellContext {
   return useOutletContext<TalkShellContext>();
-}
-
-function useOnline(): boolean {
-  const [online, setOnline] = useState(() => navigator.onLine);
-  useEffect(() => {
-    const update = () => setOnline(navigator.onLine);
-    window.addEventListener('online', update);
-    window.addEventListener('offline', update);
-    return () => {
-      window.removeEventListener('online', update);
-      window.removeEventListener('offline', update);
-    };
-  }, []);
-  return online;
 }
 
 function UpdatePrompt() {
