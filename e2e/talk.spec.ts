@@ -4,6 +4,7 @@
  * appears on the administrator's map; the app is installable (manifest, service worker) and its shell opens
  * offline. Hearing is judged against the silence measured in the same test (room-support.ts).
  */
+import { createRequire } from 'node:module';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { type Account, expect as baseExpect, startIn, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
@@ -271,4 +272,42 @@ test('the app is installable: manifest and service worker served, the shell open
   await consolePage.goto('/signin');
   expect(await consolePage.evaluate(() => Boolean(navigator.serviceWorker.controller))).toBe(false);
   await consolePage.close();
+});
+
+/** axe-core's serious and critical violations on the page as it is now (rule id and the elements named). */
+async function seriousViolations(page: import('@playwright/test').Page): Promise<string[]> {
+  await page.addScriptTag({ path: createRequire(import.meta.url).resolve('axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: any[] }> } }).axe;
+    // The account menu is the console's (app/shell/AccountMenu.tsx), checked with the console.
+    return (await axe.run({ exclude: [['button[aria-haspopup="menu"]']] } as never)).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map(
+      (violation) =>
+        `${violation.id}: ${violation.nodes.map((node: { target: string[] }) => node.target.join(' ')).join(', ')}`,
+    );
+}
+
+test('the member pages have no serious accessibility violations (axe)', async ({ browser, server, seed }) => {
+  const channel = await seed.channel();
+  const noa = await seed.member({ firstName: 'Noa', lastName: 'Checked', mapRight: true });
+  await seed.addToChannel(channel.id, [noa.id]);
+  const phone = await openAs(browser, server.baseURL, noa, { viewport: PHONE });
+  try {
+    await phone.page.goto('/talk');
+    await expect(phone.page.getByRole('link', { name: new RegExp(channel.name) })).toBeVisible();
+    expect(await seriousViolations(phone.page)).toEqual([]);
+
+    await phone.page.goto(`/talk/${channel.id}`);
+    await expect(phone.page.getByRole('button', { name: 'Push to talk' })).toBeEnabled();
+    expect(await seriousViolations(phone.page)).toEqual([]);
+
+    await phone.page.getByRole('tab', { name: 'Members' }).click();
+    await expect(phone.page.getByRole('listitem', { name: 'Noa Checked' })).toBeVisible();
+    expect(await seriousViolations(phone.page)).toEqual([]);
+  } finally {
+    await phone.close();
+  }
 });

@@ -45,6 +45,16 @@ import { useWakeLock } from './useWakeLock.ts';
 
 type TalkTab = 'talk' | 'chat' | 'members' | 'map';
 
+/** Read by screen readers, not shown (the badge shows the count). */
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
+
 export default function TalkChannelPage() {
   const { t } = useTranslation('talk');
   const { channelId } = useParams();
@@ -171,13 +181,17 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
         <Tab
           value="chat"
           icon={
-            <Badge color="secondary" badgeContent={unread} max={99}>
+            <Badge color="secondary" badgeContent={unread} max={99} aria-hidden>
               <ChatIcon />
             </Badge>
           }
           iconPosition="top"
-          label={t('tabs.chat')}
-          aria-label={unread ? t('tabs.chatUnread', { count: unread }) : t('tabs.chat')}
+          label={
+            <span>
+              {t('tabs.chat')}
+              {unread ? <span style={visuallyHidden}>{`, ${t('tabs.chatUnread', { count: unread })}`}</span> : null}
+            </span>
+          }
         />
         <Tab value="members" icon={<GroupIcon />} iconPosition="top" label={t('tabs.members')} />
         {room.canSeeMap ? <Tab value="map" icon={<MapIcon />} iconPosition="top" label={t('tabs.map')} /> : null}

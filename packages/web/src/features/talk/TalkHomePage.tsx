@@ -9,6 +9,7 @@ import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
@@ -69,38 +70,39 @@ export default function TalkHomePage() {
         ) : channels.data?.res.length ? (
           <List aria-label={t('home.channels')} sx={{ display: 'grid', gap: 1, p: 0 }}>
             {channels.data.res.map((channel) => (
-              <ListItemButton
-                key={channel.id}
-                component={RouterLink}
-                to={`/talk/${channel.id}`}
-                sx={{
-                  minHeight: 64,
-                  borderRadius: 2,
-                  bgcolor: 'background.paper',
-                  border: '1px solid',
-                  borderColor: 'divider',
-                }}
-              >
-                <ListItemText
-                  primary={channel.name}
-                  secondary={`${t('home.members', { count: channel.users.length })} · ${t('home.connected', { count: channel.connected })}`}
-                  slotProps={{
-                    primary: { sx: { fontWeight: 700, fontSize: '1.1rem' } },
-                    secondary: { sx: { color: 'text.secondary' } },
-                  }}
-                />
-                <Box
-                  aria-hidden
+              <ListItem key={channel.id} disablePadding>
+                <ListItemButton
+                  component={RouterLink}
+                  to={`/talk/${channel.id}`}
                   sx={{
-                    width: 12,
-                    height: 12,
-                    borderRadius: '50%',
-                    mr: 1,
-                    bgcolor: channel.connected > 0 ? '#1e7d3a' : 'grey.400',
+                    minHeight: 64,
+                    borderRadius: 2,
+                    bgcolor: 'background.paper',
+                    border: '1px solid',
+                    borderColor: 'divider',
                   }}
-                />
-                <ChevronRightIcon aria-hidden />
-              </ListItemButton>
+                >
+                  <ListItemText
+                    primary={channel.name}
+                    secondary={`${t('home.members', { count: channel.users.length })} · ${t('home.connected', { count: channel.connected })}`}
+                    slotProps={{
+                      primary: { sx: { fontWeight: 700, fontSize: '1.1rem' } },
+                      secondary: { sx: { color: 'text.secondary' } },
+                    }}
+                  />
+                  <Box
+                    aria-hidden
+                    sx={{
+                      width: 12,
+                      height: 12,
+                      borderRadius: '50%',
+                      mr: 1,
+                      bgcolor: channel.connected > 0 ? '#1e7d3a' : 'grey.400',
+                    }}
+                  />
+                  <ChevronRightIcon aria-hidden />
+                </ListItemButton>
+              </ListItem>
             ))}
           </List>
         ) : (
