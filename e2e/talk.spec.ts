@@ -52,12 +52,14 @@ test('a member signs in on a phone, lands on its channels, holds to talk and the
   const phone = await phoneContext.newPage();
   try {
     await a.page.goto(roomUrl(channel.rtcSession));
+    await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Welcome' }, admin.token);
 
     await signInOnForm(phone, mia);
     await expect(phone).toHaveURL(/\/talk$/);
     await expect(phone.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
     const entry = phone.getByRole('link', { name: new RegExp(channel.name) });
     await expect(entry).toContainText('2 members');
+    await expect(entry).toHaveAccessibleName(/1 unread message/);
     await entry.click();
     await expect(phone).toHaveURL(new RegExp(`/talk/${channel.id}$`));
     await expect(phone.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
@@ -107,6 +109,11 @@ test('a member signs in on a phone, lands on its channels, holds to talk and the
     await input.press('Enter');
     await a.page.getByRole('button', { name: 'Messages' }).click();
     await expect(a.page.getByRole('listitem', { name: 'Message from Mia Field' })).toContainText('From the field');
+
+    // Back on the list, what was read is no longer counted.
+    await phone.getByRole('link', { name: 'Back to my channels' }).click();
+    await expect(entry).toContainText('2 members');
+    await expect(entry).not.toHaveAccessibleName(/unread/);
   } finally {
     await a.close();
     await phoneContext.close();

@@ -19,7 +19,7 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
 import { type Channel, GetMyChannels } from '@talkgroup/protocol';
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
@@ -36,6 +36,7 @@ import {
   RoomMapSection,
   useRoom,
 } from '../room/index.ts';
+import { markMessagesSeen } from './chatSeen.ts';
 import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
 import { TalkMembersList } from './TalkMembersList.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
@@ -99,6 +100,10 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
 
   const seen = useRef(chat.messages.length);
   if (tab === 'chat') seen.current = chat.messages.length;
+  const newestId = chat.messages.reduce((newest, message) => Math.max(newest, message.id), 0);
+  useEffect(() => {
+    if (tab === 'chat' && newestId) markMessagesSeen(channel.id, newestId);
+  }, [tab, newestId, channel.id]);
   const unread = tab === 'chat' ? 0 : Math.max(0, chat.messages.length - seen.current);
 
   const talk = useCallback(

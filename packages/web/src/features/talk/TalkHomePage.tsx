@@ -14,7 +14,7 @@ import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
-import { GetMyChannels } from '@talkgroup/protocol';
+import { GetChannelMessageListForAdmin, GetMyChannels } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
@@ -23,6 +23,7 @@ import { callKey, useApiQuery } from '../../api/queries.ts';
 import { useServerEvents } from '../../api/serverEvents.ts';
 import { useSession } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
+import { lastSeenMessage } from './chatSeen.ts';
 import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
 import { useTalkShell } from './TalkLayout.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
@@ -90,6 +91,7 @@ export default function TalkHomePage() {
                       secondary: { sx: { color: 'text.secondary' } },
                     }}
                   />
+                  <UnreadCount channelId={channel.id} />
                   <Box
                     aria-hidden
                     sx={{
@@ -132,3 +134,44 @@ function useLiveChannelList() {
     void queryClient.invalidateQueries({ queryKey: callKey(GetMyChannels) });
   });
 }
+
+/** How many chat messages came since the member last read this channel's chat here ("20+" beyond a page). */
+function UnreadCount({ channelId }: { channelId: number }) {
+  const { t } = useTranslation('talk');
+  const after = lastSeenMessage(channelId);
+  const unread = useApiQuery(GetChannelMessageListForAdmin, { channelId, afterId: after }, { refetchInterval: 30_000 });
+  const count = unread.data?.discussion.length ?? 0;
+  if (!count) return null;
+  const shown = unread.data?.hasMore ? `${count}+` : String(count);
+  return (
+    <Box
+      component="span"
+      sx={{
+        mr: 1,
+        minWidth: 28,
+        height: 28,
+        px: 1,
+        borderRadius: 14,
+        display: 'inline-grid',
+        placeItems: 'center',
+        bgcolor: 'secondary.main',
+        color: 'secondary.contrastText',
+        fontWeight: 700,
+        fontSize: '0.85rem',
+      }}
+    >
+      <span aria-hidden>{shown}</span>
+      <span style={visuallyHidden}>{t('home.unread', { count, shown })}</span>
+    </Box>
+  );
+}
+
+/** Read by screen readers, not shown (the bubble shows the count). */
+const visuallyHidden = {
+  position: 'absolute',
+  width: 1,
+  height: 1,
+  overflow: 'hidden',
+  clip: 'rect(0 0 0 0)',
+  whiteSpace: 'nowrap',
+} as const;
