@@ -76,7 +76,8 @@ export async function buildTestApp(
 
 export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestApp> {
   const storage = testStorage(dialect);
-  const app = await buildTestApp(storage, overrides);
+  // A short grace before connexion_lost: tests wait on it.
+  const app = await buildTestApp(storage, { connectionLostGraceMs: 300, ...overrides });
   return {
     ...app,
     async close() {
