@@ -5,7 +5,7 @@
  * pages does not reconnect). The channel room keeps its own socket for join_room and signalling.
  */
 import type { ServerToClientEvents } from '@talkgroup/protocol';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { createSocket, type TalkgroupSocket } from './socket.ts';
 
 type EventName = keyof ServerToClientEvents;
@@ -72,4 +72,25 @@ export function useServerEvents(events: EventName[], refresh: () => void, delayM
       release();
     };
   }, [key, delayMs]);
+}
+
+/**
+ * True while the console's live connection is lost and coming back (the shell's banner). Subscribing
+ * keeps the shared socket open: a console is live as long as it is shown.
+ */
+export function useServerLinkLost(): boolean {
+  const [lost, setLost] = useState(false);
+  useEffect(() => {
+    const socket = acquire();
+    const down = () => setLost(socket.active);
+    const up = () => setLost(false);
+    socket.on('disconnect', down);
+    socket.on('connect', up);
+    return () => {
+      socket.off('disconnect', down);
+      socket.off('connect', up);
+      release();
+    };
+  }, []);
+  return lost;
 }

@@ -15,6 +15,8 @@ import { WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
 import { Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigate } from 'react-router';
+import { useServerLinkLost } from '../../api/serverEvents.ts';
+import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ADD_PARAM, ShellContext, type ShellContextValue } from '../../components/shell/ShellContext.tsx';
@@ -39,8 +41,11 @@ export default function ShellLayout() {
   );
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
 
+  const linkLost = useServerLinkLost();
+
   return (
     <ShellContext.Provider value={shell}>
+      <ConnectionBanner reconnecting={linkLost} />
       <Box sx={{ display: 'flex', minHeight: '100dvh', bgcolor: 'background.default' }}>
         <Link
           href="#main-content"

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
+import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 
 /** One notice in place of the room: an optional heading (the page's h1) over an alert. */
@@ -71,13 +72,15 @@ export function SignedInRoom({ title, children }: { title: string; children: Rea
   );
 }
 
-/** What useRoom knows of the room's channel. */
+/** What useRoom knows of the room's channel, and of its link to the server. */
 export interface RoomChannelStatus {
   channel: Channel | null;
   renamed: Channel | null;
   channelLoading: boolean;
   notFound: boolean;
   channelError: unknown;
+  /** The room was joined, then the link dropped: the page is coming back by itself. */
+  reconnecting?: boolean;
 }
 
 /**
@@ -127,5 +130,10 @@ export function RoomFrame({
       </RoomNotice>
     );
   }
-  return children(room.channel);
+  return (
+    <>
+      <ConnectionBanner reconnecting={room.reconnecting ?? false} />
+      {children(room.channel)}
+    </>
+  );
 }

@@ -16,6 +16,7 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api } from '../../api/client.ts';
+import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { micRequestOf, parseCallLink } from './callLink.ts';
@@ -123,6 +124,7 @@ function UserCall({ channelId, userId, token }: { channelId: number; userId: num
         py: 4,
       }}
     >
+      <ConnectionBanner reconnecting={state.reconnecting} />
       <Box sx={{ textAlign: 'center' }}>
         <Typography variant="overline" sx={{ color: '#9db4c6' }}>
           {t('userCall.title')}

@@ -98,6 +98,7 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
     channelLoading,
     channelError,
     notFound,
+    reconnecting: voice.state.reconnecting,
     config: config.data,
     configError: config.error,
     socket,

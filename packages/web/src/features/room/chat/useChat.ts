@@ -144,6 +144,31 @@ export function useChat({ channelId, room, userId, socket, token }: ChatOptions)
   const pages = history.data?.pages;
   const messages = useMemo(() => visibleMessages(pages?.map((page) => page.discussion) ?? [], log), [pages, log]);
 
+  // After a lost link, what was said meanwhile is fetched (after the newest message shown) and merged
+  // once: pushes sent while the socket was away never arrive.
+  const newestId = useRef(0);
+  newestId.current = messages.at(-1)?.id ?? 0;
+  useEffect(() => {
+    if (!socket || channelId === undefined) return;
+    let wasConnected = socket.connected;
+    const catchUp = async () => {
+      for (let more = true; more; ) {
+        const page = await api(GetChannelMessageListForAdmin, { channelId, afterId: newestId.current }, { token });
+        for (const message of page.discussion) upsert(message);
+        newestId.current = page.discussion.at(-1)?.id ?? newestId.current;
+        more = page.hasMore && page.discussion.length > 0;
+      }
+    };
+    const onConnect = () => {
+      if (wasConnected || newestId.current > 0) void catchUp().catch(() => {});
+      wasConnected = true;
+    };
+    socket.on('connect', onConnect);
+    return () => {
+      socket.off('connect', onConnect);
+    };
+  }, [socket, channelId, token, upsert]);
+
   const send = useCallback(
     async (text: string) => {
       // Spec section 5: sent only when non-blank after trimming.

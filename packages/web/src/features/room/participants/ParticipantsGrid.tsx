@@ -115,11 +115,13 @@ export function ParticipantTile({
         {peer.talking ? <GraphicEqIcon fontSize="small" aria-hidden /> : null}
         {peer.talking
           ? t('participants.talking')
-          : lost
-            ? t('participants.lost')
-            : connecting
-              ? t('participants.connecting')
-              : t('participants.listening')}
+          : peer.noVoice
+            ? t('participants.noVoice')
+            : lost
+              ? t('participants.lost')
+              : connecting
+                ? t('participants.connecting')
+                : t('participants.listening')}
       </Typography>
     </Paper>
   );

@@ -1,4 +1,13 @@
 /** One peer of the voice room's mesh: its connection, its received stream and the element that plays it. */
+import type { PeerState } from './voiceRoomState.ts';
+
+/** A peer whose connection has not come up after this long has no voice link (yet). */
+const NO_VOICE_AFTER_MS = 15_000;
+/** A connection that stays `disconnected` this long is started afresh (ICE often recovers sooner). */
+const DISCONNECTED_RESTART_MS = 5_000;
+/** Restarts of one peer are spaced by this much times their count, up to the cap. */
+const RESTART_BACKOFF_MS = 2_000;
+const RESTART_BACKOFF_MAX_MS = 30_000;
 
 export interface Peer {
   id: string;
@@ -10,6 +19,12 @@ export interface Peer {
   /** Candidates that arrived before the remote description. */
   pendingCandidates: RTCIceCandidateInit[];
   audio: HTMLAudioElement | null;
+  /** No voice link came up in time (see VoiceRoom's NO_VOICE_AFTER_MS). */
+  noVoice: boolean;
+  /** Timers of this connection's watch (no voice yet, disconnected too long): cleared when it closes. */
+  timers: ReturnType<typeof setTimeout>[];
+  /** Restarts made for this peer since its last working link. */
+  restarts: number;
 }
 
 /** Remote audio plays through a detached audio element (Chrome also feeds Web Audio from a remote stream
@@ -50,6 +65,7 @@ export async function flushCandidates(peer: Peer): Promise<void> {
 
 /** Closes the connection and stops playing the peer; its events no longer reach the room. */
 export function closePeer(peer: Peer): void {
+  for (const timer of peer.timers.splice(0)) clearTimeout(timer);
   peer.pc.onicecandidate = null;
   peer.pc.ontrack = null;
   peer.pc.onconnectionstatechange = null;
@@ -58,4 +74,78 @@ export function closePeer(peer: Peer): void {
     peer.audio.pause();
     peer.audio.srcObject = null;
   }
+}
+
+/**
+ * Wires a peer's connection: its ICE candidates go to the peer, its received tracks play; no voice link
+ * after NO_VOICE_AFTER_MS marks it `noVoice`; `failed`, or `disconnected` for DISCONNECTED_RESTART_MS, asks
+ * for a restart; a working link clears both.
+ */
+export function wirePeer(
+  peer: Peer,
+  room: {
+    isCurrent: () => boolean;
+    restart: () => void;
+    changed: () => void;
+    sendCandidate: (candidate: RTCIceCandidateInit) => void;
+  },
+): void {
+  const { pc } = peer;
+  pc.onicecandidate = (event) => {
+    if (event.candidate && room.isCurrent()) room.sendCandidate(event.candidate.toJSON());
+  };
+  pc.ontrack = (event) => {
+    if (!room.isCurrent()) return;
+    const stream = event.streams[0] ?? peer.stream ?? new MediaStream();
+    if (!stream.getTracks().includes(event.track)) stream.addTrack(event.track);
+    peer.stream = stream;
+    if (event.track.kind === 'audio') playPeerAudio(peer, stream);
+    room.changed();
+  };
+  peer.timers.push(
+    setTimeout(() => {
+      if (!room.isCurrent() || pc.connectionState === 'connected') return;
+      peer.noVoice = true;
+      room.changed();
+    }, NO_VOICE_AFTER_MS),
+  );
+  pc.onconnectionstatechange = () => {
+    if (!room.isCurrent()) return;
+    const state = pc.connectionState;
+    if (state === 'connected') {
+      peer.noVoice = false;
+      peer.restarts = 0;
+    } else if (state === 'failed') {
+      room.restart();
+    } else if (state === 'disconnected') {
+      peer.timers.push(
+        setTimeout(() => {
+          if (room.isCurrent() && pc.connectionState === 'disconnected') room.restart();
+        }, DISCONNECTED_RESTART_MS),
+      );
+    }
+    room.changed();
+  };
+}
+
+/** What the page shows of a peer. */
+export function peerState(peer: Peer): PeerState {
+  return {
+    id: peer.id,
+    name: peer.name,
+    userId: peer.userId,
+    connection: peer.pc.connectionState,
+    noVoice: peer.noVoice,
+    stream: peer.stream,
+    talking: peer.talking,
+  };
+}
+
+/**
+ * Runs a restart of this peer's connection after a delay that grows with the restarts already made, so that
+ * two peers that cannot reach each other do not spin. The peer takes an offer for a connection it already
+ * has as a fresh start (VoiceRoom's onGetOffer).
+ */
+export function scheduleRestart(peer: Peer, restart: () => void): void {
+  peer.timers.push(setTimeout(restart, Math.min(RESTART_BACKOFF_MAX_MS, RESTART_BACKOFF_MS * peer.restarts)));
 }

@@ -20,6 +20,7 @@ function diagnosticsRequested(): boolean {
 
 const EMPTY: VoiceRoomState = {
   joined: false,
+  reconnecting: false,
   selfId: null,
   micReady: false,
   micOn: false,

@@ -8,22 +8,34 @@
  *   description is set.
  * - A media failure (no microphone, permission refused) is kept in the state for the page to show; the
  *   room still joins receive-only so the user hears the others and the rest of the room works.
+ * - It never gives up: after a reconnection (a new socket id) it joins again as the newcomer; a connection
+ *   that fails, or stays disconnected, is started afresh without leaving the room; a peer whose voice link
+ *   never comes up (a device that only chats or reports positions) is shown as such. Tones mark a lost and
+ *   a restored link.
  *
  * Framework-free on purpose: React reads it through subscribe/getSnapshot (useSyncExternalStore).
  */
-import type { RoomPeer } from '@talkgroup/protocol';
-import { type MediaProblem, mediaConstraints, openLocalMedia } from './localMedia.ts';
+import type { RoomPeer, ServerToClientEvents } from '@talkgroup/protocol';
+import { playLinkTone } from './linkTones.ts';
+import { type MediaProblem, openLocalMedia, replaceMicTrack } from './localMedia.ts';
 import { MicStateReporter } from './micStateReporter.ts';
-import { addCandidate, addLocalTracks, closePeer, flushCandidates, type Peer, playPeerAudio } from './peer.ts';
-import type { RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoomState.ts';
+import {
+  addCandidate,
+  addLocalTracks,
+  closePeer,
+  flushCandidates,
+  type Peer,
+  peerState,
+  scheduleRestart,
+  wirePeer,
+} from './peer.ts';
+import { type RoomSocket, SnapshotSource, type VoiceRoomOptions, type VoiceRoomState } from './voiceRoomState.ts';
 
 export type { MediaProblem } from './localMedia.ts';
 export { classifyMediaError } from './localMedia.ts';
 export type { PeerState, RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoomState.ts';
 
-type Listener = () => void;
-
-export class VoiceRoom {
+export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private readonly options: VoiceRoomOptions;
   private readonly socket: RoomSocket;
   private readonly peers = new Map<string, Peer>();
@@ -31,17 +43,18 @@ export class VoiceRoom {
   private readonly announced = new Map<string, RoomPeer>();
   /** Mic states heard for sockets not yet connected as peers. */
   private readonly talkingBySocket = new Map<string, boolean>();
-  private readonly listeners = new Set<Listener>();
   private localStream: MediaStream | null = null;
   private micOn = false;
   private micReady = false;
   private joined = false;
+  /** The link dropped after a join; cleared when the server answers the join again (tones, banner). */
+  private linkLost = false;
   private closed = false;
   private mediaProblem: MediaProblem | null = null;
-  private snapshot: VoiceRoomState;
   private readonly reporter: MicStateReporter | null;
 
   constructor(options: VoiceRoomOptions) {
+    super();
     this.options = options;
     this.socket = options.socket;
     this.reporter = options.reportMicState
@@ -51,41 +64,24 @@ export class VoiceRoom {
           () => this.emitMicState(),
         )
       : null;
-    this.snapshot = this.buildSnapshot();
+    this.publish(this.buildSnapshot());
   }
 
-  // --- React bridge ---------------------------------------------------------------------------------
-
-  subscribe = (listener: Listener): (() => void) => {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
-  };
-
-  getSnapshot = (): VoiceRoomState => this.snapshot;
-
   private changed(): void {
-    if (this.closed) return;
-    this.snapshot = this.buildSnapshot();
-    for (const listener of this.listeners) listener();
+    if (!this.closed) this.publish(this.buildSnapshot());
   }
 
   private buildSnapshot(): VoiceRoomState {
     return {
       joined: this.joined,
+      reconnecting: this.linkLost,
       selfId: this.socket.id ?? null,
       micReady: this.micReady,
       micOn: this.micOn,
       cameraOn: this.localStream?.getVideoTracks().some((track) => track.enabled) ?? false,
       mediaProblem: this.mediaProblem,
       localStream: this.localStream,
-      peers: [...this.peers.values()].map((peer) => ({
-        id: peer.id,
-        name: peer.name,
-        userId: peer.userId,
-        connection: peer.pc.connectionState,
-        stream: peer.stream,
-        talking: peer.talking,
-      })),
+      peers: [...this.peers.values()].map(peerState),
     };
   }
 
@@ -98,15 +94,7 @@ export class VoiceRoom {
       this.stopLocalTracks();
       return;
     }
-    this.socket.on('all_users', this.onAllUsers);
-    this.socket.on('user joined', this.onUserJoined);
-    this.socket.on('getOffer', this.onGetOffer);
-    this.socket.on('getAnswer', this.onGetAnswer);
-    this.socket.on('getCandidate', this.onGetCandidate);
-    this.socket.on('user_exit', this.onUserExit);
-    this.socket.on('onMicStateChanged', this.onMicStateChanged);
-    this.socket.on('connect', this.onConnect);
-    this.socket.on('disconnect', this.onDisconnect);
+    for (const [event, listener] of this.listenersOnSocket()) this.socket.on(event, listener);
     if (this.socket.connected) this.join();
     this.changed();
   }
@@ -116,21 +104,30 @@ export class VoiceRoom {
     if (this.closed) return;
     if (this.micOn) this.setMicEnabled(false);
     if (this.joined && this.socket.connected) this.socket.emit('leave_room', { room: this.options.room });
-    this.socket.off('all_users', this.onAllUsers);
-    this.socket.off('user joined', this.onUserJoined);
-    this.socket.off('getOffer', this.onGetOffer);
-    this.socket.off('getAnswer', this.onGetAnswer);
-    this.socket.off('getCandidate', this.onGetCandidate);
-    this.socket.off('user_exit', this.onUserExit);
-    this.socket.off('onMicStateChanged', this.onMicStateChanged);
-    this.socket.off('connect', this.onConnect);
-    this.socket.off('disconnect', this.onDisconnect);
+    for (const [event, listener] of this.listenersOnSocket()) this.socket.off(event, listener);
     for (const id of [...this.peers.keys()]) this.removePeer(id);
     this.stopLocalTracks();
     this.joined = false;
     this.closed = true;
     this.reporter?.stop();
-    this.listeners.clear();
+    this.unsubscribeAll();
+  }
+
+  /** What the room listens to on its socket, while it is open. */
+  private listenersOnSocket(): Array<
+    [keyof ServerToClientEvents | 'connect' | 'disconnect', (...args: never[]) => void]
+  > {
+    return [
+      ['all_users', this.onAllUsers],
+      ['user joined', this.onUserJoined],
+      ['getOffer', this.onGetOffer],
+      ['getAnswer', this.onGetAnswer],
+      ['getCandidate', this.onGetCandidate],
+      ['user_exit', this.onUserExit],
+      ['onMicStateChanged', this.onMicStateChanged],
+      ['connect', this.onConnect],
+      ['disconnect', this.onDisconnect],
+    ];
   }
 
   private join(): void {
@@ -146,6 +143,10 @@ export class VoiceRoom {
   };
 
   private readonly onDisconnect = (): void => {
+    if (this.joined && !this.linkLost) {
+      this.linkLost = true;
+      if (this.options.linkTones !== false) playLinkTone('lost');
+    }
     this.joined = false;
     if (this.micOn) {
       // The server ends the burst of a lost socket; the HTTP report keeps the stored state right.
@@ -209,22 +210,12 @@ export class VoiceRoom {
   async setVoiceProcessing(processing: boolean): Promise<void> {
     if ((this.options.voiceProcessing ?? true) === processing) return;
     this.options.voiceProcessing = processing;
-    const old = this.localAudioTrack();
-    if (!old || !navigator.mediaDevices?.getUserMedia) return;
-    const fresh = await navigator.mediaDevices.getUserMedia({ audio: mediaConstraints(this.mediaOptions()).audio });
-    const track = fresh.getAudioTracks()[0];
-    if (!track || this.closed || !this.localStream) {
-      for (const t of fresh.getTracks()) t.stop();
-      return;
-    }
-    track.enabled = this.micOn;
-    for (const peer of this.peers.values()) {
-      for (const sender of peer.pc.getSenders()) if (sender.track === old) await sender.replaceTrack(track);
-    }
-    this.localStream.removeTrack(old);
-    old.stop();
-    this.localStream.addTrack(track);
-    this.changed();
+    const replaced = await replaceMicTrack(this.localStream, [...this.peers.values()], {
+      options: this.mediaOptions(),
+      enabled: this.micOn,
+      stillWanted: () => !this.closed,
+    });
+    if (replaced) this.changed();
   }
 
   // --- Peers ----------------------------------------------------------------------------------------
@@ -242,25 +233,18 @@ export class VoiceRoom {
       talking: this.talkingBySocket.get(id) ?? false,
       pendingCandidates: [],
       audio: null,
+      noVoice: false,
+      timers: [],
+      restarts: 0,
     };
     this.peers.set(id, peer);
-    pc.onicecandidate = (event) => {
-      if (!event.candidate || this.peers.get(id) !== peer) return;
-      this.socket.emit('candidate', {
-        candidate: event.candidate.toJSON(),
-        candidateSendID: this.socket.id ?? '',
-        candidateReceiveID: id,
-      });
-    };
-    pc.onconnectionstatechange = () => this.changed();
-    pc.ontrack = (event) => {
-      if (this.peers.get(id) !== peer) return;
-      const stream = event.streams[0] ?? peer.stream ?? new MediaStream();
-      if (!stream.getTracks().includes(event.track)) stream.addTrack(event.track);
-      peer.stream = stream;
-      if (event.track.kind === 'audio') playPeerAudio(peer, stream);
-      this.changed();
-    };
+    wirePeer(peer, {
+      isCurrent: () => this.peers.get(id) === peer,
+      restart: () => this.restartPeer(peer),
+      changed: () => this.changed(),
+      sendCandidate: (candidate) =>
+        this.socket.emit('candidate', { candidate, candidateSendID: this.socket.id ?? '', candidateReceiveID: id }),
+    });
     this.changed();
     return peer;
   }
@@ -273,7 +257,25 @@ export class VoiceRoom {
     this.changed();
   }
 
+  /** A connection that failed (or stayed disconnected) is replaced by a new one, offered from this side. */
+  private restartPeer(peer: Peer): void {
+    scheduleRestart(peer, () => {
+      if (this.closed || this.peers.get(peer.id) !== peer || !this.joined) return;
+      this.removePeer(peer.id);
+      const fresh = this.createPeer(peer.id, peer.name, peer.userId);
+      fresh.restarts = peer.restarts + 1;
+      addLocalTracks(fresh, this.localStream, this.options.video ?? false, true);
+      void this.offer(fresh);
+    });
+  }
+
   private readonly onAllUsers = (peers: RoomPeer[]): void => {
+    // The server's answer to join_room: back in the room after a lost link.
+    if (this.linkLost) {
+      this.linkLost = false;
+      if (this.options.linkTones !== false) playLinkTone('back');
+      this.changed();
+    }
     // We are the newcomer: offer to everyone already there.
     for (const remote of peers) {
       if (remote.id === this.socket.id || this.peers.has(remote.id)) continue;

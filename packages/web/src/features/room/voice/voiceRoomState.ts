@@ -11,6 +11,8 @@ export interface PeerState {
   name: string;
   userId: number | null;
   connection: RTCPeerConnectionState;
+  /** No voice link came up with this peer: a device that only chats or reports positions, or a failed one. */
+  noVoice: boolean;
   stream: MediaStream | null;
   talking: boolean;
 }
@@ -18,6 +20,8 @@ export interface PeerState {
 export interface VoiceRoomState {
   /** join_room was sent on a connected socket. */
   joined: boolean;
+  /** The link to the server dropped after a join and the room is not joined again yet. */
+  reconnecting: boolean;
   selfId: string | null;
   /** The local microphone is ready (taken, track disabled until a press). */
   micReady: boolean;
@@ -46,4 +50,28 @@ export interface VoiceRoomOptions {
    * so that a late HTTP "on" never leaves the others seeing someone talk who has let go.
    */
   reportMicState?: (on: boolean) => Promise<unknown>;
+  /** Plays the tones of a lost and a restored link (default: yes). */
+  linkTones?: boolean;
+}
+
+/** React reads a framework-free object through useSyncExternalStore: subscribe, and the latest snapshot. */
+export class SnapshotSource<T> {
+  private readonly listeners = new Set<() => void>();
+  private snapshot: T | undefined;
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  getSnapshot = (): T => this.snapshot as T;
+
+  protected publish(snapshot: T): void {
+    this.snapshot = snapshot;
+    for (const listener of this.listeners) listener();
+  }
+
+  protected unsubscribeAll(): void {
+    this.listeners.clear();
+  }
 }
