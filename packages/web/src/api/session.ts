@@ -5,13 +5,12 @@
  */
 import type { Role, SignedInUser } from '@talkgroup/protocol';
 import { useSyncExternalStore } from 'react';
+import { ROOM_SESSION_KEYS } from './roomStorage.ts';
 
 export const TOKEN_KEY = 'TOKEN_KEY';
 /** The language choice survives sign-out and invalid tokens: it is the reader's, not the session's. */
 const LANGUAGE_KEY = 'i18nextLng';
 const USER_KEYS = ['id', 'email', 'firstName', 'lastName', 'display_name', 'role'] as const;
-/** Room state the call views keep (spec section 3); cleared at logout with the user. */
-const ROOM_KEYS = ['roomId', 'data', 'channelId', 'channelName', 'selectedChannel'] as const;
 
 export interface StoredUser {
   id: number;
@@ -119,7 +118,7 @@ export function updateStoredUser(user: Omit<SignedInUser, 'authToken'>): void {
 /** Logout (spec section 4): clear the stored id, email, names, token, room and data. */
 export function clearSession(): void {
   safe(() => {
-    for (const key of [...USER_KEYS, ...ROOM_KEYS]) localStorage.removeItem(key);
+    for (const key of [...USER_KEYS, ...ROOM_SESSION_KEYS]) localStorage.removeItem(key);
     localStorage.removeItem(TOKEN_KEY);
     sessionStorage.removeItem(TOKEN_KEY);
   }, undefined);

@@ -8,7 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
-import { writeRoomStorage } from './roomStorage.ts';
+import { writeRoomStorage } from '../../api/roomStorage.ts';
 
 function remember(channel: Channel): void {
   writeRoomStorage({ roomId: channel.rtcSession, channelId: String(channel.id), channelName: channel.name });

@@ -13,6 +13,18 @@ export const ROOM_STORAGE_KEYS = {
 
 export type RoomStorageKey = keyof typeof ROOM_STORAGE_KEYS;
 
+/**
+ * The room keys of spec section 3 cleared at logout with the user (`data` and `selectedChannel` are kept
+ * by the call views of older clients); the voice processing choice is the device's and stays.
+ */
+export const ROOM_SESSION_KEYS = [
+  ROOM_STORAGE_KEYS.roomId,
+  'data',
+  ROOM_STORAGE_KEYS.channelId,
+  ROOM_STORAGE_KEYS.channelName,
+  'selectedChannel',
+] as const;
+
 export function readRoomStorage(key: RoomStorageKey): string | null {
   try {
     return localStorage.getItem(ROOM_STORAGE_KEYS[key]);
