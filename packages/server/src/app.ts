@@ -10,9 +10,11 @@ import type { Config } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
 import { registerErrorHandler } from './http/errors.ts';
+import { redactedRequest } from './http/redact.ts';
 import { legacyRoutes } from './legacy/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { registerOpenApi } from './openapi.ts';
+import { healthRoutes } from './ops/health.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
@@ -31,13 +33,15 @@ export interface BuildOptions {
 }
 
 /** Paths the single-page app must not answer for. */
-const NOT_SPA = /^\/(user\/api|device|socket\.io|files|health|api)(\/|$)/;
+const NOT_SPA = /^\/(user\/api|device|socket\.io|files|health|healthz|readyz|api)(\/|$)/;
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const database =
     options.database ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+  const logger = options.logger ?? false;
   const fastify = Fastify({
-    logger: options.logger ?? false,
+    // Request URLs are logged with their secrets replaced (http/redact.ts).
+    logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: redactedRequest } },
     bodyLimit: 8 * 1024 * 1024,
     trustProxy: false,
     ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
@@ -47,11 +51,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const services = createServices(config, database, (error, event) =>
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
   );
-
-  fastify.get('/health', async (_req, reply) => {
-    const ok = await database.ping();
-    return reply.status(ok ? 200 : 503).send({ success: ok, database: { dialect: database.dialect, ok } });
-  });
 
   userRoutes(fastify, services);
   channelRoutes(fastify, services);
@@ -63,6 +62,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
   realtimeRoutes(fastify, services, realtime);
+  healthRoutes(fastify, database, realtime.redisReady);
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {

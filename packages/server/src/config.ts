@@ -1,4 +1,5 @@
 /** Environment -> typed configuration, in one place (README lists every variable). */
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export interface IceServer {
@@ -73,8 +74,31 @@ function parseSeconds(name: string, raw: string | undefined, fallback: number): 
   return seconds;
 }
 
+function parseDays(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const days = Number(raw);
+  if (!Number.isFinite(days) || days <= 0)
+    throw new ConfigError(`${name} must be a number of days above 0, not "${raw}"`);
+  return days;
+}
+
+/** TLS_CERT / TLS_KEY: the PEM itself, or the path of a file that holds it. */
+function readPem(name: string, raw: string | undefined, base: string): string | undefined {
+  if (!raw) return undefined;
+  if (raw.includes('-----BEGIN')) return raw;
+  const file = path.resolve(base, raw);
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    throw new ConfigError(`${name} must be PEM contents or the path of a readable PEM file; cannot read ${file}`);
+  }
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const dataDir = path.resolve(env.DATA_DIR ?? './data');
+  // Relative paths are the user's: npm runs the server from its package folder, but sets INIT_CWD to the
+  // folder where `npm start` was typed.
+  const base = env.INIT_CWD || process.cwd();
+  const dataDir = path.resolve(base, env.DATA_DIR ?? './data');
   return {
     port: parsePort(env.PORT),
     host: env.HOST ?? '127.0.0.1',
@@ -87,12 +111,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     iceServers: parseIceServers(env.ICE_SERVERS),
     mapTileUrl: env.MAP_TILE_URL || DEFAULT_TILES,
     mapLabelsUrl: env.MAP_TILE_URL ? env.MAP_LABELS_URL || undefined : (env.MAP_LABELS_URL ?? DEFAULT_LABELS),
-    tlsCert: env.TLS_CERT || undefined,
-    tlsKey: env.TLS_KEY || undefined,
+    tlsCert: readPem('TLS_CERT', env.TLS_CERT, base),
+    tlsKey: readPem('TLS_KEY', env.TLS_KEY, base),
     logLevel: env.LOG_LEVEL ?? 'info',
-    tokenTtlMs: Number(env.TOKEN_TTL_DAYS ?? 30) * 24 * 3600 * 1000,
+    tokenTtlMs: parseDays('TOKEN_TTL_DAYS', env.TOKEN_TTL_DAYS, 30) * 24 * 3600 * 1000,
     fileUrlTtlMs: 24 * 3600 * 1000,
-    webDir: env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../web/dist'),
+    webDir: env.WEB_DIR
+      ? path.resolve(base, env.WEB_DIR)
+      : (env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../web/dist')),
     instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
     connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
   };

@@ -25,7 +25,10 @@ import { statusPublisher } from './status.ts';
 
 export type { Io } from './context.ts';
 
-export type Realtime = Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'changeMicState'>;
+export interface Realtime extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'changeMicState'> {
+  /** Redis answers (true without REDIS_URL: there is nothing to wait for). */
+  redisReady(): Promise<boolean>;
+}
 
 const CONCERNS: Concern[] = [rooms, signalling, talk, chat, positions];
 
@@ -199,5 +202,13 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     if (redis) await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
   });
 
-  return { io, emitTo, publishStatus: ctx.publishStatus, changeMicState: ctx.changeMicState };
+  const redisReady = async () => {
+    if (!redis) return true;
+    try {
+      return (await redis.pub.ping()) === 'PONG';
+    } catch {
+      return false;
+    }
+  };
+  return { io, emitTo, publishStatus: ctx.publishStatus, changeMicState: ctx.changeMicState, redisReady };
 }

@@ -1,0 +1,115 @@
+/**
+ * What an operator relies on (issue 16, first part): health and readiness, logs without secrets, and a
+ * configuration checked once at start with clear errors.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../src/app.ts';
+import { ConfigError, loadConfig } from '../src/config.ts';
+import { redactUrl } from '../src/http/redact.ts';
+import { databases, signUpAdmin, startApp, type TestApp, testStorage } from './harness.ts';
+
+describe.each(databases)('health and readiness on %s', (dialect) => {
+  let app: TestApp;
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('answers /healthz always and /readyz when the database (and Redis, when configured) answer', async () => {
+    app = await startApp(dialect, process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {});
+    const healthz = await app.fastify.inject({ method: 'GET', url: '/healthz' });
+    expect(healthz.statusCode).toBe(200);
+    expect(healthz.json()).toEqual({ success: true });
+    const readyz = await app.fastify.inject({ method: 'GET', url: '/readyz' });
+    expect(readyz.statusCode).toBe(200);
+    expect(readyz.json()).toMatchObject({ success: true, database: { dialect, ok: true }, redis: { ok: true } });
+  });
+});
+
+describe('logs without secrets', () => {
+  it('replaces tokens, signatures and the call view data in logged request URLs', () => {
+    expect(redactUrl('/socket.io/?EIO=4&transport=websocket&token=abc.def')).toBe(
+      '/socket.io/?EIO=4&transport=websocket&token=[redacted]',
+    );
+    expect(redactUrl('/files/a1b2.png?uid=3&exp=1700000000&sig=f00d')).toBe(
+      '/files/a1b2.png?uid=3&exp=1700000000&sig=[redacted]',
+    );
+    expect(redactUrl('/userCallView/%7B%22token%22%3A%22s3cret%22%7D')).toBe('/userCallView/[redacted]');
+    expect(redactUrl('/usersList?add=1')).toBe('/usersList?add=1');
+  });
+
+  it('writes no session token, signature or call view data in any log line of real requests', async () => {
+    const storage = testStorage('sqlite');
+    let logged = '';
+    const stream = new Writable({
+      write(chunk, _encoding, done) {
+        logged += chunk.toString();
+        done();
+      },
+    });
+    const config = { ...loadConfig({ DATA_DIR: storage.dataDir }), webDir: undefined };
+    const app = await buildApp(config, { database: await storage.open(), logger: { level: 'info', stream } });
+    try {
+      const admin = await signUpAdmin({
+        ...app,
+        config,
+        async call(url, body = {}, token) {
+          const response = await app.fastify.inject({
+            method: 'POST',
+            url,
+            headers: token ? { 'x-access-token': token } : {},
+            payload: body as object,
+          });
+          return { status: response.statusCode, body: response.json() };
+        },
+      });
+      await app.fastify.inject({
+        method: 'POST',
+        url: '/user/api/getAllUsers',
+        headers: { 'x-access-token': admin.token },
+      });
+      await app.fastify.inject({ method: 'GET', url: `/files/x.png?uid=1&exp=1&sig=SIGNATURE-SECRET` });
+      await app.fastify.inject({
+        method: 'GET',
+        url: `/userCallView/${encodeURIComponent(JSON.stringify({ token: 'CALL-VIEW-SECRET' }))}`,
+      });
+      expect(logged).toContain('[redacted]');
+      for (const secret of [admin.token, 'SIGNATURE-SECRET', 'CALL-VIEW-SECRET']) expect(logged).not.toContain(secret);
+    } finally {
+      await app.close();
+      await storage.remove();
+    }
+  });
+});
+
+describe('configuration checked at start', () => {
+  const dirs: string[] = [];
+  afterEach(() => {
+    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a token lifetime that is not a number, with the variable named', () => {
+    expect(() => loadConfig({ TOKEN_TTL_DAYS: 'thirty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ TOKEN_TTL_DAYS: 'thirty' })).toThrow(/TOKEN_TTL_DAYS/);
+    expect(loadConfig({ TOKEN_TTL_DAYS: '2' }).tokenTtlMs).toBe(2 * 24 * 3600 * 1000);
+  });
+
+  it('reads TLS_CERT and TLS_KEY from PEM contents or from a file path', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'talkgroup-tls-'));
+    dirs.push(dir);
+    const pem = '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n';
+    writeFileSync(path.join(dir, 'cert.pem'), pem);
+    expect(loadConfig({ TLS_CERT: pem }).tlsCert).toBe(pem);
+    expect(loadConfig({ TLS_CERT: 'cert.pem', INIT_CWD: dir }).tlsCert).toBe(pem);
+    expect(() => loadConfig({ TLS_KEY: path.join(dir, 'missing.pem') })).toThrow(/TLS_KEY/);
+  });
+
+  it('puts a relative DATA_DIR in the folder where npm start was typed (INIT_CWD)', () => {
+    expect(loadConfig({ INIT_CWD: '/srv/talkgroup' }).dataDir).toBe(path.resolve('/srv/talkgroup/data'));
+    expect(loadConfig({ INIT_CWD: '/srv/talkgroup', DATA_DIR: 'store' }).dataDir).toBe('/srv/talkgroup/store');
+    expect(loadConfig({ DATA_DIR: '/abs/data' }).dataDir).toBe('/abs/data');
+  });
+});
