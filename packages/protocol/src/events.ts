@@ -38,6 +38,14 @@ export const LocationChanged = z.object({
   accuracy: z.number().min(0).max(1e7).optional(),
 });
 
+/** The floor of a channel (who may talk), asked for and given back by the room it is in. */
+export const FloorRequest = z.object({ room: z.string().max(200).optional() });
+
+/** Why the server took the floor back from its holder. */
+export type FloorRevokeReason = 'preempted' | 'timeout' | 'left' | 'revoked';
+
+export type FloorAnswer = { granted: true } | { granted: false; holder: { userId: number; name: string } };
+
 export interface UserStatus {
   userId: number;
   online: boolean;
@@ -58,6 +66,10 @@ export interface ClientToServerEvents {
   ) => void;
   'message created': (payload: unknown) => void;
   onLocationChanged: (payload: z.input<typeof LocationChanged>) => void;
+  /** Press: asks for the channel's floor; the answer says whether it is given, or who holds it. */
+  floor_request: (payload: z.input<typeof FloorRequest>, ack: (answer: FloorAnswer) => void) => void;
+  /** Release: gives the floor back (nothing happens if this socket does not hold it). */
+  floor_release: (payload?: z.input<typeof FloorRequest>) => void;
 }
 
 /** Why the server ended a session's sockets for good (the client must not reconnect with that token). */
@@ -65,6 +77,12 @@ export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted';
 
 export interface ServerToClientEvents {
   error: (payload: { message: string }) => void;
+  /** To the room: someone holds the floor now (since: ISO time). */
+  floor_taken: (payload: { room: string; userId: number; name: string; since: string }) => void;
+  /** To the room: nobody holds the floor. */
+  floor_idle: (payload: { room: string }) => void;
+  /** To the holder only: the floor was taken back (its client switches its microphone off). */
+  floor_revoked: (payload: { room: string; reason: FloorRevokeReason }) => void;
   /** Sent just before the server closes a socket whose session ended; any other close is followed by a reconnect. */
   session_ended: (payload: { reason: SessionEndReason; message: string }) => void;
   all_users: (peers: RoomPeer[]) => void;

@@ -36,6 +36,10 @@ export interface Config {
    * connexion_lost (a phone changing networks, a reload that lost its goodbye).
    */
   connectionLostGraceMs: number;
+  /** The longest one may hold a channel's floor before it is taken back (FLOOR_MAX_SECONDS). */
+  floorMaxMs: number;
+  /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for deployments that share one Redis. */
+  redisKeyPrefix: string;
 }
 
 export class ConfigError extends Error {}
@@ -121,5 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       : (env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../web/dist')),
     instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
     connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
+    floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,
+    redisKeyPrefix: env.REDIS_KEY_PREFIX || 'talkgroup:',
   };
 }

@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Server, Socket } from 'socket.io';
 import type { ChannelSummary } from '../channels/store.ts';
 import type { Services } from '../services.ts';
+import type { Floor } from './floor.ts';
 
 /** What a socket carries; fetchSockets() hands it over from any instance. */
 export interface SocketData {
@@ -59,12 +60,16 @@ export interface RealtimeContext {
   changeMicState(change: MicChange): Promise<void>;
   /** Ends a user's talk burst in a channel it leaves (the others see its mic go off). */
   endTalkOnLeave(socket: TalkSocket, room: string, channelId: number): Promise<void>;
+  /** Who may talk in each channel (floor.ts). */
+  floor: Floor;
 }
 
 /** A socket's own helpers, handed to each concern with the socket. */
 export interface SocketScope extends RealtimeContext {
   /** Listens to a client event; its task runs after the socket's earlier ones, its errors become `error`. */
   on(event: keyof ClientToServerEvents, task: (payload: unknown) => Promise<void> | void): void;
+  /** Like `on`, for an event whose acknowledgement carries the task's answer. */
+  answer<R>(event: keyof ClientToServerEvents, task: (payload: unknown) => Promise<R>): void;
   /** Runs a task in the socket's queue. */
   run(event: string, task: () => Promise<void> | void): Promise<void>;
   /** The room this socket is in, or a clear error (`claimed`: the room the client names). */

@@ -13,6 +13,8 @@ import { leaveRoom, rooms } from './concerns/rooms.ts';
 import { signalling } from './concerns/signalling.ts';
 import { talk, talkActions } from './concerns/talk.ts';
 import type { Concern, EventArgs, EventName, Io, RealtimeContext, SocketScope, TalkSocket } from './context.ts';
+import { floorControl } from './floor.ts';
+import { memoryFloorStore, redisFloorStore } from './floor-store.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
 import { subscribePushes } from './pushes.ts';
@@ -84,6 +86,17 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   }
 
   const status = statusPublisher(services, emitTo, log);
+  const talkActs = talkActions({ services, emitTo });
+  const floor = floorControl({
+    emitTo,
+    log,
+    store: redis ? redisFloorStore(redis.pub, `${config.redisKeyPrefix}floor:`) : memoryFloorStore(),
+    maxMs: config.floorMaxMs,
+    onTimeout: async (claim, channelId) => {
+      const channel = await services.channels.byId(channelId);
+      if (channel) await talkActs.changeMicState({ ...claim, channel, on: false });
+    },
+  });
   const ctx: RealtimeContext = {
     io,
     services,
@@ -91,7 +104,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     instanceId,
     emitTo,
     publishStatus: status.publish,
-    ...talkActions({ services, emitTo }),
+    ...talkActs,
+    floor,
   };
 
   const unsubscribePushes = subscribePushes(services.events, {
@@ -138,6 +152,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     const scope: SocketScope = {
       ...ctx,
       on: tasks.on,
+      answer: tasks.answer,
       run: tasks.run,
       requireRoom(event, claimed) {
         const { room, channelId } = socket.data;
@@ -183,6 +198,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     closing = true;
     if (heartbeat) clearInterval(heartbeat);
     status.stop();
+    floor.stop();
     for (const timer of graceTimers) clearTimeout(timer);
     unsubscribePushes();
     guard.stop();

@@ -65,5 +65,19 @@ export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAf
     });
   }
 
-  return { run, on, idle: () => queue };
+  function answer<R>(event: string, task: (payload: unknown) => Promise<R>): void {
+    (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: unknown) => void) : undefined;
+      let result: R;
+      void run(
+        event,
+        async () => {
+          result = await task(args[0]);
+        },
+        ack && ((outcome) => ack(outcome.success ? result : outcome)),
+      );
+    });
+  }
+
+  return { run, on, answer, idle: () => queue };
 }

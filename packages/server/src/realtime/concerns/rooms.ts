@@ -25,6 +25,12 @@ export async function leaveRoom(socket: TalkSocket, ctx: RealtimeContext, reason
     await Promise.all(roomsOf(socket, room, channelId).map((name) => socket.leave(name)));
     await ctx.services.presence.setChannel(socket.id, null);
   }
+  await ctx.floor.free(
+    socket.id,
+    room,
+    channelId,
+    reason === 'disconnect' ? undefined : reason === 'evicted' ? 'revoked' : 'left',
+  );
   await ctx.endTalkOnLeave(socket, room, channelId);
   await ctx.services.activities.record('channel_leave', { userId, channelId });
   if (reason === 'evicted') ctx.publishStatus(userId, { alsoRooms: [room] });

@@ -1,6 +1,8 @@
 /** Push-to-talk: the mic state pushed to the room first, then kept as talk bursts and channel_talk entries. */
-import { MicStateChange } from '@talkgroup/protocol';
+import { FloorRequest, MicStateChange } from '@talkgroup/protocol';
+import type { ChannelSummary } from '../../channels/store.ts';
 import type { Concern, MicChange, RealtimeContext, TalkSocket } from '../context.ts';
+import type { FloorOutcome } from '../floor.ts';
 import { channelRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 
@@ -40,18 +42,68 @@ export function talkActions(deps: TalkDeps): Pick<RealtimeContext, 'changeMicSta
   };
 }
 
+/**
+ * Push-to-talk over the floor: `floor_request` / `floor_release`, and old clients' `micStateChange` (true
+ * asks for the floor, false gives it back). A grant is answered and pushed before anything is written;
+ * the talk bursts follow in the socket's queue.
+ */
 export const talk: Concern = (socket, scope) => {
-  scope.on('micStateChange', async (payload) => {
-    const change = parse(MicStateChange, payload, 'micStateChange');
-    const { channelId } = scope.requireRoom('micStateChange', change.room);
-    const channel = await scope.services.channels.byId(channelId);
-    if (!channel) throw new SocketInputError('micStateChange: this channel no longer exists.');
+  const { services } = scope;
+
+  /** The mic changes a grant means: the preempted member stops, the new holder talks. */
+  const afterGrant = async (outcome: FloorOutcome, channel: ChannelSummary) => {
+    const { preempted } = outcome;
+    if (preempted) await scope.changeMicState({ ...preempted, channel, on: false });
     await scope.changeMicState({
       userId: socket.data.userId,
       name: socket.data.name,
       channel,
       socketId: socket.id,
-      on: change.micState,
+      on: true,
     });
+  };
+  const channelOf = async (event: string, channelId: number) => {
+    const channel = await services.channels.byId(channelId);
+    if (!channel) throw new SocketInputError(`${event}: this channel no longer exists.`);
+    return channel;
+  };
+  const take = (room: string, channelId: number) =>
+    scope.floor.take({ ...socket.data, socketId: socket.id }, room, channelId);
+  const letGo = async (event: string, room: string, channelId: number) => {
+    await scope.floor.free(socket.id, room, channelId);
+    const channel = await channelOf(event, channelId);
+    await scope.changeMicState({
+      userId: socket.data.userId,
+      name: socket.data.name,
+      channel,
+      socketId: socket.id,
+      on: false,
+    });
+  };
+
+  scope.answer('floor_request', async (payload) => {
+    const { room, channelId } = scope.requireRoom('floor_request', parse(FloorRequest, payload, 'floor_request').room);
+    const outcome = await take(room, channelId);
+    if (outcome.answer.granted)
+      void scope.run('floor_request', async () => afterGrant(outcome, await channelOf('floor_request', channelId)));
+    return outcome.answer;
+  });
+
+  scope.on('floor_release', async (payload) => {
+    const { room, channelId } = scope.requireRoom('floor_release', parse(FloorRequest, payload, 'floor_release').room);
+    await letGo('floor_release', room, channelId);
+  });
+
+  scope.on('micStateChange', async (payload) => {
+    const change = parse(MicStateChange, payload, 'micStateChange');
+    const { room, channelId } = scope.requireRoom('micStateChange', change.room);
+    if (!change.micState) return letGo('micStateChange', room, channelId);
+    const channel = await channelOf('micStateChange', channelId);
+    const outcome = await take(room, channelId);
+    if (!outcome.answer.granted)
+      throw new SocketInputError(
+        `micStateChange: ${outcome.answer.holder.name} is talking: wait until the channel is free.`,
+      );
+    await afterGrant(outcome, channel);
   });
 };

@@ -158,6 +158,7 @@ export default function GroupCallPage() {
                 <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 2, pt: 1 }}>
                   <PushToTalkButton
                     micOn={state.micOn}
+                    heldBy={state.floorHolder}
                     disabled={!state.micReady || !state.joined}
                     onChange={(on) => voice.engine?.setMicEnabled(on)}
                   />

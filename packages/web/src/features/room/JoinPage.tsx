@@ -115,6 +115,7 @@ function VideoRoom() {
             >
               <PushToTalkButton
                 micOn={state.micOn}
+                heldBy={state.floorHolder}
                 disabled={!state.micReady || !state.joined}
                 onChange={(on) => voice.engine?.setMicEnabled(on)}
                 size={76}

@@ -164,6 +164,7 @@ function MobileCall() {
               >
                 <PushToTalkButton
                   micOn={state.micOn}
+                  heldBy={state.floorHolder}
                   disabled={!state.micReady || !state.joined}
                   onChange={(on) => voice.engine?.setMicEnabled(on)}
                   size={96}

@@ -145,6 +145,7 @@ function UserCall({ channelId, userId, token }: { channelId: number; userId: num
       ) : null}
       <PushToTalkButton
         micOn={state.micOn}
+        heldBy={state.floorHolder}
         disabled={!state.micReady || !state.joined}
         onChange={(on) => engine?.setMicEnabled(on)}
         compact

@@ -231,7 +231,13 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
               {talkingNow}
             </Typography>
             <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
-              <PushToTalkButton micOn={state.micOn} disabled={!canTalk} onChange={talk} size={184} />
+              <PushToTalkButton
+                micOn={state.micOn}
+                heldBy={state.floorHolder}
+                disabled={!canTalk}
+                onChange={talk}
+                size={184}
+              />
             </Box>
             <Box sx={{ display: 'flex', flexDirection: 'column' }}>
               <FormControlLabel

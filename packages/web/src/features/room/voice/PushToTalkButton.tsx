@@ -14,6 +14,8 @@ import { useTranslation } from 'react-i18next';
 
 export interface PushToTalkButtonProps {
   micOn: boolean;
+  /** The last press was refused: this person holds the channel's floor. */
+  heldBy?: string | null;
   disabled?: boolean;
   onChange: (on: boolean) => void;
   /** Diameter in pixels. */
@@ -36,6 +38,7 @@ function spaceTalks(target: EventTarget | null, button: HTMLElement | null): boo
 
 export function PushToTalkButton({
   micOn,
+  heldBy = null,
   disabled = false,
   onChange,
   size = 132,
@@ -94,8 +97,9 @@ export function PushToTalkButton({
     if (target.hasPointerCapture?.(event.pointerId)) target.releasePointerCapture(event.pointerId);
     onChange(true);
   };
+  // Also while the floor is not granted yet: a release before the grant must not leave the mic on.
   const release = () => {
-    if (!spaceHeld.current && micOn) onChange(false);
+    if (!spaceHeld.current) onChange(false);
   };
 
   const Icon = micOn ? MicIcon : MicOffIcon;
@@ -143,7 +147,7 @@ export function PushToTalkButton({
       {compact ? null : (
         <Box sx={{ textAlign: 'center' }}>
           <Typography sx={{ fontWeight: 700, color: micOn ? 'error.main' : 'text.primary' }} aria-live="polite">
-            {micOn ? t('ptt.onAir') : t('ptt.idle')}
+            {micOn ? t('ptt.onAir') : heldBy ? t('ptt.busy', { name: heldBy }) : t('ptt.idle')}
           </Typography>
           <Typography
             id="ptt-hint"

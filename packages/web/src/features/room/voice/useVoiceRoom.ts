@@ -24,6 +24,7 @@ const EMPTY: VoiceRoomState = {
   selfId: null,
   micReady: false,
   micOn: false,
+  floorHolder: null,
   cameraOn: false,
   mediaProblem: null,
   localStream: null,

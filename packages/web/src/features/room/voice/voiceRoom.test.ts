@@ -7,7 +7,7 @@ import { type RoomSocket, VoiceRoom } from './voiceRoom.ts';
 
 type Handler = (...args: unknown[]) => unknown;
 
-function recordedSocket() {
+function recordedSocket(floorAnswer: unknown = { granted: true }) {
   const handlers = new Map<string, Handler[]>();
   const sent: Array<[string, unknown]> = [];
   const socket = {
@@ -24,8 +24,10 @@ function recordedSocket() {
       );
       return socket;
     },
-    emit(event: string, payload: unknown) {
+    emit(event: string, payload: unknown, ack?: (answer: unknown) => void) {
       sent.push([event, payload]);
+      // The server answers a floor request at once (a free floor by default).
+      if (event === 'floor_request') ack?.(floorAnswer);
       return socket;
     },
   };
@@ -164,7 +166,7 @@ describe('voice room', () => {
     expect(room.getSnapshot().peers).toEqual([]);
   });
 
-  it('reports each mic change, and corrects the others over the socket when an HTTP report lands late', async () => {
+  it('talks once the floor is granted, reports each mic change, and frees the floor again when an HTTP report lands late', async () => {
     const io = recordedSocket();
     const reports: boolean[] = [];
     const pending: Array<() => void> = [];
@@ -182,25 +184,22 @@ describe('voice room', () => {
     });
     await room.start();
 
+    // A press asks for the floor; the track is enabled once it is granted.
     room.setMicEnabled(true);
-    expect(track.enabled).toBe(true);
+    await vi.waitFor(() => expect(track.enabled).toBe(true));
     room.setMicEnabled(false);
     expect(track.enabled).toBe(false);
-    expect(io.sentOf('micStateChange')).toEqual([
-      { id: 'self', micState: true, room: 'Alpha' },
-      { id: 'self', micState: false, room: 'Alpha' },
+    expect(io.sent.filter(([name]) => name.startsWith('floor_'))).toEqual([
+      ['floor_request', { room: 'Alpha' }],
+      ['floor_release', { room: 'Alpha' }],
     ]);
     // The "on" report is still on its way: the "off" waits for it rather than racing it.
     expect(reports).toEqual([true]);
 
     pending[0]();
     await vi.waitFor(() => expect(reports).toEqual([true, false]));
-    // The late "on" may have reached the others after the socket's "off": the socket says "off" again.
-    expect(io.sentOf('micStateChange')).toEqual([
-      { id: 'self', micState: true, room: 'Alpha' },
-      { id: 'self', micState: false, room: 'Alpha' },
-      { id: 'self', micState: false, room: 'Alpha' },
-    ]);
+    // The late "on" may have reached the others after the socket's "off": the socket frees the floor again.
+    expect(io.sentOf('floor_release')).toEqual([{ room: 'Alpha' }, { room: 'Alpha' }]);
     pending[1]();
   });
 
@@ -214,7 +213,7 @@ describe('voice room', () => {
     await room.start();
     expect(room.getSnapshot()).toMatchObject({ mediaProblem: 'denied', micReady: false, joined: true });
     room.setMicEnabled(true);
-    expect(io.sentOf('micStateChange')).toEqual([]);
+    expect(io.sentOf('floor_request')).toEqual([]);
 
     await io.receive('all_users', [{ id: 'b', name: 'Bea', userId: 2 }]);
     await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(1));
@@ -238,5 +237,33 @@ describe('voice room', () => {
     await io.receive('getOffer', { sdp: { type: 'offer', sdp: 'a' }, offerSendID: 'abe', offerSendName: 'Abe' });
     expect(io.sentOf('answer')).toMatchObject([{ answerReceiveID: 'abe' }]);
     expect(FakePeerConnection.all.map((pc) => pc.closed)).toEqual([false, true, false]);
+  });
+
+  it('keeps the track off and names the holder when the floor is refused, and stops talking when it is taken back', async () => {
+    const busy = recordedSocket({ granted: false, holder: { userId: 4, name: 'Bea Holder' } });
+    const refused = new VoiceRoom({
+      socket: busy.socket,
+      room: 'Alpha',
+      name: 'Ada',
+      iceServers: [],
+      linkTones: false,
+    });
+    await refused.start();
+    refused.setMicEnabled(true);
+    await vi.waitFor(() => expect(refused.getSnapshot().floorHolder).toBe('Bea Holder'));
+    expect(track.enabled).toBe(false);
+    expect(refused.getSnapshot().micOn).toBe(false);
+    refused.setMicEnabled(false);
+    expect(refused.getSnapshot().floorHolder).toBeNull();
+    refused.leave();
+
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [], linkTones: false });
+    await room.start();
+    room.setMicEnabled(true);
+    await vi.waitFor(() => expect(room.getSnapshot().micOn).toBe(true));
+    await io.receive('floor_revoked', { room: 'Alpha', reason: 'preempted' });
+    expect(track.enabled).toBe(false);
+    expect(room.getSnapshot().micOn).toBe(false);
   });
 });

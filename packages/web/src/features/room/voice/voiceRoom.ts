@@ -29,6 +29,7 @@ import {
   scheduleRestart,
   wirePeer,
 } from './peer.ts';
+import { TalkControl } from './talkControl.ts';
 import { type RoomSocket, SnapshotSource, type VoiceRoomOptions, type VoiceRoomState } from './voiceRoomState.ts';
 
 export type { MediaProblem } from './localMedia.ts';
@@ -44,7 +45,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   /** Mic states heard for sockets not yet connected as peers. */
   private readonly talkingBySocket = new Map<string, boolean>();
   private localStream: MediaStream | null = null;
-  private micOn = false;
+  private readonly ptt: TalkControl;
   private micReady = false;
   private joined = false;
   /** The link dropped after a join; cleared when the server answers the join again (tones, banner). */
@@ -57,11 +58,29 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     super();
     this.options = options;
     this.socket = options.socket;
+    this.ptt = new TalkControl({
+      socket: this.socket,
+      name: options.room,
+      track: () => this.localAudioTrack(),
+      tone: (tone) => {
+        if (options.linkTones !== false) playLinkTone(tone);
+      },
+      pressed: () => {
+        // The page may be opened without a gesture (user call view): a press is one, so playback can start.
+        for (const peer of this.peers.values()) void peer.audio?.play().catch(() => {});
+      },
+      micChanged: () => {
+        void this.reporter?.report();
+        this.changed();
+      },
+      changed: () => this.changed(),
+      isOpen: () => !this.closed,
+    });
     this.reporter = options.reportMicState
       ? new MicStateReporter(
           options.reportMicState,
-          () => this.micOn,
-          () => this.emitMicState(),
+          () => this.ptt.micOn,
+          () => this.ptt.correct(),
         )
       : null;
     this.publish(this.buildSnapshot());
@@ -77,7 +96,8 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       reconnecting: this.linkLost,
       selfId: this.socket.id ?? null,
       micReady: this.micReady,
-      micOn: this.micOn,
+      micOn: this.ptt.micOn,
+      floorHolder: this.ptt.floorHolder,
       cameraOn: this.localStream?.getVideoTracks().some((track) => track.enabled) ?? false,
       mediaProblem: this.mediaProblem,
       localStream: this.localStream,
@@ -102,7 +122,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   /** Leaves the room: tells the others, closes every connection and releases the microphone. */
   leave(): void {
     if (this.closed) return;
-    if (this.micOn) this.setMicEnabled(false);
+    if (this.ptt.micOn) this.ptt.talk(false);
     if (this.joined && this.socket.connected) this.socket.emit('leave_room', { room: this.options.room });
     for (const [event, listener] of this.listenersOnSocket()) this.socket.off(event, listener);
     for (const id of [...this.peers.keys()]) this.removePeer(id);
@@ -125,6 +145,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       ['getCandidate', this.onGetCandidate],
       ['user_exit', this.onUserExit],
       ['onMicStateChanged', this.onMicStateChanged],
+      ['floor_revoked', this.ptt.revoked],
       ['connect', this.onConnect],
       ['disconnect', this.onDisconnect],
     ];
@@ -148,12 +169,8 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       if (this.options.linkTones !== false) playLinkTone('lost');
     }
     this.joined = false;
-    if (this.micOn) {
-      // The server ends the burst of a lost socket; the HTTP report keeps the stored state right.
-      this.micOn = false;
-      for (const track of this.localStream?.getAudioTracks() ?? []) track.enabled = false;
-      void this.reporter?.report();
-    }
+    // The server frees the floor and ends the burst of a lost socket; the HTTP report keeps the state right.
+    this.ptt.lost();
     this.changed();
   };
 
@@ -181,23 +198,9 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     this.micReady = false;
   }
 
-  /** Push-to-talk: enables or disables the local audio track and reports the change. */
+  /** Push-to-talk: see TalkControl (a press asks for the floor, a release gives it back). */
   setMicEnabled(on: boolean): void {
-    if (this.closed) return;
-    const track = this.localAudioTrack();
-    if (!track || this.micOn === on) return;
-    track.enabled = on;
-    this.micOn = on;
-    // The page may be opened without a gesture (user call view): a press is one, so playback can start.
-    for (const peer of this.peers.values()) void peer.audio?.play().catch(() => {});
-    this.emitMicState();
-    void this.reporter?.report();
-    this.changed();
-  }
-
-  private emitMicState(): void {
-    if (this.joined && this.socket.connected)
-      this.socket.emit('micStateChange', { id: this.socket.id, micState: this.micOn, room: this.options.room });
+    if (!this.closed) this.ptt.press(on);
   }
 
   /** The join view's camera button: the track stays, so turning it back on needs no negotiation. */
@@ -212,7 +215,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     this.options.voiceProcessing = processing;
     const replaced = await replaceMicTrack(this.localStream, [...this.peers.values()], {
       options: this.mediaOptions(),
-      enabled: this.micOn,
+      enabled: this.ptt.micOn,
       stillWanted: () => !this.closed,
     });
     if (replaced) this.changed();

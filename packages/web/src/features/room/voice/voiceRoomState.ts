@@ -26,6 +26,8 @@ export interface VoiceRoomState {
   /** The local microphone is ready (taken, track disabled until a press). */
   micReady: boolean;
   micOn: boolean;
+  /** The press was refused: this person holds the channel's floor. */
+  floorHolder: string | null;
   /** The join view's camera: sending pictures (true) or black frames (false). */
   cameraOn: boolean;
   mediaProblem: MediaProblem | null;

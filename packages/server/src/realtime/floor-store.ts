@@ -1,0 +1,99 @@
+/**
+ * Who holds the floor of each channel. One holder per channel across instances: with Redis the decision is
+ * one atomic script (never a read then a write); without Redis there is one instance, and memory is the
+ * truth. Answered without any database write, so a grant is as fast as a round trip to Redis.
+ */
+import type { Role } from '@talkgroup/protocol';
+
+export interface FloorClaim {
+  socketId: string;
+  userId: number;
+  name: string;
+  role: Role;
+  /** ISO time of the grant. */
+  since: string;
+}
+
+export type FloorDecision = { granted: true; preempted?: FloorClaim } | { granted: false; holder: FloorClaim };
+
+export interface FloorStore {
+  /**
+   * Gives the floor to `claim` when nobody holds it, when its socket already does, or when `preempt` and
+   * the holder is not an administrator. `ttlMs` bounds a holding that nobody releases (a lost instance).
+   */
+  take(channelId: number, claim: FloorClaim, preempt: boolean, ttlMs: number): Promise<FloorDecision>;
+  /** Frees the floor if this socket holds it; returns the claim that was freed. */
+  release(channelId: number, socketId: string): Promise<FloorClaim | undefined>;
+}
+
+export function memoryFloorStore(): FloorStore {
+  const holders = new Map<number, { claim: FloorClaim; until: number }>();
+  const current = (channelId: number) => {
+    const held = holders.get(channelId);
+    if (held && held.until <= Date.now()) holders.delete(channelId);
+    return holders.get(channelId)?.claim;
+  };
+  return {
+    async take(channelId, claim, preempt, ttlMs) {
+      const holder = current(channelId);
+      if (holder && holder.socketId !== claim.socketId && !(preempt && holder.role !== 'admin'))
+        return { granted: false, holder };
+      holders.set(channelId, {
+        claim: holder?.socketId === claim.socketId ? holder : claim,
+        until: Date.now() + ttlMs,
+      });
+      return holder && holder.socketId !== claim.socketId ? { granted: true, preempted: holder } : { granted: true };
+    },
+    async release(channelId, socketId) {
+      const holder = current(channelId);
+      if (holder?.socketId !== socketId) return undefined;
+      holders.delete(channelId);
+      return holder;
+    },
+  };
+}
+
+/** The commands used here (a node-redis client has them). */
+export interface FloorRedis {
+  eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+}
+
+const TAKE = `
+local current = redis.call('GET', KEYS[1])
+if current then
+  local holder = cjson.decode(current)
+  local claim = cjson.decode(ARGV[1])
+  if holder.socketId == claim.socketId then
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    return {1, ''}
+  end
+  if ARGV[2] ~= '1' or holder.role == 'admin' then return {0, current} end
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+  return {1, current}
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+return {1, ''}`;
+
+const RELEASE = `
+local current = redis.call('GET', KEYS[1])
+if not current then return '' end
+if cjson.decode(current).socketId ~= ARGV[1] then return '' end
+redis.call('DEL', KEYS[1])
+return current`;
+
+export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
+  return {
+    async take(channelId, claim, preempt, ttlMs) {
+      const [granted, other] = (await redis.eval(TAKE, {
+        keys: [`${prefix}${channelId}`],
+        arguments: [JSON.stringify(claim), preempt ? '1' : '0', String(Math.max(1, Math.round(ttlMs)))],
+      })) as [number, string];
+      if (granted === 1) return other ? { granted: true, preempted: JSON.parse(other) } : { granted: true };
+      return { granted: false, holder: JSON.parse(other) };
+    },
+    async release(channelId, socketId) {
+      const freed = (await redis.eval(RELEASE, { keys: [`${prefix}${channelId}`], arguments: [socketId] })) as string;
+      return freed ? (JSON.parse(freed) as FloorClaim) : undefined;
+    },
+  };
+}

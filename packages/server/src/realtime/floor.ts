@@ -1,0 +1,96 @@
+/**
+ * Floor control: one talker per channel (issue 14). The decision comes from the floor store (memory, or an
+ * atomic Redis script across instances) and is pushed at once (floor_taken, floor_idle, floor_revoked);
+ * talk bursts and activities are written after, by the callers. A holding ends when its holder releases,
+ * leaves, disconnects or is preempted by an administrator, and after FLOOR_MAX_SECONDS at the latest.
+ */
+import type { FloorAnswer, FloorRevokeReason } from '@talkgroup/protocol';
+import type { FastifyBaseLogger } from 'fastify';
+import type { RealtimeContext, SocketData } from './context.ts';
+import type { FloorClaim, FloorStore } from './floor-store.ts';
+import { channelRoom, peerRoom } from './room-names.ts';
+
+export interface FloorOutcome {
+  answer: FloorAnswer;
+  /** The member whose holding an administrator took over. */
+  preempted?: FloorClaim;
+}
+
+export interface Floor {
+  take(
+    holder: Pick<SocketData, 'userId' | 'name' | 'role'> & { socketId: string },
+    room: string,
+    channelId: number,
+  ): Promise<FloorOutcome>;
+  /** Frees the floor if `socketId` holds it; `reason` tells the holder why (none when it let go itself). */
+  free(socketId: string, room: string, channelId: number, reason?: FloorRevokeReason): Promise<FloorClaim | undefined>;
+  stop(): void;
+}
+
+export function floorControl(
+  deps: Pick<RealtimeContext, 'emitTo'> & {
+    store: FloorStore;
+    maxMs: number;
+    log: FastifyBaseLogger;
+    /** A holding that ran out: its holder's mic goes off (talk bursts, onMicStateChanged). */
+    onTimeout: (claim: FloorClaim, channelId: number) => Promise<void>;
+  },
+): Floor {
+  const { store, maxMs, emitTo, log } = deps;
+  /** This instance's timers of the holdings it granted. */
+  const timers = new Map<number, { socketId: string; timer: NodeJS.Timeout }>();
+
+  const disarm = (channelId: number, socketId?: string) => {
+    const armed = timers.get(channelId);
+    if (!armed || (socketId && armed.socketId !== socketId)) return;
+    clearTimeout(armed.timer);
+    timers.delete(channelId);
+  };
+
+  const floor: Floor = {
+    async take(holder, room, channelId) {
+      const claim: FloorClaim = { ...holder, since: new Date().toISOString() };
+      // A little longer in the store than the timer: the timer frees it, the expiry only covers a lost instance.
+      const decision = await store.take(channelId, claim, holder.role === 'admin', maxMs + 5000);
+      if (!decision.granted) {
+        return { answer: { granted: false, holder: { userId: decision.holder.userId, name: decision.holder.name } } };
+      }
+      if (decision.preempted) {
+        emitTo([peerRoom(channelId, decision.preempted.socketId)], 'floor_revoked', { room, reason: 'preempted' });
+      }
+      if (timers.get(channelId)?.socketId !== claim.socketId) {
+        disarm(channelId);
+        const timer = setTimeout(() => {
+          void (async () => {
+            const freed = await floor.free(claim.socketId, room, channelId, 'timeout');
+            if (freed) await deps.onTimeout(freed, channelId);
+          })().catch((error) => log.error({ err: error, channelId }, 'could not take the floor back'));
+        }, maxMs);
+        timer.unref();
+        timers.set(channelId, { socketId: claim.socketId, timer });
+        emitTo([channelRoom(room)], 'floor_taken', {
+          room,
+          userId: claim.userId,
+          name: claim.name,
+          since: claim.since,
+        });
+      }
+      return { answer: { granted: true }, preempted: decision.preempted };
+    },
+
+    async free(socketId, room, channelId, reason) {
+      const freed = await store.release(channelId, socketId);
+      if (!freed) return undefined;
+      disarm(channelId, socketId);
+      if (reason) emitTo([peerRoom(channelId, socketId)], 'floor_revoked', { room, reason });
+      emitTo([channelRoom(room)], 'floor_idle', { room });
+      return freed;
+    },
+
+    stop() {
+      for (const { timer } of timers.values()) clearTimeout(timer);
+      timers.clear();
+    },
+  };
+  return floor;
+}

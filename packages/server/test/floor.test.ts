@@ -1,0 +1,204 @@
+/**
+ * Floor control (issue 14): one talker per channel, an administrator may always break in, nobody can block
+ * the channel; old clients' micStateChange asks and gives back the floor. On one instance, and across two
+ * instances sharing Redis (the decision is one atomic script there).
+ */
+import { randomBytes } from 'node:crypto';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../src/app.ts';
+import type { ChannelSummary } from '../src/channels/store.ts';
+import {
+  type Account,
+  buildTestApp,
+  createMember,
+  databases,
+  signUpAdmin,
+  startApp,
+  type TestApp,
+  testStorage,
+} from './harness.ts';
+import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
+
+describe.each(databases)('the floor of a channel on %s', (dialect) => {
+  let app: TestApp;
+  let url: string;
+  let admin: Account;
+  let alice: Account;
+  let bob: Account;
+  let channel: ChannelSummary;
+  const clients: TestClient[] = [];
+
+  const joined = async (account: Account) => {
+    const client = await connect(url, account.token);
+    clients.push(client);
+    client.socket.emit('join_room', { room: channel.rtcSession });
+    await client.next('all_users');
+    return client;
+  };
+  const request = (client: TestClient) => client.emitAck('floor_request', { room: channel.rtcSession });
+  const burstsOf = (userId: number) =>
+    app.services.db.selectFrom('talk_bursts').selectAll().where('user_id', '=', userId).execute();
+
+  beforeEach(async () => {
+    app = await startApp(dialect, { floorMaxMs: 1500 });
+    url = await listen(app);
+    admin = await signUpAdmin(app);
+    alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
+    bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Field' });
+    channel = await app.services.channels.create('Net');
+    await app.services.memberships.add(channel.id, [alice.id, bob.id]);
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    await app.close();
+  });
+
+  it('grants a free floor, tells the room who talks, denies the next member with the holder, and frees on release', async () => {
+    const a = await joined(alice);
+    const b = await joined(bob);
+    expect(await request(a)).toEqual({ granted: true });
+    expect(await b.next('floor_taken')).toMatchObject({
+      room: channel.rtcSession,
+      userId: alice.id,
+      name: 'Alice Field',
+    });
+    expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: true });
+    expect(await request(b)).toEqual({ granted: false, holder: { userId: alice.id, name: 'Alice Field' } });
+
+    a.socket.emit('floor_release', { room: channel.rtcSession });
+    expect(await b.next('floor_idle')).toEqual({ room: channel.rtcSession });
+    expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: false });
+    expect(await request(b)).toEqual({ granted: true });
+    await eventually(async () => (await burstsOf(alice.id)).some((burst) => burst.ended_at !== null), 'burst closed');
+  });
+
+  it('gives exactly one grant to two requests at once', async () => {
+    const a = await joined(alice);
+    const b = await joined(bob);
+    const answers = await Promise.all([request(a), request(b)]);
+    expect(answers.filter((answer) => (answer as unknown as { granted: boolean }).granted)).toHaveLength(1);
+  });
+
+  it('lets an administrator preempt a member (floor_revoked to the member), never the reverse', async () => {
+    const a = await joined(alice);
+    const boss = await joined(admin);
+    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(boss)).toEqual({ granted: true });
+    expect(await a.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'preempted' });
+    expect(await a.next('floor_taken', (taken) => taken.userId === admin.id)).toMatchObject({
+      name: 'Ada Admin',
+    });
+    expect(await a.next('onMicStateChanged', (change) => change.userId === alice.id && !change.micState)).toMatchObject(
+      {
+        micState: false,
+      },
+    );
+    expect(await request(a)).toEqual({ granted: false, holder: { userId: admin.id, name: 'Ada Admin' } });
+  });
+
+  it('frees the floor at once when its holder disconnects or leaves the room', async () => {
+    const a = await joined(alice);
+    const b = await joined(bob);
+    expect(await request(a)).toEqual({ granted: true });
+    a.close();
+    expect(await b.next('floor_idle')).toEqual({ room: channel.rtcSession });
+    expect(await request(b)).toEqual({ granted: true });
+    b.socket.emit('leave_room', {});
+    const c = await joined(alice);
+    expect(await request(c)).toEqual({ granted: true });
+  });
+
+  it('takes the floor back after the maximum talk time (FLOOR_MAX_SECONDS)', async () => {
+    const a = await joined(alice);
+    const b = await joined(bob);
+    expect(await request(a)).toEqual({ granted: true });
+    expect(await a.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'timeout' });
+    expect(await b.next('floor_idle')).toEqual({ room: channel.rtcSession });
+    expect(await b.next('onMicStateChanged', (change) => change.micState === false)).toMatchObject({
+      userId: alice.id,
+    });
+    expect(await request(b)).toEqual({ granted: true });
+  });
+
+  it("treats old clients' micStateChange as a request and a release, and refuses a second talker", async () => {
+    const a = await joined(alice);
+    const b = await joined(bob);
+    expect(await a.emitAck('micStateChange', { id: 7, micState: true, room: channel.rtcSession })).toEqual({
+      success: true,
+    });
+    expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: true });
+    const refused = await b.emitAck('micStateChange', { micState: true });
+    expect(refused).toEqual({
+      success: false,
+      result: 'micStateChange: Alice Field is talking: wait until the channel is free.',
+    });
+    expect(await a.emitAck('micStateChange', { micState: 'false' })).toEqual({ success: true });
+    expect(await b.next('floor_idle')).toEqual({ room: channel.rtcSession });
+    expect(await b.emitAck('micStateChange', { micState: true })).toEqual({ success: true });
+  });
+
+  it('refuses a request outside a room, with a clear error', async () => {
+    const lonely = await connect(url, alice.token);
+    clients.push(lonely);
+    expect(await lonely.emitAck('floor_request', {})).toEqual({
+      success: false,
+      result: 'floor_request: join a room first (join_room).',
+    });
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.runIf(redisUrl)('the floor across two instances sharing Redis', () => {
+  const apps: App[] = [];
+  let storage: ReturnType<typeof testStorage>;
+  const clients: TestClient[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    for (const app of apps.splice(0)) await app.fastify.close();
+    await storage.remove();
+  });
+
+  beforeEach(() => {
+    storage = testStorage('sqlite');
+  });
+
+  it('gives exactly one grant to requests made at once on both instances, and lets an administrator preempt across them', async () => {
+    // Keys of their own: other runs may share this Redis.
+    const redisKeyPrefix = `test-${randomBytes(6).toString('hex')}:`;
+    const one = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `one-${redisKeyPrefix}` });
+    const two = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `two-${redisKeyPrefix}` });
+    apps.push(one, two);
+    const [urlOne, urlTwo] = [await listen(one), await listen(two)];
+    const admin = await signUpAdmin(one);
+    const alice = await createMember(one, admin, { firstName: 'Alice', lastName: 'One' });
+    const bob = await createMember(one, admin, { firstName: 'Bob', lastName: 'Two' });
+    const channel = await one.services.channels.create(`Net ${randomBytes(4).toString('hex')}`);
+    await one.services.memberships.add(channel.id, [alice.id, bob.id]);
+    const joinedAt = async (url: string, account: Account) => {
+      const client = await connect(url, account.token);
+      clients.push(client);
+      client.socket.emit('join_room', { room: channel.rtcSession });
+      await client.next('all_users');
+      return client;
+    };
+    const a = await joinedAt(urlOne, alice);
+    const b = await joinedAt(urlTwo, bob);
+    const request = (client: TestClient) => client.emitAck('floor_request', { room: channel.rtcSession });
+
+    for (let round = 0; round < 5; round += 1) {
+      const answers = (await Promise.all([request(a), request(b)])) as unknown as Array<{ granted: boolean }>;
+      expect(answers.filter((answer) => answer.granted)).toHaveLength(1);
+      const holder = answers[0].granted ? a : b;
+      const other = holder === a ? b : a;
+      holder.socket.emit('floor_release', { room: channel.rtcSession });
+      await other.next('floor_idle');
+    }
+
+    expect(await request(a)).toEqual({ granted: true });
+    const boss = await joinedAt(urlTwo, admin);
+    expect(await request(boss)).toEqual({ granted: true });
+    expect(await a.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'preempted' });
+    expect(await request(b)).toMatchObject({ granted: false, holder: { userId: admin.id } });
+  });
+});

@@ -1,0 +1,110 @@
+/**
+ * The client side of the floor (issue 14). Unanswered requests count as refused after a while, so a press
+ * never hangs.
+ */
+import type { FloorAnswer } from '@talkgroup/protocol';
+import type { LinkTone } from './linkTones.ts';
+import type { RoomSocket } from './voiceRoomState.ts';
+
+const ANSWER_WITHIN_MS = 5000;
+const NO_ANSWER: FloorAnswer = { granted: false, holder: { userId: 0, name: '' } };
+
+export function requestFloor(socket: RoomSocket, room: string): Promise<FloorAnswer> {
+  if (!socket.connected) return Promise.resolve(NO_ANSWER);
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(NO_ANSWER), ANSWER_WITHIN_MS);
+    socket.emit('floor_request', { room }, (answer: FloorAnswer) => {
+      clearTimeout(timer);
+      resolve(answer && typeof answer === 'object' && 'granted' in answer ? answer : NO_ANSWER);
+    });
+  });
+}
+
+export function releaseFloor(socket: RoomSocket, room: string): void {
+  if (socket.connected) socket.emit('floor_release', { room });
+}
+
+/**
+ * Push-to-talk of one room: a press asks for the floor and enables the microphone track once it is granted
+ * (a talk-permit beep); refused, a busy tone and the holder's name; a release disables the track and gives
+ * the floor back; the server taking it back (an administrator breaking in, the time limit) switches it off.
+ */
+export class TalkControl {
+  micOn = false;
+  /** The button is held (the floor may not be granted yet). */
+  private pressed = false;
+  /** Who holds the floor that the last press was refused. */
+  floorHolder: string | null = null;
+
+  constructor(
+    private readonly room: {
+      socket: RoomSocket;
+      name: string;
+      track: () => MediaStreamTrack | undefined;
+      tone: (tone: LinkTone) => void;
+      /** A press is a gesture: playback of the others may start. */
+      pressed: () => void;
+      /** The mic changed: report it and redraw. */
+      micChanged: () => void;
+      changed: () => void;
+      isOpen: () => boolean;
+    },
+  ) {}
+
+  press(on: boolean): void {
+    this.pressed = on;
+    if (!this.room.track()) return;
+    if (!on) {
+      this.floorHolder = null;
+      if (this.micOn) this.talk(false);
+      else this.room.changed();
+      return;
+    }
+    if (this.micOn) return;
+    this.room.pressed();
+    void requestFloor(this.room.socket, this.room.name).then((answer) => {
+      if (!this.room.isOpen() || !this.pressed) {
+        if (answer.granted) releaseFloor(this.room.socket, this.room.name);
+        return;
+      }
+      if (answer.granted) {
+        this.floorHolder = null;
+        this.room.tone('permit');
+        this.talk(true);
+      } else {
+        if (answer.holder.name) this.room.tone('busy');
+        this.floorHolder = answer.holder.name || null;
+        this.room.changed();
+      }
+    });
+  }
+
+  talk(on: boolean): void {
+    const track = this.room.track();
+    if (!track || this.micOn === on) return;
+    track.enabled = on;
+    this.micOn = on;
+    if (!on) releaseFloor(this.room.socket, this.room.name);
+    this.room.micChanged();
+  }
+
+  /** The link dropped: the server freed the floor; the track goes off without a word to it. */
+  lost(): void {
+    if (!this.micOn) return;
+    this.micOn = false;
+    const track = this.room.track();
+    if (track) track.enabled = false;
+    this.room.micChanged();
+  }
+
+  revoked = (payload: { room: string }): void => {
+    if (payload.room !== this.room.name || !this.micOn) return;
+    this.room.tone('revoked');
+    this.talk(false);
+  };
+
+  /** After a late HTTP report: the socket says the floor is free again. */
+  correct(): void {
+    if (!this.micOn) releaseFloor(this.room.socket, this.room.name);
+  }
+}
