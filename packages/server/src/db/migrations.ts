@@ -187,6 +187,8 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<vo
   const migrator = new Migrator({
     db: db as AnyDb,
     provider: { getMigrations: async () => migrations },
+    // Features land in parallel with their own numbers; a database that has a later one may still lack an earlier one.
+    allowUnorderedMigrations: true,
     ...(migrationTableSchema ? { migrationTableSchema } : {}),
   });
   // Kysely's PostgreSQL introspection reads every schema's tables; a schema dropped meanwhile by another
