@@ -28,8 +28,9 @@ import {
   StatisticsSchema,
   UserExportRowSchema,
   UserSchema,
+  VoiceMessageSchema,
 } from './entities.ts';
-import { ACTIVITY_TIME_FRAMES, IMAGE_MAX_LABEL } from './rules.ts';
+import { ACTIVITY_TIME_FRAMES, IMAGE_MAX_LABEL, VOICE_MAX_DURATION_MS } from './rules.ts';
 
 // Accounts and users
 export const Login = call(ok({ user: SignedInUserSchema }))(
@@ -52,6 +53,12 @@ export const SignUpUser = call(ok({ user: UserSchema }))(
     pseudo: text(100).optional(),
     mapRight: Flag.optional(),
   }),
+);
+/** New (not in the spec): whether /signup can create an account now, so that sign-in offers it only then. */
+export const GetSignUpState = call(z.object({ success: z.boolean(), open: z.boolean() }))(
+  '/user/api/getSignUpState',
+  'public',
+  Empty,
 );
 export const Logout = call(OkSchema)('/user/api/logout', 'signedIn', z.object({ userId: Id.optional() }));
 export const GetUserById = call(ok({ res: UserSchema }))('/user/api/getUserById/', 'self', z.object({ userId: Id }));
@@ -145,12 +152,24 @@ export const CreateChannel = call(ok({ res: ChannelSchema }))(
     /** Ignored: the server computes rtcSession from the name. */
     channelRtcSession: z.string().max(400).optional(),
     userId: Id.optional(),
+    /** Absent: on (one talker at a time). */
+    floorControl: z.boolean().optional(),
+    /** Absent: on (every transmission is kept in the channel's voice history). */
+    recording: z.boolean().optional(),
   }),
 );
 export const UpdateChannel = call(ok({ res: ChannelSchema }))(
   '/user/api/updateChannel',
   'admin',
-  z.object({ channelId: Id, channelName: requiredText(200), userId: Id.optional() }),
+  z.object({
+    channelId: Id,
+    channelName: requiredText(200),
+    userId: Id.optional(),
+    /** Absent: unchanged. */
+    floorControl: z.boolean().optional(),
+    /** Absent: unchanged. */
+    recording: z.boolean().optional(),
+  }),
 );
 export const DeleteChannel = call(OkSchema)(
   '/user/api/deleteChannel',
@@ -262,6 +281,51 @@ export const FileLink = {
     exp: z.string().describe('expiry, unix seconds'),
     sig: z.string().describe('HMAC-SHA256 of name, uid and exp'),
   }),
+};
+
+// Voice history (issue 15; see docs/api.md)
+const IsoTime = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 time, like 2026-01-31T08:00:00.000Z' })
+  .transform((value) => new Date(value));
+/** Multipart form: audio (the recording), channelId, startedAt, durationMs, clientId?. */
+export const UPLOAD_VOICE_MESSAGE_PATH = '/user/api/uploadVoiceMessage';
+export const UploadVoiceMessageFields = z.object({
+  channelId: Id,
+  startedAt: IsoTime,
+  durationMs: z.coerce.number().int().min(1).max(VOICE_MAX_DURATION_MS),
+  /** The browser's id of this transmission: an upload sent again (the offline outbox) is kept once. */
+  clientId: z
+    .string()
+    .regex(/^[\w-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _')
+    .optional(),
+});
+const UploadVoiceMessageForm = UploadVoiceMessageFields.extend({
+  audio: z.file().describe('Opus in WebM or Ogg, recognised by its bytes; at most VOICE_MAX_BYTES (2 MB by default)'),
+});
+export const UploadVoiceMessage = call(ok({ res: VoiceMessageSchema }))(
+  UPLOAD_VOICE_MESSAGE_PATH,
+  'reader',
+  UploadVoiceMessageForm,
+  { encoding: 'multipart/form-data' },
+);
+export type UploadVoiceMessageResponse = ResponseOf<typeof UploadVoiceMessage>;
+export const GetChannelVoiceMessages = call(ok({ res: z.array(VoiceMessageSchema), hasMore: z.boolean() }))(
+  '/user/api/getChannelVoiceMessages',
+  'reader',
+  z.object({
+    channelId: Id,
+    /** Paging, newest first: the transmissions older than this one. */
+    beforeId: Id.optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
+);
+export const DeleteVoiceMessage = call(OkSchema)('/user/api/deleteVoiceMessage', 'admin', z.object({ id: Id }));
+/** POST, JSON body; answers a zip (audio files and index.csv), streamed. Not a JSON call: documented apart. */
+export const VOICE_EXPORT_PATH = '/user/api/exportVoiceMessages';
+export const VoiceExport = {
+  path: VOICE_EXPORT_PATH,
+  access: 'admin' as const,
+  body: z.object({ channelId: Id, from: IsoTime, to: IsoTime }),
 };
 
 // Members' own calls (not in the spec; see docs/api.md)

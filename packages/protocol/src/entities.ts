@@ -23,6 +23,8 @@ export const ACTIVITY_TYPES = [
   'channel_creation',
   'channel_update',
   'channel_delete',
+  'emergency',
+  'voice_message',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -38,6 +40,8 @@ export const TIMELINE_ACTIVITY_TYPES = [
   'channel_join',
   'channel_talk',
   'channel_leave',
+  'emergency',
+  'voice_message',
 ] as const satisfies readonly ActivityType[];
 
 export const ActivitySchema = z.object({
@@ -49,6 +53,8 @@ export const ActivitySchema = z.object({
     .object({ id: z.number().nullable(), firstName: z.string(), lastName: z.string(), display_name: z.string() })
     .nullable(),
   channel: z.object({ id: z.number().nullable(), name: z.string() }).nullable(),
+  /** channel_talk: how long the transmission lasted, in milliseconds (absent for other types). */
+  durationMs: z.number().optional(),
 });
 export type Activity = z.output<typeof ActivitySchema>;
 
@@ -102,6 +108,10 @@ export const ChannelSchema = z.object({
   ),
   /** How many distinct members have a socket in this channel now. */
   connected: z.number(),
+  /** One talker at a time (the floor, issue 14); false: an open conference where everyone may talk. */
+  floorControl: z.boolean(),
+  /** Every transmission is recorded into the channel's voice history (issue 15); false: nothing is kept. */
+  recording: z.boolean(),
   /** Latest first; at most one entry: the latest activity of the channel. */
   userActivities: z.array(ActivitySchema),
 });
@@ -120,6 +130,21 @@ export const MessageSchema = z.object({
   user: z.object({ display_name: z.string() }),
 });
 export type Message = z.output<typeof MessageSchema>;
+
+/** One recorded transmission of a channel's voice history (issue 15). */
+export const VoiceMessageSchema = z.object({
+  id: z.number(),
+  channelId: z.number(),
+  /** null once the talker's account is deleted (the transmission is kept, with the name it had). */
+  userId: z.number().nullable(),
+  display_name: z.string(),
+  /** When the transmission started. */
+  createdAt: z.string(),
+  durationMs: z.number(),
+  /** The audio (Opus in WebM or Ogg): a signed, expiring link for the reader, like a chat image's path. */
+  url: z.string(),
+});
+export type VoiceMessage = z.output<typeof VoiceMessageSchema>;
 
 /** The user that sign-in returns and the browser keeps. */
 export const SignedInUserSchema = z.object({

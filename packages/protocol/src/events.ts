@@ -1,6 +1,7 @@
 /** Socket.IO events of spec section 7, typed once for the server and the web client. */
 import { z } from 'zod';
-import type { Activity, Message } from './entities.ts';
+import type { EmergencyAlert } from './emergency.ts';
+import type { Activity, Message, VoiceMessage } from './entities.ts';
 
 export interface RoomPeer {
   /** The socket id. */
@@ -70,6 +71,11 @@ export interface ClientToServerEvents {
   floor_request: (payload: z.input<typeof FloorRequest>, ack: (answer: FloorAnswer) => void) => void;
   /** Release: gives the floor back (nothing happens if this socket does not hold it). */
   floor_release: (payload?: z.input<typeof FloorRequest>) => void;
+  /** SOS: the same as POST /user/api/sendEmergencyAlert; the answer carries the alert or why it was refused. */
+  emergency_alert: (
+    payload: { channelId?: number | string; lat?: number; lng?: number; accuracy?: number },
+    ack?: (answer: { success: true; res: EmergencyAlert } | { success: false; result: string }) => void,
+  ) => void;
 }
 
 /** Why the server ended a session's sockets for good (the client must not reconnect with that token). */
@@ -81,6 +87,15 @@ export interface ServerToClientEvents {
   floor_taken: (payload: { room: string; userId: number; name: string; since: string }) => void;
   /** To the room: nobody holds the floor. */
   floor_idle: (payload: { room: string }) => void;
+  /**
+   * To the holder only: the server gave it the floor without a press (an emergency: open microphone for
+   * holdMs, then floor_revoked with reason timeout).
+   */
+  floor_granted: (payload: { room: string; reason: 'emergency'; holdMs: number }) => void;
+  /** To every administrator and the rooms of the sender's channels: an SOS. */
+  emergencyAlert: (alert: EmergencyAlert) => void;
+  /** To the same: an administrator took the alert. */
+  emergencyAcknowledged: (alert: EmergencyAlert) => void;
   /** To the holder only: the floor was taken back (its client switches its microphone off). */
   floor_revoked: (payload: { room: string; reason: FloorRevokeReason }) => void;
   /** Sent just before the server closes a socket whose session ended; any other close is followed by a reconnect. */
@@ -97,6 +112,9 @@ export interface ServerToClientEvents {
   messageResponse: (message: Message) => void;
   onSendMessage: (message: Message) => void;
   onMessageDeleted: (payload: { id: number; channelId: number }) => void;
+  /** To the channel's room: a transmission was recorded (voice history, issue 15). */
+  voiceMessage: (voiceMessage: VoiceMessage) => void;
+  voiceMessageDeleted: (payload: { id: number; channelId: number }) => void;
   onLocationChanged: (payload: {
     userId: number;
     lat: number;

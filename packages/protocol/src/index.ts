@@ -13,6 +13,8 @@ export {
   type ResponseOf,
 } from './call.ts';
 export * from './client-config.ts';
+export * from './emergency.ts';
 export * from './entities.ts';
 export * from './events.ts';
 export * from './rules.ts';
+export * from './server-messages.ts';

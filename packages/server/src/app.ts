@@ -9,8 +9,10 @@ import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
+import { emergencyRoutes } from './emergency/routes.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { redactedRequest } from './http/redact.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
 import { legacyRoutes } from './legacy/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { registerOpenApi } from './openapi.ts';
@@ -19,6 +21,7 @@ import { realtimeRoutes } from './realtime/routes.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
+import { voiceRoutes } from './voice/routes.ts';
 
 export interface App {
   fastify: FastifyInstance;
@@ -43,10 +46,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     // Request URLs are logged with their secrets replaced (http/redact.ts).
     logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: redactedRequest } },
     bodyLimit: 8 * 1024 * 1024,
-    trustProxy: false,
+    trustProxy: config.trustProxy,
     ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
   });
   registerErrorHandler(fastify);
+  await registerSecurityHeaders(fastify, config);
   await registerOpenApi(fastify);
   const services = createServices(config, database, (error, event) =>
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
@@ -59,6 +63,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   legacyRoutes(fastify, services);
   clientConfigRoutes(fastify, services);
   dashboardRoutes(fastify, services);
+  voiceRoutes(fastify, services);
+  emergencyRoutes(fastify, services);
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
   realtimeRoutes(fastify, services, realtime);

@@ -3,7 +3,7 @@
  * whoever cares (real time pushes it to sockets and re-checks the channel rooms). Built with the services,
  * so nothing is patched in afterwards; with no listener an event simply goes nowhere (app.inject tests).
  */
-import type { Activity, Message, SessionEndReason } from '@talkgroup/protocol';
+import type { Activity, EmergencyAlert, Message, SessionEndReason, VoiceMessage } from '@talkgroup/protocol';
 
 /** What real time needs to know of a channel to reach its room. */
 export interface ChannelRef {
@@ -28,6 +28,15 @@ export interface DomainEvents {
   messageCreated: { channel: ChannelRef; message: Message };
   messageDeleted: { channel: ChannelRef; messageId: number };
   activityRecorded: { activity: Activity };
+  /** A transmission was recorded into the channel's voice history. */
+  voiceMessageCreated: { channel: ChannelRef; voiceMessage: VoiceMessage };
+  voiceMessageDeleted: { channel: ChannelRef; voiceMessageId: number };
+  /**
+   * An SOS: `rooms` are the rooms of the sender's channels (and of the alert's channel); `channel`, where the
+   * sender gets the floor with top priority.
+   */
+  emergencyRaised: { alert: EmergencyAlert; rooms: string[]; channel?: ChannelRef };
+  emergencyAcknowledged: { alert: EmergencyAlert; rooms: string[] };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -5,6 +5,8 @@ import { type SessionStore, sessionStore } from './auth/sessions.ts';
 import { type ChannelAccess, channelAccess } from './channels/access.ts';
 import { type MembershipStore, membershipStore } from './channels/membership.ts';
 import { type ChannelStore, channelStore } from './channels/store.ts';
+import { type EmergencyAlerts, emergencyAlerts } from './emergency/alerts.ts';
+import { emergencyStore } from './emergency/store.ts';
 import type { Config } from './config.ts';
 import type { OpenedDatabase } from './db/open.ts';
 import type { Db } from './db/schema.ts';
@@ -17,6 +19,7 @@ import { type PositionStore, positionStore } from './realtime/positions.ts';
 import { type PresenceStore, presenceStore } from './realtime/presence.ts';
 import { type TalkBurstStore, talkBurstStore } from './realtime/talk-bursts.ts';
 import { type UserStore, userStore } from './users/store.ts';
+import { type VoiceStore, voiceStore } from './voice/store.ts';
 
 export interface Services {
   config: Config;
@@ -42,6 +45,10 @@ export interface Services {
   talkBursts: TalkBurstStore;
   positions: PositionStore;
   devices: DeviceStore;
+  /** Voice history: recorded transmissions, their audio under DATA_DIR/voice (issue 15). */
+  voice: VoiceStore;
+  /** SOS alerts (issue 14). */
+  emergency: EmergencyAlerts;
   /** Sign-in failures per (address, login). */
   signInLimiter: RateLimiter;
   /** Sign-in failures per address, whatever the login. */
@@ -61,13 +68,25 @@ export function createServices(
   const access = channelAccess(channels, memberships);
   const messages = messageStore(db, urls);
   const activities = activityStore(db, events);
+  const users = userStore(db);
+  const presence = presenceStore(db);
+  const emergency = emergencyAlerts({
+    store: emergencyStore(db),
+    access,
+    channels,
+    memberships,
+    users,
+    presence,
+    activities,
+    events,
+  });
   return {
     config,
     database,
     db,
     events,
     sessions: sessionStore(db, config.tokenTtlMs),
-    users: userStore(db),
+    users,
     memberships,
     channels,
     access,
@@ -76,10 +95,12 @@ export function createServices(
     files: fileStore(config.dataDir),
     fileUrls: urls,
     activities,
-    presence: presenceStore(db),
+    presence,
     talkBursts: talkBurstStore(db),
     positions: positionStore(db),
     devices: deviceStore(db),
+    voice: voiceStore(db, urls, config.dataDir),
+    emergency,
     // 10 failures per login and address, 50 per address, in 15 minutes.
     signInLimiter: rateLimiter(10, 15 * 60 * 1000),
     addressLimiter: rateLimiter(50, 15 * 60 * 1000),

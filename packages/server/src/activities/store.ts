@@ -22,6 +22,7 @@ export function toActivity(row: Selectable<ActivitiesTable>): Activity {
       row.channel_id !== null || row.channel_name !== null
         ? { id: row.channel_id, name: row.channel_name ?? '' }
         : null,
+    ...(row.duration_ms !== null && row.duration_ms !== undefined ? { durationMs: row.duration_ms } : {}),
   };
 }
 
@@ -31,6 +32,8 @@ export interface ActivitySubject {
   /** When known, saves a query. */
   channelName?: string;
   at?: Date;
+  /** channel_talk: how long the transmission lasted. */
+  durationMs?: number;
 }
 
 const PUSHED_PER_BATCH = 8;
@@ -63,6 +66,7 @@ export function activityStore(db: Db, events: EventBus) {
           channel_id: channelName !== undefined ? (subject.channelId ?? null) : null,
           channel_name: channelName ?? null,
           created_at: (subject.at ?? new Date()).toISOString(),
+          ...(subject.durationMs !== undefined ? { duration_ms: Math.round(subject.durationMs) } : {}),
         })
         .returningAll()
         .executeTakeFirstOrThrow();

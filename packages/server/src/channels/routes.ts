@@ -18,12 +18,12 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { type ChannelSummary, isUniqueViolation } from './store.ts';
 
 /** Spec section 8: the console shows this text when an update is refused. */
-export const NAME_TAKEN = 'Channel name already exists';
 const NAME_MAX = 200;
 
 export function channelRoutes(app: FastifyInstance, services: Services): void {
@@ -53,42 +53,48 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
 
   route(CreateChannel, async ({ body, auth }) => {
     const name = body.channelName;
-    if (await channels.conflicting(name)) throw conflict(NAME_TAKEN);
+    if (await channels.conflicting(name)) throw conflict('channel_name_taken');
     let created: ChannelSummary;
     try {
       created = await channels.create(name);
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(NAME_TAKEN);
+      if (isUniqueViolation(error)) throw conflict('channel_name_taken');
       throw error;
     }
+    if (body.floorControl === false) await channels.setFloorControl(created.id, false);
+    if (body.recording === false) await channels.setRecording(created.id, false);
     await activities.record('channel_creation', { userId: auth.userId, channelId: created.id, channelName: name });
     events.emit('channelChanged', { userIds: [] });
     const channel = await channels.one(created.id);
-    if (!channel) throw notFound('Channel');
-    return { success: true, result: 'Channel created successfully', res: channel };
+    if (!channel) throw notFound('channel_not_found');
+    return { success: true, ...said('channel_created'), res: channel };
   });
 
   route(UpdateChannel, async ({ body, auth }) => {
     const current = await channels.byId(body.channelId);
-    if (!current) throw notFound('Channel');
+    if (!current) throw notFound('channel_not_found');
     const name = body.channelName;
-    if (await channels.conflicting(name, current.id)) throw conflict(NAME_TAKEN);
+    if (await channels.conflicting(name, current.id)) throw conflict('channel_name_taken');
     try {
       await channels.rename(current.id, name);
     } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(NAME_TAKEN);
+      if (isUniqueViolation(error)) throw conflict('channel_name_taken');
       throw error;
     }
+    if (body.floorControl !== undefined && body.floorControl !== current.floorControl)
+      await channels.setFloorControl(current.id, body.floorControl);
+    if (body.recording !== undefined && body.recording !== current.recording)
+      await channels.setRecording(current.id, body.recording);
     await activities.record('channel_update', { userId: auth.userId, channelId: current.id, channelName: name });
     events.emit('channelChanged', { userIds: await memberIdsOf(current.id) });
     const channel = await channels.one(current.id);
-    if (!channel) throw notFound('Channel');
-    return { success: true, result: 'Channel updated successfully', res: channel };
+    if (!channel) throw notFound('channel_not_found');
+    return { success: true, ...said('channel_updated'), res: channel };
   });
 
   route(DeleteChannel, async ({ body, auth }) => {
     const channel = await channels.byId(body.channelId);
-    if (!channel) throw notFound('Channel');
+    if (!channel) throw notFound('channel_not_found');
     const members = await memberIdsOf(channel.id);
     const files = await services.messages.fileNamesOfChannel(channel.id);
     // Recorded first: the activity keeps the channel's name once the row is gone.
@@ -100,7 +106,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     await channels.remove(channel.id);
     await Promise.all(files.map((name) => services.files.remove(name)));
     events.emit('channelDeleted', { channel, memberIds: members });
-    return { success: true, result: 'Channel has been deleted' };
+    return { success: true, ...said('channel_deleted') };
   });
 
   route(CreateMultipleChannels, async ({ body, auth }) => {
@@ -141,17 +147,21 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     if (created.length > 0) events.emit('channelChanged', { userIds: [] });
     return {
       success: true,
-      result: `${report.added.length} added, ${report.alreadyExisting.length} already existing, ${report.notAdded.length} not added`,
+      ...said('channels_imported', {
+        added: report.added.length,
+        alreadyExisting: report.alreadyExisting.length,
+        notAdded: report.notAdded.length,
+      }),
       channelsCreated: report,
     };
   });
 
   const requireUser = async (userId: number) => {
-    if (!(await users.row(userId))) throw notFound('User');
+    if (!(await users.row(userId))) throw notFound('user_not_found');
   };
   const requireChannel = async (channelId: number) => {
     const channel = await channels.byId(channelId);
-    if (!channel) throw notFound('Channel');
+    if (!channel) throw notFound('channel_not_found');
     return channel;
   };
 
@@ -160,7 +170,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     await requireUser(body.userId);
     await memberships.add(body.channelId, [body.userId]);
     events.emit('membershipChanged', { userIds: [body.userId] });
-    return { success: true, result: 'User Added To Channel' };
+    return { success: true, ...said('user_added_to_channel') };
   });
 
   route(DeleteUserFromChannel, async ({ body }) => {
@@ -168,25 +178,25 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     await requireUser(body.userId);
     await memberships.remove(body.channelId, body.userId);
     events.emit('membershipChanged', { userIds: [body.userId] });
-    return { success: true, result: 'User Deleted from Channel' };
+    return { success: true, ...said('user_removed_from_channel') };
   });
 
   route(UpdateUserChannels, async ({ body }) => {
     await requireChannel(body.channelId);
     const unknown = await memberships.unknownUserIds(body.userList);
-    if (unknown.length > 0) throw badRequest(`userList: no user with id ${unknown.slice(0, 20).join(', ')}`);
+    if (unknown.length > 0) throw badRequest('unknown_users', { ids: unknown.slice(0, 20).join(', ') });
     const before = await memberIdsOf(body.channelId);
     await memberships.setUsersOfChannel(body.channelId, body.userList);
     events.emit('membershipChanged', { userIds: [...before, ...body.userList] });
-    return { success: true, result: 'Channel members updated' };
+    return { success: true, ...said('channel_members_updated') };
   });
 
   route(UpdateChannelUsers, async ({ body }) => {
     await requireUser(body.userId);
     const unknown = await memberships.unknownChannelIds(body.channelList);
-    if (unknown.length > 0) throw badRequest(`channelList: no channel with id ${unknown.slice(0, 20).join(', ')}`);
+    if (unknown.length > 0) throw badRequest('unknown_channels', { ids: unknown.slice(0, 20).join(', ') });
     await memberships.setChannelsOfUser(body.userId, body.channelList);
     events.emit('membershipChanged', { userIds: [body.userId] });
-    return { success: true, result: 'User channels updated' };
+    return { success: true, ...said('user_channels_updated') };
   });
 }

@@ -2,6 +2,7 @@
 import { type Activity, type Channel, rtcSessionOf } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
+import { inSlices } from '../db/batch.ts';
 import type { ChannelsTable, Db } from '../db/schema.ts';
 
 export interface ChannelSummary {
@@ -9,12 +10,23 @@ export interface ChannelSummary {
   name: string;
   rtcSession: string;
   createdAt: string;
+  /** One talker at a time (the floor); false: an open conference. */
+  floorControl: boolean;
+  /** Transmissions are recorded into the voice history (issue 15). */
+  recording: boolean;
 }
 
 type ChannelRow = Selectable<ChannelsTable>;
 
 function toSummary(row: ChannelRow): ChannelSummary {
-  return { id: row.id, name: row.name, rtcSession: row.rtc_session, createdAt: row.created_at };
+  return {
+    id: row.id,
+    name: row.name,
+    rtcSession: row.rtc_session,
+    createdAt: row.created_at,
+    floorControl: row.floor_control !== 0,
+    recording: row.recording !== 0,
+  };
 }
 
 /** Unique violations of either dialect (SQLite: SQLITE_CONSTRAINT_UNIQUE; PostgreSQL: 23505). */
@@ -28,50 +40,61 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 export function channelStore(db: Db) {
-  async function detail(rows: ChannelRow[]): Promise<Channel[]> {
+  /**
+   * Members, connected count and latest activity of these channels. `everyone`: the rows are the whole table,
+   * read in one pass; otherwise ids are asked in slices of at most 500 (db/batch.ts), whatever their number.
+   */
+  async function detail(rows: ChannelRow[], everyone = false): Promise<Channel[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const few = ids.length <= 500;
-    const members = await db
-      .selectFrom('channel_members')
-      .innerJoin('users', 'users.id', 'channel_members.user_id')
-      .select([
-        'channel_members.channel_id as channelId',
-        'users.id',
-        'users.first_name',
-        'users.last_name',
-        'users.identifier',
-        'users.pseudo',
-        'users.display_name',
-      ])
-      .$if(few, (q) => q.where('channel_members.channel_id', 'in', ids))
-      .orderBy('users.first_name')
-      .orderBy('users.id')
-      .execute();
-    const connected = await db
-      .selectFrom('user_sockets')
-      .select(['channel_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
-      .where('channel_id', 'is not', null)
-      .$if(few, (q) => q.where('channel_id', 'in', ids))
-      .groupBy('channel_id')
-      .execute();
+    const bySlices = <R>(read: (slice: number[] | undefined) => Promise<R[]>): Promise<R[]> =>
+      everyone ? read(undefined) : inSlices(ids, read);
+    const members = await bySlices((slice) =>
+      db
+        .selectFrom('channel_members')
+        .innerJoin('users', 'users.id', 'channel_members.user_id')
+        .select([
+          'channel_members.channel_id as channelId',
+          'users.id',
+          'users.first_name',
+          'users.last_name',
+          'users.identifier',
+          'users.pseudo',
+          'users.display_name',
+        ])
+        .$if(slice !== undefined, (q) => q.where('channel_members.channel_id', 'in', slice as number[]))
+        .orderBy('users.first_name')
+        .orderBy('users.id')
+        .execute(),
+    );
+    const connected = await bySlices((slice) =>
+      db
+        .selectFrom('user_sockets')
+        .select(['channel_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
+        .where('channel_id', 'is not', null)
+        .$if(slice !== undefined, (q) => q.where('channel_id', 'in', slice as number[]))
+        .groupBy('channel_id')
+        .execute(),
+    );
     // One index lookup per channel: its latest activity.
-    const latest = await db
-      .selectFrom('channels')
-      .innerJoin('activities as a', (join) =>
-        join.on('a.id', '=', (eb) =>
-          eb
-            .selectFrom('activities')
-            .select('id')
-            .whereRef('activities.channel_id', '=', 'channels.id')
-            .orderBy('created_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(1),
-        ),
-      )
-      .selectAll('a')
-      .$if(few, (q) => q.where('channels.id', 'in', ids))
-      .execute();
+    const latest = await bySlices((slice) =>
+      db
+        .selectFrom('channels')
+        .innerJoin('activities as a', (join) =>
+          join.on('a.id', '=', (eb) =>
+            eb
+              .selectFrom('activities')
+              .select('id')
+              .whereRef('activities.channel_id', '=', 'channels.id')
+              .orderBy('created_at', 'desc')
+              .orderBy('id', 'desc')
+              .limit(1),
+          ),
+        )
+        .selectAll('a')
+        .$if(slice !== undefined, (q) => q.where('channels.id', 'in', slice as number[]))
+        .execute(),
+    );
 
     const membersBy = new Map<number, Channel['users']>();
     for (const m of members) {
@@ -121,8 +144,9 @@ export function channelStore(db: Db) {
 
     /** Room keys of these channels. */
     async roomsOf(ids: number[]): Promise<string[]> {
-      if (ids.length === 0) return [];
-      const rows = await db.selectFrom('channels').select('rtc_session').where('id', 'in', ids).execute();
+      const rows = await inSlices(ids, (slice) =>
+        db.selectFrom('channels').select('rtc_session').where('id', 'in', slice).execute(),
+      );
       return rows.map((r) => r.rtc_session);
     },
 
@@ -150,7 +174,7 @@ export function channelStore(db: Db) {
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return detail(rows);
+      return detail(rows, true);
     },
 
     /** The channels a user belongs to, by name. */
@@ -196,6 +220,28 @@ export function channelStore(db: Db) {
         .returningAll()
         .executeTakeFirstOrThrow();
       return toSummary(row);
+    },
+
+    /** Turns the channel's floor control on or off; the summary after, or undefined when there is no such channel. */
+    async setFloorControl(id: number, on: boolean): Promise<ChannelSummary | undefined> {
+      const row = await db
+        .updateTable('channels')
+        .set({ floor_control: on ? 1 : 0 })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    /** Turns the channel's voice recording on or off; the summary after, or undefined when there is no such channel. */
+    async setRecording(id: number, on: boolean): Promise<ChannelSummary | undefined> {
+      const row = await db
+        .updateTable('channels')
+        .set({ recording: on ? 1 : 0 })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSummary(row) : undefined;
     },
 
     async rename(id: number, name: string): Promise<ChannelSummary | undefined> {

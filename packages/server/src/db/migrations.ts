@@ -173,6 +173,77 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
         }
       },
     },
+    '0003_floor_and_emergency': {
+      async up(db: AnyDb) {
+        // Floor control on by default: a channel behaves like a radio net unless a team turns it off.
+        await db.schema
+          .alterTable('channels')
+          .addColumn('floor_control', 'integer', (c) => c.notNull().defaultTo(1))
+          .execute();
+        // How long a transmission lasted (channel_talk); other activities have none.
+        await db.schema.alterTable('activities').addColumn('duration_ms', 'integer').execute();
+
+        // Names are kept (like activities) so that an alert still reads after its user or channel is deleted.
+        await withId(db.schema.createTable('emergency_alerts'))
+          .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+          .addColumn('user_display_name', 'text', (c) => c.notNull())
+          .addColumn('channel_id', 'integer', (c) => c.references('channels.id').onDelete('set null'))
+          .addColumn('channel_name', 'text')
+          .addColumn('lat', real)
+          .addColumn('lng', real)
+          .addColumn('accuracy', real)
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('acknowledged_by', 'integer', (c) => c.references('users.id').onDelete('set null'))
+          .addColumn('acknowledged_by_name', 'text')
+          .addColumn('acknowledged_at', time)
+          .execute();
+        await db.schema
+          .createIndex('emergency_alerts_open')
+          .on('emergency_alerts')
+          .columns(['acknowledged_at', 'created_at'])
+          .execute();
+        await db.schema
+          .createIndex('emergency_alerts_user')
+          .on('emergency_alerts')
+          .columns(['user_id', 'created_at'])
+          .execute();
+      },
+    },
+    // Voice history (issue 15): one row per recorded transmission; its audio lives under DATA_DIR/voice.
+    '0004_voice_history': {
+      async up(db: AnyDb) {
+        // Recording on by default; a team that must not record turns it off per channel.
+        await db.schema
+          .alterTable('channels')
+          .addColumn('recording', 'integer', (c) => c.notNull().defaultTo(1))
+          .execute();
+        await withId(db.schema.createTable('voice_messages'))
+          .addColumn('channel_id', 'integer', (c) => c.notNull().references('channels.id').onDelete('cascade'))
+          // A deleted account leaves its transmissions, with the name they had.
+          .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+          .addColumn('user_display_name', 'text', (c) => c.notNull())
+          .addColumn('file_name', 'text', (c) => c.notNull().unique())
+          .addColumn('mime', 'text', (c) => c.notNull())
+          .addColumn('size_bytes', 'integer', (c) => c.notNull())
+          .addColumn('duration_ms', 'integer', (c) => c.notNull())
+          .addColumn('client_id', 'text')
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('uploaded_at', time, (c) => c.notNull())
+          .execute();
+        await db.schema
+          .createIndex('voice_messages_channel_time')
+          .on('voice_messages')
+          .columns(['channel_id', 'created_at', 'id'])
+          .execute();
+        await db.schema.createIndex('voice_messages_time').on('voice_messages').column('created_at').execute();
+        await db.schema
+          .createIndex('voice_messages_client')
+          .on('voice_messages')
+          .columns(['user_id', 'client_id'])
+          .unique()
+          .execute();
+      },
+    },
   };
 }
 

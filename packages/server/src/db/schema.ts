@@ -31,6 +31,10 @@ export interface ChannelsTable {
   name: string;
   rtc_session: string;
   created_at: string;
+  /** 1: one talker at a time (the floor); 0: an open conference (migration 0003). */
+  floor_control: Generated<number>;
+  /** 1: transmissions are recorded into the voice history; 0: not (migration 0004). */
+  recording: Generated<number>;
 }
 
 export interface ChannelMembersTable {
@@ -69,9 +73,27 @@ export interface ActivitiesTable {
   channel_id: number | null;
   channel_name: string | null;
   created_at: string;
+  /** channel_talk: how long the transmission lasted (migration 0003). */
+  duration_ms: Generated<number | null>;
 }
 
 /** One row (id 1): how many activities there are, kept by triggers (migration 0002). */
+/** An SOS (issue 14): open until an administrator acknowledges it. */
+export interface EmergencyAlertsTable {
+  id: Generated<number>;
+  user_id: number | null;
+  user_display_name: string;
+  channel_id: number | null;
+  channel_name: string | null;
+  lat: number | null;
+  lng: number | null;
+  accuracy: number | null;
+  created_at: string;
+  acknowledged_by: number | null;
+  acknowledged_by_name: string | null;
+  acknowledged_at: string | null;
+}
+
 export interface ActivityCountTable {
   id: number;
   n: number;
@@ -114,6 +136,22 @@ export interface MaterialTypesTable {
   created_at: string;
 }
 
+/** A recorded transmission (migration 0004); the audio is DATA_DIR/voice/<channel_id>/<file_name>. */
+export interface VoiceMessagesTable {
+  id: Generated<number>;
+  channel_id: number;
+  user_id: number | null;
+  user_display_name: string;
+  file_name: string;
+  mime: 'audio/webm' | 'audio/ogg';
+  size_bytes: number;
+  duration_ms: number;
+  client_id: string | null;
+  /** When the transmission started. */
+  created_at: string;
+  uploaded_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -123,10 +161,12 @@ export interface Database {
   user_positions: UserPositionsTable;
   activities: ActivitiesTable;
   activity_count: ActivityCountTable;
+  emergency_alerts: EmergencyAlertsTable;
   messages: MessagesTable;
   talk_bursts: TalkBurstsTable;
   devices: DevicesTable;
   material_types: MaterialTypesTable;
+  voice_messages: VoiceMessagesTable;
 }
 
 export type Db = Kysely<Database>;

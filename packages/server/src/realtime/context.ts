@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Server, Socket } from 'socket.io';
 import type { ChannelSummary } from '../channels/store.ts';
 import type { Services } from '../services.ts';
+import type { ChannelCache } from './channel-cache.ts';
 import type { Floor } from './floor.ts';
 
 /** What a socket carries; fetchSockets() hands it over from any instance. */
@@ -62,6 +63,8 @@ export interface RealtimeContext {
   endTalkOnLeave(socket: TalkSocket, room: string, channelId: number): Promise<void>;
   /** Who may talk in each channel (floor.ts). */
   floor: Floor;
+  /** Channels as real time last read them (floor control on or off), without a database round trip. */
+  channelCache: ChannelCache;
 }
 
 /** A socket's own helpers, handed to each concern with the socket. */

@@ -12,16 +12,26 @@ export interface FloorClaim {
   role: Role;
   /** ISO time of the grant. */
   since: string;
+  /** Who may take the floor from whom: a higher priority preempts a lower one (FLOOR_PRIORITY). */
+  priority: number;
 }
+
+/** A member talks; an administrator breaks in on a member; an emergency breaks in on anyone but an emergency. */
+export const FLOOR_PRIORITY = { member: 0, admin: 1, emergency: 2 } as const;
+
+/** A claim written by an older instance has no priority: its role tells. */
+const priorityOf = (claim: FloorClaim) =>
+  typeof claim.priority === 'number' ? claim.priority : FLOOR_PRIORITY[claim.role] ?? 0;
 
 export type FloorDecision = { granted: true; preempted?: FloorClaim } | { granted: false; holder: FloorClaim };
 
 export interface FloorStore {
   /**
-   * Gives the floor to `claim` when nobody holds it, when its socket already does, or when `preempt` and
-   * the holder is not an administrator. `ttlMs` bounds a holding that nobody releases (a lost instance).
+   * Gives the floor to `claim` when nobody holds it, when its socket already does (keeping the higher of the
+   * two priorities), or when the claim's priority is higher than the holder's. `ttlMs` bounds a holding that
+   * nobody releases (a lost instance).
    */
-  take(channelId: number, claim: FloorClaim, preempt: boolean, ttlMs: number): Promise<FloorDecision>;
+  take(channelId: number, claim: FloorClaim, ttlMs: number): Promise<FloorDecision>;
   /** Frees the floor if this socket holds it; returns the claim that was freed. */
   release(channelId: number, socketId: string): Promise<FloorClaim | undefined>;
 }
@@ -34,12 +44,12 @@ export function memoryFloorStore(): FloorStore {
     return holders.get(channelId)?.claim;
   };
   return {
-    async take(channelId, claim, preempt, ttlMs) {
+    async take(channelId, claim, ttlMs) {
       const holder = current(channelId);
-      if (holder && holder.socketId !== claim.socketId && !(preempt && holder.role !== 'admin'))
-        return { granted: false, holder };
+      const same = holder?.socketId === claim.socketId;
+      if (holder && !same && priorityOf(claim) <= priorityOf(holder)) return { granted: false, holder };
       holders.set(channelId, {
-        claim: holder?.socketId === claim.socketId ? holder : claim,
+        claim: holder && same ? { ...holder, priority: Math.max(priorityOf(holder), claim.priority) } : claim,
         until: Date.now() + ttlMs,
       });
       return holder && holder.socketId !== claim.socketId ? { granted: true, preempted: holder } : { granted: true };
@@ -58,16 +68,26 @@ export interface FloorRedis {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
 }
 
+// ARGV: the claim (JSON), its priority, the time to live (ms).
 const TAKE = `
 local current = redis.call('GET', KEYS[1])
 if current then
   local holder = cjson.decode(current)
   local claim = cjson.decode(ARGV[1])
+  local held = tonumber(holder.priority)
+  if held == nil then
+    if holder.role == 'admin' then held = 1 else held = 0 end
+  end
+  local wanted = tonumber(ARGV[2])
   if holder.socketId == claim.socketId then
-    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    if wanted > held then
+      redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+    else
+      redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    end
     return {1, ''}
   end
-  if ARGV[2] ~= '1' or holder.role == 'admin' then return {0, current} end
+  if wanted <= held then return {0, current} end
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
   return {1, current}
 end
@@ -83,10 +103,10 @@ return current`;
 
 export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
   return {
-    async take(channelId, claim, preempt, ttlMs) {
+    async take(channelId, claim, ttlMs) {
       const [granted, other] = (await redis.eval(TAKE, {
         keys: [`${prefix}${channelId}`],
-        arguments: [JSON.stringify(claim), preempt ? '1' : '0', String(Math.max(1, Math.round(ttlMs)))],
+        arguments: [JSON.stringify(claim), String(claim.priority), String(Math.max(1, Math.round(ttlMs)))],
       })) as [number, string];
       if (granted === 1) return other ? { granted: true, preempted: JSON.parse(other) } : { granted: true };
       return { granted: false, holder: JSON.parse(other) };

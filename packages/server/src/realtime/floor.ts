@@ -7,7 +7,7 @@
 import type { FloorAnswer, FloorRevokeReason } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimeContext, SocketData } from './context.ts';
-import type { FloorClaim, FloorStore } from './floor-store.ts';
+import { FLOOR_PRIORITY, type FloorClaim, type FloorStore } from './floor-store.ts';
 import { channelRoom, peerRoom } from './room-names.ts';
 
 export interface FloorOutcome {
@@ -16,11 +16,19 @@ export interface FloorOutcome {
   preempted?: FloorClaim;
 }
 
+export interface TakeOptions {
+  /** An emergency: top priority, for `holdMs` (issue 14: 10 s of open microphone). */
+  emergency?: boolean;
+  /** How long the holding may last; FLOOR_MAX_SECONDS when absent. */
+  holdMs?: number;
+}
+
 export interface Floor {
   take(
     holder: Pick<SocketData, 'userId' | 'name' | 'role'> & { socketId: string },
     room: string,
     channelId: number,
+    options?: TakeOptions,
   ): Promise<FloorOutcome>;
   /** Frees the floor if `socketId` holds it; `reason` tells the holder why (none when it let go itself). */
   free(socketId: string, room: string, channelId: number, reason?: FloorRevokeReason): Promise<FloorClaim | undefined>;
@@ -48,26 +56,38 @@ export function floorControl(
   };
 
   const floor: Floor = {
-    async take(holder, room, channelId) {
-      const claim: FloorClaim = { ...holder, since: new Date().toISOString() };
+    async take(holder, room, channelId, options = {}) {
+      const priority = options.emergency ? FLOOR_PRIORITY.emergency : FLOOR_PRIORITY[holder.role];
+      const claim: FloorClaim = {
+        socketId: holder.socketId,
+        userId: holder.userId,
+        name: holder.name,
+        role: holder.role,
+        priority,
+        since: new Date().toISOString(),
+      };
+      const holdMs = options.holdMs ?? maxMs;
       // A little longer in the store than the timer: the timer frees it, the expiry only covers a lost instance.
-      const decision = await store.take(channelId, claim, holder.role === 'admin', maxMs + 5000);
+      const decision = await store.take(channelId, claim, holdMs + 5000);
       if (!decision.granted) {
         return { answer: { granted: false, holder: { userId: decision.holder.userId, name: decision.holder.name } } };
       }
       if (decision.preempted) {
         emitTo([peerRoom(channelId, decision.preempted.socketId)], 'floor_revoked', { room, reason: 'preempted' });
       }
-      if (timers.get(channelId)?.socketId !== claim.socketId) {
+      const alreadyHeld = timers.get(channelId)?.socketId === claim.socketId;
+      if (!alreadyHeld || options.holdMs !== undefined) {
         disarm(channelId);
         const timer = setTimeout(() => {
           void (async () => {
             const freed = await floor.free(claim.socketId, room, channelId, 'timeout');
             if (freed) await deps.onTimeout(freed, channelId);
           })().catch((error) => log.error({ err: error, channelId }, 'could not take the floor back'));
-        }, maxMs);
+        }, holdMs);
         timer.unref();
         timers.set(channelId, { socketId: claim.socketId, timer });
+      }
+      if (!alreadyHeld) {
         emitTo([channelRoom(room)], 'floor_taken', {
           room,
           userId: claim.userId,

@@ -10,6 +10,8 @@ export interface PushTarget {
   toAdmins<E extends EventName>(event: E, ...args: EventArgs<E>): void;
   /** To every socket in a channel's room (by rtcSession). */
   toRoom<E extends EventName>(rtcSession: string, event: E, ...args: EventArgs<E>): void;
+  /** Once to each socket that is an administrator's or in one of these channel rooms (by rtcSession). */
+  toAdminsAndRooms<E extends EventName>(rtcSessions: string[], event: E, ...args: EventArgs<E>): void;
   /** To every socket of one user. */
   toUser<E extends EventName>(userId: number, event: E, ...args: EventArgs<E>): void;
   /** Closes the sockets of the sessions that ended, saying why (`session_ended`) so that they do not come back. */
@@ -43,6 +45,16 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
       target.toRoom(channel.rtcSession, 'onMessageDeleted', { id: messageId, channelId: channel.id }),
     ),
     events.on('activityRecorded', ({ activity }) => target.toAdmins('onActivity', activity)),
+    events.on('voiceMessageCreated', ({ channel, voiceMessage }) =>
+      target.toRoom(channel.rtcSession, 'voiceMessage', voiceMessage),
+    ),
+    events.on('voiceMessageDeleted', ({ channel, voiceMessageId }) =>
+      target.toRoom(channel.rtcSession, 'voiceMessageDeleted', { id: voiceMessageId, channelId: channel.id }),
+    ),
+    events.on('emergencyRaised', ({ alert, rooms }) => target.toAdminsAndRooms(rooms, 'emergencyAlert', alert)),
+    events.on('emergencyAcknowledged', ({ alert, rooms }) =>
+      target.toAdminsAndRooms(rooms, 'emergencyAcknowledged', alert),
+    ),
   ];
   return () => {
     for (const off of offs) off();

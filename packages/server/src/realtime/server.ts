@@ -7,7 +7,9 @@ import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { Services } from '../services.ts';
+import { channelCache } from './channel-cache.ts';
 import { chat } from './concerns/chat.ts';
+import { emergency, emergencyFloor } from './concerns/emergency.ts';
 import { positions } from './concerns/positions.ts';
 import { leaveRoom, rooms } from './concerns/rooms.ts';
 import { signalling } from './concerns/signalling.ts';
@@ -32,7 +34,7 @@ export interface Realtime extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publi
   redisReady(): Promise<boolean>;
 }
 
-const CONCERNS: Concern[] = [rooms, signalling, talk, chat, positions];
+const CONCERNS: Concern[] = [rooms, signalling, talk, chat, positions, emergency];
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
@@ -87,13 +89,16 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   const status = statusPublisher(services, emitTo, log);
   const talkActs = talkActions({ services, emitTo });
+  const channels = channelCache(services.channels, services.events);
+  // Another instance changed a channel: what this one remembers of channels may be stale.
+  io.on('revalidateRooms', () => channels.clear());
   const floor = floorControl({
     emitTo,
     log,
     store: redis ? redisFloorStore(redis.pub, `${config.redisKeyPrefix}floor:`) : memoryFloorStore(),
     maxMs: config.floorMaxMs,
     onTimeout: async (claim, channelId) => {
-      const channel = await services.channels.byId(channelId);
+      const channel = await channels.get(channelId);
       if (channel) await talkActs.changeMicState({ ...claim, channel, on: false });
     },
   });
@@ -106,16 +111,20 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     publishStatus: status.publish,
     ...talkActs,
     floor,
+    channelCache: channels,
   };
 
   const unsubscribePushes = subscribePushes(services.events, {
     toAdmins: (event, ...args) => emitTo([ADMINS_ROOM], event, ...args),
     toRoom: (rtcSession, event, ...args) => emitTo([channelRoom(rtcSession)], event, ...args),
+    toAdminsAndRooms: (rtcSessions, event, ...args) =>
+      emitTo([ADMINS_ROOM, ...rtcSessions.map(channelRoom)], event, ...args),
     toUser: (userId, event, ...args) => emitTo([userRoom(userId)], event, ...args),
     endSessions: (ended) =>
       void endSessions(io, ended).catch((error) => log.error({ err: error }, 'could not end sessions')),
   });
   const guard = roomGuard(io, { services, log, local, shared: redis !== undefined });
+  const stopEmergencyFloor = emergencyFloor(services.events, local);
 
   authenticateSockets(io, {
     sessions,
@@ -202,6 +211,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     for (const timer of graceTimers) clearTimeout(timer);
     unsubscribePushes();
     guard.stop();
+    stopEmergencyFloor();
+    channels.stop();
     const sockets = [...local.values()];
     // Transports close without a goodbye packet: Socket.IO clients take that for a lost connection and come
     // back by themselves (to this server once it is up again, or to another instance). A server-side

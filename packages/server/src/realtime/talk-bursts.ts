@@ -45,16 +45,23 @@ export function talkBurstStore(db: Db) {
       return true;
     },
 
-    /** Closes the open bursts of a user in a channel; returns how many were open. */
-    async end(userId: number, channelId: number): Promise<number> {
-      const result = await db
+    /**
+     * Closes the open bursts of a user in a channel; returns how long the transmission lasted (from its
+     * earliest open burst), or undefined when none was open.
+     */
+    async end(userId: number, channelId: number): Promise<{ durationMs: number } | undefined> {
+      const ended = new Date();
+      const closed = await db
         .updateTable('talk_bursts')
-        .set({ ended_at: new Date().toISOString() })
+        .set({ ended_at: ended.toISOString() })
         .where('user_id', '=', userId)
         .where('channel_id', '=', channelId)
         .where('ended_at', 'is', null)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+        .returning('started_at')
+        .execute();
+      if (closed.length === 0) return undefined;
+      const started = Math.min(...closed.map((row) => Date.parse(row.started_at)));
+      return { durationMs: Math.max(0, ended.getTime() - started) };
     },
 
     /**

@@ -1,16 +1,18 @@
 /** Push-to-talk: the mic state pushed to the room first, then kept as talk bursts and channel_talk entries. */
 import { FloorRequest, MicStateChange } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
-import type { Concern, MicChange, RealtimeContext, TalkSocket } from '../context.ts';
-import type { FloorOutcome } from '../floor.ts';
+import type { Concern, MicChange, RealtimeContext, SocketScope, TalkSocket } from '../context.ts';
+import type { FloorOutcome, TakeOptions } from '../floor.ts';
 import { channelRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 
 type TalkDeps = Pick<RealtimeContext, 'services' | 'emitTo'>;
 
+/** Ends the user's transmission in the channel: one channel_talk entry with its duration. */
 async function endBurst({ services }: TalkDeps, userId: number, channelId: number): Promise<boolean> {
-  if ((await services.talkBursts.end(userId, channelId)) === 0) return false;
-  await services.activities.record('channel_talk', { userId, channelId });
+  const ended = await services.talkBursts.end(userId, channelId);
+  if (!ended) return false;
+  await services.activities.record('channel_talk', { userId, channelId, durationMs: ended.durationMs });
   return true;
 }
 
@@ -35,11 +37,47 @@ export function talkActions(deps: TalkDeps): Pick<RealtimeContext, 'changeMicSta
     // Leaving while talking ends the burst; the others see the mic go off.
     async endTalkOnLeave(socket: TalkSocket, room: string, channelId: number) {
       const { userId, name } = socket.data;
-      if ((await services.talkBursts.end(userId, channelId)) === 0) return;
+      const ended = await services.talkBursts.end(userId, channelId);
+      if (!ended) return;
       emitTo([channelRoom(room)], 'onMicStateChanged', { id: socket.id, userId, name, micState: false, room });
-      await services.activities.record('channel_talk', { userId, channelId });
+      await services.activities.record('channel_talk', { userId, channelId, durationMs: ended.durationMs });
     },
   };
+}
+
+/**
+ * Asks for the floor of the socket's channel. With floor control off (an open conference) everyone may talk:
+ * granted without asking the floor store. The channel comes from memory (channel-cache.ts).
+ */
+export async function requestFloor(
+  socket: TalkSocket,
+  scope: SocketScope,
+  at: { room: string; channelId: number },
+  options?: TakeOptions,
+): Promise<{ outcome: FloorOutcome; channel: ChannelSummary }> {
+  const channel = await scope.channelCache.get(at.channelId);
+  if (!channel) throw new SocketInputError('This channel no longer exists.');
+  if (!channel.floorControl) return { outcome: { answer: { granted: true } }, channel };
+  const outcome = await scope.floor.take({ ...socket.data, socketId: socket.id }, at.room, at.channelId, options);
+  return { outcome, channel };
+}
+
+/** The mic changes a grant means: the preempted member stops, the new holder talks. */
+export async function afterGrant(
+  socket: TalkSocket,
+  scope: SocketScope,
+  outcome: FloorOutcome,
+  channel: ChannelSummary,
+): Promise<void> {
+  const { preempted } = outcome;
+  if (preempted) await scope.changeMicState({ ...preempted, channel, on: false });
+  await scope.changeMicState({
+    userId: socket.data.userId,
+    name: socket.data.name,
+    channel,
+    socketId: socket.id,
+    on: true,
+  });
 }
 
 /**
@@ -48,30 +86,10 @@ export function talkActions(deps: TalkDeps): Pick<RealtimeContext, 'changeMicSta
  * the talk bursts follow in the socket's queue.
  */
 export const talk: Concern = (socket, scope) => {
-  const { services } = scope;
-
-  /** The mic changes a grant means: the preempted member stops, the new holder talks. */
-  const afterGrant = async (outcome: FloorOutcome, channel: ChannelSummary) => {
-    const { preempted } = outcome;
-    if (preempted) await scope.changeMicState({ ...preempted, channel, on: false });
-    await scope.changeMicState({
-      userId: socket.data.userId,
-      name: socket.data.name,
-      channel,
-      socketId: socket.id,
-      on: true,
-    });
-  };
-  const channelOf = async (event: string, channelId: number) => {
-    const channel = await services.channels.byId(channelId);
-    if (!channel) throw new SocketInputError(`${event}: this channel no longer exists.`);
-    return channel;
-  };
-  const take = (room: string, channelId: number) =>
-    scope.floor.take({ ...socket.data, socketId: socket.id }, room, channelId);
   const letGo = async (event: string, room: string, channelId: number) => {
     await scope.floor.free(socket.id, room, channelId);
-    const channel = await channelOf(event, channelId);
+    const channel = await scope.channelCache.get(channelId);
+    if (!channel) throw new SocketInputError(`${event}: this channel no longer exists.`);
     await scope.changeMicState({
       userId: socket.data.userId,
       name: socket.data.name,
@@ -82,10 +100,9 @@ export const talk: Concern = (socket, scope) => {
   };
 
   scope.answer('floor_request', async (payload) => {
-    const { room, channelId } = scope.requireRoom('floor_request', parse(FloorRequest, payload, 'floor_request').room);
-    const outcome = await take(room, channelId);
-    if (outcome.answer.granted)
-      void scope.run('floor_request', async () => afterGrant(outcome, await channelOf('floor_request', channelId)));
+    const at = scope.requireRoom('floor_request', parse(FloorRequest, payload, 'floor_request').room);
+    const { outcome, channel } = await requestFloor(socket, scope, at);
+    if (outcome.answer.granted) void scope.run('floor_request', () => afterGrant(socket, scope, outcome, channel));
     return outcome.answer;
   });
 
@@ -96,14 +113,13 @@ export const talk: Concern = (socket, scope) => {
 
   scope.on('micStateChange', async (payload) => {
     const change = parse(MicStateChange, payload, 'micStateChange');
-    const { room, channelId } = scope.requireRoom('micStateChange', change.room);
-    if (!change.micState) return letGo('micStateChange', room, channelId);
-    const channel = await channelOf('micStateChange', channelId);
-    const outcome = await take(room, channelId);
+    const at = scope.requireRoom('micStateChange', change.room);
+    if (!change.micState) return letGo('micStateChange', at.room, at.channelId);
+    const { outcome, channel } = await requestFloor(socket, scope, at);
     if (!outcome.answer.granted)
       throw new SocketInputError(
         `micStateChange: ${outcome.answer.holder.name} is talking: wait until the channel is free.`,
       );
-    await afterGrant(outcome, channel);
+    await afterGrant(socket, scope, outcome, channel);
   });
 };

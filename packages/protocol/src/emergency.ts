@@ -1,0 +1,63 @@
+/**
+ * The emergency alert (SOS, issue 14): a member or an administrator raises it, every administrator sees it at
+ * once with a position, one of them takes it (acknowledges). Calls of the contract and the alert's shape.
+ */
+import { z } from 'zod';
+import { call, Id, ok } from './call.ts';
+
+export const EmergencyAlertSchema = z.object({
+  id: z.number(),
+  /** null once the sender's account is deleted; its name stays. */
+  userId: z.number().nullable(),
+  display_name: z.string(),
+  channelId: z.number().nullable(),
+  channelName: z.string().nullable(),
+  lat: z.number().nullable(),
+  lng: z.number().nullable(),
+  /** Metres, as the browser's geolocation gives it. */
+  accuracy: z.number().nullable(),
+  createdAt: z.string(),
+  /** Who took it, and when: null while the alert is open. */
+  acknowledgedBy: z.object({ id: z.number().nullable(), display_name: z.string() }).nullable(),
+  acknowledgedAt: z.string().nullable(),
+});
+export type EmergencyAlert = z.output<typeof EmergencyAlertSchema>;
+
+/** How long a sender waits between two alerts, and how long its emergency floor lasts. */
+export const EMERGENCY_MIN_INTERVAL_MS = 30_000;
+export const EMERGENCY_FLOOR_MS = 10_000;
+
+/** What an alert carries: the channel (absent: the one the sender is in, if any) and the position when known. */
+export const EmergencyAlertInput = z
+  .object({
+    channelId: Id.optional(),
+    lat: z.number().min(-90).max(90).optional(),
+    lng: z.number().min(-180).max(180).optional(),
+    accuracy: z.number().min(0).max(1e7).optional(),
+  })
+  .refine((body) => (body.lat === undefined) === (body.lng === undefined), {
+    message: 'lat and lng go together',
+    path: ['lng'],
+  });
+
+export const SendEmergencyAlert = call(ok({ res: EmergencyAlertSchema }))(
+  '/user/api/sendEmergencyAlert',
+  'signedIn',
+  EmergencyAlertInput,
+);
+export const AcknowledgeEmergencyAlert = call(ok({ res: EmergencyAlertSchema }))(
+  '/user/api/acknowledgeEmergencyAlert',
+  'admin',
+  z.object({ alertId: Id }),
+);
+/** Open alerts first (newest first), then the acknowledged ones (newest first). */
+export const GetEmergencyAlerts = call(
+  ok({ res: z.object({ alerts: z.array(EmergencyAlertSchema), totalRecords: z.number(), open: z.number() }) }),
+)(
+  '/user/api/getEmergencyAlerts',
+  'admin',
+  z.object({
+    start: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(200).default(20),
+  }),
+);

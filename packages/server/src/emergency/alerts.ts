@@ -1,0 +1,95 @@
+/**
+ * Raising and taking an emergency alert, whichever way it arrives (POST /user/api/sendEmergencyAlert or the
+ * socket event `emergency_alert`). The sender is always the token's user; its channel is the one it names
+ * (it must be a reader) or the one it is in now. Real time pushes the alert (emergencyRaised) and gives the
+ * sender the floor of that channel.
+ */
+import { EMERGENCY_MIN_INTERVAL_MS, type EmergencyAlert } from '@talkgroup/protocol';
+import type { ActivityStore } from '../activities/store.ts';
+import type { ChannelAccess, Reader } from '../channels/access.ts';
+import type { MembershipStore } from '../channels/membership.ts';
+import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
+import type { EventBus } from '../events.ts';
+import { HttpError, notFound } from '../http/errors.ts';
+import type { PresenceStore } from '../realtime/presence.ts';
+import type { UserStore } from '../users/store.ts';
+import type { EmergencyStore } from './store.ts';
+
+export interface AlertInput {
+  channelId?: number;
+  lat?: number;
+  lng?: number;
+  accuracy?: number;
+}
+
+export const TOO_SOON = 'You sent an emergency alert less than 30 seconds ago: the administrators have it.';
+
+export function emergencyAlerts(deps: {
+  store: EmergencyStore;
+  access: ChannelAccess;
+  channels: ChannelStore;
+  memberships: MembershipStore;
+  users: UserStore;
+  presence: PresenceStore;
+  activities: ActivityStore;
+  events: EventBus;
+}) {
+  const { store, access, channels, memberships, users, presence, activities, events } = deps;
+  /** This instance's latest alert per user: two presses at once must not both pass the database check. */
+  const lastRaised = new Map<number, number>();
+
+  /** The rooms that hear about an alert: the sender's channels, and the alert's channel. */
+  const roomsFor = async (alert: EmergencyAlert): Promise<string[]> => {
+    const rooms = alert.userId !== null ? await memberships.roomsOfMember(alert.userId) : [];
+    const channel = alert.channelId !== null ? await channels.byId(alert.channelId) : undefined;
+    return [...new Set(channel ? [...rooms, channel.rtcSession] : rooms)];
+  };
+
+  return {
+    async raise(sender: Reader, input: AlertInput): Promise<EmergencyAlert> {
+      const now = Date.now();
+      const since = new Date(now - EMERGENCY_MIN_INTERVAL_MS);
+      if ((lastRaised.get(sender.userId) ?? 0) > since.getTime() || (await store.latestOf(sender.userId, since)))
+        throw new HttpError(429, TOO_SOON);
+      lastRaised.set(sender.userId, now);
+      for (const [userId, at] of lastRaised) if (at <= since.getTime()) lastRaised.delete(userId);
+
+      let channel: ChannelSummary | undefined;
+      if (input.channelId !== undefined) channel = await access.requireReader(sender, input.channelId);
+      else {
+        const [inChannel] = (await presence.status(sender.userId)).channelIds;
+        channel = inChannel !== undefined ? await channels.byId(inChannel) : undefined;
+      }
+      const user = await users.row(sender.userId);
+      if (!user) throw notFound('User');
+      const position =
+        input.lat !== undefined && input.lng !== undefined
+          ? { lat: input.lat, lng: input.lng, accuracy: input.accuracy ?? null }
+          : undefined;
+      const alert = await store.create(
+        { userId: sender.userId, displayName: user.display_name, channel, position },
+        new Date(now),
+      );
+      events.emit('emergencyRaised', { alert, rooms: await roomsFor(alert), channel });
+      await activities.record('emergency', {
+        userId: sender.userId,
+        channelId: channel?.id ?? null,
+        channelName: channel?.name,
+      });
+      return alert;
+    },
+
+    async acknowledge(admin: Reader, alertId: number): Promise<EmergencyAlert> {
+      const user = await users.row(admin.userId);
+      if (!user) throw notFound('User');
+      const taken = await store.acknowledge(alertId, { userId: admin.userId, displayName: user.display_name });
+      if (!taken) throw notFound('Emergency alert');
+      if (taken.changed) events.emit('emergencyAcknowledged', { alert: taken.alert, rooms: await roomsFor(taken.alert) });
+      return taken.alert;
+    },
+
+    page: store.page,
+  };
+}
+
+export type EmergencyAlerts = ReturnType<typeof emergencyAlerts>;

@@ -1,0 +1,109 @@
+/** Emergency alerts (issue 14): rows in, the EmergencyAlert shape out; open ones first. */
+import type { EmergencyAlert } from '@talkgroup/protocol';
+import type { Selectable } from 'kysely';
+import type { Db, EmergencyAlertsTable } from '../db/schema.ts';
+
+function toAlert(row: Selectable<EmergencyAlertsTable>): EmergencyAlert {
+  return {
+    id: row.id,
+    userId: row.user_id,
+    display_name: row.user_display_name,
+    channelId: row.channel_id,
+    channelName: row.channel_name,
+    lat: row.lat,
+    lng: row.lng,
+    accuracy: row.accuracy,
+    createdAt: row.created_at,
+    acknowledgedBy:
+      row.acknowledged_at !== null ? { id: row.acknowledged_by, display_name: row.acknowledged_by_name ?? '' } : null,
+    acknowledgedAt: row.acknowledged_at,
+  };
+}
+
+export interface NewAlert {
+  userId: number;
+  displayName: string;
+  channel?: { id: number; name: string };
+  position?: { lat: number; lng: number; accuracy: number | null };
+}
+
+export function emergencyStore(db: Db) {
+  return {
+    async create(alert: NewAlert, at = new Date()): Promise<EmergencyAlert> {
+      const row = await db
+        .insertInto('emergency_alerts')
+        .values({
+          user_id: alert.userId,
+          user_display_name: alert.displayName,
+          channel_id: alert.channel?.id ?? null,
+          channel_name: alert.channel?.name ?? null,
+          lat: alert.position?.lat ?? null,
+          lng: alert.position?.lng ?? null,
+          accuracy: alert.position?.accuracy ?? null,
+          created_at: at.toISOString(),
+          acknowledged_by: null,
+          acknowledged_by_name: null,
+          acknowledged_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      return toAlert(row);
+    },
+
+    /** The time of this user's latest alert, if any since `since`. */
+    async latestOf(userId: number, since: Date): Promise<string | undefined> {
+      const row = await db
+        .selectFrom('emergency_alerts')
+        .select('created_at')
+        .where('user_id', '=', userId)
+        .where('created_at', '>', since.toISOString())
+        .orderBy('created_at', 'desc')
+        .executeTakeFirst();
+      return row?.created_at;
+    },
+
+    /**
+     * Marks the alert as taken by `by`, unless someone already took it. `changed` is false when it was already
+     * acknowledged (the alert then says by whom); undefined when there is no such alert.
+     */
+    async acknowledge(
+      id: number,
+      by: { userId: number; displayName: string },
+      at = new Date(),
+    ): Promise<{ alert: EmergencyAlert; changed: boolean } | undefined> {
+      const updated = await db
+        .updateTable('emergency_alerts')
+        .set({ acknowledged_by: by.userId, acknowledged_by_name: by.displayName, acknowledged_at: at.toISOString() })
+        .where('id', '=', id)
+        .where('acknowledged_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (updated) return { alert: toAlert(updated), changed: true };
+      const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? { alert: toAlert(row), changed: false } : undefined;
+    },
+
+    /** Open alerts first, newest first within each group. */
+    async page(start: number, limit: number): Promise<{ alerts: EmergencyAlert[]; totalRecords: number; open: number }> {
+      const rows = await db
+        .selectFrom('emergency_alerts')
+        .selectAll()
+        .orderBy((eb) => eb.case().when('acknowledged_at', 'is', null).then(0).else(1).end())
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .offset(start)
+        .execute();
+      const counts = await db
+        .selectFrom('emergency_alerts')
+        .select((eb) => [
+          eb.fn.countAll<number | string>().as('total'),
+          eb.fn.count<number | string>('id').filterWhere('acknowledged_at', 'is', null).as('open'),
+        ])
+        .executeTakeFirstOrThrow();
+      return { alerts: rows.map(toAlert), totalRecords: Number(counts.total), open: Number(counts.open) };
+    },
+  };
+}
+
+export type EmergencyStore = ReturnType<typeof emergencyStore>;
