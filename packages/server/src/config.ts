@@ -1,6 +1,7 @@
 /** Environment -> typed configuration, in one place (README lists every variable). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { VOICE_MAX_BYTES_DEFAULT, VOICE_RETENTION_DAYS_DEFAULT } from '@talkgroup/protocol';
 
 export interface IceServer {
   urls: string | string[];
@@ -40,6 +41,14 @@ export interface Config {
   floorMaxMs: number;
   /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for deployments that share one Redis. */
   redisKeyPrefix: string;
+  /** Voice history: how long a transmission is kept (VOICE_RETENTION_DAYS, default 30). */
+  voiceRetentionMs: number;
+  /** Voice history: the largest recording accepted (VOICE_MAX_BYTES, default 2 MB). */
+  voiceMaxBytes: number;
+  /** Origins that may frame the user call view (FRAME_ANCESTORS); every other page may not be framed. */
+  frameAncestors: string[];
+  /** Fastify's trustProxy (TRUST_PROXY): false, true, a hop count, or addresses/CIDRs of the reverse proxies. */
+  trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +95,13 @@ function parseDays(name: string, raw: string | undefined, fallback: number): num
   return days;
 }
 
+function parseBytes(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const bytes = Number(raw);
+  if (!Number.isInteger(bytes) || bytes < 1024) throw new ConfigError(`${name} must be a number of bytes (1024 or more), not "${raw}"`);
+  return bytes;
+}
+
 /** TLS_CERT / TLS_KEY: the PEM itself, or the path of a file that holds it. */
 function readPem(name: string, raw: string | undefined, base: string): string | undefined {
   if (!raw) return undefined;
@@ -96,6 +112,30 @@ function readPem(name: string, raw: string | undefined, base: string): string | 
   } catch {
     throw new ConfigError(`${name} must be PEM contents or the path of a readable PEM file; cannot read ${file}`);
   }
+}
+
+/** FRAME_ANCESTORS: origins (https://partner.example.org) separated by spaces or commas. */
+function parseOrigins(name: string, raw: string | undefined): string[] {
+  const origins = (raw ?? '').split(/[\s,]+/).filter(Boolean);
+  for (const origin of origins) {
+    if (!/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(origin))
+      throw new ConfigError(`${name} must list origins such as https://intranet.example.org, not "${origin}"`);
+  }
+  return origins;
+}
+
+/** TRUST_PROXY: true/false, a number of proxy hops, or the proxies' addresses or CIDRs (comma-separated). */
+function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) {
+    const hops = Number(raw);
+    return (_address, hop) => hop < hops;
+  }
+  const proxies = raw.split(',').map((part) => part.trim());
+  if (!proxies.every((part) => /^[0-9a-f:.]+(\/\d+)?$|^(loopback|linklocal|uniquelocal)$/i.test(part)))
+    throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or proxy addresses/CIDRs, not "${raw}"`);
+  return proxies;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -127,5 +167,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
     floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'talkgroup:',
+    voiceRetentionMs:
+      parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,
+    voiceMaxBytes: parseBytes('VOICE_MAX_BYTES', env.VOICE_MAX_BYTES, VOICE_MAX_BYTES_DEFAULT),
+    frameAncestors: parseOrigins('FRAME_ANCESTORS', env.FRAME_ANCESTORS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }
