@@ -8,6 +8,10 @@ export const PASSWORD_HINT_MAX = 8;
 
 export const IMAGE_MAX_BYTES = 1024 * 1024;
 export const IMAGE_MAX_LABEL = '1 MB';
+/** Voice history (issue 15): a recording's size cap unless VOICE_MAX_BYTES says otherwise, and its longest duration. */
+export const VOICE_MAX_BYTES_DEFAULT = 2 * 1024 * 1024;
+export const VOICE_MAX_DURATION_MS = 15 * 60 * 1000;
+export const VOICE_RETENTION_DAYS_DEFAULT = 30;
 export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/bmp', 'image/gif', 'image/webp'] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 

@@ -98,7 +98,8 @@ function parseDays(name: string, raw: string | undefined, fallback: number): num
 function parseBytes(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const bytes = Number(raw);
-  if (!Number.isInteger(bytes) || bytes < 1024) throw new ConfigError(`${name} must be a number of bytes (1024 or more), not "${raw}"`);
+  if (!Number.isInteger(bytes) || bytes < 1024)
+    throw new ConfigError(`${name} must be a number of bytes (1024 or more), not "${raw}"`);
   return bytes;
 }
 

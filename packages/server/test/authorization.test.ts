@@ -55,6 +55,7 @@ const bodies: Record<string, (f: Fixture) => object> = {
   '/user/api/getchannelmessagelistForAdmin': (f) => ({ channelId: f.channelId }),
   '/user/api/sendMessageToChannel': (f) => ({ channelId: f.channelId, message: 'hello' }),
   '/user/api/uploadFile': (f) => ({ channelId: f.channelId }),
+  '/user/api/getChannelVoiceMessages': (f) => ({ channelId: f.channelId }),
   '/user/api/getMyChannels': () => ({}),
   '/user/api/getClientConfig': () => ({}),
   '/user/api/logout': () => ({}),
@@ -89,6 +90,8 @@ const checkedElsewhere: Record<string, string> = {
   '/user/api/connectAdminToChannel/': 'realtime.test.ts',
   '/user/api/updateUserMicState/': 'realtime.test.ts',
   '/user/api/deleteMessageById': 'this file: "deleteMessageById: a member deletes only its own messages"',
+  '/user/api/uploadVoiceMessage': 'voice-messages.test.ts',
+  '/user/api/deleteVoiceMessage': 'voice-messages.test.ts',
 };
 
 const calls = Object.values(protocol).flatMap((value) => (protocol.isCall(value) ? [value] : []));

@@ -15,6 +15,8 @@ import type { ImageMimeType } from '@talkgroup/protocol';
 export const FILES_PREFIX = '/files/';
 /** Generated names only: 32 hex characters and the extension of the recognised type. */
 export const STORED_NAME = /^[0-9a-f]{32}\.(jpg|png|bmp|gif|webp)$/;
+/** What a link may name: a chat image, or a recorded transmission (served under /files/voice/, voice/store.ts). */
+const SIGNED_NAME = /^[0-9a-f]{32}\.(jpg|png|bmp|gif|webp|webm|ogg)$/;
 
 const EXTENSIONS: Record<ImageMimeType, string> = {
   'image/jpeg': 'jpg',
@@ -44,8 +46,8 @@ export function sniffImage(bytes: Uint8Array): ImageMimeType | undefined {
 }
 
 export interface FileUrls {
-  /** The URL path that lets `readerId` fetch this stored file until the expiry. */
-  sign(name: string, readerId: number, now?: number): string;
+  /** The URL path (under `prefix`, /files/ by default) that lets `readerId` fetch this stored file until the expiry. */
+  sign(name: string, readerId: number, now?: number, prefix?: string): string;
   /** Is this (name, uid, exp, sig) a URL this server signed and that has not expired? */
   verify(name: string, uid: string, exp: string, sig: string, now?: number): boolean;
 }
@@ -68,15 +70,15 @@ export function fileUrls(secret: Buffer, ttlMs: number): FileUrls {
   const mac = (name: string, uid: string, exp: string) =>
     createHmac('sha256', secret).update(`${name}\n${uid}\n${exp}`).digest('base64url');
   return {
-    sign(name, readerId, now = Date.now()) {
+    sign(name, readerId, now = Date.now(), prefix = FILES_PREFIX) {
       // Rounded up to the hour, so that a list read twice gives the same URLs and the browser cache works.
       const hour = 3600_000;
       const exp = String(Math.ceil((now + ttlMs) / hour) * (hour / 1000));
       const uid = String(readerId);
-      return `${FILES_PREFIX}${name}?uid=${uid}&exp=${exp}&sig=${mac(name, uid, exp)}`;
+      return `${prefix}${name}?uid=${uid}&exp=${exp}&sig=${mac(name, uid, exp)}`;
     },
     verify(name, uid, exp, sig, now = Date.now()) {
-      if (!STORED_NAME.test(name) || !/^\d{1,12}$/.test(uid) || !/^\d{1,12}$/.test(exp)) return false;
+      if (!SIGNED_NAME.test(name) || !/^\d{1,12}$/.test(uid) || !/^\d{1,12}$/.test(exp)) return false;
       if (Number(exp) * 1000 <= now) return false;
       const expected = Buffer.from(mac(name, uid, exp));
       const given = Buffer.from(sig);

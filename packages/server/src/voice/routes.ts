@@ -1,0 +1,174 @@
+/**
+ * Voice history (issue 15): each transmission recorded by the talker's browser is uploaded here, listed in
+ * the channel's timeline, served by signed expiring links like chat images, exported as a zip and swept
+ * after VOICE_RETENTION_DAYS.
+ */
+import multipart from '@fastify/multipart';
+import {
+  DeleteVoiceMessage,
+  GetChannelVoiceMessages,
+  UPLOAD_VOICE_MESSAGE_PATH,
+  UploadVoiceMessage,
+  UploadVoiceMessageFields,
+  type UploadVoiceMessageResponse,
+  VOICE_EXPORT_PATH,
+  VoiceExport,
+} from '@talkgroup/protocol';
+import type { FastifyInstance } from 'fastify';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { authenticate, defineRoutes, parseBody, routeOptions } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { sniffVoice } from './audio.ts';
+import { exportOptions, streamVoiceExport } from './export.ts';
+import { startRetentionSweep } from './retention.ts';
+import { VOICE_FILE_NAME, VOICE_FILES_PREFIX } from './store.ts';
+
+export const INVALID_AUDIO = 'audio: send an Opus recording in WebM or Ogg (as MediaRecorder makes it).';
+export const RECORDING_OFF = 'Recording is turned off for this channel.';
+const FIELDS = 'audio, channelId, startedAt, durationMs and clientId';
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+}
+
+function multipartError(error: unknown, maxBytes: number): unknown {
+  const code = (error as { code?: string })?.code;
+  if (code === 'FST_REQ_FILE_TOO_LARGE')
+    return new HttpError(413, `audio: the recording is larger than ${megabytes(maxBytes)}.`);
+  if (code === 'FST_FILES_LIMIT') return badRequest('audio: send a single file.');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return badRequest(`Send multipart/form-data with ${FIELDS}.`);
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return badRequest(`Send only the fields ${FIELDS}.`);
+  if (code === 'FST_PROTO_VIOLATION') return badRequest('A field name is not allowed.');
+  return error;
+}
+
+export function voiceRoutes(app: FastifyInstance, services: Services): void {
+  const { voice, access, activities, events, users, config } = services;
+  const route = defineRoutes(app, services.sessions);
+
+  route(GetChannelVoiceMessages, async ({ body, auth }) => {
+    await access.requireReader(auth, body.channelId);
+    const page = await voice.page(body.channelId, auth.userId, { beforeId: body.beforeId, limit: body.limit });
+    return { success: true, res: page.messages, hasMore: page.hasMore };
+  });
+
+  route(DeleteVoiceMessage, async ({ body }) => {
+    const row = await voice.byId(body.id);
+    if (!row) throw notFound('Voice message');
+    await voice.remove(row);
+    const channel = await services.channels.byId(row.channel_id);
+    if (channel) events.emit('voiceMessageDeleted', { channel, voiceMessageId: row.id });
+    return { success: true, result: 'Voice message deleted' };
+  });
+
+  app.register(async (scope) => {
+    await scope.register(multipart, {
+      throwFileSizeLimit: true,
+      limits: { fileSize: config.voiceMaxBytes, files: 1, fields: 8, parts: 10, fieldSize: 1024, headerPairs: 100 },
+    });
+
+    scope.post(
+      UPLOAD_VOICE_MESSAGE_PATH,
+      routeOptions(UploadVoiceMessage),
+      async (req): Promise<UploadVoiceMessageResponse> => {
+        const auth = await authenticate(services.sessions, req, UploadVoiceMessage.access);
+        if (!auth) throw forbidden();
+        const fields: Record<string, string> = {};
+        let audio: Buffer | undefined;
+        try {
+          for await (const part of req.parts()) {
+            if (part.type === 'file') {
+              if (part.fieldname !== 'audio') throw badRequest(`${part.fieldname}: send the recording in "audio".`);
+              audio = await part.toBuffer();
+            } else {
+              fields[part.fieldname] = String(part.value);
+            }
+          }
+        } catch (error) {
+          throw multipartError(error, config.voiceMaxBytes);
+        }
+        const body = parseBody(UploadVoiceMessageFields, fields);
+        // Checked before anything is written: a refused sender leaves nothing on disk.
+        const channel = await access.requireReader(auth, body.channelId);
+        if (!channel.recording) throw conflict(RECORDING_OFF);
+        if (!audio || audio.byteLength === 0) throw badRequest('audio: a recording is required.');
+        const mime = sniffVoice(audio);
+        if (!mime) throw badRequest(INVALID_AUDIO);
+        if (body.clientId) {
+          const already = await voice.byClientId(auth.userId, body.clientId);
+          if (already)
+            return { success: true, result: 'Voice message saved', res: voice.toVoiceMessage(already, auth.userId) };
+        }
+        // A clock a little ahead must not put a transmission in the future.
+        const now = Date.now();
+        const startedAt = new Date(Math.min(body.startedAt.getTime(), now));
+        const row = await voice.create({
+          channelId: channel.id,
+          userId: auth.userId,
+          startedAt,
+          durationMs: body.durationMs,
+          mime,
+          bytes: audio,
+          clientId: body.clientId,
+        });
+        await activities.record('voice_message', {
+          userId: auth.userId,
+          channelId: channel.id,
+          channelName: channel.name,
+          at: startedAt,
+          durationMs: row.duration_ms,
+        });
+        // Pushed with a link signed for the talker: every socket in the room may read the channel.
+        const message = voice.toVoiceMessage(row, auth.userId);
+        events.emit('voiceMessageCreated', { channel, voiceMessage: message });
+        return { success: true, result: 'Voice message saved', res: message };
+      },
+    );
+  });
+
+  // <audio> loads without headers: the signed URL is the proof (messages/files.ts).
+  app.get(`${VOICE_FILES_PREFIX}:name`, exportOptions.file, async (req, reply) => {
+    const { name } = req.params as { name: string };
+    const query = req.query as Record<string, unknown>;
+    const param = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : '');
+    if (!VOICE_FILE_NAME.test(name) || !services.fileUrls.verify(name, param('uid'), param('exp'), param('sig')))
+      throw forbidden('This file link is invalid or has expired: reload the messages to get a new one.');
+    const row = await voice.byFileName(name);
+    if (!row) throw notFound('File');
+    const readerId = Number(param('uid'));
+    const reader = await users.row(readerId);
+    if (!reader || !(await access.mayRead({ userId: readerId, role: reader.role }, row.channel_id)))
+      throw forbidden('You may no longer read this channel.');
+    const size = await voice.sizeOnDisk(row);
+    if (size === undefined) throw notFound('File');
+    const secondsLeft = Math.max(0, Number(param('exp')) - Math.floor(Date.now() / 1000));
+    return reply
+      .header('Content-Type', row.mime)
+      .header('Content-Length', String(size))
+      .header('X-Content-Type-Options', 'nosniff')
+      .header('Content-Disposition', `inline; filename="${name}"`)
+      .header('Content-Security-Policy', "default-src 'none'; sandbox")
+      .header('Cache-Control', `private, max-age=${Math.min(secondsLeft, 3600)}`)
+      .send(voice.readStream(row));
+  });
+
+  app.post(VOICE_EXPORT_PATH, exportOptions.export, async (req, reply) => {
+    const auth = await authenticate(services.sessions, req, VoiceExport.access);
+    if (!auth) throw forbidden();
+    const body = parseBody(VoiceExport.body, req.body);
+    if (body.to.getTime() <= body.from.getTime()) throw badRequest('to: must be after from.');
+    const channel = await access.requireReader(auth, body.channelId);
+    return streamVoiceExport(reply, voice, channel, body.from, body.to);
+  });
+
+  const offChannelDeleted = events.on('channelDeleted', ({ channel }) => {
+    voice.removeChannelFolder(channel.id).catch((error) => app.log.error({ err: error }, 'voice folder not removed'));
+  });
+  const stopSweep = startRetentionSweep(voice, config.voiceRetentionMs, (error) =>
+    app.log.error({ err: error }, 'voice retention sweep failed'),
+  );
+  app.addHook('onClose', async () => {
+    offChannelDeleted();
+    stopSweep();
+  });
+}

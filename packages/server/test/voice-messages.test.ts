@@ -1,0 +1,339 @@
+/**
+ * Voice history (issue 15): uploads checked by their bytes, who may upload, list, play, delete and export,
+ * paging, pushes, the retention sweep and a deleted talker.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { sweepExpiredVoice } from '../src/voice/retention.ts';
+import { multipartForm, recordPushes } from './chat-fixtures.ts';
+import {
+  type Account,
+  createMember,
+  databases,
+  expectNoSecrets,
+  signUpAdmin,
+  startApp,
+  type TestApp,
+} from './harness.ts';
+
+/** The start of a MediaRecorder WebM file: EBML header (DocType webm), then a track whose CodecID is A_OPUS. */
+export function webmOpus(payloadBytes = 400): Buffer {
+  const ebml = Buffer.from([
+    0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3,
+    0x81, 0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02,
+  ]);
+  const segment = Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
+  const track = Buffer.concat([
+    Buffer.from([0x16, 0x54, 0xae, 0x6b, 0x9b, 0xae, 0x99, 0xd7, 0x81, 0x01, 0x83, 0x81, 0x02, 0x86, 0x86]),
+    Buffer.from('A_OPUS'),
+    Buffer.from([0x63, 0xa2, 0x84]),
+    Buffer.from('Opus'),
+  ]);
+  return Buffer.concat([ebml, segment, track, Buffer.alloc(payloadBytes, 0x5a)]);
+}
+
+/** The first page of an Ogg Opus file (one segment holding OpusHead), then more bytes. */
+export function oggOpus(): Buffer {
+  const head = Buffer.concat([Buffer.from('OpusHead'), Buffer.from([1, 1, 0x38, 0x01, 0x80, 0xbb, 0, 0, 0, 0, 0])]);
+  const page = Buffer.alloc(27);
+  page.write('OggS', 0, 'ascii');
+  page[4] = 0;
+  page[5] = 2; // beginning of stream
+  page[26] = 1;
+  return Buffer.concat([page, Buffer.from([head.length]), head, Buffer.alloc(200, 0x11)]);
+}
+
+function wav(): Buffer {
+  const bytes = Buffer.alloc(44 + 800);
+  bytes.write('RIFF', 0, 'ascii');
+  bytes.writeUInt32LE(36 + 800, 4);
+  bytes.write('WAVEfmt ', 8, 'ascii');
+  bytes.writeUInt32LE(16, 16);
+  bytes.writeUInt16LE(1, 20);
+  bytes.writeUInt16LE(1, 22);
+  bytes.writeUInt32LE(8000, 24);
+  bytes.writeUInt32LE(16000, 28);
+  bytes.writeUInt16LE(2, 32);
+  bytes.writeUInt16LE(16, 34);
+  bytes.write('data', 36, 'ascii');
+  bytes.writeUInt32LE(800, 40);
+  return bytes;
+}
+
+/** The entries of a zip (stored or deflated), read from its central directory. */
+function unzip(zip: Buffer): Map<string, Buffer> {
+  const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  const count = zip.readUInt16LE(end + 10);
+  let at = zip.readUInt32LE(end + 16);
+  const entries = new Map<string, Buffer>();
+  for (let i = 0; i < count; i++) {
+    const method = zip.readUInt16LE(at + 10);
+    const size = zip.readUInt32LE(at + 20);
+    const nameLength = zip.readUInt16LE(at + 28);
+    const extra = zip.readUInt16LE(at + 30);
+    const comment = zip.readUInt16LE(at + 32);
+    const local = zip.readUInt32LE(at + 42);
+    const name = zip.subarray(at + 46, at + 46 + nameLength).toString('utf8');
+    const dataAt = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
+    const raw = zip.subarray(dataAt, dataAt + size);
+    entries.set(name, method === 8 ? inflateRawSync(raw) : Buffer.from(raw));
+    at += 46 + nameLength + extra + comment;
+  }
+  return entries;
+}
+
+describe.each(databases)('voice history on %s', (dialect) => {
+  let app: TestApp;
+  let admin: Account;
+  let mia: Account;
+  let outsider: Account;
+  let channel: { id: number; rtcSession: string };
+  const voiceDir = () => path.join(app.config.dataDir, 'voice', String(channel.id));
+  const storedFiles = () => (existsSync(voiceDir()) ? readdirSync(voiceDir()) : []);
+
+  beforeEach(async () => {
+    app = await startApp(dialect, { voiceMaxBytes: 64 * 1024 });
+    admin = await signUpAdmin(app);
+    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Member' });
+    outsider = await createMember(app, admin);
+    channel = (await app.call('/user/api/createChannel', { channelName: 'Alpha' }, admin.token)).body.res;
+    await app.call('/user/api/addUserToChannel', { userId: mia.id, channelId: channel.id }, admin.token);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  async function uploadVoice(
+    token: string | undefined,
+    fields: Record<string, string | number> = {},
+    audio: { bytes: Buffer; fileName?: string; contentType?: string } | null = { bytes: webmOpus() },
+  ): Promise<{ status: number; body: any }> {
+    const form = multipartForm(
+      { channelId: channel.id, startedAt: new Date().toISOString(), durationMs: 2000, ...fields },
+      audio
+        ? {
+            field: 'audio',
+            fileName: audio.fileName ?? 'talk.webm',
+            contentType: audio.contentType ?? 'audio/webm',
+            bytes: audio.bytes,
+          }
+        : undefined,
+    );
+    const response = await app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/uploadVoiceMessage',
+      headers: { 'content-type': form.contentType, ...(token ? { 'x-access-token': token } : {}) },
+      payload: form.payload,
+    });
+    return { status: response.statusCode, body: response.json() };
+  }
+  const list = (token: string, body: object = {}) =>
+    app.call('/user/api/getChannelVoiceMessages', { channelId: channel.id, ...body }, token);
+
+  it('keeps a WebM/Opus transmission, lists it, pushes it to the room and serves the same bytes by its signed link', async () => {
+    const pushes = recordPushes(app);
+    const bytes = webmOpus();
+    const startedAt = new Date(Date.now() - 5000).toISOString();
+    const sent = await uploadVoice(mia.token, { startedAt, durationMs: 2150 });
+    expect(sent.status).toBe(200);
+    expect(sent.body.res).toMatchObject({
+      channelId: channel.id,
+      userId: mia.id,
+      display_name: expect.any(String),
+      durationMs: 2150,
+      url: expect.stringMatching(/^\/files\/voice\/[0-9a-f]{32}\.webm\?uid=\d+&exp=\d+&sig=/),
+    });
+    expect(new Date(sent.body.res.createdAt).toISOString()).toBe(startedAt);
+    expect(pushes.filter((p) => p.event === 'voiceMessage')).toEqual([
+      { to: `room:${channel.rtcSession}`, event: 'voiceMessage', args: [sent.body.res] },
+    ]);
+    expect(storedFiles()).toHaveLength(1);
+
+    const listed = await list(admin.token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.res.map((v: { id: number }) => v.id)).toEqual([sent.body.res.id]);
+    expectNoSecrets(listed.body);
+    const audio = await app.fastify.inject({ method: 'GET', url: listed.body.res[0].url });
+    expect(audio.statusCode).toBe(200);
+    expect(audio.headers['content-type']).toBe('audio/webm');
+    expect(audio.headers['x-content-type-options']).toBe('nosniff');
+    expect(audio.rawPayload.equals(bytes)).toBe(true);
+
+    const activities = await app.call('/user/api/getLastActivities/', {}, admin.token);
+    // Recorded at the time the transmission started.
+    expect(activities.body.res).toContainEqual(
+      expect.objectContaining({
+        type: 'voice_message',
+        channel: { id: channel.id, name: 'Alpha' },
+        createdAt: startedAt,
+      }),
+    );
+  });
+
+  it('accepts Ogg/Opus and refuses a renamed text file, a WAV and an oversized file, writing nothing', async () => {
+    expect((await uploadVoice(mia.token, {}, { bytes: oggOpus(), fileName: 'talk.ogg' })).status).toBe(200);
+    const text = await uploadVoice(mia.token, {}, { bytes: Buffer.from('hello, this is not audio\n'.repeat(20)) });
+    expect(text.status).toBe(400);
+    expect(text.body.result).toMatch(/Opus/);
+    const riff = await uploadVoice(mia.token, {}, { bytes: wav(), fileName: 'talk.webm', contentType: 'audio/webm' });
+    expect(riff.status).toBe(400);
+    const big = await uploadVoice(mia.token, {}, { bytes: webmOpus(80 * 1024) });
+    expect(big.status).toBe(413);
+    expect(big.body.result).toMatch(/MB/);
+    const none = await uploadVoice(mia.token, {}, null);
+    expect(none.status).toBe(400);
+    expect((await list(admin.token)).body.res).toHaveLength(1);
+    expect(storedFiles()).toHaveLength(1);
+  });
+
+  it('checks the fields: a bad time or duration is a 400 naming the field', async () => {
+    const badTime = await uploadVoice(mia.token, { startedAt: 'yesterday' });
+    expect(badTime.status).toBe(400);
+    expect(badTime.body.result).toMatch(/startedAt/);
+    const badDuration = await uploadVoice(mia.token, { durationMs: 0 });
+    expect(badDuration.status).toBe(400);
+    expect(badDuration.body.result).toMatch(/durationMs/);
+    // A clock ahead of the server's does not put a transmission in the future.
+    const ahead = await uploadVoice(mia.token, { startedAt: new Date(Date.now() + 3600_000).toISOString() });
+    expect(new Date(ahead.body.res.createdAt).getTime()).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('lets only readers of the channel upload and list, only administrators delete and export', async () => {
+    expect((await uploadVoice(undefined)).status).toBe(401);
+    const refused = await uploadVoice(outsider.token);
+    expect(refused.status).toBe(403);
+    expect(refused.body.result).toBe('You are not a member of this channel.');
+    expect(storedFiles()).toHaveLength(0);
+    const sent = (await uploadVoice(mia.token)).body.res;
+    expect((await uploadVoice(admin.token)).status).toBe(200);
+
+    expect((await list(outsider.token)).status).toBe(403);
+    expect((await list(mia.token)).body.res).toHaveLength(2);
+    // A link signed for a reader who has left the channel no longer plays.
+    const link = (await list(mia.token)).body.res[0].url;
+    await app.call('/user/api/deleteUserFromChannel', { userId: mia.id, channelId: channel.id }, admin.token);
+    expect((await app.fastify.inject({ method: 'GET', url: link })).statusCode).toBe(403);
+    const tampered = link.replace(/sig=./, 'sig=A');
+    expect((await app.fastify.inject({ method: 'GET', url: tampered })).statusCode).toBe(403);
+
+    const exportBody = {
+      channelId: channel.id,
+      from: new Date(Date.now() - 3600_000).toISOString(),
+      to: new Date(Date.now() + 60_000).toISOString(),
+    };
+    expect((await app.call('/user/api/exportVoiceMessages', exportBody, mia.token)).status).toBe(403);
+    expect((await app.call('/user/api/exportVoiceMessages', exportBody)).status).toBe(401);
+
+    expect((await app.call('/user/api/deleteVoiceMessage', { id: sent.id }, mia.token)).status).toBe(403);
+    const pushes = recordPushes(app);
+    expect((await app.call('/user/api/deleteVoiceMessage', { id: sent.id }, admin.token)).status).toBe(200);
+    expect((await app.call('/user/api/deleteVoiceMessage', { id: sent.id }, admin.token)).status).toBe(404);
+    expect(pushes.map((p) => p.event)).toContain('voiceMessageDeleted');
+    expect(storedFiles()).toHaveLength(1);
+  });
+
+  it('refuses uploads while the channel does not record, and keeps the switch on the channel', async () => {
+    const off = await app.call(
+      '/user/api/updateChannel',
+      { channelId: channel.id, channelName: 'Alpha', recording: false },
+      admin.token,
+    );
+    expect(off.body.res.recording).toBe(false);
+    expect((await uploadVoice(mia.token)).status).toBe(409);
+    expect(storedFiles()).toHaveLength(0);
+    const created = await app.call('/user/api/createChannel', { channelName: 'Quiet', recording: false }, admin.token);
+    expect(created.body.res.recording).toBe(false);
+    const plain = await app.call('/user/api/createChannel', { channelName: 'Loud' }, admin.token);
+    expect(plain.body.res.recording).toBe(true);
+  });
+
+  it('pages newest first by start time, also when a transmission arrives late (the offline outbox)', async () => {
+    const base = Date.now() - 60_000;
+    const ids: number[] = [];
+    for (const offset of [0, 10_000, 20_000, 30_000, 40_000]) {
+      ids.push((await uploadVoice(mia.token, { startedAt: new Date(base + offset).toISOString() })).body.res.id);
+    }
+    // Recorded offline before all of them, uploaded last.
+    const late = (await uploadVoice(mia.token, { startedAt: new Date(base - 10_000).toISOString() })).body.res.id;
+    const first = await list(mia.token, { limit: 4 });
+    expect(first.body.res.map((v: { id: number }) => v.id)).toEqual([ids[4], ids[3], ids[2], ids[1]]);
+    expect(first.body.hasMore).toBe(true);
+    const second = await list(mia.token, { limit: 4, beforeId: ids[1] });
+    expect(second.body.res.map((v: { id: number }) => v.id)).toEqual([ids[0], late]);
+    expect(second.body.hasMore).toBe(false);
+    expect((await list(mia.token, { limit: 0 })).status).toBe(400);
+  });
+
+  it('keeps a transmission sent twice with the same clientId once', async () => {
+    const once = await uploadVoice(mia.token, { clientId: 'outbox-0001' });
+    const twice = await uploadVoice(mia.token, { clientId: 'outbox-0001' });
+    expect(twice.status).toBe(200);
+    expect(twice.body.res.id).toBe(once.body.res.id);
+    expect((await list(mia.token)).body.res).toHaveLength(1);
+    expect(storedFiles()).toHaveLength(1);
+  });
+
+  it('the retention sweep deletes old transmissions, rows and files together, and keeps recent ones', async () => {
+    const day = 24 * 3600_000;
+    const old = await uploadVoice(mia.token, { startedAt: new Date(Date.now() - 31 * day).toISOString() });
+    const recent = await uploadVoice(mia.token, { startedAt: new Date(Date.now() - 29 * day).toISOString() });
+    expect(storedFiles()).toHaveLength(2);
+    expect(app.config.voiceRetentionMs).toBe(30 * day);
+    expect(await sweepExpiredVoice(app.services.voice, app.config.voiceRetentionMs)).toBe(1);
+    expect((await list(admin.token)).body.res.map((v: { id: number }) => v.id)).toEqual([recent.body.res.id]);
+    expect(storedFiles()).toHaveLength(1);
+    expect((await app.fastify.inject({ method: 'GET', url: old.body.res.url })).statusCode).toBe(404);
+  });
+
+  it('a deleted talker leaves its transmissions, attributed to a deleted user; a deleted channel takes its files', async () => {
+    const sent = (await uploadVoice(mia.token)).body.res;
+    expect((await app.call('/user/api/deleteUser', { UserId: mia.id }, admin.token)).status).toBe(200);
+    const kept = (await list(admin.token)).body.res;
+    expect(kept).toEqual([expect.objectContaining({ id: sent.id, userId: null, display_name: sent.display_name })]);
+    expect(storedFiles()).toHaveLength(1);
+
+    await app.call('/user/api/deleteChannel', { channelId: channel.id }, admin.token);
+    await expect.poll(() => existsSync(voiceDir())).toBe(false);
+  });
+
+  it('exports a time range as a zip of the audio files and index.csv', async () => {
+    const now = Date.now();
+    const inside = (await uploadVoice(mia.token, { startedAt: new Date(now - 600_000).toISOString() })).body.res;
+    await uploadVoice(mia.token, { startedAt: new Date(now - 7200_000).toISOString() });
+    const ogg = (
+      await uploadVoice(
+        mia.token,
+        { startedAt: new Date(now - 300_000).toISOString(), durationMs: 1500 },
+        { bytes: oggOpus() },
+      )
+    ).body.res;
+    const response = await app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/exportVoiceMessages',
+      headers: { 'x-access-token': admin.token },
+      payload: { channelId: channel.id, from: new Date(now - 3600_000).toISOString(), to: new Date(now).toISOString() },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="voice-Alpha-.*\.zip"$/);
+    const entries = unzip(response.rawPayload);
+    const index = entries.get('index.csv')?.toString('utf8').trim().split('\r\n') ?? [];
+    expect(index[0]).toBe('time,talker,duration,file');
+    expect(index).toHaveLength(3);
+    const files = index.slice(1).map((line) => line.split(',').pop() as string);
+    expect(files[0]).toMatch(new RegExp(`-${inside.id}\\.webm$`));
+    expect(files[1]).toMatch(new RegExp(`-${ogg.id}\\.ogg$`));
+    expect(index[2]).toContain(',1.5,');
+    expect(entries.get(files[0])?.equals(webmOpus())).toBe(true);
+    expect(entries.get(files[1])?.equals(oggOpus())).toBe(true);
+
+    const backwards = await app.call(
+      '/user/api/exportVoiceMessages',
+      { channelId: channel.id, from: new Date(now).toISOString(), to: new Date(now - 1000).toISOString() },
+      admin.token,
+    );
+    expect(backwards.status).toBe(400);
+  });
+});
