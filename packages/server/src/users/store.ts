@@ -12,6 +12,7 @@ import {
 import type { Selectable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { hashPassword } from '../auth/passwords.ts';
+import { inSlices } from '../db/batch.ts';
 import type { Db, UsersTable } from '../db/schema.ts';
 
 export interface NewUser {
@@ -42,63 +43,77 @@ const HISTORY: Record<Depth, number> = { list: 1, full: 20 };
 type UserRow = Selectable<UsersTable>;
 
 export function userStore(db: Db) {
-  async function attach(rows: UserRow[], depth: Depth): Promise<User[]> {
+  /**
+   * The lists each user carries. `everyone`: the rows are the whole table, so each list is read in one pass
+   * without a filter; otherwise the ids are asked in slices of at most 500 (db/batch.ts): the cost follows the
+   * rows asked at any size.
+   */
+  async function attach(rows: UserRow[], depth: Depth, everyone = false): Promise<User[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const few = ids.length <= 500;
     const limit = HISTORY[depth];
+    const bySlices = <R>(read: (slice: number[] | undefined) => Promise<R[]>): Promise<R[]> =>
+      everyone ? read(undefined) : inSlices(ids, read);
 
-    const memberships = await db
-      .selectFrom('channel_members')
-      .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
-      .select(['channel_members.user_id as userId', 'channels.id', 'channels.name', 'channels.rtc_session'])
-      .$if(few, (q) => q.where('channel_members.user_id', 'in', ids))
-      .orderBy('channels.name')
-      .execute();
-    const sockets = await db
-      .selectFrom('user_sockets')
-      .select(['user_id', 'channel_id', 'socket_id'])
-      .$if(few, (q) => q.where('user_id', 'in', ids))
-      .execute();
+    const memberships = await bySlices((slice) =>
+      db
+        .selectFrom('channel_members')
+        .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
+        .select(['channel_members.user_id as userId', 'channels.id', 'channels.name', 'channels.rtc_session'])
+        .$if(slice !== undefined, (q) => q.where('channel_members.user_id', 'in', slice as number[]))
+        .orderBy('channels.name')
+        .execute(),
+    );
+    const sockets = await bySlices((slice) =>
+      db
+        .selectFrom('user_sockets')
+        .select(['user_id', 'channel_id', 'socket_id'])
+        .$if(slice !== undefined, (q) => q.where('user_id', 'in', slice as number[]))
+        .execute(),
+    );
 
     const positions: Array<UserPosition & { userId: number }> = [];
     const activities: Array<Activity & { userId: number }> = [];
     if (limit === 1) {
       // One index lookup per user: the latest position and the latest activity.
-      const latestPositions = await db
-        .selectFrom('users')
-        .innerJoin('user_positions as p', (join) =>
-          join.on('p.id', '=', (eb) =>
-            eb
-              .selectFrom('user_positions')
-              .select('id')
-              .whereRef('user_positions.user_id', '=', 'users.id')
-              .orderBy('created_at', 'desc')
-              .orderBy('id', 'desc')
-              .limit(1),
-          ),
-        )
-        .select(['p.user_id', 'p.lat', 'p.lng', 'p.accuracy', 'p.created_at'])
-        .$if(few, (q) => q.where('users.id', 'in', ids))
-        .execute();
+      const latestPositions = await bySlices((slice) =>
+        db
+          .selectFrom('users')
+          .innerJoin('user_positions as p', (join) =>
+            join.on('p.id', '=', (eb) =>
+              eb
+                .selectFrom('user_positions')
+                .select('id')
+                .whereRef('user_positions.user_id', '=', 'users.id')
+                .orderBy('created_at', 'desc')
+                .orderBy('id', 'desc')
+                .limit(1),
+            ),
+          )
+          .select(['p.user_id', 'p.lat', 'p.lng', 'p.accuracy', 'p.created_at'])
+          .$if(slice !== undefined, (q) => q.where('users.id', 'in', slice as number[]))
+          .execute(),
+      );
       for (const p of latestPositions)
         positions.push({ userId: p.user_id, lat: p.lat, lng: p.lng, accuracy: p.accuracy, createdAt: p.created_at });
-      const latestActivities = await db
-        .selectFrom('users')
-        .innerJoin('activities as a', (join) =>
-          join.on('a.id', '=', (eb) =>
-            eb
-              .selectFrom('activities')
-              .select('id')
-              .whereRef('activities.user_id', '=', 'users.id')
-              .orderBy('created_at', 'desc')
-              .orderBy('id', 'desc')
-              .limit(1),
-          ),
-        )
-        .selectAll('a')
-        .$if(few, (q) => q.where('users.id', 'in', ids))
-        .execute();
+      const latestActivities = await bySlices((slice) =>
+        db
+          .selectFrom('users')
+          .innerJoin('activities as a', (join) =>
+            join.on('a.id', '=', (eb) =>
+              eb
+                .selectFrom('activities')
+                .select('id')
+                .whereRef('activities.user_id', '=', 'users.id')
+                .orderBy('created_at', 'desc')
+                .orderBy('id', 'desc')
+                .limit(1),
+            ),
+          )
+          .selectAll('a')
+          .$if(slice !== undefined, (q) => q.where('users.id', 'in', slice as number[]))
+          .execute(),
+      );
       for (const a of latestActivities) activities.push({ ...toActivity(a), userId: a.user_id as number });
     } else {
       for (const id of ids) {
@@ -126,7 +141,11 @@ export function userStore(db: Db) {
 
     const group = <T extends { userId: number }>(items: T[]) => {
       const map = new Map<number, T[]>();
-      for (const item of items) map.set(item.userId, [...(map.get(item.userId) ?? []), item]);
+      for (const item of items) {
+        const list = map.get(item.userId);
+        if (list) list.push(item);
+        else map.set(item.userId, [item]);
+      }
       return map;
     };
     const channelsBy = group(memberships);
@@ -201,7 +220,7 @@ export function userStore(db: Db) {
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return attach(rows, 'list');
+      return attach(rows, 'list', true);
     },
 
     async inChannel(channelId: number): Promise<User[]> {
