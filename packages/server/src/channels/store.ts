@@ -12,6 +12,8 @@ export interface ChannelSummary {
   createdAt: string;
   /** One talker at a time (the floor); false: an open conference. */
   floorControl: boolean;
+  /** Transmissions are recorded into the voice history (issue 15). */
+  recording: boolean;
 }
 
 type ChannelRow = Selectable<ChannelsTable>;
@@ -23,6 +25,7 @@ function toSummary(row: ChannelRow): ChannelSummary {
     rtcSession: row.rtc_session,
     createdAt: row.created_at,
     floorControl: row.floor_control !== 0,
+    recording: row.recording !== 0,
   };
 }
 
@@ -224,6 +227,17 @@ export function channelStore(db: Db) {
       const row = await db
         .updateTable('channels')
         .set({ floor_control: on ? 1 : 0 })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    /** Turns the channel's voice recording on or off; the summary after, or undefined when there is no such channel. */
+    async setRecording(id: number, on: boolean): Promise<ChannelSummary | undefined> {
+      const row = await db
+        .updateTable('channels')
+        .set({ recording: on ? 1 : 0 })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();
