@@ -4,6 +4,7 @@
  * GET /api/openapi.json; the web client is typed by them.
  */
 import { z } from 'zod';
+import { ServerMessageCodeSchema, ServerMessageParamsSchema } from './server-messages.ts';
 
 /**
  * Who may make a call (docs/api.md, "Who may do what"), declared once per call. The server's route guard
@@ -64,11 +65,21 @@ export type ResponseOf<C> = C extends Call<z.ZodType, infer R> ? z.output<R> : n
 
 /** Errors keep the response shape: `{ success: false, result: "<clear sentence>" }`. */
 export const ErrorResponseSchema = z
-  .object({ success: z.literal(false), result: z.string() })
-  .describe('The call failed: the sentence says why (status codes: docs/api.md).');
+  .object({
+    success: z.literal(false),
+    result: z.string(),
+    code: ServerMessageCodeSchema.optional(),
+    params: ServerMessageParamsSchema.optional(),
+  })
+  .describe('The call failed: the sentence says why, the code says it for any language (status codes: docs/api.md).');
 export type ErrorResponse = z.output<typeof ErrorResponseSchema>;
 
-export const OkSchema = z.object({ success: z.boolean(), result: z.string().optional() });
+export const OkSchema = z.object({
+  success: z.boolean(),
+  result: z.string().optional(),
+  code: ServerMessageCodeSchema.optional(),
+  params: ServerMessageParamsSchema.optional(),
+});
 export type Ok = z.output<typeof OkSchema>;
 /** `{ success, result?, ...fields }`: the answer of most calls. */
 export const ok = <Shape extends z.ZodRawShape>(shape: Shape) => OkSchema.extend(shape);

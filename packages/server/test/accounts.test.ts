@@ -40,7 +40,11 @@ describe.each(databases)('accounts on %s', (dialect) => {
       password: 'secret2',
     });
     expect(second.status).toBe(403);
-    expect(second.body).toEqual({ success: false, result: expect.stringMatching(/sign-up is closed/i) });
+    expect(second.body).toEqual({
+      success: false,
+      result: expect.stringMatching(/sign-up is closed/i),
+      code: 'signup_closed',
+    });
   });
 
   it('lets public sign-up create members when ALLOW_SIGNUP is true', async () => {
@@ -200,7 +204,7 @@ describe.each(databases)('accounts on %s', (dialect) => {
       payload: '{"user_email": ',
     });
     expect(malformed.statusCode).toBe(400);
-    expect(malformed.json()).toEqual({ success: false, result: 'The body is not valid JSON.' });
+    expect(malformed.json()).toEqual({ success: false, result: 'The body is not valid JSON.', code: 'invalid_json' });
     const wrongType = await app.call('/user/api/login', { user_email: 42, user_password: ['x'] });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.result).toMatch(/user_email/);

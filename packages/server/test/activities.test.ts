@@ -102,7 +102,12 @@ describe.each(databases)('activities on %s', (dialect) => {
     for (const timeFrame of ['1y', '', '1M', 7]) {
       const refused = await app.call('/user/api/deleteOldActivities', { timeFrame }, admin.token);
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ success: false, result: expect.stringMatching(/^timeFrame: /) });
+      expect(refused.body).toEqual({
+        success: false,
+        result: expect.stringMatching(/^timeFrame: /),
+        code: 'invalid_input',
+        params: { details: expect.stringMatching(/^timeFrame: /) },
+      });
     }
     const missing = await app.call('/user/api/deleteOldActivities', {}, admin.token);
     expect(missing.status).toBe(400);

@@ -27,6 +27,7 @@ interface Fixture {
   insiderMessageId: number;
   adminMessageId: number;
   burstId: number;
+  alertId: number;
 }
 
 /**
@@ -72,6 +73,8 @@ const bodies: Record<string, (f: Fixture) => object> = {
   }),
   '/user/api/removeUserChannels/': (f) => ({ userIdentifier: f.outsider.identifier }),
   '/user/api/getStatistics': () => ({}),
+  '/user/api/getEmergencyAlerts': () => ({ start: 0, limit: 5 }),
+  '/user/api/acknowledgeEmergencyAlert': (f) => ({ alertId: f.alertId }),
   '/user/api/getSentInvitation': (f) => ({ aUserId: f.insider.id }),
   '/user/api/getmyfriendlists': (f) => ({ idUser: f.insider.id }),
   '/user/api/getinvitationlists': (f) => ({ idUser: f.insider.id }),
@@ -82,6 +85,7 @@ const checkedElsewhere: Record<string, string> = {
   '/user/api/login': 'accounts.test.ts',
   '/user/api/isValidToken': 'accounts.test.ts',
   '/user/api/signUpUser': 'accounts.test.ts',
+  '/user/api/getSignUpState': 'server-messages.test.ts',
   '/user/api/getUserById/': 'users.test.ts',
   '/user/api/updatePasswordUser': 'users.test.ts',
   '/user/api/verifyPassword': 'users.test.ts',
@@ -91,6 +95,7 @@ const checkedElsewhere: Record<string, string> = {
   '/user/api/updateUserMicState/': 'realtime.test.ts',
   '/user/api/deleteMessageById': 'this file: "deleteMessageById: a member deletes only its own messages"',
   '/user/api/uploadVoiceMessage': 'voice-messages.test.ts',
+  '/user/api/sendEmergencyAlert': 'emergency.test.ts (one per 30 s per sender: one body cannot serve every caller)',
   '/user/api/deleteVoiceMessage': 'voice-messages.test.ts',
 };
 
@@ -169,6 +174,7 @@ describe.each(databases)('who may do what on %s', (dialect) => {
       insiderMessageId: await send(insider.token),
       adminMessageId: await send(admin.token),
       burstId: burst.id,
+      alertId: (await app.services.emergency.raise(insider, {})).id,
     };
   });
   afterEach(async () => {
@@ -197,7 +203,7 @@ describe.each(databases)('who may do what on %s', (dialect) => {
   it.each(cells.map((cell) => [cell.call, cell.access, cell] as const))('%s (%s)', async (_call, access, cell) => {
     const anonymous = await perform(cell, undefined);
     expect(anonymous.status).toBe(401);
-    expect(anonymous.body).toEqual({ success: false, result: expect.any(String) });
+    expect(anonymous.body).toEqual({ success: false, result: expect.any(String), code: 'token_missing' });
     const forged = await perform(cell, 'not-a-token');
     expect(forged.status).toBe(401);
 
@@ -206,10 +212,18 @@ describe.each(databases)('who may do what on %s', (dialect) => {
     if (access === 'admin') {
       expect(outsider.status).toBe(403);
       expect(insider.status).toBe(403);
-      expect(insider.body).toEqual({ success: false, result: 'Only an administrator may do this.' });
+      expect(insider.body).toEqual({
+        success: false,
+        result: 'Only an administrator may do this.',
+        code: 'admin_only',
+      });
     } else if (access === 'reader') {
       expect(outsider.status).toBe(403);
-      expect(outsider.body).toEqual({ success: false, result: 'You are not a member of this channel.' });
+      expect(outsider.body).toEqual({
+        success: false,
+        result: 'You are not a member of this channel.',
+        code: 'not_channel_member',
+      });
       expect(insider.status).toBe(200);
       expectNoSecrets(insider.body);
     } else if (access === 'signedIn') {

@@ -51,7 +51,7 @@ describe.each(databases)('channels and membership on %s', (dialect) => {
     await create('Alpha Team');
     const same = await create('Alpha Team');
     expect(same.status).toBe(409);
-    expect(same.body).toEqual({ success: false, result: 'Channel name already exists' });
+    expect(same.body).toEqual({ success: false, result: 'Channel name already exists', code: 'channel_name_taken' });
     const sameRoom = await create('AlphaTeam');
     expect(sameRoom.status).toBe(409);
     const blank = await create('   ');
@@ -127,7 +127,7 @@ describe.each(databases)('channels and membership on %s', (dialect) => {
     });
     const taken = await app.call('/user/api/updateChannel', { channelId: alpha.id, channelName: 'Beta' }, admin.token);
     expect(taken.status).toBe(409);
-    expect(taken.body).toEqual({ success: false, result: 'Channel name already exists' });
+    expect(taken.body).toEqual({ success: false, result: 'Channel name already exists', code: 'channel_name_taken' });
     const sameRoom = await app.call(
       '/user/api/updateChannel',
       { channelId: alpha.id, channelName: 'Be ta' },
@@ -151,7 +151,7 @@ describe.each(databases)('channels and membership on %s', (dialect) => {
     const mia = await createMember(app, admin);
     await app.call('/user/api/addUserToChannel', { userId: mia.id, channelId: alpha.id }, admin.token);
     const deleted = await app.call('/user/api/deleteChannel', { channelId: alpha.id, userId: admin.id }, admin.token);
-    expect(deleted.body).toEqual({ success: true, result: 'Channel has been deleted' });
+    expect(deleted.body).toEqual({ success: true, result: 'Channel has been deleted', code: 'channel_deleted' });
     expect(pushes).toContainEqual({ to: 'admins', event: 'onChannelDeleted', args: [{ id: alpha.id }] });
     expect(pushes).toContainEqual({ to: `user:${mia.id}`, event: 'onChannelsChanged', args: [] });
 
@@ -215,7 +215,7 @@ describe.each(databases)('channels and membership on %s', (dialect) => {
     const mia = await createMember(app, admin);
     for (let i = 0; i < 3; i++) {
       const added = await app.call('/user/api/addUserToChannel', { userId: mia.id, channelId: alpha.id }, admin.token);
-      expect(added.body).toEqual({ success: true, result: 'User Added To Channel' });
+      expect(added.body).toEqual({ success: true, result: 'User Added To Channel', code: 'user_added_to_channel' });
     }
     const members = await app.call('/user/api/getUsersInChannel', { channelId: alpha.id }, admin.token);
     expect(members.body.res.map((u: { id: number }) => u.id)).toEqual([mia.id]);
@@ -226,7 +226,11 @@ describe.each(databases)('channels and membership on %s', (dialect) => {
         { userId: mia.id, channelId: alpha.id },
         admin.token,
       );
-      expect(removed.body).toEqual({ success: true, result: 'User Deleted from Channel' });
+      expect(removed.body).toEqual({
+        success: true,
+        result: 'User Deleted from Channel',
+        code: 'user_removed_from_channel',
+      });
     }
     const after = await app.call('/user/api/getUsersInChannel', { channelId: alpha.id }, admin.token);
     expect(after.body.res).toEqual([]);

@@ -82,7 +82,7 @@ describe.each(databases)('legacy calls on %s', (dialect) => {
     }
     const unknown = await app.call('/device/getDeviceByMacAddress', { macAddress: '00:00:00:00:00:01' }, admin.token);
     expect(unknown.status).toBe(404);
-    expect(unknown.body).toEqual({ success: false, result: 'Device not found.' });
+    expect(unknown.body).toEqual({ success: false, result: 'Device not found.', code: 'device_not_found' });
     const invalid = await app.call('/device/getDeviceByMacAddress', { macAddress: 'not a mac' }, admin.token);
     expect(invalid.status).toBe(400);
     expect(invalid.body.result).toMatch(/^macAddress: /);
@@ -161,7 +161,11 @@ describe.each(databases)('legacy calls on %s', (dialect) => {
     for (const token of [admin.token, member.token]) {
       const gone = await app.call(path, body, token);
       expect(gone.status).toBe(410);
-      expect(gone.body).toEqual({ success: false, result: expect.stringMatching(/not part of Talkgroup/) });
+      expect(gone.body).toEqual({
+        success: false,
+        result: expect.stringMatching(/not part of Talkgroup/),
+        code: 'legacy_gone',
+      });
     }
     expect((await app.call(path, body)).status).toBe(401);
   });

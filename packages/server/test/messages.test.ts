@@ -65,7 +65,12 @@ describe.each(databases)('chat messages on %s', (dialect) => {
     for (const message of ['', '   ', '\n\t']) {
       const refused = await send(message, admin.token);
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ success: false, result: 'message: must not be blank' });
+      expect(refused.body).toEqual({
+        success: false,
+        result: 'message: must not be blank',
+        code: 'invalid_input',
+        params: { details: 'message: must not be blank' },
+      });
     }
     const missing = await app.call('/user/api/sendMessageToChannel', { channelId: channel.id }, admin.token);
     expect(missing.status).toBe(400);
@@ -130,10 +135,14 @@ describe.each(databases)('chat messages on %s', (dialect) => {
 
     const refused = await app.call('/user/api/deleteMessageById', { msgId: fromAdmin.id }, mia.token);
     expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({ success: false, result: 'You may only delete your own messages.' });
+    expect(refused.body).toEqual({
+      success: false,
+      result: 'You may only delete your own messages.',
+      code: 'own_messages_only',
+    });
 
     const own = await app.call('/user/api/deleteMessageById', { msgId: fromMia.id }, mia.token);
-    expect(own.body).toEqual({ success: true, result: 'Message deleted' });
+    expect(own.body).toEqual({ success: true, result: 'Message deleted', code: 'message_deleted' });
     expect(pushes).toContainEqual({
       to: 'room:AlphaTeam',
       event: 'onMessageDeleted',

@@ -125,7 +125,11 @@ describe.each(databases)('image upload and signed file URLs on %s', (dialect) =>
         },
       );
       expect(refused.status).toBe(400);
-      expect(refused.body).toEqual({ success: false, result: 'Please enter a valid image file.' });
+      expect(refused.body).toEqual({
+        success: false,
+        result: 'Please enter a valid image file.',
+        code: 'image_invalid',
+      });
     }
     expect(storedFiles()).toEqual([]);
     expect(await listFor(admin.token)).toEqual([]);
@@ -144,7 +148,12 @@ describe.each(databases)('image upload and signed file URLs on %s', (dialect) =>
       },
     );
     expect(refused.status).toBe(413);
-    expect(refused.body).toEqual({ success: false, result: expect.stringContaining('1 MB') });
+    expect(refused.body).toEqual({
+      success: false,
+      result: expect.stringContaining('1 MB'),
+      code: 'image_too_large',
+      params: { max: '1 MB' },
+    });
     expect(storedFiles()).toEqual([]);
     const atLimit = await upload(
       app,

@@ -77,7 +77,7 @@ describe.each(databases)('user calls on %s', (dialect) => {
       const ids = { admin: admin.id, member: member.id };
       const anonymous = await app.call(path, body(ids));
       expect(anonymous.status).toBe(401);
-      expect(anonymous.body).toEqual({ success: false, result: expect.any(String) });
+      expect(anonymous.body).toEqual({ success: false, result: expect.any(String), code: 'token_missing' });
       const garbage = await app.call(path, body(ids), 'not-a-token');
       expect(garbage.status).toBe(401);
       if (adminOnly) {

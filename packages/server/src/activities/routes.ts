@@ -7,6 +7,7 @@ import {
   GetLastActivities,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Services } from '../services.ts';
 
@@ -41,6 +42,6 @@ export function activityRoutes(app: FastifyInstance, services: Services): void {
 
   route(DeleteOldActivities, async ({ body }) => {
     const deleted = await activities.deleteOlderThan(cutoffOf(body.timeFrame));
-    return { success: true, result: 'Activities were deleted successfully.', deleted };
+    return { success: true, ...said('activities_deleted'), deleted };
   });
 }

@@ -23,10 +23,7 @@ export class ChannelAccessError extends HttpError {
   readonly channel?: ChannelSummary;
 
   constructor(reason: 'not-member' | 'no-channel', channelId: number, channel?: ChannelSummary) {
-    super(
-      reason === 'not-member' ? 403 : 404,
-      reason === 'not-member' ? 'You are not a member of this channel.' : 'Channel not found.',
-    );
+    super(reason === 'not-member' ? 403 : 404, reason === 'not-member' ? 'not_channel_member' : 'channel_not_found');
     this.reason = reason;
     this.channelId = channelId;
     this.channel = channel;

@@ -1,21 +1,40 @@
 /** Errors keep the spec's response shape: `{ success: false, result: "<clear sentence>" }`. */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { ServerMessageCode, ServerMessageParams } from '@talkgroup/protocol';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
+import { isServerMessageCode, languageOf, serverText } from './messages.ts';
+
+/**
+ * A code of the catalogue, or (for code not yet moved to codes) a plain English sentence, which then travels
+ * as `bad_request` with the sentence as its detail: the web app shows it as it is.
+ */
+export type Said = ServerMessageCode | (string & {});
 
 export class HttpError extends Error {
   readonly statusCode: number;
-  constructor(statusCode: number, message: string) {
-    super(message);
+  /** What the sentence says, for any language (packages/protocol/src/server-messages.ts). */
+  readonly code: ServerMessageCode;
+  readonly params: ServerMessageParams | undefined;
+  constructor(statusCode: number, what: Said, params?: ServerMessageParams) {
+    const code: ServerMessageCode = isServerMessageCode(what) ? what : 'bad_request';
+    const values = isServerMessageCode(what) ? params : { details: what };
+    super(serverText(code, values));
     this.statusCode = statusCode;
+    this.code = code;
+    this.params = values;
   }
 }
 
-export const badRequest = (message: string) => new HttpError(400, message);
-export const unauthorized = (message = 'Missing or invalid token: sign in again.') => new HttpError(401, message);
-export const forbidden = (message = 'Only an administrator may do this.') => new HttpError(403, message);
-export const notFound = (what: string) => new HttpError(404, `${what} not found.`);
-export const conflict = (message: string) => new HttpError(409, message);
+export const badRequest = (what: Said, params?: ServerMessageParams) => new HttpError(400, what, params);
+/** 400 for a body that breaks a rule: the sentence names the fields. */
+export const invalidInput = (details: string) => badRequest('invalid_input', { details });
+export const unauthorized = (what: Said = 'token_missing') => new HttpError(401, what);
+export const forbidden = (what: Said = 'admin_only') => new HttpError(403, what);
+/** A code (`user_not_found`), or the name of the missing thing ('Voice message' -> 'Voice message not found.'). */
+export const notFound = (what: Said) =>
+  isServerMessageCode(what) ? new HttpError(404, what) : new HttpError(404, 'not_found', { what });
+export const conflict = (what: Said) => new HttpError(409, what);
 
 interface Issue {
   path: readonly PropertyKey[];
@@ -62,32 +81,54 @@ function describeValidation(
   );
 }
 
+/** `{ success: false, result, code, params? }`, `result` in the request's language. */
+function sendFailure(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  code: ServerMessageCode,
+  params?: ServerMessageParams,
+) {
+  return reply.status(status).send({
+    success: false,
+    result: serverText(code, params, languageOf(request)),
+    code,
+    ...(params ? { params } : {}),
+  });
+}
+
 export function registerErrorHandler(app: FastifyInstance): void {
+  // A sentence that a route answers with (`said(code)`) is rewritten in the language the caller asked for.
+  app.addHook('preSerialization', async (request, _reply, payload) => {
+    const answer = payload as { code?: unknown; params?: ServerMessageParams; result?: unknown } | null;
+    if (!answer || typeof answer !== 'object' || !isServerMessageCode(answer.code) || typeof answer.result !== 'string')
+      return payload;
+    const language = languageOf(request);
+    return language === 'en' ? payload : { ...answer, result: serverText(answer.code, answer.params, language) };
+  });
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      return reply.status(error.statusCode).send({ success: false, result: error.message });
-    }
+    if (error instanceof HttpError) return sendFailure(request, reply, error.statusCode, error.code, error.params);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return reply.status(400).send({ success: false, result: describeValidation(error.validation) });
+      return sendFailure(request, reply, 400, 'invalid_input', { details: describeValidation(error.validation) });
     }
     const status = error.statusCode ?? 500;
-    if (status === 413) {
-      return reply.status(413).send({ success: false, result: 'The request is too large.' });
-    }
-    if (status === 415) {
-      return reply.status(415).send({ success: false, result: 'Send the body as application/json.' });
-    }
+    if (status === 413) return sendFailure(request, reply, 413, 'request_too_large');
+    if (status === 415) return sendFailure(request, reply, 415, 'json_required');
     if (status >= 400 && status < 500) {
-      const message =
-        error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError
-          ? 'The body is not valid JSON.'
-          : error.message;
-      return reply.status(status).send({ success: false, result: message });
+      if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
+        return sendFailure(request, reply, status, 'invalid_json');
+      return sendFailure(request, reply, status, 'bad_request', { details: error.message });
     }
     request.log.error({ err: error }, 'request failed');
-    return reply.status(500).send({ success: false, result: 'Something went wrong on the server.' });
+    return sendFailure(request, reply, 500, 'server_error');
   });
-  app.setNotFoundHandler((request, reply) =>
-    reply.status(404).send({ success: false, result: `No such call: ${request.method} ${request.url.split('?')[0]}` }),
-  );
+  app.setNotFoundHandler((request, reply) => sendNoSuchCall(request, reply));
+}
+
+/** 404 `No such call: METHOD /path` (also the single-page fallback's answer for a missing file). */
+export function sendNoSuchCall(request: FastifyRequest, reply: FastifyReply) {
+  return sendFailure(request, reply, 404, 'no_such_call', {
+    method: request.method,
+    path: request.url.split('?')[0] ?? '',
+  });
 }

@@ -12,7 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } fro
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import type { SessionStore, TokenOwner } from '../auth/sessions.ts';
-import { badRequest, describeZodError, forbidden, unauthorized } from './errors.ts';
+import { describeZodError, forbidden, invalidInput, unauthorized } from './errors.ts';
 
 export type { Access };
 
@@ -35,19 +35,19 @@ export async function authenticate(sessions: SessionStore, req: FastifyRequest, 
   const token = tokenOf(req);
   const owner = token ? await sessions.resolve(token) : undefined;
   if (access === 'public') return owner;
-  if (!owner) throw unauthorized(token ? 'Your session has expired or was revoked: sign in again.' : undefined);
+  if (!owner) throw unauthorized(token ? 'session_expired' : 'token_missing');
   if (access === 'admin' && owner.role !== 'admin') throw forbidden();
   return owner;
 }
 
 /** A member may act on itself; an administrator on anyone. */
 export function requireSelfOrAdmin(auth: TokenOwner, userId: number): void {
-  if (auth.role !== 'admin' && auth.userId !== userId) throw forbidden('You may only do this for your own account.');
+  if (auth.role !== 'admin' && auth.userId !== userId) throw forbidden('own_account_only');
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const result = schema.safeParse(raw ?? {});
-  if (!result.success) throw badRequest(describeZodError(result.error));
+  if (!result.success) throw invalidInput(describeZodError(result.error));
   return result.data;
 }
 

@@ -19,8 +19,6 @@ import { HttpError, notFound } from '../http/errors.ts';
 import { authenticate, defineRoutes, routeOptions } from '../http/route.ts';
 import type { Services } from '../services.ts';
 
-export const GONE =
-  'Friends and invitations are not part of Talkgroup: this call is no longer served. Use channels instead.';
 /** How many call events one answer carries at most, latest first. */
 const CALL_EVENTS_MAX = 500;
 
@@ -28,7 +26,7 @@ export function legacyRoutes(app: FastifyInstance, services: Services): void {
   const { talkBursts, devices } = services;
   const route = defineRoutes(app, services.sessions);
   const gone = async (): Promise<never> => {
-    throw new HttpError(410, GONE);
+    throw new HttpError(410, 'legacy_gone');
   };
 
   route(GetSentInvitation, gone);
@@ -43,13 +41,13 @@ export function legacyRoutes(app: FastifyInstance, services: Services): void {
   /** The end of one call (talk burst): empty while it is still going on. */
   route(GetUserEndCallEventsByCallId, async ({ body }) => {
     const burst = await talkBursts.byId(body.callId);
-    if (!burst) throw notFound('Call');
+    if (!burst) throw notFound('call_not_found');
     return { success: true, res: burst.endedAt === null ? [] : [burst] };
   });
 
   route(GetDeviceByMacAddress, async ({ body }) => {
     const device = await devices.byMacAddress(body.macAddress);
-    if (!device) throw notFound('Device');
+    if (!device) throw notFound('device_not_found');
     return { success: true, res: device };
   });
 

@@ -16,13 +16,12 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { said } from '../http/messages.ts';
 import { authenticate, defineRoutes, fileLinkOptions, parseBody, routeOptions } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { FILES_PREFIX, sniffImage } from './files.ts';
 
 /** Spec section 5's upload message; the type is recognised from the bytes, never from the name. */
-export const INVALID_IMAGE = 'Please enter a valid image file.';
-export const IMAGE_TOO_LARGE = `The image is larger than ${IMAGE_MAX_LABEL}: choose an image of at most ${IMAGE_MAX_LABEL}.`;
 const FILE_NAME_MAX = 200;
 
 /** The sender's name for the file, kept for display and download: no path, no control characters. */
@@ -47,13 +46,11 @@ function contentDisposition(fileName: string): string {
 
 function multipartError(error: unknown): unknown {
   const code = (error as { code?: string })?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new HttpError(413, IMAGE_TOO_LARGE);
-  if (code === 'FST_FILES_LIMIT') return badRequest('image: send a single file.');
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE')
-    return badRequest('Send the image as multipart/form-data with the fields image, userId, channelId and textMsg.');
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-    return badRequest('Send only the fields image, userId, channelId and textMsg.');
-  if (code === 'FST_PROTO_VIOLATION') return badRequest('A field name is not allowed.');
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new HttpError(413, 'image_too_large', { max: IMAGE_MAX_LABEL });
+  if (code === 'FST_FILES_LIMIT') return badRequest('image_single_file');
+  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return badRequest('multipart_required');
+  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return badRequest('multipart_fields');
+  if (code === 'FST_PROTO_VIOLATION') return badRequest('field_not_allowed');
   return error;
 }
 
@@ -74,18 +71,18 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
   // The sender is always the token owner; a userId in the body is not trusted.
   route(SendMessageToChannel, async ({ body, auth }) => {
     const message = await sendMessage({ sender: auth, channelId: body.channelId, text: body.message });
-    return { success: true, result: 'Message sent', res: message };
+    return { success: true, ...said('message_sent'), res: message };
   });
 
   route(DeleteMessageById, async ({ body, auth }) => {
     const row = await messages.byId(body.msgId);
-    if (!row) throw notFound('Message');
-    if (auth.role !== 'admin' && row.user_id !== auth.userId) throw forbidden('You may only delete your own messages.');
+    if (!row) throw notFound('message_not_found');
+    if (auth.role !== 'admin' && row.user_id !== auth.userId) throw forbidden('own_messages_only');
     await messages.remove(row.id);
     if (row.file_path) await files.remove(row.file_path);
     const channel = await services.channels.byId(row.channel_id);
     if (channel) events.emit('messageDeleted', { channel, messageId: row.id });
-    return { success: true, result: 'Message deleted' };
+    return { success: true, ...said('message_deleted') };
   });
 
   app.register(async (scope) => {
@@ -97,12 +94,13 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
     scope.post(UPLOAD_FILE_PATH, routeOptions(UploadFile), async (req): Promise<UploadFileResponse> => {
       const auth = await authenticate(services.sessions, req, UploadFile.access);
       if (!auth) throw forbidden();
+      await services.uploadLimit(auth.userId);
       const fields: Record<string, string> = {};
       let image: { bytes: Buffer; fileName: string } | undefined;
       try {
         for await (const part of req.parts()) {
           if (part.type === 'file') {
-            if (part.fieldname !== 'image') throw badRequest(`${part.fieldname}: send the image in the field "image".`);
+            if (part.fieldname !== 'image') throw badRequest('image_field', { field: part.fieldname });
             image = { bytes: await part.toBuffer(), fileName: part.filename };
           } else {
             fields[part.fieldname] = String(part.value);
@@ -114,9 +112,9 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
       const body = parseBody(UploadFileFields, fields);
       // Checked before the file is written: a refused sender leaves nothing on disk.
       await access.requireReader(auth, body.channelId);
-      if (!image) throw badRequest('image: an image file is required.');
+      if (!image) throw badRequest('image_required');
       const mime = sniffImage(image.bytes);
-      if (!mime) throw badRequest(INVALID_IMAGE);
+      if (!mime) throw badRequest('image_invalid');
 
       const name = await files.save(image.bytes, mime);
       let message: Message;
@@ -131,7 +129,7 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
         await files.remove(name);
         throw error;
       }
-      return { success: true, result: 'Image sent', res: message };
+      return { success: true, ...said('image_sent'), res: message };
     });
   });
 
@@ -140,19 +138,18 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
     const { name } = req.params as { name: string };
     const query = req.query as Record<string, unknown>;
     const param = (key: string) => (typeof query[key] === 'string' ? (query[key] as string) : '');
-    if (!services.fileUrls.verify(name, param('uid'), param('exp'), param('sig')))
-      throw forbidden('This file link is invalid or has expired: reload the messages to get a new one.');
+    if (!services.fileUrls.verify(name, param('uid'), param('exp'), param('sig'))) throw forbidden('file_link_expired');
     const file = await messages.byFileName(name);
-    if (!file) throw notFound('File');
+    if (!file) throw notFound('file_not_found');
     const readerId = Number(param('uid'));
     const reader = await users.row(readerId);
     if (!reader || !(await access.mayRead({ userId: readerId, role: reader.role }, file.channel_id)))
-      throw forbidden('You may no longer read this channel.');
+      throw forbidden('channel_no_longer_readable');
     let bytes: Buffer;
     try {
       bytes = await readFile(files.pathOf(name));
     } catch {
-      throw notFound('File');
+      throw notFound('file_not_found');
     }
     const secondsLeft = Math.max(0, Number(param('exp')) - Math.floor(Date.now() / 1000));
     return reply

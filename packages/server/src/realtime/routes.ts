@@ -3,6 +3,7 @@ import { ConnectAdminToChannel, UpdateUserMicState } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { TokenOwner } from '../auth/sessions.ts';
 import { forbidden, notFound } from '../http/errors.ts';
+import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOrAdmin } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import type { Realtime } from './server.ts';
@@ -15,11 +16,9 @@ export function realtimeRoutes(app: FastifyInstance, services: Services, realtim
   async function requireUserInChannel(auth: TokenOwner, userId: number, channelId: number) {
     requireSelfOrAdmin(auth, userId);
     const user = await users.row(userId);
-    if (!user) throw notFound('User');
+    if (!user) throw notFound('user_not_found');
     if (!(await access.mayRead({ userId, role: user.role }, channelId)))
-      throw forbidden(
-        auth.userId === userId ? 'You are not a member of this channel.' : 'This user is not a member of this channel.',
-      );
+      throw forbidden(auth.userId === userId ? 'not_channel_member' : 'user_not_channel_member');
     return user;
   }
 
@@ -27,21 +26,21 @@ export function realtimeRoutes(app: FastifyInstance, services: Services, realtim
   // writes presence; this call is kept for clients that report it over HTTP, and records no second join.
   route(ConnectAdminToChannel, async ({ body, auth }) => {
     const channel = await channels.byId(body.channelId);
-    if (!channel) throw notFound('Channel');
+    if (!channel) throw notFound('channel_not_found');
     await requireUserInChannel(auth, body.userId, channel.id);
     const socket = await presence.socketRow(body.socketId);
-    if (!socket) throw notFound('Socket (connect to the real-time server first)');
-    if (socket.user_id !== body.userId) throw forbidden('This socket belongs to another user.');
+    if (!socket) throw notFound('socket_not_found');
+    if (socket.user_id !== body.userId) throw forbidden('socket_of_other_user');
     if (socket.channel_id !== channel.id) {
       await presence.setChannel(body.socketId, channel.id);
       realtime.publishStatus(body.userId, { alsoRooms: [channel.rtcSession] });
     }
-    return { success: true, result: 'Connected to the channel.' };
+    return { success: true, ...said('connected_to_channel') };
   });
 
   route(UpdateUserMicState, async ({ body, auth }) => {
     const channel = await channels.byNameOrRoom(body.channelName);
-    if (!channel) throw notFound('Channel');
+    if (!channel) throw notFound('channel_not_found');
     const user = await requireUserInChannel(auth, body.userId, channel.id);
     await realtime.changeMicState({
       userId: user.id,
@@ -50,6 +49,6 @@ export function realtimeRoutes(app: FastifyInstance, services: Services, realtim
       socketId: (await presence.socketIn(user.id, channel.id)) ?? '',
       on: body.micState,
     });
-    return { success: true, result: body.micState ? 'Microphone on.' : 'Microphone off.' };
+    return { success: true, ...said(body.micState ? 'microphone_on' : 'microphone_off') };
   });
 }

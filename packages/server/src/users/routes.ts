@@ -5,6 +5,7 @@ import {
   DeleteUserTokens,
   GetAllUsers,
   GetListUsersToExport,
+  GetSignUpState,
   GetUserById,
   IsValidToken,
   Login,
@@ -24,6 +25,7 @@ import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
+import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { importUsers } from './import.ts';
@@ -43,8 +45,6 @@ function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authTok
   };
 }
 
-const tooManyAttempts = () => new HttpError(429, 'Too many sign-in attempts: wait 15 minutes and try again.');
-
 export function userRoutes(app: FastifyInstance, services: Services): void {
   const { users, sessions, activities, memberships, events, config } = services;
   const route = defineRoutes(app, sessions);
@@ -62,31 +62,29 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   route(Login, async ({ body, req }) => {
     const identifier = body.user_email.trim().toLowerCase();
-    const keys = [`${req.ip}|${identifier}`];
-    if (!services.signInLimiter.allowed(keys) || !services.addressLimiter.allowed([req.ip])) throw tooManyAttempts();
+    await services.signInLimits.check(identifier, req.ip);
     const row = await users.rowByIdentifier(identifier);
     // Same work and same answer for an unknown login and a wrong password.
     const valid = await verifyPassword(body.user_password, row?.password_hash ?? DUMMY_HASH);
     if (!row || !valid) {
-      services.signInLimiter.fail(keys);
-      services.addressLimiter.fail([req.ip]);
-      throw unauthorized('Invalid login or password.');
+      await services.signInLimits.failed(identifier, req.ip);
+      throw unauthorized('invalid_credentials');
     }
-    services.signInLimiter.reset(keys);
+    await services.signInLimits.succeeded(identifier, req.ip);
     const authToken = await sessions.create(row.id);
     await activities.record('login', { userId: row.id });
     return {
       success: true,
-      result: 'Login successful',
+      ...said('login_ok'),
       user: { ...sessionUserOf(row), authToken },
     };
   });
 
   route(IsValidToken, async ({ body, req }) => {
     const owner = await sessions.resolve(body.token || tokenOf(req));
-    if (!owner) throw unauthorized('The token is invalid, expired or revoked.');
+    if (!owner) throw unauthorized('token_invalid');
     const row = await users.row(owner.userId);
-    if (!row) throw unauthorized('The token is invalid, expired or revoked.');
+    if (!row) throw unauthorized('token_invalid');
     return {
       success: true,
       user: sessionUserOf(row),
@@ -98,8 +96,8 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     if (auth?.role === 'admin') role = 'member';
     else if ((await users.count()) === 0) role = 'admin';
     else if (config.allowSignup) role = 'member';
-    else throw forbidden('Sign-up is closed: an administrator must create your account.');
-    if (await users.rowByIdentifier(body.email)) throw conflict('A user with this login already exists.');
+    else throw forbidden('signup_closed');
+    if (await users.rowByIdentifier(body.email)) throw conflict('login_taken');
     const id = await users.create({
       firstName: body.firstName,
       lastName: body.lastName,
@@ -112,21 +110,26 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     });
     events.emit('usersChanged', {});
     const user = await users.one(id);
-    if (!user) throw notFound('User');
-    return { success: true, result: 'Register successfully', user };
+    if (!user) throw notFound('user_not_found');
+    return { success: true, ...said('registered'), user };
   });
+
+  route(GetSignUpState, async () => ({
+    success: true,
+    open: config.allowSignup || (await users.count()) === 0,
+  }));
 
   route(Logout, async ({ auth }) => {
     await sessions.revoke(auth.sessionId);
     events.emit('sessionsEnded', { userId: auth.userId, sessionId: auth.sessionId, reason: 'logout' });
     await activities.record('logout', { userId: auth.userId });
-    return { success: true, result: 'Signed out.' };
+    return { success: true, ...said('signed_out') };
   });
 
   route(GetUserById, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.userId);
     const user = await users.one(body.userId);
-    if (!user) throw notFound('User');
+    if (!user) throw notFound('user_not_found');
     return { success: true, res: user };
   });
 
@@ -136,10 +139,10 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   route(UpdateUserData, async ({ body, auth }) => {
     const current = await users.row(body.id);
-    if (!current) throw notFound('User');
+    if (!current) throw notFound('user_not_found');
     const identifier = body.email?.trim().toLowerCase();
     if (identifier && identifier !== current.identifier && (await users.rowByIdentifier(identifier))) {
-      throw conflict('A user with this login already exists.');
+      throw conflict('login_taken');
     }
     await users.update(body.id, {
       firstName: body.firstName,
@@ -153,51 +156,51 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     if (body.password?.trim()) await endSessionsAfterNewPassword(auth, body.id);
     events.emit('usersChanged', {});
     const user = await users.one(body.id);
-    if (!user) throw notFound('User');
-    return { success: true, result: 'User updated successfully', res: user };
+    if (!user) throw notFound('user_not_found');
+    return { success: true, ...said('user_updated'), res: user };
   });
 
   route(UpdatePasswordUser, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.id);
-    if (!(await users.row(body.id))) throw notFound('User');
+    if (!(await users.row(body.id))) throw notFound('user_not_found');
     await users.update(body.id, { password: body.password });
     await endSessionsAfterNewPassword(auth, body.id);
-    return { success: true, result: 'Password updated successfully' };
+    return { success: true, ...said('password_updated') };
   });
 
   route(VerifyPassword, async ({ body, auth, req }) => {
-    if (auth.userId !== body.id) throw forbidden('You may only verify your own password.');
-    const keys = [`${req.ip}|verify|${auth.userId}`];
-    if (!services.signInLimiter.allowed(keys)) throw tooManyAttempts();
+    if (auth.userId !== body.id) throw forbidden('own_password_only');
+    // Guessing through a stolen session is limited like a sign-in.
+    const account = `#verify:${auth.userId}`;
+    await services.signInLimits.check(account, req.ip);
     const row = await users.row(body.id);
     const valid = row ? await verifyPassword(body.password, row.password_hash) : false;
-    if (!valid) services.signInLimiter.fail(keys);
+    await (valid ? services.signInLimits.succeeded(account, req.ip) : services.signInLimits.failed(account, req.ip));
     return { success: true, result: valid };
   });
 
   route(DeleteUserTokens, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.userId);
-    if (!(await users.row(body.userId))) throw notFound('User');
+    if (!(await users.row(body.userId))) throw notFound('user_not_found');
     await sessions.revokeAll(body.userId);
     events.emit('sessionsEnded', { userId: body.userId, reason: 'revoked' });
-    return { success: true, result: 'User disconnected from all devices successfully' };
+    return { success: true, ...said('user_disconnected') };
   });
 
   route(DeleteUser, async ({ body, auth }) => {
-    if (body.UserId === auth.userId) throw conflict('You cannot delete your own account.');
+    if (body.UserId === auth.userId) throw conflict('cannot_delete_self');
     events.emit('sessionsEnded', { userId: body.UserId, reason: 'deleted' });
-    if (!(await users.remove(body.UserId))) throw notFound('User');
+    if (!(await users.remove(body.UserId))) throw notFound('user_not_found');
     events.emit('userDeleted', { userId: body.UserId });
-    return { success: true, result: 'the User has been deleted' };
+    return { success: true, ...said('user_deleted') };
   });
 
   route(UploadUserPhoto, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.userId);
-    if (!/^(https?:\/\/|\/)/.test(body.photo_url))
-      throw new HttpError(400, 'photo_url: must be an http(s) URL or a path');
-    if (!(await users.row(body.userId))) throw notFound('User');
+    if (!/^(https?:\/\/|\/)/.test(body.photo_url)) throw new HttpError(400, 'photo_url_invalid');
+    if (!(await users.row(body.userId))) throw notFound('user_not_found');
     await users.setPhoto(body.userId, body.photo_url);
-    return { success: true, result: 'Photo updated' };
+    return { success: true, ...said('photo_updated') };
   });
 
   route(CreateMultipleUsers, async ({ body }) => {
@@ -205,28 +208,32 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     if (report.added.length > 0) events.emit('usersChanged', {});
     return {
       success: true,
-      result: `${report.added.length} added, ${report.alreadyExisting.length} already existing, ${report.notAdded.length} not added`,
+      ...said('users_imported', {
+        added: report.added.length,
+        alreadyExisting: report.alreadyExisting.length,
+        notAdded: report.notAdded.length,
+      }),
       createdUsers: report,
     };
   });
 
   route(UpdateUserChannelsByChannelName, async ({ body }) => {
     const user = await users.rowByIdentifier(body.userIdentifier);
-    if (!user) throw notFound('User');
+    if (!user) throw notFound('user_not_found');
     const names = Array.isArray(body.channelNames)
       ? body.channelNames.map((n) => n.trim())
       : body.channelNames.split(';');
     const ids = await memberships.channelIdsByNames(names.map((n) => n.trim()).filter(Boolean));
     await memberships.addUserToChannels(user.id, [...ids.values()]);
     events.emit('membershipChanged', { userIds: [user.id] });
-    return { success: true, result: `Added to ${ids.size} channel(s)` };
+    return { success: true, ...said('added_to_channels', { count: ids.size }) };
   });
 
   route(RemoveUserChannels, async ({ body }) => {
     const user = await users.rowByIdentifier(body.userIdentifier);
-    if (!user) throw notFound('User');
+    if (!user) throw notFound('user_not_found');
     await memberships.setChannelsOfUser(user.id, []);
     events.emit('membershipChanged', { userIds: [user.id] });
-    return { success: true, result: 'Removed from every channel' };
+    return { success: true, ...said('removed_from_channels') };
   });
 }
