@@ -91,7 +91,7 @@ export function createServices(
     channels,
     access,
     messages,
-    sendMessage: messageSender({ access, messages, activities, events }),
+    sendMessage: messageSender({ db, access, messages, activities, events }),
     files: fileStore(config.dataDir),
     fileUrls: urls,
     activities,

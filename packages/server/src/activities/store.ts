@@ -31,6 +31,8 @@ export interface ActivitySubject {
   channelId?: number | null;
   /** When known, saves a query. */
   channelName?: string;
+  /** The user's names, when known: saves a query. */
+  user?: { first_name: string; last_name: string; display_name: string };
   at?: Date;
   /** channel_talk: how long the transmission lasted. */
   durationMs?: number;
@@ -40,39 +42,53 @@ const PUSHED_PER_BATCH = 8;
 
 /** Records announce themselves on the event bus (`activityRecorded`); real time pushes them. */
 export function activityStore(db: Db, events: EventBus) {
+  /**
+   * Records through `via` (a transaction: the chat path writes its message and its activity in one) without
+   * pushing it: once `via` is committed, `announce` the activity.
+   */
+  async function recordWith(via: Db, type: ActivityType, subject: ActivitySubject): Promise<Activity> {
+    const user = subject.userId
+      ? (subject.user ??
+        (await via
+          .selectFrom('users')
+          .select(['first_name', 'last_name', 'display_name'])
+          .where('id', '=', subject.userId)
+          .executeTakeFirst()))
+      : undefined;
+    const channelName =
+      subject.channelName ??
+      (subject.channelId
+        ? (await via.selectFrom('channels').select('name').where('id', '=', subject.channelId).executeTakeFirst())?.name
+        : undefined);
+    const row = await via
+      .insertInto('activities')
+      .values({
+        type,
+        user_id: user ? (subject.userId ?? null) : null,
+        user_first_name: user?.first_name ?? null,
+        user_last_name: user?.last_name ?? null,
+        user_display_name: user?.display_name ?? null,
+        channel_id: channelName !== undefined ? (subject.channelId ?? null) : null,
+        channel_name: channelName ?? null,
+        created_at: (subject.at ?? new Date()).toISOString(),
+        ...(subject.durationMs !== undefined ? { duration_ms: Math.round(subject.durationMs) } : {}),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toActivity(row);
+  }
+
   return {
+    recordWith,
+
     async record(type: ActivityType, subject: ActivitySubject): Promise<Activity> {
-      const user = subject.userId
-        ? await db
-            .selectFrom('users')
-            .select(['first_name', 'last_name', 'display_name'])
-            .where('id', '=', subject.userId)
-            .executeTakeFirst()
-        : undefined;
-      const channelName =
-        subject.channelName ??
-        (subject.channelId
-          ? (await db.selectFrom('channels').select('name').where('id', '=', subject.channelId).executeTakeFirst())
-              ?.name
-          : undefined);
-      const row = await db
-        .insertInto('activities')
-        .values({
-          type,
-          user_id: user ? (subject.userId ?? null) : null,
-          user_first_name: user?.first_name ?? null,
-          user_last_name: user?.last_name ?? null,
-          user_display_name: user?.display_name ?? null,
-          channel_id: channelName !== undefined ? (subject.channelId ?? null) : null,
-          channel_name: channelName ?? null,
-          created_at: (subject.at ?? new Date()).toISOString(),
-          ...(subject.durationMs !== undefined ? { duration_ms: Math.round(subject.durationMs) } : {}),
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
-      const activity = toActivity(row);
+      const activity = await recordWith(db, type, subject);
       events.emit('activityRecorded', { activity });
       return activity;
+    },
+
+    announce(activity: Activity): void {
+      events.emit('activityRecorded', { activity });
     },
 
     /**

@@ -57,6 +57,18 @@ export function channelAccess(channels: ChannelStore, memberships: MembershipSto
       return channel;
     },
 
+    /**
+     * requireReader for someone who writes in the channel (a chat message), with the writer's names: one query
+     * instead of three. Same answers as requireReader.
+     */
+    async requireWriter(reader: Reader, channelId: number) {
+      const found = await channels.forWriter(channelId, reader.userId);
+      if (reader.role !== 'admin' && !found?.member)
+        throw new ChannelAccessError('not-member', channelId, found?.channel);
+      if (!found?.channel) throw new ChannelAccessError('no-channel', channelId);
+      return { channel: found.channel, author: found.author };
+    },
+
     /** Of these readers, the ids of those who may still read the channel (one query for a whole room). */
     async readersAmong(channelId: number, readers: Reader[]): Promise<Set<number>> {
       const members = await memberships.memberIds(channelId);

@@ -259,6 +259,30 @@ export function channelStore(db: Db) {
       return Number(result.numDeletedRows) > 0;
     },
 
+    /**
+     * For a message: the channel (if any), whether this user is one of its members, and the user's names, in
+     * one query (the chat path checks who may write and records who wrote).
+     */
+    async forWriter(channelId: number, userId: number) {
+      const row = await db
+        .selectFrom('users')
+        .leftJoin('channels', (join) => join.on('channels.id', '=', channelId))
+        .leftJoin('channel_members as m', (join) =>
+          join.onRef('m.channel_id', '=', 'channels.id').onRef('m.user_id', '=', 'users.id'),
+        )
+        .selectAll('channels')
+        .select(['users.first_name', 'users.last_name', 'users.display_name', 'm.user_id as member_id'])
+        .where('users.id', '=', userId)
+        .executeTakeFirst();
+      if (!row) return undefined;
+      const { first_name, last_name, display_name, member_id, ...channel } = row;
+      return {
+        channel: channel.id === null ? undefined : toSummary(channel as ChannelRow),
+        member: member_id !== null,
+        author: { first_name, last_name, display_name },
+      };
+    },
+
     async count(): Promise<number> {
       const row = await db
         .selectFrom('channels')
