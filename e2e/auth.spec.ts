@@ -47,6 +47,22 @@ test.describe('sign-in', () => {
     await expect(page).toHaveURL(/\/signin$/);
   });
 
+  test.describe('in French', () => {
+    test.use({ language: 'fr' });
+    test("says a wrong password in the reader's language and offers no sign-up that cannot work", async ({
+      page,
+      admin,
+    }) => {
+      await page.goto('/signin');
+      await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+      await expect(page.getByRole('link', { name: "S'inscrire" })).toHaveCount(0);
+      await page.getByRole('textbox', { name: 'Identifiant', exact: true }).fill(admin.login);
+      await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('wrong-password');
+      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await expect(page.getByRole('alert')).toHaveText('Identifiant ou mot de passe incorrect.');
+    });
+  });
+
   test("an unreachable server shows 'Error while login'", async ({ page, admin }) => {
     await page.route('**/user/api/login', (route) => route.abort('connectionrefused'));
     await page.goto('/signin');
@@ -174,7 +190,10 @@ test.describe('logout', () => {
 
 test.describe('sign-up', () => {
   test('on an empty database creates the administrator, then refuses the next one', async ({ page, freshServer }) => {
-    await page.goto(`${freshServer.baseURL}/signup`);
+    // No account yet: sign-in offers sign-up.
+    await page.goto(`${freshServer.baseURL}/signin`);
+    await page.getByRole('link', { name: 'Sign up' }).click();
+    await expect(page).toHaveURL(/\/signup$/);
     await page.getByLabel('First name').fill('Grace');
     await page.getByLabel('Last name').fill('Hopper');
     await page.getByLabel('Login (e-mail)').fill('grace@example.org');

@@ -3,6 +3,7 @@
  * caller's Accept-Language (fr, en, de; English otherwise). getSignUpState tells the sign-in page whether a
  * sign-up link can work.
  */
+import { readFileSync } from 'node:fs';
 import { SERVER_MESSAGE_CODES } from '@talkgroup/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { languageOf, serverText } from '../src/http/messages.ts';
@@ -20,6 +21,15 @@ describe('the message catalogue', () => {
         expect(serverText(code, values, language)).toMatch(/\p{L}/u);
         expect(serverText(code, values, language)).not.toMatch(/\{\{/);
       }
+    }
+  });
+
+  it('has a text of the web app (common:server.<code>) for every code, in fr, en and de', () => {
+    for (const language of ['fr', 'en', 'de']) {
+      const common = JSON.parse(
+        readFileSync(new URL(`../../web/src/i18n/locales/${language}/common.json`, import.meta.url), 'utf8'),
+      );
+      expect(SERVER_MESSAGE_CODES.filter((code) => !common.server?.[code])).toEqual([]);
     }
   });
 

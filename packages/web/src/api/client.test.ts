@@ -103,6 +103,25 @@ describe('api()', () => {
     expect(errorMessage(failure, 'Error while login')).toBe('Invalid login or password.');
   });
 
+  it("shows a coded refusal in the reader's language and asks the server in it", async () => {
+    const { api, errorMessage } = await load();
+    const i18next = (await import('i18next')).default;
+    const fr = (await import('../i18n/locales/fr/common.json')).default;
+    await i18next.init({ lng: 'fr', resources: { fr: { common: fr } } });
+    answer(401, { success: false, result: 'Invalid login or password.', code: 'invalid_credentials' });
+    const failure = await api(Login, { user_email: 'a@b.co', user_password: 'x' }, { anonymous: true }).catch(
+      (error) => error,
+    );
+    expect(fetchMock.mock.calls[0][1].headers['accept-language']).toBe('fr');
+    expect(failure.code).toBe('invalid_credentials');
+    expect(errorMessage(failure, 'Error while login')).toBe('Identifiant ou mot de passe incorrect.');
+    answer(400, { success: false, result: 'x', code: 'unknown_users', params: { ids: '4, 5' } });
+    const coded = await api(Login, { user_email: 'a@b.co', user_password: 'x' }, { anonymous: true }).catch(
+      (error) => error,
+    );
+    expect(errorMessage(coded, '')).toBe('userList : aucun coéquipier avec l’identifiant 4, 5');
+  });
+
   it('on a 401 for a signed-in call, clears both storages but the language, and calls the handler', async () => {
     const { api, saveSignIn, setUnauthorizedHandler, getSession } = await load();
     local.setItem('i18nextLng', 'de');

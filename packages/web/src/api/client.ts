@@ -4,7 +4,8 @@
  * A failure throws ApiError carrying the server's sentence (`result`). A 401 on a request that carried a
  * token means the session is gone: the storages are cleared and the app goes to /signin.
  */
-import type { BodyOf, Call, ResponseOf } from '@talkgroup/protocol';
+import type { BodyOf, Call, ResponseOf, ServerMessageCode, ServerMessageParams } from '@talkgroup/protocol';
+import i18next from 'i18next';
 import { clearStorages, getToken } from './session.ts';
 
 /** Any call of the contract. */
@@ -15,15 +16,46 @@ export class ApiError extends Error {
   readonly status: number;
   /** The server's sentence (`{ success: false, result }`), when it sent one. */
   readonly result: string | undefined;
+  /** What the sentence says, for any language (packages/protocol/src/server-messages.ts). */
+  readonly code: ServerMessageCode | undefined;
+  readonly params: ServerMessageParams | undefined;
   readonly path: string;
 
-  constructor(path: string, status: number, result: string | undefined) {
+  constructor(
+    path: string,
+    status: number,
+    result: string | undefined,
+    code?: ServerMessageCode,
+    params?: ServerMessageParams,
+  ) {
     super(result ?? (status === 0 ? `Network error on ${path}` : `HTTP ${status} on ${path}`));
     this.name = 'ApiError';
     this.path = path;
     this.status = status;
     this.result = result;
+    this.code = code;
+    this.params = params;
   }
+}
+
+/** An ApiError from a failure's JSON answer `{ result, code?, params? }`. */
+export function apiErrorOf(path: string, status: number, payload: unknown): ApiError {
+  const answer = (payload && typeof payload === 'object' ? payload : {}) as Record<string, unknown>;
+  return new ApiError(
+    path,
+    status,
+    typeof answer.result === 'string' ? answer.result : undefined,
+    typeof answer.code === 'string' ? (answer.code as ServerMessageCode) : undefined,
+    answer.params && typeof answer.params === 'object' ? (answer.params as ServerMessageParams) : undefined,
+  );
+}
+
+/** The server's sentence in the reader's language: its code's text (common:server.<code>), else `result` as sent. */
+export function serverSentence(error: unknown): string | undefined {
+  if (!(error instanceof ApiError)) return undefined;
+  const key = `common:server.${error.code}`;
+  if (error.code && i18next.exists(key)) return i18next.t(key as never, error.params ?? {}) as string;
+  return error.result;
 }
 
 export interface ApiOptions {
@@ -52,7 +84,7 @@ export function endSession(): void {
 
 /** The server's sentence if there is one, else the given fallback (for example 'Error while login'). */
 export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.result ? error.result : fallback;
+  return serverSentence(error) || fallback;
 }
 
 export async function api<C extends AnyCall>(
@@ -62,6 +94,8 @@ export async function api<C extends AnyCall>(
 ): Promise<ResponseOf<C>> {
   const token = options.anonymous ? null : (options.token ?? getToken());
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+  // The server writes `result` in this language too (for any sentence without a text of ours).
+  if (i18next.language) headers['accept-language'] = i18next.language;
   if (token) headers['x-access-token'] = token;
 
   let response: Response;
@@ -80,11 +114,7 @@ export async function api<C extends AnyCall>(
   const payload: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     if (response.status === 401 && token && !options.token) endSession();
-    const result =
-      payload && typeof payload === 'object' && typeof (payload as { result?: unknown }).result === 'string'
-        ? (payload as { result: string }).result
-        : undefined;
-    throw new ApiError(call.path, response.status, result);
+    throw apiErrorOf(call.path, response.status, payload);
   }
   return payload as ResponseOf<C>;
 }

@@ -1,4 +1,4 @@
-/** The end of the sign-in and sign-up forms: the submit button (a spinner while busy) and the link to the other page. */
+/** The end of the sign-in and sign-up forms: the submit button (a spinner while busy) and, when given, the link to the other page. */
 import Button from '@mui/material/Button';
 import CircularProgress from '@mui/material/CircularProgress';
 import Link from '@mui/material/Link';
@@ -10,10 +10,10 @@ export interface AuthActionsProps {
   busy: boolean;
   submitLabel: string;
   submitSx?: SxProps<Theme>;
-  /** 'Pas de compte ?' before the link. */
-  question: string;
-  linkLabel: string;
-  to: string;
+  /** 'Pas de compte ?' before the link; no link without it. */
+  question?: string;
+  linkLabel?: string;
+  to?: string;
 }
 
 export function AuthActions({ busy, submitLabel, submitSx, question, linkLabel, to }: AuthActionsProps) {
@@ -29,12 +29,14 @@ export function AuthActions({ busy, submitLabel, submitSx, question, linkLabel, 
       >
         {submitLabel}
       </Button>
-      <Typography variant="body2" sx={{ textAlign: 'center', color: 'text.secondary' }}>
-        {question}{' '}
-        <Link component={RouterLink} to={to} sx={{ fontWeight: 600 }}>
-          {linkLabel}
-        </Link>
-      </Typography>
+      {question && linkLabel && to ? (
+        <Typography variant="body2" sx={{ textAlign: 'center', color: 'text.secondary' }}>
+          {question}{' '}
+          <Link component={RouterLink} to={to} sx={{ fontWeight: 600 }}>
+            {linkLabel}
+          </Link>
+        </Typography>
+      ) : null}
     </>
   );
 }

@@ -9,12 +9,13 @@ import Box from '@mui/material/Box';
 import Checkbox from '@mui/material/Checkbox';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
-import { APP_VERSION, Login } from '@talkgroup/protocol';
-import { useQueryClient } from '@tanstack/react-query';
+import { APP_VERSION, GetSignUpState, Login } from '@talkgroup/protocol';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { api, errorMessage } from '../../api/client.ts';
+import { callKey } from '../../api/queries.ts';
 import { saveSignIn } from '../../api/session.ts';
 import { TextInput } from '../../components/TextInput.tsx';
 import { AuthActions } from './AuthActions.tsx';
@@ -36,6 +37,10 @@ export default function SignInPage() {
   const queryClient = useQueryClient();
   const state = (useLocation().state ?? {}) as SignInNotice;
   const [failure, setFailure] = useState<string | null>(null);
+  const signUpOpen = useQuery({
+    queryKey: callKey(GetSignUpState, {}),
+    queryFn: ({ signal }) => api(GetSignUpState, {}, { anonymous: true, signal }),
+  }).data?.open;
   const form = useAuthForm(
     { login: state.login ?? '', password: '', remember: false },
     { login: loginProblem, password: requiredProblem },
@@ -97,12 +102,11 @@ export default function SignInPage() {
           helperTone="warning"
         />
         <FormControlLabel control={<Checkbox {...form.checkbox('remember')} />} label={t('signIn.remember')} />
+        {/* Sign-up is offered only when it can work: no account yet, or ALLOW_SIGNUP. */}
         <AuthActions
           busy={form.submitting}
           submitLabel={t('signIn.submit')}
-          question={t('signIn.noAccount')}
-          linkLabel={t('signIn.toSignUp')}
-          to="/signup"
+          {...(signUpOpen ? { question: t('signIn.noAccount'), linkLabel: t('signIn.toSignUp'), to: '/signup' } : {})}
         />
       </Box>
     </AuthLayout>

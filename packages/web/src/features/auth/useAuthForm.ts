@@ -1,7 +1,7 @@
 /**
  * The little form state the sign-in and sign-up pages need (react-hook-form stays out of the first bundle):
- * a field's blocking error shows once it was left or the form was submitted, and follows every keystroke
- * after that.
+ * a field's blocking error shows once it was typed in and left, or the form was submitted, and follows every
+ * keystroke after that.
  */
 import { type ChangeEvent, type FormEvent, useState } from 'react';
 import type { ValidationKey } from './fields.ts';
@@ -25,7 +25,11 @@ export function useAuthForm<V extends Values>(initial: V, rules: Rules<V>, idOf:
     error: Boolean(error(name)),
     onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) =>
       setValues((current) => ({ ...current, [name]: event.target.value })),
-    onBlur: () => setTouched((current) => ({ ...current, [name]: true })),
+    // Leaving a field never typed in says nothing yet: a "Required" appearing under it would move the page
+    // under the pointer that is leaving it (a click on the sign-up link would land beside it).
+    onBlur: () => {
+      if (values[name] !== initial[name]) setTouched((current) => ({ ...current, [name]: true }));
+    },
   });
 
   const checkbox = (name: keyof V & string) => ({

@@ -5,7 +5,9 @@
  * updateUserChannels. A blank name is refused with the check-fields text.
  */
 import { zodResolver } from '@hookform/resolvers/zod';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
+import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
 import { type Channel, CreateChannel, leftTrim, type User } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
@@ -13,7 +15,7 @@ import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react
 import { useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
-import { ApiError } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import { useUsers } from '../../api/directory.ts';
 import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
@@ -34,6 +36,10 @@ type UserRow = Pick<User, 'id' | 'firstName' | 'lastName' | 'identifier' | 'pseu
 const ChannelFormSchema = z.object({
   channelName: CreateChannel.body.shape.channelName,
   userIds: z.array(z.number().int().positive()),
+  /** Voice history: every transmission of the channel is recorded (issue 15). */
+  recording: z.boolean(),
+  /** One talker at a time (issue 14); off: an open conference. */
+  floorControl: z.boolean(),
 });
 type ChannelForm = z.input<typeof ChannelFormSchema>;
 
@@ -44,19 +50,26 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const save = useSaveChannel();
   const editing = Boolean(channel);
   const form = useForm<ChannelForm>({
-    defaultValues: { channelName: '', userIds: [] },
+    defaultValues: { channelName: '', userIds: [], recording: true, floorControl: true },
     // raw: the name as typed (left-trimmed on submit), not the schema's fully trimmed output.
     resolver: zodResolver(ChannelFormSchema, undefined, { raw: true }),
   });
   const { field: name, fieldState: nameState } = useController({ name: 'channelName', control: form.control });
   const userIds = useWatch({ control: form.control, name: 'userIds' });
+  const { field: recording } = useController({ name: 'recording', control: form.control });
+  const { field: floorControl } = useController({ name: 'floorControl', control: form.control });
   const [problem, setProblem] = useState<Notice | null>(null);
 
   const { reset } = form;
   const resetSave = save.reset;
   useEffect(() => {
     if (!open) return;
-    reset({ channelName: channel?.name ?? '', userIds: channel?.users.map((user) => user.id) ?? [] });
+    reset({
+      channelName: channel?.name ?? '',
+      userIds: channel?.users.map((user) => user.id) ?? [],
+      recording: channel?.recording ?? true,
+      floorControl: channel?.floorControl ?? true,
+    });
     resetSave();
     setProblem(null);
   }, [open, channel, reset, resetSave]);
@@ -88,10 +101,10 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const failed = editing ? t('channels:update.notUpdated') : t('channels:create.notCreated');
 
   const validateAndSave = form.handleSubmit(
-    async ({ channelName, userIds }) => {
+    async ({ channelName, userIds, recording, floorControl }) => {
       if (save.isPending) return;
       try {
-        const saved = await save.mutateAsync({ channel, channelName, userIds });
+        const saved = await save.mutateAsync({ channel, channelName, userIds, recording, floorControl });
         notify({
           severity: 'success',
           message: editing ? t('channels:update.updated') : t('channels:create.created'),
@@ -103,9 +116,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
         const message =
           error instanceof ApiError && error.status === 409
             ? t('channels:update.nameTaken')
-            : error instanceof ApiError && error.result
-              ? error.result
-              : t('channels:update.error');
+            : errorMessage(error, t('channels:update.error'));
         setProblem({ severity: 'error', title: failed, message });
       }
     },
@@ -146,6 +157,26 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           onBlur={name.onBlur}
           inputRef={name.ref}
           error={nameState.error !== undefined}
+        />
+        <FormControlLabel
+          control={
+            <Switch
+              name={recording.name}
+              checked={recording.value}
+              onChange={(event) => recording.onChange(event.target.checked)}
+            />
+          }
+          label={t('channels:form.recording')}
+        />
+        <FormControlLabel
+          control={
+            <Switch
+              name={floorControl.name}
+              checked={floorControl.value}
+              onChange={(event) => floorControl.onChange(event.target.checked)}
+            />
+          }
+          label={t('channels:form.floorControl')}
         />
         <SelectionTable<UserRow>
           rows={rows}

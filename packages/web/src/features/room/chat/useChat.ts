@@ -14,7 +14,7 @@ import {
 } from '@talkgroup/protocol';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, api } from '../../../api/client.ts';
+import { ApiError, api, apiErrorOf } from '../../../api/client.ts';
 import { callKey } from '../../../api/queries.ts';
 import { getToken } from '../../../api/session.ts';
 import type { TalkgroupSocket } from '../../../api/socket.ts';
@@ -26,6 +26,7 @@ import {
   removeMessage,
   visibleMessages,
 } from './chatLog.ts';
+import { useVoiceHistory } from './useVoiceHistory.ts';
 
 /** At most one typing event per this interval while the user types. */
 const TYPING_EMIT_MS = 1000;
@@ -41,6 +42,10 @@ export interface ChatOptions {
   userId: number | undefined;
   socket: TalkgroupSocket | null;
   token?: string;
+  /** The channel records its transmissions (the timeline shows the 'recorded' mark). */
+  recording?: boolean;
+  /** An administrator: the voice history's export is offered. */
+  canExport?: boolean;
 }
 
 export async function uploadImage(
@@ -69,12 +74,14 @@ export async function uploadImage(
     | { result?: string }
     | undefined;
   if (!response.ok || !payload || !('res' in payload)) {
-    throw new ApiError(UPLOAD_FILE_PATH, response.status, payload?.result);
+    throw apiErrorOf(UPLOAD_FILE_PATH, response.status, payload);
   }
   return payload.res;
 }
 
-export function useChat({ channelId, room, userId, socket, token }: ChatOptions) {
+export function useChat({ channelId, room, userId, socket, token, recording = false, canExport = false }: ChatOptions) {
+  // Transmissions are shown in the same timeline as the messages (issue 15).
+  const voice = useVoiceHistory({ channelId, userId, socket, token });
   const history = useInfiniteQuery({
     queryKey: [...callKey(GetChannelMessageListForAdmin, { channelId: channelId ?? 0 }), ...(token ? ['link'] : [])],
     queryFn: ({ pageParam, signal }) =>
@@ -206,16 +213,22 @@ export function useChat({ channelId, room, userId, socket, token }: ChatOptions)
   }, [socket, room]);
 
   const { fetchNextPage } = history;
+  const { hasMore: voiceHasMore, loadEarlier: loadEarlierVoice } = voice;
   const loadEarlier = useCallback(async () => {
-    await fetchNextPage();
-  }, [fetchNextPage]);
+    await Promise.all([fetchNextPage(), voiceHasMore ? loadEarlierVoice() : undefined]);
+  }, [fetchNextPage, voiceHasMore, loadEarlierVoice]);
 
   return {
+    channelId,
+    room,
+    voice,
+    recording,
+    canExport,
     messages,
     isLoading: history.isLoading,
     // The history's first page failed; an earlier page that fails leaves the messages shown as they are.
     error: history.isFetchNextPageError ? null : history.error,
-    hasMore: history.hasNextPage,
+    hasMore: history.hasNextPage || voice.hasMore,
     loadingEarlier: history.isFetchingNextPage,
     loadEarlier,
     typers,
