@@ -44,3 +44,22 @@ export function writeRoomStorage(values: Partial<Record<RoomStorageKey, string>>
     return false;
   }
 }
+
+/** Voice history: the start time of the last transmission listened to in a channel ("play missed" starts after it). */
+const voiceListenedKey = (channelId: number) => `talkgroup.voiceListened.${channelId}`;
+
+export function readVoiceListened(channelId: number): string | null {
+  try {
+    return localStorage.getItem(voiceListenedKey(channelId));
+  } catch {
+    return null;
+  }
+}
+
+export function writeVoiceListened(channelId: number, startedAt: string): void {
+  try {
+    localStorage.setItem(voiceListenedKey(channelId), startedAt);
+  } catch {
+    // Storage refused: the marker lasts for this page only.
+  }
+}

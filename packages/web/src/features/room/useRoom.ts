@@ -20,6 +20,7 @@ import { useChannelMembers } from './members/useChannelMembers.ts';
 import { useClientConfig } from './useClientConfig.ts';
 import { useRoomChannel } from './useRoomChannel.ts';
 import { useRoomSocket } from './useRoomSocket.ts';
+import { useTransmissionRecorder } from './voice/useTransmissionRecorder.ts';
 import { useVoiceProcessing } from './voice/useVoiceProcessing.ts';
 import { useVoiceRoom } from './voice/useVoiceRoom.ts';
 
@@ -51,8 +52,16 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
     [userId, channelName],
   );
 
+  const recorder = useTransmissionRecorder({
+    channelId: channel?.id,
+    recording: channel?.recording ?? false,
+    userId,
+    token: session?.token,
+    socket,
+  });
   const voice = useVoiceRoom({
     socket,
+    recorder,
     enabled: Boolean(channel && config.data && roomId),
     room: roomId ?? '',
     name,
@@ -86,7 +95,14 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
   }, [socket, admin, queryClient]);
 
   const members = useChannelMembers(channel?.id, socket);
-  const chat = useChat({ channelId: channel?.id, room: roomId, userId, socket });
+  const chat = useChat({
+    channelId: channel?.id,
+    room: roomId,
+    userId,
+    socket,
+    recording: channel?.recording ?? false,
+    canExport: admin,
+  });
   const self = members.members.find((member) => member.user.id === userId);
   const canSeeMap = admin || Boolean(self?.user.mapRight);
 

@@ -12,12 +12,29 @@ export interface SaveChannelInput {
   channel?: Channel | null;
   channelName: string;
   userIds: number[];
+  /** Voice history on or off (absent: unchanged, or on for a new channel). */
+  recording?: boolean;
+  /** One talker at a time (absent: unchanged, or on for a new channel). */
+  floorControl?: boolean;
 }
 
-export async function saveChannel({ channel, channelName, userIds }: SaveChannelInput): Promise<Channel> {
+export async function saveChannel({
+  channel,
+  channelName,
+  userIds,
+  recording,
+  floorControl,
+}: SaveChannelInput): Promise<Channel> {
   const saved = channel
-    ? (await api(UpdateChannel, { channelId: channel.id, channelName })).res
-    : (await api(CreateChannel, { channelName, channelRtcSession: rtcSessionOf(channelName) })).res;
+    ? (await api(UpdateChannel, { channelId: channel.id, channelName, recording, floorControl })).res
+    : (
+        await api(CreateChannel, {
+          channelName,
+          channelRtcSession: rtcSessionOf(channelName),
+          recording,
+          floorControl,
+        })
+      ).res;
   const before = new Set(channel?.users.map((user) => user.id) ?? []);
   const changed = userIds.length !== before.size || userIds.some((id) => !before.has(id));
   if (changed) await api(UpdateUserChannels, { userList: userIds, channelId: saved.id });

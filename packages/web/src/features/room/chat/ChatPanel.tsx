@@ -1,10 +1,11 @@
 /**
  * The messaging panel of a room (spec sections 2, 4 and 5): the history and live messages, own messages
- * labelled 'Me', the time as 'd MMM , HH:mm' in the reader's language, a delete icon on every message
- * ('Are you sure?' first), a download icon on images, a text field with a send button (blank is not sent),
+ * labelled 'Me', the time as 'd MMM , HH:mm' in the reader's language, a delete icon on the messages the
+ * reader may delete (its own; any for an administrator; 'Are you sure?' first), a download icon on images, a text field with a send button (blank is not sent),
  * a paperclip opening the image upload dialog, and who is typing.
  * Every text is rendered as text: markup in a message shows as characters.
  */
+import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
@@ -20,7 +21,7 @@ import TextField from '@mui/material/TextField';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { Message } from '@talkgroup/protocol';
-import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/client.ts';
 import { useConfirm } from '../../../components/ConfirmProvider.tsx';
@@ -28,10 +29,14 @@ import { useNotify } from '../../../components/Notifier.tsx';
 import { CHAT_TIME_PATTERN, formatDate } from '../../../i18n/dates.ts';
 import { UploadDialog } from './UploadDialog.tsx';
 import type { useChat } from './useChat.ts';
+import { useChatScroll } from './useChatScroll.ts';
+import { VoiceBar } from './VoiceBar.tsx';
+import { VoiceItem } from './VoiceItem.tsx';
 
 type Chat = ReturnType<typeof useChat>;
 
-function MessageItem({ message, own, onDelete }: { message: Message; own: boolean; onDelete: () => void }) {
+/** `onDelete` only where the reader may delete: its own messages, or any for an administrator. */
+function MessageItem({ message, own, onDelete }: { message: Message; own: boolean; onDelete?: () => void }) {
   const { t, i18n } = useTranslation('room');
   const author = own ? t('chat.me') : message.user.display_name || t('chat.formerUser');
   return (
@@ -120,11 +125,13 @@ function MessageItem({ message, own, onDelete }: { message: Message; own: boolea
               </IconButton>
             </Tooltip>
           ) : null}
-          <Tooltip title={t('chat.delete')}>
-            <IconButton size="small" onClick={onDelete} aria-label={t('chat.delete')}>
-              <DeleteIcon fontSize="small" />
-            </IconButton>
-          </Tooltip>
+          {onDelete ? (
+            <Tooltip title={t('chat.delete')}>
+              <IconButton size="small" onClick={onDelete} aria-label={t('chat.delete')}>
+                <DeleteIcon fontSize="small" />
+              </IconButton>
+            </Tooltip>
+          ) : null}
         </Box>
       </Box>
     </Box>
@@ -148,30 +155,21 @@ export function ChatPanel({ chat, userId, channelName, onClose, showHeader = tru
   const [sending, setSending] = useState(false);
   const [uploadOpen, setUploadOpen] = useState(false);
   const listRef = useRef<HTMLUListElement | null>(null);
-  const stickToBottom = useRef(true);
-  const lastId = chat.messages[chat.messages.length - 1]?.id;
+  const { voice } = chat;
+  const timeline = [
+    ...chat.messages.map((message) => ({ at: Date.parse(message.createdAt), message, item: undefined })),
+    ...voice.items.map((item) => ({ at: Date.parse(item.createdAt), message: undefined, item })),
+  ].sort((a, b) => a.at - b.at);
+  const lastId = `${chat.messages[chat.messages.length - 1]?.id}:${voice.items.length}`;
 
-  // New messages scroll into view unless the reader scrolled up to read older ones.
-  useLayoutEffect(() => {
-    const list = listRef.current;
-    if (list && stickToBottom.current && lastId !== undefined) list.scrollTop = list.scrollHeight;
-  }, [lastId]);
-
-  useEffect(() => {
-    const list = listRef.current;
-    if (!list) return;
-    const onScroll = () => {
-      stickToBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < 80;
-    };
-    list.addEventListener('scroll', onScroll, { passive: true });
-    return () => list.removeEventListener('scroll', onScroll);
-  }, []);
+  // New messages scroll into view unless the reader scrolled up to read older ones (then a button says so).
+  const scroll = useChatScroll(listRef, lastId, !chat.isLoading);
 
   const send = async () => {
     if (!text.trim() || sending) return;
     setSending(true);
     try {
-      stickToBottom.current = true;
+      scroll.stick();
       if (await chat.send(text)) setText('');
     } catch (error) {
       notify({ severity: 'error', title: t('chat.sendFailed'), message: errorMessage(error, t('chat.tryAgain')) });
@@ -186,6 +184,15 @@ export function ChatPanel({ chat, userId, channelName, onClose, showHeader = tru
       await chat.deleteMessage(message.id);
     } catch {
       // Spec section 8: 'Oops...', 'Something went wrong!', 'Please try again'.
+      notify({ severity: 'error', title: t('chat.oops'), message: `${t('chat.wrong')} ${t('chat.tryAgain')}` });
+    }
+  };
+
+  const removeVoice = async (id: number) => {
+    if (!(await confirm({ title: t('chat.confirmDelete'), destructive: true, confirmLabel: t('chat.delete') }))) return;
+    try {
+      await voice.remove(id);
+    } catch {
       notify({ severity: 'error', title: t('chat.oops'), message: `${t('chat.wrong')} ${t('chat.tryAgain')}` });
     }
   };
@@ -233,6 +240,16 @@ export function ChatPanel({ chat, userId, channelName, onClose, showHeader = tru
         </Box>
       ) : null}
 
+      <VoiceBar
+        voice={voice}
+        recording={chat.recording}
+        exportChannel={
+          chat.canExport && chat.channelId !== undefined
+            ? { id: chat.channelId, name: channelName, rtcSession: chat.room ?? channelName }
+            : undefined
+        }
+      />
+
       <Box
         component="ul"
         ref={listRef}
@@ -268,21 +285,50 @@ export function ChatPanel({ chat, userId, channelName, onClose, showHeader = tru
             <Alert severity="error">{errorMessage(chat.error, t('chat.loadFailed'))}</Alert>
           </Box>
         ) : null}
-        {!chat.isLoading && !chat.error && chat.messages.length === 0 ? (
+        {!chat.isLoading && !chat.error && timeline.length === 0 ? (
           <Box component="li" sx={{ listStyle: 'none', textAlign: 'center', color: 'text.secondary', py: 4 }}>
             <Typography variant="body2">{t('chat.empty')}</Typography>
           </Box>
         ) : null}
-        {chat.messages.map((message) => (
-          <MessageItem
-            key={message.id}
-            message={message}
-            own={message.userId !== null && message.userId === userId}
-            onDelete={() => void remove(message)}
-          />
-        ))}
+        {timeline.map(({ message, item }) =>
+          message ? (
+            <MessageItem
+              key={message.id}
+              message={message}
+              own={message.userId !== null && message.userId === userId}
+              onDelete={
+                chat.canExport || (message.userId !== null && message.userId === userId)
+                  ? () => void remove(message)
+                  : undefined
+              }
+            />
+          ) : (
+            <VoiceItem
+              key={`voice-${item.id}`}
+              item={item}
+              own={item.userId !== null && item.userId === userId}
+              playing={voice.playing === item.id}
+              onPlay={() => voice.play(item)}
+              onStop={voice.stop}
+              onDelete={chat.canExport ? () => void removeVoice(item.id) : undefined}
+            />
+          ),
+        )}
       </Box>
 
+      {scroll.unseen ? (
+        <Box sx={{ position: 'relative', height: 0 }}>
+          <Button
+            variant="contained"
+            size="small"
+            onClick={scroll.scrollToNewest}
+            startIcon={<ArrowDownwardIcon />}
+            sx={{ position: 'absolute', bottom: 8, left: '50%', transform: 'translateX(-50%)', borderRadius: 99 }}
+          >
+            {t('chat.newMessages')}
+          </Button>
+        </Box>
+      ) : null}
       <Typography
         variant="caption"
         role="status"

@@ -4,6 +4,7 @@
  */
 import type { FloorAnswer } from '@talkgroup/protocol';
 import type { LinkTone } from './linkTones.ts';
+import type { TransmissionRecorder } from './recorder.ts';
 import type { RoomSocket } from './voiceRoomState.ts';
 
 const ANSWER_WITHIN_MS = 5000;
@@ -48,23 +49,32 @@ export class TalkControl {
       micChanged: () => void;
       changed: () => void;
       isOpen: () => boolean;
+      /** Voice history: records each transmission from the press to the release (recorder.ts). */
+      recorder?: TransmissionRecorder;
     },
   ) {}
 
   press(on: boolean): void {
     this.pressed = on;
-    if (!this.room.track()) return;
+    const track = this.room.track();
+    if (!track) return;
     if (!on) {
       this.floorHolder = null;
       if (this.micOn) this.talk(false);
-      else this.room.changed();
+      else {
+        this.room.recorder?.discard();
+        this.room.changed();
+      }
       return;
     }
     if (this.micOn) return;
     this.room.pressed();
+    // Recording starts with the press, before the grant: the first syllable is kept.
+    this.room.recorder?.begin(track);
     void requestFloor(this.room.socket, this.room.name).then((answer) => {
       if (!this.room.isOpen() || !this.pressed) {
         if (answer.granted) releaseFloor(this.room.socket, this.room.name);
+        this.room.recorder?.discard();
         return;
       }
       if (answer.granted) {
@@ -72,6 +82,7 @@ export class TalkControl {
         this.room.tone('permit');
         this.talk(true);
       } else {
+        this.room.recorder?.discard();
         if (answer.holder.name) this.room.tone('busy');
         this.floorHolder = answer.holder.name || null;
         this.room.changed();
@@ -84,6 +95,8 @@ export class TalkControl {
     if (!track || this.micOn === on) return;
     track.enabled = on;
     this.micOn = on;
+    if (on) this.room.recorder?.keep(track);
+    else this.room.recorder?.end();
     if (!on) releaseFloor(this.room.socket, this.room.name);
     this.room.micChanged();
   }
@@ -92,6 +105,7 @@ export class TalkControl {
   lost(): void {
     if (!this.micOn) return;
     this.micOn = false;
+    this.room.recorder?.end();
     const track = this.room.track();
     if (track) track.enabled = false;
     this.room.micChanged();

@@ -44,6 +44,7 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
   const { socket, enabled, room, name, video, voiceProcessing } = options;
   const iceKey = JSON.stringify(options.iceServers);
   const report = options.reportMicState;
+  const recorder = options.recorder;
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: iceKey stands for iceServers; voiceProcessing changes are applied live below
   useEffect(() => {
@@ -56,6 +57,7 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
       video,
       voiceProcessing,
       reportMicState: report,
+      recorder,
     });
     setEngine(voice);
     let left = false;
@@ -72,7 +74,7 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
       detachDiagnostics?.();
       setEngine(null);
     };
-  }, [socket, enabled, room, name, video, iceKey, report]);
+  }, [socket, enabled, room, name, video, iceKey, report, recorder]);
 
   useEffect(() => {
     if (engine && voiceProcessing !== undefined) void engine.setVoiceProcessing(voiceProcessing).catch(() => {});

@@ -75,6 +75,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       },
       changed: () => this.changed(),
       isOpen: () => !this.closed,
+      recorder: options.recorder,
     });
     this.reporter = options.reportMicState
       ? new MicStateReporter(

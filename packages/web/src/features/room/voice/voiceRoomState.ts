@@ -2,6 +2,7 @@
 import type { ClientToServerEvents, ServerToClientEvents } from '@talkgroup/protocol';
 import type { Socket } from 'socket.io-client';
 import type { MediaProblem } from './localMedia.ts';
+import type { TransmissionRecorder } from './recorder.ts';
 
 export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -54,6 +55,8 @@ export interface VoiceRoomOptions {
   reportMicState?: (on: boolean) => Promise<unknown>;
   /** Plays the tones of a lost and a restored link (default: yes). */
   linkTones?: boolean;
+  /** Voice history: records each transmission (recorder.ts); must stay the same object for the room's life. */
+  recorder?: TransmissionRecorder;
 }
 
 /** React reads a framework-free object through useSyncExternalStore: subscribe, and the latest snapshot. */

@@ -1,0 +1,77 @@
+/**
+ * Above the channel's timeline: the "recorded" mark while the channel records its transmissions, "play
+ * missed" (every transmission since the last one listened to, in order) and, for administrators, the export.
+ */
+import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
+import FileDownloadIcon from '@mui/icons-material/FileDownloadOutlined';
+import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay';
+import StopIcon from '@mui/icons-material/Stop';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Chip from '@mui/material/Chip';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { VoiceHistory } from './useVoiceHistory.ts';
+import { VoiceExportDialog } from './VoiceExportDialog.tsx';
+
+export interface VoiceBarProps {
+  voice: VoiceHistory;
+  recording: boolean;
+  /** An administrator's room: the export is offered. */
+  exportChannel?: { id: number; name: string; rtcSession: string };
+}
+
+export function VoiceBar({ voice, recording, exportChannel }: VoiceBarProps) {
+  const { t } = useTranslation('room');
+  const [exportOpen, setExportOpen] = useState(false);
+  if (!recording && voice.items.length === 0 && !exportChannel) return null;
+  return (
+    <Box
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        gap: 1,
+        px: 2,
+        py: 0.75,
+        borderBottom: '1px solid',
+        borderColor: 'divider',
+        bgcolor: 'background.paper',
+      }}
+    >
+      {recording ? (
+        <Chip
+          size="small"
+          color="error"
+          variant="outlined"
+          icon={<FiberManualRecordIcon fontSize="small" />}
+          label={t('history.recorded')}
+          title={t('history.recordedHint')}
+        />
+      ) : null}
+      <Box sx={{ flex: 1 }} />
+      {voice.playing !== null ? (
+        <Button size="small" startIcon={<StopIcon />} onClick={voice.stop}>
+          {t('history.stopPlayback')}
+        </Button>
+      ) : (
+        <Button
+          size="small"
+          startIcon={<PlaylistPlayIcon />}
+          onClick={voice.playMissed}
+          disabled={voice.missed.length === 0}
+        >
+          {t('history.playMissed', { count: voice.missed.length })}
+        </Button>
+      )}
+      {exportChannel ? (
+        <>
+          <Button size="small" startIcon={<FileDownloadIcon />} onClick={() => setExportOpen(true)}>
+            {t('history.export')}
+          </Button>
+          <VoiceExportDialog open={exportOpen} onClose={() => setExportOpen(false)} channel={exportChannel} />
+        </>
+      ) : null}
+    </Box>
+  );
+}
