@@ -55,6 +55,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const services = createServices(config, database, (error, event) =>
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
   );
+  fastify.addHook('onClose', () => services.counters.close());
 
   userRoutes(fastify, services);
   channelRoutes(fastify, services);

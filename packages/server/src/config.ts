@@ -49,6 +49,8 @@ export interface Config {
   frameAncestors: string[];
   /** Fastify's trustProxy (TRUST_PROXY): false, true, a hop count, or addresses/CIDRs of the reverse proxies. */
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
+  /** Chat messages one user may send per minute, all ways together (CHAT_MESSAGES_PER_MINUTE). */
+  chatMessagesPerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -115,6 +117,13 @@ function readPem(name: string, raw: string | undefined, base: string): string | 
   }
 }
 
+function parseCount(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1) throw new ConfigError(`${name} must be a whole number above 0, not "${raw}"`);
+  return count;
+}
+
 /** FRAME_ANCESTORS: origins (https://partner.example.org) separated by spaces or commas. */
 function parseOrigins(name: string, raw: string | undefined): string[] {
   const origins = (raw ?? '').split(/[\s,]+/).filter(Boolean);
@@ -173,5 +182,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     voiceMaxBytes: parseBytes('VOICE_MAX_BYTES', env.VOICE_MAX_BYTES, VOICE_MAX_BYTES_DEFAULT),
     frameAncestors: parseOrigins('FRAME_ANCESTORS', env.FRAME_ANCESTORS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    chatMessagesPerMinute: parseCount('CHAT_MESSAGES_PER_MINUTE', env.CHAT_MESSAGES_PER_MINUTE, 120),
   };
 }

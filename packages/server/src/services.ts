@@ -1,6 +1,8 @@
 /** What the domain plugins receive: stores, the session store and the event bus. Nothing reaches a global. */
 import { type ActivityStore, activityStore } from './activities/store.ts';
-import { type RateLimiter, rateLimiter } from './auth/rate-limit.ts';
+import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth/counter-store.ts';
+import { type CallLimiter, callLimiter, chatLimit, UPLOAD_LIMIT } from './auth/rate-limit.ts';
+import { type SignInLimits, signInLimits } from './auth/sign-in-limits.ts';
 import { type SessionStore, sessionStore } from './auth/sessions.ts';
 import { type ChannelAccess, channelAccess } from './channels/access.ts';
 import { type MembershipStore, membershipStore } from './channels/membership.ts';
@@ -49,10 +51,12 @@ export interface Services {
   voice: VoiceStore;
   /** SOS alerts (issue 14). */
   emergency: EmergencyAlerts;
-  /** Sign-in failures per (address, login). */
-  signInLimiter: RateLimiter;
-  /** Sign-in failures per address, whatever the login. */
-  addressLimiter: RateLimiter;
+  /** Expiring counters of the limits: Redis when REDIS_URL is set (shared by instances), else memory. */
+  counters: CounterStore;
+  /** Sign-in failures per account (growing delays) and per address. */
+  signInLimits: SignInLimits;
+  /** Uploads per user. */
+  uploadLimit: CallLimiter;
 }
 
 export function createServices(
@@ -70,6 +74,11 @@ export function createServices(
   const activities = activityStore(db, events);
   const users = userStore(db);
   const presence = presenceStore(db);
+  const counters = config.redisUrl
+    ? redisCounterStore(config.redisUrl, `${config.redisKeyPrefix}limits:`, (error) =>
+        onListenerError(error, 'limits redis'),
+      )
+    : memoryCounterStore();
   const emergency = emergencyAlerts({
     store: emergencyStore(db),
     access,
@@ -91,7 +100,14 @@ export function createServices(
     channels,
     access,
     messages,
-    sendMessage: messageSender({ db, access, messages, activities, events }),
+    sendMessage: messageSender({
+      db,
+      access,
+      messages,
+      activities,
+      events,
+      limit: callLimiter(counters, 'chat', chatLimit(config.chatMessagesPerMinute)),
+    }),
     files: fileStore(config.dataDir),
     fileUrls: urls,
     activities,
@@ -101,8 +117,8 @@ export function createServices(
     devices: deviceStore(db),
     voice: voiceStore(db, urls, config.dataDir),
     emergency,
-    // 10 failures per login and address, 50 per address, in 15 minutes.
-    signInLimiter: rateLimiter(10, 15 * 60 * 1000),
-    addressLimiter: rateLimiter(50, 15 * 60 * 1000),
+    counters,
+    signInLimits: signInLimits(counters),
+    uploadLimit: callLimiter(counters, 'upload', UPLOAD_LIMIT),
   };
 }

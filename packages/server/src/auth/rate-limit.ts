@@ -1,29 +1,32 @@
 /**
- * Sign-in attempts limited per address and per (address, login) in a sliding window.
- * Kept in memory: behind several instances each counts its own share, which still bounds guessing.
+ * Rate limits of calls a user may repeat (chat messages, uploads): a number per window per user, counted in
+ * the shared counter store (Redis across instances). Over it, a 429 that says how long to wait.
  */
-export interface RateLimiter {
-  /** True when another attempt is allowed now. */
-  allowed(keys: string[]): boolean;
-  fail(keys: string[]): void;
-  reset(keys: string[]): void;
+import { HttpError } from '../http/errors.ts';
+import type { CounterStore } from './counter-store.ts';
+
+export interface CallLimit {
+  max: number;
+  windowMs: number;
+  /** "messages", "uploads": what the 429 says there were too many of. */
+  what: string;
 }
 
-export function rateLimiter(maxFailures: number, windowMs: number): RateLimiter {
-  const failures = new Map<string, number[]>();
-  const recent = (key: string, now: number) => (failures.get(key) ?? []).filter((t) => now - t < windowMs);
-  return {
-    allowed(keys) {
-      const now = Date.now();
-      return keys.every((key) => recent(key, now).length < maxFailures);
-    },
-    fail(keys) {
-      const now = Date.now();
-      for (const key of keys) failures.set(key, [...recent(key, now), now]);
-      if (failures.size > 100_000) failures.clear();
-    },
-    reset(keys) {
-      for (const key of keys) failures.delete(key);
-    },
+export const chatLimit = (perMinute: number): CallLimit => ({ max: perMinute, windowMs: 60_000, what: 'messages' });
+export const UPLOAD_LIMIT: CallLimit = { max: 10, windowMs: 60_000, what: 'uploads' };
+
+export function tooManyCalls(what: string, waitMs: number): HttpError {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return new HttpError(429, `Too many ${what}: wait ${seconds} seconds and try again.`);
+}
+
+export function callLimiter(store: CounterStore, name: string, limit: CallLimit) {
+  /** Counts one call of the user; throws the 429 when it is one too many. */
+  return async function take(userId: number): Promise<void> {
+    const key = `rate:${name}:${userId}`;
+    const count = await store.increment(key, limit.windowMs);
+    if (count > limit.max) throw tooManyCalls(limit.what, await store.remaining(key));
   };
 }
+
+export type CallLimiter = ReturnType<typeof callLimiter>;

@@ -5,8 +5,9 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { ChannelAccessError } from '../channels/access.ts';
-import { describeZodError } from '../http/errors.ts';
+import { describeZodError, HttpError } from '../http/errors.ts';
 import type { TalkSocket } from './context.ts';
+import { eventLimits } from './event-limits.ts';
 
 /** A bad payload or a refused action: the client gets an `error` event with this message. */
 export class SocketInputError extends Error {}
@@ -32,6 +33,9 @@ export function parse<S extends z.ZodType>(schema: S, payload: unknown, event: s
 function describeFailure(event: string, error: unknown): { message: string; expected: boolean } {
   if (error instanceof SocketInputError) return { message: error.message, expected: true };
   if (error instanceof ChannelAccessError) return { message: error.forSocket(event), expected: true };
+  // A limit of the call behind the event (too many chat messages): the client is told what the call said.
+  if (error instanceof HttpError && error.statusCode < 500)
+    return { message: `${event}: ${error.message}`, expected: true };
   if (isForeignKeyViolation(error))
     return { message: `${event}: this channel or user no longer exists.`, expected: true };
   return { message: `${event}: something went wrong on the server.`, expected: false };
@@ -39,6 +43,22 @@ function describeFailure(event: string, error: unknown): { message: string; expe
 
 export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAfterDisconnect: () => void) {
   let queue: Promise<void> = Promise.resolve();
+  const limits = eventLimits();
+  const lastRefusal = new Map<string, number>();
+
+  /**
+   * Over its event kind's budget: refused without queueing; the ack says so every time, the `error` event
+   * at most once a second per kind (a flood must not be answered by a flood).
+   */
+  function refuse(event: string, ack?: (outcome: { success: boolean; result?: string }) => void): void {
+    const message = `${event}: too many events, slow down.`;
+    ack?.({ success: false, result: message });
+    const now = performance.now();
+    if (socket.connected && now - (lastRefusal.get(event) ?? -Infinity) >= 1000) {
+      lastRefusal.set(event, now);
+      socket.emit('error', { message });
+    }
+  }
 
   function run(event: string, task: () => Promise<void> | void, ack?: Ack): Promise<void> {
     const next = queue
@@ -61,6 +81,7 @@ export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAf
   function on(event: string, task: (payload: unknown) => Promise<void> | void): void {
     (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args: unknown[]) => {
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as Ack) : undefined;
+      if (!limits.take(event)) return refuse(event, ack);
       void run(event, () => task(args[0]), ack);
     });
   }
@@ -68,6 +89,7 @@ export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAf
   function answer<R>(event: string, task: (payload: unknown) => Promise<R>): void {
     (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args: unknown[]) => {
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: unknown) => void) : undefined;
+      if (!limits.take(event)) return refuse(event, ack);
       let result: R;
       void run(
         event,

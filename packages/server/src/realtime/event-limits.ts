@@ -1,0 +1,41 @@
+/**
+ * Rate limits of a socket's events, per socket and per event kind (a token bucket each): a flood of one kind
+ * is refused at the door, before it queues behind the socket's other events, and the rest keeps working.
+ */
+
+export interface EventBudget {
+  /** Events that may arrive at once. */
+  burst: number;
+  /** Events per second over time. */
+  perSecond: number;
+}
+
+/** WebRTC signalling comes in bursts (a candidate per network path and peer); chat and alerts are human. */
+export const EVENT_BUDGETS: Record<string, EventBudget> = {
+  offer: { burst: 60, perSecond: 20 },
+  answer: { burst: 60, perSecond: 20 },
+  candidate: { burst: 300, perSecond: 100 },
+  message: { burst: 30, perSecond: 10 },
+  'message created': { burst: 30, perSecond: 10 },
+  typing: { burst: 20, perSecond: 5 },
+  onLocationChanged: { burst: 10, perSecond: 2 },
+};
+
+export const DEFAULT_EVENT_BUDGET: EventBudget = { burst: 30, perSecond: 10 };
+
+export function eventLimits(budgets: Record<string, EventBudget> = EVENT_BUDGETS, fallback = DEFAULT_EVENT_BUDGET) {
+  const buckets = new Map<string, { tokens: number; at: number }>();
+  return {
+    /** True when the event may run now (and counts it). */
+    take(event: string, now = performance.now()): boolean {
+      const budget = budgets[event] ?? fallback;
+      const bucket = buckets.get(event) ?? { tokens: budget.burst, at: now };
+      bucket.tokens = Math.min(budget.burst, bucket.tokens + ((now - bucket.at) / 1000) * budget.perSecond);
+      bucket.at = now;
+      buckets.set(event, bucket);
+      if (bucket.tokens < 1) return false;
+      bucket.tokens -= 1;
+      return true;
+    },
+  };
+}
