@@ -60,10 +60,18 @@ export class TransmissionRecorder {
     },
   ) {}
 
+  /** A press (or a grant without one) is under way: playback was stopped for it. */
+  private talking = false;
+
   /** The press: stops playback and starts recording the (still disabled) track. */
   begin(track: MediaStreamTrack): void {
-    this.options.pressed?.();
     this.discard();
+    this.options.pressed?.();
+    this.talking = true;
+    this.startTake(track);
+  }
+
+  private startTake(track: MediaStreamTrack): void {
     const target = this.options.target();
     const mimeType = supportedMime();
     if (!target?.recording || mimeType === undefined) return;
@@ -83,12 +91,13 @@ export class TransmissionRecorder {
 
   /** The floor is granted (a press, or the server giving it): the take is a transmission. */
   keep(track: MediaStreamTrack): void {
-    if (!this.take) this.begin(track);
+    if (!this.talking) this.begin(track);
     if (this.take) this.take.kept = true;
   }
 
   /** The release: stops and delivers a kept take. */
   end(): void {
+    this.talking = false;
     const take = this.take;
     if (!take) return;
     this.take = null;
@@ -108,6 +117,7 @@ export class TransmissionRecorder {
 
   /** A refused or abandoned press: nothing is kept. */
   discard(): void {
+    this.talking = false;
     const take = this.take;
     if (!take) return;
     this.take = null;

@@ -1,0 +1,118 @@
+/**
+ * Push-to-talk records each transmission (issue 15): from the press, kept once the floor is granted,
+ * delivered at the release; a refused press keeps nothing; a channel that does not record starts no recorder;
+ * a press stops playback. MediaRecorder is a stand-in here; e2e/voice-history.spec.ts records for real.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { type Transmission, TransmissionRecorder } from './recorder.ts';
+import { TalkControl } from './talkControl.ts';
+import type { RoomSocket } from './voiceRoomState.ts';
+
+class FakeMediaRecorder {
+  static started = 0;
+  state: 'inactive' | 'recording' = 'inactive';
+  mimeType = 'audio/webm;codecs=opus';
+  ondataavailable: ((event: { data: Blob }) => void) | null = null;
+  onstop: (() => void) | null = null;
+  static isTypeSupported = (mime: string) => mime.startsWith('audio/webm');
+  start() {
+    FakeMediaRecorder.started += 1;
+    this.state = 'recording';
+  }
+  stop() {
+    this.state = 'inactive';
+    this.ondataavailable?.({ data: new Blob([new Uint8Array(64)], { type: this.mimeType }) });
+    this.onstop?.();
+  }
+}
+
+function talkControl(granted: boolean, recorder: TransmissionRecorder) {
+  const socket = {
+    connected: true,
+    emit(event: string, _payload: unknown, ack?: (answer: unknown) => void) {
+      if (event === 'floor_request')
+        ack?.(granted ? { granted: true } : { granted: false, holder: { userId: 2, name: 'Noe' } });
+    },
+  } as unknown as RoomSocket;
+  const track = { enabled: false } as MediaStreamTrack;
+  return new TalkControl({
+    socket,
+    name: 'Alpha',
+    track: () => track,
+    tone: () => {},
+    pressed: () => {},
+    micChanged: () => {},
+    changed: () => {},
+    isOpen: () => true,
+    recorder,
+  });
+}
+
+describe('recording transmissions', () => {
+  let delivered: Transmission[];
+  let playbackStops: number;
+  let recording: boolean;
+  const recorder = () =>
+    new TransmissionRecorder({
+      target: () => ({ channelId: 7, recording }),
+      deliver: (transmission) => delivered.push(transmission),
+      pressed: () => {
+        playbackStops += 1;
+      },
+    });
+
+  beforeEach(() => {
+    delivered = [];
+    playbackStops = 0;
+    recording = true;
+    FakeMediaRecorder.started = 0;
+    vi.stubGlobal('MediaRecorder', FakeMediaRecorder);
+    vi.stubGlobal(
+      'MediaStream',
+      class {
+        constructor(readonly tracks: unknown[]) {}
+      },
+    );
+  });
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('records from the press and delivers the transmission at the release', async () => {
+    const ptt = talkControl(true, recorder());
+    ptt.press(true);
+    expect(FakeMediaRecorder.started).toBe(1);
+    expect(playbackStops).toBe(1);
+    await vi.waitFor(() => expect(ptt.micOn).toBe(true));
+    ptt.press(false);
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]).toMatchObject({ channelId: 7, audio: expect.any(Blob) });
+    expect(delivered[0].durationMs).toBeGreaterThanOrEqual(1);
+    expect(Date.parse(delivered[0].startedAt)).toBeLessThanOrEqual(Date.now());
+  });
+
+  it('keeps nothing of a refused press', async () => {
+    const ptt = talkControl(false, recorder());
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.floorHolder).toBe('Noe'));
+    ptt.press(false);
+    expect(delivered).toEqual([]);
+  });
+
+  it('starts no recorder in a channel that does not record, and still stops playback', async () => {
+    recording = false;
+    const ptt = talkControl(true, recorder());
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.micOn).toBe(true));
+    ptt.press(false);
+    expect(FakeMediaRecorder.started).toBe(0);
+    expect(playbackStops).toBe(1);
+    expect(delivered).toEqual([]);
+  });
+
+  it('delivers what was said when the link drops during the transmission', async () => {
+    const ptt = talkControl(true, recorder());
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.micOn).toBe(true));
+    ptt.lost();
+    expect(delivered).toHaveLength(1);
+  });
+});
