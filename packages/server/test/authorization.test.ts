@@ -174,7 +174,7 @@ describe.each(databases)('who may do what on %s', (dialect) => {
       insiderMessageId: await send(insider.token),
       adminMessageId: await send(admin.token),
       burstId: burst.id,
-      alertId: (await app.services.emergency.raise(insider, {})).id,
+      alertId: (await app.services.emergency.raise({ userId: insider.id, role: 'member' }, {})).id,
     };
   });
   afterEach(async () => {

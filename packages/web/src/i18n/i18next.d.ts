@@ -6,6 +6,7 @@ import type auth from './locales/en/auth.json';
 import type channels from './locales/en/channels.json';
 import type common from './locales/en/common.json';
 import type dashboard from './locales/en/dashboard.json';
+import type emergency from './locales/en/emergency.json';
 import type room from './locales/en/room.json';
 import type talk from './locales/en/talk.json';
 import type users from './locales/en/users.json';
@@ -23,6 +24,7 @@ declare module 'i18next' {
       activity: typeof activity;
       room: typeof room;
       talk: typeof talk;
+      emergency: typeof emergency;
     };
   }
 }

@@ -23,6 +23,7 @@ export const NAMESPACES = [
   'activity',
   'room',
   'talk',
+  'emergency',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

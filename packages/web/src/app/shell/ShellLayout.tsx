@@ -20,6 +20,7 @@ import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ADD_PARAM, ShellContext, type ShellContextValue } from '../../components/shell/ShellContext.tsx';
+import { EmergencyCenter } from '../../features/emergency/index.ts';
 import { consoleColors, onDarkFocus } from '../theme.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { SIDEBAR_WIDTH, Sidebar } from './Sidebar.tsx';
@@ -46,6 +47,7 @@ export default function ShellLayout() {
   return (
     <ShellContext.Provider value={shell}>
       <ConnectionBanner reconnecting={linkLost} />
+      <EmergencyCenter />
       <Box sx={{ display: 'flex', minHeight: '100dvh', bgcolor: 'background.default' }}>
         <Link
           href="#main-content"

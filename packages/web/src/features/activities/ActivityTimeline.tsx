@@ -8,6 +8,7 @@ import ChatBubbleOutlineOutlined from '@mui/icons-material/ChatBubbleOutlineOutl
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import ExitToApp from '@mui/icons-material/ExitToApp';
+import GraphicEq from '@mui/icons-material/GraphicEq';
 import GroupAdd from '@mui/icons-material/GroupAdd';
 import History from '@mui/icons-material/History';
 import ImageOutlined from '@mui/icons-material/ImageOutlined';
@@ -16,6 +17,7 @@ import Logout from '@mui/icons-material/Logout';
 import MarkChatReadOutlined from '@mui/icons-material/MarkChatReadOutlined';
 import MicNone from '@mui/icons-material/MicNone';
 import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
+import Sos from '@mui/icons-material/Sos';
 import TravelExplore from '@mui/icons-material/TravelExplore';
 import WifiOff from '@mui/icons-material/WifiOff';
 import Box from '@mui/material/Box';
@@ -44,6 +46,8 @@ const LOOK: Record<ActivityType, { icon: ComponentType<SvgIconProps>; tone: Tone
   position_update: { icon: PlaceOutlined, tone: 'grey' },
   position_get: { icon: TravelExplore, tone: 'grey' },
   connexion_lost: { icon: WifiOff, tone: 'error' },
+  emergency: { icon: Sos, tone: 'error' },
+  voice_message: { icon: GraphicEq, tone: 'secondary' },
 };
 const FALLBACK = { icon: History, tone: 'grey' as Tone };
 

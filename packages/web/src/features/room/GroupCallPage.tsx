@@ -26,6 +26,7 @@ import { useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
+import { SosButton } from '../emergency/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';
 import { UsersInChannelSection } from './members/UsersInChannelSection.tsx';
@@ -163,6 +164,7 @@ export default function GroupCallPage() {
                     onChange={(on) => voice.engine?.setMicEnabled(on)}
                   />
                   <MediaProblemAlert problem={state.mediaProblem} />
+                  <SosButton channelId={channel.id} size={56} />
                 </Box>
                 <Box sx={{ minWidth: 0 }}>
                   <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>

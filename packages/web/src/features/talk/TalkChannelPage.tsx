@@ -27,6 +27,7 @@ import { useApiQuery } from '../../api/queries.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
+import { ChannelAlertList, SosButton, useChannelAlerts } from '../emergency/index.ts';
 import {
   type ChannelMember,
   ChatPanel,
@@ -116,6 +117,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
   useMediaSession({ title: channel.name, artist: 'Talkgroup', talking: state.micOn, onTalk: talk });
   const position = usePositionSharing(room.socket, room.connected);
   const wakeLock = useWakeLock();
+  const alerts = useChannelAlerts(room.socket, room.me?.id);
 
   const describe = useActivitySentence();
   const describeActivity = useCallback(
@@ -238,6 +240,10 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
                 onChange={talk}
                 size={184}
               />
+            </Box>
+            <ChannelAlertList alerts={alerts.others} />
+            <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+              <SosButton channelId={channel.id} acknowledgedBy={alerts.ownTaken} />
             </Box>
             <Box sx={{ display: 'flex', flexDirection: 'column' }}>
               <FormControlLabel

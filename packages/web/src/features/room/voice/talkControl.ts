@@ -112,9 +112,30 @@ export class TalkControl {
   }
 
   revoked = (payload: { room: string }): void => {
+    clearTimeout(this.openMicTimer);
     if (payload.room !== this.room.name || !this.micOn) return;
     this.room.tone('revoked');
     this.talk(false);
+  };
+
+  private openMicTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /**
+   * The server gave this socket the floor without a press (its user raised an emergency alert): the
+   * microphone opens for `holdMs`. The server takes the floor back then (floor_revoked); should that word
+   * be lost, the microphone closes by itself a moment later unless the button is held.
+   */
+  granted = (payload: { room: string; holdMs: number }): void => {
+    if (payload.room !== this.room.name || !this.room.track()) return;
+    this.floorHolder = null;
+    if (!this.micOn) {
+      this.room.tone('permit');
+      this.talk(true);
+    }
+    clearTimeout(this.openMicTimer);
+    this.openMicTimer = setTimeout(() => {
+      if (this.micOn && !this.pressed) this.talk(false);
+    }, payload.holdMs + 2000);
   };
 
   /** After a late HTTP report: the socket says the floor is free again. */

@@ -147,6 +147,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       ['user_exit', this.onUserExit],
       ['onMicStateChanged', this.onMicStateChanged],
       ['floor_revoked', this.ptt.revoked],
+      ['floor_granted', this.ptt.granted],
       ['connect', this.onConnect],
       ['disconnect', this.onDisconnect],
     ];

@@ -1,0 +1,5 @@
+/** The emergency alert (issue 14): the SOS button of every room and the administrators' SOS banner. */
+
+export { ChannelAlertList, useChannelAlerts } from './ChannelAlerts.tsx';
+export { EmergencyCenter } from './EmergencyCenter.tsx';
+export { SosButton } from './SosButton.tsx';
