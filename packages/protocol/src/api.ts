@@ -80,13 +80,20 @@ export const UpdateUserData = call(ok({ res: UserSchema }))(
     phone_number: text(50).optional(),
     /** Blank or absent keeps the current password. */
     password: z.string().max(1024).optional(),
+    /** Required when an administrator changes its own password here. */
+    currentPassword: z.string().max(1024).optional(),
     mapRight: Flag.optional(),
   }),
 );
 export const UpdatePasswordUser = call(OkSchema)(
   '/user/api/updatePasswordUser',
   'self',
-  z.object({ id: Id, password: z.string().min(1, 'must not be empty').max(1024) }),
+  z.object({
+    id: Id,
+    password: z.string().min(1, 'must not be empty').max(1024),
+    /** Required when one changes one's own password. */
+    currentPassword: z.string().max(1024).optional(),
+  }),
 );
 export const VerifyPassword = call(z.object({ success: z.boolean(), result: z.boolean() }))(
   '/user/api/verifyPassword',
@@ -94,7 +101,15 @@ export const VerifyPassword = call(z.object({ success: z.boolean(), result: z.bo
   z.object({ id: Id, password: z.string().max(1024) }),
 );
 export const DeleteUserTokens = call(OkSchema)('/user/api/deleteUserTokens/', 'self', z.object({ userId: Id }));
-export const DeleteUser = call(OkSchema)('/user/api/deleteUser', 'admin', z.object({ UserId: Id }));
+export const DeleteUser = call(OkSchema)(
+  '/user/api/deleteUser',
+  'admin',
+  z.object({
+    UserId: Id,
+    /** Voice history: also delete the user's recorded transmissions (absent or false: kept, attributed to a deleted user). */
+    deleteVoiceMessages: Flag.optional(),
+  }),
+);
 export const UploadUserPhoto = call(OkSchema)(
   '/user/api/uploadUserPhoto',
   'self',

@@ -298,6 +298,16 @@ describe.each(databases)('voice history on %s', (dialect) => {
     await expect.poll(() => existsSync(voiceDir())).toBe(false);
   });
 
+  it('deletes a user with its transmissions, rows and files, when the administrator chooses to', async () => {
+    await uploadVoice(mia.token);
+    await uploadVoice(admin.token);
+    const deleted = await app.call('/user/api/deleteUser', { UserId: mia.id, deleteVoiceMessages: true }, admin.token);
+    expect(deleted.status).toBe(200);
+    const left = (await list(admin.token)).body.res;
+    expect(left).toEqual([expect.objectContaining({ userId: admin.id })]);
+    expect(storedFiles()).toHaveLength(1);
+  });
+
   it('exports a time range as a zip of the audio files and index.csv', async () => {
     const now = Date.now();
     const inside = (await uploadVoice(mia.token, { startedAt: new Date(now - 600_000).toISOString() })).body.res;

@@ -21,10 +21,10 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
+import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
 import type { Services } from '../services.ts';
@@ -60,6 +60,17 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     });
   }
 
+  /** One's own new password needs the current one (a stolen session alone cannot take the account). */
+  async function requireCurrentPassword(hash: string, current: string | undefined, userId: number, address: string) {
+    if (!current) throw badRequest('current_password_required');
+    const account = `#verify:${userId}`;
+    await services.signInLimits.check(account, address);
+    if (!(await verifyPassword(current, hash))) {
+      await services.signInLimits.failed(account, address);
+      throw badRequest('current_password_wrong');
+    }
+  }
+
   route(Login, async ({ body, req }) => {
     const identifier = body.user_email.trim().toLowerCase();
     await services.signInLimits.check(identifier, req.ip);
@@ -71,6 +82,8 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       throw unauthorized('invalid_credentials');
     }
     await services.signInLimits.succeeded(identifier, req.ip);
+    // A hash made with older scrypt figures is replaced now that the password is known.
+    if (needsRehash(row.password_hash)) await users.setPasswordHash(row.id, await hashPassword(body.user_password));
     const authToken = await sessions.create(row.id);
     await activities.record('login', { userId: row.id });
     return {
@@ -98,6 +111,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     else if (config.allowSignup) role = 'member';
     else throw forbidden('signup_closed');
     if (await users.rowByIdentifier(body.email)) throw conflict('login_taken');
+    services.passwordPolicy.check(body.password);
     const id = await users.create({
       firstName: body.firstName,
       lastName: body.lastName,
@@ -160,9 +174,12 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, ...said('user_updated'), res: user };
   });
 
-  route(UpdatePasswordUser, async ({ body, auth }) => {
+  route(UpdatePasswordUser, async ({ body, auth, req }) => {
     requireSelfOrAdmin(auth, body.id);
-    if (!(await users.row(body.id))) throw notFound('user_not_found');
+    const row = await users.row(body.id);
+    if (!row) throw notFound('user_not_found');
+    services.passwordPolicy.check(body.password);
+    if (auth.userId === body.id) await requireCurrentPassword(row.password_hash, body.currentPassword, auth.userId, req.ip);
     await users.update(body.id, { password: body.password });
     await endSessionsAfterNewPassword(auth, body.id);
     return { success: true, ...said('password_updated') };
@@ -190,6 +207,8 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   route(DeleteUser, async ({ body, auth }) => {
     if (body.UserId === auth.userId) throw conflict('cannot_delete_self');
     events.emit('sessionsEnded', { userId: body.UserId, reason: 'deleted' });
+    // Asked before the account goes: afterwards its transmissions no longer name it (user_id becomes null).
+    if (body.deleteVoiceMessages && (await users.row(body.UserId))) await services.voice.removeOfUser(body.UserId);
     if (!(await users.remove(body.UserId))) throw notFound('user_not_found');
     events.emit('userDeleted', { userId: body.UserId });
     return { success: true, ...said('user_deleted') };
