@@ -80,20 +80,13 @@ export const UpdateUserData = call(ok({ res: UserSchema }))(
     phone_number: text(50).optional(),
     /** Blank or absent keeps the current password. */
     password: z.string().max(1024).optional(),
-    /** Required when an administrator changes its own password here. */
-    currentPassword: z.string().max(1024).optional(),
     mapRight: Flag.optional(),
   }),
 );
 export const UpdatePasswordUser = call(OkSchema)(
   '/user/api/updatePasswordUser',
   'self',
-  z.object({
-    id: Id,
-    password: z.string().min(1, 'must not be empty').max(1024),
-    /** Required when one changes one's own password. */
-    currentPassword: z.string().max(1024).optional(),
-  }),
+  z.object({ id: Id, password: z.string().min(1, 'must not be empty').max(1024) }),
 );
 export const VerifyPassword = call(z.object({ success: z.boolean(), result: z.boolean() }))(
   '/user/api/verifyPassword',

@@ -21,10 +21,10 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
+import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
+import { conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
 import type { Services } from '../services.ts';
@@ -60,17 +60,6 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     });
   }
 
-  /** One's own new password needs the current one (a stolen session alone cannot take the account). */
-  async function requireCurrentPassword(hash: string, current: string | undefined, userId: number, address: string) {
-    if (!current) throw badRequest('current_password_required');
-    const account = `#verify:${userId}`;
-    await services.signInLimits.check(account, address);
-    if (!(await verifyPassword(current, hash))) {
-      await services.signInLimits.failed(account, address);
-      throw badRequest('current_password_wrong');
-    }
-  }
-
   route(Login, async ({ body, req }) => {
     const identifier = body.user_email.trim().toLowerCase();
     await services.signInLimits.check(identifier, req.ip);
@@ -82,8 +71,6 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       throw unauthorized('invalid_credentials');
     }
     await services.signInLimits.succeeded(identifier, req.ip);
-    // A hash made with older scrypt figures is replaced now that the password is known.
-    if (needsRehash(row.password_hash)) await users.setPasswordHash(row.id, await hashPassword(body.user_password));
     const authToken = await sessions.create(row.id);
     await activities.record('login', { userId: row.id });
     return {
@@ -111,7 +98,6 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     else if (config.allowSignup) role = 'member';
     else throw forbidden('signup_closed');
     if (await users.rowByIdentifier(body.email)) throw conflict('login_taken');
-    services.passwordPolicy.check(body.password);
     const id = await users.create({
       firstName: body.firstName,
       lastName: body.lastName,
@@ -174,12 +160,9 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, ...said('user_updated'), res: user };
   });
 
-  route(UpdatePasswordUser, async ({ body, auth, req }) => {
+  route(UpdatePasswordUser, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.id);
-    const row = await users.row(body.id);
-    if (!row) throw notFound('user_not_found');
-    services.passwordPolicy.check(body.password);
-    if (auth.userId === body.id) await requireCurrentPassword(row.password_hash, body.currentPassword, auth.userId, req.ip);
+    if (!(await users.row(body.id))) throw notFound('user_not_found');
     await users.update(body.id, { password: body.password });
     await endSessionsAfterNewPassword(auth, body.id);
     return { success: true, ...said('password_updated') };
