@@ -178,3 +178,88 @@ test('a long history shows its latest page first and the earlier messages on dem
     await a.close();
   }
 });
+
+/** Posts a 320x240 PNG drawn in the page to the channel, as `account` (a real upload through the server). */
+async function postPicture(page: import('@playwright/test').Page, token: string, channelId: number, caption: string) {
+  const status = await page.evaluate(
+    async ({ token, channelId, caption }) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = 320;
+      canvas.height = 240;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#3a6';
+      context.fillRect(0, 0, 320, 240);
+      const blob = await new Promise<Blob>((resolve) => canvas.toBlob((b) => resolve(b!), 'image/png'));
+      const form = new FormData();
+      form.append('channelId', String(channelId));
+      form.append('textMsg', caption);
+      form.append('image', blob, `${caption}.png`);
+      return (await fetch('/user/api/uploadFile', { method: 'POST', headers: { 'x-access-token': token }, body: form }))
+        .status;
+    },
+    { token, channelId, caption },
+  );
+  expect(status).toBe(200);
+}
+
+test('the newest message is in view on open, after images load and on each new one; scrolled up, a button says new messages arrived', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const bea = await seed.member({ firstName: 'Bea', lastName: 'Pictures' });
+  await seed.addToChannel(channel.id, [bea.id]);
+  await server.call(
+    '/user/api/sendMessageToChannel',
+    { channelId: channel.id, message: 'From the console' },
+    admin.token,
+  );
+  const b = await openAs(browser, server.baseURL, bea, { viewport: { width: 1600, height: 900 } });
+  try {
+    await b.page.goto('/talk');
+    for (let i = 1; i <= 4; i += 1) await postPicture(b.page, bea.token, channel.id, `Photo ${i}`);
+    await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Last words' }, bea.token);
+
+    await b.page.goto(roomUrl(channel.rtcSession));
+    const chat = b.page.getByRole('region', { name: 'Messages' });
+    const list = chat.getByRole('list', { name: 'Messages of the channel' });
+    await expect(chat.getByText('Last words')).toBeVisible();
+    // Once the pictures in view have loaded, the list still ends at the newest message.
+    await expect
+      .poll(() => list.evaluate((el) => [...el.querySelectorAll('img')].filter((img) => img.naturalWidth > 0).length))
+      .toBeGreaterThan(0);
+    const distanceToEnd = () => list.evaluate((el) => Math.round(el.scrollHeight - el.scrollTop - el.clientHeight));
+    await expect.poll(distanceToEnd).toBeLessThan(4);
+    await expect(chat.getByText('Last words')).toBeInViewport();
+
+    // A member deletes its own messages only: no delete icon on the administrator's message.
+    const fromConsole = chat.getByRole('listitem', { name: 'Message from Ada Lovelace' });
+    await expect(fromConsole).toContainText('From the console');
+    await expect(fromConsole.getByRole('button', { name: 'Delete' })).toHaveCount(0);
+    await expect(
+      chat.getByRole('listitem', { name: 'Message from Me' }).last().getByRole('button', { name: 'Delete' }),
+    ).toHaveCount(1);
+
+    // At the bottom, a new message comes into view by itself.
+    await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Still here' }, admin.token);
+    await expect(chat.getByText('Still here')).toBeInViewport();
+    await expect(chat.getByRole('button', { name: 'New messages' })).toHaveCount(0);
+
+    // Scrolled up to read, the reader stays there and a button says that newer messages arrived.
+    await list.evaluate((el) => {
+      el.scrollTop = 0;
+    });
+    await expect.poll(distanceToEnd).toBeGreaterThan(100);
+    await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Meanwhile' }, admin.token);
+    const newer = chat.getByRole('button', { name: 'New messages' });
+    await expect(newer).toBeVisible();
+    await expect(chat.getByText('Meanwhile')).not.toBeInViewport();
+    await newer.click();
+    await expect(chat.getByText('Meanwhile')).toBeInViewport();
+    await expect(newer).toHaveCount(0);
+  } finally {
+    await b.close();
+  }
+});

@@ -4,13 +4,31 @@ import type { Concern } from '../context.ts';
 import { channelRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 
+/** A socket's typing relays: a burst, then so many per second (the web app sends 4 a second while typing). */
+const TYPING_BURST = 20;
+const TYPING_PER_SECOND = 5;
+
 export const chat: Concern = (socket, scope) => {
+  // Typing is relayed the moment it arrives, not behind the socket's queued events (a join's writes, a
+  // position, a message being stored): the others see it at once (issue 17: it arrived about 2 s late).
+  // The queued task below only checks it and answers its acknowledgement, in order with the rest.
+  let tokens = TYPING_BURST;
+  let at = performance.now();
+  (socket.on as (event: string, listener: (payload?: unknown) => void) => void)('typing', (payload) => {
+    const { room, channelId, userId, name } = socket.data;
+    const claimed = (payload as { room?: unknown } | null | undefined)?.room;
+    if (!room || channelId === null || (typeof claimed === 'string' && claimed !== room)) return;
+    const now = performance.now();
+    tokens = Math.min(TYPING_BURST, tokens + ((now - at) / 1000) * TYPING_PER_SECOND);
+    at = now;
+    if (tokens < 1) return;
+    tokens -= 1;
+    socket.to(channelRoom(room)).emit('typingResponse', { id: socket.id, userId, name, room });
+  });
   scope.on('typing', (payload) => {
     // Old clients send typing with no payload or a bare value: only an object can name a room.
     const typing = parse(Typing, payload !== null && typeof payload === 'object' ? payload : {}, 'typing');
-    const { room } = scope.requireRoom('typing', typing.room);
-    const { userId, name } = socket.data;
-    socket.to(channelRoom(room)).emit('typingResponse', { id: socket.id, userId, name, room });
+    scope.requireRoom('typing', typing.room);
   });
 
   const send = (event: 'message' | 'message created') => async (payload: unknown) => {

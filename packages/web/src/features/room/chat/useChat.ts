@@ -28,8 +28,12 @@ import {
 } from './chatLog.ts';
 import { useVoiceHistory } from './useVoiceHistory.ts';
 
-/** At most one typing event per this interval while the user types. */
-const TYPING_EMIT_MS = 1000;
+/**
+ * While the user types: the first keystroke is sent at once, then at most one typing event per this interval,
+ * the last one at the end of the interval in which the last keystroke fell. The others clear the indicator
+ * TYPING_CLEAR_MS after the last event they got, so it goes 3 s after the last keystroke (+ at most this).
+ */
+const TYPING_EMIT_MS = 250;
 
 export interface Typer {
   id: string;
@@ -98,6 +102,7 @@ export function useChat({ channelId, room, userId, socket, token, recording = fa
   const [log, setLog] = useState<ChatLog>(() => emptyChatLog(channelId));
   const [typers, setTypers] = useState<Typer[]>([]);
   const lastTypingEmit = useRef(0);
+  const trailingTyping = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
 
   // Another room in the same page (a link from room to room): start from that room's history.
   useEffect(() => {
@@ -181,6 +186,9 @@ export function useChat({ channelId, room, userId, socket, token, recording = fa
       // Spec section 5: sent only when non-blank after trimming.
       const message = text.trim();
       if (!message || channelId === undefined) return false;
+      // The message ends the typing: no late typing event after it.
+      clearTimeout(trailingTyping.current);
+      trailingTyping.current = undefined;
       const response = await api(SendMessageToChannel, { userId, channelId, message }, { token });
       upsert(response.res);
       return true;
@@ -206,11 +214,17 @@ export function useChat({ channelId, room, userId, socket, token, recording = fa
   );
 
   const typing = useCallback(() => {
-    const now = Date.now();
-    if (!socket?.connected || !room || now - lastTypingEmit.current < TYPING_EMIT_MS) return;
-    lastTypingEmit.current = now;
-    socket.emit('typing', { room });
+    if (!socket?.connected || !room) return;
+    const emit = () => {
+      lastTypingEmit.current = Date.now();
+      trailingTyping.current = undefined;
+      if (socket.connected) socket.emit('typing', { room });
+    };
+    const wait = lastTypingEmit.current + TYPING_EMIT_MS - Date.now();
+    if (wait <= 0) emit();
+    else trailingTyping.current ??= setTimeout(emit, wait);
   }, [socket, room]);
+  useEffect(() => () => clearTimeout(trailingTyping.current), []);
 
   const { fetchNextPage } = history;
   const { hasMore: voiceHasMore, loadEarlier: loadEarlierVoice } = voice;
