@@ -23,7 +23,7 @@ function PositionText({ alert }: { alert: EmergencyAlert }) {
   if (alert.lat === null || alert.lng === null) return <span>{t('banner.noPosition')}</span>;
   return (
     <span data-testid="sos-position">
-      {t('banner.position', { lat: alert.lat.toFixed(5), lng: alert.lng.toFixed(5) })}
+      {t('banner.position', { latitude: alert.lat.toFixed(5), longitude: alert.lng.toFixed(5) })}
       {alert.accuracy !== null ? ` ${t('banner.accuracy', { meters: Math.round(alert.accuracy) })}` : ''}
     </span>
   );
