@@ -10,9 +10,11 @@ import {
   ErrorResponseSchema,
   Flag,
   Id,
+  nameText,
   OkSchema,
   ok,
   type ResponseOf,
+  requiredName,
   requiredText,
   text,
 } from './call.ts';
@@ -45,12 +47,12 @@ export const SignUpUser = call(ok({ user: UserSchema }))(
   '/user/api/signUpUser',
   'public',
   z.object({
-    firstName: requiredText(100),
-    lastName: requiredText(100),
+    firstName: requiredName(100),
+    lastName: requiredName(100),
     email: z.string().trim().min(1, 'must not be empty').max(254).email('Invalid email'),
     password: z.string().min(1, 'must not be empty').max(1024),
     phone_number: text(50).optional(),
-    pseudo: text(100).optional(),
+    pseudo: nameText(100).optional(),
     mapRight: Flag.optional(),
   }),
 );
@@ -73,20 +75,27 @@ export const UpdateUserData = call(ok({ res: UserSchema }))(
   'admin',
   z.object({
     id: Id,
-    firstName: requiredText(100),
-    lastName: requiredText(100),
+    firstName: requiredName(100),
+    lastName: requiredName(100),
     email: z.string().trim().max(254).email('Invalid email').optional(),
-    pseudo: text(100).optional(),
+    pseudo: nameText(100).optional(),
     phone_number: text(50).optional(),
     /** Blank or absent keeps the current password. */
     password: z.string().max(1024).optional(),
+    /** Required when an administrator changes its own password here. */
+    currentPassword: z.string().max(1024).optional(),
     mapRight: Flag.optional(),
   }),
 );
 export const UpdatePasswordUser = call(OkSchema)(
   '/user/api/updatePasswordUser',
   'self',
-  z.object({ id: Id, password: z.string().min(1, 'must not be empty').max(1024) }),
+  z.object({
+    id: Id,
+    password: z.string().min(1, 'must not be empty').max(1024),
+    /** Required when one changes one's own password. */
+    currentPassword: z.string().max(1024).optional(),
+  }),
 );
 export const VerifyPassword = call(z.object({ success: z.boolean(), result: z.boolean() }))(
   '/user/api/verifyPassword',
@@ -156,7 +165,7 @@ export const CreateChannel = call(ok({ res: ChannelSchema }))(
   '/user/api/createChannel',
   'admin',
   z.object({
-    channelName: requiredText(200),
+    channelName: requiredName(200),
     /** Ignored: the server computes rtcSession from the name. */
     channelRtcSession: z.string().max(400).optional(),
     userId: Id.optional(),
@@ -171,7 +180,7 @@ export const UpdateChannel = call(ok({ res: ChannelSchema }))(
   'admin',
   z.object({
     channelId: Id,
-    channelName: requiredText(200),
+    channelName: requiredName(200),
     userId: Id.optional(),
     /** Absent: unchanged. */
     floorControl: z.boolean().optional(),

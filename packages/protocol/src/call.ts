@@ -4,6 +4,7 @@
  * GET /api/openapi.json; the web client is typed by them.
  */
 import { z } from 'zod';
+import { normalizeName } from './rules.ts';
 import { ServerMessageCodeSchema, ServerMessageParamsSchema } from './server-messages.ts';
 
 /**
@@ -91,5 +92,8 @@ export const Id = z.union([
 ]);
 export const text = (max = 200) => z.string().max(max);
 export const requiredText = (max = 200) => z.string().trim().min(1, 'must not be empty').max(max);
+/** A channel or user name: normalised (rules.ts normalizeName), then checked. */
+export const requiredName = (max = 200) => z.string().overwrite(normalizeName).min(1, 'must not be empty').max(max);
+export const nameText = (max = 200) => z.string().overwrite(normalizeName).max(max);
 export const Flag = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')]);
 export const Empty = z.object({}).passthrough();

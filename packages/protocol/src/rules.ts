@@ -61,11 +61,19 @@ export function parseMapRight(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** Channel names of an import cell: separated by semicolons, blanks dropped. */
+/**
+ * A channel or user name as it is stored and compared (issue 17): trimmed, each inner run of whitespace one
+ * space, so that names that look alike are the same name.
+ */
+export function normalizeName(name: string): string {
+  return name.trim().replace(/\s+/g, ' ');
+}
+
+/** Channel names of an import cell: separated by semicolons, each normalised, blanks dropped. */
 export function splitChannelNames(cell: unknown): string[] {
   return String(cell ?? '')
     .split(';')
-    .map((name) => name.trim())
+    .map(normalizeName)
     .filter((name) => name !== '');
 }
 

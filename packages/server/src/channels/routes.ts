@@ -10,6 +10,7 @@ import {
   GetMyChannels,
   GetUsersInChannel,
   type ImportReport,
+  normalizeName,
   rtcSessionOf,
   UpdateChannel,
   UpdateChannelUsers,
@@ -115,7 +116,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     const seen = new Set<string>();
     const candidates: Array<{ row: Record<string, unknown>; name: string }> = [];
     for (const row of body.channelData) {
-      const name = row.name === null || row.name === undefined ? '' : String(row.name).trim();
+      const name = row.name === null || row.name === undefined ? '' : normalizeName(String(row.name));
       if (name === '' || name.length > NAME_MAX) {
         report.notAdded.push(row);
         continue;

@@ -244,6 +244,64 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
           .execute();
       },
     },
+    // Hardening (issue 16): a session's last use (idle timeout) and the administrators' audit log.
+    '0005_hardening': {
+      async up(db: AnyDb) {
+        await db.schema.alterTable('sessions').addColumn('last_seen_at', time).execute();
+        // Names are kept so that a row still reads after its actor or target is deleted; never pruned.
+        await withId(db.schema.createTable('audit_log'))
+          .addColumn('created_at', time, (c) => c.notNull())
+          .addColumn('actor_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
+          .addColumn('actor_name', 'text', (c) => c.notNull())
+          .addColumn('action', 'text', (c) => c.notNull())
+          .addColumn('target_type', 'text', (c) => c.notNull())
+          .addColumn('target_id', 'integer')
+          .addColumn('target_name', 'text')
+          .addColumn('changes', 'text')
+          .addColumn('address', 'text')
+          .addColumn('request_id', 'text')
+          .execute();
+        await db.schema.createIndex('audit_log_time').on('audit_log').columns(['created_at', 'id']).execute();
+        await db.schema.createIndex('audit_log_actor').on('audit_log').columns(['actor_id', 'id']).execute();
+        await db.schema.createIndex('audit_log_target').on('audit_log').columns(['target_type', 'id']).execute();
+      },
+    },
+    // A day in the console (issue 17): names stored trimmed with inner runs of whitespace collapsed (rows written
+    // before the rule), and indexes for the activity log's filters by type (member and channel have theirs).
+    '0006_console_day': {
+      async up(db: AnyDb) {
+        const tidy = (value: string) => value.trim().replace(/\s+/g, ' ');
+        const channels = await (db as Kysely<any>).selectFrom('channels').select(['id', 'name']).execute();
+        for (const channel of channels) {
+          if (tidy(channel.name) === channel.name) continue;
+          await (db as Kysely<any>)
+            .updateTable('channels')
+            .set({ name: tidy(channel.name) })
+            .where('id', '=', channel.id)
+            .execute();
+        }
+        const users = await (db as Kysely<any>)
+          .selectFrom('users')
+          .select(['id', 'first_name', 'last_name', 'pseudo', 'display_name'])
+          .execute();
+        for (const user of users) {
+          const tidied = {
+            first_name: tidy(user.first_name),
+            last_name: tidy(user.last_name),
+            pseudo: tidy(user.pseudo),
+            display_name: tidy(user.display_name),
+          };
+          if (Object.entries(tidied).every(([column, value]) => (user as Record<string, unknown>)[column] === value))
+            continue;
+          await (db as Kysely<any>).updateTable('users').set(tidied).where('id', '=', user.id).execute();
+        }
+        await db.schema
+          .createIndex('activities_type_time')
+          .on('activities')
+          .columns(['type', 'created_at', 'id'])
+          .execute();
+      },
+    },
   };
 }
 

@@ -4,6 +4,7 @@ import {
   type ImportReport,
   isValidUserImportRow,
   normaliseImportRow,
+  normalizeName,
   parseMapRight,
   splitChannelNames,
   type UserImportRow,
@@ -20,7 +21,12 @@ export async function importUsers(
   const report: ImportReport<Record<string, unknown>> = { added: [], alreadyExisting: [], notAdded: [] };
   const rows = dedupeUserRows(rawRows.map((row) => normaliseImportRow(row)));
   const valid: UserImportRow[] = [];
-  for (const row of rows) (isValidUserImportRow(row) ? valid : report.notAdded).push(row);
+  // A row whose password breaks the rule for new passwords is not added (like a row with a blank field).
+  for (const row of rows)
+    (isValidUserImportRow(row) && !services.passwordPolicy.problem(String(row.password))
+      ? valid
+      : report.notAdded
+    ).push(row);
 
   const identifierOf = (row: UserImportRow) => String(row.identifier).trim().toLowerCase();
   const existing = await services.users.existingIdentifiers([...new Set(valid.map(identifierOf))]);
@@ -39,10 +45,10 @@ export async function importUsers(
     await Promise.all(
       fresh.slice(i, i + PARALLEL_HASHES).map(async (row) => {
         const id = await services.users.create({
-          firstName: String(row.firstName),
-          lastName: String(row.lastName),
+          firstName: normalizeName(String(row.firstName)),
+          lastName: normalizeName(String(row.lastName)),
           identifier: identifierOf(row),
-          pseudo: String(row.pseudo),
+          pseudo: normalizeName(String(row.pseudo)),
           password: String(row.password),
           mapRight: parseMapRight(row.mapRight) ?? false,
           role: 'member',
