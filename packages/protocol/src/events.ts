@@ -124,6 +124,11 @@ export interface ServerToClientEvents {
   }) => void;
   onUserStatusChanged: (status: UserStatus) => void;
   userConnected: (status: UserStatus) => void;
+  /**
+   * To clients that connected with `pushes=once` (instead of onUserStatusChanged and userConnected): the
+   * presence changes of a moment, gathered; `cameOnline` lists the users whose first socket connected.
+   */
+  onUserStatusesChanged: (payload: { statuses: UserStatus[]; cameOnline: number[] }) => void;
   onActivity: (activity: Activity) => void;
   onUserDeleted: (payload: { id: number }) => void;
   onChannelDeleted: (payload: { id: number }) => void;

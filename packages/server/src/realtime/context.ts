@@ -16,6 +16,8 @@ export interface SocketData {
   /** The account's display name: what peers see, whatever name a client announces. */
   name: string;
   mapRight: boolean;
+  /** The client asked for one push per change (push-once.ts). */
+  pushesOnce: boolean;
   /** The channel room the socket joined (its rtcSession), if any. */
   room: string | null;
   channelId: number | null;

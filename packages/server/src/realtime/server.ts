@@ -11,7 +11,7 @@ import { channelCache } from './channel-cache.ts';
 import { chat } from './concerns/chat.ts';
 import { emergency, emergencyFloor } from './concerns/emergency.ts';
 import { positions } from './concerns/positions.ts';
-import { leaveRoom, rooms } from './concerns/rooms.ts';
+import { afterPresence, leaveRoom, presenceSettled, rooms } from './concerns/rooms.ts';
 import { signalling } from './concerns/signalling.ts';
 import { talk, talkActions } from './concerns/talk.ts';
 import type { Concern, EventArgs, EventName, Io, RealtimeContext, SocketScope, TalkSocket } from './context.ts';
@@ -19,6 +19,7 @@ import { floorControl } from './floor.ts';
 import { memoryFloorStore, redisFloorStore } from './floor-store.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
+import { EACH_PUSH_ROOM, excludedFrom, ONE_PUSH_ROOM } from './push-once.ts';
 import { subscribePushes } from './pushes.ts';
 import { connectRedis, type RedisPair } from './redis.ts';
 import { type LocalSocket, roomGuard } from './room-guard.ts';
@@ -84,7 +85,10 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   function emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void {
     if (rooms.length === 0) return;
-    (io.to(rooms).emit as (event: string, ...args: unknown[]) => boolean)(event, ...args);
+    // Twin events go only to the clients that listen to both (push-once.ts).
+    const excluded = excludedFrom(event);
+    const to = excluded ? io.to(rooms).except(excluded) : io.to(rooms);
+    (to.emit as (event: string, ...args: unknown[]) => boolean)(event, ...args);
   }
 
   const status = statusPublisher(services, emitTo, log);
@@ -154,7 +158,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   io.on('connection', (socket: TalkSocket) => {
     const { userId } = socket.data;
-    socket.join(userRoom(userId));
+    socket.join([userRoom(userId), socket.data.pushesOnce ? ONE_PUSH_ROOM : EACH_PUSH_ROOM]);
     if (socket.data.role === 'admin') socket.join(ADMINS_ROOM);
 
     const tasks = socketTasks(socket, log, () => local.delete(socket.id));
@@ -180,8 +184,11 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
         socket.disconnect(true);
         return;
       }
-      await presence.add(socket.id, userId, instanceId);
-      ctx.publishStatus(userId, { cameOnline: (await presence.socketCount(userId)) === 1 });
+      // Written behind the socket's queue: its join_room does not wait for the disk (concerns/rooms.ts).
+      afterPresence(socket, ctx, async () => {
+        await presence.add(socket.id, userId, instanceId);
+        ctx.publishStatus(userId, { cameOnline: (await presence.socketCount(userId)) === 1 });
+      });
     });
 
     for (const concern of CONCERNS) concern(socket, scope);
@@ -218,7 +225,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     // back by themselves (to this server once it is up again, or to another instance). A server-side
     // disconnect would make them give up.
     io.engine.close();
-    await Promise.allSettled(sockets.map(({ scope }) => scope.run('close', () => {})));
+    await Promise.allSettled(sockets.map(({ socket, scope }) => scope.run('close', () => presenceSettled(socket))));
     try {
       await presence.removeInstance(instanceId);
       await registry.leave();

@@ -1,8 +1,10 @@
 /**
  * Presence pushes. They are gathered for STATUS_GATHER_MS and sent once per user, from the presence as it
  * is then: a member arriving connects and joins within a moment, and a crowd arriving at once (all phones
- * reconnecting after a restart) would otherwise push every change of every member to every member.
+ * reconnecting after a restart) would otherwise push every change of every member to every member. Clients
+ * that asked for one push per change (push-once.ts) get the whole gathering in one event per room.
  */
+import type { UserStatus } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../services.ts';
 import type { RealtimeContext, StatusOptions } from './context.ts';
@@ -18,29 +20,40 @@ export function statusPublisher(
   let batch = new Map<number, { alsoRooms: Set<string>; cameOnline: boolean }>();
   let timer: NodeJS.Timeout | undefined;
 
-  async function publishNow(userId: number, options: { alsoRooms: string[]; cameOnline: boolean }) {
-    const status = await services.presence.status(userId);
+  /** Where a user's status goes: administrators and the rooms of its channels (and those it just left). */
+  async function targetsOf(status: UserStatus, alsoRooms: string[]): Promise<string[]> {
     const rooms = new Set([
-      ...(await services.memberships.roomsOfMember(userId)),
+      ...(await services.memberships.roomsOfMember(status.userId)),
       ...(await services.channels.roomsOf(status.channelIds)),
-      ...options.alsoRooms,
+      ...alsoRooms,
     ]);
-    const targets = [ADMINS_ROOM, ...[...rooms].map(channelRoom)];
-    emitTo(targets, 'onUserStatusChanged', status);
-    if (options.cameOnline) emitTo(targets, 'userConnected', status);
+    return [ADMINS_ROOM, ...[...rooms].map(channelRoom)];
   }
 
   async function flush() {
     const gathered = batch;
     batch = new Map();
     timer = undefined;
+    // The clients that asked for one push per change get one onUserStatusesChanged per room and flush.
+    const byRoom = new Map<string, { statuses: UserStatus[]; cameOnline: number[] }>();
     for (const [userId, pending] of gathered) {
       try {
-        await publishNow(userId, { alsoRooms: [...pending.alsoRooms], cameOnline: pending.cameOnline });
+        const status = await services.presence.status(userId);
+        const targets = await targetsOf(status, [...pending.alsoRooms]);
+        // The spec's clients: one event per user (emitTo sends these to them only, push-once.ts).
+        emitTo(targets, 'onUserStatusChanged', status);
+        if (pending.cameOnline) emitTo(targets, 'userConnected', status);
+        for (const room of targets) {
+          const gatheredHere = byRoom.get(room) ?? { statuses: [], cameOnline: [] };
+          gatheredHere.statuses.push(status);
+          if (pending.cameOnline) gatheredHere.cameOnline.push(userId);
+          byRoom.set(room, gatheredHere);
+        }
       } catch (error) {
         log.error({ err: error, userId }, 'could not push a presence change');
       }
     }
+    for (const [room, payload] of byRoom) emitTo([room], 'onUserStatusesChanged', payload);
   }
 
   return {
