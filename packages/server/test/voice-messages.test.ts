@@ -5,8 +5,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { sweepExpiredVoice } from '../src/voice/retention.ts';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startRetentionSweep, sweepExpiredVoice } from '../src/voice/retention.ts';
 import { multipartForm, recordPushes } from './chat-fixtures.ts';
 import {
   type Account,
@@ -285,6 +285,24 @@ describe.each(databases)('voice history on %s', (dialect) => {
     expect((await list(admin.token)).body.res.map((v: { id: number }) => v.id)).toEqual([recent.body.res.id]);
     expect(storedFiles()).toHaveLength(1);
     expect((await app.fastify.inject({ method: 'GET', url: old.body.res.url })).statusCode).toBe(404);
+  });
+
+  it('sweeps by itself: soon after start, then every hour', async () => {
+    const day = 24 * 3600_000;
+    await uploadVoice(mia.token, { startedAt: new Date(Date.now() - 2 * day).toISOString() });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
+    let stop: () => void = () => {};
+    try {
+      stop = startRetentionSweep(app.services.voice, day, (error) => {
+        throw error;
+      });
+      vi.advanceTimersByTime(30_000);
+    } finally {
+      vi.useRealTimers();
+    }
+    await expect.poll(() => storedFiles().length).toBe(0);
+    expect((await list(admin.token)).body.res).toEqual([]);
+    stop();
   });
 
   it('a deleted talker leaves its transmissions, attributed to a deleted user; a deleted channel takes its files', async () => {
