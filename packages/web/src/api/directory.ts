@@ -40,7 +40,14 @@ export function useRefreshDirectory(): () => Promise<void> {
 export function useLiveChannels(): void {
   const queryClient = useQueryClient();
   useServerEvents(
-    ['onChannelsChanged', 'onChannelDeleted', 'onUserStatusChanged', 'userConnected', 'onUserDeleted'],
+    [
+      'onChannelsChanged',
+      'onChannelDeleted',
+      'onUserStatusesChanged',
+      'onUserStatusChanged',
+      'userConnected',
+      'onUserDeleted',
+    ],
     () => {
       void queryClient.invalidateQueries({ queryKey: callKey(GetAllChannels) });
       void queryClient.invalidateQueries({ queryKey: callKey(GetUsersInChannel) });

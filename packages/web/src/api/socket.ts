@@ -28,7 +28,8 @@ export function createSocket(
   const { token = getToken() ?? '', ...rest } = options;
   const socket: TalkgroupSocket = io({
     path: '/socket.io',
-    query: { token },
+    // One push per change (the server's push-once.ts): all_users, onSendMessage, gathered presence changes.
+    query: { token, pushes: 'once' },
     transports: ['websocket', 'polling'],
     reconnectionDelay: RETRY_MIN_MS,
     reconnectionDelayMax: RETRY_MAX_MS,

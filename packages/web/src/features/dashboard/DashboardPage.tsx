@@ -31,6 +31,7 @@ const STATISTICS_EVENTS = [
   'onUserDeleted',
   'onChannelsChanged',
   'onChannelDeleted',
+  'onUserStatusesChanged',
   'onUserStatusChanged',
   'userConnected',
   'onActivity',

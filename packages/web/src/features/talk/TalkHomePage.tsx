@@ -130,9 +130,12 @@ export default function TalkHomePage() {
 /** The list follows who connects and leaves, and channel changes, without waiting for the next poll. */
 function useLiveChannelList() {
   const queryClient = useQueryClient();
-  useServerEvents(['onUserStatusChanged', 'userConnected', 'onChannelsChanged', 'onChannelDeleted'], () => {
-    void queryClient.invalidateQueries({ queryKey: callKey(GetMyChannels) });
-  });
+  useServerEvents(
+    ['onUserStatusesChanged', 'onUserStatusChanged', 'userConnected', 'onChannelsChanged', 'onChannelDeleted'],
+    () => {
+      void queryClient.invalidateQueries({ queryKey: callKey(GetMyChannels) });
+    },
+  );
 }
 
 /** How many chat messages came since the member last read this channel's chat here ("20+" beyond a page). */

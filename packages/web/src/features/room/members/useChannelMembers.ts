@@ -71,6 +71,15 @@ export function useChannelMembers(channelId: number | undefined, socket: Talkgro
       setStatuses((previous) => new Map(previous).set(status.userId, status));
       refreshSoon();
     };
+    /** The changes of a moment, gathered by the server (this socket asked for one push per change). */
+    const onStatuses = ({ statuses: changed }: { statuses: UserStatus[] }) => {
+      setStatuses((previous) => {
+        const next = new Map(previous);
+        for (const status of changed) next.set(status.userId, status);
+        return next;
+      });
+      refreshSoon();
+    };
     const onLocation = (payload: { userId: number; lat: number; lng: number; createdAt: string }) => {
       setPositions((previous) =>
         new Map(previous).set(payload.userId, { lat: payload.lat, lng: payload.lng, createdAt: payload.createdAt }),
@@ -83,6 +92,7 @@ export function useChannelMembers(channelId: number | undefined, socket: Talkgro
     const onMembershipChanged = () => refresh();
     socket.on('onUserStatusChanged', onStatus);
     socket.on('userConnected', onStatus);
+    socket.on('onUserStatusesChanged', onStatuses);
     socket.on('onLocationChanged', onLocation);
     socket.on('onActivity', onActivity);
     socket.on('onUsersChanged', onMembershipChanged);
@@ -91,6 +101,7 @@ export function useChannelMembers(channelId: number | undefined, socket: Talkgro
     return () => {
       socket.off('onUserStatusChanged', onStatus);
       socket.off('userConnected', onStatus);
+      socket.off('onUserStatusesChanged', onStatuses);
       socket.off('onLocationChanged', onLocation);
       socket.off('onActivity', onActivity);
       socket.off('onUsersChanged', onMembershipChanged);
