@@ -10,4 +10,5 @@ export { RoomFrame } from './RoomFrame.tsx';
 export { useRoom } from './useRoom.ts';
 export { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 export { PushToTalkButton } from './voice/PushToTalkButton.tsx';
+export { RecordedMark } from './voice/RecordedMark.tsx';
 export type { PeerState } from './voice/voiceRoomState.ts';

@@ -33,6 +33,7 @@ import {
   ChatPanel,
   MediaProblemAlert,
   PushToTalkButton,
+  RecordedMark,
   RoomFrame,
   RoomMapSection,
   useRoom,
@@ -232,6 +233,11 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             >
               {talkingNow}
             </Typography>
+            {channel.recording ? (
+              <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+                <RecordedMark />
+              </Box>
+            ) : null}
             <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
               <PushToTalkButton
                 micOn={state.micOn}

@@ -2,15 +2,14 @@
  * Above the channel's timeline: the "recorded" mark while the channel records its transmissions, "play
  * missed" (every transmission since the last one listened to, in order) and, for administrators, the export.
  */
-import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
 import FileDownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay';
 import StopIcon from '@mui/icons-material/Stop';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import Chip from '@mui/material/Chip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { RecordedMark } from '../voice/RecordedMark.tsx';
 import type { VoiceHistory } from './useVoiceHistory.ts';
 import { VoiceExportDialog } from './VoiceExportDialog.tsx';
 
@@ -39,16 +38,7 @@ export function VoiceBar({ voice, recording, exportChannel }: VoiceBarProps) {
         bgcolor: 'background.paper',
       }}
     >
-      {recording ? (
-        <Chip
-          size="small"
-          color="error"
-          variant="outlined"
-          icon={<FiberManualRecordIcon fontSize="small" />}
-          label={t('history.recorded')}
-          title={t('history.recordedHint')}
-        />
-      ) : null}
+      {recording ? <RecordedMark /> : null}
       <Box sx={{ flex: 1 }} />
       {voice.playing !== null ? (
         <Button size="small" startIcon={<StopIcon />} onClick={voice.stop}>
