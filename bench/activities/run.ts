@@ -7,7 +7,8 @@
  *   TEST_DATABASE_URL=postgres://… npm run bench:activities   PostgreSQL too, in a schema of its own
  *   BENCH_ACTIVITIES=200000 …                     a smaller target (quick check)
  *
- * The ratio column is the point: a call whose ratio stays near 1 does not depend on the log's size.
+ * The ratio column is the point: a call whose ratio stays near 1 does not depend on the log's size; and the
+ * middle page of the large log is compared with its first page (keyset paging inside the store).
  */
 import { performance } from 'node:perf_hooks';
 import { ACTIVITIES_PAGE_SIZE, ACTIVITY_TYPES } from '@talkgroup/protocol';
@@ -190,6 +191,10 @@ async function bench(dialect: 'sqlite' | 'postgres'): Promise<void> {
         `  ${call.name.padEnd(width)}  ${baseline[i].toFixed(2).padStart(10)}  ${large[i].toFixed(2).padStart(12)}  ${(large[i] / baseline[i]).toFixed(2).padStart(5)}`,
       );
     });
+    // Keyset paging inside the store (issue 18 point 5): a page in the middle costs what the first does.
+    console.log(
+      `  middle page / first page at ${TARGET.toLocaleString('en')}: ${(large[1] / large[0]).toFixed(2)} (goal: about 1)`,
+    );
   } finally {
     await app.close();
   }

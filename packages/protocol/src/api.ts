@@ -19,6 +19,7 @@ import {
   text,
 } from './call.ts';
 import {
+  ACTIVITY_TYPES,
   ActivitySchema,
   CallEventSchema,
   ChannelSchema,
@@ -234,6 +235,13 @@ export const GetAllActivities = call(
   z.object({
     start: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(1000).default(21),
+    /** New, optional filters (issue 17): an entry of this member, of this channel, of this type. */
+    userId: Id.optional(),
+    channelId: Id.optional(),
+    type: z.enum(ACTIVITY_TYPES).optional(),
+    /** From this moment (inclusive) to that one (exclusive), ISO 8601. */
+    from: z.iso.datetime({ offset: true }).optional(),
+    to: z.iso.datetime({ offset: true }).optional(),
   }),
 );
 export const DeleteOldActivities = call(ok({ deleted: z.number() }))(

@@ -34,10 +34,11 @@ export function activityRoutes(app: FastifyInstance, services: Services): void {
   }));
 
   route(GetAllActivities, async ({ body }) => {
-    // The size first: it lets a page in the older half be read from the oldest end (see activities.latest).
-    const totalRecords = await activities.count();
-    const list = await activities.latest(body.limit, body.start, totalRecords);
-    return { success: true, res: { activities: list, totalRecords } };
+    const { start, limit, userId, channelId, type, from, to } = body;
+    // Stored times are UTC ISO strings: a bound given with another offset is compared in UTC.
+    const utc = (moment?: string) => (moment === undefined ? undefined : new Date(moment).toISOString());
+    const res = await activities.page({ userId, channelId, type, from: utc(from), to: utc(to) }, limit, start);
+    return { success: true, res };
   });
 
   route(DeleteOldActivities, async ({ body }) => {

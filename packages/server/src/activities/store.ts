@@ -3,6 +3,7 @@ import type { Activity, ActivityType } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { ActivitiesTable, Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
+import { type ActivityFilter, activityPaging, isFiltered } from './paging.ts';
 
 export function toActivity(row: Selectable<ActivitiesTable>): Activity {
   return {
@@ -42,6 +43,8 @@ const PUSHED_PER_BATCH = 8;
 
 /** Records announce themselves on the event bus (`activityRecorded`); real time pushes them. */
 export function activityStore(db: Db, events: EventBus) {
+  const paging = activityPaging(db);
+
   /**
    * Records through `via` (a transaction: the chat path writes its message and its activity in one) without
    * pushing it: once `via` is committed, `announce` the activity.
@@ -75,6 +78,7 @@ export function activityStore(db: Db, events: EventBus) {
       })
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (subject.at) paging.written(row.created_at);
     return toActivity(row);
   }
 
@@ -149,40 +153,42 @@ export function activityStore(db: Db, events: EventBus) {
         .deleteFrom('activities')
         .where('created_at', '<', cutoff.toISOString())
         .executeTakeFirst();
+      paging.forget();
       return Number(result.numDeletedRows);
     },
 
-    /**
-     * Latest first. Offset paging stays cheap on a large log (bench/activities): the offset is walked on the
-     * (created_at, id) index alone and only the page's rows are read; and when the log's size is given, a page
-     * in the older half is counted from the oldest end, so the last page costs what the first does.
-     */
-    async latest(limit: number, offset = 0, total?: number): Promise<Activity[]> {
-      const fromOldest = total !== undefined && offset > total / 2;
-      const count = fromOldest ? Math.min(limit, total - offset) : limit;
-      if (count <= 0) return [];
-      const direction = fromOldest ? 'asc' : 'desc';
-      const ids = await db
-        .selectFrom('activities')
-        .select('id')
-        .orderBy('created_at', direction)
-        .orderBy('id', direction)
-        .limit(count)
-        .offset(fromOldest ? total - offset - count : offset)
-        .execute();
-      if (ids.length === 0) return [];
+    /** The latest entries (the dashboard's timeline). */
+    async latest(limit: number): Promise<Activity[]> {
       const rows = await db
         .selectFrom('activities')
         .selectAll()
-        .where(
-          'id',
-          'in',
-          ids.map((row) => row.id),
-        )
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map(toActivity);
+    },
+
+    /**
+     * A page of the log, latest first, `offset` entries after the newest, with how many entries the filter
+     * keeps: every page costs what the first does (paging.ts).
+     */
+    async page(
+      filter: ActivityFilter,
+      limit: number,
+      offset: number,
+    ): Promise<{ activities: Activity[]; totalRecords: number }> {
+      const totalRecords = isFiltered(filter) ? await paging.countFiltered(filter) : await this.count();
+      const ids = await paging.pageIds(filter, limit, offset, totalRecords);
+      if (ids.length === 0) return { activities: [], totalRecords };
+      const rows = await db
+        .selectFrom('activities')
+        .selectAll()
+        .where('id', 'in', ids)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
-      return rows.map(toActivity);
+      return { activities: rows.map(toActivity), totalRecords };
     },
 
     /** Read from the row the triggers keep (migration 0002), not counted. */
