@@ -2,8 +2,10 @@
  * Voice history (issue 15), in real browsers: a member holds to talk for about 2 s; the administrator's
  * timeline shows the transmission (talker, duration, a named play button) and its audio, decoded with
  * WebAudio, is the microphone's tone, not silence. A transmission made while the talker's link is down waits
- * in the browser (IndexedDB) and reaches the other timeline once the link is back.
+ * in the browser (IndexedDB) and reaches the other timeline once the link is back; the administrator's export
+ * of the last hour holds both.
  */
+import { readFileSync } from 'node:fs';
 import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
@@ -107,6 +109,18 @@ test('a transmission is kept and plays back in the other timeline; one made offl
     await m.page.context().setOffline(false);
     await expect.poll(() => waitingInOutbox(m.page), { timeout: 60_000, message: 'the outbox is sent' }).toBe(0);
     await expect(items).toHaveCount(2, { timeout: 60_000 });
+
+    // The administrator exports the last hour: one zip with both recordings and the index.
+    await chatA.getByRole('button', { name: 'Export voice' }).click();
+    const dialog = a.page.getByRole('dialog', { name: /Export the transmissions of/ });
+    const downloading = a.page.waitForEvent('download');
+    await dialog.getByRole('button', { name: 'Download the archive' }).click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^voice-.+\.zip$/);
+    const zip = readFileSync(await download.path());
+    const end = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+    expect(zip.readUInt16LE(end + 10)).toBe(3);
+    expect(zip.includes(Buffer.from('index.csv'))).toBe(true);
   } finally {
     for (const { close } of pages) await close();
   }
