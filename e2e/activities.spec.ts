@@ -3,6 +3,7 @@
  * shape (laid down in its SQLite file): three columns of 21 per page, the pager, the empty text, and the
  * Delete menu removing exactly what is older than each period.
  */
+import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { DAY_MS, openServerDatabase, type SeedActivity } from './database.ts';
 import { type Account, createAdmin, expect, seedFor, type TalkgroupServer, test, useSession } from './fixtures.ts';
@@ -156,4 +157,82 @@ test.describe('activities page (English)', () => {
     await expect(notice(page)).toContainText('Error');
     await expect(notice(page)).toContainText('An error occurred while processing your request.');
   });
+});
+
+test('filters the log by member, channel, type and days, pages the result, and exports it as .xlsx and .csv', async ({
+  page,
+  freshServer,
+}) => {
+  const admin = await createAdmin(freshServer);
+  const seed = seedFor(freshServer, admin);
+  const mia = await seed.member({ firstName: 'Mia', lastName: 'Filtered' });
+  const ops = await seed.channel('Ops Room');
+  const database = openServerDatabase(freshServer);
+  database.clearActivities();
+  const base = new Date(2025, 2, 10, 12, 0).getTime(); // 10 March 2025, noon, local time
+  const miaUser = { id: mia.id, firstName: 'Mia', lastName: 'Filtered' };
+  database.insertActivities([
+    // 30 joins of Ops by Mia, one a day from 10 March back to 9 February.
+    ...Array.from({ length: 30 }, (_, i) => ({
+      type: 'channel_join',
+      createdAt: new Date(base - i * DAY_MS),
+      user: miaUser,
+      channel: { id: ops.id, name: ops.name },
+    })),
+    ...Array.from({ length: 5 }, (_, i) => ({ type: 'login', createdAt: new Date(base - i * DAY_MS), user: miaUser })),
+    ...Array.from({ length: 5 }, (_, i) => signInBy(`Other ${i}`, new Date(base - i * DAY_MS - 60_000))),
+  ]);
+  database.close();
+
+  await openActivities(page, freshServer, admin);
+  await expect(page.getByText('Activities 1 to 21 of 40')).toBeVisible();
+  const filters = page.getByRole('search', { name: 'Filter the activities' });
+  await filters.getByRole('combobox', { name: 'Member' }).fill('Mia');
+  await page.getByRole('option', { name: 'Mia Filtered' }).click();
+  await expect(page.getByText('Activities 1 to 21 of 35')).toBeVisible();
+  await filters.getByRole('combobox', { name: 'Channel' }).fill('Ops');
+  await page.getByRole('option', { name: 'Ops Room' }).click();
+  await expect(page.getByText('Activities 1 to 21 of 30')).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`member=${mia.id}.*channel=${ops.id}|channel=${ops.id}.*member=${mia.id}`));
+
+  // The filtered log pages like the whole one.
+  await page
+    .getByRole('navigation', { name: 'Activities pages' })
+    .getByRole('button', { name: 'Go to last page' })
+    .click();
+  await expect(entries(page)).toHaveCount(9);
+  await expect(entries(page).first()).toHaveText(/^Mia Filtered joined the channel Ops Room/);
+
+  // Type and days: joins from 1 to 5 March, both included.
+  await filters.getByRole('combobox', { name: 'Type' }).click();
+  await page.getByRole('option', { name: 'Channel joined' }).click();
+  await filters.getByLabel('From').fill('2025-03-01');
+  await filters.getByLabel('To').fill('2025-03-05');
+  await expect(page.getByText('Activities 1 to 5 of 5')).toBeVisible();
+  await expect(entries(page)).toHaveCount(5);
+
+  // The filtered log as a spreadsheet, in both formats.
+  const exportButton = page.getByRole('button', { name: 'Export' });
+  const [csv] = await Promise.all([
+    page.waitForEvent('download'),
+    exportButton.click().then(() => page.getByRole('menuitem', { name: 'CSV file (.csv)' }).click()),
+  ]);
+  expect(csv.suggestedFilename()).toBe('Activities.csv');
+  const text = (await readFile((await csv.path())!, 'utf8')).replace(/^\uFEFF/, '');
+  const lines = text.trim().split(/\r\n/);
+  expect(lines[0]).toBe('Date,Type,Member,Channel,Activity');
+  expect(lines).toHaveLength(6);
+  // Noon here, in the browser's time zone.
+  expect(lines[1]).toMatch(
+    /^2025-03-05 \d{2}:00,Channel joined,Mia Filtered,Ops Room,Mia Filtered joined the channel Ops Room$/,
+  );
+  const [xlsx] = await Promise.all([
+    page.waitForEvent('download'),
+    exportButton.click().then(() => page.getByRole('menuitem', { name: 'Excel workbook (.xlsx)' }).click()),
+  ]);
+  expect(xlsx.suggestedFilename()).toBe('Activities.xlsx');
+  expect((await readFile((await xlsx.path())!)).subarray(0, 2).toString()).toBe('PK');
+
+  await filters.getByRole('button', { name: 'Clear the filters' }).click();
+  await expect(page.getByText('Activities 1 to 21 of 40')).toBeVisible();
 });

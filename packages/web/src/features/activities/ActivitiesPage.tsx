@@ -2,6 +2,8 @@
  * /activities (spec sections 2 and 9): 'Activities List', 21 entries per page in three columns (read down each
  * column), a pager with first and last buttons (the page is kept in ?page=), a loader while a page loads,
  * 'No activities to display.' when the log is empty, and the Delete menu. New activities arrive live.
+ * Filters by member, channel, type and days (kept in the address too) narrow the log with the same paging, and
+ * the filtered log exports as .xlsx or .csv (issue 17).
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -16,8 +18,12 @@ import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { RowsExportMenu } from '../import-export/index.ts';
+import { ActivityFilters } from './ActivityFilters.tsx';
 import { ActivityTimeline } from './ActivityTimeline.tsx';
+import { type ActivityFilterValues, callFilter, filterFromParams, isFiltering, writeFilter } from './activityFilter.ts';
 import { DeleteActivitiesMenu } from './DeleteActivitiesMenu.tsx';
+import { activityRows } from './exportActivities.ts';
 import { useActivityPage } from './useActivityPage.ts';
 
 const COLUMNS = 3;
@@ -30,9 +36,14 @@ function pageFrom(params: URLSearchParams): number {
 
 export default function ActivitiesPage() {
   const { t, i18n } = useTranslation(['activities', 'common']);
+  const { t: tActivities } = useTranslation('activities');
+  const { t: tActivity } = useTranslation('activity');
   const [params, setParams] = useSearchParams();
   const page = pageFrom(params);
-  const log = useActivityPage(page, ACTIVITIES_PAGE_SIZE);
+  const filter = filterFromParams(params);
+  const body = callFilter(filter);
+  const log = useActivityPage(page, ACTIVITIES_PAGE_SIZE, body);
+  const setFilter = (next: ActivityFilterValues) => setParams((current) => writeFilter(current, next));
   const language = i18n.resolvedLanguage;
   const compact = useMediaQuery('(max-width:600px)');
 
@@ -70,8 +81,19 @@ export default function ActivitiesPage() {
               })
             : undefined
         }
-        actions={<DeleteActivitiesMenu />}
+        actions={
+          <>
+            <RowsExportMenu
+              label={t('activities:export.button')}
+              fileName={t('activities:export.file')}
+              sheetName={t('activities:export.sheet')}
+              load={() => activityRows(body, tActivities, tActivity, language)}
+            />
+            <DeleteActivitiesMenu />
+          </>
+        }
       />
+      <ActivityFilters value={filter} onChange={setFilter} />
       <Paper variant="outlined" sx={{ p: { xs: 2, md: 3 }, position: 'relative', minHeight: 240 }}>
         {showLoader ? (
           <Box
@@ -102,7 +124,9 @@ export default function ActivitiesPage() {
             {t('activities:loadFailed')}
           </Alert>
         ) : !log.loading && log.total === 0 ? (
-          <Typography sx={{ color: 'text.secondary', textAlign: 'center', py: 6 }}>{t('activities:empty')}</Typography>
+          <Typography sx={{ color: 'text.secondary', textAlign: 'center', py: 6 }}>
+            {isFiltering(filter) ? t('activities:filteredEmpty') : t('activities:empty')}
+          </Typography>
         ) : (
           <Box
             aria-busy={showLoader}

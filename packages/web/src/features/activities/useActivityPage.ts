@@ -3,16 +3,17 @@
  * section 9), kept live: a new activity (onActivity, pushed to administrators) or a deletion refreshes it.
  * While another page loads, the previous one stays on screen and `changingPage` is true.
  */
-import { GetAllActivities } from '@talkgroup/protocol';
+import { type BodyOf, GetAllActivities } from '@talkgroup/protocol';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { callKey, useApiQuery } from '../../api/queries.ts';
 import { useServerEvents } from '../../api/serverEvents.ts';
 
-export function useActivityPage(page: number, pageSize: number) {
+/** `filter`: the optional fields of getAllActivities/ (activityFilter.ts callFilter). */
+export function useActivityPage(page: number, pageSize: number, filter: Partial<BodyOf<typeof GetAllActivities>> = {}) {
   const queryClient = useQueryClient();
   const query = useApiQuery(
     GetAllActivities,
-    { start: pageSize * (page - 1), limit: pageSize },
+    { start: pageSize * (page - 1), limit: pageSize, ...filter },
     { placeholderData: keepPreviousData },
   );
   useServerEvents(['onActivity'], () => {

@@ -1,0 +1,101 @@
+/**
+ * The activity log's filter bar (issue 17 point 10): member, channel, type and a range of days; each control is
+ * named by its label, and 'Clear the filters' brings the whole log back.
+ */
+import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { ACTIVITY_TYPES, type ActivityType } from '@talkgroup/protocol';
+import { useTranslation } from 'react-i18next';
+import { useChannels, useUsers } from '../../api/directory.ts';
+import { type ActivityFilterValues, isFiltering } from './activityFilter.ts';
+
+interface Option {
+  id: number;
+  label: string;
+}
+
+/** A long list offers the first matches only: typing narrows it. */
+const firstMatches = createFilterOptions<Option>({ limit: 50 });
+
+export interface ActivityFiltersProps {
+  value: ActivityFilterValues;
+  onChange: (next: ActivityFilterValues) => void;
+}
+
+export function ActivityFilters({ value, onChange }: ActivityFiltersProps) {
+  const { t } = useTranslation('activities');
+  const users = useUsers().data?.res ?? [];
+  const channels = useChannels().data?.res ?? [];
+  const members: Option[] = users.map((user) => ({
+    id: user.id,
+    label: user.display_name || `${user.firstName} ${user.lastName}`,
+  }));
+  const channelOptions: Option[] = channels.map((channel) => ({ id: channel.id, label: channel.name }));
+  const set = (change: Partial<ActivityFilterValues>) => onChange({ ...value, ...change });
+
+  const picker = (
+    label: string,
+    options: Option[],
+    selected: number | undefined,
+    pick: (id: number | undefined) => void,
+  ) => (
+    <Autocomplete
+      size="small"
+      options={options}
+      filterOptions={firstMatches}
+      value={options.find((option) => option.id === selected) ?? null}
+      onChange={(_, option) => pick(option?.id)}
+      isOptionEqualToValue={(option, current) => option.id === current.id}
+      renderInput={(params) => <TextField {...params} label={label} />}
+      sx={{ minWidth: 200, flex: '1 1 200px' }}
+    />
+  );
+
+  return (
+    <Box
+      role="search"
+      aria-label={t('filters.label')}
+      sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', mb: 2 }}
+    >
+      {picker(t('filters.member'), members, value.member, (member) => set({ member }))}
+      {picker(t('filters.channel'), channelOptions, value.channel, (channel) => set({ channel }))}
+      <TextField
+        select
+        size="small"
+        label={t('filters.type')}
+        value={value.type ?? ''}
+        onChange={(event) => set({ type: (event.target.value || undefined) as ActivityType | undefined })}
+        sx={{ minWidth: 180, flex: '1 1 180px' }}
+      >
+        <MenuItem value="">{t('filters.anyType')}</MenuItem>
+        {ACTIVITY_TYPES.map((type) => (
+          <MenuItem key={type} value={type}>
+            {t(`typeNames.${type}`)}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        type="date"
+        size="small"
+        label={t('filters.from')}
+        value={value.from ?? ''}
+        onChange={(event) => set({ from: event.target.value || undefined })}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { max: value.to } }}
+        sx={{ width: 170 }}
+      />
+      <TextField
+        type="date"
+        size="small"
+        label={t('filters.to')}
+        value={value.to ?? ''}
+        onChange={(event) => set({ to: event.target.value || undefined })}
+        slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: value.from } }}
+        sx={{ width: 170 }}
+      />
+      {isFiltering(value) ? <Button onClick={() => onChange({})}>{t('filters.clear')}</Button> : null}
+    </Box>
+  );
+}
