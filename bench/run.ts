@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-const BENCHES = ['realtime', 'activities', 'users-page', 'ptt-latency', 'rejoin'];
+const BENCHES = ['realtime', 'activities', 'users-page', 'ptt-latency', 'rejoin', 'floor-grant'];
 
 for (const name of BENCHES) {
   console.log(`\n=== bench/${name} ===`);

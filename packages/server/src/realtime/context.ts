@@ -6,6 +6,7 @@ import type { ChannelSummary } from '../channels/store.ts';
 import type { Services } from '../services.ts';
 import type { ChannelCache } from './channel-cache.ts';
 import type { Floor } from './floor.ts';
+import type { PresenceWrites } from './presence-writes.ts';
 
 /** What a socket carries; fetchSockets() hands it over from any instance. */
 export interface SocketData {
@@ -65,6 +66,8 @@ export interface RealtimeContext {
   endTalkOnLeave(socket: TalkSocket, room: string, channelId: number): Promise<void>;
   /** Who may talk in each channel (floor.ts). */
   floor: Floor;
+  /** Presence writes of a crowd, committed together (presence-writes.ts). */
+  presenceWrites: PresenceWrites;
   /** Channels as real time last read them (floor control on or off), without a database round trip. */
   channelCache: ChannelCache;
 }
@@ -75,6 +78,8 @@ export interface SocketScope extends RealtimeContext {
   on(event: keyof ClientToServerEvents, task: (payload: unknown) => Promise<void> | void): void;
   /** Like `on`, for an event whose acknowledgement carries the task's answer. */
   answer<R>(event: keyof ClientToServerEvents, task: (payload: unknown) => Promise<R>): void;
+  /** Like `answer`, run at once beside the queue (a decision made in memory; its writes go in the queue). */
+  answerNow<R>(event: keyof ClientToServerEvents, task: (payload: unknown) => Promise<R>): void;
   /** Runs a task in the socket's queue. */
   run(event: string, task: () => Promise<void> | void): Promise<void>;
   /** The room this socket is in, or a clear error (`claimed`: the room the client names). */

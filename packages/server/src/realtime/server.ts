@@ -19,6 +19,7 @@ import { floorControl } from './floor.ts';
 import { memoryFloorStore, redisFloorStore } from './floor-store.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
+import { presenceWrites } from './presence-writes.ts';
 import { EACH_PUSH_ROOM, excludedFrom, ONE_PUSH_ROOM } from './push-once.ts';
 import { subscribePushes } from './pushes.ts';
 import { connectRedis, type RedisPair } from './redis.ts';
@@ -116,6 +117,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     ...talkActs,
     floor,
     channelCache: channels,
+    presenceWrites: presenceWrites(services.db, log),
   };
 
   const unsubscribePushes = subscribePushes(services.events, {
@@ -166,6 +168,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       ...ctx,
       on: tasks.on,
       answer: tasks.answer,
+      answerNow: tasks.answerNow,
       run: tasks.run,
       requireRoom(event, claimed) {
         const { room, channelId } = socket.data;
@@ -185,9 +188,10 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
         return;
       }
       // Written behind the socket's queue: its join_room does not wait for the disk (concerns/rooms.ts).
-      afterPresence(socket, ctx, async () => {
-        await presence.add(socket.id, userId, instanceId);
-        ctx.publishStatus(userId, { cameOnline: (await presence.socketCount(userId)) === 1 });
+      afterPresence(socket, ctx, async (trx) => {
+        await presence.add(socket.id, userId, instanceId, trx);
+        const count = await presence.socketCount(userId, trx);
+        return () => ctx.publishStatus(userId, { cameOnline: count === 1 });
       });
     });
 

@@ -101,5 +101,26 @@ export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAf
     });
   }
 
-  return { run, on, answer, idle: () => queue };
+  /**
+   * Like `answer`, but the task runs as soon as the event arrives, beside the queue: for a decision made in
+   * memory that must not wait behind earlier events' writes (a press asking for the floor). What it must
+   * write afterwards goes in the queue with `run`.
+   */
+  function answerNow<R>(event: string, task: (payload: unknown) => Promise<R>): void {
+    (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args: unknown[]) => {
+      const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: unknown) => void) : undefined;
+      if (!limits.take(event)) return refuse(event, ack);
+      task(args[0]).then(
+        (result) => ack?.(result ?? { success: true }),
+        (error: unknown) => {
+          const { message, expected } = describeFailure(event, error);
+          if (!expected) log.error({ err: error, event }, 'socket event failed');
+          if (socket.connected) socket.emit('error', { message });
+          ack?.({ success: false, result: message });
+        },
+      );
+    });
+  }
+
+  return { run, on, answer, answerNow, idle: () => queue };
 }

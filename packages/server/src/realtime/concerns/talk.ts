@@ -86,8 +86,8 @@ export async function afterGrant(
  * the talk bursts follow in the socket's queue.
  */
 export const talk: Concern = (socket, scope) => {
-  const letGo = async (event: string, room: string, channelId: number) => {
-    await scope.floor.free(socket.id, room, channelId);
+  /** The mic goes off in the room and in the books. */
+  const micOff = async (event: string, channelId: number) => {
     const channel = await scope.channelCache.get(channelId);
     if (!channel) throw new SocketInputError(`${event}: this channel no longer exists.`);
     await scope.changeMicState({
@@ -99,22 +99,30 @@ export const talk: Concern = (socket, scope) => {
     });
   };
 
-  scope.answer('floor_request', async (payload) => {
+  // A press and a release are decided at once, beside the socket's queue: a grant must never wait behind the
+  // writes of earlier events (the last release's talk burst). Their own writes follow in the queue.
+  scope.answerNow('floor_request', async (payload) => {
     const at = scope.requireRoom('floor_request', parse(FloorRequest, payload, 'floor_request').room);
     const { outcome, channel } = await requestFloor(socket, scope, at);
     if (outcome.answer.granted) void scope.run('floor_request', () => afterGrant(socket, scope, outcome, channel));
     return outcome.answer;
   });
 
-  scope.on('floor_release', async (payload) => {
+  scope.answerNow('floor_release', async (payload) => {
     const { room, channelId } = scope.requireRoom('floor_release', parse(FloorRequest, payload, 'floor_release').room);
-    await letGo('floor_release', room, channelId);
+    await scope.floor.free(socket.id, room, channelId);
+    // In the socket's queue, after what came before.
+    void scope.run('floor_release', () => micOff('floor_release', channelId));
+    return { success: true };
   });
 
   scope.on('micStateChange', async (payload) => {
     const change = parse(MicStateChange, payload, 'micStateChange');
     const at = scope.requireRoom('micStateChange', change.room);
-    if (!change.micState) return letGo('micStateChange', at.room, at.channelId);
+    if (!change.micState) {
+      await scope.floor.free(socket.id, at.room, at.channelId);
+      return micOff('micStateChange', at.channelId);
+    }
     const { outcome, channel } = await requestFloor(socket, scope, at);
     if (!outcome.answer.granted)
       throw new SocketInputError(
