@@ -134,7 +134,13 @@ export const UserImportRowSchema = z
 export const CreateMultipleUsers = call(ok({ createdUsers: ImportReportSchema }))(
   '/user/api/createMultipleUsers',
   'admin',
-  z.object({ userData: z.array(UserImportRowSchema).max(20000) }),
+  z.object({
+    userData: z.array(UserImportRowSchema).max(20000),
+    /** New (issue 17): `update` updates the users whose login exists (a blank password keeps theirs). */
+    mode: z.enum(['add', 'update']).optional(),
+    /** New: create the channels named in `canal` that do not exist (else they are reported). */
+    createChannels: z.boolean().optional(),
+  }),
 );
 export const UpdateUserChannelsByChannelName = call(OkSchema)(
   '/user/api/updateUserChannelsByChannelName/',

@@ -212,6 +212,11 @@ export const ImportReportSchema = z.object({
   added: z.array(ImportedRow),
   alreadyExisting: z.array(ImportedRow),
   notAdded: z.array(ImportedRow),
+  /** User import in mode `update` (issue 17): the existing users it updated. */
+  updated: z.array(ImportedRow).optional(),
+  /** User import: channels named in `canal` that do not exist (not created), and those it created. */
+  unknownChannels: z.array(z.string()).optional(),
+  createdChannels: z.array(z.string()).optional(),
 });
 
 export const StatisticsSchema = z.object({

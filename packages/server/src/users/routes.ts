@@ -21,10 +21,11 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
-import { DUMMY_HASH, verifyPassword } from '../auth/passwords.ts';
+import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
+import { listSender } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
 import type { Services } from '../services.ts';
@@ -60,6 +61,17 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     });
   }
 
+  /** One's own new password needs the current one (a stolen session alone cannot take the account). */
+  async function requireCurrentPassword(hash: string, current: string | undefined, userId: number, address: string) {
+    if (!current) throw badRequest('current_password_required');
+    const account = `#verify:${userId}`;
+    await services.signInLimits.check(account, address);
+    if (!(await verifyPassword(current, hash))) {
+      await services.signInLimits.failed(account, address);
+      throw badRequest('current_password_wrong');
+    }
+  }
+
   route(Login, async ({ body, req }) => {
     const identifier = body.user_email.trim().toLowerCase();
     await services.signInLimits.check(identifier, req.ip);
@@ -71,6 +83,8 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       throw unauthorized('invalid_credentials');
     }
     await services.signInLimits.succeeded(identifier, req.ip);
+    // A hash made with older scrypt figures is replaced now that the password is known.
+    if (needsRehash(row.password_hash)) await users.setPasswordHash(row.id, await hashPassword(body.user_password));
     const authToken = await sessions.create(row.id);
     await activities.record('login', { userId: row.id });
     return {
@@ -98,6 +112,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     else if (config.allowSignup) role = 'member';
     else throw forbidden('signup_closed');
     if (await users.rowByIdentifier(body.email)) throw conflict('login_taken');
+    services.passwordPolicy.check(body.password);
     const id = await users.create({
       firstName: body.firstName,
       lastName: body.lastName,
@@ -133,16 +148,26 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, res: user };
   });
 
-  route(GetAllUsers, async () => ({ success: true, res: await users.all() }));
+  // The whole list, fast: ETag / 304, compressed when asked (http/lists.ts).
+  const sendList = listSender();
+  route(
+    GetAllUsers,
+    async ({ req, reply }) => sendList('users', req, reply, { success: true, res: await users.all() }) as never,
+  );
 
   route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));
 
-  route(UpdateUserData, async ({ body, auth }) => {
+  route(UpdateUserData, async ({ body, auth, req }) => {
     const current = await users.row(body.id);
     if (!current) throw notFound('user_not_found');
     const identifier = body.email?.trim().toLowerCase();
     if (identifier && identifier !== current.identifier && (await users.rowByIdentifier(identifier))) {
       throw conflict('login_taken');
+    }
+    if (body.password?.trim()) {
+      services.passwordPolicy.check(body.password);
+      if (auth.userId === body.id)
+        await requireCurrentPassword(current.password_hash, body.currentPassword, auth.userId, req.ip);
     }
     await users.update(body.id, {
       firstName: body.firstName,
@@ -160,9 +185,12 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, ...said('user_updated'), res: user };
   });
 
-  route(UpdatePasswordUser, async ({ body, auth }) => {
+  route(UpdatePasswordUser, async ({ body, auth, req }) => {
     requireSelfOrAdmin(auth, body.id);
-    if (!(await users.row(body.id))) throw notFound('user_not_found');
+    const row = await users.row(body.id);
+    if (!row) throw notFound('user_not_found');
+    services.passwordPolicy.check(body.password);
+    if (auth.userId === body.id) await requireCurrentPassword(row.password_hash, body.currentPassword, auth.userId, req.ip);
     await users.update(body.id, { password: body.password });
     await endSessionsAfterNewPassword(auth, body.id);
     return { success: true, ...said('password_updated') };
@@ -199,15 +227,20 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   route(UploadUserPhoto, async ({ body, auth }) => {
     requireSelfOrAdmin(auth, body.userId);
-    if (!/^(https?:\/\/|\/)/.test(body.photo_url)) throw new HttpError(400, 'photo_url_invalid');
+    // https, or a path of this server (not //host: that is another site over the page's scheme).
+    if (!/^(https:\/\/[^\s/?#]+|\/(?![/\\]))\S*$/i.test(body.photo_url)) throw new HttpError(400, 'photo_url_invalid');
     if (!(await users.row(body.userId))) throw notFound('user_not_found');
     await users.setPhoto(body.userId, body.photo_url);
     return { success: true, ...said('photo_updated') };
   });
 
-  route(CreateMultipleUsers, async ({ body }) => {
-    const report = await importUsers(services, body.userData);
-    if (report.added.length > 0) events.emit('usersChanged', {});
+  route(CreateMultipleUsers, async ({ body, auth }) => {
+    const report = await importUsers(services, body.userData, {
+      mode: body.mode,
+      createChannels: body.createChannels,
+      actorId: auth.userId,
+    });
+    if (report.added.length > 0 || report.updated.length > 0) events.emit('usersChanged', {});
     return {
       success: true,
       ...said('users_imported', {
