@@ -23,6 +23,8 @@ export interface ServerDatabase {
   setCreatedAt(table: 'users' | 'channels', id: number, at: Date): void;
   /** Inserts activities in one transaction; returns their ids. */
   insertActivities(activities: SeedActivity[]): number[];
+  /** Makes a user's recorded positions look this old. */
+  agePositions(userId: number, at: Date): void;
   /** Removes every activity (the log's count follows through its triggers). */
   clearActivities(): void;
   close(): void;
@@ -67,6 +69,9 @@ export function openServerDatabase(server: Pick<TalkgroupServer, 'dataDir'>): Se
         throw error;
       }
       return ids;
+    },
+    agePositions(userId, at) {
+      db.prepare('UPDATE user_positions SET created_at = ? WHERE user_id = ?').run(at.toISOString(), userId);
     },
     clearActivities() {
       db.exec('DELETE FROM activities');

@@ -5,6 +5,7 @@
  */
 import { io, type Socket } from 'socket.io-client';
 import { chromiumLaunchOptions } from './chromium.ts';
+import { openServerDatabase } from './database.ts';
 import { expect as baseExpect, type TalkgroupServer, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, roomUrl, TONE_WAV } from './room-support.ts';
@@ -99,6 +100,20 @@ test('a member reporting positions appears on the map, moves live, and a row cli
     // Mia's phone goes: the marker keeps its place in the other colour.
     phone.disconnect();
     await expect(marker).toHaveAttribute('data-in-channel', 'false');
+    await expect(marker).toHaveAttribute('data-fresh', 'true');
+
+    // A position older than POSITION_STALE_SECONDS (5 minutes by default) is shown as stale, with its age.
+    const database = openServerDatabase(server);
+    try {
+      database.agePositions(mia.id, new Date(Date.now() - 20 * 60 * 1000));
+    } finally {
+      database.close();
+    }
+    await a.page.reload();
+    await expect(marker).toHaveAttribute('data-fresh', 'false');
+    await expect(marker).toHaveAccessibleDescription(/^Old position \(20 minutes ago\)$/);
+    await marker.click();
+    await expect(a.page.getByTestId('marker-popup')).toContainText('Old position (20 minutes ago)');
   } finally {
     phone.disconnect();
     await a.close();

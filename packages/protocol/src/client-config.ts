@@ -20,6 +20,8 @@ export const ClientConfigSchema = z.object({
   mapLabelsUrl: z.string().nullable(),
   /** The deepest zoom the tile source serves; the spec's zoom 25 is capped to it. */
   mapMaxZoom: z.number(),
+  /** A position older than this (ms) is shown as stale on the maps (POSITION_STALE_SECONDS). */
+  positionStaleMs: z.number(),
 });
 export type ClientConfig = z.output<typeof ClientConfigSchema>;
 

@@ -39,6 +39,8 @@ export interface Config {
   connectionLostGraceMs: number;
   /** The longest one may hold a channel's floor before it is taken back (FLOOR_MAX_SECONDS). */
   floorMaxMs: number;
+  /** How old a member's position may be before the maps show it as stale (POSITION_STALE_SECONDS). */
+  positionStaleMs: number;
   /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for deployments that share one Redis. */
   redisKeyPrefix: string;
   /** Voice history: how long a transmission is kept (VOICE_RETENTION_DAYS, default 30). */
@@ -51,6 +53,10 @@ export interface Config {
   trustProxy: boolean | string[] | ((address: string, hop: number) => boolean);
   /** Chat messages one user may send per minute, all ways together (CHAT_MESSAGES_PER_MINUTE). */
   chatMessagesPerMinute: number;
+  /** Shortest new password (PASSWORD_MIN_LENGTH, 8 by default, 8 to 64). */
+  passwordMinLength: number;
+  /** A session unused this long ends (SESSION_IDLE_HOURS); its absolute lifetime is tokenTtlMs. */
+  sessionIdleMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +130,22 @@ function parseCount(name: string, raw: string | undefined, fallback: number): nu
   return count;
 }
 
+function parsePasswordMinLength(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 8;
+  const length = Number(raw);
+  if (!Number.isInteger(length) || length < 8 || length > 64)
+    throw new ConfigError(`PASSWORD_MIN_LENGTH must be a whole number from 8 to 64, not "${raw}"`);
+  return length;
+}
+
+function parseHours(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const hours = Number(raw);
+  if (!Number.isFinite(hours) || hours <= 0)
+    throw new ConfigError(`${name} must be a number of hours above 0, not "${raw}"`);
+  return hours;
+}
+
 /** FRAME_ANCESTORS: origins (https://partner.example.org) separated by spaces or commas. */
 function parseOrigins(name: string, raw: string | undefined): string[] {
   const origins = (raw ?? '').split(/[\s,]+/).filter(Boolean);
@@ -176,6 +198,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
     connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
     floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,
+    positionStaleMs: parseSeconds('POSITION_STALE_SECONDS', env.POSITION_STALE_SECONDS, 300) * 1000,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'talkgroup:',
     voiceRetentionMs:
       parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,
@@ -183,5 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     frameAncestors: parseOrigins('FRAME_ANCESTORS', env.FRAME_ANCESTORS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     chatMessagesPerMinute: parseCount('CHAT_MESSAGES_PER_MINUTE', env.CHAT_MESSAGES_PER_MINUTE, 120),
+    passwordMinLength: parsePasswordMinLength(env.PASSWORD_MIN_LENGTH),
+    sessionIdleMs: parseHours('SESSION_IDLE_HOURS', env.SESSION_IDLE_HOURS, 7 * 24) * 3600 * 1000,
   };
 }

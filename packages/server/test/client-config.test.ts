@@ -12,6 +12,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
       iceServers: [{ urls: ['turn:turn.example.org:3478'], username: 'ptt', credential: 'pw' }],
       mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
       mapLabelsUrl: undefined,
+      positionStaleMs: 120_000,
     });
     const admin = await signUpAdmin(app);
     const response = await app.call('/user/api/getClientConfig', {}, admin.token);
@@ -23,6 +24,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
         mapLabelsUrl: null,
         mapMaxZoom: 19,
+        positionStaleMs: 120_000,
       },
     });
   });
@@ -34,6 +36,8 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
     expect(body.res.iceServers).toEqual([]);
     expect(body.res.mapTileUrl).toMatch(/World_Imagery/);
     expect(body.res.mapLabelsUrl).toMatch(/Boundaries_and_Places/);
+    // Positions older than 5 minutes are shown as stale (POSITION_STALE_SECONDS).
+    expect(body.res.positionStaleMs).toBe(300_000);
   });
 
   it('refuses a caller without a token, since TURN credentials may be in it', async () => {

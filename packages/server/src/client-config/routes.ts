@@ -9,7 +9,7 @@ const DEFAULT_MAP_MAX_ZOOM = 19;
 
 export function clientConfigRoutes(app: FastifyInstance, services: Services): void {
   const route = defineRoutes(app, services.sessions);
-  const { iceServers, mapTileUrl, mapLabelsUrl } = services.config;
+  const { iceServers, mapTileUrl, mapLabelsUrl, positionStaleMs } = services.config;
 
   // Signed-in only: TURN credentials may be among the ICE servers.
   route(GetClientConfig, async () => ({
@@ -23,6 +23,7 @@ export function clientConfigRoutes(app: FastifyInstance, services: Services): vo
       mapTileUrl,
       mapLabelsUrl: mapLabelsUrl ?? null,
       mapMaxZoom: DEFAULT_MAP_MAX_ZOOM,
+      positionStaleMs,
     },
   }));
 }

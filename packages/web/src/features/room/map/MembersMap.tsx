@@ -1,21 +1,35 @@
 /**
  * The map of the channel's members (spec section 2, map view): the configured tiles (satellite imagery
  * with a labels layer on top: the hybrid map), one marker per member with a known position, labelled with
- * three letters of the pseudo, green when the member's socket is in this channel. Clicking a marker opens
- * the last activity, longitude and latitude. Markers move as positions arrive.
+ * three letters of the pseudo, green when the member's socket is in this channel; faded, with a dashed
+ * border, when the position is older than the configured freshness (positionStaleMs), as a dot that is no
+ * longer live. Clicking a marker opens the last activity, the position's age, longitude and latitude.
+ * Markers move as positions arrive.
  * Tiles that fail to load (offline, tests) leave a plain background; everything else keeps working.
  */
 import 'leaflet/dist/leaflet.css';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ClientConfig } from '@talkgroup/protocol';
+import { formatDistanceStrict } from 'date-fns';
 import L from 'leaflet';
 import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
+import { dateLocale } from '../../../i18n/dates.ts';
 import { type ChannelMember, memberName } from '../members/useChannelMembers.ts';
 import { CooperativeGestures, type GestureHint } from './CooperativeGestures.tsx';
 import { markerLabel } from './markerLabel.ts';
+
+/** Re-reads the clock every so often: a position turns stale without any new event. */
+function useNow(everyMs: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}
 
 /** Spec section 9: default zoom 13; the spec's default centre is not given, so France's capital. */
 const DEFAULT_CENTER: L.LatLngTuple = [48.8566, 2.3522];
@@ -40,13 +54,13 @@ export interface MembersMapProps {
 class MemberIcon extends L.DivIcon {
   private readonly attributes: Record<string, string>;
 
-  constructor(label: string, inChannel: boolean, attributes: Record<string, string>) {
+  constructor(label: string, inChannel: boolean, stale: boolean, attributes: Record<string, string>) {
     const element = document.createElement('span');
     element.className = 'tg-marker-label';
     // textContent, not HTML: a pseudo is user input.
     element.textContent = label;
     super({
-      className: `tg-marker ${inChannel ? 'tg-marker--in-channel' : 'tg-marker--elsewhere'}`,
+      className: `tg-marker ${inChannel ? 'tg-marker--in-channel' : 'tg-marker--elsewhere'}${stale ? ' tg-marker--stale' : ''}`,
       html: element,
       iconSize: [46, 30],
       iconAnchor: [23, 38],
@@ -108,27 +122,39 @@ function MemberMarker({
   markers,
   describeActivity,
   format,
+  now,
+  staleAfterMs,
 }: {
   member: ChannelMember;
   markers: React.RefObject<Map<number, L.Marker>>;
   describeActivity: (member: ChannelMember) => string;
   format: (value: number) => string;
+  now: number;
+  staleAfterMs: number;
 }) {
-  const { t } = useTranslation('room');
+  const { t, i18n } = useTranslation('room');
   const markerRef = useRef<L.Marker | null>(null);
   const position = member.position as NonNullable<ChannelMember['position']>;
   const name = memberName(member.user);
   const status = member.inChannel ? t('map.inChannel') : t('map.notInChannel');
   const label = markerLabel(member.user.pseudo || name);
   const userId = member.user.id;
+  const takenAt = Date.parse(position.createdAt);
+  const stale = Number.isFinite(takenAt) && now - takenAt > staleAfterMs;
+  const age = Number.isFinite(takenAt)
+    ? formatDistanceStrict(Math.min(takenAt, now), now, { locale: dateLocale(i18n.resolvedLanguage), addSuffix: true })
+    : '';
+  const freshness = stale ? t('map.stale', { age }) : t('map.fresh', { age });
   const icon = useMemo(
     () =>
-      new MemberIcon(label, member.inChannel, {
+      new MemberIcon(label, member.inChannel, stale, {
         'aria-label': `${name}, ${status}`,
+        'aria-description': freshness,
         'data-user-id': String(userId),
         'data-in-channel': member.inChannel ? 'true' : 'false',
+        'data-fresh': stale ? 'false' : 'true',
       }),
-    [label, member.inChannel, name, status, userId],
+    [label, member.inChannel, name, status, userId, stale, freshness],
   );
 
   useEffect(() => {
@@ -151,6 +177,9 @@ function MemberMarker({
           <Typography variant="body2" sx={{ mt: 0.75 }}>
             {describeActivity(member)}
           </Typography>
+          <Typography variant="body2" sx={{ mt: 0.5, color: stale ? 'warning.dark' : 'text.secondary' }}>
+            {freshness}
+          </Typography>
           <Typography variant="body2" sx={{ mt: 0.5 }}>
             {t('map.longitude')} : {format(position.lng)}
           </Typography>
@@ -169,6 +198,7 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
   const [hint, setHint] = useState<GestureHint>(null);
   const onHint = useCallback((next: GestureHint) => setHint(next), []);
   const located = useMemo(() => members.filter((m) => m.position), [members]);
+  const now = useNow(15_000);
   const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
   const number = useMemo(
     () => new Intl.NumberFormat(i18n.resolvedLanguage, { maximumFractionDigits: 6 }),
@@ -219,6 +249,8 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
         },
         '& .tg-marker--in-channel .tg-marker-label': { bgcolor: '#1e7d3a' },
         '& .tg-marker--elsewhere .tg-marker-label': { bgcolor: '#5b6b7a' },
+        // An old position: purple-grey and dashed, clearly not where the member is now.
+        '& .tg-marker--stale .tg-marker-label': { bgcolor: '#6a5a8c', borderStyle: 'dashed', opacity: 0.85 },
       }}
     >
       <MapContainer
@@ -244,6 +276,8 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
             markers={markers}
             describeActivity={describeActivity}
             format={(value) => number.format(value)}
+            now={now}
+            staleAfterMs={config.positionStaleMs}
           />
         ))}
       </MapContainer>
