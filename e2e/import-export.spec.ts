@@ -101,10 +101,18 @@ test.describe('spreadsheets (French)', () => {
     const channel = await seed.channel(unique('Import'));
     const existing = await seed.member({ firstName: 'Déjà', lastName: unique('Là') });
     const tag = unique('imp').split(' ')[1];
-    const anna = [`Anna`, `Import${tag}`, `anna.${tag}@example.org`, `anna${tag}`, 'pw1234', 'vrai', channel.name];
-    const bob = [`Bob`, `Import${tag}`, `bob.${tag}@example.org`, `bob${tag}`, 'pw5678', 'FAUX', ''];
-    const blank = [`Carl`, '', `carl.${tag}@example.org`, `carl${tag}`, 'pw0000', 'true', ''];
-    const known = ['Déjà', existing.lastName, existing.login, 'deja', 'pw9999', 'false', ''];
+    const anna = [
+      `Anna`,
+      `Import${tag}`,
+      `anna.${tag}@example.org`,
+      `anna${tag}`,
+      'anna-pw-1234',
+      'vrai',
+      channel.name,
+    ];
+    const bob = [`Bob`, `Import${tag}`, `bob.${tag}@example.org`, `bob${tag}`, 'bob-pw-5678', 'FAUX', ''];
+    const blank = [`Carl`, '', `carl.${tag}@example.org`, `carl${tag}`, 'carl-pw-0000', 'true', ''];
+    const known = ['Déjà', existing.lastName, existing.login, 'deja', 'deja-pw-9999', 'false', ''];
     // The channel column is named freely: any name containing 'canal' is the channel column.
     const header = ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'Nom du canal'];
     const buffer = await xlsx(header, [anna, anna, blank, known, bob]);
@@ -118,7 +126,7 @@ test.describe('spreadsheets (French)', () => {
     await expect(missing).toHaveCount(1);
     await expect(missing).toHaveAttribute('title', 'Cellule manquante ou invalide');
     await expect(missing).toHaveCSS('background-color', 'rgba(179, 38, 30, 0.14)');
-    await expect(dialog.getByRole('cell', { name: 'pw1234' })).toHaveCount(0);
+    await expect(dialog.getByRole('cell', { name: 'anna-pw-1234' })).toHaveCount(0);
     await dialog.getByRole('button', { name: 'Importer', exact: true }).click();
 
     const confirm = page.getByRole('alertdialog', { name: 'Êtes-vous sûr ?' });
@@ -155,7 +163,7 @@ test.describe('spreadsheets (French)', () => {
       `Lot${tag}`,
       `bulk${i}.${tag}@example.org`,
       `b${i}`,
-      'pw',
+      'bulk-pw-1234',
       i % 2 ? 'TRUE' : 'faux',
       '',
     ]);
@@ -221,9 +229,9 @@ test.describe('spreadsheets (English)', () => {
     const buffer = await xlsx(
       ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'canal'],
       [
-        ['Eve', 'English', `eve.${tag}@example.org`, 'eve', 'pw', 'TRUE', ''],
-        ['', 'Nobody', `nobody.${tag}@example.org`, 'no', 'pw', 'FALSE', ''],
-        ['Ada', 'Lovelace', admin.login, 'ada', 'pw', 'false', ''],
+        ['Eve', 'English', `eve.${tag}@example.org`, 'eve', 'eve-pw-1234', 'TRUE', ''],
+        ['', 'Nobody', `nobody.${tag}@example.org`, 'no', 'nobody-pw-1234', 'FALSE', ''],
+        ['Ada', 'Lovelace', admin.login, 'ada', 'ada-pw-1234', 'false', ''],
       ],
     );
     await useSession(page, admin);
@@ -242,5 +250,80 @@ test.describe('spreadsheets (English)', () => {
     await expect(group(page, 'Not added')).toContainText(`nobody.${tag}@example.org`);
     await expect(group(page, 'Already existing')).toContainText(admin.login);
     await expect(group(page, 'Added successfully')).toContainText(`eve.${tag}@example.org`);
+  });
+});
+
+test.describe('an import an administrator can trust (English)', () => {
+  test.use({ language: 'en' });
+
+  test('says why each row was not added, names unknown channels, downloads the result with reasons, and updates on request', async ({
+    page,
+    admin,
+    server,
+    seed,
+  }) => {
+    const tag = unique('trust').split(' ')[1];
+    const channel = await seed.channel(unique('Known'));
+    const header = ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight', 'canal'];
+    const first = await xlsx(header, [
+      ['Ivy', 'Trust', `ivy.${tag}@example.org`, 'ivy', 'ivy-pw-12345', 'false', `${channel.name};Nowhere ${tag}`],
+      ['Bad', 'Login', 'not-a-login', 'bad', 'bad-pw-12345', 'false', ''],
+      ['Map', 'Wrong', `map.${tag}@example.org`, 'map', 'map-pw-12345', 'maybe', ''],
+    ]);
+    const importFile = async (name: string, buffer: Buffer, update: boolean) => {
+      const [chooser] = await Promise.all([
+        page.waitForEvent('filechooser'),
+        page.getByRole('main').getByRole('button', { name: 'Import', exact: true }).click(),
+      ]);
+      await chooser.setFiles({ name, mimeType: 'application/octet-stream', buffer });
+      const dialog = page.getByRole('dialog', { name: 'Import users' });
+      if (update) await dialog.getByRole('checkbox', { name: /Update existing users/ }).check();
+      await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+      await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Confirm' }).click();
+      await expect(page.getByRole('dialog', { name: 'Import result' })).toBeVisible({ timeout: 20_000 });
+    };
+    await useSession(page, admin);
+    await page.goto('/usersList');
+    await importFile('first.xlsx', first, false);
+    await expect(group(page, 'Not added')).toContainText('not-a-login · Bad Login — invalid login');
+    await expect(group(page, 'Not added')).toContainText(`map.${tag}@example.org · Map Wrong — invalid mapRight`);
+    await expect(page.getByRole('dialog').getByRole('alert')).toContainText(
+      `This channel does not exist and was not created: Nowhere ${tag}`,
+    );
+
+    // The result as a spreadsheet, with a reason column and never a password.
+    const [file] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('dialog').getByRole('button', { name: 'Download the result' }).click(),
+    ]);
+    expect(file.suggestedFilename()).toBe('Import_result.xlsx');
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await readFile(await file.path())) as never);
+    const rows: unknown[][] = [];
+    workbook.worksheets[0].eachRow((row) => {
+      rows.push((row.values as unknown[]).slice(1));
+    });
+    expect(rows[0]).toEqual(['firstName', 'lastName', 'identifier', 'pseudo', 'mapRight', 'canal', 'result', 'reason']);
+    expect(rows.find((row) => row[2] === 'not-a-login')?.slice(6)).toEqual([
+      'Not added',
+      'invalid login (an e-mail address of 2 to 50 characters)',
+    ]);
+    expect(JSON.stringify(rows)).not.toContain('pw-12345');
+    await page.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    // Export, edit, re-import: the existing user is updated, its password kept when the cell is blank.
+    const second = await xlsx(header, [['Ivy', 'Updated', `ivy.${tag}@example.org`, 'ivy2', '', 'true', '']]);
+    await importFile('second.xlsx', second, true);
+    await expect(group(page, 'Updated')).toContainText(`ivy.${tag}@example.org · Ivy Updated`);
+    await expect(group(page, 'Not added').getByRole('listitem')).toHaveCount(0);
+    const ivy = (
+      (await server.call('/user/api/getAllUsers', {}, admin.token)).body.res as Array<Record<string, any>>
+    ).find((user) => user.identifier === `ivy.${tag}@example.org`);
+    expect(ivy).toMatchObject({ lastName: 'Updated', pseudo: 'ivy2', mapRight: true });
+    const signIn = await server.call('/user/api/login', {
+      user_email: `ivy.${tag}@example.org`,
+      user_password: 'ivy-pw-12345',
+    });
+    expect(signIn.status).toBe(200);
   });
 });

@@ -2,14 +2,18 @@
  * The import flow (spec sections 2, 5 and 8) for users or channels, once a file is chosen:
  * read it (.xlsx or .csv) -> show its rows with missing or invalid cells in red -> 'Are you sure?' -> send the rows
  * in chunks of IMPORT_CHUNK with a progress bar (each chunk is one request, so the page stays responsive) ->
- * the result in three groups: not added, already existing, added successfully.
+ * the result in three groups: not added, already existing, added successfully (and updated, for a user import
+ * that updates existing users: issue 17), each row with its reason, downloadable as a spreadsheet.
  * Props: `kind` ('users' | 'channels'), `file` (null = closed), `onClose()`, optional `onImported(report)`.
  */
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
@@ -28,6 +32,7 @@ import {
   canonicalRow,
   IMPORT_COLUMNS,
   type ImportKind,
+  type ImportOptions,
   invalidCells,
   type Report,
   withoutDuplicates,
@@ -68,6 +73,7 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
   const titleId = useId();
   const importRows = useImportRows();
   const [phase, setPhase] = useState<Phase>({ name: 'reading' });
+  const [options, setOptions] = useState<ImportOptions>({});
 
   useEffect(() => {
     if (!file) return;
@@ -103,6 +109,7 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
       const { report, failure } = await importRows.mutateAsync({
         kind,
         rows,
+        options: kind === 'users' ? options : {},
         onProgress: (done) => setPhase({ name: 'sending', done, total: rows.length }),
       });
       // Part of the file went in: show what did, and say the rest failed.
@@ -148,6 +155,28 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
         </Stack>
       ) : null}
       {phase.name === 'unreadable' ? <Alert severity="error">{t('users:spreadsheet.unreadable')}</Alert> : null}
+      {phase.name === 'preview' && kind === 'users' && phase.rows.length > 0 ? (
+        <FormGroup sx={{ mb: 1 }}>
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={options.update === true}
+                onChange={(event) => setOptions((current) => ({ ...current, update: event.target.checked }))}
+              />
+            }
+            label={t('users:spreadsheet.updateOption')}
+          />
+          <FormControlLabel
+            control={
+              <Checkbox
+                checked={options.createChannels === true}
+                onChange={(event) => setOptions((current) => ({ ...current, createChannels: event.target.checked }))}
+              />
+            }
+            label={t('users:spreadsheet.createChannelsOption')}
+          />
+        </FormGroup>
+      ) : null}
       {phase.name === 'preview' ? (
         <Preview kind={kind} fileName={file?.name ?? ''} rows={phase.rows} uniqueCount={phase.unique.length} />
       ) : null}
@@ -164,7 +193,9 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
           />
         </Stack>
       ) : null}
-      {phase.name === 'result' ? <ImportResult kind={kind} report={phase.report} /> : null}
+      {phase.name === 'result' ? (
+        <ImportResult kind={kind} report={phase.report} updating={kind === 'users' && options.update === true} />
+      ) : null}
       {phase.name === 'failed' ? <DialogAlert notice={phase.notice} /> : null}
     </FormDialog>
   );

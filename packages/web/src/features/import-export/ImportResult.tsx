@@ -1,26 +1,47 @@
-/** The import result in three groups (spec section 2): not added, already existing, added successfully. */
+/**
+ * The import result in three groups (spec section 2): not added, already existing, added successfully; and
+ * updated, when a user import updates existing users (issue 17). Each row says why it is where it is, the
+ * channels of `canal` that do not exist (or were created) are named, and the whole result downloads as a
+ * spreadsheet with a reason column.
+ */
 import CheckIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
+import DownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import InfoIcon from '@mui/icons-material/InfoOutlined';
+import UpdateIcon from '@mui/icons-material/PublishedWithChangesOutlined';
+import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
+import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { type ReactNode, useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { ImportKind, Report } from './import-rows.ts';
+import { type ImportKind, type Report, resultRows } from './import-rows.ts';
+import { saveFile, writeXlsx } from './workbook.ts';
 
-/** Long lists are cut: the counts say everything, the names are for a glance. */
+/** Long lists are cut: the counts say everything, the names are for a glance (the download has every row). */
 const SHOWN = 100;
+type Row = Record<string, unknown>;
+type Group = 'notAdded' | 'alreadyExisting' | 'added' | 'updated';
 
-function describe(kind: ImportKind, row: Record<string, unknown>): string {
+function describe(kind: ImportKind, row: Row): string {
   const text = (key: string) => (row[key] === null || row[key] === undefined ? '' : String(row[key]).trim());
   if (kind === 'channels') return text('name') || '—';
   const name = `${text('firstName')} ${text('lastName')}`.trim();
   return [text('identifier'), name].filter(Boolean).join(' · ') || '—';
 }
 
-function Group({
+function useReason() {
+  const { t } = useTranslation('users');
+  return (row: Row) =>
+    typeof row.reason === 'string'
+      ? t(`spreadsheet.reasons.${row.reason}` as never, { field: String(row.field ?? ''), defaultValue: row.reason })
+      : '';
+}
+
+function GroupPanel({
   title,
   rows,
   kind,
@@ -28,12 +49,13 @@ function Group({
   icon,
 }: {
   title: string;
-  rows: Array<Record<string, unknown>>;
+  rows: Row[];
   kind: ImportKind;
-  color: 'error' | 'warning' | 'success';
+  color: 'error' | 'warning' | 'success' | 'info';
   icon: ReactNode;
 }) {
   const { t } = useTranslation('users');
+  const reason = useReason();
   const id = useId();
   return (
     <Paper
@@ -59,6 +81,12 @@ function Group({
             // biome-ignore lint/suspicious/noArrayIndexKey: rows of a finished report never move
             <Typography component="li" variant="body2" key={index} sx={{ wordBreak: 'break-word' }}>
               {describe(kind, row)}
+              {reason(row) ? (
+                <Box component="span" sx={{ color: 'text.secondary' }}>
+                  {' — '}
+                  {reason(row)}
+                </Box>
+              ) : null}
             </Typography>
           ))}
           {rows.length > SHOWN ? (
@@ -72,19 +100,80 @@ function Group({
   );
 }
 
-export function ImportResult({ kind, report }: { kind: ImportKind; report: Report }) {
+export function ImportResult({
+  kind,
+  report,
+  updating = false,
+}: {
+  kind: ImportKind;
+  report: Report;
+  updating?: boolean;
+}) {
   const { t } = useTranslation('users');
+  const reason = useReason();
+  const groupTitle = (group: Group) => t(`spreadsheet.${group}` as never);
+  const download = async () => {
+    const { columns, rows } = resultRows(kind, report, groupTitle, reason);
+    saveFile(
+      await writeXlsx({ sheetName: t('spreadsheet.resultTitle'), columns, rows }),
+      `${t('spreadsheet.resultFile')}.xlsx`,
+    );
+  };
+  const unknown = report.unknownChannels ?? [];
+  const created = report.createdChannels ?? [];
   return (
-    <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', md: 'repeat(3, 1fr)' } }}>
-      <Group title={t('spreadsheet.notAdded')} rows={report.notAdded} kind={kind} color="error" icon={<ErrorIcon />} />
-      <Group
-        title={t('spreadsheet.alreadyExisting')}
-        rows={report.alreadyExisting}
-        kind={kind}
-        color="warning"
-        icon={<InfoIcon />}
-      />
-      <Group title={t('spreadsheet.added')} rows={report.added} kind={kind} color="success" icon={<CheckIcon />} />
-    </Box>
+    <Stack spacing={2}>
+      {unknown.length > 0 ? (
+        <Alert severity="warning">
+          {t('spreadsheet.unknownChannels', { count: unknown.length, names: unknown.join(', ') })}
+        </Alert>
+      ) : null}
+      {created.length > 0 ? (
+        <Alert severity="info">
+          {t('spreadsheet.createdChannels', { count: created.length, names: created.join(', ') })}
+        </Alert>
+      ) : null}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: {
+            xs: '1fr',
+            md: updating ? 'repeat(2, 1fr)' : 'repeat(3, 1fr)',
+            lg: `repeat(${updating ? 4 : 3}, 1fr)`,
+          },
+        }}
+      >
+        <GroupPanel
+          title={groupTitle('notAdded')}
+          rows={report.notAdded}
+          kind={kind}
+          color="error"
+          icon={<ErrorIcon />}
+        />
+        <GroupPanel
+          title={groupTitle('alreadyExisting')}
+          rows={report.alreadyExisting}
+          kind={kind}
+          color="warning"
+          icon={<InfoIcon />}
+        />
+        <GroupPanel title={groupTitle('added')} rows={report.added} kind={kind} color="success" icon={<CheckIcon />} />
+        {updating ? (
+          <GroupPanel
+            title={groupTitle('updated')}
+            rows={report.updated ?? []}
+            kind={kind}
+            color="info"
+            icon={<UpdateIcon />}
+          />
+        ) : null}
+      </Box>
+      <Box>
+        <Button variant="outlined" startIcon={<DownloadIcon />} onClick={() => void download()}>
+          {t('spreadsheet.downloadResult')}
+        </Button>
+      </Box>
+    </Stack>
   );
 }

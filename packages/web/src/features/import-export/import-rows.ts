@@ -63,16 +63,61 @@ export function chunks<T>(items: T[], size: number): T[][] {
   return out;
 }
 
-export type Report = ImportReport<Record<string, unknown>>;
+/**
+ * The spec's three groups, and for users (issue 17) the fourth, `updated`, with the channels the file named that
+ * do not exist (`unknownChannels`) or that the import created (`createdChannels`).
+ */
+export type Report = ImportReport<Record<string, unknown>> & {
+  updated?: Array<Record<string, unknown>>;
+  unknownChannels?: string[];
+  createdChannels?: string[];
+};
 
-export function emptyReport(): Report {
-  return { added: [], alreadyExisting: [], notAdded: [] };
+/** What a user import may also do (issue 17). */
+export interface ImportOptions {
+  /** Update the users whose login exists (a blank password keeps theirs). */
+  update?: boolean;
+  /** Create the channels of `canal` that do not exist. */
+  createChannels?: boolean;
 }
 
+export function emptyReport(): Report {
+  return { added: [], alreadyExisting: [], notAdded: [], updated: [], unknownChannels: [], createdChannels: [] };
+}
+
+const union = (a: string[] = [], b: string[] = []) => [...new Set([...a, ...b])];
+
 export function addToReport(total: Report, part: Report): Report {
+  const createdChannels = union(total.createdChannels, part.createdChannels);
   return {
     added: total.added.concat(part.added),
     alreadyExisting: total.alreadyExisting.concat(part.alreadyExisting),
     notAdded: total.notAdded.concat(part.notAdded),
+    updated: (total.updated ?? []).concat(part.updated ?? []),
+    // A channel created by an earlier chunk is no longer unknown.
+    unknownChannels: union(total.unknownChannels, part.unknownChannels).filter(
+      (name) => !createdChannels.includes(name),
+    ),
+    createdChannels,
   };
+}
+
+/** The result as rows of a spreadsheet: the import columns (never the password), the group and the reason. */
+export function resultRows(
+  kind: ImportKind,
+  report: Report,
+  groupName: (group: 'notAdded' | 'alreadyExisting' | 'added' | 'updated') => string,
+  reasonText: (row: Record<string, unknown>) => string,
+) {
+  const keys = IMPORT_COLUMNS[kind].filter((key) => key !== 'password');
+  const columns = [...keys, 'result', 'reason'].map((key) => ({ header: key, key, width: key === 'reason' ? 40 : 20 }));
+  const groups = ['notAdded', 'alreadyExisting', 'updated', 'added'] as const;
+  const rows = groups.flatMap((group) =>
+    (report[group] ?? []).map((row) => ({
+      ...Object.fromEntries(keys.map((key) => [key, row[key] === undefined ? null : (row[key] as SheetRow[string])])),
+      result: groupName(group),
+      reason: reasonText(row),
+    })),
+  );
+  return { columns, rows };
 }

@@ -8,12 +8,21 @@ import { CreateMultipleChannels, CreateMultipleUsers } from '@talkgroup/protocol
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { refreshDirectory } from '../../../api/directory.ts';
-import { addToReport, chunks, emptyReport, IMPORT_CHUNK, type ImportKind, type Report } from '../import-rows.ts';
+import {
+  addToReport,
+  chunks,
+  emptyReport,
+  IMPORT_CHUNK,
+  type ImportKind,
+  type ImportOptions,
+  type Report,
+} from '../import-rows.ts';
 import type { SheetRow } from '../workbook.ts';
 
 export interface ImportInput {
   kind: ImportKind;
   rows: SheetRow[];
+  options?: ImportOptions;
   /** Called after each chunk with the number of rows sent so far. */
   onProgress?: (done: number) => void;
 }
@@ -24,17 +33,24 @@ export interface Imported {
   failure?: unknown;
 }
 
-async function send(kind: ImportKind, rows: SheetRow[]): Promise<Report> {
-  if (kind === 'users') return (await api(CreateMultipleUsers, { userData: rows })).createdUsers;
+async function send(kind: ImportKind, rows: SheetRow[], options: ImportOptions = {}): Promise<Report> {
+  if (kind === 'users') {
+    const body = {
+      userData: rows,
+      ...(options.update ? { mode: 'update' as const } : {}),
+      ...(options.createChannels ? { createChannels: true } : {}),
+    };
+    return (await api(CreateMultipleUsers, body)).createdUsers;
+  }
   return (await api(CreateMultipleChannels, { channelData: rows })).channelsCreated;
 }
 
-export async function importRows({ kind, rows, onProgress }: ImportInput): Promise<Imported> {
+export async function importRows({ kind, rows, options, onProgress }: ImportInput): Promise<Imported> {
   let report = emptyReport();
   let done = 0;
   try {
     for (const chunk of chunks(rows, IMPORT_CHUNK)) {
-      report = addToReport(report, await send(kind, chunk));
+      report = addToReport(report, await send(kind, chunk, options));
       done += chunk.length;
       onProgress?.(done);
     }
