@@ -47,8 +47,8 @@ test.describe('users list (French)', () => {
     await field(dialog, 'Nom').fill('  Dupont');
     await field(dialog, 'Identifiant (e-mail)').fill(`  ${login}`);
     await field(dialog, 'Pseudo').fill(`jd${tag}`);
-    await field(dialog, 'Mot de passe').fill('secret1');
-    await field(dialog, 'Valider le mot de passe').fill('secret1');
+    await field(dialog, 'Mot de passe').fill('secret-123');
+    await field(dialog, 'Valider le mot de passe').fill('secret-123');
     const mapSwitch = dialog.getByRole('switch', { name: "Droit d'accés à la carte" });
     await expect(mapSwitch).not.toBeChecked();
     await mapSwitch.check();
@@ -330,10 +330,10 @@ test.describe('users list (English)', () => {
     await field(dialog, 'First name').fill('Grace');
     await field(dialog, 'Last name').fill('Hopper');
     await field(dialog, 'Login (e-mail)').fill(login);
-    await field(dialog, 'Password').fill('cobol59');
-    await field(dialog, 'Validate password').fill('cobol60');
+    await field(dialog, 'Password').fill('cobol-1959');
+    await field(dialog, 'Validate password').fill('cobol-1960');
     await expect(dialog.getByText('The two passwords must be identical')).toBeVisible();
-    await field(dialog, 'Validate password').fill('cobol59');
+    await field(dialog, 'Validate password').fill('cobol-1959');
     await expect(dialog.getByRole('switch', { name: 'Map access right' })).not.toBeChecked();
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await expect(notice(page)).toContainText('User added successfully');

@@ -28,6 +28,8 @@ async function main() {
   const log = app.fastify.log;
 
   if (config.adminLogin && config.adminPassword && (await app.services.users.count()) === 0) {
+    const weak = app.services.passwordPolicy.problem(config.adminPassword);
+    if (weak) throw new ConfigError(`ADMIN_PASSWORD: ${weak.message}`);
     await app.services.users.create({
       firstName: 'Admin',
       lastName: 'Talkgroup',

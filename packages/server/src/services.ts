@@ -2,6 +2,7 @@
 import { type ActivityStore, activityStore } from './activities/store.ts';
 import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth/counter-store.ts';
 import { type CallLimiter, callLimiter, chatLimit, UPLOAD_LIMIT } from './auth/rate-limit.ts';
+import { type PasswordPolicy, passwordPolicy } from './auth/password-policy.ts';
 import { type SignInLimits, signInLimits } from './auth/sign-in-limits.ts';
 import { type SessionStore, sessionStore } from './auth/sessions.ts';
 import { type ChannelAccess, channelAccess } from './channels/access.ts';
@@ -57,6 +58,8 @@ export interface Services {
   signInLimits: SignInLimits;
   /** Uploads per user. */
   uploadLimit: CallLimiter;
+  /** The rule for new passwords (PASSWORD_MIN_LENGTH, common passwords). */
+  passwordPolicy: PasswordPolicy;
 }
 
 export function createServices(
@@ -94,7 +97,7 @@ export function createServices(
     database,
     db,
     events,
-    sessions: sessionStore(db, config.tokenTtlMs),
+    sessions: sessionStore(db, config.tokenTtlMs, config.sessionIdleMs),
     users,
     memberships,
     channels,
@@ -120,5 +123,6 @@ export function createServices(
     counters,
     signInLimits: signInLimits(counters),
     uploadLimit: callLimiter(counters, 'upload', UPLOAD_LIMIT),
+    passwordPolicy: passwordPolicy(config.passwordMinLength),
   };
 }

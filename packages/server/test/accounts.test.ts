@@ -24,7 +24,7 @@ describe.each(databases)('accounts on %s', (dialect) => {
       firstName: 'Ada',
       lastName: 'Admin',
       email: 'Ada@Example.org',
-      password: 'secret1',
+      password: 'admin-secret-1',
       phone_number: '',
     });
     expect(first.status).toBe(200);
@@ -37,7 +37,7 @@ describe.each(databases)('accounts on %s', (dialect) => {
       firstName: 'Eve',
       lastName: 'Outsider',
       email: 'eve@example.org',
-      password: 'secret2',
+      password: 'second-secret-2',
     });
     expect(second.status).toBe(403);
     expect(second.body).toEqual({
@@ -55,7 +55,7 @@ describe.each(databases)('accounts on %s', (dialect) => {
       firstName: 'Eve',
       lastName: 'Member',
       email: 'eve@example.org',
-      password: 'secret2',
+      password: 'second-secret-2',
     });
     expect(member.status).toBe(200);
     expect(member.body.user.role).toBe('member');
@@ -69,7 +69,7 @@ describe.each(databases)('accounts on %s', (dialect) => {
         firstName: 'Bob',
         lastName: 'Radio',
         email: 'bob@example.org',
-        password: 'pw',
+        password: 'member-password-1',
         pseudo: 'bobby',
         mapRight: true,
       },
@@ -84,13 +84,13 @@ describe.each(databases)('accounts on %s', (dialect) => {
     });
     const defaults = await app.call(
       '/user/api/signUpUser',
-      { firstName: 'Cy', lastName: 'Radio', email: 'cy@example.org', password: 'pw' },
+      { firstName: 'Cy', lastName: 'Radio', email: 'cy@example.org', password: 'member-password-1' },
       admin.token,
     );
     expect(defaults.body.user.mapRight).toBe(false);
     const duplicate = await app.call(
       '/user/api/signUpUser',
-      { firstName: 'Bob', lastName: 'Again', email: 'BOB@example.org', password: 'pw' },
+      { firstName: 'Bob', lastName: 'Again', email: 'BOB@example.org', password: 'member-password-1' },
       admin.token,
     );
     expect(duplicate.status).toBe(409);
@@ -109,8 +109,8 @@ describe.each(databases)('accounts on %s', (dialect) => {
   });
 
   it('signs in with the right password and answers the same for an unknown login and a wrong password', async () => {
-    await signUpAdmin(app, 'admin@example.org', 'secret1');
-    const ok = await app.call('/user/api/login', { user_email: 'admin@example.org', user_password: 'secret1' });
+    await signUpAdmin(app, 'admin@example.org', 'admin-secret-1');
+    const ok = await app.call('/user/api/login', { user_email: 'admin@example.org', user_password: 'admin-secret-1' });
     expect(ok.status).toBe(200);
     expect(ok.body).toMatchObject({
       success: true,
@@ -135,7 +135,10 @@ describe.each(databases)('accounts on %s', (dialect) => {
       );
     }
     expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true);
-    const limited = await app.call('/user/api/login', { user_email: 'admin@example.org', user_password: 'secret1' });
+    const limited = await app.call('/user/api/login', {
+      user_email: 'admin@example.org',
+      user_password: 'admin-secret-1',
+    });
     expect(limited.status).toBe(429);
     expect(limited.body.result).toMatch(/too many/i);
   });
@@ -172,13 +175,13 @@ describe.each(databases)('accounts on %s', (dialect) => {
   });
 
   it('stores tokens and passwords only as hashes', async () => {
-    const admin = await signUpAdmin(app, 'admin@example.org', 'secret1');
+    const admin = await signUpAdmin(app, 'admin@example.org', 'admin-secret-1');
     const session = await app.services.db.selectFrom('sessions').selectAll().executeTakeFirstOrThrow();
     expect(session.token_hash).not.toContain(admin.token);
     expect(session.token_hash).toMatch(/^[0-9a-f]{64}$/);
     const user = await app.services.db.selectFrom('users').selectAll().executeTakeFirstOrThrow();
     expect(user.password_hash).toMatch(/^scrypt\$/);
-    expect(user.password_hash).not.toContain('secret1');
+    expect(user.password_hash).not.toContain('admin-secret-1');
   });
 
   it('refuses an expired token', async () => {

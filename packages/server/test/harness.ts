@@ -98,7 +98,7 @@ export interface Account {
 export async function signUpAdmin(
   app: TestApp,
   identifier = 'admin@example.org',
-  password = 'secret1',
+  password = 'admin-secret-1',
 ): Promise<Account> {
   const signUp = await app.call('/user/api/signUpUser', {
     firstName: 'Ada',

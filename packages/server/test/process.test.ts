@@ -25,20 +25,25 @@ describe('the server process on SQLite', () => {
   it('creates the first administrator from ADMIN_LOGIN, keeps acknowledged writes after kill -9, closes on SIGTERM', async () => {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-proc-'));
     dirs.push(dataDir);
-    const env = { DATA_DIR: dataDir, ADMIN_LOGIN: 'boss@example.org', ADMIN_PASSWORD: 'bosspw' };
+    const env = { DATA_DIR: dataDir, ADMIN_LOGIN: 'boss@example.org', ADMIN_PASSWORD: 'boss-password-1' };
 
     const first = await start(env);
     children.push(first.child);
     const login = await post(first.base, '/user/api/login', {
       user_email: 'boss@example.org',
-      user_password: 'bosspw',
+      user_password: 'boss-password-1',
     });
     expect(login.status).toBe(200);
     const token = (await login.json()).user.authToken;
     const created = await fetch(`${first.base}/user/api/signUpUser`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-access-token': token },
-      body: JSON.stringify({ firstName: 'Kim', lastName: 'Durable', email: 'kim@example.org', password: 'kimpw' }),
+      body: JSON.stringify({
+        firstName: 'Kim',
+        lastName: 'Durable',
+        email: 'kim@example.org',
+        password: 'kim-password-1',
+      }),
     });
     expect(created.status).toBe(200);
     const killed = exited(first.child);
@@ -48,7 +53,8 @@ describe('the server process on SQLite', () => {
     const second = await start(env);
     children.push(second.child);
     expect(
-      (await post(second.base, '/user/api/login', { user_email: 'kim@example.org', user_password: 'kimpw' })).status,
+      (await post(second.base, '/user/api/login', { user_email: 'kim@example.org', user_password: 'kim-password-1' }))
+        .status,
     ).toBe(200);
     const closed = exited(second.child);
     second.child.kill('SIGTERM');

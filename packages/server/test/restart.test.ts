@@ -58,12 +58,13 @@ describe('a server restart under connected rooms', () => {
     async (signal) => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-restart-'));
       dirs.push(dataDir);
-      const env = { DATA_DIR: dataDir, ADMIN_LOGIN: 'boss@example.org', ADMIN_PASSWORD: 'bosspw' };
+      const env = { DATA_DIR: dataDir, ADMIN_LOGIN: 'boss@example.org', ADMIN_PASSWORD: 'boss-password-1' };
       const first = await startServer(env);
       servers.push(first);
       const { base } = first;
-      const token = (await post(base, '/user/api/login', { user_email: 'boss@example.org', user_password: 'bosspw' }))
-        .body.user.authToken as string;
+      const token = (
+        await post(base, '/user/api/login', { user_email: 'boss@example.org', user_password: 'boss-password-1' })
+      ).body.user.authToken as string;
       const channel = (await post(base, '/user/api/createChannel', { channelName: 'Night Shift' }, token)).body.res;
 
       const talker = new RoomClient(base, token, channel.rtcSession);

@@ -68,7 +68,11 @@ describe.each(databases)('ending sessions on %s', (dialect) => {
     const phone = await signIn(app, admin.identifier, admin.password);
     const here = await open(admin);
     const there = await open(phone);
-    const changed = await app.call('/user/api/updatePasswordUser', { id: admin.id, password: 'secret2' }, admin.token);
+    const changed = await app.call(
+      '/user/api/updatePasswordUser',
+      { id: admin.id, password: 'second-secret-2', currentPassword: admin.password },
+      admin.token,
+    );
     expect(changed.status).toBe(200);
     expect((await ended(there)).reason).toBe('password');
     await stillOpen(here);
@@ -78,13 +82,13 @@ describe.each(databases)('ending sessions on %s', (dialect) => {
 
   it('a password set by an administrator ends every session of that user (updatePasswordUser and updateUserData)', async () => {
     const socket = await open(member);
-    await app.call('/user/api/updatePasswordUser', { id: member.id, password: 'newpass1' }, admin.token);
+    await app.call('/user/api/updatePasswordUser', { id: member.id, password: 'new-password-1' }, admin.token);
     expect((await ended(socket)).reason).toBe('password');
     expect((await app.call('/user/api/getMyChannels', {}, member.token)).status).toBe(401);
 
-    const again = await signIn(app, member.identifier, 'newpass1');
+    const again = await signIn(app, member.identifier, 'new-password-1');
     const next = await open(again);
-    const edit = { id: member.id, firstName: 'Mia', lastName: 'Field', password: 'newpass2' };
+    const edit = { id: member.id, firstName: 'Mia', lastName: 'Field', password: 'new-password-2' };
     expect((await app.call('/user/api/updateUserData', edit, admin.token)).status).toBe(200);
     expect((await ended(next)).reason).toBe('password');
   });

@@ -31,8 +31,16 @@ const USER_CALLS: Array<{
     }),
     adminOnly: true,
   },
-  { path: '/user/api/updatePasswordUser', body: ({ admin }) => ({ id: admin, password: 'secret1' }), adminOnly: true },
-  { path: '/user/api/verifyPassword', body: ({ admin }) => ({ id: admin, password: 'secret1' }), adminOnly: true },
+  {
+    path: '/user/api/updatePasswordUser',
+    body: ({ admin }) => ({ id: admin, password: 'admin-secret-1', currentPassword: 'admin-secret-1' }),
+    adminOnly: true,
+  },
+  {
+    path: '/user/api/verifyPassword',
+    body: ({ admin }) => ({ id: admin, password: 'admin-secret-1' }),
+    adminOnly: true,
+  },
   { path: '/user/api/deleteUserTokens/', body: ({ admin }) => ({ userId: admin }), adminOnly: true },
   { path: '/user/api/deleteUser', body: ({ admin }) => ({ UserId: admin }), adminOnly: true },
   {
@@ -64,7 +72,7 @@ describe.each(databases)('user calls on %s', (dialect) => {
   let admin: Account;
   beforeEach(async () => {
     app = await startApp(dialect);
-    admin = await signUpAdmin(app, 'admin@example.org', 'secret1');
+    admin = await signUpAdmin(app, 'admin@example.org', 'admin-secret-1');
   });
   afterEach(async () => {
     await app.close();
@@ -153,7 +161,7 @@ describe.each(databases)('user calls on %s', (dialect) => {
   });
 
   it('updates a user, keeping the password when blank, and refuses a taken login', async () => {
-    const member = await createMember(app, admin, { email: 'mia@example.org', password: 'oldpw' });
+    const member = await createMember(app, admin, { email: 'mia@example.org', password: 'old-password-1' });
     const other = await createMember(app, admin, { email: 'other@example.org' });
     const updated = await app.call(
       '/user/api/updateUserData',
@@ -177,7 +185,7 @@ describe.each(databases)('user calls on %s', (dialect) => {
       pseudo: 'mira',
       mapRight: true,
     });
-    await signIn(app, 'mia@example.org', 'oldpw');
+    await signIn(app, 'mia@example.org', 'old-password-1');
 
     const taken = await app.call(
       '/user/api/updateUserData',
@@ -197,21 +205,22 @@ describe.each(databases)('user calls on %s', (dialect) => {
   });
 
   it('changes a password and verifies the caller password', async () => {
-    const member = await createMember(app, admin, { password: 'oldpw' });
+    const member = await createMember(app, admin, { password: 'old-password-1' });
     expect(
-      (await app.call('/user/api/updatePasswordUser', { id: member.id, password: 'newpw' }, admin.token)).status,
+      (await app.call('/user/api/updatePasswordUser', { id: member.id, password: 'new-password-1' }, admin.token))
+        .status,
     ).toBe(200);
-    await expect(signIn(app, member.identifier, 'oldpw')).rejects.toThrow();
-    await signIn(app, member.identifier, 'newpw');
+    await expect(signIn(app, member.identifier, 'old-password-1')).rejects.toThrow();
+    await signIn(app, member.identifier, 'new-password-1');
 
-    const right = await app.call('/user/api/verifyPassword', { id: admin.id, password: 'secret1' }, admin.token);
+    const right = await app.call('/user/api/verifyPassword', { id: admin.id, password: 'admin-secret-1' }, admin.token);
     expect(right.body).toEqual({ success: true, result: true });
     const wrong = await app.call('/user/api/verifyPassword', { id: admin.id, password: 'bad' }, admin.token);
     expect(wrong.body).toEqual({ success: true, result: false });
     // Nobody checks someone else's password.
-    expect((await app.call('/user/api/verifyPassword', { id: member.id, password: 'newpw' }, admin.token)).status).toBe(
-      403,
-    );
+    expect(
+      (await app.call('/user/api/verifyPassword', { id: member.id, password: 'new-password-1' }, admin.token)).status,
+    ).toBe(403);
   });
 
   it('deletes a user, revoking its sessions, and refuses to delete oneself', async () => {
@@ -249,7 +258,7 @@ describe.each(databases)('user calls on %s', (dialect) => {
       lastName: 'Lee',
       identifier: 'ann@example.org',
       pseudo: 'ann',
-      password: 'pw',
+      password: 'ann-password-1',
       mapRight: 'vrai',
     };
     await createMember(app, admin, { email: 'old@example.org' });
@@ -288,7 +297,7 @@ describe.each(databases)('user calls on %s', (dialect) => {
     const ann = users.find((u: { identifier: string }) => u.identifier === 'ann@example.org');
     expect(ann).toMatchObject({ mapRight: true, role: 'member', channels: [{ id: ops, name: 'Ops' }] });
     expect(users.find((u: { identifier: string }) => u.identifier === 'bob@example.org').mapRight).toBe(false);
-    await signIn(app, 'ann@example.org', 'pw');
+    await signIn(app, 'ann@example.org', 'ann-password-1');
   });
 
   it('puts a user in channels by name and removes it from all of them', async () => {

@@ -8,24 +8,26 @@ import type { CounterStore } from './counter-store.ts';
 export interface CallLimit {
   max: number;
   windowMs: number;
-  /** "messages", "uploads": what the 429 says there were too many of. */
-  what: string;
+  /** What the 429 says. */
+  code: 'too_many_messages' | 'too_many_uploads';
 }
 
-export const chatLimit = (perMinute: number): CallLimit => ({ max: perMinute, windowMs: 60_000, what: 'messages' });
-export const UPLOAD_LIMIT: CallLimit = { max: 10, windowMs: 60_000, what: 'uploads' };
-
-export function tooManyCalls(what: string, waitMs: number): HttpError {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  return new HttpError(429, `Too many ${what}: wait ${seconds} seconds and try again.`);
-}
+export const chatLimit = (perMinute: number): CallLimit => ({
+  max: perMinute,
+  windowMs: 60_000,
+  code: 'too_many_messages',
+});
+export const UPLOAD_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_uploads' };
 
 export function callLimiter(store: CounterStore, name: string, limit: CallLimit) {
   /** Counts one call of the user; throws the 429 when it is one too many. */
   return async function take(userId: number): Promise<void> {
     const key = `rate:${name}:${userId}`;
     const count = await store.increment(key, limit.windowMs);
-    if (count > limit.max) throw tooManyCalls(limit.what, await store.remaining(key));
+    if (count > limit.max) {
+      const seconds = Math.max(1, Math.ceil((await store.remaining(key)) / 1000));
+      throw new HttpError(429, limit.code, { seconds });
+    }
   };
 }
 

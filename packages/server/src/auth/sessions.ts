@@ -1,4 +1,7 @@
-/** Sign-in tokens: 32 random bytes sent to the client, only their SHA-256 stored; revocable, with an expiry. */
+/**
+ * Sign-in tokens: 32 random bytes sent to the client, only their SHA-256 stored; revocable, with an absolute
+ * lifetime (TOKEN_TTL_DAYS) and an idle timeout (SESSION_IDLE_HOURS: unused that long, a token ends).
+ */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Db } from '../db/schema.ts';
 
@@ -12,7 +15,10 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export function sessionStore(db: Db, ttlMs: number) {
+/** The last use is written at most this often (not on every request). */
+const LAST_SEEN_STEP_MS = 60_000;
+
+export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INFINITY) {
   return {
     async create(userId: number): Promise<string> {
       const token = randomBytes(32).toString('base64url');
@@ -29,17 +35,37 @@ export function sessionStore(db: Db, ttlMs: number) {
       return token;
     },
 
-    /** The owner of a live token, or undefined for an unknown, revoked or expired one. */
+    /** The owner of a live token, or undefined for an unknown, revoked, expired or idle one. */
     async resolve(token: string | undefined): Promise<TokenOwner | undefined> {
       if (!token || token.length > 200) return undefined;
+      const now = Date.now();
       const row = await db
         .selectFrom('sessions')
         .innerJoin('users', 'users.id', 'sessions.user_id')
-        .select(['sessions.id as sessionId', 'sessions.user_id as userId', 'users.role as role'])
+        .select([
+          'sessions.id as sessionId',
+          'sessions.user_id as userId',
+          'users.role as role',
+          'sessions.created_at as createdAt',
+          'sessions.last_seen_at as lastSeenAt',
+        ])
         .where('sessions.token_hash', '=', hashToken(token))
-        .where('sessions.expires_at', '>', new Date().toISOString())
+        .where('sessions.expires_at', '>', new Date(now).toISOString())
         .executeTakeFirst();
-      return row ? { userId: row.userId, role: row.role, sessionId: row.sessionId } : undefined;
+      if (!row) return undefined;
+      const lastSeen = Date.parse(row.lastSeenAt ?? row.createdAt);
+      if (now - lastSeen >= idleMs) {
+        await db.deleteFrom('sessions').where('id', '=', row.sessionId).execute();
+        return undefined;
+      }
+      if (now - lastSeen >= LAST_SEEN_STEP_MS) {
+        await db
+          .updateTable('sessions')
+          .set({ last_seen_at: new Date(now).toISOString() })
+          .where('id', '=', row.sessionId)
+          .execute();
+      }
+      return { userId: row.userId, role: row.role, sessionId: row.sessionId };
     },
 
     async revoke(sessionId: number): Promise<void> {

@@ -41,10 +41,8 @@ export const DEFAULT_SIGN_IN_POLICY: SignInLimitPolicy = {
 
 const digest = (text: string) => createHash('sha256').update(text).digest('base64url').slice(0, 22);
 
-function tooMany(waitMs: number, what: string): HttpError {
-  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-  const wait = seconds >= 120 ? `${Math.ceil(seconds / 60)} minutes` : `${seconds} seconds`;
-  return new HttpError(429, `Too many failed sign-ins ${what}: wait ${wait} and try again.`);
+function tooMany(waitMs: number, code: 'sign_in_wait_account' | 'sign_in_wait_address'): HttpError {
+  return new HttpError(429, code, { seconds: Math.max(1, Math.ceil(waitMs / 1000)) });
 }
 
 /** How long an account waits after its n-th failure in a row: 0 while free, then doubling up to the cap. */
@@ -77,12 +75,12 @@ export function signInLimits(store: CounterStore, policy: SignInLimitPolicy = DE
       ]);
       if (known > 0) {
         if (pairFailures >= policy.knownAddressMaxFailures)
-          throw tooMany(await store.remaining(key.pair), 'for this account from your address');
+          throw tooMany(await store.remaining(key.pair), 'sign_in_wait_account');
         return;
       }
-      if (waitMs > 0) throw tooMany(waitMs, 'for this account');
+      if (waitMs > 0) throw tooMany(waitMs, 'sign_in_wait_account');
       if (addressFailures >= policy.addressMaxFailures)
-        throw tooMany(await store.remaining(key.address), 'from your address');
+        throw tooMany(await store.remaining(key.address), 'sign_in_wait_address');
     },
 
     async failed(account: string, address: string): Promise<void> {

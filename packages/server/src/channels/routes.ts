@@ -19,9 +19,11 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
+import { listSender } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Services } from '../services.ts';
+import { memberView } from '../users/member-view.ts';
 import { type ChannelSummary, isUniqueViolation } from './store.ts';
 
 /** Spec section 8: the console shows this text when an update is refused. */
@@ -33,11 +35,29 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
 
   const memberIdsOf = async (channelId: number) => [...(await memberships.memberIds(channelId))];
 
-  route(GetAllChannels, async () => ({ success: true, res: await channels.all() }));
+  // The whole list, fast: ETag / 304, compressed when asked (http/lists.ts).
+  const sendList = listSender();
+  route(
+    GetAllChannels,
+    async ({ req, reply }) => sendList('channels', req, reply, { success: true, res: await channels.all() }) as never,
+  );
 
   route(GetChannelsToExport, async () => ({ success: true, res: await channels.exportRows() }));
 
-  route(GetMyChannels, async ({ auth }) => ({ success: true, res: await channels.ofUser(auth.userId) }));
+  route(GetMyChannels, async ({ auth }) => {
+    const talking = async (list: Awaited<ReturnType<typeof channels.ofUser>>) => {
+      const now = await services.presence.talkingIn(list.map((channel) => channel.id));
+      return list.map((channel) => ({ ...channel, talking: now.get(channel.id) ?? [] }));
+    };
+    const mine = await talking(await channels.ofUser(auth.userId));
+    if (auth.role === 'admin') return { success: true, res: mine };
+    // A member sees its fellow members' names, not their logins (e-mail addresses).
+    const named = mine.map((channel) => ({
+      ...channel,
+      users: channel.users.map((user) => (user.id === auth.userId ? user : { ...user, identifier: '' })),
+    }));
+    return { success: true, res: named };
+  });
 
   route(GetUsersInChannel, async ({ body, auth }) => {
     await access.requireReader(auth, body.channelId);
@@ -48,7 +68,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     const mapRight = me?.map_right === 1;
     return {
       success: true,
-      res: members.map((u): User => (mapRight || u.id === auth.userId ? u : { ...u, userPositions: [] })),
+      res: members.map((u): User => (u.id === auth.userId ? u : memberView(u, body.channelId, mapRight))),
     };
   });
 

@@ -1,5 +1,5 @@
 /** The tables, one interface each; Kysely types every query from this. Times are ISO 8601 UTC strings. */
-import type { Generated, Kysely } from 'kysely';
+import type { ColumnType, Generated, Kysely } from 'kysely';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -24,6 +24,25 @@ export interface SessionsTable {
   token_hash: string;
   created_at: string;
   expires_at: string;
+  /** Last request made with it (idle timeout); null until its first use after sign-in. */
+  last_seen_at: ColumnType<string | null, string | null | undefined, string | null>;
+}
+
+/** What an administrator did (issue 16): written in the transaction of the change, never pruned. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  created_at: string;
+  actor_id: number | null;
+  actor_name: string;
+  /** `user.create`, `channel.update`, `membership.add`, ... */
+  action: string;
+  target_type: string;
+  target_id: number | null;
+  target_name: string | null;
+  /** JSON: { field: { before, after } } of the changed fields; never a password. */
+  changes: string | null;
+  address: string | null;
+  request_id: string | null;
 }
 
 export interface ChannelsTable {
@@ -167,6 +186,7 @@ export interface Database {
   devices: DevicesTable;
   material_types: MaterialTypesTable;
   voice_messages: VoiceMessagesTable;
+  audit_log: AuditLogTable;
 }
 
 export type Db = Kysely<Database>;

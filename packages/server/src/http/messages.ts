@@ -163,9 +163,9 @@ const catalogue: Record<ServerMessageCode, Texts> = {
     de: 'Sie können Ihr eigenes Konto nicht löschen.',
   },
   photo_url_invalid: {
-    en: 'photo_url: must be an http(s) URL or a path',
-    fr: 'photo_url : doit être une adresse http(s) ou un chemin',
-    de: 'photo_url: muss eine http(s)-Adresse oder ein Pfad sein',
+    en: 'photo_url: must be an https URL or a path of this server',
+    fr: 'photo_url : doit être une adresse https ou un chemin de ce serveur',
+    de: 'photo_url: muss eine https-Adresse oder ein Pfad dieses Servers sein',
   },
   channel_name_taken: {
     en: 'Channel name already exists',
@@ -284,6 +284,46 @@ const catalogue: Record<ServerMessageCode, Texts> = {
     en: 'No such call: {{method}} {{path}}',
     fr: 'Appel inconnu : {{method}} {{path}}',
     de: 'Unbekannter Aufruf: {{method}} {{path}}',
+  },
+  sign_in_wait_account: {
+    en: 'Too many failed sign-ins for this account: wait {{seconds}} seconds and try again.',
+    fr: 'Trop d’échecs de connexion pour ce compte : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele fehlgeschlagene Anmeldungen für dieses Konto: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  sign_in_wait_address: {
+    en: 'Too many failed sign-ins from your address: wait {{seconds}} seconds and try again.',
+    fr: 'Trop d’échecs de connexion depuis votre adresse : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele fehlgeschlagene Anmeldungen von Ihrer Adresse: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  too_many_messages: {
+    en: 'Too many messages: wait {{seconds}} seconds and try again.',
+    fr: 'Trop de messages : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele Nachrichten: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  too_many_uploads: {
+    en: 'Too many uploads: wait {{seconds}} seconds and try again.',
+    fr: 'Trop d’envois de fichiers : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele Uploads: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  password_too_short: {
+    en: 'password: must be at least {{min}} characters long.',
+    fr: 'Le mot de passe doit contenir au moins {{min}} caractères.',
+    de: 'Das Passwort muss mindestens {{min}} Zeichen lang sein.',
+  },
+  password_too_common: {
+    en: 'password: this password is too common; choose another one.',
+    fr: 'Ce mot de passe est trop courant : choisissez-en un autre.',
+    de: 'Dieses Passwort ist zu verbreitet: Wählen Sie ein anderes.',
+  },
+  current_password_required: {
+    en: 'currentPassword: give your current password to change it.',
+    fr: 'Saisissez votre mot de passe actuel pour le changer.',
+    de: 'Geben Sie Ihr aktuelles Passwort ein, um es zu ändern.',
+  },
+  current_password_wrong: {
+    en: 'currentPassword: the current password is wrong.',
+    fr: 'Le mot de passe actuel est incorrect.',
+    de: 'Das aktuelle Passwort ist falsch.',
   },
   bad_request: { en: '{{details}}', fr: 'Requête invalide : {{details}}', de: 'Ungültige Anfrage: {{details}}' },
   server_error: {

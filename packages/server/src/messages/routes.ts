@@ -26,17 +26,25 @@ const FILE_NAME_MAX = 200;
 
 /** The sender's name for the file, kept for display and download: no path, no control characters. */
 export function displayFileName(raw: string | undefined, mime: ImageMimeType): string {
+  const extension = IMAGE_EXTENSIONS[mime];
   const base = (raw ?? '').replaceAll('\\', '/').split('/').pop() ?? '';
-  const clean = [...base]
-    .filter((ch) => {
-      const code = ch.codePointAt(0) ?? 0;
-      return code >= 0x20 && code !== 0x7f && ch !== '"';
-    })
-    .join('')
+  // No control, bidirectional or invisible formatting character (a name must read as it is), no quote.
+  const clean = base
+    .replace(/[\p{Cc}\p{Cf}\u2028\u2029"]/gu, '')
     .trim()
-    .slice(0, FILE_NAME_MAX);
-  return clean || `image.${mime.slice('image/'.length)}`;
+    .replace(/^\.+/, '');
+  // The extension is the detected type's: "invoice.pdf" that is a PNG shows as "invoice.pdf.png".
+  const stem = clean.replace(/\.(jpe?g|png|gif|bmp|webp)$/i, '').slice(0, FILE_NAME_MAX - extension.length - 1);
+  return `${stem || 'image'}.${extension}`;
 }
+
+const IMAGE_EXTENSIONS: Record<ImageMimeType, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/gif': 'gif',
+  'image/bmp': 'bmp',
+  'image/webp': 'webp',
+};
 
 /** RFC 6266: an ASCII fallback plus the UTF-8 name. */
 function contentDisposition(fileName: string): string {

@@ -190,7 +190,8 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     const row = await users.row(body.id);
     if (!row) throw notFound('user_not_found');
     services.passwordPolicy.check(body.password);
-    if (auth.userId === body.id) await requireCurrentPassword(row.password_hash, body.currentPassword, auth.userId, req.ip);
+    if (auth.userId === body.id)
+      await requireCurrentPassword(row.password_hash, body.currentPassword, auth.userId, req.ip);
     await users.update(body.id, { password: body.password });
     await endSessionsAfterNewPassword(auth, body.id);
     return { success: true, ...said('password_updated') };

@@ -289,6 +289,11 @@ export function userStore(db: Db) {
         .execute();
     },
 
+    /** A hash of the same password with today's figures (passwords.ts needsRehash). */
+    async setPasswordHash(id: number, passwordHash: string): Promise<void> {
+      await db.updateTable('users').set({ password_hash: passwordHash }).where('id', '=', id).execute();
+    },
+
     async setPhoto(id: number, photoUrl: string): Promise<void> {
       await db.updateTable('users').set({ photo_url: photoUrl }).where('id', '=', id).execute();
     },

@@ -19,7 +19,8 @@ import { PasswordInput } from './PasswordInput.tsx';
 export interface AdminPasswordDialogProps {
   open: boolean;
   targetName: string;
-  onVerified: () => void;
+  /** With the password just verified (a change of one's own password sends it as currentPassword). */
+  onVerified: (password: string) => void;
   onCancel: () => void;
 }
 
@@ -48,7 +49,7 @@ export function AdminPasswordDialog({ open, targetName, onVerified, onCancel }: 
     if (verify.isPending || !adminId) return;
     try {
       const answer = await verify.mutateAsync({ id: adminId, password });
-      if (answer.result === true) onVerified();
+      if (answer.result === true) onVerified(password);
       else form.setError('password', { type: 'wrong' });
     } catch {
       // verify.error says it below.

@@ -15,6 +15,7 @@ import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { useChannels } from '../../api/directory.ts';
+import { getSession } from '../../api/session.ts';
 import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { ALL_ROWS, PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
@@ -34,8 +35,13 @@ export interface EditUserDialogProps {
 
 export function EditUserDialog({ user, onClose, variant = 'full', onUpdated }: EditUserDialogProps) {
   const [verifiedFor, setVerifiedFor] = useState<number | null>(null);
+  // The administrator's own password, verified by the gate: the server asks it to change one's own password.
+  const [gatePassword, setGatePassword] = useState('');
   useEffect(() => {
-    if (!user) setVerifiedFor(null);
+    if (!user) {
+      setVerifiedFor(null);
+      setGatePassword('');
+    }
   }, [user]);
   if (!user) return null;
   if (verifiedFor !== user.id)
@@ -43,11 +49,23 @@ export function EditUserDialog({ user, onClose, variant = 'full', onUpdated }: E
       <AdminPasswordDialog
         open
         targetName={displayNameOf(user)}
-        onVerified={() => setVerifiedFor(user.id)}
+        onVerified={(password) => {
+          setGatePassword(password);
+          setVerifiedFor(user.id);
+        }}
         onCancel={onClose}
       />
     );
-  return <EditUserForm key={user.id} user={user} variant={variant} onClose={onClose} onUpdated={onUpdated} />;
+  return (
+    <EditUserForm
+      key={user.id}
+      user={user}
+      variant={variant}
+      onClose={onClose}
+      onUpdated={onUpdated}
+      currentPassword={user.id === getSession()?.user?.id ? gatePassword : undefined}
+    />
+  );
 }
 
 function EditUserForm({
@@ -55,8 +73,10 @@ function EditUserForm({
   variant,
   onClose,
   onUpdated,
+  currentPassword,
 }: {
   user: User;
+  currentPassword?: string;
   variant: 'full' | 'dashboard';
   onClose: () => void;
   onUpdated?: () => void;
@@ -93,7 +113,7 @@ function EditUserForm({
           lastName: form.lastName,
           pseudo: form.pseudo,
           mapRight: form.mapRight,
-          ...(form.password.trim() ? { password: form.password } : {}),
+          ...(form.password.trim() ? { password: form.password, ...(currentPassword ? { currentPassword } : {}) } : {}),
         },
         channelIds: form.channelIds,
       });

@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import type { Channel } from '@talkgroup/protocol';
+import { type Channel, PASSWORD_MIN_LENGTH } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { useCallback, useId, useMemo } from 'react';
 import { Controller, useController, useFormContext, useWatch } from 'react-hook-form';
@@ -71,7 +71,11 @@ export function UserFormFields({ mode, channels, channelsLoading, pageSizes }: U
           required={mode === 'add'}
           autoComplete="new-password"
           error={mode === 'add' && blank('password')}
-          helperText={hint ? t(`validation.${hint}`) : mode === 'edit' ? t('form.keepPassword') : undefined}
+          helperText={
+            hint
+              ? t(`validation.${hint}`)
+              : `${mode === 'edit' ? `${t('form.keepPassword')} ` : ''}${t('form.passwordRule', { min: PASSWORD_MIN_LENGTH })}`
+          }
           sx={hint ? { '& .MuiFormHelperText-root': { color: 'warning.main' } } : undefined}
         />
         <FormText
