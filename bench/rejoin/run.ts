@@ -44,7 +44,7 @@ function spawnServer(kind: Kind, port: number, dataDir: string): ChildProcess {
       WEB_DIR: '',
       LOG_LEVEL: 'warn',
       ADMIN_LOGIN: 'bench@example.org',
-      ADMIN_PASSWORD: 'benchpw',
+      ADMIN_PASSWORD: 'bench-rejoin-password-1',
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -80,7 +80,7 @@ async function setUp(kind: Kind, port: number): Promise<{ token: string; room: s
         body: JSON.stringify(body),
       })
     ).json();
-  const token = (await call('/user/api/login', { user_email: 'bench@example.org', user_password: 'benchpw' })).user
+  const token = (await call('/user/api/login', { user_email: 'bench@example.org', user_password: 'bench-rejoin-password-1' })).user
     .authToken;
   const channel = (await call('/user/api/createChannel', { channelName: 'Rejoin Bench' }, token)).res;
   return { token, room: channel.rtcSession };
