@@ -61,6 +61,15 @@ test('a member signs in on a phone, lands on its channels, holds to talk and the
     const entry = phone.getByRole('link', { name: new RegExp(channel.name) });
     await expect(entry).toContainText('2 members');
     await expect(entry).toHaveAccessibleName(/1 unread message/);
+
+    // Who is talking shows on the list, live, before the member enters.
+    const adminPtt = a.page.getByRole('button', { name: 'Push to talk' }).first();
+    await expect(adminPtt).toBeEnabled();
+    await adminPtt.hover();
+    await a.page.mouse.down();
+    await expect(entry.getByTestId('channel-talking')).toHaveText('Ada Lovelace talking');
+    await a.page.mouse.up();
+    await expect(entry.getByTestId('channel-talking')).toHaveCount(0);
     await entry.click();
     await expect(phone).toHaveURL(new RegExp(`/talk/${channel.id}$`));
     await expect(phone.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();

@@ -110,6 +110,8 @@ export const ChannelSchema = z.object({
   connected: z.number(),
   /** One talker at a time (the floor, issue 14); false: an open conference where everyone may talk. */
   floorControl: z.boolean(),
+  /** getMyChannels only: who is talking there now (issue 13's channel list). */
+  talking: z.array(z.object({ userId: z.number(), name: z.string() })).optional(),
   /** Every transmission is recorded into the channel's voice history (issue 15); false: nothing is kept. */
   recording: z.boolean(),
   /** Latest first; at most one entry: the latest activity of the channel. */

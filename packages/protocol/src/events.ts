@@ -39,6 +39,11 @@ export const LocationChanged = z.object({
   accuracy: z.number().min(0).max(1e7).optional(),
 });
 
+/** The channels a socket follows from outside their rooms (who talks there): at most a member's list. */
+export const WatchChannels = z.object({
+  channelIds: z.array(z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)])).max(500),
+});
+
 /** The floor of a channel (who may talk), asked for and given back by the room it is in. */
 export const FloorRequest = z.object({ room: z.string().max(200).optional() });
 
@@ -71,6 +76,11 @@ export interface ClientToServerEvents {
   floor_request: (payload: z.input<typeof FloorRequest>, ack: (answer: FloorAnswer) => void) => void;
   /** Release: gives the floor back (nothing happens if this socket does not hold it). */
   floor_release: (payload?: z.input<typeof FloorRequest>) => void;
+  /** Hear who talks in these channels (onMicStateChanged) without being in their rooms; the answer lists those allowed. */
+  watch_channels: (
+    payload: z.input<typeof WatchChannels>,
+    ack?: (answer: { success: boolean; channelIds?: number[]; result?: string }) => void,
+  ) => void;
   /** SOS: the same as POST /user/api/sendEmergencyAlert; the answer carries the alert or why it was refused. */
   emergency_alert: (
     payload: { channelId?: number | string; lat?: number; lng?: number; accuracy?: number },

@@ -138,6 +138,32 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
     expect(await b.emitAck('micStateChange', { micState: true })).toEqual({ success: true });
   });
 
+  it('tells a channel list who talks (watch_channels, getMyChannels) without joining, and only for its own channels', async () => {
+    const other = await app.services.channels.create('Elsewhere');
+    const list = await connect(url, bob.token);
+    clients.push(list);
+    expect(await list.emitAck('watch_channels', { channelIds: [channel.id, String(other.id)] })).toEqual({
+      success: true,
+      channelIds: [channel.id],
+    });
+    const a = await joined(alice);
+    expect(await request(a)).toEqual({ granted: true });
+    expect(await list.next('onMicStateChanged')).toMatchObject({
+      userId: alice.id,
+      name: 'Alice Field',
+      micState: true,
+      room: channel.rtcSession,
+    });
+    await eventually(async () => {
+      const mine = await app.call('/user/api/getMyChannels', {}, bob.token);
+      const net = mine.body.res.find((c: { id: number }) => c.id === channel.id);
+      return net.talking.length === 1 && net.talking[0].name === 'Alice Field';
+    }, 'getMyChannels names the talker');
+    a.socket.emit('floor_release', { room: channel.rtcSession });
+    expect(await list.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: false });
+    expect((await list.emitAck('watch_channels', { channelIds: 'all' })).success).toBe(false);
+  });
+
   it('refuses a request outside a room, with a clear error', async () => {
     const lonely = await connect(url, alice.token);
     clients.push(lonely);

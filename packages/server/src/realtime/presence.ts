@@ -10,14 +10,20 @@ export function presenceStore(db: Db) {
    * Puts the socket in a channel (or in none). The row is written again if it is gone: deleting a channel
    * deletes the presence rows that pointed at it, while the socket itself is still connected.
    */
-  async function place(socketId: string, userId: number, instanceId: string, channelId: number | null): Promise<void> {
-    const result = await db
+  async function place(
+    socketId: string,
+    userId: number,
+    instanceId: string,
+    channelId: number | null,
+    via: Db = db,
+  ): Promise<void> {
+    const result = await via
       .updateTable('user_sockets')
       .set({ channel_id: channelId, mic_state: 0 })
       .where('socket_id', '=', socketId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) > 0) return;
-    await db
+    await via
       .insertInto('user_sockets')
       .values({
         user_id: userId,
@@ -31,8 +37,9 @@ export function presenceStore(db: Db) {
   }
 
   return {
-    async add(socketId: string, userId: number, instanceId: string): Promise<void> {
-      await place(socketId, userId, instanceId, null);
+    /** `via`: a transaction to write in (presence-writes.ts gathers the writes of a crowd). */
+    async add(socketId: string, userId: number, instanceId: string, via: Db = db): Promise<void> {
+      await place(socketId, userId, instanceId, null, via);
     },
 
     place,
@@ -86,8 +93,29 @@ export function presenceStore(db: Db) {
       return { userId, online: rows.length > 0, channelIds: channelIds.sort((a, b) => a - b) };
     },
 
-    async socketCount(userId: number): Promise<number> {
-      const row = await db
+    /** Who is talking now in these channels (their mic is on), by channel. */
+    async talkingIn(channelIds: number[]): Promise<Map<number, Array<{ userId: number; name: string }>>> {
+      const byChannel = new Map<number, Array<{ userId: number; name: string }>>();
+      if (channelIds.length === 0) return byChannel;
+      const rows = await db
+        .selectFrom('user_sockets')
+        .innerJoin('users', 'users.id', 'user_sockets.user_id')
+        .select(['user_sockets.channel_id', 'users.id as user_id', 'users.display_name'])
+        .where('user_sockets.mic_state', '=', 1)
+        .where('user_sockets.channel_id', 'in', channelIds.slice(0, 1000))
+        .execute();
+      for (const row of rows) {
+        const channelId = row.channel_id as number;
+        const talking = byChannel.get(channelId) ?? [];
+        if (!talking.some((t) => t.userId === row.user_id))
+          talking.push({ userId: row.user_id, name: row.display_name });
+        byChannel.set(channelId, talking);
+      }
+      return byChannel;
+    },
+
+    async socketCount(userId: number, via: Db = db): Promise<number> {
+      const row = await via
         .selectFrom('user_sockets')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('user_id', '=', userId)

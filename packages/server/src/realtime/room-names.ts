@@ -28,3 +28,11 @@ export function peerRoom(channelId: number, socketId: string): string {
 export function userRoom(userId: number): string {
   return `user:${userId}`;
 }
+
+/**
+ * The sockets that watch a channel from outside its room (the members' channel list): they hear who talks
+ * there (onMicStateChanged), nothing else. Keyed by channel id, which a rename does not change.
+ */
+export function lobbyRoom(channelId: number): string {
+  return `lobby:${channelId}`;
+}

@@ -10,6 +10,7 @@ import type { Services } from '../services.ts';
 import { channelCache } from './channel-cache.ts';
 import { chat } from './concerns/chat.ts';
 import { emergency, emergencyFloor } from './concerns/emergency.ts';
+import { lobby } from './concerns/lobby.ts';
 import { positions } from './concerns/positions.ts';
 import { afterPresence, leaveRoom, presenceSettled, rooms } from './concerns/rooms.ts';
 import { signalling } from './concerns/signalling.ts';
@@ -36,7 +37,7 @@ export interface Realtime extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publi
   redisReady(): Promise<boolean>;
 }
 
-const CONCERNS: Concern[] = [rooms, signalling, talk, chat, positions, emergency];
+const CONCERNS: Concern[] = [rooms, signalling, talk, chat, positions, emergency, lobby];
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
@@ -188,7 +189,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
         return;
       }
       // Written behind the socket's queue: its join_room does not wait for the disk (concerns/rooms.ts).
-      afterPresence(socket, ctx, async (trx) => {
+      void afterPresence(socket, ctx, async (trx) => {
         await presence.add(socket.id, userId, instanceId, trx);
         const count = await presence.socketCount(userId, trx);
         return () => ctx.publishStatus(userId, { cameOnline: count === 1 });

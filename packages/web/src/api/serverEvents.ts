@@ -94,3 +94,23 @@ export function useServerLinkLost(): boolean {
   }, []);
   return lost;
 }
+
+/**
+ * Follows who talks in these channels from outside their rooms (watch_channels, sent again after each
+ * reconnection); the talkers arrive as onMicStateChanged (listen with useServerEvent).
+ */
+export function useWatchChannels(channelIds: number[]): void {
+  const key = channelIds.join(',');
+  useEffect(() => {
+    const socket = acquire();
+    const ids = key ? key.split(',').map(Number) : [];
+    const watch = () => socket.emit('watch_channels', { channelIds: ids });
+    if (socket.connected) watch();
+    socket.on('connect', watch);
+    return () => {
+      socket.off('connect', watch);
+      if (socket.connected) socket.emit('watch_channels', { channelIds: [] });
+      release();
+    };
+  }, [key]);
+}

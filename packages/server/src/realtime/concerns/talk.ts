@@ -3,7 +3,7 @@ import { FloorRequest, MicStateChange } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
 import type { Concern, MicChange, RealtimeContext, SocketScope, TalkSocket } from '../context.ts';
 import type { FloorOutcome, TakeOptions } from '../floor.ts';
-import { channelRoom } from '../room-names.ts';
+import { channelRoom, lobbyRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 
 type TalkDeps = Pick<RealtimeContext, 'services' | 'emitTo'>;
@@ -22,7 +22,7 @@ export function talkActions(deps: TalkDeps): Pick<RealtimeContext, 'changeMicSta
     async changeMicState(change: MicChange) {
       const { channel, on } = change;
       // Pushed first: the others' speaker icons must follow the button, the bookkeeping can come after.
-      emitTo([channelRoom(channel.rtcSession)], 'onMicStateChanged', {
+      emitTo([channelRoom(channel.rtcSession), lobbyRoom(channel.id)], 'onMicStateChanged', {
         id: change.socketId,
         userId: change.userId,
         name: change.name,
@@ -39,7 +39,13 @@ export function talkActions(deps: TalkDeps): Pick<RealtimeContext, 'changeMicSta
       const { userId, name } = socket.data;
       const ended = await services.talkBursts.end(userId, channelId);
       if (!ended) return;
-      emitTo([channelRoom(room)], 'onMicStateChanged', { id: socket.id, userId, name, micState: false, room });
+      emitTo([channelRoom(room), lobbyRoom(channelId)], 'onMicStateChanged', {
+        id: socket.id,
+        userId,
+        name,
+        micState: false,
+        room,
+      });
       await services.activities.record('channel_talk', { userId, channelId, durationMs: ended.durationMs });
     },
   };

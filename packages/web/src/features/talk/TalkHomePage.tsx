@@ -1,10 +1,12 @@
 /**
  * /talk, where a member lands after signing in: its channels (getMyChannels), each with how many of its
- * members are connected now, one tap from the channel page. An administrator may open it too and finds a
+ * members are connected now and who is talking there right now (watch_channels, live), one tap from the
+ * channel page. An administrator may open it too and finds a
  * way back to the console.
  */
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import DashboardIcon from '@mui/icons-material/DashboardOutlined';
+import RecordVoiceOverIcon from '@mui/icons-material/RecordVoiceOver';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -16,11 +18,12 @@ import Skeleton from '@mui/material/Skeleton';
 import Typography from '@mui/material/Typography';
 import { GetChannelMessageListForAdmin, GetMyChannels } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiQuery } from '../../api/queries.ts';
-import { useServerEvents } from '../../api/serverEvents.ts';
+import { useServerEvent, useServerEvents, useWatchChannels } from '../../api/serverEvents.ts';
 import { useSession } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { lastSeenMessage } from './chatSeen.ts';
@@ -37,6 +40,7 @@ export default function TalkHomePage() {
   const channels = useApiQuery(GetMyChannels, {}, { refetchInterval: 30_000 });
   const online = useOnline();
   useLiveChannelList();
+  const talking = useTalkingNow(channels.data?.res ?? []);
 
   return (
     <>
@@ -85,7 +89,27 @@ export default function TalkHomePage() {
                 >
                   <ListItemText
                     primary={channel.name}
-                    secondary={`${t('home.members', { count: channel.users.length })} · ${t('home.connected', { count: channel.connected })}`}
+                    secondary={
+                      <>
+                        {`${t('home.members', { count: channel.users.length })} · ${t('home.connected', { count: channel.connected })}`}
+                        {talking.get(channel.id)?.length ? (
+                          <Box
+                            component="span"
+                            data-testid="channel-talking"
+                            sx={{
+                              display: 'flex',
+                              alignItems: 'center',
+                              gap: 0.5,
+                              color: 'error.main',
+                              fontWeight: 700,
+                            }}
+                          >
+                            <RecordVoiceOverIcon fontSize="inherit" aria-hidden />
+                            {t('home.talking', { names: talking.get(channel.id)?.join(', ') })}
+                          </Box>
+                        ) : null}
+                      </>
+                    }
                     slotProps={{
                       primary: { sx: { fontWeight: 700, fontSize: '1.1rem' } },
                       secondary: { sx: { color: 'text.secondary' } },
@@ -125,6 +149,36 @@ export default function TalkHomePage() {
       </Box>
     </>
   );
+}
+
+/**
+ * Who is talking in each channel now: the list's answer (getMyChannels `talking`), then live from the
+ * channels' lobby (onMicStateChanged, keyed by the room's rtcSession).
+ */
+function useTalkingNow(
+  channels: Array<{ id: number; rtcSession: string; talking?: Array<{ userId: number; name: string }> }>,
+) {
+  useWatchChannels(channels.map((channel) => channel.id));
+  const [live, setLive] = useState<Map<string, Map<number, string | null>>>(() => new Map());
+  useServerEvent('onMicStateChanged', ({ userId, name, micState, room }) => {
+    setLive((known) => {
+      const next = new Map(known);
+      const inRoom = new Map(next.get(room) ?? []);
+      inRoom.set(userId, micState ? name : null);
+      next.set(room, inRoom);
+      return next;
+    });
+  });
+  const byChannel = new Map<number, string[]>();
+  for (const channel of channels) {
+    const names = new Map((channel.talking ?? []).map((talker) => [talker.userId, talker.name] as const));
+    for (const [userId, name] of live.get(channel.rtcSession) ?? []) {
+      if (name === null) names.delete(userId);
+      else names.set(userId, name);
+    }
+    byChannel.set(channel.id, [...names.values()]);
+  }
+  return byChannel;
 }
 
 /** The list follows who connects and leaves, and channel changes, without waiting for the next poll. */
