@@ -17,6 +17,7 @@ import { legacyRoutes } from './legacy/routes.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './ops/health.ts';
+import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { realtimeRoutes } from './realtime/routes.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
@@ -26,6 +27,7 @@ import { voiceRoutes } from './voice/routes.ts';
 export interface App {
   fastify: FastifyInstance;
   services: Services;
+  metrics: Metrics;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerErrorHandler(fastify);
   await registerSecurityHeaders(fastify, config);
+  const metrics = createMetrics(fastify, config, database);
   await registerOpenApi(fastify);
   const services = createServices(config, database, (error, event) =>
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
@@ -68,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   emergencyRoutes(fastify, services);
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
+  metrics.attachSockets(realtime.io);
   realtimeRoutes(fastify, services, realtime);
   healthRoutes(fastify, database, realtime.redisReady);
 
@@ -101,6 +105,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return {
     fastify,
     services,
+    metrics,
     async close() {
       await fastify.close();
       await database.close();

@@ -57,6 +57,11 @@ export interface Config {
   passwordMinLength: number;
   /** A session unused this long ends (SESSION_IDLE_HOURS); its absolute lifetime is tokenTtlMs. */
   sessionIdleMs: number;
+  /** GET /metrics needs `Authorization: Bearer <METRICS_TOKEN>` (on METRICS_PORT too when set). */
+  metricsToken: string | undefined;
+  /** Serve /metrics alone on this port (METRICS_PORT) of METRICS_HOST (127.0.0.1), not on the main one. */
+  metricsPort: number | undefined;
+  metricsHost: string;
 }
 
 export class ConfigError extends Error {}
@@ -80,10 +85,10 @@ function parseIceServers(raw: string | undefined): IceServer[] {
   return parsed as IceServer[];
 }
 
-function parsePort(raw: string | undefined): number {
+function parsePort(raw: string | undefined, name = 'PORT'): number {
   const port = Number(raw ?? 8080);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError(`PORT must be a port number, not "${raw}"`);
+    throw new ConfigError(`${name} must be a port number, not "${raw}"`);
   return port;
 }
 
@@ -208,5 +213,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     chatMessagesPerMinute: parseCount('CHAT_MESSAGES_PER_MINUTE', env.CHAT_MESSAGES_PER_MINUTE, 120),
     passwordMinLength: parsePasswordMinLength(env.PASSWORD_MIN_LENGTH),
     sessionIdleMs: parseHours('SESSION_IDLE_HOURS', env.SESSION_IDLE_HOURS, 7 * 24) * 3600 * 1000,
+    metricsToken: env.METRICS_TOKEN || undefined,
+    metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : undefined,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
   };
 }

@@ -2,7 +2,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
-import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, type LogConfig, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrate } from './migrations.ts';
 import type { Database, Db } from './schema.ts';
@@ -15,8 +15,12 @@ export interface OpenedDatabase {
   dialect: Dialect;
   /** Is the database answering? For /health. */
   ping(): Promise<boolean>;
+  /** Calls the listener after each query with its duration (ops/metrics.ts). */
+  onQuery(listener: QueryListener): void;
   close(): Promise<void>;
 }
+
+export type QueryListener = (durationMs: number, failed: boolean) => void;
 
 export interface DatabaseOptions {
   dataDir: string;
@@ -38,7 +42,7 @@ const pgTypes = {
   },
 };
 
-function openSqlite(dataDir: string): Kysely<Database> {
+function openSqlite(dataDir: string, log: LogConfig): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
   const database = new DatabaseSync(path.join(dataDir, 'talkgroup.sqlite'));
   // WAL with synchronous=FULL: an acknowledged write survives kill -9 and power loss.
@@ -46,23 +50,29 @@ function openSqlite(dataDir: string): Kysely<Database> {
   database.exec('PRAGMA synchronous = FULL');
   database.exec('PRAGMA foreign_keys = ON');
   database.exec('PRAGMA busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteAdapter(database) }) });
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteAdapter(database) }), log });
 }
 
-function openPostgres(url: string, schema: string | undefined): Kysely<Database> {
+function openPostgres(url: string, schema: string | undefined, log: LogConfig): Kysely<Database> {
   const pool = new pg.Pool({
     connectionString: url,
     max: 10,
     types: pgTypes,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
   const dialect: Dialect = options.databaseUrl ? 'postgres' : 'sqlite';
   if (options.pgSchema && !/^[a-z_][a-z0-9_]*$/.test(options.pgSchema)) throw new Error('invalid schema name');
-  const db = options.databaseUrl ? openPostgres(options.databaseUrl, options.pgSchema) : openSqlite(options.dataDir);
+  const listeners: QueryListener[] = [];
+  const log: LogConfig = (event) => {
+    for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
+  };
+  const db = options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.pgSchema, log)
+    : openSqlite(options.dataDir, log);
   if (options.pgSchema) await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(db);
   await migrate(db as unknown as Kysely<unknown>, dialect);
   return {
@@ -75,6 +85,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
       } catch {
         return false;
       }
+    },
+    onQuery(listener) {
+      listeners.push(listener);
     },
     close: () => db.destroy(),
   };
