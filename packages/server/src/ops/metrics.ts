@@ -89,12 +89,10 @@ export function createMetrics(app: FastifyInstance, config: Config, database: Op
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
       if (!config.metricsToken || !sameSecret(token, config.metricsToken)) {
-        return reply
-          .status(config.metricsToken ? 401 : 404)
-          .send({
-            success: false,
-            result: config.metricsToken ? 'Missing or wrong metrics token.' : 'No such call: GET /metrics',
-          });
+        return reply.status(config.metricsToken ? 401 : 404).send({
+          success: false,
+          result: config.metricsToken ? 'Missing or wrong metrics token.' : 'No such call: GET /metrics',
+        });
       }
     }
     reply.header('content-type', registry.contentType);
