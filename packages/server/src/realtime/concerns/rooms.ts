@@ -2,6 +2,7 @@
 import { JoinRoom, type RoomPeer } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
 import type { Concern, RealtimeContext, TalkSocket } from '../context.ts';
+import type { PresenceWrite } from '../presence-writes.ts';
 import { channelRoom, mapRoom, peerRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 
@@ -15,16 +16,19 @@ function roomsOf(socket: TalkSocket, room: string, channelId: number): string[] 
 export type LeaveReason = 'leave' | 'disconnect' | 'evicted';
 
 /**
- * Presence writes of each socket, in order, off its event queue: a join answers and relays signalling at once
- * while its row and its log entry are written behind it (on SQLite each is an fsync'd commit). Whatever
+ * Presence writes of each socket, in order, committed with the other writes of the moment (presence-writes.ts):
+ * a crowd's joins share their commits, and no socket's signalling waits behind another's writes. Whatever
  * reads or removes the socket's row waits for them first (`presenceSettled`).
  */
 const presenceWrites = new WeakMap<TalkSocket, Promise<void>>();
 
-export function afterPresence(socket: TalkSocket, ctx: RealtimeContext, task: () => Promise<void>): void {
+export function afterPresence(socket: TalkSocket, ctx: RealtimeContext, write: PresenceWrite): Promise<void> {
   const previous = presenceWrites.get(socket) ?? Promise.resolve();
-  const next = previous.then(task).catch((error) => ctx.log.error({ err: error }, 'could not write a presence change'));
+  const next = previous
+    .then(() => ctx.presenceWrites.write(write))
+    .catch((error) => ctx.log.error({ err: error }, 'could not write a presence change'));
   presenceWrites.set(socket, next);
+  return next;
 }
 
 /** Resolves once the socket's presence writes so far are done. */
@@ -77,9 +81,23 @@ export const rooms: Concern = (socket, scope) => {
     const rejoin = socket.data.room === room && socket.data.channelId === channel.id;
     if (socket.data.room && !rejoin) await leaveRoom(socket, scope, 'leave');
 
-    await socket.join(roomsOf(socket, room, channel.id));
     socket.data.room = room;
     socket.data.channelId = channel.id;
+    if (!rejoin) {
+      // The presence row is written before the join is answered (a client may then ask HTTP calls about its
+      // socket), committed with the other joins of the moment; the log entry and the status push follow it.
+      await afterPresence(socket, scope, async (trx) => {
+        if (socket.data.channelId !== channel.id) return undefined;
+        await services.presence.place(socket.id, userId, scope.instanceId, channel.id, trx);
+        const joined = { userId, channelId: channel.id, channelName: channel.name };
+        const activity = await services.activities.recordWith(trx, 'channel_join', joined);
+        return () => {
+          services.activities.announce(activity);
+          scope.publishStatus(userId, { alsoRooms: [room] });
+        };
+      });
+    }
+    await socket.join(roomsOf(socket, room, channel.id));
     // Joined first, listed second: of two sockets joining at once, at least one sees the other.
     const peers: RoomPeer[] = (await io.in(channelRoom(room)).fetchSockets())
       .filter((other) => other.id !== socket.id)
@@ -89,14 +107,6 @@ export const rooms: Concern = (socket, scope) => {
     if (!socket.data.pushesOnce) socket.emit('usersInThisRoom', peers);
     if (rejoin) return;
     socket.to(channelRoom(room)).emit('user joined', { id: socket.id, name: socket.data.name, userId });
-
-    // Written behind the join: the socket's next events (offers, candidates) do not wait for the disk.
-    afterPresence(socket, scope, async () => {
-      if (socket.data.channelId !== channel.id) return;
-      await services.presence.place(socket.id, userId, scope.instanceId, channel.id);
-      await services.activities.record('channel_join', { userId, channelId: channel.id, channelName: channel.name });
-      scope.publishStatus(userId, { alsoRooms: [room] });
-    });
   });
 
   // Whatever room the client names: a socket is in one room at most, and a client that missed a rename
