@@ -266,4 +266,20 @@ describe('voice room', () => {
     expect(track.enabled).toBe(false);
     expect(room.getSnapshot().micOn).toBe(false);
   });
+
+  it('opens the microphone without a press when the server grants an emergency floor, and closes it when taken back', async () => {
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [], linkTones: false });
+    await room.start();
+    // Another room's grant changes nothing here.
+    await io.receive('floor_granted', { room: 'Beta', reason: 'emergency', holdMs: 10_000 });
+    expect(track.enabled).toBe(false);
+    await io.receive('floor_granted', { room: 'Alpha', reason: 'emergency', holdMs: 10_000 });
+    expect(track.enabled).toBe(true);
+    expect(room.getSnapshot().micOn).toBe(true);
+    await io.receive('floor_revoked', { room: 'Alpha', reason: 'timeout' });
+    expect(track.enabled).toBe(false);
+    expect(room.getSnapshot().micOn).toBe(false);
+    room.leave();
+  });
 });
