@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
 import { initialSizeReport } from './build/initial-size.ts';
+import { precompress } from './build/precompress.ts';
 
 /** The server the dev mode proxies to (npm run dev starts it on 8080). */
 const server = process.env.TALKGROUP_SERVER ?? 'http://127.0.0.1:8080';
@@ -53,6 +54,8 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
     }),
+    // Last: the service worker and the manifest are written by then.
+    precompress(),
   ],
   server: {
     port: 5173,

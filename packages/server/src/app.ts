@@ -4,12 +4,14 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activities/routes.ts';
+import { auditRoutes } from './audit/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
 import { emergencyRoutes } from './emergency/routes.ts';
+import { registerCompression } from './http/compression.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { redactedRequest } from './http/redact.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
@@ -53,6 +55,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerErrorHandler(fastify);
   await registerSecurityHeaders(fastify, config);
+  await registerCompression(fastify);
   const metrics = createMetrics(fastify, config, database);
   await registerOpenApi(fastify);
   const services = createServices(config, database, (error, event) =>
@@ -60,6 +63,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   fastify.addHook('onClose', () => services.counters.close());
 
+  // First: it sets the hook that audits the administrators' calls declared by the routes below.
+  auditRoutes(fastify, services);
   userRoutes(fastify, services);
   channelRoutes(fastify, services);
   activityRoutes(fastify, services);
@@ -82,6 +87,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
       prefix: '/',
       wildcard: false,
       index: ['index.html'],
+      // The build writes .br and .gz beside each asset (packages/web/build/precompress.ts).
+      preCompressed: true,
       // Built assets have content hashes in their names: cache them for good; always revalidate the page.
       setHeaders(reply, filePath) {
         reply.header(
