@@ -37,7 +37,8 @@ export function AccountMenu() {
     <>
       <Button
         color="inherit"
-        aria-label={`${t('account.menu')}: ${name}`}
+        // The visible name first, then what the button is (axe: the visible text is in the accessible name).
+        aria-label={name ? `${name}, ${t('account.menu')}` : t('account.menu')}
         aria-haspopup="menu"
         aria-controls={anchor ? menuId : undefined}
         aria-expanded={anchor ? true : undefined}
@@ -45,6 +46,7 @@ export function AccountMenu() {
         endIcon={<ExpandMoreIcon />}
         sx={{ borderRadius: 99, pl: 0.75, pr: 1.5, minWidth: 0, maxWidth: { xs: 200, sm: 320 } }}
       >
+        {/* The initials are drawn by CSS: not text of the button, so its visible text is the name alone. */}
         <Avatar
           aria-hidden
           sx={{
@@ -57,7 +59,11 @@ export function AccountMenu() {
             fontWeight: 700,
           }}
         >
-          {initials(user?.firstName ?? '', user?.lastName ?? '')}
+          <Box
+            component="span"
+            data-initials={initials(user?.firstName ?? '', user?.lastName ?? '')}
+            sx={{ '&::before': { content: 'attr(data-initials)' } }}
+          />
         </Avatar>
         <Box
           component="span"
@@ -89,7 +95,9 @@ export function AccountMenu() {
           ) : null}
         </Box>
         <Divider />
-        <ListSubheader sx={{ lineHeight: '36px' }}>{t('account.language')}</ListSubheader>
+        <ListSubheader role="presentation" sx={{ lineHeight: '36px' }}>
+          {t('account.language')}
+        </ListSubheader>
         {LANGUAGES.map((option) => (
           <MenuItem
             key={option.code}

@@ -9,7 +9,9 @@
  *   title | heading                  shown first in the toolbar: a list's h2 title, or any element
  *   add                              { label, icon, onClick }: the toolbar's contained add button
  *   tools                            buttons at the right of the toolbar (Import, Export, ...)
- *   selection                        { selected ids, onChange(ids) }: checkboxes, a row click toggles its row
+ *   selection                        { selected ids, onChange(ids), nameOf? }: checkboxes named after their row
+ *                                    ('Select Mia Martin'); a row click toggles its row; the header box selects
+ *                                    every row the search keeps, on every page
  *   rowActions                       { header, size, render(row) }: the actions column
  *   editDelete                       { size, nameOf, onEdit, onDelete }: an actions column of Edit and Delete
  *   query                            { isPending, isError?, refetch? }: the query behind the rows
@@ -54,7 +56,7 @@ export interface ConsoleTableProps<Row extends { id: number }> {
   heading?: ReactNode;
   add?: { label: string; icon: ReactNode; onClick: () => void };
   tools?: ReactNode;
-  selection?: { selected: number[]; onChange: (ids: number[]) => void };
+  selection?: { selected: number[]; onChange: (ids: number[]) => void; nameOf?: (row: Row) => string };
   rowActions?: { header: string; size: number; render: (row: Row) => ReactNode };
   /** Edit and Delete buttons as the actions column (texts.rowActions names them). */
   editDelete?: { size: number; nameOf: (row: Row) => string; onEdit: (row: Row) => void; onDelete: (row: Row) => void };
@@ -86,6 +88,7 @@ export function ConsoleTable<Row extends { id: number }>({
   const [query, setQuery] = useState('');
   const heading = headingElement ?? (title ? <TableTitle>{title}</TableTitle> : null);
   const selected = selection?.selected;
+  const rowName = (row: Row) => selection?.nameOf?.(row) ?? searchText(row).trim().slice(0, 80);
   const rowSelection = useMemo<MRT_RowSelectionState>(
     () => Object.fromEntries((selected ?? []).map((id) => [String(id), true])),
     [selected],
@@ -96,7 +99,11 @@ export function ConsoleTable<Row extends { id: number }>({
         enableRowSelection: true,
         enableMultiRowSelection: true,
         enableSelectAll: true,
-        selectAllMode: 'page',
+        // Issue 17: the header box selects every row the search keeps, not only the page's.
+        selectAllMode: 'all',
+        // Named on the input itself (MRT names the box around it, which axe refuses).
+        muiSelectCheckboxProps: ({ row }) => checkboxName(t('table.selectRow', { name: rowName(row.original) })),
+        muiSelectAllCheckboxProps: () => checkboxName(t('table.selectAll')),
         positionToolbarAlertBanner: 'none',
         onRowSelectionChange: (updater) => {
           const next = typeof updater === 'function' ? updater(rowSelection) : updater;
@@ -190,6 +197,11 @@ export function ConsoleTable<Row extends { id: number }>({
       <MaterialReactTable table={table} />
     </>
   );
+}
+
+/** A checkbox named on its input, with no name on the box around it. */
+function checkboxName(name: string) {
+  return { 'aria-label': undefined, inputProps: { 'aria-label': name }, slotProps: { input: { 'aria-label': name } } };
 }
 
 /**

@@ -18,17 +18,17 @@ import {
 import { MRT_Localization_DE } from 'material-react-table/locales/de';
 import { MRT_Localization_EN } from 'material-react-table/locales/en';
 import { MRT_Localization_FR } from 'material-react-table/locales/fr';
-import { useDeferredValue, useMemo, useRef } from 'react';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toLanguage } from '../../i18n/languages.ts';
 import { foldText } from './useRowSearch.ts';
 
 const LOCALIZATIONS = { fr: MRT_Localization_FR, en: MRT_Localization_EN, de: MRT_Localization_DE };
 
-/** Rows per page of the lists and the edit dialog (spec section 9). */
-export const PAGE_SIZES = [5, 10, 25];
-/** Rows per page of channel-selection tables (spec section 9). */
-export const SELECTION_PAGE_SIZES = [5, 10, 20];
+/** Rows per page of the lists and the edit dialog (spec section 9, and 50: issue 17). */
+export const PAGE_SIZES = [5, 10, 25, 50];
+/** Rows per page of channel-selection tables (spec section 9, and 25 and 50: issue 17). */
+export const SELECTION_PAGE_SIZES = [5, 10, 20, 25, 50];
 /** The page size that stands for 'ALL'. */
 export const ALL_ROWS = 1_000_000;
 
@@ -69,6 +69,7 @@ export function useConsoleTable<Row extends MRT_RowData>(
     rowText.resolveFilterValue = (value) => foldText(String(value ?? '').trim());
     return { rowText };
   }, []);
+  const pagination = useRememberedPageSize(options, pageSizes);
   const firstColumn = options.columns[0];
   const searchColumnId = firstColumn ? String(firstColumn.id ?? firstColumn.accessorKey ?? '') : '';
 
@@ -101,8 +102,64 @@ export function useConsoleTable<Row extends MRT_RowData>(
     filterFns,
     globalFilterFn: 'rowText',
     getColumnCanGlobalFilter: (column) => column.id === searchColumnId,
+    ...(pagination ? { onPaginationChange: pagination.onChange } : {}),
     ...rest,
-    state: { ...state, ...(search ? { globalFilter: query } : {}) },
+    state: {
+      ...(pagination ? { pagination: pagination.state } : {}),
+      ...state,
+      ...(search ? { globalFilter: query } : {}),
+    },
     initialState: { pagination: { pageIndex: 0, pageSize: 5 }, density: 'comfortable', ...initialState },
   });
+}
+
+type PaginationState = { pageIndex: number; pageSize: number };
+
+/**
+ * Rows per page are remembered per kind of table (the page's path, a list or a selection, its choices) in
+ * localStorage (issue 17 point 9), unless the caller manages the paging itself.
+ */
+function useRememberedPageSize(
+  options: {
+    onPaginationChange?: unknown;
+    state?: { pagination?: unknown };
+    initialState?: { pagination?: { pageSize?: number } };
+    enableRowSelection?: unknown;
+  },
+  pageSizes: PageSizes,
+) {
+  const values = pageSizes.map((size) => (typeof size === 'number' ? size : size.value));
+  const managed = options.onPaginationChange !== undefined || options.state?.pagination !== undefined;
+  const key = `talkgroup.rowsPerPage:${window.location.pathname}:${options.enableRowSelection ? 'selection' : 'list'}:${values.join(',')}`;
+  const [state, setState] = useState<PaginationState>(() => {
+    const stored = Number(readStorage(key));
+    const fallback = options.initialState?.pagination?.pageSize ?? 5;
+    return { pageIndex: 0, pageSize: values.includes(stored) ? stored : fallback };
+  });
+  if (managed) return undefined;
+  return {
+    state,
+    onChange: (updater: PaginationState | ((old: PaginationState) => PaginationState)) =>
+      setState((old) => {
+        const next = typeof updater === 'function' ? updater(old) : updater;
+        if (next.pageSize !== old.pageSize) writeStorage(key, String(next.pageSize));
+        return next;
+      }),
+  };
+}
+
+function readStorage(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStorage(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // Storage refused (private mode, quota): the choice lasts as long as the page.
+  }
 }

@@ -39,6 +39,10 @@ import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 
 /** Counts the messages that arrived while the panel was closed. */
+/** From this width the open chat is a column beside the room (issue 17 point 8); narrower below WIDE_LAYOUT_MIN_WIDTH. */
+const CHAT_COLUMN_MIN_WIDTH = 1280;
+const CHAT_COLUMN_NARROW_WIDTH = 360;
+
 function useUnread(count: number, open: boolean): number {
   const seen = useRef(count);
   if (open) seen.current = count;
@@ -51,6 +55,9 @@ export default function GroupCallPage() {
   const room = useRoom(roomId);
   const { channel, voice, chat, members } = room;
   const wide = useMediaQuery(`(min-width:${WIDE_LAYOUT_MIN_WIDTH}px)`, { noSsr: true });
+  // Issue 17: from 1280 px (the common laptops) the open chat is a column beside the room, not a modal drawer
+  // over it, so push-to-talk stays in reach; narrower below the wide layout.
+  const chatColumn = useMediaQuery(`(min-width:${CHAT_COLUMN_MIN_WIDTH}px)`, { noSsr: true });
   const [chatOpen, setChatOpen] = useState(wide);
   const [settingsAnchor, setSettingsAnchor] = useState<HTMLElement | null>(null);
   const [manageOpen, setManageOpen] = useState(false);
@@ -200,12 +207,12 @@ export default function GroupCallPage() {
               ) : null}
             </Box>
 
-            {wide ? (
+            {chatColumn ? (
               chatOpen ? (
                 <Paper
                   variant="outlined"
                   sx={{
-                    width: CHAT_DRAWER_WIDTH,
+                    width: wide ? CHAT_DRAWER_WIDTH : CHAT_COLUMN_NARROW_WIDTH,
                     flexShrink: 0,
                     position: 'sticky',
                     top: 88,
@@ -223,6 +230,7 @@ export default function GroupCallPage() {
                 open={chatOpen}
                 onClose={() => setChatOpen(false)}
                 ModalProps={{ keepMounted: true }}
+                slotProps={{ paper: { 'aria-label': t('chat.title') } }}
                 sx={{ '& .MuiDrawer-paper': { width: { xs: '100%', sm: CHAT_DRAWER_WIDTH }, maxWidth: '100vw' } }}
               >
                 {chatPanel}

@@ -7,7 +7,7 @@
  *   title    optional heading shown at the left of the toolbar.
  * It loads the users itself (getAllUsers), follows the server's pushes, and owns its Add, Edit (with the
  * administrator's password gate) and Delete dialogs. Sortable; the search matches a substring of the whole row;
- * 5 rows per page by default (5, 10, 25).
+ * 5 rows per page by default (5, 10, 25, 50). The full list ticks rows for bulk actions (BulkUserActions).
  */
 
 import CancelIcon from '@mui/icons-material/Cancel';
@@ -26,6 +26,7 @@ import { dateTimeText } from '../../components/table/dateText.ts';
 import { type ActivityT, activityNames, activitySentence } from '../activities/index.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
 import { AddUserDialog } from './AddUserDialog.tsx';
+import { BulkUserActions } from './BulkUserActions.tsx';
 import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
 import { useLiveUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
@@ -61,6 +62,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
+  const [selected, setSelected] = useState<number[]>([]);
 
   const language = i18n.resolvedLanguage;
   const sentenceOf = useMemo(() => activitySentences(tActivity), [tActivity]);
@@ -109,8 +111,13 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     ];
   }, [t, full]);
 
+  const selectedUsers = rows.filter((row) => selected.includes(row.id)).map((row) => row.user);
+
   return (
     <>
+      {full && selectedUsers.length > 0 ? (
+        <BulkUserActions users={selectedUsers} onDone={() => setSelected([])} />
+      ) : null}
       <ConsoleTable<UserRow>
         rows={rows}
         columns={columns}
@@ -118,6 +125,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
         query={users}
         texts={texts}
         title={title}
+        selection={full ? { selected, onChange: setSelected, nameOf: (row) => row.name } : undefined}
         add={full ? { label: t('users:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
         tools={
           full ? (

@@ -251,6 +251,9 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
         '& .tg-marker--elsewhere .tg-marker-label': { bgcolor: '#5b6b7a' },
         // An old position: purple-grey and dashed, clearly not where the member is now.
         '& .tg-marker--stale .tg-marker-label': { bgcolor: '#6a5a8c', borderStyle: 'dashed', opacity: 0.85 },
+        // The attribution over imagery: readable (contrast) and its links underlined (not told by colour alone).
+        '& .leaflet-control-attribution': { bgcolor: 'rgba(255, 255, 255, 0.92)', color: '#333' },
+        '& .leaflet-control-attribution a': { color: '#0b4f8a', textDecoration: 'underline' },
       }}
     >
       <MapContainer
