@@ -144,6 +144,21 @@ test("the video room shows the peers' video and a small local preview", async ({
 
     await a.page.getByRole('button', { name: 'Camera' }).click();
     await expect(a.page.getByRole('button', { name: 'Camera' })).toHaveAttribute('aria-pressed', 'false');
+
+    // On a phone the preview stays clear of every control (issue 17).
+    await v.page.setViewportSize({ width: 390, height: 844 });
+    const vicPreview = v.page.getByTestId('local-preview');
+    await expect.poll(() => vicPreview.evaluate((video: HTMLVideoElement) => video.videoWidth)).toBeGreaterThan(0);
+    const previewBox = (await vicPreview.boundingBox())!;
+    for (const name of ['Push to talk', 'Camera']) {
+      const control = (await v.page.getByRole('button', { name }).boundingBox())!;
+      const overlaps =
+        previewBox.x < control.x + control.width &&
+        control.x < previewBox.x + previewBox.width &&
+        previewBox.y < control.y + control.height &&
+        control.y < previewBox.y + previewBox.height;
+      expect(overlaps, `the preview covers ${name}`).toBe(false);
+    }
   } finally {
     await a.close();
     await v.close();

@@ -48,7 +48,8 @@ function LocalPreview({ stream, label }: { stream: MediaStream | null; label: st
       sx={{
         position: 'fixed',
         right: 16,
-        bottom: 16,
+        // Above the control bar (push-to-talk 76 px and its padding): the preview never covers a control.
+        bottom: 116,
         width: { xs: 112, sm: 160 },
         aspectRatio: '1 / 1',
         objectFit: 'cover',
@@ -77,7 +78,11 @@ function VideoRoom() {
         const hasCamera = (state.localStream?.getVideoTracks().length ?? 0) > 0;
 
         return (
-          <Box component="main" sx={{ minHeight: '100dvh', bgcolor: '#0f2537', color: '#e3edf5', p: 2, pb: 14 }}>
+          <Box
+            component="main"
+            // Room below the last tiles for the control bar and, on a phone, the preview above it.
+            sx={{ minHeight: '100dvh', bgcolor: '#0f2537', color: '#e3edf5', p: 2, pb: { xs: 32, sm: 14 } }}
+          >
             <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 2, flexWrap: 'wrap' }}>
               <Box sx={{ flex: 1, minWidth: 0 }}>
                 <Typography variant="overline" sx={{ color: '#9db4c6' }}>

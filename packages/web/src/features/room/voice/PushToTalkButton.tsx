@@ -9,6 +9,7 @@ import MicOffIcon from '@mui/icons-material/MicOff';
 import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
+import useMediaQuery from '@mui/material/useMediaQuery';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
@@ -103,6 +104,8 @@ export function PushToTalkButton({
   };
 
   const Icon = micOn ? MicIcon : MicOffIcon;
+  // A touch screen has no space bar: its hint speaks of keeping the button pressed (issue 17).
+  const touch = useMediaQuery('(pointer: coarse)', { noSsr: true });
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1.25 }}>
       <ButtonBase
@@ -149,13 +152,8 @@ export function PushToTalkButton({
           <Typography sx={{ fontWeight: 700, color: micOn ? 'error.main' : 'text.primary' }} aria-live="polite">
             {micOn ? t('ptt.onAir') : heldBy ? t('ptt.busy', { name: heldBy }) : t('ptt.idle')}
           </Typography>
-          <Typography
-            id="ptt-hint"
-            variant="caption"
-            // A phone has no space bar.
-            sx={{ color: 'text.secondary', '@media (pointer: coarse)': { display: 'none' } }}
-          >
-            {t('ptt.hint')}
+          <Typography id="ptt-hint" variant="caption" sx={{ color: 'text.secondary' }}>
+            {touch ? t('ptt.hintTouch') : t('ptt.hint')}
           </Typography>
         </Box>
       )}
