@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { expect, test, useSession } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
-import { roomUrl, TONE_WAV } from './room-support.ts';
+import { openAs, roomUrl, TONE_WAV } from './room-support.ts';
 
 test.use({
   launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)),
@@ -44,6 +44,8 @@ async function seriousViolations(page: Page): Promise<string[]> {
 
 test('every console screen and dialog has no serious or critical accessibility violation (axe)', async ({
   page,
+  browser,
+  server,
   admin,
   seed,
 }) => {
@@ -98,9 +100,17 @@ test('every console screen and dialog has no serious or critical accessibility v
   await expect(page.getByRole('heading', { level: 1, name: 'Activities List' })).toBeVisible({ timeout: 20_000 });
   await check('activities');
 
-  await page.goto(roomUrl(channel.rtcSession));
-  await expect(page.getByRole('button', { name: 'Push to talk' })).toBeEnabled({ timeout: 30_000 });
-  await check('room');
+  // Mia in the room too: her participant tile is checked with the room.
+  const other = await openAs(browser, server.baseURL, mia);
+  try {
+    await other.page.goto(roomUrl(channel.rtcSession));
+    await page.goto(roomUrl(channel.rtcSession));
+    await expect(page.getByRole('button', { name: 'Push to talk' })).toBeEnabled({ timeout: 30_000 });
+    await expect(page.getByRole('listitem', { name: /Mia Axe/ })).toBeVisible({ timeout: 30_000 });
+    await check('room');
+  } finally {
+    await other.close();
+  }
   await page.getByRole('button', { name: 'Messages' }).click();
   await expect(page.getByRole('region', { name: 'Messages' })).toBeVisible();
   await check('room with the chat open');
