@@ -4,7 +4,7 @@
  */
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { GetAllChannels, GetAllUsers } from '@talkgroup/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { chooseEncoding } from '../src/http/lists.ts';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 
@@ -76,6 +76,34 @@ describe.each(databases)('whole lists on %s', (dialect) => {
       expect(JSON.parse(gunzipSync(gz.rawPayload).toString())).toEqual(plain.json());
       expect(plain.headers['content-encoding']).toBeUndefined();
       expect(br.headers.vary).toMatch(/accept-encoding/i);
+    });
+
+    it(`${url}: built again only when something it shows changed, whoever wrote it`, async () => {
+      const build = vi.spyOn(url.endsWith('Users') ? app.services.users : app.services.channels, 'all');
+      const first = await post(url);
+      const second = await post(url);
+      expect(build).toHaveBeenCalledTimes(1);
+      expect(second.headers.etag).toBe(first.headers.etag);
+      // A socket row written straight into the table (another instance's presence, say) is seen.
+      const channel = await app.services.channels.create('Green Team');
+      await app.services.memberships.add(channel.id, [member.id]);
+      const before = await post(url);
+      await app.services.db
+        .insertInto('user_sockets')
+        .values({
+          user_id: member.id,
+          channel_id: channel.id,
+          socket_id: 'elsewhere',
+          instance_id: 'another',
+          mic_state: 0,
+          created_at: new Date().toISOString(),
+        })
+        .execute();
+      const after = await post(url);
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      const text = after.body;
+      expect(text).toContain(url.endsWith('Users') ? '"socket_id":"elsewhere"' : '"connected":1');
+      build.mockRestore();
     });
 
     it(`${url}: still for administrators only`, async () => {

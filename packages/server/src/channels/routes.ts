@@ -18,6 +18,7 @@ import {
   type User,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import { listVersion } from '../db/list-version.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { listSender } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
@@ -36,10 +37,11 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
   const memberIdsOf = async (channelId: number) => [...(await memberships.memberIds(channelId))];
 
   // The whole list, fast: ETag / 304, compressed when asked (http/lists.ts).
-  const sendList = listSender();
+  const sendList = listSender(() => listVersion(services.db));
   route(
     GetAllChannels,
-    async ({ req, reply }) => sendList('channels', req, reply, { success: true, res: await channels.all() }) as never,
+    async ({ req, reply }) =>
+      sendList('channels', req, reply, async () => ({ success: true, res: await channels.all() })) as never,
   );
 
   route(GetChannelsToExport, async () => ({ success: true, res: await channels.exportRows() }));

@@ -118,6 +118,12 @@ export interface ActivityCountTable {
   n: number;
 }
 
+/** Writes to the tables the whole lists read (migration 0007): a list is rebuilt only when it changed. */
+export interface ListVersionTable {
+  id: number;
+  n: number;
+}
+
 export interface MessagesTable {
   id: Generated<number>;
   channel_id: number;
@@ -180,6 +186,7 @@ export interface Database {
   user_positions: UserPositionsTable;
   activities: ActivitiesTable;
   activity_count: ActivityCountTable;
+  list_version: ListVersionTable;
   emergency_alerts: EmergencyAlertsTable;
   messages: MessagesTable;
   talk_bursts: TalkBurstsTable;

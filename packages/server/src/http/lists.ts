@@ -1,6 +1,8 @@
 /**
  * The whole-list calls (getAllUsers, getAllChannels): the same answer as the protocol's, sent fast.
  *
+ * - Built only when something it shows changed: list_version (migration 0007, kept by triggers in the writing
+ *   transactions, shared by every instance) is read first; while it is the same, the last answer is sent again.
  * - Serialised once with JSON.stringify: the stores build these answers field for field from the protocol's
  *   schemas (test/lists.test.ts checks that nothing more leaves), and validating 100,000 users on every call
  *   cost more than building them.
@@ -46,21 +48,42 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
     .some((tag) => tag === etag || tag === '*');
 }
 
-export function listSender() {
-  const last = new Map<string, { etag: string; bodies: Map<Encoding, Promise<Buffer>> }>();
+interface Built {
+  version: number;
+  etag: string;
+  json: Buffer;
+  bodies: Map<Encoding, Promise<Buffer>>;
+}
 
-  /** Sends `value` (a whole list's answer) as JSON with an ETag, compressed when asked; 304 when unchanged. */
-  return async function sendList(key: string, req: FastifyRequest, reply: FastifyReply, value: unknown) {
-    const json = Buffer.from(JSON.stringify(value));
+/** Reads the number of writes to the lists' tables (db/list-version.ts). */
+export type VersionReader = () => Promise<number>;
+
+export function listSender(version: VersionReader) {
+  const last = new Map<string, Built>();
+
+  /** The list as it is now: the last one built while nothing changed since, else built again. */
+  async function current(key: string, build: () => Promise<unknown>): Promise<Built> {
+    // Read before building: a change that lands meanwhile gives a newer number next time, never an old list.
+    const now = await version();
+    const cached = last.get(key);
+    if (cached?.version === now) return cached;
+    const json = Buffer.from(JSON.stringify(await build()));
     const etag = `"${createHash('sha1').update(json).digest('base64url')}"`;
+    // The same bytes under a newer number keep their compressed bodies.
+    const built: Built =
+      cached?.etag === etag ? { ...cached, version: now } : { version: now, etag, json, bodies: new Map() };
+    built.bodies.set('identity', Promise.resolve(json));
+    last.set(key, built);
+    return built;
+  }
+
+  /** Sends a whole list's answer as JSON with an ETag, compressed when asked; 304 when unchanged. */
+  return async function sendList(key: string, req: FastifyRequest, reply: FastifyReply, build: () => Promise<unknown>) {
+    const entry = await current(key, build);
+    const { etag, json } = entry;
     reply.header('etag', etag).header('cache-control', 'private, no-cache').header('vary', 'accept-encoding');
     if (matches(req.headers['if-none-match'], etag)) return reply.code(304).send();
 
-    let entry = last.get(key);
-    if (entry?.etag !== etag) {
-      entry = { etag, bodies: new Map([['identity', Promise.resolve(json)]]) };
-      last.set(key, entry);
-    }
     const encoding = chooseEncoding(req.headers['accept-encoding']);
     let body = entry.bodies.get(encoding);
     if (!body) {

@@ -23,6 +23,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
+import { listVersion } from '../db/list-version.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { listSender } from '../http/lists.ts';
@@ -149,10 +150,11 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   });
 
   // The whole list, fast: ETag / 304, compressed when asked (http/lists.ts).
-  const sendList = listSender();
+  const sendList = listSender(() => listVersion(services.db));
   route(
     GetAllUsers,
-    async ({ req, reply }) => sendList('users', req, reply, { success: true, res: await users.all() }) as never,
+    async ({ req, reply }) =>
+      sendList('users', req, reply, async () => ({ success: true, res: await users.all() })) as never,
   );
 
   route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));
