@@ -5,7 +5,16 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-const BENCHES = ['realtime', 'activities', 'users-page', 'ptt-latency', 'rejoin', 'floor-grant'];
+const BENCHES = [
+  'realtime',
+  'activities',
+  'users-page',
+  'ptt-latency',
+  'rejoin',
+  'floor-grant',
+  'join-storm',
+  'lists',
+];
 
 for (const name of BENCHES) {
   console.log(`\n=== bench/${name} ===`);
