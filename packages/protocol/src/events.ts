@@ -136,9 +136,14 @@ export interface ServerToClientEvents {
   userConnected: (status: UserStatus) => void;
   /**
    * To clients that connected with `pushes=once` (instead of onUserStatusChanged and userConnected): the
-   * presence changes of a moment, gathered; `cameOnline` lists the users whose first socket connected.
+   * presence changes of a moment, gathered; `cameOnline` lists the users whose first socket connected;
+   * `connected`: the connected count of each channel these changes touched, as getAllChannels gives it.
    */
-  onUserStatusesChanged: (payload: { statuses: UserStatus[]; cameOnline: number[] }) => void;
+  onUserStatusesChanged: (payload: {
+    statuses: UserStatus[];
+    cameOnline: number[];
+    connected: Array<{ channelId: number; connected: number }>;
+  }) => void;
   onActivity: (activity: Activity) => void;
   onUserDeleted: (payload: { id: number }) => void;
   onChannelDeleted: (payload: { id: number }) => void;

@@ -79,6 +79,7 @@ describe.each(databases)('pushes once on %s', (dialect) => {
     await joined(bob, true);
     const gathered = new Map<number, { online: boolean; channelIds: number[] }>();
     const cameOnline = new Set<number>();
+    let redConnected = 0;
     // The statuses arrive gathered (as many times as the server flushed): the latest one per user wins.
     while (
       !(gathered.get(alice.id)?.channelIds.includes(red.id) && gathered.get(bob.id)?.channelIds.includes(red.id))
@@ -86,8 +87,13 @@ describe.each(databases)('pushes once on %s', (dialect) => {
       const batch = await consoleOnce.next('onUserStatusesChanged');
       for (const status of batch.statuses) gathered.set(status.userId, status);
       for (const userId of batch.cameOnline) cameOnline.add(userId);
+      // With the connected counts a console patches its channel list with.
+      for (const count of batch.connected) if (count.channelId === red.id) redConnected = count.connected;
     }
     expect([...cameOnline]).toEqual(expect.arrayContaining([alice.id, bob.id]));
+    expect(redConnected).toBe(2);
+    const list = await app.call('/user/api/getAllChannels', {}, admin.token);
+    expect(list.body.res.find((c: { id: number }) => c.id === red.id).connected).toBe(redConnected);
     expect(
       await consoleOld.next('onUserStatusChanged', (s) => s.userId === bob.id && s.channelIds.includes(red.id)),
     ).toMatchObject({ online: true });

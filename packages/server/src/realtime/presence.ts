@@ -114,6 +114,30 @@ export function presenceStore(db: Db) {
       return byChannel;
     },
 
+    /**
+     * Distinct connected users of these channels (by id, or by room key for rooms just left), as
+     * getAllChannels counts them (`connected`); a channel nobody is in counts 0.
+     */
+    async connectedCounts(
+      channelIds: number[],
+      rooms: string[],
+    ): Promise<Array<{ channelId: number; connected: number }>> {
+      if (channelIds.length === 0 && rooms.length === 0) return [];
+      const rows = await db
+        .selectFrom('channels')
+        .leftJoin('user_sockets', 'user_sockets.channel_id', 'channels.id')
+        .select(['channels.id', (eb) => eb.fn.count<number>('user_sockets.user_id').distinct().as('n')])
+        .where((eb) =>
+          eb.or([
+            ...(channelIds.length > 0 ? [eb('channels.id', 'in', channelIds.slice(0, 500))] : []),
+            ...(rooms.length > 0 ? [eb('channels.rtc_session', 'in', rooms.slice(0, 500))] : []),
+          ]),
+        )
+        .groupBy('channels.id')
+        .execute();
+      return rows.map((r) => ({ channelId: r.id, connected: Number(r.n) }));
+    },
+
     async socketCount(userId: number, via: Db = db): Promise<number> {
       const row = await via
         .selectFrom('user_sockets')

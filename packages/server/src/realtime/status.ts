@@ -36,10 +36,15 @@ export function statusPublisher(
     timer = undefined;
     // The clients that asked for one push per change get one onUserStatusesChanged per room and flush.
     const byRoom = new Map<string, { statuses: UserStatus[]; cameOnline: number[] }>();
+    // The channels whose connected count may have changed: where the users are now, and the rooms they left.
+    const channelIds = new Set<number>();
+    const leftRooms = new Set<string>();
     for (const [userId, pending] of gathered) {
       try {
         const status = await services.presence.status(userId);
         const targets = await targetsOf(status, [...pending.alsoRooms]);
+        for (const id of status.channelIds) channelIds.add(id);
+        for (const room of pending.alsoRooms) leftRooms.add(room);
         // The spec's clients: one event per user (emitTo sends these to them only, push-once.ts).
         emitTo(targets, 'onUserStatusChanged', status);
         if (pending.cameOnline) emitTo(targets, 'userConnected', status);
@@ -53,7 +58,16 @@ export function statusPublisher(
         log.error({ err: error, userId }, 'could not push a presence change');
       }
     }
-    for (const [room, payload] of byRoom) emitTo([room], 'onUserStatusesChanged', payload);
+    if (byRoom.size === 0) return;
+    // With the channels' connected counts as they are now: a console patches its channel list with them
+    // instead of fetching it again.
+    let connected: Array<{ channelId: number; connected: number }> = [];
+    try {
+      connected = await services.presence.connectedCounts([...channelIds], [...leftRooms]);
+    } catch (error) {
+      log.error({ err: error }, 'could not count the connected members of channels');
+    }
+    for (const [room, payload] of byRoom) emitTo([room], 'onUserStatusesChanged', { ...payload, connected });
   }
 
   return {
