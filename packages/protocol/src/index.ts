@@ -1,4 +1,5 @@
 export * from './api.ts';
+export * from './audit.ts';
 export {
   ACCESS_LEVELS,
   type Access,

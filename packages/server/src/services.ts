@@ -1,5 +1,8 @@
 /** What the domain plugins receive: stores, the session store and the event bus. Nothing reaches a global. */
 import { type ActivityStore, activityStore } from './activities/store.ts';
+import { type Auditing, auditing } from './audit/auditing.ts';
+import { type AuditStore, auditStore } from './audit/store.ts';
+import { transactional } from './audit/transactional.ts';
 import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth/counter-store.ts';
 import { type CallLimiter, callLimiter, chatLimit, UPLOAD_LIMIT } from './auth/rate-limit.ts';
 import { type PasswordPolicy, passwordPolicy } from './auth/password-policy.ts';
@@ -60,6 +63,10 @@ export interface Services {
   uploadLimit: CallLimiter;
   /** The rule for new passwords (PASSWORD_MIN_LENGTH, common passwords). */
   passwordPolicy: PasswordPolicy;
+  /** What administrators did (never pruned). */
+  audit: AuditStore;
+  /** Runs an administrator's call with its audit row, in one transaction. */
+  auditing: Auditing;
 }
 
 export function createServices(
@@ -67,8 +74,12 @@ export function createServices(
   database: OpenedDatabase,
   onListenerError: (error: unknown, event: string) => void = () => {},
 ): Services {
-  const db = database.db;
-  const events = createEventBus(onListenerError);
+  // Administrators' calls run in one transaction with their audit row (audit/transactional.ts): the stores
+  // get the handle that follows it, and events wait for its commit.
+  const tx = transactional(database.db);
+  const db = tx.db;
+  const events = tx.deferEvents(createEventBus(onListenerError));
+  const audit = auditStore(db);
   const urls = fileUrls(loadOrCreateSecret(config.dataDir), config.fileUrlTtlMs);
   const channels = channelStore(db);
   const memberships = membershipStore(db);
@@ -94,7 +105,7 @@ export function createServices(
   });
   return {
     config,
-    database,
+    database: { ...database, db },
     db,
     events,
     sessions: sessionStore(db, config.tokenTtlMs, config.sessionIdleMs),
@@ -124,5 +135,7 @@ export function createServices(
     signInLimits: signInLimits(counters),
     uploadLimit: callLimiter(counters, 'upload', UPLOAD_LIMIT),
     passwordPolicy: passwordPolicy(config.passwordMinLength),
+    audit,
+    auditing: auditing(db, tx, audit),
   };
 }

@@ -74,6 +74,7 @@ const bodies: Record<string, (f: Fixture) => object> = {
   '/user/api/removeUserChannels/': (f) => ({ userIdentifier: f.outsider.identifier }),
   '/user/api/getStatistics': () => ({}),
   '/user/api/getEmergencyAlerts': () => ({ start: 0, limit: 5 }),
+  '/user/api/getAuditLog': () => ({ start: 0, limit: 5 }),
   '/user/api/acknowledgeEmergencyAlert': (f) => ({ alertId: f.alertId }),
   '/user/api/getSentInvitation': (f) => ({ aUserId: f.insider.id }),
   '/user/api/getmyfriendlists': (f) => ({ idUser: f.insider.id }),

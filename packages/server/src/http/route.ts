@@ -110,7 +110,9 @@ export function defineRoutes(app: FastifyInstance, sessions: SessionStore) {
       handler: async (req, reply) => {
         const auth = owners.get(req) as AuthFor<A>;
         const body = req.body as C extends Call<infer S, z.ZodType> ? z.output<S> : never;
-        return handler({ body, auth, req, reply });
+        const run = () => handler({ body, auth, req, reply });
+        // An administrator's change is written with its audit row, in one transaction (audit/auditing.ts).
+        return app.auditing ? app.auditing.around(call, { auth, req, body }, run) : run();
       },
     });
   };

@@ -46,6 +46,10 @@ const ActivitiesPage = page(
   'activities',
   'activity',
 );
+const AuditPage = page(
+  () => import('../features/audit/index.ts').then((feature) => ({ default: feature.AuditPage })),
+  'audit',
+);
 // The room shows activity sentences on its map, and its sidebar opens the channels' Search User dialog.
 const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), 'room', 'activity', 'channels', 'users');
 const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room', 'activity');
@@ -108,6 +112,7 @@ export const router = createBrowserRouter([
           { path: 'usersList', element: <UsersPage /> },
           { path: 'channelsList', element: <ChannelsPage /> },
           { path: 'activities', element: <ActivitiesPage /> },
+          { path: 'auditLog', element: <AuditPage /> },
           { path: 'groupCallView/:roomId', element: <GroupCallPage /> },
         ],
       },

@@ -2,6 +2,7 @@
 import 'i18next';
 import type activities from './locales/en/activities.json';
 import type activity from './locales/en/activity.json';
+import type audit from './locales/en/audit.json';
 import type auth from './locales/en/auth.json';
 import type channels from './locales/en/channels.json';
 import type common from './locales/en/common.json';
@@ -25,6 +26,7 @@ declare module 'i18next' {
       room: typeof room;
       talk: typeof talk;
       emergency: typeof emergency;
+      audit: typeof audit;
     };
   }
 }

@@ -24,6 +24,7 @@ export const NAMESPACES = [
   'room',
   'talk',
   'emergency',
+  'audit',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -4,6 +4,7 @@
  */
 import CloseIcon from '@mui/icons-material/Close';
 import DashboardIcon from '@mui/icons-material/DashboardOutlined';
+import FactCheckIcon from '@mui/icons-material/FactCheck';
 import GroupIcon from '@mui/icons-material/GroupOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt1';
@@ -61,6 +62,7 @@ export function Sidebar({ narrow, onNavigate, onClose, slotRef, openAddUser, ope
       action: { label: t('nav.addChannel'), icon: <PlaylistAddIcon />, onClick: openAddChannel },
     },
     { to: '/activities', label: t('nav.activities'), icon: <HistoryIcon /> },
+    { to: '/auditLog', label: t('nav.audit'), icon: <FactCheckIcon /> },
   ];
 
   return (

@@ -1,0 +1,239 @@
+/**
+ * Which administrator calls are audited and how: the call runs in one transaction (transactional.ts) with
+ * its audit row — who, what, the target's fields before and after (a password only as "changed"), the
+ * address and the request id. The row commits with the change or not at all.
+ */
+import {
+  AcknowledgeEmergencyAlert,
+  AddUserToChannel,
+  type Call,
+  CreateChannel,
+  CreateMultipleChannels,
+  CreateMultipleUsers,
+  DeleteChannel,
+  DeleteOldActivities,
+  DeleteUser,
+  DeleteUserFromChannel,
+  DeleteUserTokens,
+  RemoveUserChannels,
+  SignUpUser,
+  UpdateChannel,
+  UpdateChannelUsers,
+  UpdatePasswordUser,
+  UpdateUserChannels,
+  UpdateUserChannelsByChannelName,
+  UpdateUserData,
+  UploadUserPhoto,
+} from '@talkgroup/protocol';
+import type { FastifyRequest } from 'fastify';
+import type { TokenOwner } from '../auth/sessions.ts';
+import type { Db } from '../db/schema.ts';
+import type { AuditStore } from './store.ts';
+import type { Transactional } from './transactional.ts';
+
+type Snapshot = Record<string, unknown> & { name: string };
+type TargetType = 'user' | 'channel' | 'activity' | 'alert';
+// biome-ignore lint/suspicious/noExplicitAny: bodies and answers of many calls
+type Loose = any;
+
+interface AuditSpec {
+  action: string;
+  targetType: TargetType;
+  /** The target's id from the body (known before the change) or, for a creation, from the answer. */
+  targetId?: (body: Loose, answer?: Loose) => number | undefined | Promise<number | undefined>;
+  /** For calls on many rows (imports, deletions): what was done, instead of a before/after of one target. */
+  summary?: (body: Loose, answer: Loose) => Record<string, unknown>;
+  /**
+   * Written just after the change rather than in its transaction: a user import hashes hundreds of passwords,
+   * and one transaction around it would hold SQLite's only writer for that long.
+   */
+  afterwards?: boolean;
+}
+
+const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
+  (
+    await db
+      .selectFrom('users')
+      .select('id')
+      .where('identifier', '=', body.userIdentifier.trim().toLowerCase())
+      .executeTakeFirst()
+  )?.id;
+
+function specs(db: Db): Map<Call, AuditSpec> {
+  const byIdentifier = identifierOf(db);
+  return new Map<Call, AuditSpec>([
+    [SignUpUser, { action: 'user.create', targetType: 'user', targetId: (_b, answer) => answer?.user?.id }],
+    [UpdateUserData, { action: 'user.update', targetType: 'user', targetId: (b) => b.id }],
+    [UpdatePasswordUser, { action: 'user.password', targetType: 'user', targetId: (b) => b.id }],
+    [DeleteUserTokens, { action: 'user.disconnect', targetType: 'user', targetId: (b) => b.userId }],
+    [DeleteUser, { action: 'user.delete', targetType: 'user', targetId: (b) => b.UserId }],
+    [UploadUserPhoto, { action: 'user.photo', targetType: 'user', targetId: (b) => b.userId }],
+    [
+      CreateMultipleUsers,
+      {
+        action: 'user.import',
+        targetType: 'user',
+        afterwards: true,
+        summary: (_b, answer) => ({
+          added: answer.createdUsers.added.map((row: { identifier: unknown }) => row.identifier),
+          alreadyExisting: answer.createdUsers.alreadyExisting.length,
+          notAdded: answer.createdUsers.notAdded.length,
+        }),
+      },
+    ],
+    [UpdateUserChannelsByChannelName, { action: 'membership.add', targetType: 'user', targetId: byIdentifier }],
+    [RemoveUserChannels, { action: 'membership.set', targetType: 'user', targetId: byIdentifier }],
+    [UpdateChannelUsers, { action: 'membership.set', targetType: 'user', targetId: (b) => b.userId }],
+    [CreateChannel, { action: 'channel.create', targetType: 'channel', targetId: (_b, answer) => answer?.res?.id }],
+    [UpdateChannel, { action: 'channel.update', targetType: 'channel', targetId: (b) => b.channelId }],
+    [DeleteChannel, { action: 'channel.delete', targetType: 'channel', targetId: (b) => b.channelId }],
+    [
+      CreateMultipleChannels,
+      {
+        action: 'channel.import',
+        targetType: 'channel',
+        summary: (_b, answer) => ({
+          added: answer.channelsCreated.added.map((row: { name: unknown }) => row.name),
+          alreadyExisting: answer.channelsCreated.alreadyExisting.length,
+          notAdded: answer.channelsCreated.notAdded.length,
+        }),
+      },
+    ],
+    [AddUserToChannel, { action: 'membership.add', targetType: 'channel', targetId: (b) => b.channelId }],
+    [DeleteUserFromChannel, { action: 'membership.remove', targetType: 'channel', targetId: (b) => b.channelId }],
+    [UpdateUserChannels, { action: 'membership.set', targetType: 'channel', targetId: (b) => b.channelId }],
+    [
+      DeleteOldActivities,
+      {
+        action: 'activity.delete',
+        targetType: 'activity',
+        summary: (b, answer) => ({ timeFrame: b.timeFrame, deleted: answer.deleted }),
+      },
+    ],
+    [
+      AcknowledgeEmergencyAlert,
+      {
+        action: 'alert.acknowledge',
+        targetType: 'alert',
+        targetId: (b) => Number(b.alertId),
+        summary: (b) => ({ acknowledged: b.alertId }),
+      },
+    ],
+  ]);
+}
+
+async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot | undefined> {
+  if (type === 'user') {
+    const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const channels = await db
+      .selectFrom('channel_members')
+      .select('channel_id')
+      .where('user_id', '=', id)
+      .orderBy('channel_id')
+      .execute();
+    const sessions = await db
+      .selectFrom('sessions')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', id)
+      .executeTakeFirst();
+    return {
+      name: row.display_name || `${row.first_name} ${row.last_name}`,
+      firstName: row.first_name,
+      lastName: row.last_name,
+      identifier: row.identifier,
+      pseudo: row.pseudo,
+      phone_number: row.phone_number,
+      photo_url: row.photo_url,
+      mapRight: row.map_right === 1,
+      role: row.role,
+      channels: channels.map((c) => c.channel_id),
+      sessions: Number(sessions?.n ?? 0),
+      // Only whether it changed is kept: the hash itself is compared here and never written.
+      password: row.password_hash,
+    };
+  }
+  if (type === 'channel') {
+    const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const members = await db
+      .selectFrom('channel_members')
+      .select('user_id')
+      .where('channel_id', '=', id)
+      .orderBy('user_id')
+      .execute();
+    return {
+      name: row.name,
+      floorControl: row.floor_control === 1,
+      recording: row.recording === 1,
+      members: members.map((m) => m.user_id),
+    };
+  }
+  if (type === 'alert') {
+    const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? { name: row.user_display_name, acknowledgedAt: row.acknowledged_at } : undefined;
+  }
+  return undefined;
+}
+
+/** The fields that differ; a password only as `passwordChanged` (the hash is compared, never written). */
+export function changesBetween(before: Snapshot | undefined, after: Snapshot | undefined) {
+  const changes: Record<string, { before: unknown; after: unknown }> = {};
+  const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
+  for (const key of keys) {
+    const was = before?.[key] ?? null;
+    const is = after?.[key] ?? null;
+    if (JSON.stringify(was) === JSON.stringify(is)) continue;
+    if (key === 'password') changes.passwordChanged = { before: null, after: is !== null };
+    else changes[key] = { before: was, after: is };
+  }
+  return changes;
+}
+
+export function auditing(db: Db, tx: Transactional, store: AuditStore) {
+  const table = specs(db);
+  return {
+    /** Runs an administrator's call with its audit row in one transaction (other calls run as they are). */
+    async around<T>(
+      call: Call,
+      ctx: { auth: TokenOwner | undefined; req: FastifyRequest; body: unknown },
+      run: () => Promise<T>,
+    ) {
+      const spec = table.get(call);
+      const { auth, req, body } = ctx;
+      if (!spec || auth?.role !== 'admin') return run();
+      const audited = async () => {
+        const knownId = spec.summary && spec.targetType !== 'alert' ? undefined : await spec.targetId?.(body);
+        const before = knownId !== undefined ? await snapshot(db, spec.targetType, knownId) : undefined;
+        const answer = await run();
+        const targetId = knownId ?? (await spec.targetId?.(body, answer));
+        const after = targetId !== undefined ? await snapshot(db, spec.targetType, targetId) : undefined;
+        await store.write({
+          actorId: auth.userId,
+          action: spec.action,
+          targetType: spec.targetType,
+          targetId: targetId ?? null,
+          targetName: (after ?? before)?.name ?? null,
+          changes: spec.summary
+            ? Object.fromEntries(
+                Object.entries(spec.summary(body, answer)).map(([k, v]) => [k, { before: null, after: v }]),
+              )
+            : changesBetween(before, after),
+          address: req.ip ?? null,
+          requestId: String(req.id),
+        });
+        return answer;
+      };
+      return spec.afterwards ? audited() : tx.run(audited);
+    },
+  };
+}
+
+export type Auditing = ReturnType<typeof auditing>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Set by auditRoutes (audit/routes.ts); route.ts runs administrators' calls through it. */
+    auditing?: Auditing;
+  }
+}
