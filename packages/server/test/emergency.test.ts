@@ -144,7 +144,11 @@ describe.each(databases)('emergency alerts and the floor switch on %s', (dialect
   });
 
   it('lets everyone talk at once in a channel whose floor control is off, and keeps each transmission with its duration', async () => {
-    const created = await app.call('/user/api/createChannel', { channelName: 'Open', floorControl: false }, admin.token);
+    const created = await app.call(
+      '/user/api/createChannel',
+      { channelName: 'Open', floorControl: false },
+      admin.token,
+    );
     expect(created.status).toBe(200);
     expect(created.body.res.floorControl).toBe(false);
     const open = created.body.res;

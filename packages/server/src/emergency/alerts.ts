@@ -84,7 +84,8 @@ export function emergencyAlerts(deps: {
       if (!user) throw notFound('User');
       const taken = await store.acknowledge(alertId, { userId: admin.userId, displayName: user.display_name });
       if (!taken) throw notFound('Emergency alert');
-      if (taken.changed) events.emit('emergencyAcknowledged', { alert: taken.alert, rooms: await roomsFor(taken.alert) });
+      if (taken.changed)
+        events.emit('emergencyAcknowledged', { alert: taken.alert, rooms: await roomsFor(taken.alert) });
       return taken.alert;
     },
 

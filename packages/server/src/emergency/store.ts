@@ -84,7 +84,10 @@ export function emergencyStore(db: Db) {
     },
 
     /** Open alerts first, newest first within each group. */
-    async page(start: number, limit: number): Promise<{ alerts: EmergencyAlert[]; totalRecords: number; open: number }> {
+    async page(
+      start: number,
+      limit: number,
+    ): Promise<{ alerts: EmergencyAlert[]; totalRecords: number; open: number }> {
       const rows = await db
         .selectFrom('emergency_alerts')
         .selectAll()

@@ -21,7 +21,7 @@ export const FLOOR_PRIORITY = { member: 0, admin: 1, emergency: 2 } as const;
 
 /** A claim written by an older instance has no priority: its role tells. */
 const priorityOf = (claim: FloorClaim) =>
-  typeof claim.priority === 'number' ? claim.priority : FLOOR_PRIORITY[claim.role] ?? 0;
+  typeof claim.priority === 'number' ? claim.priority : (FLOOR_PRIORITY[claim.role] ?? 0);
 
 export type FloorDecision = { granted: true; preempted?: FloorClaim } | { granted: false; holder: FloorClaim };
 
