@@ -33,7 +33,6 @@ import type { Transactional } from './transactional.ts';
 
 type Snapshot = Record<string, unknown> & { name: string };
 type TargetType = 'user' | 'channel' | 'activity' | 'alert';
-// biome-ignore lint/suspicious/noExplicitAny: bodies and answers of many calls
 type Loose = any;
 
 interface AuditSpec {
