@@ -20,6 +20,7 @@ import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { type Account, createAdmin, seedFor, startServer, useSession } from '../../e2e/fixtures.ts';
 import { fakeMicrophoneArgs } from '../../e2e/room-audio.ts';
 import { TONE_WAV } from '../../e2e/room-support.ts';
+import { barePress, setUpBarePair } from './bare.ts';
 
 const MCPTT_KPI3_MS = 300;
 const presses = Number(process.argv[process.argv.indexOf('--presses') + 1]) || 50;
@@ -66,6 +67,14 @@ async function openRoom(
     localStorage.setItem('talkgroup.voiceProcessing', 'off');
     // The room's diagnostics (window.__talkgroupRoom), off unless a page asks before it loads.
     window.__talkgroupDiagnostics = true;
+    // The press: the first event the button gets, before the floor is asked for.
+    window.addEventListener(
+      'pointerdown',
+      () => {
+        (window as unknown as { __pressedAt: number }).__pressedAt = performance.timeOrigin + performance.now();
+      },
+      true,
+    );
   });
   const page = await context.newPage();
   await useSession(page, account);
@@ -110,6 +119,7 @@ try {
   const [talkerOffset, listenerOffset] = [await clockOffset(talker), await clockOffset(listener)];
 
   const sound: number[] = [];
+  const enabled: number[] = [];
   const indicator: number[] = [];
   const rtp: number[] = [];
   let missed = 0;
@@ -156,17 +166,35 @@ try {
     await new Promise((resolve) => setTimeout(resolve, 80 + Math.random() * 40));
     await talker.mouse.down();
     const [heardAt, seenAt, receivedAt] = await Promise.all([heard, seen, received]);
-    const pressedAt = await talker.evaluate(() => window.__talkgroupRoom?.lastMicOnAt ?? 0);
+    const [pressedAt, micOnAt] = await talker.evaluate(() => [
+      (window as unknown as { __pressedAt?: number }).__pressedAt ?? 0,
+      window.__talkgroupRoom?.lastMicOnAt ?? 0,
+    ]);
     await talker.mouse.up();
     if (heardAt == null || !pressedAt) {
       missed += 1;
       process.stdout.write('x');
     } else {
       sound.push(heardAt - listenerOffset - (pressedAt - talkerOffset));
+      if (micOnAt) enabled.push(micOnAt - pressedAt);
       process.stdout.write('.');
     }
     if (receivedAt != null && pressedAt) rtp.push(receivedAt - listenerOffset - (pressedAt - talkerOffset));
     if (seenAt != null && pressedAt) indicator.push(seenAt - listenerOffset - (pressedAt - talkerOffset));
+    await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 150));
+  }
+  process.stdout.write('\n');
+
+  // The floor: two bare peer connections in one page of the same browser.
+  const barePage = await (await browser.newContext({ baseURL: server.baseURL })).newPage();
+  await barePage.goto('/healthz');
+  await setUpBarePair(barePage);
+  const bare: number[] = [];
+  process.stdout.write(`${presses} presses, bare pair `);
+  for (let i = 0; i < presses; i += 1) {
+    const ms = await barePress(barePage, SOUND_THRESHOLD, SILENCE_THRESHOLD);
+    if (ms !== null) bare.push(ms);
+    process.stdout.write(ms === null ? 'x' : '.');
     await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 150));
   }
   process.stdout.write('\n\n');
@@ -182,7 +210,15 @@ try {
   };
   console.log('Push-to-talk latency, two headless Chromium pages on one machine (loopback network)');
   row('press -> sound at listener', sound);
+  row('  of which press -> track enabled', enabled);
   row('  of which press -> RTP level', rtp);
+  row('bare pair: enable -> sound', bare);
+  const p50 = (values: number[]) =>
+    percentile(
+      [...values].sort((a, b) => a - b),
+      50,
+    );
+  console.log(`ratio p50 press -> sound, app / bare pair: ${(p50(sound) / p50(bare)).toFixed(2)} (goal ≤ 1.2)`);
   row('press -> talking indicator', indicator);
   console.log(`${'3GPP MCPTT KPI 3 (mouth-to-ear)'.padEnd(30)} ≤ ${MCPTT_KPI3_MS} ms for 95% of talk bursts`);
   const p95 = percentile(
