@@ -48,7 +48,13 @@ describe.each(databases)('names on %s', (dialect) => {
   it('stores user names tidied from the dialogs and from an import, whose channels match however spaced', async () => {
     const created = await app.call(
       '/user/api/signUpUser',
-      { firstName: ' Jean  Paul ', lastName: 'Martin\t ', pseudo: '  jp  ', email: 'jp@example.org', password: 'long-enough-pw-12' },
+      {
+        firstName: ' Jean  Paul ',
+        lastName: 'Martin\t ',
+        pseudo: '  jp  ',
+        email: 'jp@example.org',
+        password: 'long-enough-pw-12',
+      },
       admin.token,
     );
     expect(created.body.user).toMatchObject({ firstName: 'Jean Paul', lastName: 'Martin', pseudo: 'jp' });
