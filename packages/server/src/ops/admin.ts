@@ -1,0 +1,130 @@
+/**
+ * `npm run admin -- <command>`: recovers a lost administrator and promotes a member, on the database of the
+ * configuration (DATA_DIR or DATABASE_URL), with or without the server running.
+ *   create <login> [<first name> <last name>]   a new administrator
+ *   promote <login>                             a member becomes an administrator
+ *   reset-password <login>                      a new password; every session of that user ends
+ * The password is read from TALKGROUP_PASSWORD, or generated and printed once. Each is in the audit log.
+ */
+import { randomBytes } from 'node:crypto';
+import { passwordPolicy } from '../auth/password-policy.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { openDatabase } from '../db/open.ts';
+import type { Db } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
+
+const USAGE = `Usage: npm run admin -- create <login> [<first name> <last name>]
+       npm run admin -- promote <login>
+       npm run admin -- reset-password <login>
+The password comes from TALKGROUP_PASSWORD, or is generated and printed.`;
+
+class UsageError extends Error {}
+
+function newPassword(minLength: number): { password: string; generated: boolean } {
+  const given = process.env.TALKGROUP_PASSWORD;
+  if (given) {
+    passwordPolicy(minLength).check(given);
+    return { password: given, generated: false };
+  }
+  return { password: randomBytes(18).toString('base64url'), generated: true };
+}
+
+async function audit(db: Db, action: string, target: { id: number; name: string }, changes: object | null) {
+  await db
+    .insertInto('audit_log')
+    .values({
+      created_at: new Date().toISOString(),
+      actor_id: null,
+      actor_name: 'npm run admin',
+      action,
+      target_type: 'user',
+      target_id: target.id,
+      target_name: target.name,
+      changes: changes ? JSON.stringify(changes) : null,
+      address: null,
+      request_id: null,
+    })
+    .execute();
+}
+
+/** Runs one command; returns what to print. */
+export async function runAdminCommand(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const [command, login, firstName, lastName] = args;
+  if (!command || !login) throw new UsageError(USAGE);
+  const config = loadConfig(env);
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const db = database.db;
+  const identifier = login.trim().toLowerCase();
+  try {
+    const user = await db.selectFrom('users').selectAll().where('identifier', '=', identifier).executeTakeFirst();
+    if (command === 'create') {
+      if (user) throw new UsageError(`${identifier} exists already: use promote or reset-password.`);
+      const { password, generated } = newPassword(config.passwordMinLength);
+      const first = firstName ?? 'Admin';
+      const last = lastName ?? 'Talkgroup';
+      const created = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('users')
+          .values({
+            first_name: first,
+            last_name: last,
+            identifier,
+            pseudo: '',
+            display_name: `${first} ${last}`,
+            phone_number: '',
+            password_hash: await hashPassword(password),
+            map_right: 1,
+            role: 'admin',
+            created_at: new Date().toISOString(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        await audit(
+          trx,
+          'user.create',
+          { id: row.id, name: `${first} ${last}` },
+          { role: { before: null, after: 'admin' } },
+        );
+        return row;
+      });
+      return `Created the administrator ${identifier} (id ${created.id}).${generated ? `\nPassword: ${password}` : ''}`;
+    }
+    if (!user) throw new UsageError(`No user with the login ${identifier}.`);
+    const name = user.display_name || `${user.first_name} ${user.last_name}`;
+    if (command === 'promote') {
+      if (user.role === 'admin') return `${identifier} is already an administrator.`;
+      await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ role: 'admin' }).where('id', '=', user.id).execute();
+        await audit(trx, 'user.update', { id: user.id, name }, { role: { before: user.role, after: 'admin' } });
+      });
+      return `${identifier} is now an administrator (its next sign-in opens the console).`;
+    }
+    if (command === 'reset-password') {
+      const { password, generated } = newPassword(config.passwordMinLength);
+      const hash = await hashPassword(password);
+      const ended = await db.transaction().execute(async (trx) => {
+        await trx.updateTable('users').set({ password_hash: hash }).where('id', '=', user.id).execute();
+        const result = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
+        await audit(trx, 'user.password', { id: user.id, name }, { passwordChanged: { before: null, after: true } });
+        return Number(result.numDeletedRows);
+      });
+      return `New password set for ${identifier}; ${ended} session(s) ended.${generated ? `\nPassword: ${password}` : ''}`;
+    }
+    throw new UsageError(USAGE);
+  } finally {
+    await database.close();
+  }
+}
+
+if (import.meta.main) {
+  try {
+    console.log(await runAdminCommand(process.argv.slice(2)));
+  } catch (error) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof HttpError) {
+      console.error(error.message);
+      process.exit(2);
+    }
+    throw error;
+  }
+}
