@@ -290,6 +290,13 @@ test.describe('an import an administrator can trust (English)', () => {
     await expect(page.getByRole('dialog').getByRole('alert')).toContainText(
       `This channel does not exist and was not created: Nowhere ${tag}`,
     );
+    // The result offers to create it: Ivy is then in it.
+    await page.getByRole('dialog').getByRole('button', { name: 'Create it and add the users' }).click();
+    await expect(page.getByRole('dialog').getByText(`Channel created: Nowhere ${tag}`)).toBeVisible();
+    const created = (await server.call('/user/api/getAllChannels', {}, admin.token)).body.res.find(
+      (c: { name: string }) => c.name === `Nowhere ${tag}`,
+    );
+    expect(created.users.map((u: { identifier: string }) => u.identifier)).toEqual([`ivy.${tag}@example.org`]);
 
     // The result as a spreadsheet, with a reason column and never a password.
     const [file] = await Promise.all([

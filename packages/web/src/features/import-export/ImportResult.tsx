@@ -16,8 +16,20 @@ import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
-import { type ReactNode, useId } from 'react';
+import {
+  CreateChannel,
+  normalizeName,
+  rtcSessionOf,
+  splitChannelNames,
+  UpdateUserChannelsByChannelName,
+} from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { type ReactNode, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError, api } from '../../api/client.ts';
+import { refreshDirectory } from '../../api/directory.ts';
+import { failureNotice } from '../../components/failureNotice.ts';
+import { useNotify } from '../../components/Notifier.tsx';
 import { type ImportKind, type Report, resultRows } from './import-rows.ts';
 import { saveFile, writeXlsx } from './workbook.ts';
 
@@ -119,12 +131,53 @@ export function ImportResult({
       `${t('spreadsheet.resultFile')}.xlsx`,
     );
   };
-  const unknown = report.unknownChannels ?? [];
-  const created = report.createdChannels ?? [];
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const [createdLater, setCreatedLater] = useState<string[]>([]);
+  const [creating, setCreating] = useState(false);
+  const unknown = (report.unknownChannels ?? []).filter((name) => !createdLater.includes(name));
+  const created = [...(report.createdChannels ?? []), ...createdLater];
+
+  /** The choice the result offers: create the unknown channels, then put the imported users in them. */
+  const createUnknown = async () => {
+    setCreating(true);
+    const names = [...unknown];
+    try {
+      for (const name of names) {
+        try {
+          await api(CreateChannel, { channelName: name });
+        } catch (error) {
+          // Created meanwhile (by another administrator, or a twin spelled with other spaces): it exists now.
+          if (!(error instanceof ApiError && error.status === 409)) throw error;
+        }
+      }
+      const keys = new Set(names.map(rtcSessionOf));
+      for (const row of [...report.added, ...(report.updated ?? [])]) {
+        const wanted = splitChannelNames(row.canal).filter((name) => keys.has(rtcSessionOf(normalizeName(name))));
+        if (wanted.length > 0)
+          await api(UpdateUserChannelsByChannelName, { userIdentifier: String(row.identifier), channelNames: wanted });
+      }
+      setCreatedLater((current) => [...current, ...names]);
+      void refreshDirectory(queryClient);
+    } catch (error) {
+      notify(failureNotice(t, error));
+    } finally {
+      setCreating(false);
+    }
+  };
   return (
     <Stack spacing={2}>
       {unknown.length > 0 ? (
-        <Alert severity="warning">
+        <Alert
+          severity="warning"
+          action={
+            kind === 'users' ? (
+              <Button color="inherit" size="small" disabled={creating} onClick={() => void createUnknown()}>
+                {t('spreadsheet.createUnknown', { count: unknown.length })}
+              </Button>
+            ) : undefined
+          }
+        >
           {t('spreadsheet.unknownChannels', { count: unknown.length, names: unknown.join(', ') })}
         </Alert>
       ) : null}
