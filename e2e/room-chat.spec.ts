@@ -27,7 +27,7 @@ test('text and images go both ways live, with typing, own label, and deletion af
   await seed.addToChannel(channel.id, [bea.id]);
   await server.call('/user/api/sendMessageToChannel', { channelId: channel.id, message: 'Earlier news' }, bea.token);
 
-  // A on a wide screen (the panel is a column), B on a laptop (the panel is a drawer).
+  // A on a wide screen (the panel is a wide column), B on a 1280 px laptop (a narrower column, opened by a button).
   const a = await openAs(browser, server.baseURL, admin, { viewport: { width: 1600, height: 900 } });
   const b = await openAs(browser, server.baseURL, bea);
   try {
