@@ -27,11 +27,15 @@ test('an SOS held on a phone reaches the console with its position; the administ
 
   const console = await openAs(browser, server.baseURL, admin);
   const phone = await openAs(browser, server.baseURL, max, { viewport: PHONE });
+  // An administrator on the members' app gets the alert too.
+  const adminPhone = await openAs(browser, server.baseURL, admin, { viewport: PHONE });
   await phone.page.context().grantPermissions(['geolocation']);
   await phone.page.context().setGeolocation({ latitude: 45.764, longitude: 4.8357, accuracy: 12 });
   try {
     await console.page.goto('/usersList');
     await expect(console.page.getByRole('heading', { level: 1 })).toBeVisible();
+    await adminPhone.page.goto('/talk');
+    await expect(adminPhone.page.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
     await phone.page.goto(`/talk/${channel.id}`);
     await expect(phone.page.getByText('Connected', { exact: true })).toBeVisible();
     await expect(phone.page.getByRole('button', { name: 'Push to talk' })).toBeEnabled();
@@ -58,6 +62,7 @@ test('an SOS held on a phone reaches the console with its position; the administ
     await expect(banner).toContainText('SOS ALERT — Max Scout needs help');
     await expect(banner).toContainText(`Channel ${channel.name}`);
     await expect(console.page.getByTestId('sos-position')).toHaveText('Position: 45.76400, 4.83570 (± 12 m)');
+    await expect(adminPhone.page.getByTestId('sos-banner')).toContainText('Max Scout needs help');
 
     // The emergency floor: the member's microphone is open without a press.
     await expect(phone.page.getByTestId('talking-now')).toHaveText('You are talking');
@@ -70,6 +75,7 @@ test('an SOS held on a phone reaches the console with its position; the administ
 
     await banner.getByRole('button', { name: 'Take the alert' }).click();
     await expect(banner).toBeHidden();
+    await expect(adminPhone.page.getByTestId('sos-banner')).toBeHidden();
     await expect(console.page.getByText("Max Scout's alert was taken by Ada Lovelace.")).toBeVisible();
     await expect(phone.page.getByText('Your alert was taken by Ada Lovelace.')).toBeVisible();
 
@@ -79,5 +85,6 @@ test('an SOS held on a phone reaches the console with its position; the administ
   } finally {
     await console.close();
     await phone.close();
+    await adminPhone.close();
   }
 });

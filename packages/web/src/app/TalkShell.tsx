@@ -1,10 +1,19 @@
 /**
  * The frame of the members' app (/talk): the talk feature's layout with the account menu of the console's
- * top bar (language, Logout), which lives in the app layer.
+ * top bar (language, Logout), which lives in the app layer. An administrator using it still gets the SOS
+ * banner of the console: an alert must reach every administrator's screen.
  */
+import { useSession } from '../api/session.ts';
+import { EmergencyCenter } from '../features/emergency/index.ts';
 import { TalkLayout } from '../features/talk/index.ts';
 import { AccountMenu } from './shell/AccountMenu.tsx';
 
 export default function TalkShell() {
-  return <TalkLayout accountMenu={<AccountMenu />} />;
+  const admin = useSession()?.user?.role === 'admin';
+  return (
+    <>
+      {admin ? <EmergencyCenter /> : null}
+      <TalkLayout accountMenu={<AccountMenu />} />
+    </>
+  );
 }
