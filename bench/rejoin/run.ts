@@ -80,8 +80,9 @@ async function setUp(kind: Kind, port: number): Promise<{ token: string; room: s
         body: JSON.stringify(body),
       })
     ).json();
-  const token = (await call('/user/api/login', { user_email: 'bench@example.org', user_password: 'bench-rejoin-password-1' })).user
-    .authToken;
+  const token = (
+    await call('/user/api/login', { user_email: 'bench@example.org', user_password: 'bench-rejoin-password-1' })
+  ).user.authToken;
   const channel = (await call('/user/api/createChannel', { channelName: 'Rejoin Bench' }, token)).res;
   return { token, room: channel.rtcSession };
 }

@@ -131,7 +131,8 @@ function readPem(name: string, raw: string | undefined, base: string): string | 
 function parseCount(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1) throw new ConfigError(`${name} must be a whole number above 0, not "${raw}"`);
+  if (!Number.isInteger(count) || count < 1)
+    throw new ConfigError(`${name} must be a whole number above 0, not "${raw}"`);
   return count;
 }
 
