@@ -117,6 +117,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
         REDIS_URL: '',
         ADMIN_LOGIN: '',
         ADMIN_PASSWORD: '',
+        // Tests seed long chat histories through the API; the per-user chat limit is tested by the server's tests.
+        CHAT_MESSAGES_PER_MINUTE: '1000',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
