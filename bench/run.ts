@@ -5,7 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-const BENCHES = ['realtime', 'activities', 'users-page', 'ptt-latency', 'rejoin', 'floor-grant', 'join-storm', 'lists'];
+const BENCHES = ['realtime', 'activities', 'users-page', 'ptt-latency', 'rejoin', 'floor-grant', 'join-storm', 'lists', 'chat-throughput'];
 
 for (const name of BENCHES) {
   console.log(`\n=== bench/${name} ===`);
