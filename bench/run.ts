@@ -5,7 +5,17 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 
-const BENCHES = ['realtime', 'activities', 'users-page', 'ptt-latency', 'rejoin', 'floor-grant', 'join-storm', 'lists', 'chat-throughput'];
+const BENCHES = [
+  'realtime',
+  'activities',
+  'users-page',
+  'ptt-latency',
+  'rejoin',
+  'floor-grant',
+  'join-storm',
+  'lists',
+  'chat-throughput',
+];
 
 for (const name of BENCHES) {
   console.log(`\n=== bench/${name} ===`);
