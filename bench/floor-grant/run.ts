@@ -7,59 +7,17 @@
  *
  *   npm run bench:floor        BENCH_PRESSES=300 by default
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
+import { answering, freePort, sleep, spawnServer, stop } from '../server-process.ts';
 
 const PRESSES = Number(process.env.BENCH_PRESSES ?? 300);
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const MAIN = path.join(ROOT, 'packages/server/src/main.ts');
 const BARE = path.join(import.meta.dirname, 'bare-server.ts');
 const ADMIN = { login: 'bench@example.org', password: 'bench-floor-password-1' };
 type Kind = 'talkgroup' | 'bare';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function spawnServer(kind: Kind, port: number, dataDir: string): ChildProcess {
-  const args = kind === 'bare' ? [BARE, String(port)] : [MAIN];
-  return spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      WEB_DIR: '',
-      LOG_LEVEL: 'warn',
-      ADMIN_LOGIN: ADMIN.login,
-      ADMIN_PASSWORD: ADMIN.password,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-async function answering(port: number): Promise<void> {
-  for (let i = 0; i < 3000; i += 1) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/healthz`);
-      return;
-    } catch {
-      await sleep(10);
-    }
-  }
-  throw new Error('the server did not answer within 30 s');
-}
 
 async function call(port: number, url: string, body: object, token?: string) {
   const response = await fetch(`http://127.0.0.1:${port}${url}`, {
@@ -108,7 +66,7 @@ function percentile(sorted: number[], p: number): number {
 async function measure(kind: Kind): Promise<{ grant: number[]; shown: number[] }> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-floor-'));
-  const child = spawnServer(kind, port, dataDir);
+  const child = spawnServer(port, dataDir, { bare: kind === 'bare' ? BARE : undefined, admin: ADMIN });
   try {
     await answering(port);
     const { tokens, room } = await setUp(kind, port);
@@ -138,9 +96,7 @@ async function measure(kind: Kind): Promise<{ grant: number[]; shown: number[] }
     listener.disconnect();
     return { grant: grant.sort((a, b) => a - b), shown: shown.sort((a, b) => a - b) };
   } finally {
-    const gone = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await gone;
+    await stop(child);
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -8,67 +8,18 @@
  *
  *   npm run bench:rejoin             BENCH_CLIENTS=100 by default
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { io, type Socket } from 'socket.io-client';
+import { answering, freePort, sleep, spawnServer, stop } from '../server-process.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100);
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const MAIN = path.join(ROOT, 'packages/server/src/main.ts');
 const BARE = path.join(import.meta.dirname, 'bare-server.ts');
 const GOAL_MS = 5000;
+const ADMIN = { login: 'bench@example.org', password: 'bench-rejoin-password-1' };
 type Kind = 'talkgroup' | 'bare';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function spawnServer(kind: Kind, port: number, dataDir: string): ChildProcess {
-  const args = kind === 'bare' ? [BARE, String(port)] : [MAIN];
-  return spawn(process.execPath, args, {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      WEB_DIR: '',
-      LOG_LEVEL: 'warn',
-      ADMIN_LOGIN: 'bench@example.org',
-      ADMIN_PASSWORD: 'bench-rejoin-password-1',
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-}
-
-/** Polls until the server answers HTTP; returns the time it first did. */
-async function answering(port: number): Promise<number> {
-  const url = `http://127.0.0.1:${port}/health`;
-  for (let i = 0; i < 1500; i += 1) {
-    try {
-      await fetch(url);
-      return performance.now();
-    } catch {
-      await sleep(10);
-    }
-  }
-  throw new Error('the server did not answer within 15 s');
-}
-
-async function stop(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL') {
-  const gone = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  await gone;
-}
 
 async function setUp(kind: Kind, port: number): Promise<{ token: string; room: string }> {
   if (kind === 'bare') return { token: 'any', room: 'Bench' };
@@ -80,9 +31,8 @@ async function setUp(kind: Kind, port: number): Promise<{ token: string; room: s
         body: JSON.stringify(body),
       })
     ).json();
-  const token = (
-    await call('/user/api/login', { user_email: 'bench@example.org', user_password: 'bench-rejoin-password-1' })
-  ).user.authToken;
+  const token = (await call('/user/api/login', { user_email: ADMIN.login, user_password: ADMIN.password })).user
+    .authToken;
   const channel = (await call('/user/api/createChannel', { channelName: 'Rejoin Bench' }, token)).res;
   return { token, room: channel.rtcSession };
 }
@@ -94,7 +44,7 @@ function percentile(sorted: number[], p: number): number {
 async function measure(kind: Kind): Promise<Record<string, number[]>> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-rejoin-'));
-  let child = spawnServer(kind, port, dataDir);
+  let child = spawnServer(port, dataDir, { bare: kind === 'bare' ? BARE : undefined, admin: ADMIN });
   await answering(port);
   const { token, room } = await setUp(kind, port);
   // The web app's back-off (packages/web/src/api/socket.ts).
@@ -119,7 +69,7 @@ async function measure(kind: Kind): Promise<Record<string, number[]>> {
     const before = joinedAt.map((times) => times.length);
     await stop(child, signal);
     while (sockets.some((socket) => socket.connected)) await sleep(10);
-    child = spawnServer(kind, port, dataDir);
+    child = spawnServer(port, dataDir, { bare: kind === 'bare' ? BARE : undefined, admin: ADMIN });
     const upAt = await answering(port);
     const deadline = Date.now() + 30_000;
     while (joinedAt.some((times, i) => times.length === before[i]) && Date.now() < deadline) await sleep(10);
