@@ -33,7 +33,7 @@ import {
   UserSchema,
   VoiceMessageSchema,
 } from './entities.ts';
-import { ACTIVITY_TIME_FRAMES, IMAGE_MAX_LABEL, VOICE_MAX_DURATION_MS } from './rules.ts';
+import { ACTIVITY_TIME_FRAMES, IMAGE_MAX_LABEL, USER_SORT_FIELDS, VOICE_MAX_DURATION_MS } from './rules.ts';
 
 // Accounts and users
 export const Login = call(ok({ user: SignedInUserSchema }))(
@@ -66,6 +66,29 @@ export const GetSignUpState = call(z.object({ success: z.boolean(), open: z.bool
 export const Logout = call(OkSchema)('/user/api/logout', 'signedIn', z.object({ userId: Id.optional() }));
 export const GetUserById = call(ok({ res: UserSchema }))('/user/api/getUserById/', 'self', z.object({ userId: Id }));
 export const GetAllUsers = call(ok({ res: z.array(UserSchema) }))('/user/api/getAllUsers', 'admin', Empty);
+/**
+ * New (issue 18): one page of the users list, for organisations too large to load whole (the console pages on
+ * the server past USERS_PAGED_ABOVE users). Each user has getAllUsers' fields; `search` keeps the users whose
+ * first name, last name, login, pseudo or display name holds it (case and accents ignored); `totalRecords`
+ * counts the users the search keeps (all of them without one).
+ */
+export const GetUsersPage = call(ok({ res: z.object({ users: z.array(UserSchema), totalRecords: z.number() }) }))(
+  '/user/api/getUsersPage',
+  'admin',
+  z.object({
+    start: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(1000).default(25),
+    search: z.string().max(200).optional(),
+    sort: z.enum(USER_SORT_FIELDS).default('createdAt'),
+    direction: z.enum(['asc', 'desc']).default('desc'),
+  }),
+);
+/** New (issue 18): the ids of every user a search keeps (all users without one), for "select all" of a paged table. */
+export const GetUserIds = call(ok({ res: z.array(z.number()) }))(
+  '/user/api/getUserIds',
+  'admin',
+  z.object({ search: z.string().max(200).optional() }),
+);
 export const GetListUsersToExport = call(ok({ res: z.array(UserExportRowSchema) }))(
   '/user/api/getListUsersToExport/',
   'admin',

@@ -71,6 +71,35 @@ export function normalizeName(name: string): string {
   return name.trim().replace(/\s+/g, ' ');
 }
 
+/**
+ * Text as the lists' search compares it (spec section 2: a substring of the whole row): case and accents
+ * folded, so that 'helene' finds 'Hélène'. The web app folds rows and queries with it, and the server stores
+ * each user's folded names (users.search_text) for the paged call.
+ */
+export function foldText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
+}
+
+/**
+ * Issue 18: past this many users the console's user tables page, sort and search on the server
+ * (getUsersPage, getUserIds) instead of loading the whole list (getAllUsers: 7 MB at 10,000 users).
+ */
+export const USERS_PAGED_ABOVE = 5000;
+/** What a paged users table may be sorted by (getUsersPage). */
+export const USER_SORT_FIELDS = [
+  'firstName',
+  'lastName',
+  'identifier',
+  'pseudo',
+  'mapRight',
+  'createdAt',
+  'lastActivity',
+] as const;
+export type UserSortField = (typeof USER_SORT_FIELDS)[number];
+
 /** Channel names of an import cell: separated by semicolons, each normalised, blanks dropped. */
 export function splitChannelNames(cell: unknown): string[] {
   return String(cell ?? '')

@@ -2,6 +2,7 @@
 import { type ColumnDataType, type CreateTableBuilder, type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
 import type { Dialect } from './open.ts';
+import { searchTextOf } from './search-text.ts';
 
 type AnyDb = Kysely<unknown>;
 
@@ -330,6 +331,35 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
                 begin update list_version set n = n + 1 where id = 1; end`.execute(db);
             }
           }
+        }
+      },
+    },
+    // Issue 18: past USERS_PAGED_ABOVE users the console searches the users list on the server (getUsersPage).
+    // Accents cannot be folded in SQL on both databases, so each user keeps its folded names in search_text.
+    '0009_user_search': {
+      async up(db: AnyDb) {
+        await db.schema
+          .alterTable('users')
+          .addColumn('search_text', 'text', (c) => c.notNull().defaultTo(''))
+          .execute();
+        const typed = db as Kysely<any>;
+        for (let after = 0; ; ) {
+          const users = await typed
+            .selectFrom('users')
+            .select(['id', 'first_name', 'last_name', 'identifier', 'pseudo', 'display_name'])
+            .where('id', '>', after)
+            .orderBy('id')
+            .limit(1000)
+            .execute();
+          if (users.length === 0) break;
+          for (const user of users) {
+            await typed
+              .updateTable('users')
+              .set({ search_text: searchTextOf(user) })
+              .where('id', '=', user.id)
+              .execute();
+          }
+          after = users[users.length - 1].id;
         }
       },
     },

@@ -15,6 +15,11 @@ export interface UsersTable {
   role: 'admin' | 'member';
   photo_url: string | null;
   created_at: string;
+  /**
+   * The names the paged users list searches (migration 0009): searchTextOf(first name, last name, login,
+   * pseudo, display name), folded. Written by the users store with every name change.
+   */
+  search_text: ColumnType<string, string | undefined, string>;
 }
 
 export interface SessionsTable {

@@ -12,6 +12,7 @@ import { hashPassword } from '../auth/passwords.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/open.ts';
 import type { Db } from '../db/schema.ts';
+import { searchTextOf } from '../db/search-text.ts';
 import { HttpError } from '../http/errors.ts';
 
 const USAGE = `Usage: npm run admin -- create <login> [<first name> <last name>]
@@ -72,6 +73,13 @@ export async function runAdminCommand(args: string[], env: NodeJS.ProcessEnv = p
             identifier,
             pseudo: '',
             display_name: `${first} ${last}`,
+            search_text: searchTextOf({
+              first_name: first,
+              last_name: last,
+              identifier,
+              pseudo: '',
+              display_name: `${first} ${last}`,
+            }),
             phone_number: '',
             password_hash: await hashPassword(password),
             map_right: 1,

@@ -7,6 +7,8 @@ import {
   GetListUsersToExport,
   GetSignUpState,
   GetUserById,
+  GetUserIds,
+  GetUsersPage,
   IsValidToken,
   Login,
   Logout,
@@ -31,6 +33,7 @@ import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { importUsers } from './import.ts';
+import { userPaging } from './paging.ts';
 
 /** The user a browser keeps after sign-in (spec section 3, browser storage). */
 function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authToken'> {
@@ -156,6 +159,11 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     async ({ req, reply }) =>
       sendList('users', req, reply, async () => ({ success: true, res: await users.all() })) as never,
   );
+
+  // Issue 18: the list a page at a time, for organisations too large to load whole.
+  const paging = userPaging(services.db, users);
+  route(GetUsersPage, async ({ body }) => ({ success: true, res: await paging.page(body) }));
+  route(GetUserIds, async ({ body }) => ({ success: true, res: await paging.ids(body.search) }));
 
   route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));
 

@@ -14,6 +14,7 @@ import { toActivity } from '../activities/store.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { inSlices } from '../db/batch.ts';
 import type { Db, UsersTable } from '../db/schema.ts';
+import { searchTextOf } from '../db/search-text.ts';
 
 export interface NewUser {
   firstName: string;
@@ -223,6 +224,11 @@ export function userStore(db: Db) {
       return attach(rows, 'list', true);
     },
 
+    /** These rows as the lists show them (getAllUsers' fields), in the same order. */
+    listed(rows: UserRow[]): Promise<User[]> {
+      return attach(rows, 'list');
+    },
+
     async inChannel(channelId: number): Promise<User[]> {
       const rows = await db
         .selectFrom('users')
@@ -248,14 +254,18 @@ export function userStore(db: Db) {
     },
 
     async create(user: NewUser, at = new Date()): Promise<number> {
+      const names = {
+        first_name: user.firstName.trim(),
+        last_name: user.lastName.trim(),
+        identifier: user.identifier.trim().toLowerCase(),
+        pseudo: (user.pseudo ?? '').trim(),
+        display_name: displayNameOf({ firstName: user.firstName, lastName: user.lastName }),
+      };
       const row = await db
         .insertInto('users')
         .values({
-          first_name: user.firstName.trim(),
-          last_name: user.lastName.trim(),
-          identifier: user.identifier.trim().toLowerCase(),
-          pseudo: (user.pseudo ?? '').trim(),
-          display_name: displayNameOf({ firstName: user.firstName, lastName: user.lastName }),
+          ...names,
+          search_text: searchTextOf(names),
           phone_number: (user.phoneNumber ?? '').trim(),
           password_hash: await hashPassword(user.password),
           map_right: user.mapRight ? 1 : 0,
@@ -273,14 +283,18 @@ export function userStore(db: Db) {
       if (!current) return;
       const firstName = changes.firstName?.trim() ?? current.first_name;
       const lastName = changes.lastName?.trim() ?? current.last_name;
+      const names = {
+        first_name: firstName,
+        last_name: lastName,
+        display_name: displayNameOf({ firstName, lastName }),
+        identifier: changes.identifier?.trim().toLowerCase() ?? current.identifier,
+        pseudo: changes.pseudo?.trim() ?? current.pseudo,
+      };
       await db
         .updateTable('users')
         .set({
-          first_name: firstName,
-          last_name: lastName,
-          display_name: displayNameOf({ firstName, lastName }),
-          ...(changes.identifier !== undefined ? { identifier: changes.identifier.trim().toLowerCase() } : {}),
-          ...(changes.pseudo !== undefined ? { pseudo: changes.pseudo.trim() } : {}),
+          ...names,
+          search_text: searchTextOf(names),
           ...(changes.phoneNumber !== undefined ? { phone_number: changes.phoneNumber.trim() } : {}),
           ...(changes.mapRight !== undefined ? { map_right: changes.mapRight ? 1 : 0 } : {}),
           ...(changes.password ? { password_hash: await hashPassword(changes.password) } : {}),

@@ -9,6 +9,7 @@
  * filter field, which waits 250-500 ms before filtering.
  */
 
+import { foldText } from '@talkgroup/protocol';
 import {
   type MRT_FilterFn,
   type MRT_RowData,
@@ -21,7 +22,6 @@ import { MRT_Localization_FR } from 'material-react-table/locales/fr';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toLanguage } from '../../i18n/languages.ts';
-import { foldText } from './useRowSearch.ts';
 
 const LOCALIZATIONS = { fr: MRT_Localization_FR, en: MRT_Localization_EN, de: MRT_Localization_DE };
 

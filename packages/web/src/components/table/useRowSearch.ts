@@ -3,14 +3,8 @@
  * Each row's searchable text is computed once per data change; a keystroke only runs `includes` over those
  * strings, and useDeferredValue keeps the input responsive while the table re-renders.
  */
+import { foldText } from '@talkgroup/protocol';
 import { useDeferredValue, useMemo, useState } from 'react';
-
-export function foldText(text: string): string {
-  return text
-    .normalize('NFD')
-    .replace(/\p{Diacritic}/gu, '')
-    .toLowerCase();
-}
 
 export function useRowSearch<Row>(rows: Row[], textOf: (row: Row) => string) {
   const [query, setQuery] = useState('');

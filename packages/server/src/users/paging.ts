@@ -1,0 +1,78 @@
+/**
+ * The users list a page at a time (issue 18: getUsersPage, getUserIds), for organisations too large for the
+ * whole list: searched in users.search_text (folded names, migration 0009), sorted on the server, each page's
+ * users with getAllUsers' fields. A page reads its rows and their lists only (db/batch.ts slices), plus one
+ * count; sorting by last activity reads each user's latest activity through activities_user_time.
+ */
+import type { UserSortField } from '@talkgroup/protocol';
+import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database, Db } from '../db/schema.ts';
+import { containsPattern } from '../db/search-text.ts';
+import type { UserStore } from './store.ts';
+
+export interface UsersPageRequest {
+  start: number;
+  limit: number;
+  search?: string;
+  sort: UserSortField;
+  direction: 'asc' | 'desc';
+}
+
+type UsersQuery<O> = SelectQueryBuilder<Database, 'users', O>;
+
+function searched<O>(query: UsersQuery<O>, search: string | undefined): UsersQuery<O> {
+  if (!search?.trim()) return query;
+  return query.where(sql<boolean>`search_text like ${containsPattern(search)} escape '\\'`);
+}
+
+/** The column or expression each sort reads; names compare without case (lower() folds ASCII on SQLite). */
+function sortKey(sort: UserSortField) {
+  return (eb: ExpressionBuilder<Database, 'users'>) => {
+    switch (sort) {
+      case 'firstName':
+        return eb.fn('lower', ['users.first_name']);
+      case 'lastName':
+        return eb.fn('lower', ['users.last_name']);
+      case 'identifier':
+        return eb.ref('users.identifier');
+      case 'pseudo':
+        return eb.fn('lower', ['users.pseudo']);
+      case 'mapRight':
+        return eb.ref('users.map_right');
+      case 'createdAt':
+        return eb.ref('users.created_at');
+      case 'lastActivity':
+        return eb
+          .selectFrom('activities')
+          .select((inner) => inner.fn.max('activities.created_at').as('at'))
+          .whereRef('activities.user_id', '=', 'users.id');
+    }
+  };
+}
+
+export function userPaging(db: Db, users: UserStore) {
+  return {
+    async page(request: UsersPageRequest) {
+      const { start, limit, search, sort, direction } = request;
+      const [rows, count] = await Promise.all([
+        searched(db.selectFrom('users').selectAll('users'), search)
+          .orderBy(sortKey(sort), direction)
+          .orderBy('users.id', direction)
+          .limit(limit)
+          .offset(start)
+          .execute(),
+        searched(db.selectFrom('users'), search)
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow(),
+      ]);
+      return { users: await users.listed(rows), totalRecords: Number(count.n) };
+    },
+
+    async ids(search: string | undefined): Promise<number[]> {
+      const rows = await searched(db.selectFrom('users').select('id'), search).orderBy('id').execute();
+      return rows.map((row) => row.id);
+    },
+  };
+}
+
+export type UserPaging = ReturnType<typeof userPaging>;
