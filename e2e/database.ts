@@ -6,6 +6,7 @@
  */
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { searchTextOf } from '../packages/server/src/db/search-text.ts';
 import type { TalkgroupServer } from './fixtures.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,6 +19,14 @@ export interface SeedActivity {
   channel?: { id: number | null; name: string } | null;
 }
 
+export interface SeedMember {
+  firstName: string;
+  lastName: string;
+  identifier: string;
+  pseudo: string;
+  createdAt: Date;
+}
+
 export interface ServerDatabase {
   /** Sets created_at of a user or channel. */
   setCreatedAt(table: 'users' | 'channels', id: number, at: Date): void;
@@ -27,6 +36,11 @@ export interface ServerDatabase {
   agePositions(userId: number, at: Date): void;
   /** Removes every activity (the log's count follows through its triggers). */
   clearActivities(): void;
+  /**
+   * Inserts members in one transaction, each with the password hash of `passwordOf` (a user id): an
+   * organisation of thousands without hashing thousands of passwords. Returns their ids.
+   */
+  insertMembers(members: SeedMember[], passwordOf: number): number[];
   close(): void;
 }
 
@@ -75,6 +89,45 @@ export function openServerDatabase(server: Pick<TalkgroupServer, 'dataDir'>): Se
     },
     clearActivities() {
       db.exec('DELETE FROM activities');
+    },
+    insertMembers(members, passwordOf) {
+      const { password_hash: hash } = db.prepare('SELECT password_hash FROM users WHERE id = ?').get(passwordOf) as {
+        password_hash: string;
+      };
+      const insert = db.prepare(
+        `INSERT INTO users (first_name, last_name, identifier, pseudo, display_name, phone_number, password_hash,
+           map_right, role, photo_url, created_at, search_text) VALUES (?, ?, ?, ?, ?, '', ?, 0, 'member', NULL, ?, ?)
+         RETURNING id`,
+      );
+      const ids: number[] = [];
+      db.exec('BEGIN');
+      try {
+        for (const m of members) {
+          const names = {
+            first_name: m.firstName,
+            last_name: m.lastName,
+            identifier: m.identifier,
+            pseudo: m.pseudo,
+            display_name: `${m.firstName} ${m.lastName}`,
+          };
+          const row = insert.get(
+            m.firstName,
+            m.lastName,
+            m.identifier,
+            m.pseudo,
+            names.display_name,
+            hash,
+            m.createdAt.toISOString(),
+            searchTextOf(names),
+          ) as { id: number };
+          ids.push(row.id);
+        }
+        db.exec('COMMIT');
+      } catch (error) {
+        db.exec('ROLLBACK');
+        throw error;
+      }
+      return ids;
     },
     close() {
       db.close();

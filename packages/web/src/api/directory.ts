@@ -4,6 +4,9 @@
  * Shared by the users, channels, import-export and room features.
  *
  *   useUsers() / useChannels()   TanStack queries of the two lists
+ *   useUsersPaged()              whether the organisation is past USERS_PAGED_ABOVE users (issue 18): then the
+ *                                user tables ask for a page at a time (getUsersPage), never the whole list
+ *   useUserTable(kind, ...)      the users of a table, whole or a page at a time, with its `server` paging
  *   useRefreshDirectory()        () => invalidates users, channels, members of channels and dashboard figures
  *   refreshDirectory(client)     the same, for a mutation's onSuccess
  *   useLiveChannels()            subscribes the calling list to channel and presence pushes
@@ -13,16 +16,85 @@ import {
   GetAllUsers,
   GetLastActivities,
   GetStatistics,
+  GetUserIds,
   GetUsersInChannel,
+  GetUsersPage,
   type ResponseOf,
+  USERS_PAGED_ABOVE,
+  type User,
+  type UserSortField,
 } from '@talkgroup/protocol';
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useCallback } from 'react';
+import { keepPreviousData, type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo } from 'react';
+import type { PageSizes } from '../components/table/useConsoleTable.ts';
+import { type ServerTable, useServerPaging } from '../components/table/useServerPaging.ts';
+import { api } from './client.ts';
 import { callKey, useApiQuery } from './queries.ts';
 import { useServerEvent, useServerEvents } from './serverEvents.ts';
 
-export function useUsers() {
-  return useApiQuery(GetAllUsers, {});
+export function useUsers(options: { enabled?: boolean } = {}) {
+  return useApiQuery(GetAllUsers, {}, options);
+}
+
+/**
+ * True past USERS_PAGED_ABOVE users, false below, undefined until known: one user is asked for, with the count
+ * of all (getUsersPage). Asked again with the directory (refreshDirectory).
+ */
+export function useUsersPaged(): boolean | undefined {
+  const probe = useApiQuery(GetUsersPage, { start: 0, limit: 1 }, { staleTime: 60_000 });
+  return probe.data ? probe.data.res.totalRecords > USERS_PAGED_ABOVE : undefined;
+}
+
+/**
+ * The users of a table. Up to USERS_PAGED_ABOVE users: the whole list (getAllUsers), searched, sorted and
+ * paged in the browser. Past it: a page at a time from the server (getUsersPage) and `server`, the paging that
+ * ConsoleTable takes; `sortFields` says which column sorts by which field of the server (the other columns
+ * cannot be sorted then).
+ */
+export function useUserTable(
+  kind: 'list' | 'selection',
+  pageSizes: PageSizes,
+  sortFields: Partial<Record<string, UserSortField>>,
+): {
+  users: User[];
+  query: { isPending: boolean; isError: boolean; refetch: () => unknown };
+  server?: ServerTable;
+} {
+  const paged = useUsersPaged();
+  const whole = useUsers({ enabled: paged === false });
+  const paging = useServerPaging(kind, pageSizes);
+  const [sort] = paging.sorting;
+  const search = paging.searched.trim() || undefined;
+  const { pageIndex, pageSize } = paging.pagination;
+  const page = useApiQuery(
+    GetUsersPage,
+    {
+      start: pageIndex * pageSize,
+      limit: pageSize,
+      search,
+      sort: (sort && sortFields[sort.id]) || 'createdAt',
+      direction: sort && !sort.desc ? 'asc' : 'desc',
+    },
+    { enabled: paged === true, placeholderData: keepPreviousData },
+  );
+  const sortable = useMemo(() => new Set(Object.keys(sortFields)), [sortFields]);
+  if (paged !== true) {
+    return {
+      users: whole.data?.res ?? [],
+      query: { isPending: paged === undefined || whole.isPending, isError: whole.isError, refetch: whole.refetch },
+    };
+  }
+  return {
+    users: page.data?.res.users ?? [],
+    query: { isPending: page.isPending, isError: page.isError, refetch: page.refetch },
+    server: {
+      ...paging,
+      rowCount: page.data?.res.totalRecords ?? 0,
+      fetching: page.isFetching,
+      allIds: () => api(GetUserIds, { search }).then((answer) => answer.res),
+      sortable,
+    },
+  };
 }
 
 export function useChannels() {
@@ -32,7 +104,7 @@ export function useChannels() {
 /** Every query a change of users, channels or memberships can touch; resolves once they are fetched again. */
 export async function refreshDirectory(queryClient: QueryClient): Promise<void> {
   await Promise.all(
-    [GetAllUsers, GetAllChannels, GetUsersInChannel, GetStatistics, GetLastActivities].map((call) =>
+    [GetAllUsers, GetUsersPage, GetAllChannels, GetUsersInChannel, GetStatistics, GetLastActivities].map((call) =>
       queryClient.invalidateQueries({ queryKey: callKey(call) }),
     ),
   );

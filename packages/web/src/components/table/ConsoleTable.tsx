@@ -15,6 +15,9 @@
  *   rowActions                       { header, size, render(row) }: the actions column
  *   editDelete                       { size, nameOf, onEdit, onDelete }: an actions column of Edit and Delete
  *   query                            { isPending, isError?, refetch? }: the query behind the rows
+ *   server                           the rows are one page of the server's (useServerPaging, issue 18): the
+ *                                    search, paging and sorting are the server's, the select-all box asks it
+ *                                    for every id the search keeps
  *   pageSizes, dense, options        rows per page, compact look, any other MRT option
  */
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
@@ -34,8 +37,10 @@ import {
 import { type ReactNode, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Namespace } from '../../i18n/languages.ts';
+import { useNotify } from '../Notifier.tsx';
 import { SearchField } from './SearchField.tsx';
 import { type PageSizes, useConsoleTable } from './useConsoleTable.ts';
+import type { ServerTable } from './useServerPaging.ts';
 
 export interface ConsoleTableTexts {
   search: { label: string; placeholder: string; clearLabel: string };
@@ -61,6 +66,8 @@ export interface ConsoleTableProps<Row extends { id: number }> {
   /** Edit and Delete buttons as the actions column (texts.rowActions names them). */
   editDelete?: { size: number; nameOf: (row: Row) => string; onEdit: (row: Row) => void; onDelete: (row: Row) => void };
   query?: { isPending: boolean; isError?: boolean; refetch?: () => unknown };
+  /** The rows are a page of the server's: it searches, sorts and pages (issue 18). */
+  server?: ServerTable;
   pageSizes?: PageSizes;
   /** Compact rows and a lighter frame, for tables inside a dialog. */
   dense?: boolean;
@@ -80,12 +87,16 @@ export function ConsoleTable<Row extends { id: number }>({
   rowActions: actions,
   editDelete,
   query: rowsQuery,
+  server,
   pageSizes,
   dense = false,
   options,
 }: ConsoleTableProps<Row>) {
   const { t } = useTranslation('common');
-  const [query, setQuery] = useState('');
+  const notify = useNotify();
+  const [localQuery, setLocalQuery] = useState('');
+  const query = server ? server.query : localQuery;
+  const setQuery = server ? server.setQuery : setLocalQuery;
   const heading = headingElement ?? (title ? <TableTitle>{title}</TableTitle> : null);
   const selected = selection?.selected;
   const rowName = (row: Row) => selection?.nameOf?.(row) ?? searchText(row).trim().slice(0, 80);
@@ -103,7 +114,14 @@ export function ConsoleTable<Row extends { id: number }>({
         selectAllMode: 'all',
         // Named on the input itself (MRT names the box around it, which axe refuses).
         muiSelectCheckboxProps: ({ row }) => checkboxName(t('table.selectRow', { name: rowName(row.original) })),
-        muiSelectAllCheckboxProps: () => checkboxName(t('table.selectAll')),
+        muiSelectAllCheckboxProps: ({ table }) => ({
+          ...checkboxName(t('table.selectAll')),
+          ...(server
+            ? serverSelectAll(server, table.getRowModel().rows, selection.selected, selection.onChange, () =>
+                notify({ severity: 'error', message: t('errors.tryAgain') }),
+              )
+            : {}),
+        }),
         positionToolbarAlertBanner: 'none',
         onRowSelectionChange: (updater) => {
           const next = typeof updater === 'function' ? updater(rowSelection) : updater;
@@ -146,17 +164,45 @@ export function ConsoleTable<Row extends { id: number }>({
       }
     : {};
 
+  // Paged on the server: its page as it is, and only the columns it sorts by can be sorted.
+  const serverOptions: Partial<MRT_TableOptions<Row>> = server
+    ? {
+        manualPagination: true,
+        manualSorting: true,
+        manualFiltering: true,
+        rowCount: server.rowCount,
+        onPaginationChange: server.setPagination,
+        onSortingChange: server.setSorting,
+      }
+    : {};
+  const sortable = server?.sortable;
+  const tableColumns = useMemo(
+    () =>
+      sortable
+        ? columns.map((column) =>
+            sortable.has(String(column.id ?? column.accessorKey)) ? column : { ...column, enableSorting: false },
+          )
+        : columns,
+    [columns, sortable],
+  );
+
   const table = useConsoleTable<Row>({
-    columns,
+    columns: tableColumns,
     data: rows,
-    search: { query, textOf: searchText },
+    search: server ? undefined : { query, textOf: searchText },
     getRowId: (row) => String(row.id),
     pageSizes,
     ...selectionOptions,
     ...actionOptions,
     ...denseOptions,
+    ...serverOptions,
     ...options,
-    state: { ...(selection ? { rowSelection } : {}), isLoading: rowsQuery?.isPending ?? false, ...options?.state },
+    state: {
+      ...(selection ? { rowSelection } : {}),
+      ...(server ? { pagination: server.pagination, sorting: server.sorting, showProgressBars: server.fetching } : {}),
+      isLoading: rowsQuery?.isPending ?? false,
+      ...options?.state,
+    },
     renderTopToolbarCustomActions: () => (
       <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: dense ? 1.5 : 1, width: '100%' }}>
         {heading}
@@ -172,7 +218,7 @@ export function ConsoleTable<Row extends { id: number }>({
     ),
     renderEmptyRowsFallback: () => (
       <Typography sx={{ p: dense ? 3 : 4, textAlign: 'center', color: 'text.secondary' }}>
-        {query.trim() && rows.length > 0 && texts.noMatch ? texts.noMatch(query.trim()) : texts.empty}
+        {query.trim() && (server || rows.length > 0) && texts.noMatch ? texts.noMatch(query.trim()) : texts.empty}
       </Typography>
     ),
   });
@@ -197,6 +243,36 @@ export function ConsoleTable<Row extends { id: number }>({
       <MaterialReactTable table={table} />
     </>
   );
+}
+
+/**
+ * The select-all box of a table paged on the server: ticked when every row the search keeps is selected (as far
+ * as the page and the count tell), and a click selects or unselects all of them, asked from the server.
+ */
+function serverSelectAll(
+  server: ServerTable,
+  pageRows: Array<{ id: string }>,
+  selected: number[],
+  onChange: (ids: number[]) => void,
+  failed: () => void,
+) {
+  const chosen = new Set(selected);
+  const all =
+    server.rowCount > 0 && selected.length >= server.rowCount && pageRows.every((row) => chosen.has(Number(row.id)));
+  return {
+    checked: all,
+    indeterminate: !all && selected.length > 0,
+    onChange: () => {
+      server.allIds().then((ids) => {
+        if (all) {
+          const dropped = new Set(ids);
+          onChange(selected.filter((id) => !dropped.has(id)));
+        } else {
+          onChange([...new Set([...selected, ...ids])]);
+        }
+      }, failed);
+    },
+  };
 }
 
 /** A checkbox named on its input, with no name on the box around it. */

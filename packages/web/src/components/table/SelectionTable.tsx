@@ -3,13 +3,15 @@
  * Edit User Profile dialogs, the user table of the channel dialogs. A ConsoleTable with a selection.
  *
  * Props: rows (each with a numeric id), columns (MRT column definitions), selected (ids) and onChange(ids),
- * searchText(row) (the text the search box matches), title, emptyText, pageSizes, loading, search labels.
+ * searchText(row) (the text the search box matches), title, emptyText, pageSizes, loading, search labels, and
+ * `server` when the rows are a page of the server's.
  */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { ConsoleTable } from './ConsoleTable.tsx';
 import type { PageSizes } from './useConsoleTable.ts';
+import type { ServerTable } from './useServerPaging.ts';
 
 export interface SelectionTableProps<Row extends { id: number }> {
   rows: Row[];
@@ -24,6 +26,8 @@ export interface SelectionTableProps<Row extends { id: number }> {
   pageSizes: PageSizes;
   loading?: boolean;
   search: { label: string; placeholder: string; clearLabel: string };
+  /** The rows are a page of the server's (issue 18). */
+  server?: ServerTable;
 }
 
 export function SelectionTable<Row extends { id: number }>({
@@ -38,6 +42,7 @@ export function SelectionTable<Row extends { id: number }>({
   pageSizes,
   loading = false,
   search,
+  server,
 }: SelectionTableProps<Row>) {
   return (
     <ConsoleTable<Row>
@@ -47,6 +52,7 @@ export function SelectionTable<Row extends { id: number }>({
       texts={{ search, empty: emptyText }}
       selection={{ selected, onChange }}
       query={{ isPending: loading }}
+      server={server}
       pageSizes={pageSizes}
       dense
       heading={

@@ -19,7 +19,7 @@ import {
 import { MRT_Localization_DE } from 'material-react-table/locales/de';
 import { MRT_Localization_EN } from 'material-react-table/locales/en';
 import { MRT_Localization_FR } from 'material-react-table/locales/fr';
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { toLanguage } from '../../i18n/languages.ts';
 
@@ -114,6 +114,7 @@ export function useConsoleTable<Row extends MRT_RowData>(
 }
 
 type PaginationState = { pageIndex: number; pageSize: number };
+export type PaginationUpdater = PaginationState | ((old: PaginationState) => PaginationState);
 
 /**
  * Rows per page are remembered per kind of table (the page's path, a list or a selection, its choices) in
@@ -128,24 +129,33 @@ function useRememberedPageSize(
   },
   pageSizes: PageSizes,
 ) {
-  const values = pageSizes.map((size) => (typeof size === 'number' ? size : size.value));
   const managed = options.onPaginationChange !== undefined || options.state?.pagination !== undefined;
-  const key = `talkgroup.rowsPerPage:${window.location.pathname}:${options.enableRowSelection ? 'selection' : 'list'}:${values.join(',')}`;
+  const remembered = useRememberedPagination(
+    options.enableRowSelection ? 'selection' : 'list',
+    pageSizes,
+    options.initialState?.pagination?.pageSize ?? 5,
+  );
+  return managed ? undefined : remembered;
+}
+
+/** A table's paging, its page size remembered for its kind of table (a table paged on the server uses it too). */
+export function useRememberedPagination(kind: 'list' | 'selection', pageSizes: PageSizes, fallback: number) {
+  const values = pageSizes.map((size) => (typeof size === 'number' ? size : size.value));
+  const key = `talkgroup.rowsPerPage:${window.location.pathname}:${kind}:${values.join(',')}`;
   const [state, setState] = useState<PaginationState>(() => {
     const stored = Number(readStorage(key));
-    const fallback = options.initialState?.pagination?.pageSize ?? 5;
     return { pageIndex: 0, pageSize: values.includes(stored) ? stored : fallback };
   });
-  if (managed) return undefined;
-  return {
-    state,
-    onChange: (updater: PaginationState | ((old: PaginationState) => PaginationState)) =>
+  const onChange = useCallback(
+    (updater: PaginationUpdater) =>
       setState((old) => {
         const next = typeof updater === 'function' ? updater(old) : updater;
         if (next.pageSize !== old.pageSize) writeStorage(key, String(next.pageSize));
         return next;
       }),
-  };
+    [key],
+  );
+  return { state, onChange };
 }
 
 function readStorage(key: string): string | null {

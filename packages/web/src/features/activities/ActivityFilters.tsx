@@ -2,14 +2,17 @@
  * The activity log's filter bar (issue 17 point 10): member, channel, type and a range of days; each control is
  * named by its label, and 'Clear the filters' brings the whole log back.
  */
-import Autocomplete, { createFilterOptions } from '@mui/material/Autocomplete';
+import Autocomplete, { type AutocompleteProps, createFilterOptions } from '@mui/material/Autocomplete';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { ACTIVITY_TYPES, type ActivityType } from '@talkgroup/protocol';
+import { ACTIVITY_TYPES, type ActivityType, GetUsersPage, type User } from '@talkgroup/protocol';
+import { keepPreviousData } from '@tanstack/react-query';
+import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useChannels, useUsers } from '../../api/directory.ts';
+import { useChannels, useUsers, useUsersPaged } from '../../api/directory.ts';
+import { useApiQuery } from '../../api/queries.ts';
 import { type ActivityFilterValues, isFiltering } from './activityFilter.ts';
 
 interface Option {
@@ -25,14 +28,38 @@ export interface ActivityFiltersProps {
   onChange: (next: ActivityFilterValues) => void;
 }
 
+const optionOf = (user: User): Option => ({
+  id: user.id,
+  label: user.display_name || `${user.firstName} ${user.lastName}`,
+});
+
+/**
+ * The members to pick from: every user, filtered here; past USERS_PAGED_ABOVE users (issue 18), the first 50
+ * the server finds for the typed text. The picked member stays an option while the text changes.
+ */
+function useMemberOptions(text: string, picked: Option | null) {
+  const paged = useUsersPaged();
+  const whole = useUsers({ enabled: paged === false });
+  const searched = useDeferredValue(text.trim());
+  const found = useApiQuery(
+    GetUsersPage,
+    { start: 0, limit: 50, search: searched || undefined, sort: 'firstName', direction: 'asc' },
+    { enabled: paged === true, placeholderData: keepPreviousData },
+  );
+  return useMemo(() => {
+    if (!paged) return { options: (whole.data?.res ?? []).map(optionOf), filter: firstMatches };
+    const options = (found.data?.res.users ?? []).map(optionOf);
+    if (picked && !options.some((option) => option.id === picked.id)) options.unshift(picked);
+    return { options, filter: (shown: Option[]) => shown };
+  }, [paged, whole.data, found.data, picked]);
+}
+
 export function ActivityFilters({ value, onChange }: ActivityFiltersProps) {
   const { t } = useTranslation('activities');
-  const users = useUsers().data?.res ?? [];
   const channels = useChannels().data?.res ?? [];
-  const members: Option[] = users.map((user) => ({
-    id: user.id,
-    label: user.display_name || `${user.firstName} ${user.lastName}`,
-  }));
+  const [memberText, setMemberText] = useState('');
+  const [pickedMember, setPickedMember] = useState<Option | null>(null);
+  const members = useMemberOptions(memberText, pickedMember);
   const channelOptions: Option[] = channels.map((channel) => ({ id: channel.id, label: channel.name }));
   const set = (change: Partial<ActivityFilterValues>) => onChange({ ...value, ...change });
 
@@ -40,17 +67,19 @@ export function ActivityFilters({ value, onChange }: ActivityFiltersProps) {
     label: string,
     options: Option[],
     selected: number | undefined,
-    pick: (id: number | undefined) => void,
+    pick: (option: Option | null) => void,
+    more: Partial<AutocompleteProps<Option, false, false, false>> = {},
   ) => (
     <Autocomplete
       size="small"
       options={options}
       filterOptions={firstMatches}
       value={options.find((option) => option.id === selected) ?? null}
-      onChange={(_, option) => pick(option?.id)}
+      onChange={(_, option) => pick(option)}
       isOptionEqualToValue={(option, current) => option.id === current.id}
       renderInput={(params) => <TextField {...params} label={label} />}
       sx={{ minWidth: 200, flex: '1 1 200px' }}
+      {...more}
     />
   );
 
@@ -60,8 +89,17 @@ export function ActivityFilters({ value, onChange }: ActivityFiltersProps) {
       aria-label={t('filters.label')}
       sx={{ display: 'flex', flexWrap: 'wrap', gap: 1.5, alignItems: 'center', mb: 2 }}
     >
-      {picker(t('filters.member'), members, value.member, (member) => set({ member }))}
-      {picker(t('filters.channel'), channelOptions, value.channel, (channel) => set({ channel }))}
+      {picker(
+        t('filters.member'),
+        members.options,
+        value.member,
+        (member) => {
+          setPickedMember(member);
+          set({ member: member?.id });
+        },
+        { filterOptions: members.filter, onInputChange: (_, text) => setMemberText(text) },
+      )}
+      {picker(t('filters.channel'), channelOptions, value.channel, (channel) => set({ channel: channel?.id }))}
       <TextField
         select
         size="small"

@@ -9,14 +9,14 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { type Channel, CreateChannel, leftTrim, type User } from '@talkgroup/protocol';
+import { type Channel, CreateChannel, leftTrim, type User, type UserSortField } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
 import { useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { useUsers } from '../../api/directory.ts';
+import { useUserTable } from '../../api/directory.ts';
 import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { SelectionTable } from '../../components/table/SelectionTable.tsx';
@@ -32,6 +32,13 @@ export interface ChannelDialogProps {
 
 type UserRow = Pick<User, 'id' | 'firstName' | 'lastName' | 'identifier' | 'pseudo'>;
 
+/** The server's sort field of each column, when the users are paged on the server (issue 18). */
+const SORT_FIELDS: Partial<Record<string, UserSortField>> = {
+  firstName: 'firstName',
+  lastName: 'lastName',
+  identifier: 'identifier',
+};
+
 /** The protocol's createChannel name (updateChannel's is the same rule) and the chosen users' ids. */
 const ChannelFormSchema = z.object({
   channelName: CreateChannel.body.shape.channelName,
@@ -46,7 +53,7 @@ type ChannelForm = z.input<typeof ChannelFormSchema>;
 export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialogProps) {
   const { t } = useTranslation(['channels', 'users', 'common']);
   const notify = useNotify();
-  const users = useUsers();
+  const users = useUserTable('selection', SELECTION_PAGE_SIZES, SORT_FIELDS);
   const save = useSaveChannel();
   const editing = Boolean(channel);
   const form = useForm<ChannelForm>({
@@ -76,14 +83,14 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
 
   const rows = useMemo<UserRow[]>(
     () =>
-      (users.data?.res ?? []).map(({ id, firstName, lastName, identifier, pseudo }) => ({
+      users.users.map(({ id, firstName, lastName, identifier, pseudo }) => ({
         id,
         firstName,
         lastName,
         identifier,
         pseudo,
       })),
-    [users.data],
+    [users.users],
   );
   const columns = useMemo<MRT_ColumnDef<UserRow>[]>(
     () => [
@@ -188,7 +195,8 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           summary={t('channels:form.usersHint', { count: userIds.length })}
           emptyText={t('channels:form.noUsers')}
           pageSizes={SELECTION_PAGE_SIZES}
-          loading={users.isPending}
+          loading={users.query.isPending}
+          server={users.server}
           search={{
             label: t('channels:toolbar.search'),
             placeholder: t('channels:toolbar.search'),

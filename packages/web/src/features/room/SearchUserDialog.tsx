@@ -15,25 +15,34 @@ import {
   DeleteUserFromChannel,
   displayNameOf,
   GetUsersInChannel,
+  type UserSortField,
 } from '@talkgroup/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
-import { refreshDirectory, useUsers } from '../../api/directory.ts';
+import { refreshDirectory, useUserTable } from '../../api/directory.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { useConfirm } from '../../components/ConfirmProvider.tsx';
 import { DialogAlert } from '../../components/DialogAlert.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import type { Notice } from '../../components/Notifier.tsx';
 import { ConsoleTable } from '../../components/table/ConsoleTable.tsx';
+import { PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 
 export interface SearchUserDialogProps {
   open: boolean;
   channel: Pick<Channel, 'id' | 'name'> | null;
   onClose: () => void;
 }
+
+/** The server's sort field of each column, when the users are paged on the server (issue 18). */
+const SORT_FIELDS: Partial<Record<string, UserSortField>> = {
+  firstName: 'firstName',
+  lastName: 'lastName',
+  identifier: 'identifier',
+};
 
 interface MemberRow {
   id: number;
@@ -80,7 +89,7 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
   const { t } = useTranslation(['channels', 'users', 'common']);
   const confirm = useConfirm();
   const toggleMember = useToggleMember();
-  const users = useUsers();
+  const users = useUserTable('list', PAGE_SIZES, SORT_FIELDS);
   const members = useApiQuery(GetUsersInChannel, { channelId: channel.id });
   // The dialog is modal: its outcome is said inside it, not in the page's snackbar.
   const [outcome, setOutcome] = useState<Notice | null>(null);
@@ -88,7 +97,7 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
   const memberIds = useMemo(() => new Set((members.data?.res ?? []).map((user) => user.id)), [members.data]);
   const rows = useMemo<MemberRow[]>(
     () =>
-      (users.data?.res ?? []).map((user) => ({
+      users.users.map((user) => ({
         id: user.id,
         firstName: user.firstName,
         lastName: user.lastName,
@@ -97,7 +106,7 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
         name: displayNameOf(user),
         member: memberIds.has(user.id),
       })),
-    [users.data, memberIds],
+    [users.users, memberIds],
   );
   const searchText = useCallback(
     (row: MemberRow) => `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
@@ -146,7 +155,8 @@ function MembersTable({ channel }: { channel: Pick<Channel, 'id' | 'name'> }) {
         columns={columns}
         searchText={searchText}
         dense
-        query={{ isPending: users.isPending || members.isPending }}
+        query={{ ...users.query, isPending: users.query.isPending || members.isPending }}
+        server={users.server}
         texts={{
           search: {
             label: t('users:toolbar.searchLabel'),

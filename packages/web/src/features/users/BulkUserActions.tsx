@@ -9,7 +9,7 @@ import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { AddUserToChannel, DeleteUser, DeleteUserFromChannel, DeleteUserTokens, type User } from '@talkgroup/protocol';
+import { AddUserToChannel, DeleteUser, DeleteUserFromChannel, DeleteUserTokens } from '@talkgroup/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
@@ -23,18 +23,19 @@ import { useNotify } from '../../components/Notifier.tsx';
 const AT_ONCE = 4;
 
 /** Runs `task` for every user, AT_ONCE at a time; the first failure stops the rest and is thrown. */
-async function forEach(users: User[], task: (user: User) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < users.length; i += AT_ONCE) await Promise.all(users.slice(i, i + AT_ONCE).map(task));
+async function forEach(userIds: number[], task: (userId: number) => Promise<unknown>): Promise<void> {
+  for (let i = 0; i < userIds.length; i += AT_ONCE) await Promise.all(userIds.slice(i, i + AT_ONCE).map(task));
 }
 
 type ChannelAction = 'add' | 'remove';
 
 export interface BulkUserActionsProps {
-  users: User[];
+  /** The ticked users (on every page of a paged table). */
+  userIds: number[];
   onDone: () => void;
 }
 
-export function BulkUserActions({ users, onDone }: BulkUserActionsProps) {
+export function BulkUserActions({ userIds, onDone }: BulkUserActionsProps) {
   const { t } = useTranslation(['users', 'common']);
   const confirm = useConfirm();
   const notify = useNotify();
@@ -43,7 +44,7 @@ export function BulkUserActions({ users, onDone }: BulkUserActionsProps) {
   const [channelAction, setChannelAction] = useState<ChannelAction | null>(null);
   const [channelId, setChannelId] = useState<number | ''>('');
   const [busy, setBusy] = useState(false);
-  const count = users.length;
+  const count = userIds.length;
 
   const run = async (task: () => Promise<void>, done: string) => {
     setBusy(true);
@@ -64,7 +65,7 @@ export function BulkUserActions({ users, onDone }: BulkUserActionsProps) {
     const channel = channels.find((c) => c.id === channelId);
     const call = channelAction === 'add' ? AddUserToChannel : DeleteUserFromChannel;
     await run(
-      () => forEach(users, (user) => api(call, { userId: user.id, channelId })),
+      () => forEach(userIds, (userId) => api(call, { userId, channelId })),
       t(channelAction === 'add' ? 'users:bulk.added' : 'users:bulk.removed', { count, channel: channel?.name ?? '' }),
     );
     setChannelAction(null);
@@ -79,14 +80,14 @@ export function BulkUserActions({ users, onDone }: BulkUserActionsProps) {
     });
     if (ok)
       await run(
-        () => forEach(users, (user) => api(DeleteUserTokens, { userId: user.id })),
+        () => forEach(userIds, (userId) => api(DeleteUserTokens, { userId })),
         t('users:bulk.disconnected', { count }),
       );
   };
 
   const remove = async () => {
     const self = getSession()?.user?.id;
-    const targets = users.filter((user) => user.id !== self);
+    const targets = userIds.filter((userId) => userId !== self);
     const ok = await confirm({
       title: t('common:confirm.title'),
       message: t('users:bulk.confirmDelete', { count: targets.length }),
@@ -95,7 +96,7 @@ export function BulkUserActions({ users, onDone }: BulkUserActionsProps) {
     });
     if (ok)
       await run(
-        () => forEach(targets, (user) => api(DeleteUser, { UserId: user.id })),
+        () => forEach(targets, (userId) => api(DeleteUser, { UserId: userId })),
         t('users:bulk.deleted', { count: targets.length }),
       );
   };

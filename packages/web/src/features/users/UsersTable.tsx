@@ -15,14 +15,15 @@ import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import AddIcon from '@mui/icons-material/PersonAddAlt1';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import type { Activity, User } from '@talkgroup/protocol';
+import type { Activity, User, UserSortField } from '@talkgroup/protocol';
 import { displayNameOf } from '@talkgroup/protocol';
 import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useUsers } from '../../api/directory.ts';
+import { useUserTable } from '../../api/directory.ts';
 import { ConsoleTable, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
+import { PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 import { type ActivityT, activityNames, activitySentence } from '../activities/index.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
 import { AddUserDialog } from './AddUserDialog.tsx';
@@ -52,11 +53,22 @@ interface UserRow {
   user: User;
 }
 
+/** The server's sort field of each column (a table paged on the server, issue 18). */
+const SORT_FIELDS: Partial<Record<string, UserSortField>> = {
+  firstName: 'firstName',
+  lastName: 'lastName',
+  identifier: 'identifier',
+  pseudo: 'pseudo',
+  mapRight: 'mapRight',
+  createdAt: 'createdAt',
+  lastActivityAt: 'lastActivity',
+};
+
 export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const { t, i18n } = useTranslation(['users', 'common']);
   const full = variant === 'full';
   const texts = useListTexts('users');
-  const users = useUsers();
+  const users = useUserTable(full ? 'selection' : 'list', PAGE_SIZES, SORT_FIELDS);
   useLiveUsers();
   const { t: tActivity } = useTranslation('activity');
   const [adding, setAdding] = useState(false);
@@ -68,7 +80,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const sentenceOf = useMemo(() => activitySentences(tActivity), [tActivity]);
   const rows = useMemo<UserRow[]>(
     () =>
-      (users.data?.res ?? []).map((user) => {
+      users.users.map((user) => {
         const activity = user.userActivities[0];
         return {
           id: user.id,
@@ -86,7 +98,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           user,
         };
       }),
-    [users.data, language, sentenceOf],
+    [users.users, language, sentenceOf],
   );
   const searchText = useCallback(
     (row: UserRow) =>
@@ -111,18 +123,15 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     ];
   }, [t, full]);
 
-  const selectedUsers = rows.filter((row) => selected.includes(row.id)).map((row) => row.user);
-
   return (
     <>
-      {full && selectedUsers.length > 0 ? (
-        <BulkUserActions users={selectedUsers} onDone={() => setSelected([])} />
-      ) : null}
+      {full && selected.length > 0 ? <BulkUserActions userIds={selected} onDone={() => setSelected([])} /> : null}
       <ConsoleTable<UserRow>
         rows={rows}
         columns={columns}
         searchText={searchText}
-        query={users}
+        query={users.query}
+        server={users.server}
         texts={texts}
         title={title}
         selection={full ? { selected, onChange: setSelected, nameOf: (row) => row.name } : undefined}

@@ -1,4 +1,4 @@
-import { type Activity, GetAllUsers, type ResponseOf, type User } from '@talkgroup/protocol';
+import { type Activity, GetAllUsers, GetUsersPage, type ResponseOf, type User } from '@talkgroup/protocol';
 import { QueryClient } from '@tanstack/react-query';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { callKey } from '../../api/queries.ts';
@@ -93,5 +93,19 @@ describe("the users list's live activity", () => {
     vi.advanceTimersByTime(ACTIVITY_PATCH_MS);
     const cached = queryClient.getQueryData<ResponseOf<typeof GetAllUsers>>(callKey(GetAllUsers, {}));
     expect(cached?.res.map((row) => row.userActivities)).toEqual([[], [talk]]);
+  });
+
+  it('patches the pages of a users table paged on the server, their counts kept', () => {
+    const queryClient = new QueryClient();
+    const body = { start: 0, limit: 2, sort: 'createdAt', direction: 'desc' } as const;
+    queryClient.setQueryData(callKey(GetUsersPage, body), {
+      success: true,
+      res: { users: [user(1), user(2)], totalRecords: 9000 },
+    });
+    const talk = activity(1, 'channel_talk');
+    patchLatestActivities(queryClient, new Map([[1, talk]]));
+    const cached = queryClient.getQueryData<ResponseOf<typeof GetUsersPage>>(callKey(GetUsersPage, body));
+    expect(cached?.res.totalRecords).toBe(9000);
+    expect(cached?.res.users.map((row) => row.userActivities)).toEqual([[talk], []]);
   });
 });

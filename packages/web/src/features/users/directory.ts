@@ -6,9 +6,9 @@
  *
  *   useLiveUsers()                        subscribes the calling list to the server's pushes
  *   gatherActivities(flush, delayMs)      keeps each user's latest activity, flushes them once per delay
- *   patchLatestActivities(client, latest) writes them into every cached getAllUsers answer
+ *   patchLatestActivities(client, latest) writes them into every cached getAllUsers answer and users page
  */
-import { type Activity, GetAllUsers, type ResponseOf } from '@talkgroup/protocol';
+import { type Activity, GetAllUsers, GetUsersPage, type ResponseOf } from '@talkgroup/protocol';
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { callKey } from '../../api/queries.ts';
@@ -18,6 +18,7 @@ import { useServerEvent, useServerEvents } from '../../api/serverEvents.ts';
 export const ACTIVITY_PATCH_MS = 1500;
 
 type UsersAnswer = ResponseOf<typeof GetAllUsers>;
+type UsersPageAnswer = ResponseOf<typeof GetUsersPage>;
 
 /** Each user's latest activity by user id; users without one in `latest` keep their row object. */
 export function withLatestActivities(data: UsersAnswer | undefined, latest: ReadonlyMap<number, Activity>) {
@@ -31,9 +32,19 @@ export function withLatestActivities(data: UsersAnswer | undefined, latest: Read
   };
 }
 
+/** The same for a page of a paged users table (getUsersPage). */
+export function pageWithLatestActivities(data: UsersPageAnswer | undefined, latest: ReadonlyMap<number, Activity>) {
+  if (!data?.res) return data;
+  const users = withLatestActivities({ success: data.success, res: data.res.users }, latest)?.res ?? [];
+  return { ...data, res: { ...data.res, users } };
+}
+
 export function patchLatestActivities(queryClient: QueryClient, latest: ReadonlyMap<number, Activity>): void {
   queryClient.setQueriesData<UsersAnswer>({ queryKey: callKey(GetAllUsers) }, (data) =>
     withLatestActivities(data, latest),
+  );
+  queryClient.setQueriesData<UsersPageAnswer>({ queryKey: callKey(GetUsersPage) }, (data) =>
+    pageWithLatestActivities(data, latest),
   );
 }
 
@@ -76,6 +87,7 @@ export function useLiveUsers(): void {
   const queryClient = useQueryClient();
   useServerEvents(['onUsersChanged', 'onUserDeleted'], () => {
     void queryClient.invalidateQueries({ queryKey: callKey(GetAllUsers) });
+    void queryClient.invalidateQueries({ queryKey: callKey(GetUsersPage) });
   });
   const gatherer = useRef<ActivityGatherer | null>(null);
   gatherer.current ??= gatherActivities((latest) => patchLatestActivities(queryClient, latest));
