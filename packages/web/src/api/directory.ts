@@ -7,11 +7,13 @@
  *   useUsersPaged()              whether the organisation is past USERS_PAGED_ABOVE users (issue 18): then the
  *                                user tables ask for a page at a time (getUsersPage), never the whole list
  *   useUserTable(kind, ...)      the users of a table, whole or a page at a time, with its `server` paging
+ *                                (`enabled: false` while the table is not shown, e.g. a closed dialog)
  *   useRefreshDirectory()        () => invalidates users, channels, members of channels and dashboard figures
  *   refreshDirectory(client)     the same, for a mutation's onSuccess
  *   useLiveChannels()            subscribes the calling list to channel and presence pushes
  */
 import {
+  type BodyOf,
   GetAllChannels,
   GetAllUsers,
   GetLastActivities,
@@ -27,7 +29,7 @@ import {
 import { keepPreviousData, type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { PageSizes } from '../components/table/useConsoleTable.ts';
-import { type ServerTable, useServerPaging } from '../components/table/useServerPaging.ts';
+import { type ServerPagingState, type ServerTable, useServerPaging } from '../components/table/useServerPaging.ts';
 import { api } from './client.ts';
 import { callKey, useApiQuery } from './queries.ts';
 import { useServerEvent, useServerEvents } from './serverEvents.ts';
@@ -40,8 +42,8 @@ export function useUsers(options: { enabled?: boolean } = {}) {
  * True past USERS_PAGED_ABOVE users, false below, undefined until known: one user is asked for, with the count
  * of all (getUsersPage). Asked again with the directory (refreshDirectory).
  */
-export function useUsersPaged(): boolean | undefined {
-  const probe = useApiQuery(GetUsersPage, { start: 0, limit: 1 }, { staleTime: 60_000 });
+export function useUsersPaged({ enabled = true }: { enabled?: boolean } = {}): boolean | undefined {
+  const probe = useApiQuery(GetUsersPage, { start: 0, limit: 1 }, { staleTime: 60_000, enabled });
   return probe.data ? probe.data.res.totalRecords > USERS_PAGED_ABOVE : undefined;
 }
 
@@ -51,32 +53,51 @@ export function useUsersPaged(): boolean | undefined {
  * ConsoleTable takes; `sortFields` says which column sorts by which field of the server (the other columns
  * cannot be sorted then).
  */
+/** How long a fetched page is shown without asking again (pushes and refreshDirectory invalidate it anyway). */
+const PAGE_FRESH_MS = 10_000;
+
 export function useUserTable(
   kind: 'list' | 'selection',
   pageSizes: PageSizes,
   sortFields: Partial<Record<string, UserSortField>>,
+  { enabled = true }: { enabled?: boolean } = {},
 ): {
   users: User[];
   query: { isPending: boolean; isError: boolean; refetch: () => unknown };
   server?: ServerTable;
 } {
-  const paged = useUsersPaged();
-  const whole = useUsers({ enabled: paged === false });
-  const paging = useServerPaging(kind, pageSizes);
-  const [sort] = paging.sorting;
-  const search = paging.searched.trim() || undefined;
-  const { pageIndex, pageSize } = paging.pagination;
-  const page = useApiQuery(
-    GetUsersPage,
-    {
+  const paged = useUsersPaged({ enabled });
+  const whole = useUsers({ enabled: enabled && paged === false });
+  const queryClient = useQueryClient();
+  const bodyOf = useCallback(
+    ({
+      query,
+      pagination: { pageIndex, pageSize },
+      sorting: [sort],
+    }: ServerPagingState): BodyOf<typeof GetUsersPage> => ({
       start: pageIndex * pageSize,
       limit: pageSize,
-      search,
+      search: query.trim() || undefined,
       sort: (sort && sortFields[sort.id]) || 'createdAt',
       direction: sort && !sort.desc ? 'asc' : 'desc',
-    },
-    { enabled: paged === true, placeholderData: keepPreviousData },
+    }),
+    [sortFields],
   );
+  const paging = useServerPaging(kind, pageSizes, (next) =>
+    queryClient.fetchQuery({
+      queryKey: callKey(GetUsersPage, bodyOf(next)),
+      queryFn: ({ signal }) => api(GetUsersPage, bodyOf(next), { signal }),
+      staleTime: PAGE_FRESH_MS,
+    }),
+  );
+  const search = paging.query.trim() || undefined;
+  const page = useApiQuery(GetUsersPage, bodyOf(paging), {
+    // Asked at once, beside the count: past the threshold the first rows need no second round trip.
+    enabled: enabled && paged !== false,
+    placeholderData: keepPreviousData,
+    // A page fetched for a change (useServerPaging's prepare) is shown as it is, not asked again.
+    staleTime: PAGE_FRESH_MS,
+  });
   const sortable = useMemo(() => new Set(Object.keys(sortFields)), [sortFields]);
   if (paged !== true) {
     return {
@@ -90,15 +111,14 @@ export function useUserTable(
     server: {
       ...paging,
       rowCount: page.data?.res.totalRecords ?? 0,
-      fetching: page.isFetching,
       allIds: () => api(GetUserIds, { search }).then((answer) => answer.res),
       sortable,
     },
   };
 }
 
-export function useChannels() {
-  return useApiQuery(GetAllChannels, {});
+export function useChannels(options: { enabled?: boolean } = {}) {
+  return useApiQuery(GetAllChannels, {}, options);
 }
 
 /** Every query a change of users, channels or memberships can touch; resolves once they are fetched again. */

@@ -97,7 +97,6 @@ export function ConsoleTable<Row extends { id: number }>({
   const [localQuery, setLocalQuery] = useState('');
   const query = server ? server.query : localQuery;
   const setQuery = server ? server.setQuery : setLocalQuery;
-  const heading = headingElement ?? (title ? <TableTitle>{title}</TableTitle> : null);
   const selected = selection?.selected;
   const rowName = (row: Row) => selection?.nameOf?.(row) ?? searchText(row).trim().slice(0, 80);
   const rowSelection = useMemo<MRT_RowSelectionState>(
@@ -164,6 +163,25 @@ export function ConsoleTable<Row extends { id: number }>({
       }
     : {};
 
+  // The same element while the toolbar's parts stay the same: a keystroke re-renders the rows, not the toolbar.
+  const searchTexts = texts.search;
+  const toolbar = useMemo(
+    () => (
+      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: dense ? 1.5 : 1, width: '100%' }}>
+        {headingElement ?? (title ? <TableTitle>{title}</TableTitle> : null)}
+        {add ? (
+          <Button variant="contained" startIcon={add.icon} onClick={add.onClick}>
+            {add.label}
+          </Button>
+        ) : null}
+        {headingElement || title || add ? null : <Box sx={{ flex: 1 }} />}
+        <SearchField initialValue="" onChange={setQuery} {...searchTexts} />
+        {tools ? <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, ml: { md: 'auto' } }}>{tools}</Box> : null}
+      </Box>
+    ),
+    [headingElement, title, add, tools, dense, setQuery, searchTexts],
+  );
+
   // Paged on the server: its page as it is, and only the columns it sorts by can be sorted.
   const serverOptions: Partial<MRT_TableOptions<Row>> = server
     ? {
@@ -199,23 +217,11 @@ export function ConsoleTable<Row extends { id: number }>({
     ...options,
     state: {
       ...(selection ? { rowSelection } : {}),
-      ...(server ? { pagination: server.pagination, sorting: server.sorting, showProgressBars: server.fetching } : {}),
+      ...(server ? { pagination: server.pagination, sorting: server.sorting } : {}),
       isLoading: rowsQuery?.isPending ?? false,
       ...options?.state,
     },
-    renderTopToolbarCustomActions: () => (
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: dense ? 1.5 : 1, width: '100%' }}>
-        {heading}
-        {add ? (
-          <Button variant="contained" startIcon={add.icon} onClick={add.onClick}>
-            {add.label}
-          </Button>
-        ) : null}
-        {heading || add ? null : <Box sx={{ flex: 1 }} />}
-        <SearchField value={query} onChange={setQuery} {...texts.search} />
-        {tools ? <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, ml: { md: 'auto' } }}>{tools}</Box> : null}
-      </Box>
-    ),
+    renderTopToolbarCustomActions: () => toolbar,
     renderEmptyRowsFallback: () => (
       <Typography sx={{ p: dense ? 3 : 4, textAlign: 'center', color: 'text.secondary' }}>
         {query.trim() && (server || rows.length > 0) && texts.noMatch ? texts.noMatch(query.trim()) : texts.empty}

@@ -53,7 +53,7 @@ type ChannelForm = z.input<typeof ChannelFormSchema>;
 export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialogProps) {
   const { t } = useTranslation(['channels', 'users', 'common']);
   const notify = useNotify();
-  const users = useUserTable('selection', SELECTION_PAGE_SIZES, SORT_FIELDS);
+  const users = useUserTable('selection', SELECTION_PAGE_SIZES, SORT_FIELDS, { enabled: open });
   const save = useSaveChannel();
   const editing = Boolean(channel);
   const form = useForm<ChannelForm>({

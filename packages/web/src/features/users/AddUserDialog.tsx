@@ -27,7 +27,8 @@ export interface AddUserDialogProps {
 export function AddUserDialog({ open, onClose, onCreated }: AddUserDialogProps) {
   const { t } = useTranslation(['users', 'common']);
   const notify = useNotify();
-  const channels = useChannels();
+  // Asked when the dialog opens: the list it sits in need not wait for every channel.
+  const channels = useChannels({ enabled: open });
   const create = useCreateUser();
   const [problem, setProblem] = useState<Notice | null>(null);
   const refuse = (message: string) => setProblem({ severity: 'error', title: t('users:add.notCreated'), message });

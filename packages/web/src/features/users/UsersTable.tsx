@@ -123,6 +123,23 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     ];
   }, [t, full]);
 
+  // Kept while nothing they show changes: the table's toolbar is then not drawn again at each keystroke.
+  const add = useMemo(
+    () => (full ? { label: t('users:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined),
+    [full, t],
+  );
+  const tools = useMemo(
+    () =>
+      full ? (
+        <>
+          <ImportButton kind="users" />
+          <ExportButton kind="users" />
+          <DownloadModelButton />
+        </>
+      ) : null,
+    [full],
+  );
+
   return (
     <>
       {full && selected.length > 0 ? <BulkUserActions userIds={selected} onDone={() => setSelected([])} /> : null}
@@ -135,16 +152,8 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
         texts={texts}
         title={title}
         selection={full ? { selected, onChange: setSelected, nameOf: (row) => row.name } : undefined}
-        add={full ? { label: t('users:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
-        tools={
-          full ? (
-            <>
-              <ImportButton kind="users" />
-              <ExportButton kind="users" />
-              <DownloadModelButton />
-            </>
-          ) : null
-        }
+        add={add}
+        tools={tools}
         editDelete={{
           size: 90,
           nameOf: (row) => row.name,

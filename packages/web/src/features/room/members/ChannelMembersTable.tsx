@@ -119,7 +119,7 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
           {t('members.title')}
         </Typography>
         <SearchField
-          value={query}
+          initialValue={query}
           onChange={setQuery}
           label={t('members.filter')}
           placeholder={t('members.filterPlaceholder')}
