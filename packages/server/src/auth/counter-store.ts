@@ -2,7 +2,6 @@
  * Expiring counters and marks for the limits (sign-in, chat, uploads). With REDIS_URL they live in Redis
  * under REDIS_KEY_PREFIX, shared by every instance of the deployment; otherwise in this process's memory.
  */
-import { createClient } from 'redis';
 
 export interface CounterStore {
   /** Adds one to the key (its window starts at the first hit and lasts windowMs); the new count. */
@@ -71,15 +70,21 @@ return n`;
  * the limited call fail (500) rather than go unlimited.
  */
 export function redisCounterStore(url: string, prefix: string, onError: (error: unknown) => void): CounterStore {
-  const client = createClient({ url });
-  client.on('error', onError);
-  const connected = client.connect().catch((error: unknown) => {
-    onError(error);
+  // The client library is loaded only with REDIS_URL: a single instance never holds it in memory.
+  const created = import('redis').then(({ createClient }) => {
+    const client = createClient({ url });
+    client.on('error', onError);
+    return client;
   });
+  const connected = created
+    .then((client) => client.connect())
+    .catch((error: unknown) => {
+      onError(error);
+    });
   const k = (key: string) => `${prefix}${key}`;
   const ready = async () => {
     await connected;
-    return client;
+    return created;
   };
   return {
     async increment(key, windowMs) {
@@ -104,6 +109,7 @@ export function redisCounterStore(url: string, prefix: string, onError: (error: 
     },
     async close() {
       await connected;
+      const client = await created;
       if (client.isOpen) await client.close();
     },
   };

@@ -3,7 +3,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, type LogConfig, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import { migrate } from './migrations.ts';
 import type { Database, Db } from './schema.ts';
 import { sqliteAdapter } from './sqlite-adapter.ts';
@@ -34,13 +34,15 @@ const TIMESTAMP_OID = 1114;
 const INT8_OID = 20;
 
 /** Timestamps come back as ISO 8601 strings, counts as numbers, as they do from SQLite. */
-const pgTypes = {
-  getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return (value: string) => new Date(value).toISOString();
-    if (oid === INT8_OID) return (value: string) => Number(value);
-    return pg.types.getTypeParser(oid, format);
-  },
-};
+function pgTypes(driver: typeof pg) {
+  return {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (oid === TIMESTAMPTZ_OID || oid === TIMESTAMP_OID) return (value: string) => new Date(value).toISOString();
+      if (oid === INT8_OID) return (value: string) => Number(value);
+      return driver.types.getTypeParser(oid, format);
+    },
+  };
+}
 
 function openSqlite(dataDir: string, log: LogConfig): Kysely<Database> {
   mkdirSync(dataDir, { recursive: true });
@@ -53,11 +55,13 @@ function openSqlite(dataDir: string, log: LogConfig): Kysely<Database> {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteAdapter(database) }), log });
 }
 
-function openPostgres(url: string, schema: string | undefined, log: LogConfig): Kysely<Database> {
-  const pool = new pg.Pool({
+async function openPostgres(url: string, schema: string | undefined, log: LogConfig): Promise<Kysely<Database>> {
+  // The driver is loaded only for PostgreSQL: an embedded SQLite deployment never holds it in memory.
+  const { default: driver } = await import('pg');
+  const pool = new driver.Pool({
     connectionString: url,
     max: 10,
-    types: pgTypes,
+    types: pgTypes(driver),
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
@@ -71,7 +75,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
   };
   const db = options.databaseUrl
-    ? openPostgres(options.databaseUrl, options.pgSchema, log)
+    ? await openPostgres(options.databaseUrl, options.pgSchema, log)
     : openSqlite(options.dataDir, log);
   if (options.pgSchema) await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(db);
   await migrate(db as unknown as Kysely<unknown>, dialect);

@@ -1,10 +1,11 @@
 /** The Redis connections of the Socket.IO adapter (REDIS_URL): one to publish, one to subscribe. */
 import type { FastifyBaseLogger } from 'fastify';
-import { createClient } from 'redis';
 
 export type RedisPair = Awaited<ReturnType<typeof connectRedis>>;
 
 export async function connectRedis(url: string, log: FastifyBaseLogger) {
+  // Loaded only with REDIS_URL: a single instance never holds the client library in memory.
+  const { createClient } = await import('redis');
   const pub = createClient({ url });
   const sub = pub.duplicate();
   // node-redis reconnects by itself; without a listener an error event would crash the process.

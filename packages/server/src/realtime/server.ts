@@ -3,7 +3,6 @@
  * of each connection, and the concerns that handle a socket's events (concerns/). With REDIS_URL the Redis
  * adapter carries rooms and broadcasts across instances; presence lives in the database.
  */
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { Services } from '../services.ts';
@@ -55,6 +54,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   let registry: InstanceRegistry;
   if (config.redisUrl) {
     redis = await connectRedis(config.redisUrl, log);
+    const { createAdapter } = await import('@socket.io/redis-adapter');
     io.adapter(createAdapter(redis.pub, redis.sub));
     registry = redisInstanceRegistry(redis.pub, instanceId, 'talkgroup:instances');
   } else {
