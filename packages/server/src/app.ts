@@ -16,6 +16,7 @@ import { registerErrorHandler } from './http/errors.ts';
 import { redactedRequest } from './http/redact.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { legacyRoutes } from './legacy/routes.ts';
+import { startLogPruning } from './lists/change-log.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './ops/health.ts';
@@ -62,6 +63,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
   );
   fastify.addHook('onClose', () => services.counters.close());
+  const stopPruning = startLogPruning(services.listChanges, (error) =>
+    fastify.log.warn({ err: error }, 'pruning the lists change log failed'),
+  );
+  fastify.addHook('onClose', async () => stopPruning());
 
   // First: it sets the hook that audits the administrators' calls declared by the routes below.
   auditRoutes(fastify, services);

@@ -18,6 +18,7 @@ import { type EmergencyAlerts, emergencyAlerts } from './emergency/alerts.ts';
 import { emergencyStore } from './emergency/store.ts';
 import { createEventBus, type EventBus } from './events.ts';
 import { type DeviceStore, deviceStore } from './legacy/store.ts';
+import { type ListChangeLog, listChangeLog } from './lists/change-log.ts';
 import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret } from './messages/files.ts';
 import { messageSender, type SendMessage } from './messages/send.ts';
 import { type MessageStore, messageStore } from './messages/store.ts';
@@ -65,6 +66,8 @@ export interface Services {
   passwordPolicy: PasswordPolicy;
   /** What administrators did (never pruned). */
   audit: AuditStore;
+  /** What changed in the whole lists (getAllUsers, getAllChannels) since a reader last looked. */
+  listChanges: ListChangeLog;
   /** Runs an administrator's call with its audit row, in one transaction. */
   auditing: Auditing;
 }
@@ -137,5 +140,6 @@ export function createServices(
     passwordPolicy: passwordPolicy(config.passwordMinLength),
     audit,
     auditing: auditing(db, tx, audit),
+    listChanges: listChangeLog(db, database.dialect),
   };
 }

@@ -18,11 +18,12 @@ import {
   type User,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import { listVersion } from '../db/list-version.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
-import { listSender } from '../http/lists.ts';
+import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
+import { channelsListSource } from '../lists/channels-list.ts';
+import { liveList } from '../lists/live-list.ts';
 import type { Services } from '../services.ts';
 import { memberView } from '../users/member-view.ts';
 import { type ChannelSummary, isUniqueViolation } from './store.ts';
@@ -36,13 +37,9 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
 
   const memberIdsOf = async (channelId: number) => [...(await memberships.memberIds(channelId))];
 
-  // The whole list, fast: ETag / 304, compressed when asked (http/lists.ts).
-  const sendList = listSender(() => listVersion(services.db));
-  route(
-    GetAllChannels,
-    async ({ req, reply }) =>
-      sendList('channels', req, reply, async () => ({ success: true, res: await channels.all() })) as never,
-  );
+  // The whole list, kept up to date channel by channel; ETag / 304, compressed when asked (http/lists.ts).
+  const allChannels = liveList(services.listChanges, channelsListSource(channels));
+  route(GetAllChannels, async ({ req, reply }) => sendList(req, reply, await allChannels.current()) as never);
 
   route(GetChannelsToExport, async () => ({ success: true, res: await channels.exportRows() }));
 

@@ -18,6 +18,9 @@ export interface ChannelSummary {
 
 type ChannelRow = Selectable<ChannelsTable>;
 
+/** What a listed channel shows of its life, after its members (getAllChannels). */
+export type ChannelActivity = Pick<Channel, 'connected' | 'userActivities'>;
+
 function toSummary(row: ChannelRow): ChannelSummary {
   return {
     id: row.id,
@@ -40,16 +43,13 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 export function channelStore(db: Db) {
-  /**
-   * Members, connected count and latest activity of these channels. `everyone`: the rows are the whole table,
-   * read in one pass; otherwise ids are asked in slices of at most 500 (db/batch.ts), whatever their number.
-   */
-  async function detail(rows: ChannelRow[], everyone = false): Promise<Channel[]> {
-    if (rows.length === 0) return [];
-    const ids = rows.map((r) => r.id);
-    const bySlices = <R>(read: (slice: number[] | undefined) => Promise<R[]>): Promise<R[]> =>
-      everyone ? read(undefined) : inSlices(ids, read);
-    const members = await bySlices((slice) =>
+  /** Reads rows for these ids in slices, or for every id in one pass (undefined). */
+  const bySlices = <R>(ids: number[] | undefined, read: (slice: number[] | undefined) => Promise<R[]>): Promise<R[]> =>
+    ids === undefined ? read(undefined) : inSlices(ids, read);
+
+  /** The members of these channels (undefined: of every channel), by first name. */
+  async function membersOf(ids: number[] | undefined): Promise<Map<number, Channel['users']>> {
+    const members = await bySlices(ids, (slice) =>
       db
         .selectFrom('channel_members')
         .innerJoin('users', 'users.id', 'channel_members.user_id')
@@ -67,7 +67,28 @@ export function channelStore(db: Db) {
         .orderBy('users.id')
         .execute(),
     );
-    const connected = await bySlices((slice) =>
+    const membersBy = new Map<number, Channel['users']>();
+    for (const m of members) {
+      const list = membersBy.get(m.channelId) ?? [];
+      list.push({
+        id: m.id,
+        firstName: m.first_name,
+        lastName: m.last_name,
+        identifier: m.identifier,
+        pseudo: m.pseudo,
+        display_name: m.display_name,
+      });
+      membersBy.set(m.channelId, list);
+    }
+    return membersBy;
+  }
+
+  /**
+   * What changes with the channels' life: connected count and latest activity, for these channels (undefined:
+   * every channel). A listed channel ends with exactly these fields (the whole list builds them on their own).
+   */
+  async function activityOf(ids: number[] | undefined): Promise<Map<number, ChannelActivity>> {
+    const connected = await bySlices(ids, (slice) =>
       db
         .selectFrom('user_sockets')
         .select(['channel_id', (eb) => eb.fn.count<number>('user_id').distinct().as('n')])
@@ -77,7 +98,7 @@ export function channelStore(db: Db) {
         .execute(),
     );
     // One index lookup per channel: its latest activity.
-    const latest = await bySlices((slice) =>
+    const latest = await bySlices(ids, (slice) =>
       db
         .selectFrom('channels')
         .innerJoin('activities as a', (join) =>
@@ -95,32 +116,30 @@ export function channelStore(db: Db) {
         .$if(slice !== undefined, (q) => q.where('channels.id', 'in', slice as number[]))
         .execute(),
     );
-
-    const membersBy = new Map<number, Channel['users']>();
-    for (const m of members) {
-      const list = membersBy.get(m.channelId) ?? [];
-      list.push({
-        id: m.id,
-        firstName: m.first_name,
-        lastName: m.last_name,
-        identifier: m.identifier,
-        pseudo: m.pseudo,
-        display_name: m.display_name,
-      });
-      membersBy.set(m.channelId, list);
-    }
     const connectedBy = new Map(connected.map((c) => [c.channel_id as number, Number(c.n)]));
     const latestBy = new Map<number, Activity>(latest.map((a) => [a.channel_id as number, toActivity(a)]));
+    const activity = new Map<number, ChannelActivity>();
+    for (const id of ids ?? new Set([...connectedBy.keys(), ...latestBy.keys()])) {
+      const last = latestBy.get(id);
+      activity.set(id, { connected: connectedBy.get(id) ?? 0, userActivities: last ? [last] : [] });
+    }
+    return activity;
+  }
 
-    return rows.map((row) => {
-      const activity = latestBy.get(row.id);
-      return {
-        ...toSummary(row),
-        users: membersBy.get(row.id) ?? [],
-        connected: connectedBy.get(row.id) ?? 0,
-        userActivities: activity ? [activity] : [],
-      };
-    });
+  /**
+   * Members, connected count and latest activity of these channels. `everyone`: the rows are the whole table,
+   * read in one pass; otherwise ids are asked in slices of at most 500 (db/batch.ts), whatever their number.
+   */
+  async function detail(rows: ChannelRow[], everyone = false): Promise<Channel[]> {
+    if (rows.length === 0) return [];
+    const ids = everyone ? undefined : rows.map((r) => r.id);
+    const membersBy = await membersOf(ids);
+    const activityBy = await activityOf(ids);
+    return rows.map((row) => ({
+      ...toSummary(row),
+      users: membersBy.get(row.id) ?? [],
+      ...(activityBy.get(row.id) ?? { connected: 0, userActivities: [] }),
+    }));
   }
 
   return {
@@ -176,6 +195,17 @@ export function channelStore(db: Db) {
         .execute();
       return detail(rows, true);
     },
+
+    /** These channels as the whole list shows them, in no order; ids no longer there are left out. */
+    async listedByIds(ids: number[]): Promise<Channel[]> {
+      const rows = await inSlices(ids, (slice) =>
+        db.selectFrom('channels').selectAll().where('id', 'in', slice).execute(),
+      );
+      return detail(rows);
+    },
+
+    /** Connected count and latest activity of these channels (a listed channel's last fields). */
+    activityOf: (ids: number[]) => activityOf(ids),
 
     /** The channels a user belongs to, by name. */
     async ofUser(userId: number): Promise<Channel[]> {

@@ -123,10 +123,14 @@ export interface ActivityCountTable {
   n: number;
 }
 
-/** Writes to the tables the whole lists read (migration 0007): a list is rebuilt only when it changed. */
-export interface ListVersionTable {
-  id: number;
-  n: number;
+/**
+ * What each write changed in the whole lists (migration 0008, kept by triggers): kind 1 a user of getAllUsers,
+ * 2 a channel of getAllChannels (its row or members), 3 a channel's connected count or latest activity. The
+ * position columns (SQLite: id; PostgreSQL: txid) are read through sql (lists/change-log.ts).
+ */
+export interface ListChangesTable {
+  kind: number;
+  entity_id: number;
 }
 
 export interface MessagesTable {
@@ -191,7 +195,7 @@ export interface Database {
   user_positions: UserPositionsTable;
   activities: ActivitiesTable;
   activity_count: ActivityCountTable;
-  list_version: ListVersionTable;
+  list_changes: ListChangesTable;
   emergency_alerts: EmergencyAlertsTable;
   messages: MessagesTable;
   talk_bursts: TalkBurstsTable;

@@ -25,12 +25,13 @@ import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
-import { listVersion } from '../db/list-version.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
-import { listSender } from '../http/lists.ts';
+import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
+import { liveList } from '../lists/live-list.ts';
+import { usersListSource } from '../lists/users-list.ts';
 import type { Services } from '../services.ts';
 import { importUsers } from './import.ts';
 import { userPaging } from './paging.ts';
@@ -152,13 +153,9 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, res: user };
   });
 
-  // The whole list, fast: ETag / 304, compressed when asked (http/lists.ts).
-  const sendList = listSender(() => listVersion(services.db));
-  route(
-    GetAllUsers,
-    async ({ req, reply }) =>
-      sendList('users', req, reply, async () => ({ success: true, res: await users.all() })) as never,
-  );
+  // The whole list, kept up to date user by user; ETag / 304, compressed when asked (http/lists.ts).
+  const allUsers = liveList(services.listChanges, usersListSource(users));
+  route(GetAllUsers, async ({ req, reply }) => sendList(req, reply, await allUsers.current()) as never);
 
   // Issue 18: the list a page at a time, for organisations too large to load whole.
   const paging = userPaging(services.db, users);

@@ -70,6 +70,8 @@ export function userStore(db: Db) {
         .selectFrom('user_sockets')
         .select(['user_id', 'channel_id', 'socket_id'])
         .$if(slice !== undefined, (q) => q.where('user_id', 'in', slice as number[]))
+        // One order whichever way the rows are read (the whole lists build a user again on its own).
+        .orderBy('id')
         .execute(),
     );
 
@@ -226,6 +228,14 @@ export function userStore(db: Db) {
 
     /** These rows as the lists show them (getAllUsers' fields), in the same order. */
     listed(rows: UserRow[]): Promise<User[]> {
+      return attach(rows, 'list');
+    },
+
+    /** These users as the lists show them (getAllUsers' fields), in no order; ids no longer there are left out. */
+    async listedByIds(ids: number[]): Promise<User[]> {
+      const rows = await inSlices(ids, (slice) =>
+        db.selectFrom('users').selectAll().where('id', 'in', slice).execute(),
+      );
       return attach(rows, 'list');
     },
 
