@@ -1,13 +1,52 @@
 /**
  * Starting and stopping a server process for the benchmarks that measure Talkgroup against a bare
- * Socket.IO server (bench/rejoin, bench/floor-grant): a free port, the process, waiting for it to answer.
+ * Socket.IO server: a free port, the process, waiting for it to answer (bench/rejoin, bench/floor-grant), or a
+ * script that prints one line once it serves (bench/realtime/server.ts and the bare servers: bench/realtime,
+ * bench/join-storm, bench/chat-throughput). Every server runs with the server's own node flags
+ * (ops/node-flags.ts), so that what is measured is what `npm start` runs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { SERVER_NODE_FLAGS } from '../packages/server/src/ops/node-flags.ts';
 
-export const MAIN = path.resolve(import.meta.dirname, '../packages/server/src/main.ts');
+/** The server as `npm start` starts it. */
+export const START = path.resolve(import.meta.dirname, '../packages/server/start.js');
+
+/** What a socket benchmark's server prints once it serves: its port, its room, a token per client, its pid. */
+export interface SocketServerInfo {
+  port: number;
+  room: string;
+  channelId: number;
+  tokens: string[];
+  /** The process that serves, when it is not the script itself (Talkgroup runs under a launcher). */
+  pid?: number;
+}
+
+/** Runs `script args` and resolves with the line it prints once it serves; `pid` is the serving process. */
+export function startSocketServer(
+  script: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ info: SocketServerInfo & { pid: number }; child: ChildProcess }> {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, script, ...args], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+  });
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      buffered += chunk;
+      const end = buffered.indexOf('\n');
+      if (end < 0) return;
+      const info = JSON.parse(buffered.slice(0, end)) as SocketServerInfo;
+      resolve({ info: { ...info, pid: info.pid ?? (child.pid as number) }, child });
+    });
+    child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited (${code}) before it served`)));
+  });
+}
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,7 +65,7 @@ export function spawnServer(
   dataDir: string,
   options: { bare?: string; admin: { login: string; password: string } },
 ): ChildProcess {
-  const args = options.bare ? [options.bare, String(port)] : [MAIN];
+  const args = [...SERVER_NODE_FLAGS, ...(options.bare ? [options.bare, String(port)] : [START])];
   return spawn(process.execPath, args, {
     env: {
       ...process.env,

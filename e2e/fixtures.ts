@@ -19,6 +19,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
+import { SERVER_NODE_FLAGS } from '../packages/server/src/ops/node-flags.ts';
 
 export { expect };
 
@@ -104,7 +105,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
   };
   const output = () => log;
   const launch = () => {
-    const process_ = spawn(process.execPath, ['packages/server/src/main.ts'], {
+    const process_ = spawn(process.execPath, [...SERVER_NODE_FLAGS, 'packages/server/start.js'], {
       cwd: ROOT,
       env: {
         ...process.env,

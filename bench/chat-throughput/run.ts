@@ -9,12 +9,12 @@
  *   npm run bench:chat      BENCH_CLIENTS=100 receivers, BENCH_MESSAGES=400, BENCH_WINDOW=20, BENCH_SENDERS=20
  *   BENCH_DATABASE_URL=postgres://…    Talkgroup on PostgreSQL
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
+import { type SocketServerInfo, startSocketServer, stop } from '../server-process.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 100);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 400);
@@ -24,34 +24,13 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.max(1, Math.min(4, avai
 const REALTIME = new URL('../realtime/', import.meta.url);
 type Kind = 'bare' | 'talkgroup';
 
-interface ServerInfo {
-  port: number;
-  room: string;
-  channelId: number;
-  tokens: string[];
-}
+type ServerInfo = SocketServerInfo;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function cpuSeconds(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
   return (Number(fields[11]) + Number(fields[12])) / 100;
-}
-
-function startServer(kind: Kind): Promise<{ info: ServerInfo; child: ChildProcess }> {
-  const child = spawn(process.execPath, [new URL('server.ts', REALTIME).pathname, kind, String(CLIENTS)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      buffered += chunk;
-      const end = buffered.indexOf('\n');
-      if (end >= 0) resolve({ info: JSON.parse(buffered.slice(0, end)), child });
-    });
-    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before it was ready`)));
-  });
 }
 
 function connectSender(url: string, info: ServerInfo, token: string): Promise<Socket> {
@@ -66,8 +45,8 @@ function connectSender(url: string, info: ServerInfo, token: string): Promise<So
 }
 
 async function run(kind: Kind) {
-  const { info, child } = await startServer(kind);
-  const pid = child.pid as number;
+  const { info, child } = await startSocketServer(new URL('server.ts', REALTIME).pathname, [kind, String(CLIENTS)]);
+  const { pid } = info;
   const url = `http://127.0.0.1:${info.port}`;
   const workers: Worker[] = [];
   const senders: Socket[] = [];
@@ -125,9 +104,7 @@ async function run(kind: Kind) {
       worker.postMessage({ type: 'close' });
       await worker.terminate();
     }
-    const exited = new Promise((resolve) => child.once('exit', resolve));
-    child.kill('SIGTERM');
-    await exited;
+    await stop(child);
   }
 }
 

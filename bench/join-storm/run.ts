@@ -14,11 +14,11 @@
  *                                            0 to skip), BENCH_WORKERS client threads
  *   BENCH_DATABASE_URL=postgres://…          Talkgroup on PostgreSQL (a schema of its own)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
+import { startSocketServer, stop } from '../server-process.ts';
 
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 1000);
 const SPEC_CLIENTS = Number(process.env.BENCH_SPEC_CLIENTS ?? 200);
@@ -27,11 +27,6 @@ const QUIET_MS = 1000;
 const LIMIT_MS = 300_000;
 const TICKS_PER_SECOND = 100;
 
-interface ServerInfo {
-  port: number;
-  room: string;
-  tokens: string[];
-}
 interface Result {
   label: string;
   clients: number;
@@ -47,31 +42,10 @@ interface Result {
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function startServer(kind: 'bare' | 'talkgroup', clients: number): Promise<{ info: ServerInfo; child: ChildProcess }> {
-  const script =
-    kind === 'bare'
-      ? [new URL('./bare-server.ts', import.meta.url).pathname, String(clients)]
-      : [new URL('../realtime/server.ts', import.meta.url).pathname, 'talkgroup', String(clients - 1)];
-  const child = spawn(process.execPath, script, {
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, LOG_LEVEL: 'warn' },
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      buffered += chunk;
-      const end = buffered.indexOf('\n');
-      if (end >= 0) resolve({ info: JSON.parse(buffered.slice(0, end)), child });
-    });
-    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before it was ready`)));
-  });
-}
-
-async function stopServer(child: ChildProcess) {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
+function startServer(kind: 'bare' | 'talkgroup', clients: number) {
+  return kind === 'bare'
+    ? startSocketServer(new URL('./bare-server.ts', import.meta.url).pathname, [String(clients)])
+    : startSocketServer(new URL('../realtime/server.ts', import.meta.url).pathname, ['talkgroup', String(clients - 1)]);
 }
 
 /** CPU seconds (user + system) of a process so far, from /proc. */
@@ -101,7 +75,7 @@ function ask<T>(worker: Worker, type: string, answer: string): Promise<T> {
 
 async function storm(label: string, kind: 'bare' | 'talkgroup', clients: number, once: boolean): Promise<Result> {
   const { info, child } = await startServer(kind, clients);
-  const pid = child.pid as number;
+  const { pid } = info;
   try {
     const url = `http://127.0.0.1:${info.port}`;
     const workers = Array.from({ length: Math.min(WORKERS, clients) }, (_, w) => {
@@ -156,7 +130,7 @@ async function storm(label: string, kind: 'bare' | 'talkgroup', clients: number,
     await Promise.all(workers.map((worker) => worker.terminate()));
     return result;
   } finally {
-    await stopServer(child);
+    await stop(child);
   }
 }
 

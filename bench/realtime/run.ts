@@ -14,11 +14,11 @@
  * their rounds alternate, spaced as chat messages are. Figures only, never pass/fail: the ratio is the
  * point, and its target is at most 1.5 at 1,000 clients.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { io, type Socket } from 'socket.io-client';
+import { type SocketServerInfo, startSocketServer, stop } from '../server-process.ts';
 
 const SIZES = (process.env.BENCH_CLIENTS ?? '100,1000').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 100);
@@ -27,37 +27,10 @@ const PAUSE_MS = 50;
 const WORKERS = Number(process.env.BENCH_WORKERS ?? Math.max(1, Math.min(4, availableParallelism() - 1)));
 type Kind = 'bare' | 'talkgroup';
 
-interface ServerInfo {
-  port: number;
-  room: string;
-  channelId: number;
-  tokens: string[];
-}
+type ServerInfo = SocketServerInfo;
 
 const now = () => performance.timeOrigin + performance.now();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function startServer(kind: Kind, clients: number): Promise<{ info: ServerInfo; child: ChildProcess }> {
-  const child = spawn(process.execPath, [new URL('./server.ts', import.meta.url).pathname, kind, String(clients)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let buffered = '';
-    child.stdout?.setEncoding('utf8');
-    child.stdout?.on('data', (chunk: string) => {
-      buffered += chunk;
-      const end = buffered.indexOf('\n');
-      if (end >= 0) resolve({ info: JSON.parse(buffered.slice(0, end)), child });
-    });
-    child.once('exit', (code) => reject(new Error(`the ${kind} server exited (${code}) before it was ready`)));
-  });
-}
-
-async function stopServer(child: ChildProcess) {
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 function connectSender(url: string, info: ServerInfo): Promise<Socket> {
   const socket = io(url, { transports: ['websocket'], query: { token: info.tokens[0] }, reconnection: false });
@@ -86,7 +59,10 @@ interface Rig {
 
 /** A server with its sender and its receiving clients, all in the room and quiet. */
 async function rig(kind: Kind, clients: number): Promise<Rig> {
-  const { info, child } = await startServer(kind, clients);
+  const { info, child } = await startSocketServer(new URL('./server.ts', import.meta.url).pathname, [
+    kind,
+    String(clients),
+  ]);
   const url = `http://127.0.0.1:${info.port}`;
   const workers: Worker[] = [];
   const close = async () => {
@@ -94,7 +70,7 @@ async function rig(kind: Kind, clients: number): Promise<Rig> {
       worker.postMessage({ type: 'close' });
       await worker.terminate();
     }
-    await stopServer(child);
+    await stop(child);
   };
   try {
     const started = now();

@@ -1,12 +1,14 @@
 /**
- * One server for the real-time benchmark, in a process of its own (so that clients do not share its event
- * loop). Prints one JSON line {port, room, channelId, tokens} on stdout, then serves until SIGTERM.
+ * One server for the real-time benchmarks, in a process of its own (so that clients do not share its event
+ * loop). Prints one JSON line {port, room, channelId, tokens, pid?} on stdout, then serves until SIGTERM.
  *
- *   node bench/realtime/server.ts talkgroup <clients>   Talkgroup: buildApp on a fresh database, <clients>+1
- *                                                        members of one channel, each with a session token
+ *   node bench/realtime/server.ts talkgroup <clients>   Talkgroup (start.js, as npm start runs it) on a fresh
+ *                                                        database: <clients>+1 members of one channel, each
+ *                                                        with a session token
  *   node bench/realtime/server.ts bare <clients>        a bare Socket.IO server that broadcasts a message of
  *                                                        the same shape to the room, nothing else
  */
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -19,6 +21,8 @@ import { Server } from 'socket.io';
 import { buildApp } from '../../packages/server/src/app.ts';
 import { loadConfig } from '../../packages/server/src/config.ts';
 import { openDatabase } from '../../packages/server/src/db/open.ts';
+import { SERVER_NODE_FLAGS } from '../../packages/server/src/ops/node-flags.ts';
+import { answering, freePort, type SocketServerInfo, START, stop } from '../server-process.ts';
 
 const [kind, countArg] = process.argv.slice(2);
 const clients = Number(countArg);
@@ -27,7 +31,7 @@ if (!['talkgroup', 'bare'].includes(kind) || !Number.isInteger(clients) || clien
   process.exit(2);
 }
 
-function ready(info: { port: number; room: string; channelId: number; tokens: string[] }) {
+function ready(info: SocketServerInfo) {
   process.stdout.write(`${JSON.stringify(info)}\n`);
 }
 
@@ -63,14 +67,17 @@ async function bare() {
   });
 }
 
+/**
+ * Talkgroup as `npm start` runs it: the database is prepared here (members, one channel, a session each), then
+ * packages/server/start.js serves it in a process of its own, with the server's node flags; its pid is in
+ * the line printed, so that the benchmarks read the memory and CPU of the server, not of this launcher.
+ */
 async function talkgroup() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-bench-'));
   const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
   const pgSchema = databaseUrl ? `bench_${randomBytes(6).toString('hex')}` : undefined;
   const database = await openDatabase({ dataDir, databaseUrl, pgSchema });
-  // The chat's rate limit is not what this measures: one sender sends every round.
-  const config = { ...loadConfig({ DATA_DIR: dataDir, CHAT_MESSAGES_PER_MINUTE: '1000000' }), webDir: undefined };
-  const app = await buildApp(config, { database });
+  const app = await buildApp({ ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined }, { database });
   const { db, channels, memberships, sessions } = app.services;
 
   // Members written directly (no password hashing: nobody signs in with a password here).
@@ -101,16 +108,42 @@ async function talkgroup() {
   await memberships.add(channel.id, ids);
   const tokens: string[] = [];
   for (const id of ids) tokens.push(await sessions.create(id));
+  await app.close();
 
-  await app.fastify.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = app.fastify.server.address() as AddressInfo;
-  ready({ port, room: channel.rtcSession, channelId: channel.id, tokens });
+  const port = await freePort();
+  const url = new URL(databaseUrl ?? 'postgres://unused');
+  if (pgSchema) url.searchParams.set('options', `-c search_path=${pgSchema}`);
+  let stopping = false;
+  const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, START], {
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      WEB_DIR: '',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      // The chat's rate limit is not what this measures: one sender sends every round.
+      CHAT_MESSAGES_PER_MINUTE: '1000000',
+      ...(databaseUrl ? { DATABASE_URL: url.toString() } : {}),
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  server.once('exit', (code) => {
+    if (!stopping) process.exit(code ?? 1);
+  });
+  await answering(port);
+  ready({ port, room: channel.rtcSession, channelId: channel.id, tokens, pid: server.pid as number });
 
   process.on('SIGTERM', async () => {
-    const timer = setTimeout(() => process.exit(1), 5000);
+    stopping = true;
+    const timer = setTimeout(() => process.exit(1), 10_000);
     timer.unref();
-    if (pgSchema) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(db);
-    await app.close();
+    await stop(server);
+    if (pgSchema) {
+      const again = await openDatabase({ dataDir, databaseUrl, pgSchema });
+      await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(again.db);
+      await again.close();
+    }
     rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);
   });

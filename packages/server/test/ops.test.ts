@@ -2,7 +2,7 @@
  * What an operator relies on (issue 16, first part): health and readiness, logs without secrets, and a
  * configuration checked once at start with clear errors.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { redactUrl } from '../src/http/redact.ts';
+import { SERVER_NODE_FLAGS } from '../src/ops/node-flags.ts';
 import { databases, signUpAdmin, startApp, type TestApp, testStorage } from './harness.ts';
 
 describe.each(databases)('health and readiness on %s', (dialect) => {
@@ -111,5 +112,16 @@ describe('configuration checked at start', () => {
     expect(loadConfig({ INIT_CWD: '/srv/talkgroup' }).dataDir).toBe(path.resolve('/srv/talkgroup/data'));
     expect(loadConfig({ INIT_CWD: '/srv/talkgroup', DATA_DIR: 'store' }).dataDir).toBe('/srv/talkgroup/store');
     expect(loadConfig({ DATA_DIR: '/abs/data' }).dataDir).toBe('/abs/data');
+  });
+});
+
+describe('the node flags', () => {
+  it('npm start and the server package start with the flags that benchmarks and tests use (ops/node-flags.ts)', () => {
+    const root = path.resolve(import.meta.dirname, '../../..');
+    const scriptsOf = (file: string) =>
+      (JSON.parse(readFileSync(path.join(root, file), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    const flags = SERVER_NODE_FLAGS.join(' ');
+    expect(scriptsOf('package.json').start).toBe(`node ${flags} packages/server/start.js`);
+    expect(scriptsOf('packages/server/package.json').start).toBe(`node ${flags} start.js`);
   });
 });

@@ -1,9 +1,10 @@
-/** A real server process (src/main.ts) on a port of its own, for tests of start, crash and restart. */
+/** A real server process, started as `npm start` starts it (start.js), on a port of its own: start, crash, restart. */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { SERVER_NODE_FLAGS } from '../src/ops/node-flags.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../src/main.ts');
+const START = path.resolve(import.meta.dirname, '../start.js');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -21,9 +22,13 @@ export interface ServerProcess {
 }
 
 /** Starts the server and waits until /health answers (a port just freed by a stopped process is retried). */
-export async function startServer(env: Record<string, string>, port?: number): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  port?: number,
+  nodeArgs: string[] = [],
+): Promise<ServerProcess> {
   const chosen = port ?? (await freePort());
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(process.execPath, [...SERVER_NODE_FLAGS, ...nodeArgs, START], {
     env: { ...process.env, PORT: String(chosen), WEB_DIR: '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -34,6 +39,7 @@ export async function startServer(env: Record<string, string>, port?: number): P
   child.stderr?.on('data', (chunk) => {
     output += chunk;
   });
+  outputs.set(child, () => output);
   const base = `http://127.0.0.1:${chosen}`;
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline && child.exitCode === null) {
@@ -44,6 +50,13 @@ export async function startServer(env: Record<string, string>, port?: number): P
   }
   child.kill('SIGKILL');
   throw new Error(`the server did not start:\n${output}`);
+}
+
+const outputs = new WeakMap<ChildProcess, () => string>();
+
+/** What the process printed so far (stdout and stderr). */
+export function outputOf(child: ChildProcess): string {
+  return outputs.get(child)?.() ?? '';
 }
 
 export function exited(child: ChildProcess): Promise<{ code: number | null; signal: string | null }> {

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { exited, startServer } from './process-harness.ts';
+import { exited, outputOf, startServer } from './process-harness.ts';
 
 const start = startServer;
 
@@ -59,5 +59,26 @@ describe('the server process on SQLite', () => {
     const closed = exited(second.child);
     second.child.kill('SIGTERM');
     expect(await closed).toEqual({ code: 0, signal: null });
+  });
+});
+
+describe('the server as npm start runs it', () => {
+  it("loads the stripped JavaScript of its sources and never Node's TypeScript stripper (issue 18: memory)", async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-proc-'));
+    // At exit, the process says whether it ever loaded the stripper.
+    const report =
+      'data:text/javascript,process.on("exit",()=>console.log("stripper loaded:",process.moduleLoadList.some((m)=>m.includes("amaro"))))';
+    try {
+      const server = await start({ DATA_DIR: dataDir }, undefined, ['--import', report]);
+      const state = await post(server.base, '/user/api/getSignUpState', {});
+      expect(state.status).toBe(200);
+      expect(await state.json()).toEqual({ success: true, open: true });
+      const closed = exited(server.child);
+      server.child.kill('SIGTERM');
+      expect(await closed).toEqual({ code: 0, signal: null });
+      expect(outputOf(server.child)).toContain('stripper loaded: false');
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 });
