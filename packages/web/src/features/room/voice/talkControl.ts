@@ -68,10 +68,12 @@ export class TalkControl {
       return;
     }
     if (this.micOn) return;
+    // The request leaves first (press-to-sound: bench/ptt-latency); what follows still runs before its answer
+    // can be read. Recording starts with the press, before the grant: the first syllable is kept.
+    const answered = requestFloor(this.room.socket, this.room.name);
     this.room.pressed();
-    // Recording starts with the press, before the grant: the first syllable is kept.
     this.room.recorder?.begin(track);
-    void requestFloor(this.room.socket, this.room.name).then((answer) => {
+    void answered.then((answer) => {
       if (!this.room.isOpen() || !this.pressed) {
         if (answer.granted) releaseFloor(this.room.socket, this.room.name);
         this.room.recorder?.discard();
@@ -79,8 +81,9 @@ export class TalkControl {
       }
       if (answer.granted) {
         this.floorHolder = null;
-        this.room.tone('permit');
+        // The track first: the beep's Web Audio set-up (an AudioContext on the first press) must not delay it.
         this.talk(true);
+        this.room.tone('permit');
       } else {
         this.room.recorder?.discard();
         if (answer.holder.name) this.room.tone('busy');
@@ -129,8 +132,8 @@ export class TalkControl {
     if (payload.room !== this.room.name || !this.room.track()) return;
     this.floorHolder = null;
     if (!this.micOn) {
-      this.room.tone('permit');
       this.talk(true);
+      this.room.tone('permit');
     }
     clearTimeout(this.openMicTimer);
     this.openMicTimer = setTimeout(() => {
