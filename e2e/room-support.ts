@@ -77,19 +77,20 @@ export async function recentPeakOf(page: Page, peerId: string): Promise<number> 
   return page.evaluate((id) => window.__talkgroupRoom?.recentPeak(id) ?? 0, peerId);
 }
 
-async function packetsFrom(page: Page, peerId: string): Promise<number> {
-  return page.evaluate(async (id) => (await window.__talkgroupRoom?.inboundAudio(id))?.packetsReceived ?? 0, peerId);
+async function playedFrom(page: Page, peerId: string): Promise<number> {
+  return page.evaluate(async (id) => (await window.__talkgroupRoom?.inboundAudio(id))?.playedSeconds ?? 0, peerId);
 }
 
 /**
  * Silence as `page` receives it from `peerId` while nobody talks: the recent peak once the listener has
- * received a whole window of it (about 50 audio packets a second, silence frames included).
+ * played a whole window of it. Counted in audio played out, not in packets: with DTX a silent peer sends
+ * one packet every 400 ms.
  */
 export async function measureSilence(page: Page, peerId: string): Promise<number> {
-  const first = await packetsFrom(page, peerId);
+  const first = await playedFrom(page, peerId);
   await expect
-    .poll(() => packetsFrom(page, peerId), { timeout: 45_000, message: 'a second of received silence frames' })
-    .toBeGreaterThan(first + 50);
+    .poll(() => playedFrom(page, peerId), { timeout: 45_000, message: 'a second of received silence' })
+    .toBeGreaterThan(first + 1);
   return recentPeakOf(page, peerId);
 }
 
@@ -138,7 +139,16 @@ declare global {
       recentPeak(peerId: string): number;
       rtpLevel(peerId: string): number;
       waitForLevel(peerId: string, threshold: number, timeoutMs: number, above?: boolean): Promise<number | null>;
-      inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null>;
+      /** Absent in builds before it came. */
+      waitForOnset?(peerId: string, threshold: number, timeoutMs: number): Promise<number | null>;
+      inboundAudio(peerId: string): Promise<{
+        bytesReceived: number;
+        packetsReceived: number;
+        playedSeconds: number;
+        jitterBufferMs: number;
+      } | null>;
+      /** Absent in builds before it came. */
+      talkingSince?(peerId: string): number;
     };
   }
 }

@@ -17,6 +17,11 @@ export interface VoiceRoomDiagnostics {
   readonly lastMicOnAt: number;
   readonly lastMicOffAt: number;
   peers(): Array<{ id: string; name: string; userId: number | null; connection: string; talking: boolean }>;
+  /**
+   * When the room last started showing a peer as talking (onMicStateChanged handled), in epoch milliseconds,
+   * or 0: the page draws it right after.
+   */
+  talkingSince(peerId: string): number;
   /** Peak level (0..1) of each peer's received audio over the last 5 ms. */
   levels(): Record<string, number>;
   /** Peak level (0..1) of a peer's received audio over the last ~0.68 s: one read that a slow poll cannot miss. */
@@ -28,8 +33,25 @@ export interface VoiceRoomDiagnostics {
   rtpLevel(peerId: string): number;
   /** Resolves with the epoch time (ms) at which a peer's level first crosses `threshold`, or null. */
   waitForLevel(peerId: string, threshold: number, timeoutMs: number, above?: boolean): Promise<number | null>;
+  /**
+   * Resolves with the epoch time (ms) at which a peer's sound began, to the sample (LevelMeter.waitForOnset),
+   * once its level crosses `threshold`; null after `timeoutMs`.
+   */
+  waitForOnset(peerId: string, threshold: number, timeoutMs: number): Promise<number | null>;
   /** Inbound audio statistics of one peer. */
-  inboundAudio(peerId: string): Promise<{ bytesReceived: number; packetsReceived: number } | null>;
+  inboundAudio(peerId: string): Promise<InboundAudio | null>;
+}
+
+export interface InboundAudio {
+  bytesReceived: number;
+  packetsReceived: number;
+  /**
+   * Seconds of audio played out so far (silence, comfort noise and concealment included). It grows at one
+   * second a second whatever the sender sends: with DTX a silent peer sends a packet every 400 ms only.
+   */
+  playedSeconds: number;
+  /** Mean time a sample spent in the jitter buffer so far, ms. */
+  jitterBufferMs: number;
 }
 
 declare global {
@@ -47,18 +69,25 @@ function rtpLevel(pc: RTCPeerConnection | null): number {
   return level;
 }
 
-async function inboundAudio(pc: RTCPeerConnection | null) {
+async function inboundAudio(pc: RTCPeerConnection | null): Promise<InboundAudio | null> {
   if (!pc) return null;
   const report = await pc.getStats();
-  let bytesReceived = 0;
-  let packetsReceived = 0;
+  const sum = { bytesReceived: 0, packetsReceived: 0, playedSeconds: 0, bufferedSeconds: 0, emitted: 0 };
   report.forEach((entry) => {
     if (entry.type === 'inbound-rtp' && entry.kind === 'audio') {
-      bytesReceived += entry.bytesReceived ?? 0;
-      packetsReceived += entry.packetsReceived ?? 0;
+      sum.bytesReceived += entry.bytesReceived ?? 0;
+      sum.packetsReceived += entry.packetsReceived ?? 0;
+      sum.playedSeconds += entry.totalSamplesDuration ?? 0;
+      sum.bufferedSeconds += entry.jitterBufferDelay ?? 0;
+      sum.emitted += entry.jitterBufferEmittedCount ?? 0;
     }
   });
-  return { bytesReceived, packetsReceived };
+  return {
+    bytesReceived: sum.bytesReceived,
+    packetsReceived: sum.packetsReceived,
+    playedSeconds: sum.playedSeconds,
+    jitterBufferMs: sum.emitted > 0 ? (1000 * sum.bufferedSeconds) / sum.emitted : Number.NaN,
+  };
 }
 
 /** Installs `window.__talkgroupRoom` for this room; the returned function removes it and its meters. */
@@ -69,6 +98,7 @@ export function attachDiagnostics(engine: VoiceRoom, room: string): () => void {
   let micOn = engine.getSnapshot().micOn;
   let lastMicOnAt = 0;
   let lastMicOffAt = 0;
+  const talkingSince = new Map<string, number>();
 
   // The room notifies its listeners synchronously, right after it flips the track: the press time is exact.
   const sync = () => {
@@ -84,6 +114,8 @@ export function attachDiagnostics(engine: VoiceRoom, room: string): () => void {
     const present = new Set<string>();
     for (const peer of state.peers) {
       present.add(peer.id);
+      if (!peer.talking) talkingSince.delete(peer.id);
+      else if (!talkingSince.has(peer.id)) talkingSince.set(peer.id, performance.timeOrigin + performance.now());
       const tracks = peer.stream?.getAudioTracks().map((track) => track.id) ?? [];
       const key = tracks.join(',');
       if (peer.stream && tracks.length > 0 && watchedTracks.get(peer.id) !== key) {
@@ -128,11 +160,14 @@ export function attachDiagnostics(engine: VoiceRoom, room: string): () => void {
         connection,
         talking,
       })),
+    talkingSince: (peerId: string) => talkingSince.get(peerId) ?? 0,
     levels: () => Object.fromEntries(engine.getSnapshot().peers.map((peer) => [peer.id, meter.level(peer.id)])),
     recentPeak: (peerId: string) => meter.recentPeak(peerId),
     rtpLevel: (peerId: string) => rtpLevel(engine.connectionOf(peerId)),
     waitForLevel: (peerId: string, threshold: number, timeoutMs: number, above = true) =>
       meter.waitFor(peerId, threshold, timeoutMs, above),
+    waitForOnset: (peerId: string, threshold: number, timeoutMs: number) =>
+      meter.waitForOnset(peerId, threshold, timeoutMs),
     inboundAudio: (peerId: string) => inboundAudio(engine.connectionOf(peerId)),
   });
   window.__talkgroupRoom = handle;

@@ -28,6 +28,24 @@ function peakOf(samples: Float32Array): number {
   return peak;
 }
 
+/**
+ * Index of the first loud sample of the last sound in `samples` that follows at least 20 ms of quiet (a
+ * tone's zero crossings are far shorter), or null when none does.
+ */
+export function lastOnset(samples: Float32Array, threshold: number, sampleRate: number): number | null {
+  const quietNeeded = Math.round(sampleRate * 0.02);
+  let quiet = 0;
+  let onset: number | null = null;
+  for (let i = 0; i < samples.length; i += 1) {
+    if (Math.abs(samples[i]) <= threshold) quiet += 1;
+    else {
+      if (quiet >= quietNeeded) onset = i;
+      quiet = 0;
+    }
+  }
+  return onset;
+}
+
 export class LevelMeter {
   private context: AudioContext | null = null;
   private readonly watched = new Map<string, Watched>();
@@ -107,6 +125,42 @@ export class LevelMeter {
         if (above ? level > threshold : level < threshold) {
           clearInterval(timer);
           resolve(performance.timeOrigin + now);
+        } else if (now - start > timeoutMs) {
+          clearInterval(timer);
+          resolve(null);
+        }
+      };
+      const timer = setInterval(poll, 2);
+      poll();
+    });
+  }
+
+  /**
+   * Waits until a peer's level rises above `threshold`, then finds where the sound began in the last
+   * ~0.68 s of samples: resolves with the epoch time (ms) at which that first loud sample was rendered, or
+   * null after `timeoutMs` (or when the sound began before the window). Unlike a poll, it does not depend
+   * on when the page's main thread gets to look: the latency bench's detector.
+   */
+  waitForOnset(id: string, threshold: number, timeoutMs: number): Promise<number | null> {
+    const start = performance.now();
+    const context = this.context;
+    const entry = this.watched.get(id);
+    if (!context || !entry) return Promise.resolve(null);
+    // Render time of a context time: the smallest lag seen between the clock and currentTime is the moment
+    // right after the audio thread rendered.
+    let lag = Number.POSITIVE_INFINITY;
+    return new Promise((resolve) => {
+      const poll = () => {
+        const now = performance.now();
+        lag = Math.min(lag, now - context.currentTime * 1000);
+        if (this.level(id) > threshold) {
+          clearInterval(timer);
+          entry.recent.getFloatTimeDomainData(entry.recentSamples);
+          const end = context.currentTime;
+          const first = lastOnset(entry.recentSamples, threshold, context.sampleRate);
+          if (first === null) return resolve(null);
+          const onset = end - (entry.recentSamples.length - first) / context.sampleRate;
+          resolve(performance.timeOrigin + onset * 1000 + lag);
         } else if (now - start > timeoutMs) {
           clearInterval(timer);
           resolve(null);

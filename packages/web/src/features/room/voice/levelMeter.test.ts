@@ -1,0 +1,30 @@
+/** The latency bench's onset detector: where the last sound after a quiet stretch begins. */
+import { describe, expect, it } from 'vitest';
+import { lastOnset } from './levelMeter.ts';
+
+const RATE = 48_000;
+
+/** Silence, then a 1 kHz tone from `startAt` (samples) at a third of full scale. */
+function toneFrom(startAt: number, length = RATE / 2): Float32Array {
+  const samples = new Float32Array(length);
+  for (let i = startAt; i < length; i += 1)
+    samples[i] = 0.33 * Math.sin((2 * Math.PI * 1000 * (i - startAt)) / RATE + 0.3);
+  return samples;
+}
+
+describe('lastOnset', () => {
+  it('finds the first loud sample of a tone after silence, not one after a zero crossing', () => {
+    expect(lastOnset(toneFrom(10_000), 0.05, RATE)).toBe(10_000);
+  });
+
+  it('takes the last sound when an earlier one is still in the window', () => {
+    const samples = toneFrom(20_000);
+    for (let i = 1_000; i < 5_000; i += 1) samples[i] = 0.3;
+    expect(lastOnset(samples, 0.05, RATE)).toBe(20_000);
+  });
+
+  it('finds nothing when the sound began before the window', () => {
+    expect(lastOnset(toneFrom(0), 0.05, RATE)).toBeNull();
+    expect(lastOnset(new Float32Array(1000), 0.05, RATE)).toBeNull();
+  });
+});
