@@ -1,4 +1,5 @@
 /** One peer of the voice room's mesh: its connection, its received stream and the element that plays it. */
+import { applyOpusSettings } from './opusSettings.ts';
 import type { PeerState } from './voiceRoomState.ts';
 
 /** A peer whose connection has not come up after this long has no voice link (yet). */
@@ -25,6 +26,25 @@ export interface Peer {
   timers: ReturnType<typeof setTimeout>[];
   /** Restarts made for this peer since its last working link. */
   restarts: number;
+}
+
+/**
+ * Sets a local offer or answer with the room's Opus settings (opusSettings.ts), and returns what was set. A
+ * browser that refuses the rewritten description gets its own, as it wrote it.
+ */
+export async function setLocalDescription(
+  pc: RTCPeerConnection,
+  description: RTCSessionDescriptionInit,
+): Promise<RTCSessionDescriptionInit> {
+  const tuned = { type: description.type, sdp: applyOpusSettings(description.sdp ?? '') };
+  try {
+    await pc.setLocalDescription(tuned);
+    return tuned;
+  } catch (error) {
+    console.warn('Talkgroup: Opus settings refused, using the browser defaults', error);
+    await pc.setLocalDescription(description);
+    return description;
+  }
 }
 
 /** Remote audio plays through a detached audio element (Chrome also feeds Web Audio from a remote stream

@@ -1,8 +1,12 @@
 /**
  * The voice room of one channel: a WebRTC mesh signalled over Socket.IO (spec section 4, voice room).
  *
- * - The local microphone is taken once, before any press, with its track disabled: a press only flips
- *   `track.enabled`, so talking starts without any negotiation (push-to-talk latency).
+ * - The local microphone is taken once, before any press, with its track disabled, and its sender is
+ *   negotiated at join: a press only flips `track.enabled`, so talking starts without any negotiation
+ *   (push-to-talk latency). `sender.replaceTrack(track)` on the press (and `null` on the release) was
+ *   measured too (`npm run bench:ptt -- --variants`): no steady gain, and in some runs the first sound came
+ *   300 to 900 ms late; DTX (opusSettings.ts) gives the quiet idle link it would have been for.
+ * - Each local description asks for Opus with DTX and 10 ms frames (opusSettings.ts).
  * - The newcomer makes the offers: it receives `all_users` (the peers already there) and offers to each;
  *   the others answer on `getOffer`. Candidates are relayed both ways and queued until the remote
  *   description is set.
@@ -27,6 +31,7 @@ import {
   type Peer,
   peerState,
   scheduleRestart,
+  setLocalDescription,
   wirePeer,
 } from './peer.ts';
 import { TalkControl } from './talkControl.ts';
@@ -292,8 +297,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
 
   private async offer(peer: Peer): Promise<void> {
     try {
-      const offer = await peer.pc.createOffer();
-      await peer.pc.setLocalDescription(offer);
+      const offer = await setLocalDescription(peer.pc, await peer.pc.createOffer());
       this.socket.emit('offer', {
         sdp: peer.pc.localDescription?.toJSON() ?? offer,
         offerSendID: this.socket.id ?? '',
@@ -338,8 +342,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       await peer.pc.setRemoteDescription(payload.sdp as RTCSessionDescriptionInit);
       addLocalTracks(peer, this.localStream, this.options.video ?? false, false);
       await flushCandidates(peer);
-      const answer = await peer.pc.createAnswer();
-      await peer.pc.setLocalDescription(answer);
+      const answer = await setLocalDescription(peer.pc, await peer.pc.createAnswer());
       this.socket.emit('answer', {
         sdp: peer.pc.localDescription?.toJSON() ?? answer,
         answerSendID: this.socket.id ?? '',
