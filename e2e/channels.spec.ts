@@ -185,7 +185,7 @@ test.describe('channels list (French)', () => {
 
   test("shows 'Pas de canaux' for an empty list and opens Add Channel from the sidebar", async ({ page, admin }) => {
     await page.setViewportSize({ width: 1600, height: 900 });
-    await page.route('**/user/api/getAllChannels', (route) => route.fulfill({ json: { success: true, res: [] } }));
+    await page.route('**/user/api/getChannelOverviews', (route) => route.fulfill({ json: { success: true, res: [] } }));
     await openChannels(page, admin);
     await expect(page.getByText('Pas de canaux')).toBeVisible();
     await page.getByRole('navigation').getByRole('button', { name: 'Ajouter un canal' }).click();
@@ -248,7 +248,7 @@ test.describe('channels list (English)', () => {
   });
 
   test("shows 'No channels' for an empty list", async ({ page, admin }) => {
-    await page.route('**/user/api/getAllChannels', (route) => route.fulfill({ json: { success: true, res: [] } }));
+    await page.route('**/user/api/getChannelOverviews', (route) => route.fulfill({ json: { success: true, res: [] } }));
     await openChannels(page, admin);
     await expect(page.getByText('No channels')).toBeVisible();
   });

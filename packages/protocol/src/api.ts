@@ -22,6 +22,7 @@ import {
   ACTIVITY_TYPES,
   ActivitySchema,
   CallEventSchema,
+  ChannelOverviewSchema,
   ChannelSchema,
   DeviceSchema,
   ImportReportSchema,
@@ -87,7 +88,11 @@ export const GetUsersPage = call(ok({ res: z.object({ users: z.array(UserSchema)
 export const GetUserIds = call(ok({ res: z.array(z.number()) }))(
   '/user/api/getUserIds',
   'admin',
-  z.object({ search: z.string().max(200).optional() }),
+  z.object({
+    search: z.string().max(200).optional(),
+    /** Only the members of this channel. */
+    channelId: Id.optional(),
+  }),
 );
 export const GetListUsersToExport = call(ok({ res: z.array(UserExportRowSchema) }))(
   '/user/api/getListUsersToExport/',
@@ -181,6 +186,15 @@ export const RemoveUserChannels = call(OkSchema)(
 
 // Channels and membership
 export const GetAllChannels = call(ok({ res: z.array(ChannelSchema) }))('/user/api/getAllChannels', 'admin', Empty);
+/**
+ * New (issue 18): every channel as getAllChannels gives it, but with `usersCount` instead of the list of its
+ * members: what the console's channel lists and pickers need, at any size of organisation.
+ */
+export const GetChannelOverviews = call(ok({ res: z.array(ChannelOverviewSchema) }))(
+  '/user/api/getChannelOverviews',
+  'admin',
+  Empty,
+);
 export const GetChannelsToExport = call(ok({ res: z.array(z.object({ name: z.string(), createdAt: z.string() })) }))(
   '/user/api/getChannelsToExport/',
   'admin',

@@ -119,6 +119,15 @@ export const ChannelSchema = z.object({
 });
 export type Channel = z.output<typeof ChannelSchema>;
 
+/**
+ * New (issue 18): a channel as the console's lists show it, with the number of its members instead of their
+ * list (getChannelOverviews): at 100,000 users the members of every channel are tens of MB.
+ */
+export const ChannelOverviewSchema = ChannelSchema.omit({ users: true, talking: true }).extend({
+  usersCount: z.number(),
+});
+export type ChannelOverview = z.output<typeof ChannelOverviewSchema>;
+
 export const MessageFileSchema = z.object({ path: z.string(), fileName: z.string() });
 export type MessageFile = z.output<typeof MessageFileSchema>;
 

@@ -36,6 +36,7 @@ interface Fixture {
  */
 const bodies: Record<string, (f: Fixture) => object> = {
   '/user/api/getAllChannels': () => ({}),
+  '/user/api/getChannelOverviews': () => ({}),
   '/user/api/getChannelsToExport/': () => ({}),
   '/user/api/createChannel': () => ({ channelName: 'Created' }),
   '/user/api/updateChannel': (f) => ({ channelId: f.channelId, channelName: 'Renamed' }),
@@ -61,6 +62,8 @@ const bodies: Record<string, (f: Fixture) => object> = {
   '/user/api/getClientConfig': () => ({}),
   '/user/api/logout': () => ({}),
   '/user/api/getAllUsers': () => ({}),
+  '/user/api/getUsersPage': () => ({ start: 0, limit: 5 }),
+  '/user/api/getUserIds': (f) => ({ channelId: f.channelId }),
   '/user/api/getListUsersToExport/': () => ({}),
   '/user/api/updateUserData': (f) => ({ id: f.insider.id, firstName: 'Ines', lastName: 'Insider' }),
   '/user/api/deleteUser': (f) => ({ UserId: f.outsider.id }),

@@ -6,6 +6,7 @@ import {
   DeleteChannel,
   DeleteUserFromChannel,
   GetAllChannels,
+  GetChannelOverviews,
   GetChannelsToExport,
   GetMyChannels,
   GetUsersInChannel,
@@ -40,6 +41,9 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
   // The whole list, kept up to date channel by channel; ETag / 304, compressed when asked (http/lists.ts).
   const allChannels = liveList(services.listChanges, channelsListSource(channels));
   route(GetAllChannels, async ({ req, reply }) => sendList(req, reply, await allChannels.current()) as never);
+
+  // Issue 18: the channels without their member lists, for the console's lists and pickers.
+  route(GetChannelOverviews, async () => ({ success: true, res: await channels.overviews() }));
 
   route(GetChannelsToExport, async () => ({ success: true, res: await channels.exportRows() }));
 

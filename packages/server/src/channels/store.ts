@@ -1,5 +1,5 @@
 /** Channels: rows in, the Channel shape of spec section 3 out (members, connected count, latest activity). */
-import { type Activity, type Channel, rtcSessionOf } from '@talkgroup/protocol';
+import { type Activity, type Channel, type ChannelOverview, rtcSessionOf } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { inSlices } from '../db/batch.ts';
@@ -194,6 +194,25 @@ export function channelStore(db: Db) {
         .orderBy('id', 'desc')
         .execute();
       return detail(rows, true);
+    },
+
+    /** Every channel, newest first, with the number of its members instead of their list (issue 18). */
+    async overviews(): Promise<ChannelOverview[]> {
+      const [rows, counts, activityBy] = await Promise.all([
+        db.selectFrom('channels').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+        db
+          .selectFrom('channel_members')
+          .select(['channel_id', (eb) => eb.fn.countAll<number | string>().as('n')])
+          .groupBy('channel_id')
+          .execute(),
+        activityOf(undefined),
+      ]);
+      const countBy = new Map(counts.map((c) => [c.channel_id, Number(c.n)]));
+      return rows.map((row) => ({
+        ...toSummary(row),
+        usersCount: countBy.get(row.id) ?? 0,
+        ...(activityBy.get(row.id) ?? { connected: 0, userActivities: [] }),
+      }));
     },
 
     /** These channels as the whole list shows them, in no order; ids no longer there are left out. */

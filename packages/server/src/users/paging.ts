@@ -68,8 +68,22 @@ export function userPaging(db: Db, users: UserStore) {
       return { users: await users.listed(rows), totalRecords: Number(count.n) };
     },
 
-    async ids(search: string | undefined): Promise<number[]> {
-      const rows = await searched(db.selectFrom('users').select('id'), search).orderBy('id').execute();
+    /** The ids a search keeps, of every user or of a channel's members. */
+    async ids(search: string | undefined, channelId?: number): Promise<number[]> {
+      const rows = await searched(db.selectFrom('users').select('users.id'), search)
+        .$if(channelId !== undefined, (q) =>
+          q.where((eb) =>
+            eb.exists(
+              eb
+                .selectFrom('channel_members')
+                .select('channel_members.user_id')
+                .whereRef('channel_members.user_id', '=', 'users.id')
+                .where('channel_members.channel_id', '=', channelId as number),
+            ),
+          ),
+        )
+        .orderBy('users.id')
+        .execute();
       return rows.map((row) => row.id);
     },
   };

@@ -160,7 +160,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   // Issue 18: the list a page at a time, for organisations too large to load whole.
   const paging = userPaging(services.db, users);
   route(GetUsersPage, async ({ body }) => ({ success: true, res: await paging.page(body) }));
-  route(GetUserIds, async ({ body }) => ({ success: true, res: await paging.ids(body.search) }));
+  route(GetUserIds, async ({ body }) => ({ success: true, res: await paging.ids(body.search, body.channelId) }));
 
   route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));
 

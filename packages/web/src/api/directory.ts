@@ -1,6 +1,7 @@
 /**
- * The team directory as the console reads it: every user and every channel (spec section 7, getAllUsers and
- * getAllChannels), kept fresh by the server's pushes and by refreshDirectory() after a change made here.
+ * The team directory as the console reads it: every user (spec section 7, getAllUsers) and every channel with
+ * its figures but not its member list (getChannelOverviews, issue 18: at 100,000 users the members of every
+ * channel are tens of MB), kept fresh by the server's pushes and by refreshDirectory() after a change made here.
  * Shared by the users, channels, import-export and room features.
  *
  *   useUsers() / useChannels()   TanStack queries of the two lists
@@ -14,14 +15,13 @@
  */
 import {
   type BodyOf,
-  GetAllChannels,
   GetAllUsers,
+  GetChannelOverviews,
   GetLastActivities,
   GetStatistics,
   GetUserIds,
   GetUsersInChannel,
   GetUsersPage,
-  type ResponseOf,
   USERS_PAGED_ABOVE,
   type User,
   type UserSortField,
@@ -117,16 +117,23 @@ export function useUserTable(
   };
 }
 
+/** Every channel with the number of its members, not their list (getChannelOverviews: light at any size). */
 export function useChannels(options: { enabled?: boolean } = {}) {
-  return useApiQuery(GetAllChannels, {}, options);
+  return useApiQuery(GetChannelOverviews, {}, options);
 }
 
 /** Every query a change of users, channels or memberships can touch; resolves once they are fetched again. */
 export async function refreshDirectory(queryClient: QueryClient): Promise<void> {
   await Promise.all(
-    [GetAllUsers, GetUsersPage, GetAllChannels, GetUsersInChannel, GetStatistics, GetLastActivities].map((call) =>
-      queryClient.invalidateQueries({ queryKey: callKey(call) }),
-    ),
+    [
+      GetAllUsers,
+      GetUsersPage,
+      GetUserIds,
+      GetChannelOverviews,
+      GetUsersInChannel,
+      GetStatistics,
+      GetLastActivities,
+    ].map((call) => queryClient.invalidateQueries({ queryKey: callKey(call) })),
   );
 }
 
@@ -135,13 +142,14 @@ export function useRefreshDirectory(): () => Promise<void> {
   return useCallback(() => refreshDirectory(queryClient), [queryClient]);
 }
 
-type ChannelsAnswer = ResponseOf<typeof GetAllChannels>;
+/** A channel list's answer (getChannelOverviews, getAllChannels): each channel has its connected count. */
+type ChannelsAnswer = { res: Array<{ id: number; connected: number }> };
 
 /** The channel list with these connected counts (the others as they were); the same object when none changed. */
-export function patchConnected(
-  answer: ChannelsAnswer | undefined,
+export function patchConnected<Answer extends ChannelsAnswer>(
+  answer: Answer | undefined,
   counts: Array<{ channelId: number; connected: number }>,
-): ChannelsAnswer | undefined {
+): Answer | undefined {
   if (!answer || counts.length === 0) return answer;
   const byId = new Map(counts.map((c) => [c.channelId, c.connected]));
   let changed = false;
@@ -156,20 +164,20 @@ export function patchConnected(
 
 /**
  * The channels list follows channel changes and who is connected where. Presence changes patch the cached
- * list with the connected counts they carry (onUserStatusesChanged: the list is not fetched again, 3 MB at
- * 10,000 users); the spec's per-user events (an older server) still refetch it.
+ * list with the connected counts they carry (onUserStatusesChanged: the list is not fetched again); the spec's
+ * per-user events (an older server) still refetch it.
  */
 export function useLiveChannels(): void {
   const queryClient = useQueryClient();
   useServerEvents(
     ['onChannelsChanged', 'onChannelDeleted', 'onUserStatusChanged', 'userConnected', 'onUserDeleted'],
     () => {
-      void queryClient.invalidateQueries({ queryKey: callKey(GetAllChannels) });
-      void queryClient.invalidateQueries({ queryKey: callKey(GetUsersInChannel) });
+      for (const call of [GetChannelOverviews, GetUsersInChannel])
+        void queryClient.invalidateQueries({ queryKey: callKey(call) });
     },
   );
   useServerEvent('onUserStatusesChanged', ({ connected }) => {
-    queryClient.setQueriesData<ChannelsAnswer>({ queryKey: callKey(GetAllChannels) }, (answer) =>
+    queryClient.setQueriesData<ChannelsAnswer>({ queryKey: callKey(GetChannelOverviews) }, (answer) =>
       patchConnected(answer, connected ?? []),
     );
   });

@@ -9,14 +9,23 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
-import { type Channel, CreateChannel, leftTrim, type User, type UserSortField } from '@talkgroup/protocol';
+import {
+  type Channel,
+  type ChannelOverview,
+  CreateChannel,
+  GetUserIds,
+  leftTrim,
+  type User,
+  type UserSortField,
+} from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
-import { type FormEvent, useCallback, useEffect, useMemo, useState } from 'react';
+import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ApiError, errorMessage } from '../../api/client.ts';
 import { useUserTable } from '../../api/directory.ts';
+import { useApiQuery } from '../../api/queries.ts';
 import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { SelectionTable } from '../../components/table/SelectionTable.tsx';
@@ -25,7 +34,7 @@ import { useSaveChannel } from './api/saveChannel.ts';
 
 export interface ChannelDialogProps {
   open: boolean;
-  channel?: Channel | null;
+  channel?: ChannelOverview | null;
   onClose: () => void;
   onSaved?: (channel: Channel) => void;
 }
@@ -54,6 +63,9 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const { t } = useTranslation(['channels', 'users', 'common']);
   const notify = useNotify();
   const users = useUserTable('selection', SELECTION_PAGE_SIZES, SORT_FIELDS, { enabled: open });
+  // The members it has (their ids only: a channel of a large organisation has thousands).
+  const members = useApiQuery(GetUserIds, { channelId: channel?.id ?? 0 }, { enabled: open && Boolean(channel) });
+  const memberIds = channel ? members.data?.res : [];
   const save = useSaveChannel();
   const editing = Boolean(channel);
   const form = useForm<ChannelForm>({
@@ -69,17 +81,25 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
 
   const { reset } = form;
   const resetSave = save.reset;
+  // Once per opening, when the members are known: the form starts from the channel as it is (a later refetch
+  // of the members does not undo what the administrator changed meanwhile).
+  const started = useRef(false);
   useEffect(() => {
-    if (!open) return;
+    if (!open) {
+      started.current = false;
+      return;
+    }
+    if (started.current || memberIds === undefined) return;
+    started.current = true;
     reset({
       channelName: channel?.name ?? '',
-      userIds: channel?.users.map((user) => user.id) ?? [],
+      userIds: memberIds,
       recording: channel?.recording ?? true,
       floorControl: channel?.floorControl ?? true,
     });
     resetSave();
     setProblem(null);
-  }, [open, channel, reset, resetSave]);
+  }, [open, channel, memberIds, reset, resetSave]);
 
   const rows = useMemo<UserRow[]>(
     () =>
@@ -111,7 +131,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
     async ({ channelName, userIds, recording, floorControl }) => {
       if (save.isPending) return;
       try {
-        const saved = await save.mutateAsync({ channel, channelName, userIds, recording, floorControl });
+        const saved = await save.mutateAsync({ channel, memberIds, channelName, userIds, recording, floorControl });
         notify({
           severity: 'success',
           message: editing ? t('channels:update.updated') : t('channels:create.created'),
@@ -195,7 +215,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           summary={t('channels:form.usersHint', { count: userIds.length })}
           emptyText={t('channels:form.noUsers')}
           pageSizes={SELECTION_PAGE_SIZES}
-          loading={users.query.isPending}
+          loading={users.query.isPending || memberIds === undefined}
           server={users.server}
           search={{
             label: t('channels:toolbar.search'),

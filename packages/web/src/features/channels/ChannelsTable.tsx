@@ -13,7 +13,7 @@
 import AddIcon from '@mui/icons-material/PlaylistAdd';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import type { Channel } from '@talkgroup/protocol';
+import type { ChannelOverview } from '@talkgroup/protocol';
 import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -39,11 +39,11 @@ interface ChannelRow {
   total: number;
   createdAt: number;
   createdText: string;
-  channel: Channel;
+  channel: ChannelOverview;
 }
 
 /** Spec sections 2 and 3: the room page reads these to know which channel it shows. */
-export function rememberChannel(channel: Pick<Channel, 'id' | 'name'>): void {
+export function rememberChannel(channel: Pick<ChannelOverview, 'id' | 'name'>): void {
   try {
     localStorage.setItem('channelName', channel.name);
     localStorage.setItem('channelId', String(channel.id));
@@ -60,8 +60,8 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
   const channels = useChannels();
   useLiveChannels();
   const [adding, setAdding] = useState(false);
-  const [editing, setEditing] = useState<Channel | null>(null);
-  const [deleting, setDeleting] = useState<Channel | null>(null);
+  const [editing, setEditing] = useState<ChannelOverview | null>(null);
+  const [deleting, setDeleting] = useState<ChannelOverview | null>(null);
 
   const language = i18n.resolvedLanguage;
   const rows = useMemo<ChannelRow[]>(
@@ -71,7 +71,7 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
         name: channel.name,
         rtcSession: channel.rtcSession,
         connected: channel.connected,
-        total: channel.users.length,
+        total: channel.usersCount,
         createdAt: Date.parse(channel.createdAt),
         createdText: dateTimeText(channel.createdAt, language),
         channel,

@@ -8,7 +8,6 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { SxProps, Theme } from '@mui/material/styles';
 import Typography from '@mui/material/Typography';
-import type { Channel } from '@talkgroup/protocol';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Link as RouterLink } from 'react-router';
@@ -16,6 +15,7 @@ import { errorMessage } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
 import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import type { RoomChannel } from './useRoomChannel.ts';
 
 /** One notice in place of the room: an optional heading (the page's h1) over an alert. */
 export function RoomNotice({
@@ -74,8 +74,8 @@ export function SignedInRoom({ title, children }: { title: string; children: Rea
 
 /** What useRoom knows of the room's channel, and of its link to the server. */
 export interface RoomChannelStatus {
-  channel: Channel | null;
-  renamed: Channel | null;
+  channel: RoomChannel | null;
+  renamed: RoomChannel | null;
   channelLoading: boolean;
   notFound: boolean;
   channelError: unknown;
@@ -98,7 +98,7 @@ export function RoomFrame({
   basePath: string;
   /** The group call view, under the shell: a titled notice with a way back to the channels. */
   inShell?: boolean;
-  children: (channel: Channel) => ReactNode;
+  children: (channel: RoomChannel) => ReactNode;
 }) {
   const { t } = useTranslation('room');
   if (room.renamed) return <Navigate to={`${basePath}${encodeURIComponent(room.renamed.rtcSession)}`} replace />;

@@ -8,6 +8,7 @@ export { ChannelMembersTable } from './members/ChannelMembersTable.tsx';
 export { type ChannelMember, memberName } from './members/useChannelMembers.ts';
 export { RoomFrame } from './RoomFrame.tsx';
 export { useRoom } from './useRoom.ts';
+export type { RoomChannel } from './useRoomChannel.ts';
 export { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 export { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 export { RecordedMark } from './voice/RecordedMark.tsx';

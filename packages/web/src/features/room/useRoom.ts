@@ -6,7 +6,7 @@
 import {
   ConnectAdminToChannel,
   displayNameOf,
-  GetAllChannels,
+  GetChannelOverviews,
   GetMyChannels,
   UpdateUserMicState,
 } from '@talkgroup/protocol';
@@ -84,7 +84,7 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
   useEffect(() => {
     if (!socket) return;
     const refresh = () => {
-      void queryClient.invalidateQueries({ queryKey: callKey(admin ? GetAllChannels : GetMyChannels) });
+      void queryClient.invalidateQueries({ queryKey: callKey(admin ? GetChannelOverviews : GetMyChannels) });
     };
     socket.on('onChannelsChanged', refresh);
     socket.on('onChannelDeleted', refresh);

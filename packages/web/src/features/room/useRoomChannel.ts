@@ -1,16 +1,19 @@
 /**
  * The channel of a room. {roomId} is the channel's rtcSession (spec section 2); the channel name and id are
  * kept in local storage as the spec's browser storage says, and the list of channels confirms them (an
- * administrator reads every channel, a member its own).
+ * administrator reads every channel, without their member lists: getChannelOverviews; a member its own).
  */
-import { type Channel, GetAllChannels, GetMyChannels } from '@talkgroup/protocol';
+import { type ChannelOverview, GetChannelOverviews, GetMyChannels } from '@talkgroup/protocol';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 import { writeRoomStorage } from '../../api/roomStorage.ts';
 
-function remember(channel: Channel): void {
+/** What a room needs of its channel, whichever list it came from. */
+export type RoomChannel = Omit<ChannelOverview, 'usersCount'>;
+
+function remember(channel: RoomChannel): void {
   writeRoomStorage({ roomId: channel.rtcSession, channelId: String(channel.id), channelName: channel.name });
 }
 
@@ -24,15 +27,15 @@ export interface RoomChannelOptions {
 }
 
 export function useRoomChannel(roomId: string | undefined, { admin, token, channelId }: RoomChannelOptions) {
-  const call = admin ? GetAllChannels : GetMyChannels;
-  const query = useQuery({
+  const call = admin ? GetChannelOverviews : GetMyChannels;
+  const query = useQuery<{ res: RoomChannel[] }, Error, RoomChannel[]>({
     queryKey: [...callKey(call, {}), ...(token ? ['link'] : [])],
     // The full response, as useApiQuery keeps it under the same key on the channels page.
     queryFn: async ({ signal }) => {
       const response = await api(call, {}, { signal, token });
       // A call-view link may belong to an administrator who is not a member of the channel.
       if (!admin && token && channelId !== undefined && !response.res.some((c) => c.id === channelId)) {
-        return api(GetAllChannels, {}, { signal, token }).catch(() => response);
+        return api(GetChannelOverviews, {}, { signal, token }).catch(() => response);
       }
       return response;
     },

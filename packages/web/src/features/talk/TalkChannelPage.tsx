@@ -18,7 +18,7 @@ import Switch from '@mui/material/Switch';
 import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import Typography from '@mui/material/Typography';
-import { type Channel, GetMyChannels } from '@talkgroup/protocol';
+import { GetMyChannels } from '@talkgroup/protocol';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -34,6 +34,7 @@ import {
   MediaProblemAlert,
   PushToTalkButton,
   RecordedMark,
+  type RoomChannel,
   RoomFrame,
   RoomMapSection,
   useRoom,
@@ -92,7 +93,7 @@ function TalkChannel({ rtcSession }: { rtcSession: string }) {
   );
 }
 
-function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; channel: Channel }) {
+function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; channel: RoomChannel }) {
   const { t } = useTranslation('talk');
   const { voice, chat, members } = room;
   const { state } = voice;

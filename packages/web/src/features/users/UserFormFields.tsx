@@ -10,7 +10,7 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type Channel, PASSWORD_MIN_LENGTH } from '@talkgroup/protocol';
+import { type ChannelOverview, PASSWORD_MIN_LENGTH } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { useCallback, useId, useMemo } from 'react';
 import { Controller, useController, useFormContext, useWatch } from 'react-hook-form';
@@ -21,12 +21,12 @@ import { loginProblem, passwordHint, type UserFormValues } from './userForm.ts';
 
 export interface UserFormFieldsProps {
   mode: 'add' | 'edit';
-  channels: Channel[];
+  channels: ChannelOverview[];
   channelsLoading: boolean;
   pageSizes: number[] | Array<{ label: string; value: number }>;
 }
 
-type ChannelRow = Pick<Channel, 'id' | 'name'>;
+type ChannelRow = Pick<ChannelOverview, 'id' | 'name'>;
 
 /** The fields of the form of the surrounding <FormProvider> (useUserForm). */
 export function UserFormFields({ mode, channels, channelsLoading, pageSizes }: UserFormFieldsProps) {

@@ -2,14 +2,23 @@
  * Add Channel / Update Channel (spec section 8): createChannel or updateChannel, then updateUserChannels when the
  * chosen members differ from the channel's.
  */
-import { type Channel, CreateChannel, rtcSessionOf, UpdateChannel, UpdateUserChannels } from '@talkgroup/protocol';
+import {
+  type Channel,
+  type ChannelOverview,
+  CreateChannel,
+  rtcSessionOf,
+  UpdateChannel,
+  UpdateUserChannels,
+} from '@talkgroup/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
 import { refreshDirectory } from '../../../api/directory.ts';
 
 export interface SaveChannelInput {
   /** The channel to update; absent to create one. */
-  channel?: Channel | null;
+  channel?: Pick<ChannelOverview, 'id'> | null;
+  /** The members the channel had when the dialog opened (getUserIds). */
+  memberIds?: number[];
   channelName: string;
   userIds: number[];
   /** Voice history on or off (absent: unchanged, or on for a new channel). */
@@ -20,6 +29,7 @@ export interface SaveChannelInput {
 
 export async function saveChannel({
   channel,
+  memberIds = [],
   channelName,
   userIds,
   recording,
@@ -35,7 +45,7 @@ export async function saveChannel({
           floorControl,
         })
       ).res;
-  const before = new Set(channel?.users.map((user) => user.id) ?? []);
+  const before = new Set(channel ? memberIds : []);
   const changed = userIds.length !== before.size || userIds.some((id) => !before.has(id));
   if (changed) await api(UpdateUserChannels, { userList: userIds, channelId: saved.id });
   return saved;
