@@ -72,6 +72,33 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
     await eventually(async () => (await burstsOf(alice.id)).some((burst) => burst.ended_at !== null), 'burst closed');
   });
 
+  it('shows a new talker at once, even while the last release is still being written', async () => {
+    const a = await joined(alice);
+    const b = await joined(bob);
+    expect(await request(a)).toEqual({ granted: true });
+    expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: true });
+
+    // The release's talk burst takes its time to be closed (a busy disk).
+    let written: () => void = () => {};
+    const slowDisk = new Promise<void>((resolve) => {
+      written = resolve;
+    });
+    const end = app.services.talkBursts.end;
+    app.services.talkBursts.end = async (...args) => {
+      await slowDisk;
+      return end(...args);
+    };
+    a.socket.emit('floor_release', { room: channel.rtcSession });
+    expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: false });
+    expect(await request(a)).toEqual({ granted: true });
+    expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: true });
+
+    written();
+    await eventually(async () => (await burstsOf(alice.id)).length === 2, 'the second burst kept');
+    const bursts = await burstsOf(alice.id);
+    expect(bursts.filter((burst) => burst.ended_at === null)).toHaveLength(1);
+  });
+
   it('gives exactly one grant to two requests at once', async () => {
     const a = await joined(alice);
     const b = await joined(bob);

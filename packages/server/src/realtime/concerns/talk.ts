@@ -16,22 +16,33 @@ async function endBurst({ services }: TalkDeps, userId: number, channelId: numbe
   return true;
 }
 
+/** Tells the room (and the channel lists) that a mic went on or off: the others' talking indicators. */
+function announceMicState({ emitTo }: TalkDeps, change: MicChange): void {
+  const { channel } = change;
+  emitTo([channelRoom(channel.rtcSession), lobbyRoom(channel.id)], 'onMicStateChanged', {
+    id: change.socketId,
+    userId: change.userId,
+    name: change.name,
+    micState: change.on,
+    room: channel.rtcSession,
+  });
+}
+
+/** Keeps a mic change: the talk burst (and its channel_talk entry) and the presence row. */
+async function recordMicState(deps: TalkDeps, change: MicChange): Promise<void> {
+  const { channel, on } = change;
+  if (on) await deps.services.talkBursts.start(change.userId, channel);
+  else await endBurst(deps, change.userId, channel.id);
+  await deps.services.presence.setMicState(change.userId, channel.id, on);
+}
+
 export function talkActions(deps: TalkDeps): Pick<RealtimeContext, 'changeMicState' | 'endTalkOnLeave'> {
   const { services, emitTo } = deps;
   return {
     async changeMicState(change: MicChange) {
-      const { channel, on } = change;
       // Pushed first: the others' speaker icons must follow the button, the bookkeeping can come after.
-      emitTo([channelRoom(channel.rtcSession), lobbyRoom(channel.id)], 'onMicStateChanged', {
-        id: change.socketId,
-        userId: change.userId,
-        name: change.name,
-        micState: on,
-        room: channel.rtcSession,
-      });
-      if (on) await services.talkBursts.start(change.userId, channel);
-      else await endBurst(deps, change.userId, channel.id);
-      await services.presence.setMicState(change.userId, channel.id, on);
+      announceMicState(deps, change);
+      await recordMicState(deps, change);
     },
 
     // Leaving while talking ends the burst; the others see the mic go off.
@@ -69,20 +80,34 @@ export async function requestFloor(
 }
 
 /** The mic changes a grant means: the preempted member stops, the new holder talks. */
+function grantChanges(socket: TalkSocket, outcome: FloorOutcome, channel: ChannelSummary): MicChange[] {
+  const { preempted } = outcome;
+  const holder = { userId: socket.data.userId, name: socket.data.name, channel, socketId: socket.id, on: true };
+  return preempted ? [{ ...preempted, channel, on: false }, holder] : [holder];
+}
+
+/** A grant's mic changes, shown and kept. */
 export async function afterGrant(
   socket: TalkSocket,
   scope: SocketScope,
   outcome: FloorOutcome,
   channel: ChannelSummary,
 ): Promise<void> {
-  const { preempted } = outcome;
-  if (preempted) await scope.changeMicState({ ...preempted, channel, on: false });
-  await scope.changeMicState({
-    userId: socket.data.userId,
-    name: socket.data.name,
-    channel,
-    socketId: socket.id,
-    on: true,
+  for (const change of grantChanges(socket, outcome, channel)) await scope.changeMicState(change);
+}
+
+/**
+ * Shows mic changes to the room now, and keeps them in the socket's queue (in the order the events came,
+ * before a later leave or disconnect) once the answer is on its way: node:sqlite writes on this thread, and
+ * a talk burst's commit must delay neither the grant nor the others' indicators (bench/ptt-latency,
+ * bench/floor-grant).
+ */
+function announceThenRecord(scope: SocketScope, event: string, changes: MicChange[]): void {
+  for (const change of changes) announceMicState(scope, change);
+  void scope.run(event, async () => {
+    // The answer is sent in this turn's microtasks; the writes start in the next turn.
+    await new Promise((resolve) => setImmediate(resolve));
+    for (const change of changes) await recordMicState(scope, change);
   });
 }
 
@@ -105,20 +130,24 @@ export const talk: Concern = (socket, scope) => {
     });
   };
 
-  // A press and a release are decided at once, beside the socket's queue: a grant must never wait behind the
-  // writes of earlier events (the last release's talk burst). Their own writes follow in the queue.
+  // A press and a release are decided and shown at once, beside the socket's queue: a grant must never wait
+  // behind the writes of earlier events (the last release's talk burst). Their own writes follow in the queue.
   scope.answerNow('floor_request', async (payload) => {
     const at = scope.requireRoom('floor_request', parse(FloorRequest, payload, 'floor_request').room);
     const { outcome, channel } = await requestFloor(socket, scope, at);
-    if (outcome.answer.granted) void scope.run('floor_request', () => afterGrant(socket, scope, outcome, channel));
+    if (outcome.answer.granted) {
+      announceThenRecord(scope, 'floor_request', grantChanges(socket, outcome, channel));
+    }
     return outcome.answer;
   });
 
   scope.answerNow('floor_release', async (payload) => {
     const { room, channelId } = scope.requireRoom('floor_release', parse(FloorRequest, payload, 'floor_release').room);
     await scope.floor.free(socket.id, room, channelId);
-    // In the socket's queue, after what came before.
-    void scope.run('floor_release', () => micOff('floor_release', channelId));
+    const channel = await scope.channelCache.get(channelId);
+    if (!channel) throw new SocketInputError('floor_release: this channel no longer exists.');
+    const { userId, name } = socket.data;
+    announceThenRecord(scope, 'floor_release', [{ userId, name, channel, socketId: socket.id, on: false }]);
     return { success: true };
   });
 
