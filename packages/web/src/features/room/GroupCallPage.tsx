@@ -20,7 +20,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { CHAT_DRAWER_WIDTH, WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
@@ -49,6 +49,92 @@ function useUnread(count: number, open: boolean): number {
   return open ? 0 : Math.max(0, count - seen.current);
 }
 
+/*
+ * A press shows its talker on every other page of the room within a frame or two (issue 18: press to
+ * talking indicator). The voice room's state changes at each press, and the whole page is drawn again:
+ * what does not depend on it is memoized, so that the redraw is the participants and little else.
+ */
+const Sos = memo(SosButton);
+const UsersInChannel = memo(UsersInChannelSection);
+
+const RoomHeader = memo(function RoomHeader({
+  channelName,
+  live,
+  chatOpen,
+  unread,
+  onToggleChat,
+  voiceProcessing,
+  onVoiceProcessing,
+}: {
+  channelName: string;
+  live: boolean;
+  chatOpen: boolean;
+  unread: number;
+  onToggleChat: () => void;
+  voiceProcessing: boolean;
+  onVoiceProcessing: (on: boolean) => void;
+}) {
+  const { t } = useTranslation('room');
+  const [settingsAnchor, setSettingsAnchor] = useState<HTMLElement | null>(null);
+  return (
+    <>
+      <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+        <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
+          <Typography variant="overline" sx={{ color: 'text.secondary', lineHeight: 1.4 }}>
+            {t('groupCall.title')}
+          </Typography>
+          <Typography component="h1" variant="h1" sx={{ overflowWrap: 'anywhere' }}>
+            {channelName}
+          </Typography>
+        </Box>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Chip
+            size="small"
+            color={live ? 'success' : 'default'}
+            variant={live ? 'filled' : 'outlined'}
+            label={live ? t('groupCall.connected') : t('groupCall.connecting')}
+          />
+          <Tooltip title={t('settings.title')}>
+            <IconButton onClick={(event) => setSettingsAnchor(event.currentTarget)} aria-label={t('settings.title')}>
+              <TuneIcon />
+            </IconButton>
+          </Tooltip>
+          <Button
+            variant={chatOpen ? 'contained' : 'outlined'}
+            onClick={onToggleChat}
+            aria-pressed={chatOpen}
+            startIcon={
+              <Badge color="secondary" badgeContent={unread} max={99}>
+                <ChatIcon />
+              </Badge>
+            }
+          >
+            {chatOpen ? t('chat.hide') : t('chat.show')}
+          </Button>
+        </Box>
+      </Box>
+
+      <Popover
+        open={settingsAnchor !== null}
+        anchorEl={settingsAnchor}
+        onClose={() => setSettingsAnchor(null)}
+        anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+        transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+      >
+        <Box sx={{ p: 2, maxWidth: 320 }}>
+          <FormControlLabel
+            control={<Switch checked={voiceProcessing} onChange={(event) => onVoiceProcessing(event.target.checked)} />}
+            label={t('settings.voiceProcessing')}
+          />
+          <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }}>
+            {t('settings.voiceProcessingHelp')}
+          </Typography>
+        </Box>
+      </Popover>
+    </>
+  );
+});
+
 export default function GroupCallPage() {
   const { t } = useTranslation('room');
   const { roomId } = useParams();
@@ -59,8 +145,11 @@ export default function GroupCallPage() {
   // over it, so push-to-talk stays in reach; narrower below the wide layout.
   const chatColumn = useMediaQuery(`(min-width:${CHAT_COLUMN_MIN_WIDTH}px)`, { noSsr: true });
   const [chatOpen, setChatOpen] = useState(wide);
-  const [settingsAnchor, setSettingsAnchor] = useState<HTMLElement | null>(null);
   const [manageOpen, setManageOpen] = useState(false);
+  const toggleChat = useCallback(() => setChatOpen((open) => !open), []);
+  const manage = useCallback(() => setManageOpen(true), []);
+  const engine = voice.engine;
+  const talk = useCallback((on: boolean) => engine?.setMicEnabled(on), [engine]);
   const describe = useActivitySentence();
   const describeActivity = useCallback(
     (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
@@ -84,67 +173,15 @@ export default function GroupCallPage() {
         return (
           <Box sx={{ display: 'flex', gap: 3, alignItems: 'flex-start' }}>
             <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2.5 }}>
-              <Box component="header" sx={{ display: 'flex', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
-                <Box sx={{ flex: '1 1 260px', minWidth: 0 }}>
-                  <Typography variant="overline" sx={{ color: 'text.secondary', lineHeight: 1.4 }}>
-                    {t('groupCall.title')}
-                  </Typography>
-                  <Typography component="h1" variant="h1" sx={{ overflowWrap: 'anywhere' }}>
-                    {channel.name}
-                  </Typography>
-                </Box>
-                <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-                  <Chip
-                    size="small"
-                    color={room.connected && state.joined ? 'success' : 'default'}
-                    variant={room.connected && state.joined ? 'filled' : 'outlined'}
-                    label={room.connected && state.joined ? t('groupCall.connected') : t('groupCall.connecting')}
-                  />
-                  <Tooltip title={t('settings.title')}>
-                    <IconButton
-                      onClick={(event) => setSettingsAnchor(event.currentTarget)}
-                      aria-label={t('settings.title')}
-                    >
-                      <TuneIcon />
-                    </IconButton>
-                  </Tooltip>
-                  <Button
-                    variant={chatOpen ? 'contained' : 'outlined'}
-                    onClick={() => setChatOpen((open) => !open)}
-                    aria-pressed={chatOpen}
-                    startIcon={
-                      <Badge color="secondary" badgeContent={unread} max={99}>
-                        <ChatIcon />
-                      </Badge>
-                    }
-                  >
-                    {chatOpen ? t('chat.hide') : t('chat.show')}
-                  </Button>
-                </Box>
-              </Box>
-
-              <Popover
-                open={settingsAnchor !== null}
-                anchorEl={settingsAnchor}
-                onClose={() => setSettingsAnchor(null)}
-                anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-                transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-              >
-                <Box sx={{ p: 2, maxWidth: 320 }}>
-                  <FormControlLabel
-                    control={
-                      <Switch
-                        checked={room.voiceProcessing}
-                        onChange={(event) => room.setVoiceProcessing(event.target.checked)}
-                      />
-                    }
-                    label={t('settings.voiceProcessing')}
-                  />
-                  <Typography variant="caption" component="p" sx={{ color: 'text.secondary', mt: 0.5 }}>
-                    {t('settings.voiceProcessingHelp')}
-                  </Typography>
-                </Box>
-              </Popover>
+              <RoomHeader
+                channelName={channel.name}
+                live={room.connected && state.joined}
+                chatOpen={chatOpen}
+                unread={unread}
+                onToggleChat={toggleChat}
+                voiceProcessing={room.voiceProcessing}
+                onVoiceProcessing={room.setVoiceProcessing}
+              />
 
               {room.configError ? (
                 <Alert severity="error">{errorMessage(room.configError, t('groupCall.configFailed'))}</Alert>
@@ -168,10 +205,10 @@ export default function GroupCallPage() {
                     micOn={state.micOn}
                     heldBy={state.floorHolder}
                     disabled={!state.micReady || !state.joined}
-                    onChange={(on) => voice.engine?.setMicEnabled(on)}
+                    onChange={talk}
                   />
                   <MediaProblemAlert problem={state.mediaProblem} />
-                  <SosButton channelId={channel.id} size={56} />
+                  <Sos channelId={channel.id} size={56} />
                 </Box>
                 <Box sx={{ minWidth: 0 }}>
                   <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>
@@ -237,10 +274,10 @@ export default function GroupCallPage() {
               </Drawer>
             )}
 
-            <UsersInChannelSection
+            <UsersInChannel
               channelName={channel.name}
               members={members.members}
-              onManage={room.admin ? () => setManageOpen(true) : undefined}
+              onManage={room.admin ? manage : undefined}
             />
             {room.admin ? (
               <SearchUserDialog open={manageOpen} channel={channel} onClose={() => setManageOpen(false)} />

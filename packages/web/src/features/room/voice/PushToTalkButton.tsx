@@ -10,7 +10,7 @@ import Box from '@mui/material/Box';
 import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { useEffect, useRef } from 'react';
+import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 
 export interface PushToTalkButtonProps {
@@ -37,7 +37,9 @@ function spaceTalks(target: EventTarget | null, button: HTMLElement | null): boo
   return !target.closest(OWN_SPACE) && !target.closest(OTHER_CONTROL);
 }
 
-export function PushToTalkButton({
+// Memoized: the room's page redraws at each press of anyone in the room, this button only when its own props
+// change (pages pass a stable onChange).
+export const PushToTalkButton = memo(function PushToTalkButton({
   micOn,
   heldBy = null,
   disabled = false,
@@ -159,4 +161,4 @@ export function PushToTalkButton({
       )}
     </Box>
   );
-}
+});

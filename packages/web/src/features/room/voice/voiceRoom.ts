@@ -75,8 +75,9 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
         for (const peer of this.peers.values()) void peer.audio?.play().catch(() => {});
       },
       micChanged: () => {
-        void this.reporter?.report();
+        // The page first: the HTTP report (a fetch started here) can wait a moment.
         this.changed();
+        void this.reporter?.report();
       },
       changed: () => this.changed(),
       isOpen: () => !this.closed,
@@ -385,7 +386,9 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     if (payload.room && payload.room !== this.options.room) return;
     this.talkingBySocket.set(payload.id, payload.micState);
     const peer = this.peers.get(payload.id);
-    if (peer) {
+    // A change only: the same state comes twice (the socket's grant, then the talker's HTTP report), and each
+    // snapshot redraws the page.
+    if (peer && peer.talking !== payload.micState) {
       peer.talking = payload.micState;
       this.changed();
     }
