@@ -1,5 +1,5 @@
 /** One peer of the voice room's mesh: its connection, its received stream and the element that plays it. */
-import { applyOpusSettings } from './opusSettings.ts';
+import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from './opusSettings.ts';
 import type { PeerState } from './voiceRoomState.ts';
 
 /** A peer whose connection has not come up after this long has no voice link (yet). */
@@ -47,15 +47,7 @@ export async function setLocalDescription(
   }
 }
 
-/**
- * The receiver's jitter buffer minimum, ms. With DTX (opusSettings.ts), setting it made the first words
- * play out sooner in the bench's bare pair (p50 42.6 -> 37.7 ms and 45.4 -> 35.5 ms in two runs; 1, 10
- * and 20 ms gave the same); without DTX it changed nothing. It is a minimum, never a cap: 10 ms (one
- * frame) stays under the browser's own target (about 20 ms on a quiet link), and 0 is avoided (choppy
- * audio is reported with it).
- */
-const JITTER_BUFFER_TARGET_MS = 10;
-
+/** The jitter buffer minimum of opusSettings.ts, where the browser has it. */
 function preferShortPlayout(receiver: RTCRtpReceiver | undefined): void {
   if (!receiver) return;
   if ('jitterBufferTarget' in receiver) receiver.jitterBufferTarget = JITTER_BUFFER_TARGET_MS;
