@@ -4,8 +4,9 @@
  * - The local microphone is taken once, before any press, with its track disabled, and its sender is
  *   negotiated at join: a press only flips `track.enabled`, so talking starts without any negotiation
  *   (push-to-talk latency). `sender.replaceTrack(track)` on the press (and `null` on the release) was
- *   measured too (`npm run bench:ptt -- --variants`): no steady gain, and in some runs the first sound came
- *   300 to 900 ms late; DTX (opusSettings.ts) gives the quiet idle link it would have been for.
+ *   measured too (`npm run bench:ptt -- --variants`): never faster (1.16x and 1.26x the enabled track's
+ *   press-to-sound at p50), and after the silent gaps some receivers' jitter buffers grew to 600-840 ms;
+ *   DTX (opusSettings.ts) gives the quiet idle link it would have been for.
  * - Each local description asks for Opus with DTX and 10 ms frames (opusSettings.ts).
  * - The newcomer makes the offers: it receives `all_users` (the peers already there) and offers to each;
  *   the others answer on `getOffer`. Candidates are relayed both ways and queued until the remote
