@@ -13,6 +13,8 @@
  * Measured:
  * - the list call the page makes (getAllUsers, or getUsersPage past 5,000), server time and JSON size;
  * - time to first rows: from navigation to the first user row in the table (median of 5 loads);
+ * - the page's scripts (the entry script alone, and all of them): their size, the bytes sent on a first visit
+ *   (precompressed .br/.gz) and on the next one (hashed names cached for good: nothing);
  * - filter keystroke: from the input event to the painted table that reflects it (the row count or the
  *   rows change on each measured keystroke), and the longest main-thread task meanwhile;
  * - sort click: from the click on a column header to the painted, re-sorted table;
@@ -150,8 +152,29 @@ async function signedInPage(server: TalkgroupServer, admin: Account): Promise<Pa
 /** The first row of the users table: its first cell is the selection box, the second the first name. */
 const FIRST_ROW = 'main tbody tr td:nth-child(2)';
 
-async function timeFirstRows(page: Page): Promise<number> {
+interface ScriptBytes {
+  /** The entry script (assets/index-*.js): its size, what was sent for it (br/gzip), and on a later visit. */
+  entry: { decoded: number; sent: number; sentAgain: number };
+  /** Every script of the page together. */
+  all: { decoded: number; sent: number; sentAgain: number };
+}
+
+/** What the page's scripts weigh and what crossed the wire for them (resource timing, headers included). */
+async function scriptsLoaded(page: Page) {
+  return page.evaluate(() => {
+    return performance
+      .getEntriesByType('resource')
+      .filter((entry): entry is PerformanceResourceTiming => /\/assets\/[^/]+\.js$/.test(entry.name))
+      .map((entry) => ({ name: entry.name, decoded: entry.decodedBodySize, sent: entry.transferSize }));
+  });
+}
+
+async function timeFirstRows(page: Page): Promise<{ ms: number; scripts: ScriptBytes }> {
   const times: number[] = [];
+  const scripts: ScriptBytes = {
+    entry: { decoded: 0, sent: 0, sentAgain: 0 },
+    all: { decoded: 0, sent: 0, sentAgain: 0 },
+  };
   for (let load = 0; load <= LOADS; load++) {
     await page.goto('/usersList');
     await page
@@ -167,8 +190,19 @@ async function timeFirstRows(page: Page): Promise<number> {
       });
     const ms = await page.evaluate(() => performance.now());
     if (load > 0) times.push(ms); // the first load fills the browser's cache
+    if (load <= 1) {
+      for (const script of await scriptsLoaded(page)) {
+        const isEntry = /\/assets\/index-[^/]+\.js$/.test(script.name);
+        for (const sum of isEntry ? [scripts.entry, scripts.all] : [scripts.all]) {
+          if (load === 0) {
+            sum.decoded += script.decoded;
+            sum.sent += script.sent;
+          } else sum.sentAgain += script.sent;
+        }
+      }
+    }
   }
-  return median(times);
+  return { ms: median(times), scripts };
 }
 
 /** Changes the search box as typing does, then waits for the painted table to differ. */
@@ -285,6 +319,7 @@ interface Figures {
   firstRowsMs: number;
   filter: { median: number; max: number; longest: number };
   sortMs: number;
+  scripts: ScriptBytes;
 }
 
 async function measure(users: number): Promise<Figures> {
@@ -296,14 +331,14 @@ async function measure(users: number): Promise<Figures> {
     const api = await timeListCall(server, admin, users);
     const page = await signedInPage(server, admin);
     process.stdout.write('page… ');
-    const firstRowsMs = await timeFirstRows(page);
+    const { ms: firstRowsMs, scripts } = await timeFirstRows(page);
     process.stdout.write('filter… ');
     const filter = await timeFiltering(page);
     process.stdout.write('sort… ');
     const sortMs = await timeSorting(page);
     console.log('done');
     await page.context().close();
-    return { users, apiMs: api.ms, apiBytes: api.bytes, firstRowsMs, filter, sortMs };
+    return { users, apiMs: api.ms, apiBytes: api.bytes, firstRowsMs, filter, sortMs, scripts };
   } finally {
     await server.stop();
   }
@@ -365,6 +400,15 @@ try {
     console.log(line([name, format(of(base)), ...sizes.map((f) => withRatio(format(of(f)), of(base), of(f)))]));
   }
   console.log();
+  for (const [name, sum] of [
+    ['entry script', base.scripts.entry],
+    ["the page's scripts together", base.scripts.all],
+  ] as const) {
+    console.log(
+      `${name}: ${kb(sum.decoded)}, ${kb(sum.sent)} sent on a first visit (precompressed), ` +
+        `${kb(sum.sentAgain)} on the next (hashed names, cached for good)`,
+    );
+  }
   for (const { rows, ms: time, longest } of imports) {
     console.log(`import preview of ${rows} rows: ${ms(time)}, longest main-thread task ${ms(longest)}`);
   }
