@@ -79,10 +79,15 @@ export async function requestFloor(
   return { outcome, channel };
 }
 
+/** This socket's own mic going on or off in a channel. */
+function ownChange(socket: TalkSocket, channel: ChannelSummary, on: boolean): MicChange {
+  return { userId: socket.data.userId, name: socket.data.name, channel, socketId: socket.id, on };
+}
+
 /** The mic changes a grant means: the preempted member stops, the new holder talks. */
 function grantChanges(socket: TalkSocket, outcome: FloorOutcome, channel: ChannelSummary): MicChange[] {
   const { preempted } = outcome;
-  const holder = { userId: socket.data.userId, name: socket.data.name, channel, socketId: socket.id, on: true };
+  const holder = ownChange(socket, channel, true);
   return preempted ? [{ ...preempted, channel, on: false }, holder] : [holder];
 }
 
@@ -117,17 +122,11 @@ function announceThenRecord(scope: SocketScope, event: string, changes: MicChang
  * the talk bursts follow in the socket's queue.
  */
 export const talk: Concern = (socket, scope) => {
-  /** The mic goes off in the room and in the books. */
-  const micOff = async (event: string, channelId: number) => {
+  /** This socket's mic going off in a channel. */
+  const micOff = async (event: string, channelId: number): Promise<MicChange> => {
     const channel = await scope.channelCache.get(channelId);
     if (!channel) throw new SocketInputError(`${event}: this channel no longer exists.`);
-    await scope.changeMicState({
-      userId: socket.data.userId,
-      name: socket.data.name,
-      channel,
-      socketId: socket.id,
-      on: false,
-    });
+    return ownChange(socket, channel, false);
   };
 
   // A press and a release are decided and shown at once, beside the socket's queue: a grant must never wait
@@ -144,10 +143,7 @@ export const talk: Concern = (socket, scope) => {
   scope.answerNow('floor_release', async (payload) => {
     const { room, channelId } = scope.requireRoom('floor_release', parse(FloorRequest, payload, 'floor_release').room);
     await scope.floor.free(socket.id, room, channelId);
-    const channel = await scope.channelCache.get(channelId);
-    if (!channel) throw new SocketInputError('floor_release: this channel no longer exists.');
-    const { userId, name } = socket.data;
-    announceThenRecord(scope, 'floor_release', [{ userId, name, channel, socketId: socket.id, on: false }]);
+    announceThenRecord(scope, 'floor_release', [await micOff('floor_release', channelId)]);
     return { success: true };
   });
 
@@ -156,7 +152,7 @@ export const talk: Concern = (socket, scope) => {
     const at = scope.requireRoom('micStateChange', change.room);
     if (!change.micState) {
       await scope.floor.free(socket.id, at.room, at.channelId);
-      return micOff('micStateChange', at.channelId);
+      return scope.changeMicState(await micOff('micStateChange', at.channelId));
     }
     const { outcome, channel } = await requestFloor(socket, scope, at);
     if (!outcome.answer.granted)
