@@ -22,9 +22,9 @@ import { type ListChangeLog, listChangeLog } from './lists/change-log.ts';
 import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret } from './messages/files.ts';
 import { messageSender, type SendMessage } from './messages/send.ts';
 import { type MessageStore, messageStore } from './messages/store.ts';
-import { type PositionStore, positionStore } from './realtime/positions.ts';
-import { type PresenceStore, presenceStore } from './realtime/presence.ts';
-import { type TalkBurstStore, talkBurstStore } from './realtime/talk-bursts.ts';
+import { type PositionStore, positionStore } from './positions/store.ts';
+import { type PresenceStore, presenceStore } from './presence/store.ts';
+import { type TalkBurstStore, talkBurstStore } from './floor/talk-bursts.ts';
 import { type UserStore, userStore } from './users/store.ts';
 import { type VoiceStore, voiceStore } from './voice/store.ts';
 

@@ -11,7 +11,7 @@ import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
 import { HttpError, notFound } from '../http/errors.ts';
-import type { PresenceStore } from '../realtime/presence.ts';
+import type { PresenceStore } from '../presence/store.ts';
 import type { UserStore } from '../users/store.ts';
 import type { EmergencyStore } from './store.ts';
 

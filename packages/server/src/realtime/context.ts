@@ -6,7 +6,7 @@ import type { ChannelSummary } from '../channels/store.ts';
 import type { Services } from '../services.ts';
 import type { ChannelCache } from './channel-cache.ts';
 import type { Floor } from './floor.ts';
-import type { PresenceWrites } from './presence-writes.ts';
+import type { PresenceWrites } from '../presence/group-commit.ts';
 
 /** What a socket carries; fetchSockets() hands it over from any instance. */
 export interface SocketData {
@@ -66,7 +66,7 @@ export interface RealtimeContext {
   endTalkOnLeave(socket: TalkSocket, room: string, channelId: number): Promise<void>;
   /** Who may talk in each channel (floor.ts). */
   floor: Floor;
-  /** Presence writes of a crowd, committed together (presence-writes.ts). */
+  /** Presence writes of a crowd, committed together (presence/group-commit.ts). */
   presenceWrites: PresenceWrites;
   /** Channels as real time last read them (floor control on or off), without a database round trip. */
   channelCache: ChannelCache;

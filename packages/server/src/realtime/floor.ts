@@ -7,7 +7,7 @@
 import type { FloorAnswer, FloorRevokeReason } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { RealtimeContext, SocketData } from './context.ts';
-import { FLOOR_PRIORITY, type FloorClaim, type FloorStore } from './floor-store.ts';
+import { FLOOR_PRIORITY, type FloorClaim, type FloorStore } from '../floor/store.ts';
 import { channelRoom, peerRoom } from './room-names.ts';
 
 export interface FloorOutcome {

@@ -2,7 +2,7 @@
 import { JoinRoom, type RoomPeer } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
 import type { Concern, RealtimeContext, TalkSocket } from '../context.ts';
-import type { PresenceWrite } from '../presence-writes.ts';
+import type { PresenceWrite } from '../../presence/group-commit.ts';
 import { channelRoom, mapRoom, peerRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 
@@ -16,7 +16,7 @@ function roomsOf(socket: TalkSocket, room: string, channelId: number): string[] 
 export type LeaveReason = 'leave' | 'disconnect' | 'evicted';
 
 /**
- * Presence writes of each socket, in order, committed with the other writes of the moment (presence-writes.ts):
+ * Presence writes of each socket, in order, committed with the other writes of the moment (presence/group-commit.ts):
  * a crowd's joins share their commits, and no socket's signalling waits behind another's writes. Whatever
  * reads or removes the socket's row waits for them first (`presenceSettled`).
  */

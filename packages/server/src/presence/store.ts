@@ -37,7 +37,7 @@ export function presenceStore(db: Db) {
   }
 
   return {
-    /** `via`: a transaction to write in (presence-writes.ts gathers the writes of a crowd). */
+    /** `via`: a transaction to write in (group-commit.ts gathers the writes of a crowd). */
     async add(socketId: string, userId: number, instanceId: string, via: Db = db): Promise<void> {
       await place(socketId, userId, instanceId, null, via);
     },
