@@ -27,17 +27,16 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { DatabaseSync } from 'node:sqlite';
 import { chromium, type Page } from '@playwright/test';
 import { USERS_PAGED_ABOVE } from '@talkgroup/protocol';
 import ExcelJS from 'exceljs';
 import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { type Account, createAdmin, startServer, type TalkgroupServer } from '../../e2e/fixtures.ts';
-import { searchTextOf } from '../../packages/server/src/db/search-text.ts';
+import { type Figures, type ImportFigures, printReport, type ScriptBytes } from './report.ts';
+import { seed } from './seed.ts';
 
 const BASELINE = 100;
 const TARGETS = (process.env.BENCH_USERS ?? '5000,10000,100000').split(',').map(Number);
-const CHANNELS = 50;
 const LOADS = 5;
 /** Each group: a prefix set at once, then keystrokes that each narrow the match (and so change the table). */
 const KEYSTROKES = [
@@ -51,64 +50,6 @@ const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
 };
-
-/** Users, channels, memberships and one activity each, straight into the server's SQLite file. */
-function seed(server: TalkgroupServer, admin: Account, count: number): void {
-  const db = new DatabaseSync(path.join(server.dataDir, 'talkgroup.sqlite'));
-  db.exec('PRAGMA busy_timeout = 10000');
-  const hash = (db.prepare('SELECT password_hash FROM users WHERE id = ?').get(admin.id) as { password_hash: string })
-    .password_hash;
-  const start = Date.now() - 90 * 24 * 3600 * 1000;
-  const at = (i: number, of: number) => new Date(start + Math.floor((i / of) * 89 * 24 * 3600 * 1000)).toISOString();
-  db.exec('BEGIN');
-  const channel = db.prepare('INSERT INTO channels (name, rtc_session, created_at) VALUES (?, ?, ?) RETURNING id');
-  const channelIds: number[] = [];
-  for (let c = 0; c < CHANNELS; c++) {
-    channelIds.push((channel.get(`Canal ${c}`, `Canal${c}`, at(c, CHANNELS)) as { id: number }).id);
-  }
-  const user = db.prepare(
-    `INSERT INTO users (first_name, last_name, identifier, pseudo, display_name, phone_number, password_hash,
-       map_right, role, photo_url, created_at, search_text)
-     VALUES (?, ?, ?, ?, ?, '', ?, ?, 'member', NULL, ?, ?) RETURNING id`,
-  );
-  const member = db.prepare('INSERT INTO channel_members (channel_id, user_id, created_at) VALUES (?, ?, ?)');
-  const activity = db.prepare(
-    `INSERT INTO activities (type, user_id, user_first_name, user_last_name, user_display_name, channel_id,
-       channel_name, created_at) VALUES ('channel_join', ?, ?, ?, ?, ?, ?, ?)`,
-  );
-  for (let i = 0; i < count; i++) {
-    const first = `First${i}`;
-    const last = `Last${i}`;
-    const created = at(i, count);
-    const names = {
-      first_name: first,
-      last_name: last,
-      identifier: `bench${i}@example.org`,
-      pseudo: `b${i}`,
-      display_name: `${first} ${last}`,
-    };
-    const { id } = user.get(
-      first,
-      last,
-      names.identifier,
-      names.pseudo,
-      names.display_name,
-      hash,
-      i % 3 ? 0 : 1,
-      created,
-      searchTextOf(names),
-    ) as {
-      id: number;
-    };
-    const a = channelIds[i % CHANNELS];
-    const b = channelIds[(i * 7 + 3) % CHANNELS];
-    member.run(a, id, created);
-    if (b !== a) member.run(b, id, created);
-    activity.run(id, first, last, `${first} ${last}`, a, `Canal ${i % CHANNELS}`, created);
-  }
-  db.exec('COMMIT');
-  db.close();
-}
 
 /** The call the page makes for its rows: the whole list, or past USERS_PAGED_ABOVE users its first page. */
 async function timeListCall(server: TalkgroupServer, admin: Account, users: number) {
@@ -151,13 +92,6 @@ async function signedInPage(server: TalkgroupServer, admin: Account): Promise<Pa
 
 /** The first row of the users table: its first cell is the selection box, the second the first name. */
 const FIRST_ROW = 'main tbody tr td:nth-child(2)';
-
-interface ScriptBytes {
-  /** The entry script (assets/index-*.js): its size, what was sent for it (br/gzip), and on a later visit. */
-  entry: { decoded: number; sent: number; sentAgain: number };
-  /** Every script of the page together. */
-  all: { decoded: number; sent: number; sentAgain: number };
-}
 
 /** What the page's scripts weigh and what crossed the wire for them (resource timing, headers included). */
 async function scriptsLoaded(page: Page) {
@@ -312,16 +246,6 @@ async function timeImportPreview(page: Page, file: string, rows: number) {
   }, started);
 }
 
-interface Figures {
-  users: number;
-  apiMs: number;
-  apiBytes: number;
-  firstRowsMs: number;
-  filter: { median: number; max: number; longest: number };
-  sortMs: number;
-  scripts: ScriptBytes;
-}
-
 async function measure(users: number): Promise<Figures> {
   const server = await startServer();
   try {
@@ -349,7 +273,7 @@ async function measureImports() {
   try {
     const admin = await createAdmin(server);
     const page = await signedInPage(server, admin);
-    const results: Array<{ rows: number; ms: number; longest: number }> = [];
+    const results: ImportFigures[] = [];
     for (const rows of IMPORT_ROWS) {
       const file = await importFile(rows);
       await timeImportPreview(page, file, rows); // warm: ExcelJS's chunk in the cache
@@ -372,48 +296,7 @@ try {
   const sizes: Figures[] = [];
   for (const users of TARGETS) sizes.push(await measure(users));
   const imports = await measureImports();
-
-  const ms = (value: number) => `${value.toFixed(0)} ms`;
-  const kb = (value: number) => `${(value / 1024).toFixed(0)} KB`;
-  const withRatio = (value: string, a: number, b: number) => (a > 0 ? `${value} (${(b / a).toFixed(1)}x)` : value);
-  const figures: Array<[string, (f: Figures) => number, (value: number) => string]> = [
-    ['list call (server, median of 5)', (f) => f.apiMs, ms],
-    ['list call JSON size', (f) => f.apiBytes, kb],
-    ['first rows shown (median of 5 loads)', (f) => f.firstRowsMs, ms],
-    ['filter keystroke -> painted (median)', (f) => f.filter.median, ms],
-    ['filter keystroke -> painted (worst)', (f) => f.filter.max, ms],
-    ['longest main-thread task while filtering', (f) => f.filter.longest, ms],
-    ['sort click -> painted (median of 3)', (f) => f.sortMs, ms],
-  ];
-  const widths = [42, 12, ...sizes.map(() => 22)];
-  const line = (cells: string[]) =>
-    cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  console.log();
-  console.log(
-    line([
-      'measure (ratio to the baseline)',
-      `${BASELINE} users`,
-      ...sizes.map((f) => `${f.users} users${f.users > USERS_PAGED_ABOVE ? ' (paged)' : ''}`),
-    ]),
-  );
-  for (const [name, of, format] of figures) {
-    console.log(line([name, format(of(base)), ...sizes.map((f) => withRatio(format(of(f)), of(base), of(f)))]));
-  }
-  console.log();
-  for (const [name, sum] of [
-    ['entry script', base.scripts.entry],
-    ["the page's scripts together", base.scripts.all],
-  ] as const) {
-    console.log(
-      `${name}: ${kb(sum.decoded)}, ${kb(sum.sent)} sent on a first visit (precompressed), ` +
-        `${kb(sum.sentAgain)} on the next (hashed names, cached for good)`,
-    );
-  }
-  for (const { rows, ms: time, longest } of imports) {
-    console.log(`import preview of ${rows} rows: ${ms(time)}, longest main-thread task ${ms(longest)}`);
-  }
-  console.log('Goals (issue 18): first rows within 1 s at 100,000 users; a filter keystroke within 50 ms at 10,000.');
-  console.log(`load average at the end ${loadavg()[0].toFixed(1)} (figures move with the machine's load)`);
+  printReport(base, sizes, imports);
 } finally {
   await browser.close();
   rmSync(workDir, { recursive: true, force: true });

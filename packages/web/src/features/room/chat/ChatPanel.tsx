@@ -26,7 +26,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/client.ts';
 import { useConfirm } from '../../../components/ConfirmProvider.tsx';
 import { useNotify } from '../../../components/Notifier.tsx';
-import { CHAT_TIME_PATTERN, formatDate } from '../../../i18n/dates.ts';
+import { BubbleHeader } from './BubbleHeader.tsx';
 import { UploadDialog } from './UploadDialog.tsx';
 import type { useChat } from './useChat.ts';
 import { useChatScroll } from './useChatScroll.ts';
@@ -37,7 +37,7 @@ type Chat = ReturnType<typeof useChat>;
 
 /** `onDelete` only where the reader may delete: its own messages, or any for an administrator. */
 function MessageItem({ message, own, onDelete }: { message: Message; own: boolean; onDelete?: () => void }) {
-  const { t, i18n } = useTranslation('room');
+  const { t } = useTranslation('room');
   const author = own ? t('chat.me') : message.user.display_name || t('chat.formerUser');
   return (
     <Box
@@ -46,14 +46,7 @@ function MessageItem({ message, own, onDelete }: { message: Message; own: boolea
       aria-label={t('chat.messageFrom', { name: author })}
       sx={{ display: 'flex', flexDirection: 'column', alignItems: own ? 'flex-end' : 'flex-start', listStyle: 'none' }}
     >
-      <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, px: 0.5, mb: 0.25 }}>
-        <Typography variant="caption" sx={{ fontWeight: 700, color: own ? 'primary.dark' : 'text.primary' }}>
-          {author}
-        </Typography>
-        <Typography variant="caption" component="time" dateTime={message.createdAt} sx={{ color: 'text.secondary' }}>
-          {formatDate(message.createdAt, CHAT_TIME_PATTERN, i18n.resolvedLanguage)}
-        </Typography>
-      </Box>
+      <BubbleHeader name={author} own={own} createdAt={message.createdAt} />
       <Box
         sx={{
           display: 'flex',

@@ -12,7 +12,7 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import type { VoiceMessage } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
-import { CHAT_TIME_PATTERN, formatDate } from '../../../i18n/dates.ts';
+import { BubbleHeader } from './BubbleHeader.tsx';
 
 /** 2150 ms -> "0:02" (rounded to the second, at least 1 s). */
 export function voiceDuration(durationMs: number): string {
@@ -31,7 +31,7 @@ export interface VoiceItemProps {
 }
 
 export function VoiceItem({ item, own, playing, onPlay, onStop, onDelete }: VoiceItemProps) {
-  const { t, i18n } = useTranslation('room');
+  const { t } = useTranslation('room');
   const talker = own ? t('chat.me') : item.display_name || t('chat.formerUser');
   const duration = voiceDuration(item.durationMs);
   const seconds = Math.max(1, Math.round(item.durationMs / 1000));
@@ -43,14 +43,7 @@ export function VoiceItem({ item, own, playing, onPlay, onStop, onDelete }: Voic
       aria-label={t('history.itemFrom', { name: talker })}
       sx={{ display: 'flex', flexDirection: 'column', alignItems: own ? 'flex-end' : 'flex-start', listStyle: 'none' }}
     >
-      <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, px: 0.5, mb: 0.25 }}>
-        <Typography variant="caption" sx={{ fontWeight: 700, color: own ? 'primary.dark' : 'text.primary' }}>
-          {talker}
-        </Typography>
-        <Typography variant="caption" component="time" dateTime={item.createdAt} sx={{ color: 'text.secondary' }}>
-          {formatDate(item.createdAt, CHAT_TIME_PATTERN, i18n.resolvedLanguage)}
-        </Typography>
-      </Box>
+      <BubbleHeader name={talker} own={own} createdAt={item.createdAt} />
       <Box
         sx={{
           display: 'flex',
