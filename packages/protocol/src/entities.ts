@@ -4,9 +4,7 @@
  * here never leaves the server.
  */
 import { z } from 'zod';
-
-export const RoleSchema = z.enum(['admin', 'member']);
-export type Role = z.output<typeof RoleSchema>;
+import { RoleSchema } from './roles.ts';
 
 export const ACTIVITY_TYPES = [
   'login',

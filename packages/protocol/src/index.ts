@@ -1,4 +1,4 @@
-export * from './api.ts';
+export * from './api/index.ts';
 export * from './audit.ts';
 export {
   ACCESS_LEVELS,
@@ -17,5 +17,6 @@ export * from './client-config.ts';
 export * from './emergency.ts';
 export * from './entities.ts';
 export * from './events.ts';
+export * from './roles.ts';
 export * from './rules.ts';
 export * from './server-messages.ts';

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { call, Empty, Flag, Id, nameText, OkSchema, ok, requiredName, requiredText, text } from '../call.ts';
+import { SignedInUserSchema, UserSchema } from '../entities.ts';
+
+// Accounts and users
+export const Login = call(ok({ user: SignedInUserSchema }))(
+  '/user/api/login',
+  'public',
+  z.object({ user_email: requiredText(254), user_password: z.string().min(1, 'must not be empty').max(1024) }),
+);
+export const IsValidToken = call(
+  z.object({ success: z.boolean(), user: SignedInUserSchema.omit({ authToken: true }).optional() }),
+)('/user/api/isValidToken', 'public', z.object({ token: z.string().max(512).optional() }));
+export const SignUpUser = call(ok({ user: UserSchema }))(
+  '/user/api/signUpUser',
+  'public',
+  z.object({
+    firstName: requiredName(100),
+    lastName: requiredName(100),
+    email: z.string().trim().min(1, 'must not be empty').max(254).email('Invalid email'),
+    password: z.string().min(1, 'must not be empty').max(1024),
+    phone_number: text(50).optional(),
+    pseudo: nameText(100).optional(),
+    mapRight: Flag.optional(),
+  }),
+);
+/** New (not in the spec): whether /signup can create an account now, so that sign-in offers it only then. */
+export const GetSignUpState = call(z.object({ success: z.boolean(), open: z.boolean() }))(
+  '/user/api/getSignUpState',
+  'public',
+  Empty,
+);
+export const Logout = call(OkSchema)('/user/api/logout', 'signedIn', z.object({ userId: Id.optional() }));
+export const UpdatePasswordUser = call(OkSchema)(
+  '/user/api/updatePasswordUser',
+  'self',
+  z.object({
+    id: Id,
+    password: z.string().min(1, 'must not be empty').max(1024),
+    /** Required when one changes one's own password. */
+    currentPassword: z.string().max(1024).optional(),
+  }),
+);
+export const VerifyPassword = call(z.object({ success: z.boolean(), result: z.boolean() }))(
+  '/user/api/verifyPassword',
+  'ownAccount',
+  z.object({ id: Id, password: z.string().max(1024) }),
+);
+export const DeleteUserTokens = call(OkSchema)('/user/api/deleteUserTokens/', 'self', z.object({ userId: Id }));

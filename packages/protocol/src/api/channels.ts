@@ -1,0 +1,87 @@
+import { z } from 'zod';
+import { call, Empty, Id, OkSchema, ok, requiredName } from '../call.ts';
+import { ChannelOverviewSchema, ChannelSchema, ImportReportSchema, UserSchema } from '../entities.ts';
+import { ImportCell } from './shared.ts';
+
+// Channels and membership
+export const GetAllChannels = call(ok({ res: z.array(ChannelSchema) }))('/user/api/getAllChannels', 'admin', Empty);
+/**
+ * New (issue 18): every channel as getAllChannels gives it, but with `usersCount` instead of the list of its
+ * members: what the console's channel lists and pickers need, at any size of organisation.
+ */
+export const GetChannelOverviews = call(ok({ res: z.array(ChannelOverviewSchema) }))(
+  '/user/api/getChannelOverviews',
+  'admin',
+  Empty,
+);
+export const GetChannelsToExport = call(ok({ res: z.array(z.object({ name: z.string(), createdAt: z.string() })) }))(
+  '/user/api/getChannelsToExport/',
+  'admin',
+  Empty,
+);
+export const GetUsersInChannel = call(ok({ res: z.array(UserSchema) }))(
+  '/user/api/getUsersInChannel',
+  'reader',
+  z.object({ channelId: Id }),
+);
+export const CreateChannel = call(ok({ res: ChannelSchema }))(
+  '/user/api/createChannel',
+  'admin',
+  z.object({
+    channelName: requiredName(200),
+    /** Ignored: the server computes rtcSession from the name. */
+    channelRtcSession: z.string().max(400).optional(),
+    userId: Id.optional(),
+    /** Absent: on (one talker at a time). */
+    floorControl: z.boolean().optional(),
+    /** Absent: on (every transmission is kept in the channel's voice history). */
+    recording: z.boolean().optional(),
+  }),
+);
+export const UpdateChannel = call(ok({ res: ChannelSchema }))(
+  '/user/api/updateChannel',
+  'admin',
+  z.object({
+    channelId: Id,
+    channelName: requiredName(200),
+    userId: Id.optional(),
+    /** Absent: unchanged. */
+    floorControl: z.boolean().optional(),
+    /** Absent: unchanged. */
+    recording: z.boolean().optional(),
+  }),
+);
+export const DeleteChannel = call(OkSchema)(
+  '/user/api/deleteChannel',
+  'admin',
+  z.object({ channelId: Id, userId: Id.optional() }),
+);
+export const ChannelImportRowSchema = z.object({ name: ImportCell }).passthrough();
+export const CreateMultipleChannels = call(ok({ channelsCreated: ImportReportSchema }))(
+  '/user/api/createMultipleChannels',
+  'admin',
+  z.object({ channelData: z.array(ChannelImportRowSchema).max(20000) }),
+);
+export const AddUserToChannel = call(OkSchema)(
+  '/user/api/addUserToChannel',
+  'admin',
+  z.object({ userId: Id, channelId: Id }),
+);
+export const DeleteUserFromChannel = call(OkSchema)(
+  '/user/api/deleteUserFromChannel',
+  'admin',
+  z.object({ userId: Id, channelId: Id }),
+);
+export const UpdateUserChannels = call(OkSchema)(
+  '/user/api/updateUserChannels',
+  'admin',
+  z.object({ userList: z.array(Id).max(100000), channelId: Id }),
+);
+export const UpdateChannelUsers = call(OkSchema)(
+  '/user/api/updateChannelUsers',
+  'admin',
+  z.object({ userId: Id, channelList: z.array(Id).max(100000) }),
+);
+
+// Members' own calls (not in the spec; see docs/api.md)
+export const GetMyChannels = call(ok({ res: z.array(ChannelSchema) }))('/user/api/getMyChannels', 'signedIn', Empty);

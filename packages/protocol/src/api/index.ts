@@ -1,0 +1,13 @@
+/**
+ * The HTTP contract of spec section 7: every call, its path, who may make it (docs/api.md), its body schema
+ * and its answer's schema. The server validates bodies and serialises answers with them; the web client is
+ * typed by them.
+ */
+export * from './accounts.ts';
+export * from './activities.ts';
+export * from './channels.ts';
+export * from './chat.ts';
+export * from './legacy.ts';
+export * from './presence.ts';
+export * from './users.ts';
+export * from './voice.ts';

@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { call, Empty, Flag, Id, nameText, OkSchema, ok, requiredName, requiredText, text } from '../call.ts';
+import { ImportReportSchema, UserExportRowSchema, UserSchema } from '../entities.ts';
+import { USER_SORT_FIELDS } from '../rules.ts';
+import { ImportCell } from './shared.ts';
+
+// Accounts and users
+export const GetUserById = call(ok({ res: UserSchema }))('/user/api/getUserById/', 'self', z.object({ userId: Id }));
+export const GetAllUsers = call(ok({ res: z.array(UserSchema) }))('/user/api/getAllUsers', 'admin', Empty);
+/**
+ * New (issue 18): one page of the users list, for organisations too large to load whole (the console pages on
+ * the server past USERS_PAGED_ABOVE users). Each user has getAllUsers' fields; `search` keeps the users whose
+ * first name, last name, login, pseudo or display name holds it (case and accents ignored); `totalRecords`
+ * counts the users the search keeps (all of them without one).
+ */
+export const GetUsersPage = call(ok({ res: z.object({ users: z.array(UserSchema), totalRecords: z.number() }) }))(
+  '/user/api/getUsersPage',
+  'admin',
+  z.object({
+    start: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(1000).default(25),
+    search: z.string().max(200).optional(),
+    sort: z.enum(USER_SORT_FIELDS).default('createdAt'),
+    direction: z.enum(['asc', 'desc']).default('desc'),
+  }),
+);
+/** New (issue 18): the ids of every user a search keeps (all users without one), for "select all" of a paged table. */
+export const GetUserIds = call(ok({ res: z.array(z.number()) }))(
+  '/user/api/getUserIds',
+  'admin',
+  z.object({
+    search: z.string().max(200).optional(),
+    /** Only the members of this channel. */
+    channelId: Id.optional(),
+  }),
+);
+export const GetListUsersToExport = call(ok({ res: z.array(UserExportRowSchema) }))(
+  '/user/api/getListUsersToExport/',
+  'admin',
+  Empty,
+);
+export const UpdateUserData = call(ok({ res: UserSchema }))(
+  '/user/api/updateUserData',
+  'admin',
+  z.object({
+    id: Id,
+    firstName: requiredName(100),
+    lastName: requiredName(100),
+    email: z.string().trim().max(254).email('Invalid email').optional(),
+    pseudo: nameText(100).optional(),
+    phone_number: text(50).optional(),
+    /** Blank or absent keeps the current password. */
+    password: z.string().max(1024).optional(),
+    /** Required when an administrator changes its own password here. */
+    currentPassword: z.string().max(1024).optional(),
+    mapRight: Flag.optional(),
+  }),
+);
+export const DeleteUser = call(OkSchema)(
+  '/user/api/deleteUser',
+  'admin',
+  z.object({
+    UserId: Id,
+    /** Voice history: also delete the user's recorded transmissions (absent or false: kept, attributed to a deleted user). */
+    deleteVoiceMessages: Flag.optional(),
+  }),
+);
+export const UploadUserPhoto = call(OkSchema)(
+  '/user/api/uploadUserPhoto',
+  'self',
+  z.object({ userId: Id, photo_url: z.string().max(2048) }),
+);
+
+export const UserImportRowSchema = z
+  .object({
+    firstName: ImportCell,
+    lastName: ImportCell,
+    identifier: ImportCell,
+    pseudo: ImportCell,
+    password: ImportCell,
+    mapRight: ImportCell,
+    canal: ImportCell,
+  })
+  .passthrough();
+export const CreateMultipleUsers = call(ok({ createdUsers: ImportReportSchema }))(
+  '/user/api/createMultipleUsers',
+  'admin',
+  z.object({
+    userData: z.array(UserImportRowSchema).max(20000),
+    /** New (issue 17): `update` updates the users whose login exists (a blank password keeps theirs). */
+    mode: z.enum(['add', 'update']).optional(),
+    /** New: create the channels named in `canal` that do not exist (else they are reported). */
+    createChannels: z.boolean().optional(),
+  }),
+);
+export const UpdateUserChannelsByChannelName = call(OkSchema)(
+  '/user/api/updateUserChannelsByChannelName/',
+  'admin',
+  z.object({
+    userIdentifier: requiredText(254),
+    channelNames: z.union([z.array(z.string().max(200)).max(1000), z.string().max(20000)]),
+  }),
+);
+export const RemoveUserChannels = call(OkSchema)(
+  '/user/api/removeUserChannels/',
+  'admin',
+  z.object({ userIdentifier: requiredText(254) }),
+);

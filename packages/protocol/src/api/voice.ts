@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { call, Id, OkSchema, ok, type ResponseOf } from '../call.ts';
+import { VoiceMessageSchema } from '../entities.ts';
+import { VOICE_MAX_DURATION_MS } from '../rules.ts';
+
+// Voice history (issue 15; see docs/api.md)
+const IsoTime = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 time, like 2026-01-31T08:00:00.000Z' })
+  .transform((value) => new Date(value));
+/** Multipart form: audio (the recording), channelId, startedAt, durationMs, clientId?. */
+export const UPLOAD_VOICE_MESSAGE_PATH = '/user/api/uploadVoiceMessage';
+export const UploadVoiceMessageFields = z.object({
+  channelId: Id,
+  startedAt: IsoTime,
+  durationMs: z.coerce.number().int().min(1).max(VOICE_MAX_DURATION_MS),
+  /** The browser's id of this transmission: an upload sent again (the offline outbox) is kept once. */
+  clientId: z
+    .string()
+    .regex(/^[\w-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _')
+    .optional(),
+});
+const UploadVoiceMessageForm = UploadVoiceMessageFields.extend({
+  audio: z.file().describe('Opus in WebM or Ogg, recognised by its bytes; at most VOICE_MAX_BYTES (2 MB by default)'),
+});
+export const UploadVoiceMessage = call(ok({ res: VoiceMessageSchema }))(
+  UPLOAD_VOICE_MESSAGE_PATH,
+  'reader',
+  UploadVoiceMessageForm,
+  { encoding: 'multipart/form-data' },
+);
+export type UploadVoiceMessageResponse = ResponseOf<typeof UploadVoiceMessage>;
+export const GetChannelVoiceMessages = call(ok({ res: z.array(VoiceMessageSchema), hasMore: z.boolean() }))(
+  '/user/api/getChannelVoiceMessages',
+  'reader',
+  z.object({
+    channelId: Id,
+    /** Paging, newest first: the transmissions older than this one. */
+    beforeId: Id.optional(),
+    limit: z.number().int().min(1).max(200).optional(),
+  }),
+);
+export const DeleteVoiceMessage = call(OkSchema)('/user/api/deleteVoiceMessage', 'admin', z.object({ id: Id }));
+/** POST, JSON body; answers a zip (audio files and index.csv), streamed. Not a JSON call: documented apart. */
+export const VOICE_EXPORT_PATH = '/user/api/exportVoiceMessages';
+export const VoiceExport = {
+  path: VOICE_EXPORT_PATH,
+  access: 'admin' as const,
+  body: z.object({ channelId: Id, from: IsoTime, to: IsoTime }),
+};

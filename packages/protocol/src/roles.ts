@@ -1,0 +1,131 @@
+/**
+ * Who may do what: one table of role -> capabilities, and one question, `may(user, channel, capability)`,
+ * asked by the server's HTTP guard, its socket handlers and file links, and by the web app's guards and menus
+ * (Mumble's `ACL::hasPermission(user, channel, perm)`). A rule is written here and nowhere else: a handler
+ * never compares a role with a name. Roles are data: a new role is a new row of ROLE_RULES (the database keeps
+ * the role as plain text, without a list of allowed values).
+ */
+import { z } from 'zod';
+
+/**
+ * What a user may do, with what it covers. Capabilities named `channel.*` are asked about one channel: a
+ * role holds them everywhere (an administrator) or in the channels it belongs to (members, dispatchers).
+ */
+export const CAPABILITIES = {
+  'users.manage': 'create, edit, delete, import and export users; read the whole users list; act for any user',
+  'channels.manage': 'create, rename, delete, import and export channels; set their members and member rights',
+  'activities.delete': 'delete old activities',
+  'statistics.read': "the dashboard's statistics",
+  'audit.read': 'the audit log of privileged changes',
+  'voice.manage': 'delete and export recorded transmissions',
+  'messages.moderate': "delete other users' chat messages",
+  'legacy.read': 'the legacy call events and devices',
+  'channel.read': 'a channel: its members, chat, images and voice history',
+  'channel.listen': "hear a channel's voice (be in its room)",
+  'channel.talk': "take a channel's floor (talk)",
+  'channel.chat': 'send messages and images to a channel',
+  'channel.map': "see the positions of a channel's members",
+  'channel.activities': "read a channel's activities",
+  'channel.alerts': "see and acknowledge a channel's SOS alerts",
+} as const;
+export type Capability = keyof typeof CAPABILITIES;
+export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
+
+/**
+ * How a role holds a capability in the channels it belongs to: `true` always; `canTalk` only where its
+ * membership may talk (a listen-only member); `mapRight` only when its account has map access.
+ */
+export type ChannelGrant = true | 'canTalk' | 'mapRight';
+
+export interface RoleRules {
+  /** Held everywhere: for a `channel.*` capability, in every channel, member or not. */
+  everywhere: readonly Capability[];
+  /** Held in the channels the user belongs to. */
+  inOwnChannels: Partial<Record<Capability, ChannelGrant>>;
+  /** Who may take the floor from whom: a higher priority preempts a lower one. */
+  floorPriority: number;
+}
+
+const MEMBER_CHANNEL_RIGHTS = {
+  'channel.read': true,
+  'channel.listen': true,
+  'channel.talk': 'canTalk',
+  'channel.chat': true,
+  'channel.map': 'mapRight',
+} as const satisfies RoleRules['inOwnChannels'];
+
+export const ROLE_RULES = {
+  /** Everything, in every channel (spec section 6: the administrator). */
+  admin: { everywhere: CAPABILITY_NAMES, inOwnChannels: {}, floorPriority: 2 },
+  /**
+   * The desk of an operation: reads, hears, talks in and chats in its channels, with floor priority above
+   * members; sees their map, activities and voice history and takes their SOS alerts. Manages nothing.
+   */
+  dispatcher: {
+    everywhere: [],
+    inOwnChannels: {
+      ...MEMBER_CHANNEL_RIGHTS,
+      'channel.map': true,
+      'channel.activities': true,
+      'channel.alerts': true,
+    },
+    floorPriority: 1,
+  },
+  /** A team member on a phone: its own channels, the map with map access. */
+  member: { everywhere: [], inOwnChannels: MEMBER_CHANNEL_RIGHTS, floorPriority: 0 },
+} as const satisfies Record<string, RoleRules>;
+
+export type Role = keyof typeof ROLE_RULES;
+export const ROLES = Object.keys(ROLE_RULES) as [Role, ...Role[]];
+export const RoleSchema = z.enum(ROLES);
+/** An emergency breaks in on anyone but another emergency (issue 14). */
+export const EMERGENCY_FLOOR_PRIORITY = Math.max(...ROLES.map((role) => ROLE_RULES[role].floorPriority)) + 1;
+
+/** Who asks: its role and, for `mapRight` grants, its account's map access. */
+export interface Actor {
+  role: string;
+  mapRight?: boolean;
+}
+
+/** The user's place in the channel asked about: a member or not, and whether its membership may talk. */
+export interface ChannelStanding {
+  member: boolean;
+  /** Per membership (default true): false for a listen-only member. */
+  canTalk?: boolean;
+}
+
+function rulesOf(role: string): RoleRules | undefined {
+  return Object.hasOwn(ROLE_RULES, role) ? ROLE_RULES[role as Role] : undefined;
+}
+
+/**
+ * May `user` do `capability`? `channel` null asks about the organisation (a capability held everywhere);
+ * a standing asks about one channel. An unknown role may do nothing.
+ */
+export function may(user: Actor, channel: ChannelStanding | null, capability: Capability): boolean {
+  const rules = rulesOf(user.role);
+  if (!rules) return false;
+  if (rules.everywhere.includes(capability)) return true;
+  if (!channel?.member) return false;
+  const grant = rules.inOwnChannels[capability];
+  if (grant === true) return true;
+  if (grant === 'canTalk') return channel.canTalk !== false;
+  if (grant === 'mapRight') return user.mapRight === true;
+  return false;
+}
+
+/** May `user` do `capability` somewhere (everywhere, or at least in channels it belongs to)? The guard's question. */
+export function mayAnywhere(user: Actor, capability: Capability): boolean {
+  const rules = rulesOf(user.role);
+  if (!rules) return false;
+  return rules.everywhere.includes(capability) || rules.inOwnChannels[capability] !== undefined;
+}
+
+/** The floor priority of a role (0 for an unknown one). */
+export function floorPriorityOf(role: string): number {
+  return rulesOf(role)?.floorPriority ?? 0;
+}
+
+export function isCapability(value: string): value is Capability {
+  return Object.hasOwn(CAPABILITIES, value);
+}
