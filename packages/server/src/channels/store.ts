@@ -3,6 +3,7 @@ import { type Activity, type Channel, type ChannelOverview, rtcSessionOf } from 
 import type { Selectable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { inSlices } from '../db/batch.ts';
+import { latestRowId } from '../db/latest-row.ts';
 import type { ChannelsTable, Db } from '../db/schema.ts';
 
 export interface ChannelSummary {
@@ -102,15 +103,7 @@ export function channelStore(db: Db) {
       db
         .selectFrom('channels')
         .innerJoin('activities as a', (join) =>
-          join.on('a.id', '=', (eb) =>
-            eb
-              .selectFrom('activities')
-              .select('id')
-              .whereRef('activities.channel_id', '=', 'channels.id')
-              .orderBy('created_at', 'desc')
-              .orderBy('id', 'desc')
-              .limit(1),
-          ),
+          join.on('a.id', '=', latestRowId('activities', 'channel_id', 'channels')),
         )
         .selectAll('a')
         .$if(slice !== undefined, (q) => q.where('channels.id', 'in', slice as number[]))

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, type LogConfig, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { migrate } from './migrations.ts';
+import { migrate } from './migrations/index.ts';
 import type { Database, Db } from './schema.ts';
 import { sqliteAdapter } from './sqlite-adapter.ts';
 

@@ -13,6 +13,7 @@ import type { Selectable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { inSlices } from '../db/batch.ts';
+import { latestRowId } from '../db/latest-row.ts';
 import type { Db, UsersTable } from '../db/schema.ts';
 import { searchTextOf } from '../db/search-text.ts';
 
@@ -83,15 +84,7 @@ export function userStore(db: Db) {
         db
           .selectFrom('users')
           .innerJoin('user_positions as p', (join) =>
-            join.on('p.id', '=', (eb) =>
-              eb
-                .selectFrom('user_positions')
-                .select('id')
-                .whereRef('user_positions.user_id', '=', 'users.id')
-                .orderBy('created_at', 'desc')
-                .orderBy('id', 'desc')
-                .limit(1),
-            ),
+            join.on('p.id', '=', latestRowId('user_positions', 'user_id', 'users')),
           )
           .select(['p.user_id', 'p.lat', 'p.lng', 'p.accuracy', 'p.created_at'])
           .$if(slice !== undefined, (q) => q.where('users.id', 'in', slice as number[]))
@@ -102,17 +95,7 @@ export function userStore(db: Db) {
       const latestActivities = await bySlices((slice) =>
         db
           .selectFrom('users')
-          .innerJoin('activities as a', (join) =>
-            join.on('a.id', '=', (eb) =>
-              eb
-                .selectFrom('activities')
-                .select('id')
-                .whereRef('activities.user_id', '=', 'users.id')
-                .orderBy('created_at', 'desc')
-                .orderBy('id', 'desc')
-                .limit(1),
-            ),
-          )
+          .innerJoin('activities as a', (join) => join.on('a.id', '=', latestRowId('activities', 'user_id', 'users')))
           .selectAll('a')
           .$if(slice !== undefined, (q) => q.where('users.id', 'in', slice as number[]))
           .execute(),

@@ -1,0 +1,68 @@
+/**
+ * Versioned migrations, run at start on SQLite and PostgreSQL: one file per migration in this folder, named
+ * after the migration (`0008_list_changes.ts` is '0008_list_changes'). Append new ones; never edit a shipped one,
+ * nor rename it: databases record the names they ran.
+ *
+ * To add a migration: create `NNNN_what.ts` here (the next free number) exporting
+ * `migration(dialect: Dialect): Migration` (columns.ts has the dialect's column types), then import it below and
+ * add it to MIGRATIONS under its file name. The list is static, not read from the folder: the server loads
+ * pre-stripped JavaScript through a module hook (packages/server/start.js).
+ */
+import { type Kysely, sql } from 'kysely';
+import { type Migration, Migrator } from 'kysely/migration';
+import type { Dialect } from '../open.ts';
+import { migration as m0001 } from './0001_initial.ts';
+import { migration as m0002 } from './0002_activity_count.ts';
+import { migration as m0003 } from './0003_floor_and_emergency.ts';
+import { migration as m0004 } from './0004_voice_history.ts';
+import { migration as m0005 } from './0005_hardening.ts';
+import { migration as m0006 } from './0006_console_day.ts';
+import { migration as m0007 } from './0007_performance.ts';
+import { migration as m0008 } from './0008_list_changes.ts';
+import { migration as m0009 } from './0009_user_search.ts';
+import type { AnyDb } from './columns.ts';
+
+/** Every migration by name: the name is its file's, without `.ts`. */
+export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
+  '0001_initial': m0001,
+  '0002_activity_count': m0002,
+  '0003_floor_and_emergency': m0003,
+  '0004_voice_history': m0004,
+  '0005_hardening': m0005,
+  '0006_console_day': m0006,
+  '0007_performance': m0007,
+  '0008_list_changes': m0008,
+  '0009_user_search': m0009,
+};
+
+function migrationsFor(dialect: Dialect): Record<string, Migration> {
+  return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, migration(dialect)]));
+}
+
+export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
+  const migrations = migrationsFor(dialect);
+  // Kysely looks for its migration tables in every schema unless told which one: on a PostgreSQL database
+  // that holds other schemas (parallel test runs, other apps), it would find theirs and skip creating its own.
+  const migrationTableSchema =
+    dialect === 'postgres'
+      ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db as AnyDb)).rows[0]?.schema
+      : undefined;
+  const migrator = new Migrator({
+    db: db as AnyDb,
+    provider: { getMigrations: async () => migrations },
+    // Features land in parallel with their own numbers; a database that has a later one may still lack an earlier one.
+    allowUnorderedMigrations: true,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
+  // Kysely's PostgreSQL introspection reads every schema's tables; a schema dropped meanwhile by another
+  // process (parallel test runs) makes that read fail with "does not exist". Nothing was applied: try again.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    const failed = results?.find((r) => r.status === 'Error');
+    if (!error && !failed) return;
+    const racedWithADrop = dialect === 'postgres' && !failed && /does not exist/.test(String(error));
+    if (!racedWithADrop || attempt === 3) {
+      throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+    }
+  }
+}
