@@ -30,7 +30,7 @@ export const GetAuditLog = call(
   ok({ res: z.object({ entries: z.array(AuditEntrySchema), totalRecords: z.number() }) }),
 )(
   '/user/api/getAuditLog',
-  'admin',
+  'audit.read',
   z.object({
     start: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(200).default(50),

@@ -4,25 +4,33 @@
  * GET /api/openapi.json; the web client is typed by them.
  */
 import { z } from 'zod';
+import { CAPABILITIES, type Capability } from './roles.ts';
 import { normalizeName } from './rules.ts';
 import { ServerMessageCodeSchema, ServerMessageParamsSchema } from './server-messages.ts';
 
 /**
- * Who may make a call (docs/api.md, "Who may do what"), declared once per call. The server's route guard
- * checks the token and the role: `public` needs no token, `admin` an administrator's, every other level a
- * valid token, and the handler applies the finer rule that its name says.
+ * Who may make a call (docs/api.md, "Who may do what"), declared once per call: a check of the token's owner
+ * (below), or a capability of protocol's roles.ts. The server's route guard checks the token and, for a
+ * capability, that the role holds it somewhere (everywhere, or in its own channels); a handler then asks
+ * `may` about the channel the call names, and applies the finer rule that a level's name says.
  */
 export const ACCESS_LEVELS = {
   public: 'anyone, no token',
   signedIn: 'any valid token',
-  self: 'a member for its own account; an administrator for anyone',
+  self: "one's own account; anyone's for one who holds users.manage (administrators)",
   ownAccount: 'the owner of the account only, administrators included',
-  reader: 'an administrator, or a member of that channel',
-  author: 'an administrator for any message; a member for its own messages in its channels',
-  admin: 'administrators only',
+  author: "one's own messages in channels one may chat in; anyone's for one who holds messages.moderate",
   gone: 'a legacy call no longer served: 410 for any valid token',
 } as const;
-export type Access = keyof typeof ACCESS_LEVELS;
+export type AccessLevel = keyof typeof ACCESS_LEVELS;
+/** A level, or the capability the call needs (`users.manage`, `channel.read`, ...). */
+export type Access = AccessLevel | Capability;
+
+/** What an access means, in words (the OpenAPI document and docs/api.md). */
+export function describeAccess(access: Access): string {
+  if (Object.hasOwn(ACCESS_LEVELS, access)) return ACCESS_LEVELS[access as AccessLevel];
+  return `capability ${access}: ${CAPABILITIES[access as Capability]}`;
+}
 
 export interface Call<
   Body extends z.ZodType = z.ZodType,

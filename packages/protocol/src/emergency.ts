@@ -47,7 +47,7 @@ export const SendEmergencyAlert = call(ok({ res: EmergencyAlertSchema }))(
 );
 export const AcknowledgeEmergencyAlert = call(ok({ res: EmergencyAlertSchema }))(
   '/user/api/acknowledgeEmergencyAlert',
-  'admin',
+  'channel.alerts',
   z.object({ alertId: Id }),
 );
 /** Open alerts first (newest first), then the acknowledged ones (newest first). */
@@ -55,7 +55,7 @@ export const GetEmergencyAlerts = call(
   ok({ res: z.object({ alerts: z.array(EmergencyAlertSchema), totalRecords: z.number(), open: z.number() }) }),
 )(
   '/user/api/getEmergencyAlerts',
-  'admin',
+  'channel.alerts',
   z.object({
     start: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(200).default(20),

@@ -206,6 +206,8 @@ export const UserExportRowSchema = z.object({
   pseudo: z.string(),
   mapRight: z.boolean(),
   canal: z.string(),
+  /** New: the user's role, as the import's role column takes it. */
+  role: RoleSchema,
   createdAt: z.string(),
 });
 export type UserExportRow = z.output<typeof UserExportRowSchema>;

@@ -3,11 +3,20 @@ import { z } from 'zod';
 import type { EmergencyAlert } from './emergency.ts';
 import type { Activity, Message, VoiceMessage } from './entities.ts';
 
+/** How a socket is in a channel: talking (it may ask for the floor) or only listening. */
+export const PARTICIPATION_MODES = ['talk', 'listen'] as const;
+export type ParticipationMode = (typeof PARTICIPATION_MODES)[number];
+/** A socket may be in this many channels at once (a dispatcher's desk). */
+export const MAX_PARTICIPATIONS = 32;
+
 export interface RoomPeer {
   /** The socket id. */
   id: string;
   name: string;
   userId: number;
+  /** The channel (rtcSession) this peer is in, for a socket in several. */
+  room?: string;
+  mode?: ParticipationMode;
 }
 
 /*
@@ -16,12 +25,21 @@ export interface RoomPeer {
  * old client sending them as a number or a string is never refused. Unknown fields are dropped.
  */
 
-/** room: the channel's rtcSession. Old clients send their name too; peers are shown the account's. */
-export const JoinRoom = z.object({ room: z.string().min(1).max(200) });
-/** Old clients also send offerSendID and offerSendName: the server uses the socket's own. */
-export const Offer = z.object({ sdp: z.unknown(), offerReceiveID: z.string().max(100) });
-export const Answer = z.object({ sdp: z.unknown(), answerReceiveID: z.string().max(100) });
-export const Candidate = z.object({ candidate: z.unknown(), candidateReceiveID: z.string().max(100) });
+/**
+ * room: the channel's rtcSession. Old clients send their name too; peers are shown the account's. With `mode`
+ * the channel is added to the socket's channels; without it (the spec's clients) the socket leaves the others.
+ */
+export const JoinRoom = z.object({ room: z.string().min(1).max(200), mode: z.enum(PARTICIPATION_MODES).optional() });
+/** Leaves that channel; without `room`, every channel of the socket. */
+export const LeaveRoom = z.object({ room: z.string().max(200).optional() });
+/**
+ * Signalling names its channel (`room`) when the socket is in several; the spec's clients, in one, leave it
+ * out. Old clients also send offerSendID and offerSendName: the server uses the socket's own.
+ */
+const InRoom = { room: z.string().max(200).optional() };
+export const Offer = z.object({ sdp: z.unknown(), offerReceiveID: z.string().max(100), ...InRoom });
+export const Answer = z.object({ sdp: z.unknown(), answerReceiveID: z.string().max(100), ...InRoom });
+export const Candidate = z.object({ candidate: z.unknown(), candidateReceiveID: z.string().max(100), ...InRoom });
 /** Old clients also send `id` (their socket id, as a number or a string): the server uses the real one. */
 export const MicStateChange = z.object({
   /** Old clients may send "true" / "false". */
@@ -50,7 +68,19 @@ export const FloorRequest = z.object({ room: z.string().max(200).optional() });
 /** Why the server took the floor back from its holder. */
 export type FloorRevokeReason = 'preempted' | 'timeout' | 'left' | 'revoked';
 
-export type FloorAnswer = { granted: true } | { granted: false; holder: { userId: number; name: string } };
+/** A refused press: someone else holds the floor, or this socket may only listen there (mode or rights). */
+export type FloorAnswer =
+  | { granted: true }
+  | { granted: false; holder: { userId: number; name: string } }
+  | { granted: false; reason: 'listen_only' };
+
+/**
+ * The answer to join_room when the client asks for one: with a mode, the channel and mode it is in now (the
+ * peers there arrive as `all_users`, each naming its room); without one (the spec's clients), `{ success }`.
+ */
+export type JoinAnswer =
+  | { success: true; room?: string; mode?: ParticipationMode }
+  | { success: false; result: string };
 
 export interface UserStatus {
   userId: number;
@@ -59,8 +89,11 @@ export interface UserStatus {
 }
 
 export interface ClientToServerEvents {
-  join_room: (payload: z.input<typeof JoinRoom> & { name?: string }) => void;
-  leave_room: (payload?: { room?: string }) => void;
+  join_room: (payload: z.input<typeof JoinRoom> & { name?: string }, ack?: (answer: JoinAnswer) => void) => void;
+  leave_room: (
+    payload?: z.input<typeof LeaveRoom>,
+    ack?: (answer: { success: boolean; result?: string }) => void,
+  ) => void;
   offer: (payload: z.input<typeof Offer> & { offerSendID?: string; offerSendName?: string }) => void;
   answer: (payload: z.input<typeof Answer> & { answerSendID?: string }) => void;
   candidate: (payload: z.input<typeof Candidate> & { candidateSendID?: string }) => void;
@@ -113,10 +146,11 @@ export interface ServerToClientEvents {
   all_users: (peers: RoomPeer[]) => void;
   usersInThisRoom: (peers: RoomPeer[]) => void;
   'user joined': (peer: RoomPeer) => void;
-  getOffer: (payload: { sdp: unknown; offerSendID: string; offerSendName: string }) => void;
-  getAnswer: (payload: { sdp: unknown; answerSendID: string }) => void;
-  getCandidate: (payload: { candidate: unknown; candidateSendID: string }) => void;
-  user_exit: (payload: { id: string }) => void;
+  getOffer: (payload: { sdp: unknown; offerSendID: string; offerSendName: string; room: string }) => void;
+  getAnswer: (payload: { sdp: unknown; answerSendID: string; room: string }) => void;
+  getCandidate: (payload: { candidate: unknown; candidateSendID: string; room: string }) => void;
+  /** A peer left this channel (`room`); it may still be in others. */
+  user_exit: (payload: { id: string; room: string }) => void;
   onMicStateChanged: (payload: { id: string; userId: number; name: string; micState: boolean; room: string }) => void;
   typingResponse: (payload: { id: string; userId: number; name: string; room: string }) => void;
   messageResponse: (message: Message) => void;

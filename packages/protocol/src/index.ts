@@ -3,8 +3,10 @@ export * from './audit.ts';
 export {
   ACCESS_LEVELS,
   type Access,
+  type AccessLevel,
   type BodyOf,
   type Call,
+  describeAccess,
   type ErrorResponse,
   ErrorResponseSchema,
   Id,

@@ -126,6 +126,16 @@ export function floorPriorityOf(role: string): number {
   return rulesOf(role)?.floorPriority ?? 0;
 }
 
+/**
+ * A role cell of a user import: a role's name in any case (blank: `undefined`, the default applies), or
+ * `null` when it names no role.
+ */
+export function parseRoleCell(cell: unknown): Role | undefined | null {
+  const text = cell === null || cell === undefined ? '' : String(cell).trim().toLowerCase();
+  if (text === '') return undefined;
+  return (ROLES as readonly string[]).includes(text) ? (text as Role) : null;
+}
+
 export function isCapability(value: string): value is Capability {
   return Object.hasOwn(CAPABILITIES, value);
 }

@@ -110,7 +110,8 @@ export function splitChannelNames(cell: unknown): string[] {
 
 /** The six fields every user import row needs (spec section 5). */
 export const USER_IMPORT_FIELDS = ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight'] as const;
-export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal'] as const;
+/** The columns of a user import: the six fields, the channels and (new, optional; blank: member) the role. */
+export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal', 'role'] as const;
 
 export type UserImportRow = Partial<Record<(typeof USER_IMPORT_COLUMNS)[number], unknown>>;
 

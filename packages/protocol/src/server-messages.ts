@@ -34,6 +34,7 @@ export const SERVER_MESSAGE_CODES = [
   'message_sent',
   'message_deleted',
   'image_sent',
+  'member_rights_updated',
   // Failures
   'invalid_credentials',
   'too_many_attempts',
@@ -86,6 +87,11 @@ export const SERVER_MESSAGE_CODES = [
   'password_too_common',
   'current_password_required',
   'current_password_wrong',
+  'not_allowed',
+  'own_role',
+  'last_admin',
+  'floor_busy',
+  'listen_only',
   'bad_request',
   'server_error',
 ] as const;

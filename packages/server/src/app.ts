@@ -21,7 +21,7 @@ import { messageRoutes } from './messages/routes.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
-import { realtimeRoutes } from './realtime/routes.ts';
+import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
@@ -82,7 +82,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
   metrics.attachSockets(realtime.io);
-  realtimeRoutes(fastify, services, realtime);
+  specHttpCalls(fastify, services, realtime);
   healthRoutes(fastify, database, realtime.redisReady);
 
   const webDir = config.webDir;

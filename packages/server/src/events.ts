@@ -15,6 +15,8 @@ export interface DomainEvents {
   /** A user was created, updated or imported: administrators' lists change. */
   usersChanged: Record<string, never>;
   userDeleted: { userId: number };
+  /** Users' roles changed: their sockets reconnect, to carry the new role (what they may do). */
+  rolesChanged: { userIds: number[] };
   /**
    * Sessions of this user ended (logout, revoked tokens, a new password, a deleted account): their sockets
    * close at once. Only `sessionId` when given; all but `exceptSessionId` when given; else every one.
@@ -32,11 +34,11 @@ export interface DomainEvents {
   voiceMessageCreated: { channel: ChannelRef; voiceMessage: VoiceMessage };
   voiceMessageDeleted: { channel: ChannelRef; voiceMessageId: number };
   /**
-   * An SOS: `rooms` are the rooms of the sender's channels (and of the alert's channel); `channel`, where the
-   * sender gets the floor with top priority.
+   * An SOS: `rooms` and `channelIds` are the sender's channels (and the alert's channel), by room key and by
+   * id; `channel`, where the sender gets the floor with top priority.
    */
-  emergencyRaised: { alert: EmergencyAlert; rooms: string[]; channel?: ChannelRef };
-  emergencyAcknowledged: { alert: EmergencyAlert; rooms: string[] };
+  emergencyRaised: { alert: EmergencyAlert; rooms: string[]; channelIds: number[]; channel?: ChannelRef };
+  emergencyAcknowledged: { alert: EmergencyAlert; rooms: string[]; channelIds: number[] };
 }
 
 export type DomainEventName = keyof DomainEvents;

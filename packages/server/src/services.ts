@@ -17,6 +17,7 @@ import type { Db } from './db/schema.ts';
 import { type EmergencyAlerts, emergencyAlerts } from './emergency/alerts.ts';
 import { emergencyStore } from './emergency/store.ts';
 import { createEventBus, type EventBus } from './events.ts';
+import { type TalkBurstStore, talkBurstStore } from './floor/talk-bursts.ts';
 import { type DeviceStore, deviceStore } from './legacy/store.ts';
 import { type ListChangeLog, listChangeLog } from './lists/change-log.ts';
 import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret } from './messages/files.ts';
@@ -24,7 +25,6 @@ import { messageSender, type SendMessage } from './messages/send.ts';
 import { type MessageStore, messageStore } from './messages/store.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
-import { type TalkBurstStore, talkBurstStore } from './floor/talk-bursts.ts';
 import { type UserStore, userStore } from './users/store.ts';
 import { type VoiceStore, voiceStore } from './voice/store.ts';
 

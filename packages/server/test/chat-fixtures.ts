@@ -118,8 +118,16 @@ export function recordPushes(app: TestApp): Push[] {
   const recorder: PushTarget = {
     toAdmins: (event, ...args) => pushes.push({ to: 'admins', event, args }),
     toRoom: (room, event, ...args) => pushes.push({ to: `room:${room}`, event, args }),
-    toAdminsAndRooms: (rooms, event, ...args) =>
-      pushes.push({ to: ['admins', ...rooms.map((room) => `room:${room}`)].join(','), event, args }),
+    toAdminsAnd: ({ rooms = [], supervisedChannels = [] }, event, ...args) =>
+      pushes.push({
+        to: [
+          'admins',
+          ...rooms.map((room) => `room:${room}`),
+          ...supervisedChannels.map((id) => `supervisors:${id}`),
+        ].join(','),
+        event,
+        args,
+      }),
     toUser: (userId, event, ...args) => pushes.push({ to: `user:${userId}`, event, args }),
     endSessions: ({ userId }) => pushes.push({ to: `user:${userId}`, event: 'disconnect', args: [] }),
   };

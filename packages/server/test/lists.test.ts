@@ -201,11 +201,12 @@ describe.each(databases)('whole lists kept up to date entry by entry on %s', (di
     const first = await expectFresh('first build');
 
     // Each change alone, written by one instance or the other.
+    const socket1 = { socketId: 'socket-1', userId: olga.id, instanceId: 'elsewhere' };
     const steps: Array<[string, () => Promise<unknown>]> = [
       ['a new activity', () => other.services.activities.record('channel_talk', { userId: mia.id, channelId: red.id })],
       ['a position', () => services.positions.add(noah.id, { lat: 45.76, lng: 4.83, accuracy: 8 })],
-      ['a socket connects', () => other.services.presence.add('socket-1', olga.id, 'elsewhere')],
-      ['it joins a channel', () => other.services.presence.place('socket-1', olga.id, 'elsewhere', red.id)],
+      ['a socket connects', () => other.services.presence.add(socket1)],
+      ['it joins a channel', () => other.services.presence.join(socket1, red.id, 'talk')],
       ['its microphone (shown nowhere)', () => other.services.presence.setMicState(olga.id, red.id, true)],
       ['it disconnects', () => other.services.presence.remove('socket-1')],
       ['a membership added', () => services.memberships.add(blue.id, [quinn.id])],
@@ -232,8 +233,9 @@ describe.each(databases)('whole lists kept up to date entry by entry on %s', (di
     await services.memberships.add(green.id, [rita.id, mia.id, admin.id]);
     await other.services.activities.record('message_send', { userId: rita.id, channelId: green.id });
     await services.positions.add(rita.id, { lat: 1, lng: 2 });
-    await other.services.presence.add('socket-2', mia.id, 'elsewhere');
-    await other.services.presence.place('socket-2', mia.id, 'elsewhere', green.id);
+    const socket2 = { socketId: 'socket-2', userId: mia.id, instanceId: 'elsewhere' };
+    await other.services.presence.add(socket2);
+    await other.services.presence.join(socket2, green.id, 'talk');
     await services.memberships.remove(blue.id, paul.id);
     await other.services.channels.rename(green.id, 'Green Squad');
     await services.users.update(olga.id, { lastName: 'Zed' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { call, Empty, Flag, Id, nameText, OkSchema, ok, requiredName, requiredText, text } from '../call.ts';
 import { SignedInUserSchema, UserSchema } from '../entities.ts';
+import { RoleSchema } from '../roles.ts';
 
 // Accounts and users
 export const Login = call(ok({ user: SignedInUserSchema }))(
@@ -22,6 +23,8 @@ export const SignUpUser = call(ok({ user: UserSchema }))(
     phone_number: text(50).optional(),
     pseudo: nameText(100).optional(),
     mapRight: Flag.optional(),
+    /** New: the account's role (an administrator's token only; absent: member; the first account: admin). */
+    role: RoleSchema.optional(),
   }),
 );
 /** New (not in the spec): whether /signup can create an account now, so that sign-in offers it only then. */

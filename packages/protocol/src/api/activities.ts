@@ -6,14 +6,14 @@ import { ACTIVITY_TIME_FRAMES } from '../rules.ts';
 // Activities
 export const GetLastActivities = call(ok({ res: z.array(ActivitySchema) }))(
   '/user/api/getLastActivities/',
-  'admin',
+  'channel.activities',
   z.object({ limit: z.number().int().min(1).max(100).optional() }).passthrough(),
 );
 export const GetAllActivities = call(
   ok({ res: z.object({ activities: z.array(ActivitySchema), totalRecords: z.number() }) }),
 )(
   '/user/api/getAllActivities/',
-  'admin',
+  'channel.activities',
   z.object({
     start: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(1000).default(21),
@@ -28,8 +28,8 @@ export const GetAllActivities = call(
 );
 export const DeleteOldActivities = call(ok({ deleted: z.number() }))(
   '/user/api/deleteOldActivities',
-  'admin',
+  'activities.delete',
   z.object({ timeFrame: z.enum(ACTIVITY_TIME_FRAMES, { error: 'must be one of 1m, 2w, 1w' }) }),
 );
 
-export const GetStatistics = call(ok({ res: StatisticsSchema }))('/user/api/getStatistics', 'admin', Empty);
+export const GetStatistics = call(ok({ res: StatisticsSchema }))('/user/api/getStatistics', 'statistics.read', Empty);

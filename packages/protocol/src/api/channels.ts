@@ -1,32 +1,43 @@
 import { z } from 'zod';
-import { call, Empty, Id, OkSchema, ok, requiredName } from '../call.ts';
+import { call, Empty, Flag, Id, OkSchema, ok, requiredName } from '../call.ts';
 import { ChannelOverviewSchema, ChannelSchema, ImportReportSchema, UserSchema } from '../entities.ts';
 import { ImportCell } from './shared.ts';
 
 // Channels and membership
-export const GetAllChannels = call(ok({ res: z.array(ChannelSchema) }))('/user/api/getAllChannels', 'admin', Empty);
+export const GetAllChannels = call(ok({ res: z.array(ChannelSchema) }))(
+  '/user/api/getAllChannels',
+  'channels.manage',
+  Empty,
+);
 /**
  * New (issue 18): every channel as getAllChannels gives it, but with `usersCount` instead of the list of its
  * members: what the console's channel lists and pickers need, at any size of organisation.
  */
 export const GetChannelOverviews = call(ok({ res: z.array(ChannelOverviewSchema) }))(
   '/user/api/getChannelOverviews',
-  'admin',
+  'channels.manage',
   Empty,
 );
 export const GetChannelsToExport = call(ok({ res: z.array(z.object({ name: z.string(), createdAt: z.string() })) }))(
   '/user/api/getChannelsToExport/',
-  'admin',
+  'channels.manage',
   Empty,
 );
-export const GetUsersInChannel = call(ok({ res: z.array(UserSchema) }))(
+/** Each user with `canTalk` (new): whether its membership may take the channel's floor. */
+export const GetUsersInChannel = call(ok({ res: z.array(UserSchema.extend({ canTalk: z.boolean() })) }))(
   '/user/api/getUsersInChannel',
-  'reader',
+  'channel.read',
   z.object({ channelId: Id }),
+);
+/** New: a member's rights in a channel: `canTalk` false makes it listen-only (it hears and chats, never talks). */
+export const SetChannelMemberRights = call(OkSchema)(
+  '/user/api/setChannelMemberRights',
+  'channels.manage',
+  z.object({ channelId: Id, userId: Id, canTalk: Flag }),
 );
 export const CreateChannel = call(ok({ res: ChannelSchema }))(
   '/user/api/createChannel',
-  'admin',
+  'channels.manage',
   z.object({
     channelName: requiredName(200),
     /** Ignored: the server computes rtcSession from the name. */
@@ -40,7 +51,7 @@ export const CreateChannel = call(ok({ res: ChannelSchema }))(
 );
 export const UpdateChannel = call(ok({ res: ChannelSchema }))(
   '/user/api/updateChannel',
-  'admin',
+  'channels.manage',
   z.object({
     channelId: Id,
     channelName: requiredName(200),
@@ -53,33 +64,33 @@ export const UpdateChannel = call(ok({ res: ChannelSchema }))(
 );
 export const DeleteChannel = call(OkSchema)(
   '/user/api/deleteChannel',
-  'admin',
+  'channels.manage',
   z.object({ channelId: Id, userId: Id.optional() }),
 );
 export const ChannelImportRowSchema = z.object({ name: ImportCell }).passthrough();
 export const CreateMultipleChannels = call(ok({ channelsCreated: ImportReportSchema }))(
   '/user/api/createMultipleChannels',
-  'admin',
+  'channels.manage',
   z.object({ channelData: z.array(ChannelImportRowSchema).max(20000) }),
 );
 export const AddUserToChannel = call(OkSchema)(
   '/user/api/addUserToChannel',
-  'admin',
+  'channels.manage',
   z.object({ userId: Id, channelId: Id }),
 );
 export const DeleteUserFromChannel = call(OkSchema)(
   '/user/api/deleteUserFromChannel',
-  'admin',
+  'channels.manage',
   z.object({ userId: Id, channelId: Id }),
 );
 export const UpdateUserChannels = call(OkSchema)(
   '/user/api/updateUserChannels',
-  'admin',
+  'channels.manage',
   z.object({ userList: z.array(Id).max(100000), channelId: Id }),
 );
 export const UpdateChannelUsers = call(OkSchema)(
   '/user/api/updateChannelUsers',
-  'admin',
+  'channels.manage',
   z.object({ userId: Id, channelList: z.array(Id).max(100000) }),
 );
 

@@ -6,7 +6,7 @@ import { IMAGE_MAX_LABEL } from '../rules.ts';
 // Chat
 export const GetChannelMessageListForAdmin = call(ok({ discussion: z.array(MessageSchema), hasMore: z.boolean() }))(
   '/user/api/getchannelmessagelistForAdmin',
-  'reader',
+  'channel.read',
   z.object({
     channelId: Id,
     /** Paging for long histories: messages with an id below this one. */
@@ -18,7 +18,7 @@ export const GetChannelMessageListForAdmin = call(ok({ discussion: z.array(Messa
 );
 export const SendMessageToChannel = call(ok({ res: MessageSchema }))(
   '/user/api/sendMessageToChannel',
-  'reader',
+  'channel.chat',
   z.object({ userId: Id.optional(), channelId: Id, message: z.string().trim().min(1, 'must not be blank').max(4000) }),
 );
 export const DeleteMessageById = call(OkSchema)('/user/api/deleteMessageById', 'author', z.object({ msgId: Id }));
@@ -33,7 +33,7 @@ export const UploadFileFields = z.object({
 const UploadFileForm = UploadFileFields.extend({
   image: z.file().describe(`jpeg, png, bmp, gif or webp (recognised by its bytes), at most ${IMAGE_MAX_LABEL}`),
 });
-export const UploadFile = call(ok({ res: MessageSchema }))(UPLOAD_FILE_PATH, 'reader', UploadFileForm, {
+export const UploadFile = call(ok({ res: MessageSchema }))(UPLOAD_FILE_PATH, 'channel.chat', UploadFileForm, {
   encoding: 'multipart/form-data',
 });
 export type UploadFileResponse = ResponseOf<typeof UploadFile>;

@@ -9,25 +9,25 @@ export const GetMyFriendLists = call(ErrorResponseSchema)('/user/api/getmyfriend
 export const GetInvitationLists = call(ErrorResponseSchema)('/user/api/getinvitationlists', 'gone', Empty);
 export const GetUserCallEvents = call(ok({ res: z.array(CallEventSchema) }))(
   '/user/api/getUserCallEvents',
-  'admin',
+  'legacy.read',
   z.object({ userId: Id }),
 );
 export const GetUserEndCallEventsByCallId = call(ok({ res: z.array(CallEventSchema) }))(
   '/user/api/getUserEndCallEventsByCallId',
-  'admin',
+  'legacy.read',
   z.object({ callId: Id }),
 );
 export const MAC_ADDRESS = /^[0-9A-Fa-f]{2}([:-]?)[0-9A-Fa-f]{2}(\1[0-9A-Fa-f]{2}){4}$/;
 export const GetDeviceByMacAddress = call(ok({ res: DeviceSchema }))(
   '/device/getDeviceByMacAddress',
-  'admin',
+  'legacy.read',
   z.object({ macAddress: z.string().trim().regex(MAC_ADDRESS, 'must be a MAC address like 00:1A:2B:3C:4D:5E') }),
 );
 /** GET, no body. */
 export const GET_ALL_MATERIAL_TYPES_PATH = '/device/getAllMaterialTypes/';
 export const GetAllMaterialTypes = call(ok({ res: z.array(MaterialTypeSchema) }))(
   GET_ALL_MATERIAL_TYPES_PATH,
-  'admin',
+  'legacy.read',
   Empty,
   {
     method: 'GET',

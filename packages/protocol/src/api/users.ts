@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { call, Empty, Flag, Id, nameText, OkSchema, ok, requiredName, requiredText, text } from '../call.ts';
 import { ImportReportSchema, UserExportRowSchema, UserSchema } from '../entities.ts';
+import { RoleSchema } from '../roles.ts';
 import { USER_SORT_FIELDS } from '../rules.ts';
 import { ImportCell } from './shared.ts';
 
 // Accounts and users
 export const GetUserById = call(ok({ res: UserSchema }))('/user/api/getUserById/', 'self', z.object({ userId: Id }));
-export const GetAllUsers = call(ok({ res: z.array(UserSchema) }))('/user/api/getAllUsers', 'admin', Empty);
+export const GetAllUsers = call(ok({ res: z.array(UserSchema) }))('/user/api/getAllUsers', 'users.manage', Empty);
 /**
  * New (issue 18): one page of the users list, for organisations too large to load whole (the console pages on
  * the server past USERS_PAGED_ABOVE users). Each user has getAllUsers' fields; `search` keeps the users whose
@@ -15,7 +16,7 @@ export const GetAllUsers = call(ok({ res: z.array(UserSchema) }))('/user/api/get
  */
 export const GetUsersPage = call(ok({ res: z.object({ users: z.array(UserSchema), totalRecords: z.number() }) }))(
   '/user/api/getUsersPage',
-  'admin',
+  'users.manage',
   z.object({
     start: z.coerce.number().int().min(0).default(0),
     limit: z.coerce.number().int().min(1).max(1000).default(25),
@@ -27,7 +28,7 @@ export const GetUsersPage = call(ok({ res: z.object({ users: z.array(UserSchema)
 /** New (issue 18): the ids of every user a search keeps (all users without one), for "select all" of a paged table. */
 export const GetUserIds = call(ok({ res: z.array(z.number()) }))(
   '/user/api/getUserIds',
-  'admin',
+  'users.manage',
   z.object({
     search: z.string().max(200).optional(),
     /** Only the members of this channel. */
@@ -36,12 +37,12 @@ export const GetUserIds = call(ok({ res: z.array(z.number()) }))(
 );
 export const GetListUsersToExport = call(ok({ res: z.array(UserExportRowSchema) }))(
   '/user/api/getListUsersToExport/',
-  'admin',
+  'users.manage',
   Empty,
 );
 export const UpdateUserData = call(ok({ res: UserSchema }))(
   '/user/api/updateUserData',
-  'admin',
+  'users.manage',
   z.object({
     id: Id,
     firstName: requiredName(100),
@@ -54,11 +55,13 @@ export const UpdateUserData = call(ok({ res: UserSchema }))(
     /** Required when an administrator changes its own password here. */
     currentPassword: z.string().max(1024).optional(),
     mapRight: Flag.optional(),
+    /** New: the user's role (absent: unchanged). Not one's own (403), not the last administrator's (409). */
+    role: RoleSchema.optional(),
   }),
 );
 export const DeleteUser = call(OkSchema)(
   '/user/api/deleteUser',
-  'admin',
+  'users.manage',
   z.object({
     UserId: Id,
     /** Voice history: also delete the user's recorded transmissions (absent or false: kept, attributed to a deleted user). */
@@ -80,11 +83,13 @@ export const UserImportRowSchema = z
     password: ImportCell,
     mapRight: ImportCell,
     canal: ImportCell,
+    /** New: admin, dispatcher or member (blank: member). */
+    role: ImportCell,
   })
   .passthrough();
 export const CreateMultipleUsers = call(ok({ createdUsers: ImportReportSchema }))(
   '/user/api/createMultipleUsers',
-  'admin',
+  'users.manage',
   z.object({
     userData: z.array(UserImportRowSchema).max(20000),
     /** New (issue 17): `update` updates the users whose login exists (a blank password keeps theirs). */
@@ -95,7 +100,7 @@ export const CreateMultipleUsers = call(ok({ createdUsers: ImportReportSchema })
 );
 export const UpdateUserChannelsByChannelName = call(OkSchema)(
   '/user/api/updateUserChannelsByChannelName/',
-  'admin',
+  'users.manage',
   z.object({
     userIdentifier: requiredText(254),
     channelNames: z.union([z.array(z.string().max(200)).max(1000), z.string().max(20000)]),
@@ -103,6 +108,6 @@ export const UpdateUserChannelsByChannelName = call(OkSchema)(
 );
 export const RemoveUserChannels = call(OkSchema)(
   '/user/api/removeUserChannels/',
-  'admin',
+  'users.manage',
   z.object({ userIdentifier: requiredText(254) }),
 );

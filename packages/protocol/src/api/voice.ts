@@ -24,14 +24,14 @@ const UploadVoiceMessageForm = UploadVoiceMessageFields.extend({
 });
 export const UploadVoiceMessage = call(ok({ res: VoiceMessageSchema }))(
   UPLOAD_VOICE_MESSAGE_PATH,
-  'reader',
+  'channel.talk',
   UploadVoiceMessageForm,
   { encoding: 'multipart/form-data' },
 );
 export type UploadVoiceMessageResponse = ResponseOf<typeof UploadVoiceMessage>;
 export const GetChannelVoiceMessages = call(ok({ res: z.array(VoiceMessageSchema), hasMore: z.boolean() }))(
   '/user/api/getChannelVoiceMessages',
-  'reader',
+  'channel.read',
   z.object({
     channelId: Id,
     /** Paging, newest first: the transmissions older than this one. */
@@ -39,11 +39,11 @@ export const GetChannelVoiceMessages = call(ok({ res: z.array(VoiceMessageSchema
     limit: z.number().int().min(1).max(200).optional(),
   }),
 );
-export const DeleteVoiceMessage = call(OkSchema)('/user/api/deleteVoiceMessage', 'admin', z.object({ id: Id }));
+export const DeleteVoiceMessage = call(OkSchema)('/user/api/deleteVoiceMessage', 'voice.manage', z.object({ id: Id }));
 /** POST, JSON body; answers a zip (audio files and index.csv), streamed. Not a JSON call: documented apart. */
 export const VOICE_EXPORT_PATH = '/user/api/exportVoiceMessages';
 export const VoiceExport = {
   path: VOICE_EXPORT_PATH,
-  access: 'admin' as const,
+  access: 'voice.manage' as const,
   body: z.object({ channelId: Id, from: IsoTime, to: IsoTime }),
 };

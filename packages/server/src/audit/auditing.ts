@@ -1,5 +1,5 @@
 /**
- * Which administrator calls are audited and how: the call runs in one transaction (transactional.ts) with
+ * Which privileged calls are audited and how: the call runs in one transaction (transactional.ts) with
  * its audit row — who, what, the target's fields before and after (a password only as "changed"), the
  * address and the request id. The row commits with the change or not at all.
  */
@@ -16,6 +16,7 @@ import {
   DeleteUserFromChannel,
   DeleteUserTokens,
   RemoveUserChannels,
+  SetChannelMemberRights,
   SignUpUser,
   UpdateChannel,
   UpdateChannelUsers,
@@ -99,6 +100,7 @@ function specs(db: Db): Map<Call, AuditSpec> {
       },
     ],
     [AddUserToChannel, { action: 'membership.add', targetType: 'channel', targetId: (b) => b.channelId }],
+    [SetChannelMemberRights, { action: 'membership.rights', targetType: 'channel', targetId: (b) => b.channelId }],
     [DeleteUserFromChannel, { action: 'membership.remove', targetType: 'channel', targetId: (b) => b.channelId }],
     [UpdateUserChannels, { action: 'membership.set', targetType: 'channel', targetId: (b) => b.channelId }],
     [
@@ -157,7 +159,7 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
     if (!row) return undefined;
     const members = await db
       .selectFrom('channel_members')
-      .select('user_id')
+      .select(['user_id', 'can_talk'])
       .where('channel_id', '=', id)
       .orderBy('user_id')
       .execute();
@@ -166,6 +168,7 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
       floorControl: row.floor_control === 1,
       recording: row.recording === 1,
       members: members.map((m) => m.user_id),
+      listenOnly: members.filter((m) => m.can_talk === 0).map((m) => m.user_id),
     };
   }
   if (type === 'alert') {
@@ -192,7 +195,7 @@ export function changesBetween(before: Snapshot | undefined, after: Snapshot | u
 export function auditing(db: Db, tx: Transactional, store: AuditStore) {
   const table = specs(db);
   return {
-    /** Runs an administrator's call with its audit row in one transaction (other calls run as they are). */
+    /** Runs a privileged call with its audit row in one transaction (other calls run as they are). */
     async around<T>(
       call: Call,
       ctx: { auth: TokenOwner | undefined; req: FastifyRequest; body: unknown },
@@ -200,7 +203,9 @@ export function auditing(db: Db, tx: Transactional, store: AuditStore) {
     ) {
       const spec = table.get(call);
       const { auth, req, body } = ctx;
-      if (!spec || auth?.role !== 'admin') return run();
+      // Every privileged change, whoever makes it (an administrator, a dispatcher taking an alert, a member
+      // changing its own password); a sign-up without a token has no actor to name.
+      if (!spec || !auth) return run();
       const audited = async () => {
         const knownId = spec.summary && spec.targetType !== 'alert' ? undefined : await spec.targetId?.(body);
         const before = knownId !== undefined ? await snapshot(db, spec.targetType, knownId) : undefined;

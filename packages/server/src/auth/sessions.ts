@@ -3,11 +3,12 @@
  * lifetime (TOKEN_TTL_DAYS) and an idle timeout (SESSION_IDLE_HOURS: unused that long, a token ends).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { Role } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
 
 export interface TokenOwner {
   userId: number;
-  role: 'admin' | 'member';
+  role: Role;
   sessionId: number;
 }
 

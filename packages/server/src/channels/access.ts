@@ -1,29 +1,35 @@
 /**
- * Who may read a channel (its room, members, messages and files): an administrator, or a member of the
- * channel. The one place this rule is written; HTTP routes, socket events and file links all ask it.
+ * What a user may do in a channel: protocol's `may(user, channel, capability)` over the user's standing there
+ * (a member or not, and whether its membership may talk). HTTP routes, socket events and file links all ask
+ * here; the rule itself is written once, in protocol's roles.ts.
  */
-import type { Role } from '@talkgroup/protocol';
+import { type Actor, type Capability, type ChannelStanding, may } from '@talkgroup/protocol';
 import { HttpError } from '../http/errors.ts';
 import type { MembershipStore } from './membership.ts';
 import type { ChannelStore, ChannelSummary } from './store.ts';
 
-export interface Reader {
+/** Who asks: a token's or a socket's user. */
+export interface Reader extends Actor {
   userId: number;
-  role: Role;
 }
+
+type Refusal = 'not-member' | 'not-allowed' | 'no-channel';
 
 /**
  * A refusal of the rule. HTTP answers its status and sentence; a socket event names the channel instead
  * (its client is already in the product, it knows which channel it asked for).
  */
 export class ChannelAccessError extends HttpError {
-  readonly reason: 'not-member' | 'no-channel';
+  readonly reason: Refusal;
   readonly channelId: number;
-  /** The channel refused to a non-member, when it exists. */
+  /** The channel refused, when it exists. */
   readonly channel?: ChannelSummary;
 
-  constructor(reason: 'not-member' | 'no-channel', channelId: number, channel?: ChannelSummary) {
-    super(reason === 'not-member' ? 403 : 404, reason === 'not-member' ? 'not_channel_member' : 'channel_not_found');
+  constructor(reason: Refusal, channelId: number, channel?: ChannelSummary) {
+    super(
+      reason === 'no-channel' ? 404 : 403,
+      reason === 'no-channel' ? 'channel_not_found' : reason === 'not-member' ? 'not_channel_member' : 'not_allowed',
+    );
     this.reason = reason;
     this.channelId = channelId;
     this.channel = channel;
@@ -33,46 +39,63 @@ export class ChannelAccessError extends HttpError {
   forSocket(event: string): string {
     if (this.reason === 'not-member' && this.channel)
       return `${event}: you are not a member of the channel "${this.channel.name}".`;
+    if (this.reason === 'not-allowed' && this.channel)
+      return `${event}: your rights do not allow this in the channel "${this.channel.name}".`;
     return `${event}: there is no channel with id ${this.channelId}.`;
   }
 }
 
 export function channelAccess(channels: ChannelStore, memberships: MembershipStore) {
-  async function mayRead(reader: Reader, channelId: number): Promise<boolean> {
-    return reader.role === 'admin' || memberships.isMember(channelId, reader.userId);
+  /**
+   * The channel (if it exists), the reader's standing there and its names, if `reader` may do `capability`
+   * in it: one query. Membership is asked first: a non-member learns nothing of a channel, not even whether it
+   * exists (403 either way); one who holds the capability everywhere gets a 404 for a missing channel.
+   */
+  async function require(reader: Reader, channelId: number, capability: Capability) {
+    const found = await channels.forWriter(channelId, reader.userId);
+    const standing: ChannelStanding = found?.member ? { member: true, canTalk: found.canTalk } : { member: false };
+    if (!may(reader, standing, capability))
+      throw new ChannelAccessError(standing.member ? 'not-allowed' : 'not-member', channelId, found?.channel);
+    if (!found?.channel) throw new ChannelAccessError('no-channel', channelId);
+    return { channel: found.channel, standing, author: found.author };
   }
 
   return {
-    mayRead,
+    require,
 
-    /**
-     * The channel, if `reader` may read it. Membership is asked first: a member learns nothing of a channel
-     * it does not belong to, not even whether it exists (403 either way); an administrator gets a 404.
-     */
+    /** The reader's standing in a channel: a member or not, and whether its membership may talk. */
+    async standing(reader: Reader, channelId: number): Promise<ChannelStanding> {
+      const rights = await memberships.rights(channelId, reader.userId);
+      return rights ? { member: true, canTalk: rights.canTalk } : { member: false };
+    },
+
+    /** May `reader` do `capability` in this channel? A capability held everywhere asks the database nothing. */
+    async may(reader: Reader, channelId: number, capability: Capability): Promise<boolean> {
+      if (may(reader, null, capability)) return true;
+      const rights = await memberships.rights(channelId, reader.userId);
+      return may(reader, rights ? { member: true, canTalk: rights.canTalk } : { member: false }, capability);
+    },
+
+    /** The channel, if `reader` may read it (its members, messages, images and voice history). */
     async requireReader(reader: Reader, channelId: number): Promise<ChannelSummary> {
-      if (!(await mayRead(reader, channelId)))
-        throw new ChannelAccessError('not-member', channelId, await channels.byId(channelId));
-      const channel = await channels.byId(channelId);
-      if (!channel) throw new ChannelAccessError('no-channel', channelId);
-      return channel;
+      return (await require(reader, channelId, 'channel.read')).channel;
     },
 
-    /**
-     * requireReader for someone who writes in the channel (a chat message), with the writer's names: one query
-     * instead of three. Same answers as requireReader.
-     */
+    /** The channel and the writer's names, if `reader` may chat in it (a message). */
     async requireWriter(reader: Reader, channelId: number) {
-      const found = await channels.forWriter(channelId, reader.userId);
-      if (reader.role !== 'admin' && !found?.member)
-        throw new ChannelAccessError('not-member', channelId, found?.channel);
-      if (!found?.channel) throw new ChannelAccessError('no-channel', channelId);
-      return { channel: found.channel, author: found.author };
+      const { channel, author } = await require(reader, channelId, 'channel.chat');
+      return { channel, author };
     },
 
-    /** Of these readers, the ids of those who may still read the channel (one query for a whole room). */
-    async readersAmong(channelId: number, readers: Reader[]): Promise<Set<number>> {
-      const members = await memberships.memberIds(channelId);
-      return new Set(readers.filter((r) => r.role === 'admin' || members.has(r.userId)).map((r) => r.userId));
+    /** The standing in the channel of each of these users (one query for a whole room). */
+    async standingsAmong(channelId: number, readers: Reader[]): Promise<Map<number, ChannelStanding>> {
+      const rights = await memberships.rightsOfChannel(channelId);
+      return new Map(
+        readers.map((r) => {
+          const canTalk = rights.get(r.userId);
+          return [r.userId, canTalk === undefined ? { member: false } : { member: true, canTalk }];
+        }),
+      );
     },
   };
 }

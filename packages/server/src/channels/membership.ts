@@ -25,13 +25,18 @@ export function membershipStore(db: Db) {
     },
 
     async addUserToChannels(userId: number, channelIds: number[]): Promise<void> {
-      if (channelIds.length === 0) return;
       const at = new Date().toISOString();
-      await db
-        .insertInto('channel_members')
-        .values(channelIds.map((channelId) => ({ channel_id: channelId, user_id: userId, created_at: at })))
-        .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
-        .execute();
+      for (let i = 0; i < channelIds.length; i += 500) {
+        await db
+          .insertInto('channel_members')
+          .values(
+            channelIds
+              .slice(i, i + 500)
+              .map((channelId) => ({ channel_id: channelId, user_id: userId, created_at: at })),
+          )
+          .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
+          .execute();
+      }
     },
 
     async remove(channelId: number, userId: number): Promise<boolean> {
@@ -43,30 +48,78 @@ export function membershipStore(db: Db) {
       return Number(result.numDeletedRows) > 0;
     },
 
-    /** Makes `channelIds` the exact set of channels of a user. */
+    /** Makes `channelIds` the exact set of channels of a user; the memberships it keeps keep their rights. */
     async setChannelsOfUser(userId: number, channelIds: number[]): Promise<void> {
+      const keep = new Set(channelIds);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('channel_members').where('user_id', '=', userId).execute();
-        await membershipStore(trx).addUserToChannels(userId, [...new Set(channelIds)]);
+        const current = await trx
+          .selectFrom('channel_members')
+          .select('channel_id')
+          .where('user_id', '=', userId)
+          .execute();
+        const gone = current.map((r) => r.channel_id).filter((id) => !keep.has(id));
+        for (let i = 0; i < gone.length; i += 500) {
+          await trx
+            .deleteFrom('channel_members')
+            .where('user_id', '=', userId)
+            .where('channel_id', 'in', gone.slice(i, i + 500))
+            .execute();
+        }
+        await membershipStore(trx).addUserToChannels(userId, [...keep]);
       });
     },
 
-    /** Makes `userIds` the exact set of members of a channel. */
+    /** Makes `userIds` the exact set of members of a channel; the memberships it keeps keep their rights. */
     async setUsersOfChannel(channelId: number, userIds: number[]): Promise<void> {
+      const keep = new Set(userIds);
       await db.transaction().execute(async (trx) => {
-        await trx.deleteFrom('channel_members').where('channel_id', '=', channelId).execute();
-        await membershipStore(trx).add(channelId, [...new Set(userIds)]);
+        const current = await trx
+          .selectFrom('channel_members')
+          .select('user_id')
+          .where('channel_id', '=', channelId)
+          .execute();
+        const gone = current.map((r) => r.user_id).filter((id) => !keep.has(id));
+        for (let i = 0; i < gone.length; i += 500) {
+          await trx
+            .deleteFrom('channel_members')
+            .where('channel_id', '=', channelId)
+            .where('user_id', 'in', gone.slice(i, i + 500))
+            .execute();
+        }
+        await membershipStore(trx).add(channelId, [...keep]);
       });
     },
 
-    async isMember(channelId: number, userId: number): Promise<boolean> {
+    /** The rights of a user's membership of a channel; undefined when it is not a member. */
+    async rights(channelId: number, userId: number): Promise<{ canTalk: boolean } | undefined> {
       const row = await db
         .selectFrom('channel_members')
-        .select('user_id')
+        .select('can_talk')
         .where('channel_id', '=', channelId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      return row !== undefined;
+      return row && { canTalk: row.can_talk === 1 };
+    },
+
+    /** Each member of a channel and whether it may talk there. */
+    async rightsOfChannel(channelId: number): Promise<Map<number, boolean>> {
+      const rows = await db
+        .selectFrom('channel_members')
+        .select(['user_id', 'can_talk'])
+        .where('channel_id', '=', channelId)
+        .execute();
+      return new Map(rows.map((r) => [r.user_id, r.can_talk === 1]));
+    },
+
+    /** Sets whether a member may talk in a channel; false when it is not a member. */
+    async setCanTalk(channelId: number, userId: number, canTalk: boolean): Promise<boolean> {
+      const result = await db
+        .updateTable('channel_members')
+        .set({ can_talk: canTalk ? 1 : 0 })
+        .where('channel_id', '=', channelId)
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     async memberIds(channelId: number): Promise<Set<number>> {
@@ -78,15 +131,15 @@ export function membershipStore(db: Db) {
       return new Set(rows.map((r) => r.user_id));
     },
 
-    /** Room keys (rtcSession) of the channels a user belongs to. */
-    async roomsOfMember(userId: number): Promise<string[]> {
+    /** The channels a user belongs to: their ids and room keys (rtcSession). */
+    async channelsOfMember(userId: number): Promise<Array<{ id: number; rtcSession: string }>> {
       const rows = await db
         .selectFrom('channel_members')
         .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
-        .select('channels.rtc_session')
+        .select(['channels.id', 'channels.rtc_session'])
         .where('channel_members.user_id', '=', userId)
         .execute();
-      return rows.map((r) => r.rtc_session);
+      return rows.map((r) => ({ id: r.id, rtcSession: r.rtc_session }));
     },
 
     /** The ids among these that are not users (to refuse them before writing). */

@@ -11,8 +11,10 @@ import {
   GetMyChannels,
   GetUsersInChannel,
   type ImportReport,
+  may,
   normalizeName,
   rtcSessionOf,
+  SetChannelMemberRights,
   UpdateChannel,
   UpdateChannelUsers,
   UpdateUserChannels,
@@ -53,7 +55,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
       return list.map((channel) => ({ ...channel, talking: now.get(channel.id) ?? [] }));
     };
     const mine = await talking(await channels.ofUser(auth.userId));
-    if (auth.role === 'admin') return { success: true, res: mine };
+    if (may(auth, null, 'users.manage')) return { success: true, res: mine };
     // A member sees its fellow members' names, not their logins (e-mail addresses).
     const named = mine.map((channel) => ({
       ...channel,
@@ -63,16 +65,29 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(GetUsersInChannel, async ({ body, auth }) => {
-    await access.requireReader(auth, body.channelId);
-    const members = await users.inChannel(body.channelId);
-    if (auth.role === 'admin') return { success: true, res: members };
-    // Spec section 6: positions are for users with map access.
+    const { standing } = await access.require(auth, body.channelId, 'channel.read');
+    const [members, rights] = await Promise.all([
+      users.inChannel(body.channelId),
+      memberships.rightsOfChannel(body.channelId),
+    ]);
+    const withRights = (user: User) => ({ ...user, canTalk: rights.get(user.id) ?? true });
+    if (may(auth, null, 'users.manage')) return { success: true, res: members.map(withRights) };
+    // Spec section 6: positions are for users with map access (a dispatcher sees its channels' map).
     const me = await users.row(auth.userId);
-    const mapRight = me?.map_right === 1;
+    const seesMap = may({ role: auth.role, mapRight: me?.map_right === 1 }, standing, 'channel.map');
     return {
       success: true,
-      res: members.map((u): User => (u.id === auth.userId ? u : memberView(u, body.channelId, mapRight))),
+      res: members.map((u) => withRights(u.id === auth.userId ? u : memberView(u, body.channelId, seesMap))),
     };
+  });
+
+  route(SetChannelMemberRights, async ({ body }) => {
+    const channel = await requireChannel(body.channelId);
+    await requireUser(body.userId);
+    if (!(await memberships.setCanTalk(channel.id, body.userId, body.canTalk)))
+      throw notFound('user_not_channel_member');
+    events.emit('membershipChanged', { userIds: [body.userId] });
+    return { success: true, ...said('member_rights_updated') };
   });
 
   route(CreateChannel, async ({ body, auth }) => {

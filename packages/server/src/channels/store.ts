@@ -313,14 +313,16 @@ export function channelStore(db: Db) {
           join.onRef('m.channel_id', '=', 'channels.id').onRef('m.user_id', '=', 'users.id'),
         )
         .selectAll('channels')
-        .select(['users.first_name', 'users.last_name', 'users.display_name', 'm.user_id as member_id'])
+        .select(['users.first_name', 'users.last_name', 'users.display_name', 'm.user_id as member_id', 'm.can_talk'])
         .where('users.id', '=', userId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { first_name, last_name, display_name, member_id, ...channel } = row;
+      const { first_name, last_name, display_name, member_id, can_talk, ...channel } = row;
       return {
         channel: channel.id === null ? undefined : toSummary(channel as ChannelRow),
         member: member_id !== null,
+        /** The membership may take the floor (listen-only members may not). */
+        canTalk: can_talk !== 0,
         author: { first_name, last_name, display_name },
       };
     },

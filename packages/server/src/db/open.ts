@@ -44,7 +44,7 @@ function pgTypes(driver: typeof pg) {
   };
 }
 
-function openSqlite(dataDir: string, log: LogConfig): Kysely<Database> {
+function openSqlite(dataDir: string, log: LogConfig): { db: Kysely<Database>; database: DatabaseSync } {
   mkdirSync(dataDir, { recursive: true });
   const database = new DatabaseSync(path.join(dataDir, 'talkgroup.sqlite'));
   // WAL with synchronous=FULL: an acknowledged write survives kill -9 and power loss.
@@ -52,7 +52,10 @@ function openSqlite(dataDir: string, log: LogConfig): Kysely<Database> {
   database.exec('PRAGMA synchronous = FULL');
   database.exec('PRAGMA foreign_keys = ON');
   database.exec('PRAGMA busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteAdapter(database) }), log });
+  return {
+    db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqliteAdapter(database) }), log }),
+    database,
+  };
 }
 
 async function openPostgres(url: string, schema: string | undefined, log: LogConfig): Promise<Kysely<Database>> {
@@ -74,11 +77,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
   const log: LogConfig = (event) => {
     for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
   };
-  const db = options.databaseUrl
-    ? await openPostgres(options.databaseUrl, options.pgSchema, log)
-    : openSqlite(options.dataDir, log);
+  const sqlite = options.databaseUrl ? undefined : openSqlite(options.dataDir, log);
+  const db = sqlite ? sqlite.db : await openPostgres(options.databaseUrl as string, options.pgSchema, log);
   if (options.pgSchema) await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(db);
-  await migrate(db as unknown as Kysely<unknown>, dialect);
+  // Node opens SQLite in defensive mode, which forbids editing sqlite_schema: a migration may need it (0010
+  // drops a CHECK constraint the way SQLite's documentation gives), so it is lifted while migrations run only.
+  sqlite?.database.enableDefensive(false);
+  try {
+    await migrate(db as unknown as Kysely<unknown>, dialect);
+  } finally {
+    sqlite?.database.enableDefensive(true);
+  }
   return {
     db,
     dialect,

@@ -1,4 +1,6 @@
 /** The tables, one interface each; Kysely types every query from this. Times are ISO 8601 UTC strings. */
+
+import type { ParticipationMode, Role } from '@talkgroup/protocol';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 
 export interface UsersTable {
@@ -12,7 +14,8 @@ export interface UsersTable {
   /** scrypt$N$r$p$salt$hash, see auth/passwords.ts */
   password_hash: string;
   map_right: number;
-  role: 'admin' | 'member';
+  /** A role of protocol's ROLE_RULES; plain text (no list of allowed values), so that a new role is a new row there. */
+  role: Role;
   photo_url: string | null;
   created_at: string;
   /**
@@ -64,6 +67,8 @@ export interface ChannelsTable {
 export interface ChannelMembersTable {
   channel_id: number;
   user_id: number;
+  /** 1: the member may take the channel's floor; 0: listen-only (it hears and chats). */
+  can_talk: ColumnType<number, number | undefined, number>;
   created_at: string;
 }
 
@@ -75,6 +80,8 @@ export interface UserSocketsTable {
   /** The server process that holds the socket, so that a restart removes its stale rows. */
   instance_id: string;
   mic_state: number;
+  /** How the socket is in the channel: 'talk' or 'listen' (a row without channel says 'talk'). */
+  mode: ColumnType<ParticipationMode, ParticipationMode | undefined, ParticipationMode>;
   created_at: string;
 }
 

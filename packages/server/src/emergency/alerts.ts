@@ -4,13 +4,13 @@
  * (it must be a reader) or the one it is in now. Real time pushes the alert (emergencyRaised) and gives the
  * sender the floor of that channel.
  */
-import { EMERGENCY_MIN_INTERVAL_MS, type EmergencyAlert } from '@talkgroup/protocol';
+import { EMERGENCY_MIN_INTERVAL_MS, type EmergencyAlert, may } from '@talkgroup/protocol';
 import type { ActivityStore } from '../activities/store.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
-import { HttpError, notFound } from '../http/errors.ts';
+import { forbidden, HttpError, notFound } from '../http/errors.ts';
 import type { PresenceStore } from '../presence/store.ts';
 import type { UserStore } from '../users/store.ts';
 import type { EmergencyStore } from './store.ts';
@@ -20,6 +20,11 @@ export interface AlertInput {
   lat?: number;
   lng?: number;
   accuracy?: number;
+}
+
+async function someChannel(ids: number[], test: (id: number) => Promise<boolean>): Promise<boolean> {
+  for (const id of ids) if (await test(id)) return true;
+  return false;
 }
 
 export const TOO_SOON = 'You sent an emergency alert less than 30 seconds ago: the administrators have it.';
@@ -38,11 +43,12 @@ export function emergencyAlerts(deps: {
   /** This instance's latest alert per user: two presses at once must not both pass the database check. */
   const lastRaised = new Map<number, number>();
 
-  /** The rooms that hear about an alert: the sender's channels, and the alert's channel. */
-  const roomsFor = async (alert: EmergencyAlert): Promise<string[]> => {
-    const rooms = alert.userId !== null ? await memberships.roomsOfMember(alert.userId) : [];
+  /** The channels that hear about an alert: the sender's, and the alert's (their rooms and ids). */
+  const whereFor = async (alert: EmergencyAlert): Promise<{ rooms: string[]; channelIds: number[] }> => {
+    const own = alert.userId !== null ? await memberships.channelsOfMember(alert.userId) : [];
     const channel = alert.channelId !== null ? await channels.byId(alert.channelId) : undefined;
-    return [...new Set(channel ? [...rooms, channel.rtcSession] : rooms)];
+    const all = channel ? [...own, { id: channel.id, rtcSession: channel.rtcSession }] : own;
+    return { rooms: [...new Set(all.map((c) => c.rtcSession))], channelIds: [...new Set(all.map((c) => c.id))] };
   };
 
   return {
@@ -70,7 +76,7 @@ export function emergencyAlerts(deps: {
         { userId: sender.userId, displayName: user.display_name, channel, position },
         new Date(now),
       );
-      events.emit('emergencyRaised', { alert, rooms: await roomsFor(alert), channel });
+      events.emit('emergencyRaised', { alert, ...(await whereFor(alert)), channel });
       await activities.record('emergency', {
         userId: sender.userId,
         channelId: channel?.id ?? null,
@@ -79,17 +85,33 @@ export function emergencyAlerts(deps: {
       return alert;
     },
 
-    async acknowledge(admin: Reader, alertId: number): Promise<EmergencyAlert> {
-      const user = await users.row(admin.userId);
+    /** Taken by an administrator, or by a dispatcher of the alert's channel (of its sender's, without one). */
+    async acknowledge(taker: Reader, alertId: number): Promise<EmergencyAlert> {
+      const user = await users.row(taker.userId);
       if (!user) throw notFound('User');
-      const taken = await store.acknowledge(alertId, { userId: admin.userId, displayName: user.display_name });
+      const alert = await store.byId(alertId);
+      if (!alert) throw notFound('Emergency alert');
+      const { channelIds } = await whereFor(alert);
+      const concerned = alert.channelId !== null ? [alert.channelId] : channelIds;
+      if (
+        !may(taker, null, 'channel.alerts') &&
+        !(await someChannel(concerned, (id) => access.may(taker, id, 'channel.alerts')))
+      )
+        throw forbidden('not_allowed');
+      const taken = await store.acknowledge(alertId, { userId: taker.userId, displayName: user.display_name });
       if (!taken) throw notFound('Emergency alert');
-      if (taken.changed)
-        events.emit('emergencyAcknowledged', { alert: taken.alert, rooms: await roomsFor(taken.alert) });
+      if (taken.changed) events.emit('emergencyAcknowledged', { alert: taken.alert, ...(await whereFor(taken.alert)) });
       return taken.alert;
     },
 
-    page: store.page,
+    /** A page of the alerts `reader` may see: all of them, or those of the channels where it takes alerts. */
+    async page(reader: Reader, start: number, limit: number) {
+      if (may(reader, null, 'channel.alerts')) return store.page(start, limit);
+      const own = await memberships.channelsOfMember(reader.userId);
+      const allowed: number[] = [];
+      for (const { id } of own) if (await access.may(reader, id, 'channel.alerts')) allowed.push(id);
+      return store.page(start, limit, allowed);
+    },
   };
 }
 

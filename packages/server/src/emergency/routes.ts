@@ -20,5 +20,8 @@ export function emergencyRoutes(app: FastifyInstance, services: Services): void 
     res: await emergency.acknowledge(auth, body.alertId),
   }));
 
-  route(GetEmergencyAlerts, async ({ body }) => ({ success: true, res: await emergency.page(body.start, body.limit) }));
+  route(GetEmergencyAlerts, async ({ body, auth }) => ({
+    success: true,
+    res: await emergency.page(auth, body.start, body.limit),
+  }));
 }

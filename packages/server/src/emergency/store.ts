@@ -1,7 +1,7 @@
 /** Emergency alerts (issue 14): rows in, the EmergencyAlert shape out; open ones first. */
 import type { EmergencyAlert } from '@talkgroup/protocol';
-import type { Selectable } from 'kysely';
-import type { Db, EmergencyAlertsTable } from '../db/schema.ts';
+import type { Selectable, SelectQueryBuilder } from 'kysely';
+import type { Database, Db, EmergencyAlertsTable } from '../db/schema.ts';
 
 function toAlert(row: Selectable<EmergencyAlertsTable>): EmergencyAlert {
   return {
@@ -83,22 +83,46 @@ export function emergencyStore(db: Db) {
       return row ? { alert: toAlert(row), changed: false } : undefined;
     },
 
-    /** Open alerts first, newest first within each group. */
+    async byId(id: number): Promise<EmergencyAlert | undefined> {
+      const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row && toAlert(row);
+    },
+
+    /**
+     * Open alerts first, newest first within each group. `channelIds`: only the alerts of these channels (an
+     * alert without channel counts for its sender's channels); absent: all.
+     */
     async page(
       start: number,
       limit: number,
+      channelIds?: number[],
     ): Promise<{ alerts: EmergencyAlert[]; totalRecords: number; open: number }> {
-      const rows = await db
-        .selectFrom('emergency_alerts')
-        .selectAll()
+      const scoped = <Q extends SelectQueryBuilder<Database, 'emergency_alerts', object>>(query: Q): Q =>
+        channelIds === undefined
+          ? query
+          : (query.where((eb) =>
+              eb.or([
+                eb('emergency_alerts.channel_id', 'in', channelIds.length > 0 ? channelIds : [0]),
+                eb.and([
+                  eb('emergency_alerts.channel_id', 'is', null),
+                  eb.exists(
+                    eb
+                      .selectFrom('channel_members')
+                      .select('channel_members.user_id')
+                      .whereRef('channel_members.user_id', '=', 'emergency_alerts.user_id')
+                      .where('channel_members.channel_id', 'in', channelIds.length > 0 ? channelIds : [0]),
+                  ),
+                ]),
+              ]),
+            ) as Q);
+      const rows = await scoped(db.selectFrom('emergency_alerts').selectAll())
         .orderBy((eb) => eb.case().when('acknowledged_at', 'is', null).then(0).else(1).end())
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)
         .offset(start)
         .execute();
-      const counts = await db
-        .selectFrom('emergency_alerts')
+      const counts = await scoped(db.selectFrom('emergency_alerts'))
         .select((eb) => [
           eb.fn.countAll<number | string>().as('total'),
           eb.fn.count<number | string>('id').filterWhere('acknowledged_at', 'is', null).as('open'),

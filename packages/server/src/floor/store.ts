@@ -3,7 +3,7 @@
  * one atomic script (never a read then a write); without Redis there is one instance, and memory is the
  * truth. Answered without any database write, so a grant is as fast as a round trip to Redis.
  */
-import type { Role } from '@talkgroup/protocol';
+import { floorPriorityOf, ROLES, type Role } from '@talkgroup/protocol';
 
 export interface FloorClaim {
   socketId: string;
@@ -12,16 +12,13 @@ export interface FloorClaim {
   role: Role;
   /** ISO time of the grant. */
   since: string;
-  /** Who may take the floor from whom: a higher priority preempts a lower one (FLOOR_PRIORITY). */
+  /** Who may take the floor from whom: a higher priority preempts a lower one (the role's, protocol's roles.ts). */
   priority: number;
 }
 
-/** A member talks; an administrator breaks in on a member; an emergency breaks in on anyone but an emergency. */
-export const FLOOR_PRIORITY = { member: 0, admin: 1, emergency: 2 } as const;
-
 /** A claim written by an older instance has no priority: its role tells. */
 const priorityOf = (claim: FloorClaim) =>
-  typeof claim.priority === 'number' ? claim.priority : (FLOOR_PRIORITY[claim.role] ?? 0);
+  typeof claim.priority === 'number' ? claim.priority : floorPriorityOf(claim.role);
 
 export type FloorDecision = { granted: true; preempted?: FloorClaim } | { granted: false; holder: FloorClaim };
 
@@ -34,6 +31,8 @@ export interface FloorStore {
   take(channelId: number, claim: FloorClaim, ttlMs: number): Promise<FloorDecision>;
   /** Frees the floor if this socket holds it; returns the claim that was freed. */
   release(channelId: number, socketId: string): Promise<FloorClaim | undefined>;
+  /** Who holds the floor now, if anyone. */
+  holder(channelId: number): Promise<FloorClaim | undefined>;
 }
 
 export function memoryFloorStore(): FloorStore {
@@ -60,15 +59,19 @@ export function memoryFloorStore(): FloorStore {
       holders.delete(channelId);
       return holder;
     },
+    async holder(channelId) {
+      return current(channelId);
+    },
   };
 }
 
 /** The commands used here (a node-redis client has them). */
 export interface FloorRedis {
   eval(script: string, options: { keys: string[]; arguments: string[] }): Promise<unknown>;
+  get(key: string): Promise<unknown>;
 }
 
-// ARGV: the claim (JSON), its priority, the time to live (ms).
+// ARGV: the claim (JSON), its priority, the time to live (ms), each role's priority (JSON: for claims without one).
 const TAKE = `
 local current = redis.call('GET', KEYS[1])
 if current then
@@ -76,7 +79,7 @@ if current then
   local claim = cjson.decode(ARGV[1])
   local held = tonumber(holder.priority)
   if held == nil then
-    if holder.role == 'admin' then held = 1 else held = 0 end
+    held = tonumber(cjson.decode(ARGV[4])[holder.role]) or 0
   end
   local wanted = tonumber(ARGV[2])
   if holder.socketId == claim.socketId then
@@ -101,12 +104,19 @@ if cjson.decode(current).socketId ~= ARGV[1] then return '' end
 redis.call('DEL', KEYS[1])
 return current`;
 
+const ROLE_PRIORITIES = JSON.stringify(Object.fromEntries(ROLES.map((role) => [role, floorPriorityOf(role)])));
+
 export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
   return {
     async take(channelId, claim, ttlMs) {
       const [granted, other] = (await redis.eval(TAKE, {
         keys: [`${prefix}${channelId}`],
-        arguments: [JSON.stringify(claim), String(claim.priority), String(Math.max(1, Math.round(ttlMs)))],
+        arguments: [
+          JSON.stringify(claim),
+          String(claim.priority),
+          String(Math.max(1, Math.round(ttlMs))),
+          ROLE_PRIORITIES,
+        ],
       })) as [number, string];
       if (granted === 1) return other ? { granted: true, preempted: JSON.parse(other) } : { granted: true };
       return { granted: false, holder: JSON.parse(other) };
@@ -114,6 +124,10 @@ export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
     async release(channelId, socketId) {
       const freed = (await redis.eval(RELEASE, { keys: [`${prefix}${channelId}`], arguments: [socketId] })) as string;
       return freed ? (JSON.parse(freed) as FloorClaim) : undefined;
+    },
+    async holder(channelId) {
+      const held = (await redis.get(`${prefix}${channelId}`)) as string | null;
+      return held ? (JSON.parse(held) as FloorClaim) : undefined;
     },
   };
 }

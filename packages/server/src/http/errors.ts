@@ -34,7 +34,7 @@ export const forbidden = (what: Said = 'admin_only') => new HttpError(403, what)
 /** A code (`user_not_found`), or the name of the missing thing ('Voice message' -> 'Voice message not found.'). */
 export const notFound = (what: Said) =>
   isServerMessageCode(what) ? new HttpError(404, what) : new HttpError(404, 'not_found', { what });
-export const conflict = (what: Said) => new HttpError(409, what);
+export const conflict = (what: Said, params?: ServerMessageParams) => new HttpError(409, what, params);
 
 interface Issue {
   path: readonly PropertyKey[];

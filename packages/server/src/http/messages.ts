@@ -127,6 +127,36 @@ const catalogue: Record<ServerMessageCode, Texts> = {
     fr: 'Le jeton est invalide, expiré ou révoqué.',
     de: 'Das Token ist ungültig, abgelaufen oder widerrufen.',
   },
+  member_rights_updated: {
+    en: 'Member rights updated',
+    fr: 'Droits du membre mis à jour',
+    de: 'Mitgliedsrechte aktualisiert',
+  },
+  not_allowed: {
+    en: 'Your role does not allow this.',
+    fr: 'Votre rôle ne le permet pas.',
+    de: 'Ihre Rolle erlaubt das nicht.',
+  },
+  own_role: {
+    en: 'Nobody may change their own role.',
+    fr: 'Personne ne peut changer son propre rôle.',
+    de: 'Niemand darf die eigene Rolle ändern.',
+  },
+  last_admin: {
+    en: 'This is the last administrator: make another user an administrator first.',
+    fr: "C'est le dernier administrateur : nommez d'abord un autre administrateur.",
+    de: 'Das ist der letzte Administrator: ernennen Sie zuerst einen anderen Administrator.',
+  },
+  floor_busy: {
+    en: '{{name}} is talking: wait until the channel is free.',
+    fr: '{{name}} parle : attendez que le canal soit libre.',
+    de: '{{name}} spricht: warten Sie, bis der Kanal frei ist.',
+  },
+  listen_only: {
+    en: 'You may only listen in this channel.',
+    fr: 'Vous pouvez seulement écouter dans ce canal.',
+    de: 'Sie dürfen in diesem Kanal nur zuhören.',
+  },
   admin_only: {
     en: 'Only an administrator may do this.',
     fr: 'Seul un administrateur peut faire cela.',

@@ -6,7 +6,7 @@
  * leaves the server.
  */
 
-import type { Access, BodyOf, Call, ResponseOf } from '@talkgroup/protocol';
+import type { Access, BodyOf, Call, Capability, ResponseOf } from '@talkgroup/protocol';
 import * as protocol from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -30,19 +30,28 @@ export function tokenOf(req: FastifyRequest): string | undefined {
   return typeof header === 'string' && header !== '' ? header : undefined;
 }
 
-/** The guard: public needs no token, admin an administrator's; the finer levels are checked by the handler. */
+/**
+ * The guard: public needs no token, every other access a valid one, and a capability a role that holds it
+ * somewhere (everywhere, or in its own channels: the handler then asks about the channel the call names).
+ */
 export async function authenticate(sessions: SessionStore, req: FastifyRequest, access: Access) {
   const token = tokenOf(req);
   const owner = token ? await sessions.resolve(token) : undefined;
   if (access === 'public') return owner;
   if (!owner) throw unauthorized(token ? 'session_expired' : 'token_missing');
-  if (access === 'admin' && owner.role !== 'admin') throw forbidden();
+  if (protocol.isCapability(access) && !protocol.mayAnywhere(owner, access)) throw forbidden(refusalOf(access));
   return owner;
 }
 
-/** A member may act on itself; an administrator on anyone. */
-export function requireSelfOrAdmin(auth: TokenOwner, userId: number): void {
-  if (auth.role !== 'admin' && auth.userId !== userId) throw forbidden('own_account_only');
+/** Says "only an administrator" when only administrators hold the capability, else that the role does not. */
+function refusalOf(capability: Capability): 'admin_only' | 'not_allowed' {
+  const holders = protocol.ROLES.filter((role) => protocol.mayAnywhere({ role }, capability));
+  return holders.length === 1 && holders[0] === 'admin' ? 'admin_only' : 'not_allowed';
+}
+
+/** One may act on oneself; on anyone else only with this capability (an administrator's, users.manage). */
+export function requireSelfOr(auth: TokenOwner, userId: number, capability: Capability): void {
+  if (auth.userId !== userId && !protocol.may(auth, null, capability)) throw forbidden('own_account_only');
 }
 
 export function parseBody<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
@@ -62,7 +71,7 @@ const callNames = new Map<Call, string>(
 export function routeSchema(call: Call): FastifySchema & Record<string, unknown> {
   return {
     operationId: callNames.get(call),
-    description: `Access: ${call.access} (${protocol.ACCESS_LEVELS[call.access]}). See docs/api.md.`,
+    description: `Access: ${call.access} (${protocol.describeAccess(call.access)}). See docs/api.md.`,
     ...(call.access === 'public' ? { security: [] } : {}),
     ...(call.method === 'GET' ? {} : { body: call.body }),
     ...(call.encoding ? { consumes: [call.encoding] } : {}),

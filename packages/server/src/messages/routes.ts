@@ -8,6 +8,7 @@ import {
   IMAGE_MAX_LABEL,
   type ImageMimeType,
   type Message,
+  may,
   SendMessageToChannel,
   UPLOAD_FILE_PATH,
   UploadFile,
@@ -85,7 +86,7 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
   route(DeleteMessageById, async ({ body, auth }) => {
     const row = await messages.byId(body.msgId);
     if (!row) throw notFound('message_not_found');
-    if (auth.role !== 'admin' && row.user_id !== auth.userId) throw forbidden('own_messages_only');
+    if (row.user_id !== auth.userId && !may(auth, null, 'messages.moderate')) throw forbidden('own_messages_only');
     await messages.remove(row.id);
     if (row.file_path) await files.remove(row.file_path);
     const channel = await services.channels.byId(row.channel_id);
@@ -151,7 +152,7 @@ export function messageRoutes(app: FastifyInstance, services: Services): void {
     if (!file) throw notFound('file_not_found');
     const readerId = Number(param('uid'));
     const reader = await users.row(readerId);
-    if (!reader || !(await access.mayRead({ userId: readerId, role: reader.role }, file.channel_id)))
+    if (!reader || !(await access.may({ userId: readerId, role: reader.role }, file.channel_id, 'channel.read')))
       throw forbidden('channel_no_longer_readable');
     let bytes: Buffer;
     try {

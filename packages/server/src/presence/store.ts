@@ -1,65 +1,112 @@
 /**
- * Presence: one user_sockets row per connected socket, with the channel it is in (null until it joins
- * one). It lives in the database so that any instance answers "who is connected" the same way.
+ * Presence: one user_sockets row per connected socket and channel it is in, with how it is there (talk or
+ * listen), or a single row without channel while it is in none (the spec's entity: userId, channelId,
+ * socket_id). It lives in the database so that any instance answers "who is connected" the same way.
  */
-import type { UserStatus } from '@talkgroup/protocol';
+import type { ParticipationMode, UserStatus } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
 
+/** Who holds the socket: its user and the server instance it is connected to. */
+export interface SocketOwner {
+  socketId: string;
+  userId: number;
+  instanceId: string;
+}
+
 export function presenceStore(db: Db) {
-  /**
-   * Puts the socket in a channel (or in none). The row is written again if it is gone: deleting a channel
-   * deletes the presence rows that pointed at it, while the socket itself is still connected.
-   */
-  async function place(
-    socketId: string,
-    userId: number,
-    instanceId: string,
-    channelId: number | null,
-    via: Db = db,
-  ): Promise<void> {
-    const result = await via
-      .updateTable('user_sockets')
-      .set({ channel_id: channelId, mic_state: 0 })
-      .where('socket_id', '=', socketId)
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) > 0) return;
-    await via
+  const insert = (via: Db, owner: SocketOwner, channelId: number | null, mode: ParticipationMode) =>
+    via
       .insertInto('user_sockets')
       .values({
-        user_id: userId,
+        user_id: owner.userId,
         channel_id: channelId,
-        socket_id: socketId,
-        instance_id: instanceId,
+        socket_id: owner.socketId,
+        instance_id: owner.instanceId,
         mic_state: 0,
+        mode,
         created_at: new Date().toISOString(),
       })
       .execute();
+
+  /**
+   * Puts the socket in a channel, beside the others it is in (its row without channel becomes this one). A
+   * row is written again if it is gone: deleting a channel deletes the presence rows that pointed at it,
+   * while the socket itself is still connected. `via`: a transaction (group-commit.ts gathers a crowd's).
+   */
+  async function join(owner: SocketOwner, channelId: number, mode: ParticipationMode, via: Db = db): Promise<void> {
+    const here = await via
+      .updateTable('user_sockets')
+      .set({ mode })
+      .where('socket_id', '=', owner.socketId)
+      .where('channel_id', '=', channelId)
+      .executeTakeFirst();
+    if (Number(here.numUpdatedRows) > 0) return;
+    const moved = await via
+      .updateTable('user_sockets')
+      .set({ channel_id: channelId, mode, mic_state: 0 })
+      .where('socket_id', '=', owner.socketId)
+      .where('channel_id', 'is', null)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) > 0) return;
+    await insert(via, owner, channelId, mode);
+  }
+
+  /** Takes the socket out of a channel; out of its last one, it keeps its row without channel. */
+  async function leave(owner: SocketOwner, channelId: number, via: Db = db): Promise<void> {
+    const rest = await via
+      .selectFrom('user_sockets')
+      .select('channel_id')
+      .where('socket_id', '=', owner.socketId)
+      .execute();
+    if (rest.length === 1 && rest[0].channel_id === channelId) {
+      await via
+        .updateTable('user_sockets')
+        .set({ channel_id: null, mode: 'talk', mic_state: 0 })
+        .where('socket_id', '=', owner.socketId)
+        .execute();
+      return;
+    }
+    await via
+      .deleteFrom('user_sockets')
+      .where('socket_id', '=', owner.socketId)
+      .where('channel_id', '=', channelId)
+      .execute();
+    if (rest.length === 0) await insert(via, owner, null, 'talk');
   }
 
   return {
-    /** `via`: a transaction to write in (group-commit.ts gathers the writes of a crowd). */
-    async add(socketId: string, userId: number, instanceId: string, via: Db = db): Promise<void> {
-      await place(socketId, userId, instanceId, null, via);
-    },
-
-    place,
-
-    /** Points an existing socket row at a channel (connectAdminToChannel); false when the row is gone. */
-    async setChannel(socketId: string, channelId: number | null): Promise<boolean> {
-      const result = await db
-        .updateTable('user_sockets')
-        .set({ channel_id: channelId, mic_state: 0 })
-        .where('socket_id', '=', socketId)
+    /** A socket connected: its row without channel. */
+    async add(owner: SocketOwner, via: Db = db): Promise<void> {
+      const row = await via
+        .selectFrom('user_sockets')
+        .select('id')
+        .where('socket_id', '=', owner.socketId)
         .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0;
+      if (!row) await insert(via, owner, null, 'talk');
     },
 
-    async socketRow(socketId: string) {
+    join,
+    leave,
+
+    /**
+     * Writes a socket's rows again as they should be (its channels, or none): after its instance was taken
+     * for dead and its rows removed while the socket stayed connected.
+     */
+    async restore(owner: SocketOwner, channels: Array<{ channelId: number; mode: ParticipationMode }>) {
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('user_sockets').where('socket_id', '=', owner.socketId).execute();
+        if (channels.length === 0) await insert(trx, owner, null, 'talk');
+        for (const { channelId, mode } of channels) await insert(trx, owner, channelId, mode);
+      });
+    },
+
+    /** The channels a socket is in, by its rows (any instance's socket). */
+    async socketRows(socketId: string) {
       return db
         .selectFrom('user_sockets')
         .select(['user_id', 'channel_id', 'instance_id'])
         .where('socket_id', '=', socketId)
-        .executeTakeFirst();
+        .execute();
     },
 
     async remove(socketId: string): Promise<void> {
@@ -75,16 +122,19 @@ export function presenceStore(db: Db) {
         .execute();
     },
 
-    /** A socket of this user in this channel, for pushes that did not come from a socket (HTTP). */
-    async socketIn(userId: number, channelId: number): Promise<string | undefined> {
+    /** A socket of this user in this channel (its latest) and how it is there, for calls that come over HTTP. */
+    async socketIn(
+      userId: number,
+      channelId: number,
+    ): Promise<{ socketId: string; mode: ParticipationMode } | undefined> {
       const row = await db
         .selectFrom('user_sockets')
-        .select('socket_id')
+        .select(['socket_id', 'mode'])
         .where('user_id', '=', userId)
         .where('channel_id', '=', channelId)
         .orderBy('id', 'desc')
         .executeTakeFirst();
-      return row?.socket_id;
+      return row && { socketId: row.socket_id, mode: row.mode };
     },
 
     async status(userId: number): Promise<UserStatus> {
@@ -138,10 +188,11 @@ export function presenceStore(db: Db) {
       return rows.map((r) => ({ channelId: r.id, connected: Number(r.n) }));
     },
 
+    /** Connected sockets of a user (one socket in several channels counts once). */
     async socketCount(userId: number, via: Db = db): Promise<number> {
       const row = await via
         .selectFrom('user_sockets')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .select((eb) => eb.fn.count<number>('socket_id').distinct().as('n'))
         .where('user_id', '=', userId)
         .executeTakeFirstOrThrow();
       return Number(row.n);

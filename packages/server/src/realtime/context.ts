@@ -1,12 +1,25 @@
 /** What the parts of the real-time layer share: the io server's types, the context, and a socket's own. */
-import type { ClientToServerEvents, Role, ServerToClientEvents } from '@talkgroup/protocol';
+import type { ClientToServerEvents, ParticipationMode, Role, ServerToClientEvents } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server, Socket } from 'socket.io';
 import type { ChannelSummary } from '../channels/store.ts';
+import type { PresenceWrites } from '../presence/group-commit.ts';
 import type { Services } from '../services.ts';
 import type { ChannelCache } from './channel-cache.ts';
 import type { Floor } from './floor.ts';
-import type { PresenceWrites } from '../presence/group-commit.ts';
+import type { MediaPlane } from './media/plane.ts';
+import type { Talk } from './talk.ts';
+
+/** One channel a socket is in: its id, its room key (rtcSession) and how it is there. */
+export interface Participation {
+  channelId: number;
+  room: string;
+  mode: ParticipationMode;
+  /** The user's rights let it take the floor here (false: a listen-only membership); read at the join. */
+  mayTalk: boolean;
+  /** The user may see the channel's map (its map room): read at the join. */
+  seesMap: boolean;
+}
 
 /** What a socket carries; fetchSockets() hands it over from any instance. */
 export interface SocketData {
@@ -17,11 +30,10 @@ export interface SocketData {
   /** The account's display name: what peers see, whatever name a client announces. */
   name: string;
   mapRight: boolean;
-  /** The client asked for one push per change (push-once.ts). */
+  /** The client asked for one push per change (legacy/client-kinds.ts). */
   pushesOnce: boolean;
-  /** The channel room the socket joined (its rtcSession), if any. */
-  room: string | null;
-  channelId: number | null;
+  /** The channels the socket is in (at most MAX_PARTICIPATIONS); a plain list, so that it crosses instances. */
+  participations: Participation[];
 }
 
 /** Between instances: re-check which sockets may stay in which channel room (see room-guard.ts). */
@@ -37,7 +49,7 @@ export type EventArgs<E extends EventName> = Parameters<ServerToClientEvents[E]>
 export interface StatusOptions {
   /** Channel rooms to tell besides those of the user's channels (one it just left). */
   alsoRooms?: string[];
-  /** The user's first socket: `userConnected` too. */
+  /** The user's first socket: it came online. */
   cameOnline?: boolean;
 }
 
@@ -58,14 +70,16 @@ export interface RealtimeContext {
   instanceId: string;
   /** One push to the union of these rooms: a socket in several of them gets it once. */
   emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void;
+  /** A push to one socket of this instance (with the twin the spec's clients expect, legacy/adapter.ts). */
+  emitToSocket<E extends EventName>(socket: TalkSocket, event: E, ...args: EventArgs<E>): void;
   /** Pushes a user's presence to administrators and to the rooms of its channels (gathered: status.ts). */
   publishStatus(userId: number, options?: StatusOptions): void;
-  /** A push-to-talk change, from a socket or from HTTP: pushed to the room, recorded as talk bursts. */
-  changeMicState(change: MicChange): Promise<void>;
-  /** Ends a user's talk burst in a channel it leaves (the others see its mic go off). */
-  endTalkOnLeave(socket: TalkSocket, room: string, channelId: number): Promise<void>;
+  /** Push-to-talk: presses, releases and mic changes, from a socket or from HTTP (talk.ts). */
+  talk: Talk;
   /** Who may talk in each channel (floor.ts). */
   floor: Floor;
+  /** Where each channel's voice goes: the mesh, or a media server (media/plane.ts). */
+  media: MediaPlane;
   /** Presence writes of a crowd, committed together (presence/group-commit.ts). */
   presenceWrites: PresenceWrites;
   /** Channels as real time last read them (floor control on or off), without a database round trip. */
@@ -82,8 +96,11 @@ export interface SocketScope extends RealtimeContext {
   answerNow<R>(event: keyof ClientToServerEvents, task: (payload: unknown) => Promise<R>): void;
   /** Runs a task in the socket's queue. */
   run(event: string, task: () => Promise<void> | void): Promise<void>;
-  /** The room this socket is in, or a clear error (`claimed`: the room the client names). */
-  requireRoom(event: string, claimed?: string): { room: string; channelId: number };
+  /**
+   * The channel an event is about: the one it names (`claimed`, a room key), or the socket's only one; a clear
+   * error when the socket is in none, in another, or in several and the event names none.
+   */
+  requireRoom(event: string, claimed?: string): Participation;
 }
 
 /** A concern: the events of one subject (rooms, signalling, talk, chat, positions) for one socket. */

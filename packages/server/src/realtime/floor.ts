@@ -2,17 +2,23 @@
  * Floor control: one talker per channel (issue 14). The decision comes from the floor store (memory, or an
  * atomic Redis script across instances) and is pushed at once (floor_taken, floor_idle, floor_revoked);
  * talk bursts and activities are written after, by the callers. A holding ends when its holder releases,
- * leaves, disconnects or is preempted by an administrator, and after FLOOR_MAX_SECONDS at the latest.
+ * leaves, disconnects or is preempted (a dispatcher breaks in on a member, an administrator on both, an emergency
+ * on anyone), and after FLOOR_MAX_SECONDS at the latest.
  */
-import type { FloorAnswer, FloorRevokeReason } from '@talkgroup/protocol';
+import {
+  EMERGENCY_FLOOR_PRIORITY,
+  type FloorAnswer,
+  type FloorRevokeReason,
+  floorPriorityOf,
+} from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { FloorClaim, FloorStore } from '../floor/store.ts';
 import type { RealtimeContext, SocketData } from './context.ts';
-import { FLOOR_PRIORITY, type FloorClaim, type FloorStore } from '../floor/store.ts';
 import { channelRoom, peerRoom } from './room-names.ts';
 
 export interface FloorOutcome {
   answer: FloorAnswer;
-  /** The member whose holding an administrator took over. */
+  /** The holding a higher priority took over. */
   preempted?: FloorClaim;
 }
 
@@ -32,6 +38,8 @@ export interface Floor {
   ): Promise<FloorOutcome>;
   /** Frees the floor if `socketId` holds it; `reason` tells the holder why (none when it let go itself). */
   free(socketId: string, room: string, channelId: number, reason?: FloorRevokeReason): Promise<FloorClaim | undefined>;
+  /** Who holds the channel's floor now (across instances). */
+  holder(channelId: number): Promise<FloorClaim | undefined>;
   stop(): void;
 }
 
@@ -57,7 +65,7 @@ export function floorControl(
 
   const floor: Floor = {
     async take(holder, room, channelId, options = {}) {
-      const priority = options.emergency ? FLOOR_PRIORITY.emergency : FLOOR_PRIORITY[holder.role];
+      const priority = options.emergency ? EMERGENCY_FLOOR_PRIORITY : floorPriorityOf(holder.role);
       const claim: FloorClaim = {
         socketId: holder.socketId,
         userId: holder.userId,
@@ -106,6 +114,8 @@ export function floorControl(
       emitTo([channelRoom(room)], 'floor_idle', { room });
       return freed;
     },
+
+    holder: (channelId) => store.holder(channelId),
 
     stop() {
       for (const { timer } of timers.values()) clearTimeout(timer);

@@ -3,7 +3,7 @@ import type { Socket } from 'socket.io';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { UserStore } from '../users/store.ts';
 import type { Io, SocketData } from './context.ts';
-import { wantsOnePush } from './push-once.ts';
+import { wantsOnePush } from './legacy/client-kinds.ts';
 
 /** The token from the handshake query, or from the Socket.IO `auth` object. */
 export function tokenOf(handshake: Socket['handshake']): string | undefined {
@@ -31,8 +31,7 @@ export function authenticateSockets(
         name: user.display_name,
         mapRight: user.map_right === 1,
         pushesOnce: wantsOnePush(socket.handshake),
-        room: null,
-        channelId: null,
+        participations: [],
       };
       socket.data = data;
       next();

@@ -10,8 +10,15 @@ export interface PushTarget {
   toAdmins<E extends EventName>(event: E, ...args: EventArgs<E>): void;
   /** To every socket in a channel's room (by rtcSession). */
   toRoom<E extends EventName>(rtcSession: string, event: E, ...args: EventArgs<E>): void;
-  /** Once to each socket that is an administrator's or in one of these channel rooms (by rtcSession). */
-  toAdminsAndRooms<E extends EventName>(rtcSessions: string[], event: E, ...args: EventArgs<E>): void;
+  /**
+   * Once to each socket that is an administrator's, in one of these channel rooms (by rtcSession), or a
+   * supervisor's of one of these channels (by id: a dispatcher's console, wherever it is).
+   */
+  toAdminsAnd<E extends EventName>(
+    where: { rooms?: string[]; supervisedChannels?: number[] },
+    event: E,
+    ...args: EventArgs<E>
+  ): void;
   /** To every socket of one user. */
   toUser<E extends EventName>(userId: number, event: E, ...args: EventArgs<E>): void;
   /** Closes the sockets of the sessions that ended, saying why (`session_ended`) so that they do not come back. */
@@ -36,24 +43,29 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
       target.toRoom(channel.rtcSession, 'onChannelDeleted', { id: channel.id });
       channelsChanged(memberIds);
     }),
-    events.on('messageCreated', ({ channel, message }) => {
-      // Spec section 7: old clients listen to messageResponse, newer ones to onSendMessage.
-      target.toRoom(channel.rtcSession, 'messageResponse', message);
-      target.toRoom(channel.rtcSession, 'onSendMessage', message);
-    }),
+    // The spec's clients also get it as messageResponse (legacy/client-kinds.ts).
+    events.on('messageCreated', ({ channel, message }) => target.toRoom(channel.rtcSession, 'onSendMessage', message)),
     events.on('messageDeleted', ({ channel, messageId }) =>
       target.toRoom(channel.rtcSession, 'onMessageDeleted', { id: messageId, channelId: channel.id }),
     ),
-    events.on('activityRecorded', ({ activity }) => target.toAdmins('onActivity', activity)),
+    events.on('activityRecorded', ({ activity }) =>
+      target.toAdminsAnd(
+        { supervisedChannels: activity.channel?.id ? [activity.channel.id] : [] },
+        'onActivity',
+        activity,
+      ),
+    ),
     events.on('voiceMessageCreated', ({ channel, voiceMessage }) =>
       target.toRoom(channel.rtcSession, 'voiceMessage', voiceMessage),
     ),
     events.on('voiceMessageDeleted', ({ channel, voiceMessageId }) =>
       target.toRoom(channel.rtcSession, 'voiceMessageDeleted', { id: voiceMessageId, channelId: channel.id }),
     ),
-    events.on('emergencyRaised', ({ alert, rooms }) => target.toAdminsAndRooms(rooms, 'emergencyAlert', alert)),
-    events.on('emergencyAcknowledged', ({ alert, rooms }) =>
-      target.toAdminsAndRooms(rooms, 'emergencyAcknowledged', alert),
+    events.on('emergencyRaised', ({ alert, rooms, channelIds }) =>
+      target.toAdminsAnd({ rooms, supervisedChannels: channelIds }, 'emergencyAlert', alert),
+    ),
+    events.on('emergencyAcknowledged', ({ alert, rooms, channelIds }) =>
+      target.toAdminsAnd({ rooms, supervisedChannels: channelIds }, 'emergencyAcknowledged', alert),
     ),
   ];
   return () => {

@@ -1,13 +1,16 @@
 /**
- * Keeps channel rooms true to the data: after a channel or membership change, every local socket in a
- * channel room is checked; a socket whose channel is gone or whose user may no longer read it leaves the
- * room (the others get user_exit), and a renamed channel's sockets follow it to its new room key. With the
- * Redis adapter the other instances are told to check theirs.
+ * Keeps channel rooms true to the data: after a channel or membership change, every local socket's channels
+ * are checked; a socket whose channel is gone or whose user may no longer listen there leaves that channel
+ * (the others get user_exit), a member made listen-only loses the floor, and a renamed channel's sockets
+ * follow it to its new room key. With the Redis adapter the other instances are told to check theirs.
  */
+import { type ChannelStanding, may } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../services.ts';
-import { followRename, leaveRoom } from './concerns/rooms.ts';
+import { followRename, leaveChannel } from './concerns/rooms.ts';
+import { talkerOf } from './concerns/talk.ts';
 import type { Io, SocketScope, TalkSocket } from './context.ts';
+import { participationIn } from './participations.ts';
 
 export interface LocalSocket {
   socket: TalkSocket;
@@ -26,32 +29,44 @@ export function roomGuard(
   async function revalidateRooms(): Promise<void> {
     const byChannel = new Map<number, LocalSocket[]>();
     for (const entry of local.values()) {
-      const channelId = entry.socket.data.channelId;
-      if (channelId !== null) byChannel.set(channelId, [...(byChannel.get(channelId) ?? []), entry]);
+      for (const { channelId } of entry.socket.data.participations)
+        byChannel.set(channelId, [...(byChannel.get(channelId) ?? []), entry]);
     }
     for (const [channelId, inChannel] of byChannel) {
       const channel = await services.channels.byId(channelId);
-      const readers = channel
-        ? await services.access.readersAmong(
+      const standings = channel
+        ? await services.access.standingsAmong(
             channelId,
             inChannel.map((e) => e.socket.data),
           )
-        : new Set<number>();
+        : new Map<number, ChannelStanding>();
       for (const { socket, scope } of inChannel) {
         const { data } = socket;
-        if (socket.disconnected || data.channelId !== channelId) continue;
-        if (!channel || !readers.has(data.userId)) {
+        const at = participationIn(data, channelId);
+        if (socket.disconnected || !at) continue;
+        const standing = standings.get(data.userId);
+        if (!channel || !standing || !may(data, standing, 'channel.listen')) {
           const message = channel
             ? `You are no longer a member of the channel "${channel.name}": you left its room.`
             : 'This channel was deleted: you left its room.';
           void scope.run('revalidate', async () => {
-            if (socket.data.channelId !== channelId) return;
-            await leaveRoom(socket, scope, 'evicted');
+            const still = participationIn(socket.data, channelId);
+            if (!still) return;
+            await leaveChannel(socket, scope, still, 'evicted');
             socket.emit('error', { message });
           });
-        } else if (channel.rtcSession !== data.room) {
-          void scope.run('revalidate', () => followRename(socket, channel));
+          continue;
         }
+        // A member made listen-only: a floor it holds goes back, its next press is refused.
+        const mayTalk = may(data, standing, 'channel.talk');
+        if (at.mayTalk && !mayTalk) {
+          at.mayTalk = false;
+          void scope.run('revalidate', async () => {
+            if (await scope.floor.free(socket.id, at.room, channelId, 'revoked'))
+              await scope.talk.endTalkOnLeave(talkerOf(socket), at);
+          });
+        } else at.mayTalk = mayTalk;
+        if (channel.rtcSession !== at.room) void scope.run('revalidate', () => followRename(socket, channel));
       }
     }
   }

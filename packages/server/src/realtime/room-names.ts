@@ -36,3 +36,12 @@ export function userRoom(userId: number): string {
 export function lobbyRoom(channelId: number): string {
   return `lobby:${channelId}`;
 }
+
+/**
+ * The sockets of users who supervise a channel from anywhere in the console (dispatchers: its activities, its
+ * SOS alerts, its members' presence), whether or not they are in its room. Administrators hear everything in
+ * ADMINS_ROOM. Keyed by channel id, which a rename does not change.
+ */
+export function supervisorRoom(channelId: number): string {
+  return `supervise:${channelId}`;
+}

@@ -1,42 +1,49 @@
 /**
  * Socket.IO on the HTTP port (spec section 7, real-time socket): the io server and its adapter, presence
- * of each connection, and the concerns that handle a socket's events (concerns/). With REDIS_URL the Redis
- * adapter carries rooms and broadcasts across instances; presence lives in the database.
+ * of each connection, and the concerns that handle a socket's events (concerns/; the spec's own events in
+ * legacy/; the media plane's signalling in media/). With REDIS_URL the Redis adapter carries rooms and
+ * broadcasts across instances; presence lives in the database.
  */
+
+import { may } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import { memoryFloorStore, redisFloorStore } from '../floor/store.ts';
+import { presenceWrites } from '../presence/group-commit.ts';
 import type { Services } from '../services.ts';
 import { channelCache } from './channel-cache.ts';
 import { chat } from './concerns/chat.ts';
 import { emergency, emergencyFloor } from './concerns/emergency.ts';
 import { lobby } from './concerns/lobby.ts';
 import { positions } from './concerns/positions.ts';
-import { afterPresence, leaveRoom, presenceSettled, rooms } from './concerns/rooms.ts';
-import { signalling } from './concerns/signalling.ts';
-import { talk, talkActions } from './concerns/talk.ts';
-import type { Concern, EventArgs, EventName, Io, RealtimeContext, SocketScope, TalkSocket } from './context.ts';
+import { afterPresence, leaveAll, ownerOf, presenceSettled, rooms } from './concerns/rooms.ts';
+import { talk } from './concerns/talk.ts';
+import type { Concern, Io, RealtimeContext, SocketScope, TalkSocket } from './context.ts';
 import { floorControl } from './floor.ts';
-import { memoryFloorStore, redisFloorStore } from '../floor/store.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
-import { presenceWrites } from '../presence/group-commit.ts';
-import { EACH_PUSH_ROOM, excludedFrom, ONE_PUSH_ROOM } from './push-once.ts';
+import { clientKindRoom, pushers } from './legacy/client-kinds.ts';
+import { specSocketEvents } from './legacy/socket-events.ts';
+import { meshPlane } from './media/mesh.ts';
+import { resolveParticipation } from './participations.ts';
 import { subscribePushes } from './pushes.ts';
 import { connectRedis, type RedisPair } from './redis.ts';
 import { type LocalSocket, roomGuard } from './room-guard.ts';
-import { ADMINS_ROOM, channelRoom, userRoom } from './room-names.ts';
+import { ADMINS_ROOM, channelRoom, supervisorRoom, userRoom } from './room-names.ts';
 import { endSessions } from './sessions.ts';
-import { SocketInputError, socketTasks } from './socket-tasks.ts';
+import { socketTasks } from './socket-tasks.ts';
 import { statusPublisher } from './status.ts';
+import { supervision } from './supervision.ts';
+import { talkCore } from './talk.ts';
 
 export type { Io } from './context.ts';
 
-export interface Realtime extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'changeMicState'> {
+export interface Realtime extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor'> {
   /** Redis answers (true without REDIS_URL: there is nothing to wait for). */
   redisReady(): Promise<boolean>;
 }
 
-const CONCERNS: Concern[] = [rooms, signalling, talk, chat, positions, emergency, lobby];
+const CONCERNS: Concern[] = [rooms, talk, chat, positions, emergency, lobby, specSocketEvents];
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
@@ -75,7 +82,11 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     for (const { socket, scope } of local.values()) {
       if (socket.disconnected || written.has(socket.id)) continue;
       void scope.run('presence', async () => {
-        if (socket.connected) await presence.place(socket.id, socket.data.userId, instanceId, socket.data.channelId);
+        if (socket.connected)
+          await presence.restore(
+            { socketId: socket.id, userId: socket.data.userId, instanceId },
+            socket.data.participations,
+          );
       });
     }
   };
@@ -85,17 +96,10 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     : undefined;
   heartbeat?.unref();
 
-  function emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void {
-    if (rooms.length === 0) return;
-    // Twin events go only to the clients that listen to both (push-once.ts).
-    const excluded = excludedFrom(event);
-    const to = excluded ? io.to(rooms).except(excluded) : io.to(rooms);
-    (to.emit as (event: string, ...args: unknown[]) => boolean)(event, ...args);
-  }
-
-  const status = statusPublisher(services, emitTo, log);
-  const talkActs = talkActions({ services, emitTo });
+  const { emitTo, emitToSocket, specStatuses } = pushers(io);
+  const status = statusPublisher(services, emitTo, log, specStatuses);
   const channels = channelCache(services.channels, services.events);
+  const media = meshPlane();
   // Another instance changed a channel: what this one remembers of channels may be stale.
   io.on('revalidateRooms', () => channels.clear());
   const floor = floorControl({
@@ -105,7 +109,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     maxMs: config.floorMaxMs,
     onTimeout: async (claim, channelId) => {
       const channel = await channels.get(channelId);
-      if (channel) await talkActs.changeMicState({ ...claim, channel, on: false });
+      if (channel) await ctx.talk.changeMicState({ ...claim, channel, on: false });
     },
   });
   const ctx: RealtimeContext = {
@@ -114,9 +118,11 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     log,
     instanceId,
     emitTo,
+    emitToSocket,
     publishStatus: status.publish,
-    ...talkActs,
+    talk: talkCore({ services, emitTo, floor, media, channelCache: channels, log }),
     floor,
+    media,
     channelCache: channels,
     presenceWrites: presenceWrites(services.db, log),
   };
@@ -124,14 +130,19 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   const unsubscribePushes = subscribePushes(services.events, {
     toAdmins: (event, ...args) => emitTo([ADMINS_ROOM], event, ...args),
     toRoom: (rtcSession, event, ...args) => emitTo([channelRoom(rtcSession)], event, ...args),
-    toAdminsAndRooms: (rtcSessions, event, ...args) =>
-      emitTo([ADMINS_ROOM, ...rtcSessions.map(channelRoom)], event, ...args),
+    toAdminsAnd: ({ rooms = [], supervisedChannels = [] }, event, ...args) =>
+      emitTo([ADMINS_ROOM, ...rooms.map(channelRoom), ...supervisedChannels.map(supervisorRoom)], event, ...args),
     toUser: (userId, event, ...args) => emitTo([userRoom(userId)], event, ...args),
     endSessions: (ended) =>
       void endSessions(io, ended).catch((error) => log.error({ err: error }, 'could not end sessions')),
   });
   const guard = roomGuard(io, { services, log, local, shared: redis !== undefined });
+  const supervisors = supervision(io, services, local);
   const stopEmergencyFloor = emergencyFloor(services.events, local);
+  // A user whose role changed comes back with the new one (what it may do is read at the handshake).
+  const stopRoleChanges = services.events.on('rolesChanged', ({ userIds }) => {
+    for (const userId of userIds) io.in(userRoom(userId)).disconnectSockets(false);
+  });
 
   authenticateSockets(io, {
     sessions,
@@ -146,13 +157,13 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
    * grace period (on any instance: presence is in the database). Pages say goodbye when they unload.
    */
   const graceTimers = new Set<NodeJS.Timeout>();
-  function connectionLost(userId: number, channelId: number | null): void {
+  function connectionLost(userId: number, channelId: number | undefined): void {
     const at = new Date();
     const timer = setTimeout(() => {
       graceTimers.delete(timer);
       void (async () => {
         if ((await presence.socketCount(userId)) > 0) return;
-        await services.activities.record('connexion_lost', { userId, channelId, at });
+        await services.activities.record('connexion_lost', { userId, channelId: channelId ?? null, at });
       })().catch((error) => log.error({ err: error, userId }, 'could not record a lost connection'));
     }, config.connectionLostGraceMs);
     timer.unref();
@@ -161,8 +172,9 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   io.on('connection', (socket: TalkSocket) => {
     const { userId } = socket.data;
-    socket.join([userRoom(userId), socket.data.pushesOnce ? ONE_PUSH_ROOM : EACH_PUSH_ROOM]);
-    if (socket.data.role === 'admin') socket.join(ADMINS_ROOM);
+    socket.join([userRoom(userId), clientKindRoom(socket)]);
+    // Whoever takes every channel's alerts hears the whole console's pushes (administrators).
+    if (may(socket.data, null, 'channel.alerts')) socket.join(ADMINS_ROOM);
 
     const tasks = socketTasks(socket, log, () => local.delete(socket.id));
     const scope: SocketScope = {
@@ -171,13 +183,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       answer: tasks.answer,
       answerNow: tasks.answerNow,
       run: tasks.run,
-      requireRoom(event, claimed) {
-        const { room, channelId } = socket.data;
-        if (!room || channelId === null) throw new SocketInputError(`${event}: join a room first (join_room).`);
-        if (claimed && claimed !== room)
-          throw new SocketInputError(`${event}: this socket is in the room "${room}", not in "${claimed}".`);
-        return { room, channelId };
-      },
+      requireRoom: (event, claimed) => resolveParticipation(socket.data, event, claimed),
     };
     local.set(socket.id, { socket, scope });
 
@@ -190,26 +196,28 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       }
       // Written behind the socket's queue: its join_room does not wait for the disk (concerns/rooms.ts).
       void afterPresence(socket, ctx, async (trx) => {
-        await presence.add(socket.id, userId, instanceId, trx);
+        await presence.add(ownerOf(socket, ctx), trx);
         const count = await presence.socketCount(userId, trx);
         return () => ctx.publishStatus(userId, { cameOnline: count === 1 });
       });
+      await supervisors.place(socket);
     });
 
-    for (const concern of CONCERNS) concern(socket, scope);
+    for (const concern of [...CONCERNS, media.concern]) concern(socket, scope);
 
     socket.on('disconnect', (reason) => {
       void tasks.run('disconnect', async () => {
         if (closing) {
           // Shutting down: peers elsewhere learn it now; the rows go in one statement (see preClose below).
-          if (socket.data.room) socket.to(channelRoom(socket.data.room)).emit('user_exit', { id: socket.id });
+          for (const { room } of socket.data.participations)
+            socket.to(channelRoom(room)).emit('user_exit', { id: socket.id, room });
           return;
         }
-        const { room, channelId } = socket.data;
-        await leaveRoom(socket, scope, 'disconnect');
+        const channelId = socket.data.participations[0]?.channelId;
+        const left = await leaveAll(socket, scope, 'disconnect');
         await presence.remove(socket.id);
         if (!EXPECTED_DISCONNECTS.has(reason)) connectionLost(userId, channelId);
-        ctx.publishStatus(userId, { alsoRooms: room ? [room] : [] });
+        ctx.publishStatus(userId, { alsoRooms: left });
       });
     });
   });
@@ -223,7 +231,9 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     for (const timer of graceTimers) clearTimeout(timer);
     unsubscribePushes();
     guard.stop();
+    supervisors.stop();
     stopEmergencyFloor();
+    stopRoleChanges();
     channels.stop();
     const sockets = [...local.values()];
     // Transports close without a goodbye packet: Socket.IO clients take that for a lost connection and come
@@ -237,6 +247,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     } catch (error) {
       log.warn({ err: error }, 'could not remove the presence rows of this instance');
     }
+    await media.stop();
     await io.of('/').adapter.close();
     if (redis) await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
   });
@@ -249,5 +260,5 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       return false;
     }
   };
-  return { io, emitTo, publishStatus: ctx.publishStatus, changeMicState: ctx.changeMicState, redisReady };
+  return { io, emitTo, publishStatus: ctx.publishStatus, talk: ctx.talk, floor, redisReady };
 }

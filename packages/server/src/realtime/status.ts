@@ -1,14 +1,22 @@
 /**
  * Presence pushes. They are gathered for STATUS_GATHER_MS and sent once per user, from the presence as it
  * is then: a member arriving connects and joins within a moment, and a crowd arriving at once (all phones
- * reconnecting after a restart) would otherwise push every change of every member to every member. Clients
- * that asked for one push per change (push-once.ts) get the whole gathering in one event per room.
+ * reconnecting after a restart) would otherwise push every change of every member to every member. The
+ * gathering goes out as one `onUserStatusesChanged` per room; the spec's clients get it in their own shape
+ * (legacy/client-kinds.ts: one event per user), through `alsoRender`.
  */
 import type { UserStatus } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Services } from '../services.ts';
 import type { RealtimeContext, StatusOptions } from './context.ts';
-import { ADMINS_ROOM, channelRoom } from './room-names.ts';
+import { ADMINS_ROOM, channelRoom, supervisorRoom } from './room-names.ts';
+
+/** A user's presence change and the rooms that hear about it. */
+export interface GatheredStatus {
+  status: UserStatus;
+  targets: string[];
+  cameOnline: boolean;
+}
 
 const STATUS_GATHER_MS = 150;
 
@@ -16,18 +24,23 @@ export function statusPublisher(
   services: Pick<Services, 'presence' | 'memberships' | 'channels'>,
   emitTo: RealtimeContext['emitTo'],
   log: FastifyBaseLogger,
+  alsoRender: (gathered: GatheredStatus[]) => void = () => {},
 ) {
   let batch = new Map<number, { alsoRooms: Set<string>; cameOnline: boolean }>();
   let timer: NodeJS.Timeout | undefined;
 
-  /** Where a user's status goes: administrators and the rooms of its channels (and those it just left). */
+  /**
+   * Where a user's status goes: administrators, the rooms of its channels (and those it is in or just left),
+   * and the supervisors of its channels.
+   */
   async function targetsOf(status: UserStatus, alsoRooms: string[]): Promise<string[]> {
+    const channels = await services.memberships.channelsOfMember(status.userId);
     const rooms = new Set([
-      ...(await services.memberships.roomsOfMember(status.userId)),
+      ...channels.map((channel) => channel.rtcSession),
       ...(await services.channels.roomsOf(status.channelIds)),
       ...alsoRooms,
     ]);
-    return [ADMINS_ROOM, ...[...rooms].map(channelRoom)];
+    return [ADMINS_ROOM, ...[...rooms].map(channelRoom), ...channels.map((channel) => supervisorRoom(channel.id))];
   }
 
   async function flush() {
@@ -39,15 +52,14 @@ export function statusPublisher(
     // The channels whose connected count may have changed: where the users are now, and the rooms they left.
     const channelIds = new Set<number>();
     const leftRooms = new Set<string>();
+    const rendered: GatheredStatus[] = [];
     for (const [userId, pending] of gathered) {
       try {
         const status = await services.presence.status(userId);
         const targets = await targetsOf(status, [...pending.alsoRooms]);
         for (const id of status.channelIds) channelIds.add(id);
         for (const room of pending.alsoRooms) leftRooms.add(room);
-        // The spec's clients: one event per user (emitTo sends these to them only, push-once.ts).
-        emitTo(targets, 'onUserStatusChanged', status);
-        if (pending.cameOnline) emitTo(targets, 'userConnected', status);
+        rendered.push({ status, targets, cameOnline: pending.cameOnline });
         for (const room of targets) {
           const gatheredHere = byRoom.get(room) ?? { statuses: [], cameOnline: [] };
           gatheredHere.statuses.push(status);
@@ -58,6 +70,7 @@ export function statusPublisher(
         log.error({ err: error, userId }, 'could not push a presence change');
       }
     }
+    alsoRender(rendered);
     if (byRoom.size === 0) return;
     // With the channels' connected counts as they are now: a console patches its channel list with them
     // instead of fetching it again.

@@ -7,7 +7,10 @@
  * - a channel named in `canal` that does not exist is reported (`unknownChannels`), or created when asked
  *   (`createChannels`, then `createdChannels`);
  * - mode `update`: a row whose login exists updates that user (names, pseudo, mapRight, its channels added; a
- *   blank password keeps the old one) and goes to a fourth group, `updated`.
+ *   blank password keeps the old one) and goes to a fourth group, `updated`;
+ * - a `role` column (admin, dispatcher or member; blank: member, or unchanged for an update); a row that names
+ *   no role is not added (`bad_role`), nor one that changes the importer's own role (`own_role`) or demotes
+ *   the last administrator (`last_admin`).
  */
 import {
   dedupeUserRows,
@@ -18,6 +21,7 @@ import {
   normaliseImportRow,
   normalizeName,
   parseMapRight,
+  parseRoleCell,
   rtcSessionOf,
   splitChannelNames,
   USER_IMPORT_FIELDS,
@@ -57,6 +61,7 @@ function refusal(row: UserImportRow, services: Services, updating: boolean): Row
   if (identifier.length < LOGIN_MIN || identifier.length > LOGIN_MAX || !EMAIL.test(identifier))
     return { reason: 'invalid_login', field: 'identifier' };
   if (parseMapRight(row.mapRight) === undefined) return { reason: 'bad_map_right', field: 'mapRight' };
+  if (parseRoleCell(row.role) === null) return { reason: 'bad_role', field: 'role' };
   if (!isBlank(row.password) && services.passwordPolicy.problem(String(row.password)))
     return { reason: 'weak_password', field: 'password' };
   return undefined;
@@ -117,7 +122,7 @@ export async function importUsers(
           pseudo: normalizeName(String(row.pseudo)),
           password: String(row.password),
           mapRight: parseMapRight(row.mapRight) ?? false,
-          role: 'member',
+          role: parseRoleCell(row.role) ?? 'member',
         });
         await services.memberships.addUserToChannels(id, idsOf(row));
         report.added.push({ ...shown(row), id });
@@ -125,9 +130,22 @@ export async function importUsers(
     );
   }
 
+  const rolesChanged: number[] = [];
   for (const row of updates) {
     const current = await services.users.rowByIdentifier(identifierOf(row));
     if (!current) continue;
+    const role = parseRoleCell(row.role) ?? current.role;
+    if (role !== current.role) {
+      if (current.id === options.actorId) {
+        report.notAdded.push({ ...shown(row), reason: 'own_role', field: 'role' });
+        continue;
+      }
+      if (!(await services.users.changeRole(current.id, role))) {
+        report.notAdded.push({ ...shown(row), reason: 'last_admin', field: 'role' });
+        continue;
+      }
+      rolesChanged.push(current.id);
+    }
     const password = isBlank(row.password) ? undefined : String(row.password);
     await services.users.update(current.id, {
       firstName: normalizeName(String(row.firstName)),
@@ -146,6 +164,7 @@ export async function importUsers(
   }
   if (report.updated.length > 0)
     services.events.emit('membershipChanged', { userIds: report.updated.map((row) => Number(row.id)) });
+  if (rolesChanged.length > 0) services.events.emit('rolesChanged', { userIds: rolesChanged });
   return report;
 }
 

@@ -12,7 +12,9 @@ import {
   IsValidToken,
   Login,
   Logout,
+  may,
   RemoveUserChannels,
+  type Role,
   type SignedInUser,
   SignUpUser,
   UpdatePasswordUser,
@@ -29,7 +31,7 @@ import type { UsersTable } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
-import { defineRoutes, requireSelfOrAdmin, tokenOf } from '../http/route.ts';
+import { defineRoutes, requireSelfOr, tokenOf } from '../http/route.ts';
 import { liveList } from '../lists/live-list.ts';
 import { usersListSource } from '../lists/users-list.ts';
 import type { Services } from '../services.ts';
@@ -111,11 +113,12 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(SignUpUser, async ({ body, auth }) => {
-    let role: 'admin' | 'member';
-    if (auth?.role === 'admin') role = 'member';
+    let role: Role;
+    if (auth && may(auth, null, 'users.manage')) role = body.role ?? 'member';
     else if ((await users.count()) === 0) role = 'admin';
-    else if (config.allowSignup) role = 'member';
-    else throw forbidden('signup_closed');
+    else if (!config.allowSignup) throw forbidden('signup_closed');
+    else if (body.role !== undefined && body.role !== 'member') throw forbidden('not_allowed');
+    else role = 'member';
     if (await users.rowByIdentifier(body.email)) throw conflict('login_taken');
     services.passwordPolicy.check(body.password);
     const id = await users.create({
@@ -147,7 +150,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(GetUserById, async ({ body, auth }) => {
-    requireSelfOrAdmin(auth, body.userId);
+    requireSelfOr(auth, body.userId, 'users.manage');
     const user = await users.one(body.userId);
     if (!user) throw notFound('user_not_found');
     return { success: true, res: user };
@@ -171,11 +174,18 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     if (identifier && identifier !== current.identifier && (await users.rowByIdentifier(identifier))) {
       throw conflict('login_taken');
     }
+    const newRole = body.role !== undefined && body.role !== current.role ? body.role : undefined;
+    if (newRole !== undefined) {
+      if (current.role === 'admin' && (await users.countWithRole('admin')) <= 1) throw conflict('last_admin');
+      if (auth.userId === body.id) throw forbidden('own_role');
+    }
     if (body.password?.trim()) {
       services.passwordPolicy.check(body.password);
       if (auth.userId === body.id)
         await requireCurrentPassword(current.password_hash, body.currentPassword, auth.userId, req.ip);
     }
+    // Checked again where it is written: two administrators demoting each other at once leave one.
+    if (newRole !== undefined && !(await users.changeRole(body.id, newRole))) throw conflict('last_admin');
     await users.update(body.id, {
       firstName: body.firstName,
       lastName: body.lastName,
@@ -186,6 +196,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       mapRight: body.mapRight,
     });
     if (body.password?.trim()) await endSessionsAfterNewPassword(auth, body.id);
+    if (newRole !== undefined) events.emit('rolesChanged', { userIds: [body.id] });
     events.emit('usersChanged', {});
     const user = await users.one(body.id);
     if (!user) throw notFound('user_not_found');
@@ -193,7 +204,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(UpdatePasswordUser, async ({ body, auth, req }) => {
-    requireSelfOrAdmin(auth, body.id);
+    requireSelfOr(auth, body.id, 'users.manage');
     const row = await users.row(body.id);
     if (!row) throw notFound('user_not_found');
     services.passwordPolicy.check(body.password);
@@ -216,7 +227,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(DeleteUserTokens, async ({ body, auth }) => {
-    requireSelfOrAdmin(auth, body.userId);
+    requireSelfOr(auth, body.userId, 'users.manage');
     if (!(await users.row(body.userId))) throw notFound('user_not_found');
     await sessions.revokeAll(body.userId);
     events.emit('sessionsEnded', { userId: body.userId, reason: 'revoked' });
@@ -225,16 +236,18 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
 
   route(DeleteUser, async ({ body, auth }) => {
     if (body.UserId === auth.userId) throw conflict('cannot_delete_self');
+    const target = await users.row(body.UserId);
+    if (target?.role === 'admin' && (await users.countWithRole('admin')) <= 1) throw conflict('last_admin');
     events.emit('sessionsEnded', { userId: body.UserId, reason: 'deleted' });
     // Asked before the account goes: afterwards its transmissions no longer name it (user_id becomes null).
-    if (body.deleteVoiceMessages && (await users.row(body.UserId))) await services.voice.removeOfUser(body.UserId);
+    if (body.deleteVoiceMessages && target) await services.voice.removeOfUser(body.UserId);
     if (!(await users.remove(body.UserId))) throw notFound('user_not_found');
     events.emit('userDeleted', { userId: body.UserId });
     return { success: true, ...said('user_deleted') };
   });
 
   route(UploadUserPhoto, async ({ body, auth }) => {
-    requireSelfOrAdmin(auth, body.userId);
+    requireSelfOr(auth, body.userId, 'users.manage');
     // https, or a path of this server (not //host: that is another site over the page's scheme).
     if (!/^(https:\/\/[^\s/?#]+|\/(?![/\\]))\S*$/i.test(body.photo_url)) throw new HttpError(400, 'photo_url_invalid');
     if (!(await users.row(body.userId))) throw notFound('user_not_found');

@@ -3,6 +3,7 @@ import {
   type Activity,
   type ChannelRef,
   displayNameOf,
+  type Role,
   rtcSessionOf,
   type User,
   type UserExportRow,
@@ -25,7 +26,7 @@ export interface NewUser {
   phoneNumber?: string;
   password: string;
   mapRight?: boolean;
-  role: 'admin' | 'member';
+  role: Role;
 }
 
 export interface UserChanges {
@@ -242,6 +243,7 @@ export function userStore(db: Db) {
         pseudo: u.pseudo,
         mapRight: u.mapRight,
         canal: u.channels.map((c) => c.name).join(';'),
+        role: u.role,
         createdAt: u.createdAt,
       }));
     },
@@ -294,6 +296,45 @@ export function userStore(db: Db) {
         })
         .where('id', '=', id)
         .execute();
+    },
+
+    /** How many users have this role. */
+    async countWithRole(role: Role): Promise<number> {
+      const row = await db
+        .selectFrom('users')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('role', '=', role)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /**
+     * Gives a user a role, unless that leaves no administrator (false then). Decided where it is written, so
+     * that two administrators demoting each other at once leave one.
+     */
+    async changeRole(id: number, role: Role): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        // Locks the administrators' rows (PostgreSQL; SQLite has one writer at a time anyway): a demotion
+        // running at the same time waits for this transaction and counts what it left.
+        await trx
+          .updateTable('users')
+          .set((eb) => ({ role: eb.ref('role') }))
+          .where('role', '=', 'admin')
+          .execute();
+        const current = await trx.selectFrom('users').select('role').where('id', '=', id).executeTakeFirst();
+        if (!current) return false;
+        if (current.role === 'admin' && role !== 'admin') {
+          const left = await trx
+            .selectFrom('users')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .where('role', '=', 'admin')
+            .where('id', '!=', id)
+            .executeTakeFirstOrThrow();
+          if (Number(left.n) === 0) return false;
+        }
+        await trx.updateTable('users').set({ role }).where('id', '=', id).execute();
+        return true;
+      });
     },
 
     /** A hash of the same password with today's figures (passwords.ts needsRehash). */

@@ -26,7 +26,7 @@ export const exportOptions = {
   export: {
     schema: {
       operationId: 'ExportVoiceMessages',
-      description: `Access: ${protocol.VoiceExport.access} (${protocol.ACCESS_LEVELS[protocol.VoiceExport.access]}). Answers application/zip. See docs/api.md.`,
+      description: `Access: ${protocol.VoiceExport.access} (${protocol.describeAccess(protocol.VoiceExport.access)}). Answers application/zip. See docs/api.md.`,
       body: protocol.VoiceExport.body,
       response: { '4xx': protocol.ErrorResponseSchema },
     },

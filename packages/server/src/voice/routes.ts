@@ -137,7 +137,7 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
     if (!row) throw notFound('File');
     const readerId = Number(param('uid'));
     const reader = await users.row(readerId);
-    if (!reader || !(await access.mayRead({ userId: readerId, role: reader.role }, row.channel_id)))
+    if (!reader || !(await access.may({ userId: readerId, role: reader.role }, row.channel_id, 'channel.read')))
       throw forbidden('You may no longer read this channel.');
     const size = await voice.sizeOnDisk(row);
     if (size === undefined) throw notFound('File');

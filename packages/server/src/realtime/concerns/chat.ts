@@ -1,6 +1,7 @@
 /** Chat over the socket: typing, and messages sent through the one sendMessage of messages/send.ts. */
 import { ChatMessage, Typing } from '@talkgroup/protocol';
 import type { Concern } from '../context.ts';
+import { resolveParticipation } from '../participations.ts';
 import { channelRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 
@@ -15,9 +16,14 @@ export const chat: Concern = (socket, scope) => {
   let tokens = TYPING_BURST;
   let at = performance.now();
   (socket.on as (event: string, listener: (payload?: unknown) => void) => void)('typing', (payload) => {
-    const { room, channelId, userId, name } = socket.data;
+    const { userId, name } = socket.data;
     const claimed = (payload as { room?: unknown } | null | undefined)?.room;
-    if (!room || channelId === null || (typeof claimed === 'string' && claimed !== room)) return;
+    let room: string;
+    try {
+      room = resolveParticipation(socket.data, 'typing', typeof claimed === 'string' ? claimed : undefined).room;
+    } catch {
+      return;
+    }
     const now = performance.now();
     tokens = Math.min(TYPING_BURST, tokens + ((now - at) / 1000) * TYPING_PER_SECOND);
     at = now;
@@ -31,10 +37,8 @@ export const chat: Concern = (socket, scope) => {
     scope.requireRoom('typing', typing.room);
   });
 
-  const send = (event: 'message' | 'message created') => async (payload: unknown) => {
-    const { channelId, message } = parse(ChatMessage, payload, event);
+  scope.on('message', async (payload) => {
+    const { channelId, message } = parse(ChatMessage, payload, 'message');
     await scope.services.sendMessage({ sender: socket.data, channelId, text: message });
-  };
-  scope.on('message', send('message'));
-  scope.on('message created', send('message created'));
+  });
 };

@@ -7,9 +7,10 @@ import { EMERGENCY_FLOOR_MS, EmergencyAlertInput } from '@talkgroup/protocol';
 import type { EventBus } from '../../events.ts';
 import { HttpError } from '../../http/errors.ts';
 import type { Concern } from '../context.ts';
+import { participationIn } from '../participations.ts';
 import type { LocalSocket } from '../room-guard.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
-import { afterGrant, requestFloor } from './talk.ts';
+import { talkerOf } from './talk.ts';
 
 export const emergency: Concern = (socket, scope) => {
   scope.answer('emergency_alert', async (payload) => {
@@ -29,19 +30,19 @@ export function emergencyFloor(events: EventBus, local: Map<string, LocalSocket>
   return events.on('emergencyRaised', ({ alert, channel }) => {
     if (!channel || alert.userId === null) return;
     for (const { socket, scope } of local.values()) {
-      const { userId, room, channelId } = socket.data;
-      if (socket.disconnected || userId !== alert.userId || channelId !== channel.id || !room) continue;
+      if (socket.disconnected || socket.data.userId !== alert.userId || !participationIn(socket.data, channel.id))
+        continue;
       void scope.run('emergency_alert', async () => {
-        if (socket.data.channelId !== channel.id || !socket.data.room) return;
-        const at = { room: socket.data.room, channelId: channel.id };
-        const { outcome, channel: current } = await requestFloor(socket, scope, at, {
+        const at = participationIn(socket.data, channel.id);
+        if (!at) return;
+        const { answer, changes } = await scope.talk.press(talkerOf(socket), at, {
           emergency: true,
           holdMs: EMERGENCY_FLOOR_MS,
         });
         // Only another emergency holds a floor an emergency cannot take: that one goes on.
-        if (!outcome.answer.granted) return;
+        if (!answer.granted) return;
         socket.emit('floor_granted', { room: at.room, reason: 'emergency', holdMs: EMERGENCY_FLOOR_MS });
-        await afterGrant(socket, scope, outcome, current);
+        await scope.talk.record(changes);
       });
     }
   });

@@ -15,7 +15,7 @@ export const lobby: Concern = (socket, scope) => {
     const { channelIds } = parse(WatchChannels, payload, 'watch_channels');
     const allowed: number[] = [];
     for (const channelId of new Set(channelIds)) {
-      if (await scope.services.access.mayRead(socket.data, channelId)) allowed.push(channelId);
+      if (await scope.services.access.may(socket.data, channelId, 'channel.read')) allowed.push(channelId);
     }
     const rooms = allowed.map(lobbyRoom);
     for (const room of watched) if (!rooms.includes(room)) socket.leave(room);

@@ -10,8 +10,11 @@ export const positions: Concern = (socket, scope) => {
   scope.on('onLocationChanged', async (payload) => {
     const reported = parse(LocationChanged, payload, 'onLocationChanged');
     const position = await services.positions.add(userId, reported);
-    const rooms = await services.memberships.roomsOfMember(userId);
-    scope.emitTo([ADMINS_ROOM, ...rooms.map(mapRoom)], 'onLocationChanged', { userId, ...position });
+    const channels = await services.memberships.channelsOfMember(userId);
+    scope.emitTo([ADMINS_ROOM, ...channels.map((channel) => mapRoom(channel.rtcSession))], 'onLocationChanged', {
+      userId,
+      ...position,
+    });
     // Every position is kept; the activity log gets at most one entry per interval.
     const since = new Date(Date.now() - POSITION_ACTIVITY_INTERVAL_MS);
     if (!(await services.activities.recordedSince(userId, 'position_update', since)))

@@ -1,24 +1,32 @@
-/** Channel rooms: join_room, leave_room, and what leaving or following a renamed channel means. */
-import { JoinRoom, type RoomPeer } from '@talkgroup/protocol';
+/**
+ * Channel rooms: `join_room` adds a channel to the socket's participations (talk or listen; at most
+ * MAX_PARTICIPATIONS), `leave_room` leaves one or all of them, and what leaving or following a renamed channel
+ * means. The spec's clients join without a mode: they are in one room at a time, so a join leaves the others.
+ */
+import {
+  type Actor,
+  type JoinAnswer,
+  JoinRoom,
+  LeaveRoom,
+  MAX_PARTICIPATIONS,
+  may,
+  type RoomPeer,
+} from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
-import type { Concern, RealtimeContext, TalkSocket } from '../context.ts';
 import type { PresenceWrite } from '../../presence/group-commit.ts';
-import { channelRoom, mapRoom, peerRoom } from '../room-names.ts';
+import type { SocketOwner } from '../../presence/store.ts';
+import type { Concern, Participation, RealtimeContext, TalkSocket } from '../context.ts';
+import { participationByRoom, participationIn, roomsOf } from '../participations.ts';
+import { channelRoom, mapRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
-
-/** The Socket.IO rooms a socket is in while in a channel; the map room only for those who may see the map. */
-function roomsOf(socket: TalkSocket, room: string, channelId: number): string[] {
-  const rooms = [channelRoom(room), peerRoom(channelId, socket.id)];
-  if (socket.data.role === 'admin' || socket.data.mapRight) rooms.push(mapRoom(room));
-  return rooms;
-}
+import { talkerOf } from './talk.ts';
 
 export type LeaveReason = 'leave' | 'disconnect' | 'evicted';
 
 /**
- * Presence writes of each socket, in order, committed with the other writes of the moment (presence/group-commit.ts):
+ * Presence writes of each socket, in order, committed with the other writes of the moment (group-commit.ts):
  * a crowd's joins share their commits, and no socket's signalling waits behind another's writes. Whatever
- * reads or removes the socket's row waits for them first (`presenceSettled`).
+ * reads or removes the socket's rows waits for them first (`presenceSettled`).
  */
 const presenceWrites = new WeakMap<TalkSocket, Promise<void>>();
 
@@ -36,59 +44,102 @@ export function presenceSettled(socket: TalkSocket): Promise<void> {
   return presenceWrites.get(socket) ?? Promise.resolve();
 }
 
-/** Out of the room it is in: the others see it go, its talk burst ends, the log says it left. */
-export async function leaveRoom(socket: TalkSocket, ctx: RealtimeContext, reason: LeaveReason): Promise<void> {
+export function ownerOf(socket: TalkSocket, ctx: Pick<RealtimeContext, 'instanceId'>): SocketOwner {
+  return { socketId: socket.id, userId: socket.data.userId, instanceId: ctx.instanceId };
+}
+
+const actorOf = (socket: TalkSocket): Actor => ({ role: socket.data.role, mapRight: socket.data.mapRight });
+
+/** Out of one channel: the others there see it go, its floor and talk burst end, the log says it left. */
+export async function leaveChannel(
+  socket: TalkSocket,
+  ctx: RealtimeContext,
+  at: Participation,
+  reason: LeaveReason,
+): Promise<void> {
   await presenceSettled(socket);
-  const { room, channelId, userId } = socket.data;
-  if (!room || channelId === null) return;
-  socket.to(channelRoom(room)).emit('user_exit', { id: socket.id });
-  socket.data.room = null;
-  socket.data.channelId = null;
+  const { userId } = socket.data;
+  if (!participationIn(socket.data, at.channelId)) return;
+  socket.data.participations = socket.data.participations.filter((p) => p.channelId !== at.channelId);
+  socket.to(channelRoom(at.room)).emit('user_exit', { id: socket.id, room: at.room });
   if (reason !== 'disconnect') {
-    await Promise.all(roomsOf(socket, room, channelId).map((name) => socket.leave(name)));
-    await ctx.services.presence.setChannel(socket.id, null);
+    await Promise.all(roomsOf(socket.id, at).map((name) => socket.leave(name)));
+    await ctx.services.presence.leave(ownerOf(socket, ctx), at.channelId);
   }
+  await ctx.media.opened(at.channelId)?.remove(socket.id);
   await ctx.floor.free(
     socket.id,
-    room,
-    channelId,
+    at.room,
+    at.channelId,
     reason === 'disconnect' ? undefined : reason === 'evicted' ? 'revoked' : 'left',
   );
-  await ctx.endTalkOnLeave(socket, room, channelId);
-  await ctx.services.activities.record('channel_leave', { userId, channelId });
-  if (reason === 'evicted') ctx.publishStatus(userId, { alsoRooms: [room] });
+  await ctx.talk.endTalkOnLeave(talkerOf(socket), at);
+  await ctx.services.activities.record('channel_leave', { userId, channelId: at.channelId });
+  if (reason === 'evicted') ctx.publishStatus(userId, { alsoRooms: [at.room] });
+}
+
+/** Out of every channel of the socket. */
+export async function leaveAll(socket: TalkSocket, ctx: RealtimeContext, reason: LeaveReason): Promise<string[]> {
+  const left = [...socket.data.participations];
+  for (const at of left) await leaveChannel(socket, ctx, at, reason);
+  return left.map((at) => at.room);
 }
 
 /** The channel was renamed: same channel, new room key. Peers stay connected; pushes follow. */
 export async function followRename(socket: TalkSocket, channel: ChannelSummary): Promise<void> {
-  const { room, channelId } = socket.data;
-  if (!room || channelId !== channel.id) return;
-  await Promise.all([socket.leave(channelRoom(room)), socket.leave(mapRoom(room))]);
-  await socket.join(roomsOf(socket, channel.rtcSession, channel.id));
-  socket.data.room = channel.rtcSession;
+  const at = participationIn(socket.data, channel.id);
+  if (!at || at.room === channel.rtcSession) return;
+  await Promise.all([socket.leave(channelRoom(at.room)), socket.leave(mapRoom(at.room))]);
+  at.room = channel.rtcSession;
+  await socket.join(roomsOf(socket.id, at));
 }
 
 export const rooms: Concern = (socket, scope) => {
   const { services, io } = scope;
   const { userId } = socket.data;
 
-  scope.on('join_room', async (payload) => {
-    const { room } = parse(JoinRoom, payload, 'join_room');
+  scope.answer('join_room', async (payload): Promise<JoinAnswer> => {
+    const { room, mode: asked } = parse(JoinRoom, payload, 'join_room');
     const found = await services.channels.byRtcSession(room);
     if (!found) throw new SocketInputError(`join_room: there is no channel with the room "${room}".`);
-    // One query for the membership and the channel as it is now (requireReader takes two).
-    const { channel } = await services.access.requireWriter(socket.data, found.id);
-    const rejoin = socket.data.room === room && socket.data.channelId === channel.id;
-    if (socket.data.room && !rejoin) await leaveRoom(socket, scope, 'leave');
+    const { channel, standing } = await services.access.require(socket.data, found.id, 'channel.listen');
+    const mode = asked ?? 'talk';
+    if (asked === undefined) {
+      // The spec's clients are in one room at a time.
+      for (const other of [...socket.data.participations])
+        if (other.channelId !== channel.id) await leaveChannel(socket, scope, other, 'leave');
+    }
+    const current = participationIn(socket.data, channel.id);
+    if (!current && socket.data.participations.length >= MAX_PARTICIPATIONS)
+      throw new SocketInputError(
+        `join_room: a socket may be in at most ${MAX_PARTICIPATIONS} channels at once: leave one first (leave_room).`,
+      );
+    const at: Participation = {
+      channelId: channel.id,
+      room,
+      mode,
+      mayTalk: may(actorOf(socket), standing, 'channel.talk'),
+      seesMap: may(actorOf(socket), standing, 'channel.map'),
+    };
+    if (current) {
+      // Listening now: a floor it held goes back.
+      if (
+        current.mode === 'talk' &&
+        mode === 'listen' &&
+        (await scope.floor.free(socket.id, room, channel.id, 'revoked'))
+      )
+        await scope.talk.endTalkOnLeave(talkerOf(socket), current);
+      Object.assign(current, at);
+    } else socket.data.participations.push(at);
 
-    socket.data.room = room;
-    socket.data.channelId = channel.id;
-    if (!rejoin) {
+    if (!current || current.mode !== mode) {
       // The presence row is written before the join is answered (a client may then ask HTTP calls about its
       // socket), committed with the other joins of the moment; the log entry and the status push follow it.
+      const owner = ownerOf(socket, scope);
       await afterPresence(socket, scope, async (trx) => {
-        if (socket.data.channelId !== channel.id) return undefined;
-        await services.presence.place(socket.id, userId, scope.instanceId, channel.id, trx);
+        if (!participationIn(socket.data, channel.id)) return undefined;
+        await services.presence.join(owner, channel.id, mode, trx);
+        if (current) return undefined;
         const joined = { userId, channelId: channel.id, channelName: channel.name };
         const activity = await services.activities.recordWith(trx, 'channel_join', joined);
         return () => {
@@ -97,23 +148,36 @@ export const rooms: Concern = (socket, scope) => {
         };
       });
     }
-    await socket.join(roomsOf(socket, room, channel.id));
+    await socket.join(roomsOf(socket.id, at));
+    await scope.media.channel(channel.id).admit({ socketId: socket.id, userId, name: socket.data.name, mode });
     // Joined first, listed second: of two sockets joining at once, at least one sees the other.
     const peers: RoomPeer[] = (await io.in(channelRoom(room)).fetchSockets())
       .filter((other) => other.id !== socket.id)
-      .map((other) => ({ id: other.id, name: other.data.name, userId: other.data.userId }));
-    // The peer list once for a client that asked for one push per change, under both names for the spec's.
-    socket.emit('all_users', peers);
-    if (!socket.data.pushesOnce) socket.emit('usersInThisRoom', peers);
-    if (rejoin) return;
-    socket.to(channelRoom(room)).emit('user joined', { id: socket.id, name: socket.data.name, userId });
+      .map((other) => ({
+        id: other.id,
+        name: other.data.name,
+        userId: other.data.userId,
+        room,
+        mode: participationIn(other.data, channel.id)?.mode ?? 'talk',
+      }));
+    scope.emitToSocket(socket, 'all_users', peers);
+    if (!current)
+      socket.to(channelRoom(room)).emit('user joined', { id: socket.id, name: socket.data.name, userId, room, mode });
+    // The spec's clients got `{ success }`; a client that names a mode learns where it is.
+    return asked === undefined ? { success: true } : { success: true, room, mode };
   });
 
-  // Whatever room the client names: a socket is in one room at most, and a client that missed a rename
-  // still names the old key.
-  scope.on('leave_room', async () => {
-    const { room } = scope.requireRoom('leave_room');
-    await leaveRoom(socket, scope, 'leave');
-    scope.publishStatus(userId, { alsoRooms: [room] });
+  scope.on('leave_room', async (payload) => {
+    const { room } = parse(LeaveRoom, payload ?? {}, 'leave_room');
+    const { participations } = socket.data;
+    if (participations.length === 0) throw new SocketInputError('leave_room: join a room first (join_room).');
+    // A spec client in one room may name an old key (it missed a rename): it leaves the room it is in.
+    const named = room
+      ? (participationByRoom(socket.data, room) ?? (participations.length === 1 ? participations[0] : undefined))
+      : undefined;
+    if (room && !named) throw new SocketInputError(`leave_room: this socket is not in the room "${room}".`);
+    const left = named ? [named] : [...participations];
+    for (const at of left) await leaveChannel(socket, scope, at, 'leave');
+    scope.publishStatus(userId, { alsoRooms: left.map((at) => at.room) });
   });
 };

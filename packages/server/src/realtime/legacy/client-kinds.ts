@@ -1,29 +1,29 @@
 /**
- * One push per change for clients that say they understand it. The spec's clients listen to twin events
- * (`messageResponse` and `onSendMessage` for a chat message, `all_users` and `usersInThisRoom` for the peers of
- * a room) and to one presence event per user; they keep receiving exactly that. A client that connects with
- * `pushes=once` in its handshake query (or `auth`) gets each change once: `onSendMessage` and `all_users` only,
- * and the presence changes gathered in one `onUserStatusesChanged` per room and flush (status.ts).
+ * The spec's twins, in one place. The spec's clients listen to twin events (`messageResponse` beside
+ * `onSendMessage` for a chat message, `usersInThisRoom` beside `all_users` for the peers of a room) and to one
+ * presence event per user (`onUserStatusChanged`, `userConnected`). The core emits only its own events
+ * (`onSendMessage`, `all_users`, the gathered `onUserStatusesChanged`); this adapter adds the twins for the
+ * spec's clients. A client that connects with `pushes=once` in its handshake query (or `auth`) gets each
+ * change once, the core's way.
  *
  * Every socket joins one of two Socket.IO rooms at connection, so that a broadcast reaches one kind of client
  * with `except(the other kind's room)`, on every instance (the Redis adapter carries rooms).
  */
+import type { UserStatus } from '@talkgroup/protocol';
 import type { Socket } from 'socket.io';
-import type { EventName } from './context.ts';
+import type { EventArgs, EventName, Io, TalkSocket } from '../context.ts';
 
 /** Sockets of clients that asked for one push per change. */
 export const ONE_PUSH_ROOM = 'pushes:once';
 /** Sockets of the spec's clients (twin events, one presence event per user). */
 export const EACH_PUSH_ROOM = 'pushes:each';
 
-/** Events only the spec's clients receive: the once-clients get their twin or the gathered event instead. */
-const SPEC_CLIENTS_ONLY: ReadonlySet<EventName> = new Set<EventName>([
-  'messageResponse',
-  'usersInThisRoom',
-  'onUserStatusChanged',
-  'userConnected',
-]);
-/** Events only the once-clients receive. */
+/** The spec's twin of a core event, sent beside it to the spec's clients only. */
+const SPEC_TWINS: Partial<Record<EventName, EventName>> = {
+  onSendMessage: 'messageResponse',
+  all_users: 'usersInThisRoom',
+};
+/** Core events the spec's clients get in their own shape instead (per-user presence: specStatuses). */
 const ONCE_CLIENTS_ONLY: ReadonlySet<EventName> = new Set<EventName>(['onUserStatusesChanged']);
 
 /** Did the client ask for one push per change? */
@@ -33,14 +33,42 @@ export function wantsOnePush(handshake: Socket['handshake']): boolean {
   return fromQuery === 'once' || fromAuth === 'once';
 }
 
-/** The room whose sockets must not receive this event, if any. */
-export function excludedFrom(event: EventName): string | undefined {
-  if (SPEC_CLIENTS_ONLY.has(event)) return ONE_PUSH_ROOM;
-  if (ONCE_CLIENTS_ONLY.has(event)) return EACH_PUSH_ROOM;
-  return undefined;
+/** The room that tells which kind of client a socket is. */
+export function clientKindRoom(socket: TalkSocket): string {
+  return socket.data.pushesOnce ? ONE_PUSH_ROOM : EACH_PUSH_ROOM;
 }
 
-/** Whether a socket whose client asked for one push per change (or not) receives this event. */
-export function receives(pushesOnce: boolean, event: EventName): boolean {
-  return excludedFrom(event) !== (pushesOnce ? ONE_PUSH_ROOM : EACH_PUSH_ROOM);
+type AnyEmit = (event: string, ...args: unknown[]) => boolean;
+
+/** The core's pushes, with their twins for the spec's clients. */
+export function pushers(io: Io) {
+  return {
+    /** One push to the union of these rooms (a socket in several gets it once), and its twin. */
+    emitTo<E extends EventName>(rooms: string[], event: E, ...args: EventArgs<E>): void {
+      if (rooms.length === 0) return;
+      const to = ONCE_CLIENTS_ONLY.has(event) ? io.to(rooms).except(EACH_PUSH_ROOM) : io.to(rooms);
+      (to.emit as AnyEmit)(event, ...args);
+      const twin = SPEC_TWINS[event];
+      if (twin) (io.to(rooms).except(ONE_PUSH_ROOM).emit as AnyEmit)(twin, ...args);
+    },
+
+    /** A push to one socket of this instance, and its twin if it is a spec client. */
+    emitToSocket<E extends EventName>(socket: TalkSocket, event: E, ...args: EventArgs<E>): void {
+      (socket.emit as AnyEmit)(event, ...args);
+      const twin = SPEC_TWINS[event];
+      if (twin && !socket.data.pushesOnce) (socket.emit as AnyEmit)(twin, ...args);
+    },
+
+    /**
+     * The spec's clients' rendering of gathered presence changes: one `onUserStatusChanged` per user (and
+     * `userConnected` for a user that came online) to the union of the rooms that hear about it.
+     */
+    specStatuses(entries: Array<{ status: UserStatus; targets: string[]; cameOnline: boolean }>): void {
+      for (const { status, targets, cameOnline } of entries) {
+        const to = io.to(targets).except(ONE_PUSH_ROOM);
+        to.emit('onUserStatusChanged', status);
+        if (cameOnline) to.emit('userConnected', status);
+      }
+    },
+  };
 }

@@ -56,29 +56,20 @@ export async function openLocalMedia(
 }
 
 /**
- * Takes the microphone again with other options (voice processing) and puts the new track in place of the
- * old one, in the local stream and in every connection: no renegotiation, the calls keep going. False when
- * there was nothing to replace or the room closed meanwhile.
+ * Takes the microphone again with other options (voice processing), for a transport to put in place of the old
+ * track (VoiceTransport.replaceMicTrack): no renegotiation, the calls keep going. Null when the page no longer
+ * wants it (the room closed meanwhile) or the browser gave none.
  */
-export async function replaceMicTrack(
-  stream: MediaStream | null,
-  peers: ReadonlyArray<{ pc: RTCPeerConnection }>,
-  how: { options: LocalMediaOptions; enabled: boolean; stillWanted: () => boolean },
-): Promise<boolean> {
-  const old = stream?.getAudioTracks()[0];
-  if (!stream || !old || !navigator.mediaDevices?.getUserMedia) return false;
-  const fresh = await navigator.mediaDevices.getUserMedia({ audio: mediaConstraints(how.options).audio });
+export async function takeMicTrack(
+  options: LocalMediaOptions,
+  stillWanted: () => boolean,
+): Promise<MediaStreamTrack | null> {
+  if (!navigator.mediaDevices?.getUserMedia) return null;
+  const fresh = await navigator.mediaDevices.getUserMedia({ audio: mediaConstraints(options).audio });
   const track = fresh.getAudioTracks()[0];
-  if (!track || !how.stillWanted()) {
+  if (!track || !stillWanted()) {
     for (const t of fresh.getTracks()) t.stop();
-    return false;
+    return null;
   }
-  track.enabled = how.enabled;
-  for (const peer of peers) {
-    for (const sender of peer.pc.getSenders()) if (sender.track === old) await sender.replaceTrack(track);
-  }
-  stream.removeTrack(old);
-  old.stop();
-  stream.addTrack(track);
-  return true;
+  return track;
 }

@@ -1,6 +1,6 @@
-/** One peer of the voice room's mesh: its connection, its received stream and the element that plays it. */
+/** One peer of the mesh: its connection, its received stream and the element that plays it. */
 import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from './opusSettings.ts';
-import type { PeerState } from './voiceRoomState.ts';
+import type { VoiceLink } from './voiceTransport.ts';
 
 /** A peer whose connection has not come up after this long has no voice link (yet). */
 const NO_VOICE_AFTER_MS = 15_000;
@@ -12,15 +12,12 @@ const RESTART_BACKOFF_MAX_MS = 30_000;
 
 export interface Peer {
   id: string;
-  name: string;
-  userId: number | null;
   pc: RTCPeerConnection;
   stream: MediaStream | null;
-  talking: boolean;
   /** Candidates that arrived before the remote description. */
   pendingCandidates: RTCIceCandidateInit[];
   audio: HTMLAudioElement | null;
-  /** No voice link came up in time (see VoiceRoom's NO_VOICE_AFTER_MS). */
+  /** No voice link came up in time (NO_VOICE_AFTER_MS). */
   noVoice: boolean;
   /** Timers of this connection's watch (no voice yet, disconnected too long): cleared when it closes. */
   timers: ReturnType<typeof setTimeout>[];
@@ -160,23 +157,15 @@ export function wirePeer(
   };
 }
 
-/** What the page shows of a peer. */
-export function peerState(peer: Peer): PeerState {
-  return {
-    id: peer.id,
-    name: peer.name,
-    userId: peer.userId,
-    connection: peer.pc.connectionState,
-    noVoice: peer.noVoice,
-    stream: peer.stream,
-    talking: peer.talking,
-  };
+/** What the room shows of a peer's link. */
+export function linkOf(peer: Peer): VoiceLink {
+  return { id: peer.id, connection: peer.pc.connectionState, noVoice: peer.noVoice, stream: peer.stream };
 }
 
 /**
  * Runs a restart of this peer's connection after a delay that grows with the restarts already made, so that
  * two peers that cannot reach each other do not spin. The peer takes an offer for a connection it already
- * has as a fresh start (VoiceRoom's onGetOffer).
+ * has as a fresh start (MeshTransport's onGetOffer).
  */
 export function scheduleRestart(peer: Peer, restart: () => void): void {
   peer.timers.push(setTimeout(restart, Math.min(RESTART_BACKOFF_MAX_MS, RESTART_BACKOFF_MS * peer.restarts)));

@@ -39,6 +39,9 @@ function talkControl(granted: boolean, recorder: TransmissionRecorder) {
     socket,
     name: 'Alpha',
     track: () => track,
+    talking: (on) => {
+      track.enabled = on;
+    },
     tone: () => {},
     pressed: () => {},
     micChanged: () => {},

@@ -36,6 +36,9 @@ function pressPath(answer: { granted: boolean; holder?: { userId: number; name: 
     socket,
     name: 'Alpha',
     track: () => track,
+    talking: (on) => {
+      track.enabled = on;
+    },
     tone: (tone) => steps.push(`${tone} tone`),
     pressed: () => steps.push('playback resumes'),
     micChanged: () => steps.push('mic reported'),

@@ -42,6 +42,8 @@ export class TalkControl {
       socket: RoomSocket;
       name: string;
       track: () => MediaStreamTrack | undefined;
+      /** Lets the microphone be heard (the transport: the mesh enables the track) or silences it. */
+      talking: (on: boolean) => void;
       tone: (tone: LinkTone) => void;
       /** A press is a gesture: playback of the others may start. */
       pressed: () => void;
@@ -86,8 +88,9 @@ export class TalkControl {
         this.room.tone('permit');
       } else {
         this.room.recorder?.discard();
-        if (answer.holder.name) this.room.tone('busy');
-        this.floorHolder = answer.holder.name || null;
+        const holder = 'holder' in answer ? answer.holder.name : '';
+        if (holder) this.room.tone('busy');
+        this.floorHolder = holder || null;
         this.room.changed();
       }
     });
@@ -96,7 +99,7 @@ export class TalkControl {
   talk(on: boolean): void {
     const track = this.room.track();
     if (!track || this.micOn === on) return;
-    track.enabled = on;
+    this.room.talking(on);
     this.micOn = on;
     if (on) this.room.recorder?.keep(track);
     else this.room.recorder?.end();
@@ -109,8 +112,7 @@ export class TalkControl {
     if (!this.micOn) return;
     this.micOn = false;
     this.room.recorder?.end();
-    const track = this.room.track();
-    if (track) track.enabled = false;
+    this.room.talking(false);
     this.room.micChanged();
   }
 

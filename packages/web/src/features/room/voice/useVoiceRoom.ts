@@ -19,6 +19,9 @@ function diagnosticsRequested(): boolean {
 }
 
 const EMPTY: VoiceRoomState = {
+  room: '',
+  mode: 'talk',
+  transport: 'mesh',
   joined: false,
   reconnecting: false,
   selfId: null,

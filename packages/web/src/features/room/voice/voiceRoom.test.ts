@@ -118,7 +118,7 @@ describe('voice room', () => {
     const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });
     await room.start();
     expect(track.enabled).toBe(false);
-    expect(io.sentOf('join_room')).toEqual([{ room: 'Alpha', name: 'Ada' }]);
+    expect(io.sentOf('join_room')).toEqual([{ room: 'Alpha', name: 'Ada', mode: 'talk' }]);
     expect(room.getSnapshot()).toMatchObject({ joined: true, micReady: true, micOn: false });
   });
 
@@ -133,8 +133,20 @@ describe('voice room', () => {
     ]);
     await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(2));
     expect(io.sentOf('offer')).toEqual([
-      { sdp: { type: 'offer', sdp: 'offer-sdp' }, offerSendID: 'self', offerSendName: 'Ada', offerReceiveID: 'b' },
-      { sdp: { type: 'offer', sdp: 'offer-sdp' }, offerSendID: 'self', offerSendName: 'Ada', offerReceiveID: 'c' },
+      {
+        sdp: { type: 'offer', sdp: 'offer-sdp' },
+        offerSendID: 'self',
+        offerSendName: 'Ada',
+        offerReceiveID: 'b',
+        room: 'Alpha',
+      },
+      {
+        sdp: { type: 'offer', sdp: 'offer-sdp' },
+        offerSendID: 'self',
+        offerSendName: 'Ada',
+        offerReceiveID: 'c',
+        room: 'Alpha',
+      },
     ]);
     expect(FakePeerConnection.all.map((pc) => pc.config)).toEqual([{ iceServers }, { iceServers }]);
     expect(FakePeerConnection.all[0].added).toEqual([track]);
@@ -154,7 +166,7 @@ describe('voice room', () => {
     await io.receive('user joined', { id: 'd', name: 'Dan', userId: 4 });
     await io.receive('getOffer', { sdp: { type: 'offer', sdp: 'o' }, offerSendID: 'd', offerSendName: 'Dan' });
     expect(io.sentOf('answer')).toEqual([
-      { sdp: { type: 'answer', sdp: 'answer-sdp' }, answerSendID: 'self', answerReceiveID: 'd' },
+      { sdp: { type: 'answer', sdp: 'answer-sdp' }, answerSendID: 'self', answerReceiveID: 'd', room: 'Alpha' },
     ]);
     expect(room.getSnapshot().peers).toMatchObject([{ id: 'd', name: 'Dan', userId: 4 }]);
 

@@ -1,42 +1,28 @@
 /**
- * The voice room of one channel: a WebRTC mesh signalled over Socket.IO (spec section 4, voice room).
+ * The voice room of one channel (spec section 4, voice room): who is there and who talks (the roster), the
+ * local microphone, and push-to-talk. How the voice travels is its transport's business (voiceTransport.ts:
+ * the mesh today); its signalling goes over the page's socket (signalClient.ts), which a page in several
+ * channels shares: one VoiceRoom, one transport per channel.
  *
- * - The local microphone is taken once, before any press, with its track disabled, and its sender is
- *   negotiated at join: a press only flips `track.enabled`, so talking starts without any negotiation
- *   (push-to-talk latency). `sender.replaceTrack(track)` on the press (and `null` on the release) was
- *   measured too (`npm run bench:ptt -- --variants`): never faster (1.16x and 1.26x the enabled track's
- *   press-to-sound at p50), and after the silent gaps some receivers' jitter buffers grew to 600-840 ms;
- *   DTX (opusSettings.ts) gives the quiet idle link it would have been for.
- * - Each local description asks for Opus with DTX and 10 ms frames (opusSettings.ts).
- * - The newcomer makes the offers: it receives `all_users` (the peers already there) and offers to each;
- *   the others answer on `getOffer`. Candidates are relayed both ways and queued until the remote
- *   description is set.
- * - A media failure (no microphone, permission refused) is kept in the state for the page to show; the
- *   room still joins receive-only so the user hears the others and the rest of the room works.
- * - It never gives up: after a reconnection (a new socket id) it joins again as the newcomer; a connection
- *   that fails, or stays disconnected, is started afresh without leaving the room; a peer whose voice link
- *   never comes up (a device that only chats or reports positions) is shown as such. Tones mark a lost and
- *   a restored link.
+ * - In `talk` mode the local microphone is taken once, before any press, with its track disabled; a press
+ *   asks for the floor (talkControl.ts) and the transport lets the voice through once it is granted. In
+ *   `listen` mode nothing is taken and nothing is sent.
+ * - A media failure (no microphone, permission refused) is kept in the state for the page to show; the room
+ *   still joins receive-only, so the user hears the others and the rest of the room works.
+ * - It never gives up: after a reconnection (a new socket id) it joins again as the newcomer. Tones mark a
+ *   lost and a restored link.
  *
  * Framework-free on purpose: React reads it through subscribe/getSnapshot (useSyncExternalStore).
  */
-import type { RoomPeer, ServerToClientEvents } from '@talkgroup/protocol';
+import type { JoinAnswer, RoomPeer, ServerToClientEvents } from '@talkgroup/protocol';
 import { playLinkTone } from './linkTones.ts';
-import { type MediaProblem, openLocalMedia, replaceMicTrack } from './localMedia.ts';
+import { type MediaProblem, openLocalMedia, takeMicTrack } from './localMedia.ts';
+import { MeshTransport } from './meshTransport.ts';
 import { MicStateReporter } from './micStateReporter.ts';
-import {
-  addCandidate,
-  addLocalTracks,
-  closePeer,
-  flushCandidates,
-  type Peer,
-  peerState,
-  scheduleRestart,
-  setLocalDescription,
-  wirePeer,
-} from './peer.ts';
+import { SignalClient } from './signalClient.ts';
 import { TalkControl } from './talkControl.ts';
-import { type RoomSocket, SnapshotSource, type VoiceRoomOptions, type VoiceRoomState } from './voiceRoomState.ts';
+import { type PeerState, SnapshotSource, type VoiceRoomOptions, type VoiceRoomState } from './voiceRoomState.ts';
+import type { VoiceTransport } from './voiceTransport.ts';
 
 export type { MediaProblem } from './localMedia.ts';
 export { classifyMediaError } from './localMedia.ts';
@@ -44,11 +30,11 @@ export type { PeerState, RoomSocket, VoiceRoomOptions, VoiceRoomState } from './
 
 export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private readonly options: VoiceRoomOptions;
-  private readonly socket: RoomSocket;
-  private readonly peers = new Map<string, Peer>();
-  /** Peers announced by 'user joined' before their offer came: their name and user id. */
-  private readonly announced = new Map<string, RoomPeer>();
-  /** Mic states heard for sockets not yet connected as peers. */
+  private readonly signal: SignalClient;
+  private readonly transport: VoiceTransport;
+  /** Who is in the channel (by socket id): their name and user id, from the join, 'user joined' or an offer. */
+  private readonly roster = new Map<string, Pick<RoomPeer, 'name' | 'userId'>>();
+  /** Mic states heard, by socket id (also for peers whose link is not up yet). */
   private readonly talkingBySocket = new Map<string, boolean>();
   private localStream: MediaStream | null = null;
   private readonly ptt: TalkControl;
@@ -59,22 +45,33 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private closed = false;
   private mediaProblem: MediaProblem | null = null;
   private readonly reporter: MicStateReporter | null;
+  private readonly offs: Array<() => void> = [];
 
   constructor(options: VoiceRoomOptions) {
     super();
     this.options = options;
-    this.socket = options.socket;
+    this.signal = new SignalClient(options.socket, options.room);
+    this.transport = new MeshTransport({
+      signal: this.signal,
+      name: options.name,
+      iceServers: options.iceServers,
+      video: options.video ?? false,
+      listenOnly: this.listening,
+      offeredBy: (peerId, name) => {
+        if (!this.roster.has(peerId)) this.roster.set(peerId, { name, userId: 0 });
+      },
+    });
+    this.transport.onChange(() => this.changed());
     this.ptt = new TalkControl({
-      socket: this.socket,
+      socket: options.socket,
       name: options.room,
       track: () => this.localAudioTrack(),
+      talking: (on) => this.transport.setTalking(on),
       tone: (tone) => {
         if (options.linkTones !== false) playLinkTone(tone);
       },
-      pressed: () => {
-        // The page may be opened without a gesture (user call view): a press is one, so playback can start.
-        for (const peer of this.peers.values()) void peer.audio?.play().catch(() => {});
-      },
+      // The page may be opened without a gesture (user call view): a press is one, so playback can start.
+      pressed: () => this.transport.resumePlayback(),
       micChanged: () => {
         // The page first: the HTTP report (a fetch started here) can wait a moment.
         this.changed();
@@ -94,36 +91,53 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     this.publish(this.buildSnapshot());
   }
 
+  private get listening(): boolean {
+    return this.options.mode === 'listen';
+  }
+
   private changed(): void {
     if (!this.closed) this.publish(this.buildSnapshot());
   }
 
   private buildSnapshot(): VoiceRoomState {
+    const peers: PeerState[] = this.transport.links().map((link) => {
+      const known = this.roster.get(link.id);
+      return {
+        ...link,
+        name: known?.name ?? '',
+        userId: known?.userId || null,
+        talking: this.talkingBySocket.get(link.id) ?? false,
+      };
+    });
     return {
+      room: this.options.room,
+      mode: this.options.mode ?? 'talk',
+      transport: this.transport.kind,
       joined: this.joined,
       reconnecting: this.linkLost,
-      selfId: this.socket.id ?? null,
+      selfId: this.signal.selfId,
       micReady: this.micReady,
       micOn: this.ptt.micOn,
       floorHolder: this.ptt.floorHolder,
       cameraOn: this.localStream?.getVideoTracks().some((track) => track.enabled) ?? false,
       mediaProblem: this.mediaProblem,
       localStream: this.localStream,
-      peers: [...this.peers.values()].map(peerState),
+      peers,
     };
   }
 
   // --- Life cycle -----------------------------------------------------------------------------------
 
-  /** Takes the microphone (muted), then joins the room. Resolves once join_room is sent or queued. */
+  /** Takes the microphone (muted; not when listening), then joins the room. Resolves once join_room is sent. */
   async start(): Promise<void> {
-    await this.acquireMedia();
+    if (!this.listening) await this.acquireMedia();
     if (this.closed) {
       this.stopLocalTracks();
       return;
     }
-    for (const [event, listener] of this.listenersOnSocket()) this.socket.on(event, listener);
-    if (this.socket.connected) this.join();
+    this.transport.join(this.localStream);
+    this.listen();
+    if (this.signal.connected) this.join();
     this.changed();
   }
 
@@ -131,9 +145,9 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   leave(): void {
     if (this.closed) return;
     if (this.ptt.micOn) this.ptt.talk(false);
-    if (this.joined && this.socket.connected) this.socket.emit('leave_room', { room: this.options.room });
-    for (const [event, listener] of this.listenersOnSocket()) this.socket.off(event, listener);
-    for (const id of [...this.peers.keys()]) this.removePeer(id);
+    if (this.joined) this.signal.leave();
+    for (const off of this.offs.splice(0)) off();
+    this.transport.leave();
     this.stopLocalTracks();
     this.joined = false;
     this.closed = true;
@@ -141,34 +155,60 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     this.unsubscribeAll();
   }
 
-  /** What the room listens to on its socket, while it is open. */
-  private listenersOnSocket(): Array<
-    [keyof ServerToClientEvents | 'connect' | 'disconnect', (...args: never[]) => void]
-  > {
-    return [
-      ['all_users', this.onAllUsers],
-      ['user joined', this.onUserJoined],
-      ['getOffer', this.onGetOffer],
-      ['getAnswer', this.onGetAnswer],
-      ['getCandidate', this.onGetCandidate],
-      ['user_exit', this.onUserExit],
-      ['onMicStateChanged', this.onMicStateChanged],
-      ['floor_revoked', this.ptt.revoked],
-      ['floor_granted', this.ptt.granted],
-      ['connect', this.onConnect],
-      ['disconnect', this.onDisconnect],
-    ];
+  /** What the room listens to on its socket, while it is open (its channel's events only). */
+  private listen(): void {
+    const { signal, options } = this;
+    const socket = options.socket;
+    const on = <E extends keyof ServerToClientEvents>(event: E, handler: ServerToClientEvents[E]) =>
+      this.offs.push(signal.on(event, handler));
+    // The peers a join finds, each naming its channel (a page in several channels gets one list per join).
+    on('all_users', (peers) => this.arrived(peers.filter((peer) => signal.concerns(peer))));
+    on('user joined', this.onUserJoined);
+    on('user_exit', this.onUserExit);
+    on('onMicStateChanged', this.onMicStateChanged);
+    on('floor_revoked', this.ptt.revoked);
+    on('floor_granted', this.ptt.granted);
+    socket.on('connect', this.onConnect);
+    socket.on('disconnect', this.onDisconnect);
+    this.offs.push(
+      () => socket.off('connect', this.onConnect),
+      () => socket.off('disconnect', this.onDisconnect),
+    );
   }
 
   private join(): void {
     this.joined = true;
-    this.socket.emit('join_room', { room: this.options.room, name: this.options.name });
+    void this.signal.join(this.options.name, this.options.mode ?? 'talk').then((answer) => this.answered(answer));
+    this.changed();
+  }
+
+  private answered(answer: JoinAnswer | undefined): void {
+    if (this.closed || !answer) return;
+    if (answer.success) {
+      if (this.linkLost) {
+        this.linkLost = false;
+        if (this.options.linkTones !== false) playLinkTone('back');
+        this.changed();
+      }
+    } else {
+      console.warn('Talkgroup: join refused', this.options.room, answer.result);
+      this.joined = false;
+      this.changed();
+    }
+  }
+
+  /** The peers already there (listed after the join): we are the newcomer and connect to them. */
+  private arrived(peers: RoomPeer[]): void {
+    if (this.closed) return;
+    const self = this.signal.selfId;
+    for (const peer of peers) if (peer.id !== self) this.roster.set(peer.id, { name: peer.name, userId: peer.userId });
+    this.transport.present(peers, true);
     this.changed();
   }
 
   private readonly onConnect = (): void => {
     // A reconnection is a new socket id: the others saw us leave, so we join again as the newcomer.
-    for (const id of [...this.peers.keys()]) this.removePeer(id);
+    this.transport.reset();
     this.join();
   };
 
@@ -181,6 +221,27 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     // The server frees the floor and ends the burst of a lost socket; the HTTP report keeps the state right.
     this.ptt.lost();
     this.changed();
+  };
+
+  private readonly onUserJoined = (remote: RoomPeer): void => {
+    if (remote.id === this.signal.selfId) return;
+    this.roster.set(remote.id, { name: remote.name, userId: remote.userId });
+    this.transport.present([remote], false);
+    this.changed();
+  };
+
+  private readonly onUserExit = (payload: { id: string }): void => {
+    this.roster.delete(payload.id);
+    this.talkingBySocket.delete(payload.id);
+    this.transport.gone(payload.id);
+  };
+
+  private readonly onMicStateChanged = (payload: { id: string; micState: boolean; room: string }): void => {
+    const was = this.talkingBySocket.get(payload.id) ?? false;
+    this.talkingBySocket.set(payload.id, payload.micState);
+    // A change only: the same state comes twice (the socket's grant, then the talker's HTTP report), and each
+    // snapshot redraws the page.
+    if (was !== payload.micState && this.transport.links().some((link) => link.id === payload.id)) this.changed();
   };
 
   // --- Local media ----------------------------------------------------------------------------------
@@ -209,7 +270,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
 
   /** Push-to-talk: see TalkControl (a press asks for the floor, a release gives it back). */
   setMicEnabled(on: boolean): void {
-    if (!this.closed) this.ptt.press(on);
+    if (!this.closed && !this.listening) this.ptt.press(on);
   }
 
   /** The join view's camera button: the track stays, so turning it back on needs no negotiation. */
@@ -222,183 +283,17 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   async setVoiceProcessing(processing: boolean): Promise<void> {
     if ((this.options.voiceProcessing ?? true) === processing) return;
     this.options.voiceProcessing = processing;
-    const replaced = await replaceMicTrack(this.localStream, [...this.peers.values()], {
-      options: this.mediaOptions(),
+    const replaced = await this.transport.replaceMicTrack(this.localStream, {
       enabled: this.ptt.micOn,
-      stillWanted: () => !this.closed,
+      take: () => takeMicTrack(this.mediaOptions(), () => !this.closed),
     });
     if (replaced) this.changed();
   }
-
-  // --- Peers ----------------------------------------------------------------------------------------
-
-  private createPeer(id: string, name: string, userId: number | null): Peer {
-    const existing = this.peers.get(id);
-    if (existing) return existing;
-    const pc = new RTCPeerConnection({ iceServers: this.options.iceServers });
-    const peer: Peer = {
-      id,
-      name,
-      userId,
-      pc,
-      stream: null,
-      talking: this.talkingBySocket.get(id) ?? false,
-      pendingCandidates: [],
-      audio: null,
-      noVoice: false,
-      timers: [],
-      restarts: 0,
-    };
-    this.peers.set(id, peer);
-    wirePeer(peer, {
-      isCurrent: () => this.peers.get(id) === peer,
-      restart: () => this.restartPeer(peer),
-      changed: () => this.changed(),
-      sendCandidate: (candidate) =>
-        this.socket.emit('candidate', { candidate, candidateSendID: this.socket.id ?? '', candidateReceiveID: id }),
-    });
-    this.changed();
-    return peer;
-  }
-
-  private removePeer(id: string): void {
-    const peer = this.peers.get(id);
-    if (!peer) return;
-    this.peers.delete(id);
-    closePeer(peer);
-    this.changed();
-  }
-
-  /** A connection that failed (or stayed disconnected) is replaced by a new one, offered from this side. */
-  private restartPeer(peer: Peer): void {
-    scheduleRestart(peer, () => {
-      if (this.closed || this.peers.get(peer.id) !== peer || !this.joined) return;
-      this.removePeer(peer.id);
-      const fresh = this.createPeer(peer.id, peer.name, peer.userId);
-      fresh.restarts = peer.restarts + 1;
-      addLocalTracks(fresh, this.localStream, this.options.video ?? false, true);
-      void this.offer(fresh);
-    });
-  }
-
-  private readonly onAllUsers = (peers: RoomPeer[]): void => {
-    // The server's answer to join_room: back in the room after a lost link.
-    if (this.linkLost) {
-      this.linkLost = false;
-      if (this.options.linkTones !== false) playLinkTone('back');
-      this.changed();
-    }
-    // We are the newcomer: offer to everyone already there.
-    for (const remote of peers) {
-      if (remote.id === this.socket.id || this.peers.has(remote.id)) continue;
-      const peer = this.createPeer(remote.id, remote.name, remote.userId);
-      addLocalTracks(peer, this.localStream, this.options.video ?? false, true);
-      void this.offer(peer);
-    }
-  };
-
-  private async offer(peer: Peer): Promise<void> {
-    try {
-      const offer = await setLocalDescription(peer.pc, await peer.pc.createOffer());
-      this.socket.emit('offer', {
-        sdp: peer.pc.localDescription?.toJSON() ?? offer,
-        offerSendID: this.socket.id ?? '',
-        offerSendName: this.options.name,
-        offerReceiveID: peer.id,
-      });
-    } catch (error) {
-      console.warn('Talkgroup: offer failed', peer.id, error);
-    }
-  }
-
-  private readonly onUserJoined = (remote: RoomPeer): void => {
-    if (remote.id === this.socket.id) return;
-    this.announced.set(remote.id, remote);
-    const peer = this.peers.get(remote.id);
-    if (peer) {
-      peer.name = remote.name || peer.name;
-      peer.userId = remote.userId;
-      this.changed();
-    }
-  };
-
-  private readonly onGetOffer = async (payload: {
-    sdp: unknown;
-    offerSendID: string;
-    offerSendName: string;
-  }): Promise<void> => {
-    const { offerSendID: id } = payload;
-    if (!id || id === this.socket.id) return;
-    const existing = this.peers.get(id);
-    if (existing) {
-      // Two sockets that joined at once may both offer. The one with the greater socket id gives way and
-      // answers; the other ignores the offer it got and waits for the answer to its own.
-      const collision = existing.pc.signalingState === 'have-local-offer';
-      if (collision && (this.socket.id ?? '') < id) return;
-      // Otherwise (giving way, or the peer rejoined): start afresh.
-      this.removePeer(id);
-    }
-    const known = this.announced.get(id);
-    const peer = this.createPeer(id, payload.offerSendName || known?.name || '', known?.userId ?? null);
-    try {
-      await peer.pc.setRemoteDescription(payload.sdp as RTCSessionDescriptionInit);
-      addLocalTracks(peer, this.localStream, this.options.video ?? false, false);
-      await flushCandidates(peer);
-      const answer = await setLocalDescription(peer.pc, await peer.pc.createAnswer());
-      this.socket.emit('answer', {
-        sdp: peer.pc.localDescription?.toJSON() ?? answer,
-        answerSendID: this.socket.id ?? '',
-        answerReceiveID: id,
-      });
-    } catch (error) {
-      console.warn('Talkgroup: answer failed', id, error);
-    }
-  };
-
-  private readonly onGetAnswer = async (payload: { sdp: unknown; answerSendID: string }): Promise<void> => {
-    const peer = this.peers.get(payload.answerSendID);
-    if (peer?.pc.signalingState !== 'have-local-offer') return;
-    try {
-      await peer.pc.setRemoteDescription(payload.sdp as RTCSessionDescriptionInit);
-      await flushCandidates(peer);
-    } catch (error) {
-      console.warn('Talkgroup: answer not applied', peer.id, error);
-    }
-  };
-
-  private readonly onGetCandidate = async (payload: { candidate: unknown; candidateSendID: string }): Promise<void> => {
-    const peer = this.peers.get(payload.candidateSendID);
-    if (!peer || !payload.candidate) return;
-    const candidate = payload.candidate as RTCIceCandidateInit;
-    if (!peer.pc.remoteDescription) {
-      peer.pendingCandidates.push(candidate);
-      return;
-    }
-    await addCandidate(peer, candidate);
-  };
-
-  private readonly onUserExit = (payload: { id: string }): void => {
-    this.announced.delete(payload.id);
-    this.talkingBySocket.delete(payload.id);
-    this.removePeer(payload.id);
-  };
-
-  private readonly onMicStateChanged = (payload: { id: string; micState: boolean; room: string }): void => {
-    if (payload.room && payload.room !== this.options.room) return;
-    this.talkingBySocket.set(payload.id, payload.micState);
-    const peer = this.peers.get(payload.id);
-    // A change only: the same state comes twice (the socket's grant, then the talker's HTTP report), and each
-    // snapshot redraws the page.
-    if (peer && peer.talking !== payload.micState) {
-      peer.talking = payload.micState;
-      this.changed();
-    }
-  };
 
   // --- Read access -----------------------------------------------------------------------------------
 
   /** The connection with a peer, for reading its statistics (the opt-in diagnostics, see diagnostics.ts). */
   connectionOf(peerId: string): RTCPeerConnection | null {
-    return this.peers.get(peerId)?.pc ?? null;
+    return this.transport.connectionOf(peerId);
   }
 }

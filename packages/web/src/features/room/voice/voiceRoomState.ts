@@ -1,24 +1,26 @@
 /** What a voice room shows (its snapshot for React) and what it is built with. */
-import type { ClientToServerEvents, ServerToClientEvents } from '@talkgroup/protocol';
+import type { ClientToServerEvents, ParticipationMode, ServerToClientEvents } from '@talkgroup/protocol';
 import type { Socket } from 'socket.io-client';
 import type { MediaProblem } from './localMedia.ts';
 import type { TransmissionRecorder } from './recorder.ts';
+import type { VoiceLink, VoiceTransport } from './voiceTransport.ts';
 
 export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-export interface PeerState {
-  /** The peer's socket id. */
-  id: string;
+/** A peer as the room shows it: its voice link (the transport's), its name and whether it talks. */
+export interface PeerState extends VoiceLink {
   name: string;
   userId: number | null;
-  connection: RTCPeerConnectionState;
-  /** No voice link came up with this peer: a device that only chats or reports positions, or a failed one. */
-  noVoice: boolean;
-  stream: MediaStream | null;
   talking: boolean;
 }
 
 export interface VoiceRoomState {
+  /** The channel's rtcSession. */
+  room: string;
+  /** Talking (push-to-talk) or only listening. */
+  mode: ParticipationMode;
+  /** How the voice travels: peer to peer, or through the server. */
+  transport: VoiceTransport['kind'];
   /** join_room was sent on a connected socket. */
   joined: boolean;
   /** The link to the server dropped after a join and the room is not joined again yet. */
@@ -40,6 +42,8 @@ export interface VoiceRoomOptions {
   socket: RoomSocket;
   /** The channel's rtcSession. */
   room: string;
+  /** Talk (default: push-to-talk, the microphone is taken) or only listen (nothing is taken or sent). */
+  mode?: ParticipationMode;
   /** Shown to the others (join_room name). */
   name: string;
   iceServers: RTCIceServer[];

@@ -1,0 +1,142 @@
+/**
+ * Push-to-talk, whichever way it arrives (a socket's press, an emergency's open microphone, the spec's HTTP
+ * mic-state call through legacy/): a press goes through the floor of its channel, a grant or a release is
+ * shown to the room at once and passed to the media plane (which lets the holder be heard or silences it),
+ * and is kept afterwards as talk bursts and channel_talk entries.
+ */
+import type { FloorAnswer } from '@talkgroup/protocol';
+import type { ChannelSummary } from '../channels/store.ts';
+import type { MicChange, Participation, RealtimeContext, SocketData } from './context.ts';
+import type { FloorOutcome, TakeOptions } from './floor.ts';
+import { channelRoom, lobbyRoom } from './room-names.ts';
+import { SocketInputError } from './socket-tasks.ts';
+
+/** Who presses: a socket's user (or, over HTTP, a user and the socket id that stands for it). */
+export type Talker = Pick<SocketData, 'userId' | 'name' | 'role'> & { socketId: string };
+
+/** Where: a channel the talker is in, how, and whether its rights let it talk there. */
+export type TalkPlace = Pick<Participation, 'channelId' | 'room' | 'mode' | 'mayTalk'>;
+
+export interface PressOutcome {
+  answer: FloorAnswer;
+  /** The mic changes a grant means (the preempted holder stops, the talker starts): shown already, to keep. */
+  changes: MicChange[];
+}
+
+export interface Talk {
+  /**
+   * A press: refused to a listener (its mode, or its membership's rights) and while a holder of equal or
+   * higher priority talks; granted, it is shown and handed to the media plane before this resolves.
+   */
+  press(talker: Talker, at: TalkPlace, options?: TakeOptions): Promise<PressOutcome>;
+  /** A release: the floor is given back (if held) and the mic change shown; returns it, to keep. */
+  release(talker: Talker, at: TalkPlace): Promise<MicChange>;
+  /** Keeps mic changes already shown: talk bursts, channel_talk entries, presence's mic state. */
+  record(changes: MicChange[]): Promise<void>;
+  /** Shows and keeps a mic change (a holding that ran out). */
+  changeMicState(change: MicChange): Promise<void>;
+  /** Leaving while talking ends the burst; the others see the mic go off. */
+  endTalkOnLeave(talker: Talker, at: Pick<Participation, 'room' | 'channelId'>): Promise<void>;
+}
+
+type TalkDeps = Pick<RealtimeContext, 'services' | 'emitTo' | 'floor' | 'media' | 'channelCache' | 'log'>;
+
+export function talkCore(deps: TalkDeps): Talk {
+  const { services, emitTo, floor, media, channelCache, log } = deps;
+
+  /** Tells the room (and the channel lists) that a mic went on or off, and the media plane who is heard. */
+  function announce(change: MicChange): void {
+    const { channel } = change;
+    emitTo([channelRoom(channel.rtcSession), lobbyRoom(channel.id)], 'onMicStateChanged', {
+      id: change.socketId,
+      userId: change.userId,
+      name: change.name,
+      micState: change.on,
+      room: channel.rtcSession,
+    });
+    const channelMedia = media.opened(channel.id);
+    if (!channelMedia || !change.socketId) return;
+    const passed = change.on ? channelMedia.grantTalk(change.socketId) : channelMedia.revokeTalk(change.socketId);
+    passed.catch((error) => log.error({ err: error, channelId: channel.id }, 'the media plane missed a floor change'));
+  }
+
+  async function endBurst(userId: number, channelId: number): Promise<boolean> {
+    const ended = await services.talkBursts.end(userId, channelId);
+    if (!ended) return false;
+    await services.activities.record('channel_talk', { userId, channelId, durationMs: ended.durationMs });
+    return true;
+  }
+
+  async function recordOne(change: MicChange): Promise<void> {
+    const { channel, on } = change;
+    if (on) await services.talkBursts.start(change.userId, channel);
+    else await endBurst(change.userId, channel.id);
+    await services.presence.setMicState(change.userId, channel.id, on);
+  }
+
+  async function channelOf(channelId: number): Promise<ChannelSummary> {
+    const channel = await channelCache.get(channelId);
+    if (!channel) throw new SocketInputError('This channel no longer exists.');
+    return channel;
+  }
+
+  const own = (talker: Talker, channel: ChannelSummary, on: boolean): MicChange => ({
+    userId: talker.userId,
+    name: talker.name,
+    channel,
+    socketId: talker.socketId,
+    on,
+  });
+
+  const talk: Talk = {
+    async press(talker, at, options = {}) {
+      const channel = await channelOf(at.channelId);
+      // An emergency opens the sender's microphone whatever its mode or rights (issue 14).
+      if (!options.emergency && (at.mode === 'listen' || !at.mayTalk))
+        return { answer: { granted: false, reason: 'listen_only' }, changes: [] };
+      // Floor control off (an open conference): everyone may talk, without asking the floor store.
+      let outcome: FloorOutcome = { answer: { granted: true } };
+      if (channel.floorControl) outcome = await floor.take(talker, at.room, at.channelId, options);
+      if (!outcome.answer.granted) return { answer: outcome.answer, changes: [] };
+      const holder = own(talker, channel, true);
+      const changes = outcome.preempted ? [{ ...outcome.preempted, channel, on: false }, holder] : [holder];
+      for (const change of changes) announce(change);
+      return { answer: outcome.answer, changes };
+    },
+
+    async release(talker, at) {
+      await floor.free(talker.socketId, at.room, at.channelId);
+      const change = own(talker, await channelOf(at.channelId), false);
+      announce(change);
+      return change;
+    },
+
+    async record(changes) {
+      for (const change of changes) await recordOne(change);
+    },
+
+    async changeMicState(change) {
+      announce(change);
+      await recordOne(change);
+    },
+
+    async endTalkOnLeave(talker, at) {
+      const ended = await services.talkBursts.end(talker.userId, at.channelId);
+      if (!ended) return;
+      emitTo([channelRoom(at.room), lobbyRoom(at.channelId)], 'onMicStateChanged', {
+        id: talker.socketId,
+        userId: talker.userId,
+        name: talker.name,
+        micState: false,
+        room: at.room,
+      });
+      await media.opened(at.channelId)?.revokeTalk(talker.socketId);
+      await services.activities.record('channel_talk', {
+        userId: talker.userId,
+        channelId: at.channelId,
+        durationMs: ended.durationMs,
+      });
+    },
+  };
+  return talk;
+}
