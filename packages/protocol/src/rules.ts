@@ -110,10 +110,13 @@ export function splitChannelNames(cell: unknown): string[] {
 
 /** The six fields every user import row needs (spec section 5). */
 export const USER_IMPORT_FIELDS = ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight'] as const;
-/** The columns of a user import: the six fields, the channels and (new, optional; blank: member) the role. */
-export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal', 'role'] as const;
+export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal'] as const;
+/** New, optional: a user import may also have these columns (`role`: admin, dispatcher or member; blank: member). */
+export const USER_IMPORT_OPTIONAL_COLUMNS = ['role'] as const;
 
-export type UserImportRow = Partial<Record<(typeof USER_IMPORT_COLUMNS)[number], unknown>>;
+export type UserImportRow = Partial<
+  Record<(typeof USER_IMPORT_COLUMNS)[number] | (typeof USER_IMPORT_OPTIONAL_COLUMNS)[number], unknown>
+>;
 
 /** A column whose name contains 'canal' is the channel column (spec section 5). */
 export function normaliseImportRow(row: Record<string, unknown>): UserImportRow {

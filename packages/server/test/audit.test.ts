@@ -1,7 +1,8 @@
 /**
- * The audit log: every administrator change writes one row in the change's transaction (actor, action,
- * target, changed fields, never a password, address, request id); a refused change writes none; members'
- * own actions are not administrator actions; deleteOldActivities never prunes it; getAuditLog filters.
+ * The audit log: every privileged change, whoever makes it (an administrator, a member changing its own
+ * password), writes one row in the change's transaction (actor, action, target, changed fields, never a
+ * password, address, request id); a refused change writes none; deleteOldActivities never prunes it;
+ * getAuditLog filters and is for administrators only.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
@@ -114,7 +115,7 @@ describe.each(databases)('audit log on %s', (dialect) => {
     expect((await log({ actorId: mia.id })).totalRecords).toBe(0);
   });
 
-  it('is never pruned by deleteOldActivities, is not written for a member acting on itself, and is for administrators only', async () => {
+  it('is never pruned by deleteOldActivities, is written for a member acting on itself, and is read by administrators only', async () => {
     const mia = await createMember(app, admin, { password: 'mia-password-1' });
     const count = (await log()).totalRecords;
     await app.services.db
@@ -130,7 +131,17 @@ describe.each(databases)('audit log on %s', (dialect) => {
       mia.token,
     );
     expect(own.status).toBe(200);
-    expect((await log()).totalRecords).toBe(count + 1);
+    // Every privileged change is audited, whoever makes it: a member's own password too (never the password).
+    const after = await log();
+    expect(after.totalRecords).toBe(count + 2);
+    expect(after.entries[0]).toMatchObject({
+      actor: { id: mia.id },
+      action: 'user.password',
+      targetType: 'user',
+      targetId: mia.id,
+      changes: { passwordChanged: { before: null, after: true } },
+    });
+    expect(JSON.stringify(after)).not.toMatch(/scrypt|mia-password-[12]/);
     expect((await app.call('/user/api/getAuditLog', {}, mia.token)).status).toBe(403);
     expect((await app.call('/user/api/getAuditLog', {})).status).toBe(401);
     expect((await app.call('/user/api/getAuditLog', { targetType: 'planet' }, admin.token)).status).toBe(400);

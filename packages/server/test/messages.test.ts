@@ -38,8 +38,11 @@ describe.each(databases)('chat messages on %s', (dialect) => {
     expect(sent.status).toBe(200);
     expect(sent.body).toMatchObject({ success: true, res: { userId: mia.id, textMsg: 'hello team', file: null } });
     const message = sent.body.res;
-    expect(pushes).toContainEqual({ to: 'room:AlphaTeam', event: 'messageResponse', args: [message] });
-    expect(pushes).toContainEqual({ to: 'room:AlphaTeam', event: 'onSendMessage', args: [message] });
+    // The core pushes onSendMessage once; the spec's messageResponse twin is added at the Socket.IO layer
+    // (realtime-events.test.ts checks both over a real socket).
+    expect(pushes.filter((p) => p.to === 'room:AlphaTeam')).toEqual([
+      { to: 'room:AlphaTeam', event: 'onSendMessage', args: [message] },
+    ]);
 
     const discussion = (await list(admin.token)).body.discussion;
     expect(discussion).toEqual([

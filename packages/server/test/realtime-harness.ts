@@ -96,11 +96,15 @@ export class TestClient {
 export interface ConnectOptions {
   /** Send the token in the handshake's auth object instead of the query. */
   viaAuth?: boolean;
+  /** Connect as a client that wants one push per change (`pushes=once`: no spec twins). */
+  pushesOnce?: boolean;
 }
 
 function open(url: string, token: string | undefined, options: ConnectOptions = {}): Socket {
   const credentials = token === undefined ? {} : options.viaAuth ? { auth: { token } } : { query: { token } };
-  return io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...credentials });
+  const pushes = options.pushesOnce ? { pushes: 'once' } : {};
+  const query = { ...('query' in credentials ? credentials.query : {}), ...pushes };
+  return io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...credentials, query });
 }
 
 export async function connect(url: string, token: string, options: ConnectOptions = {}): Promise<TestClient> {

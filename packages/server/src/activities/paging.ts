@@ -20,6 +20,8 @@ import type { Database, Db } from '../db/schema.ts';
 export interface ActivityFilter {
   userId?: number;
   channelId?: number;
+  /** Only entries of these channels (a dispatcher reads its own channels' log). */
+  channelIds?: number[];
   type?: ActivityType;
   /** Inclusive. */
   from?: string;
@@ -43,6 +45,8 @@ export function applyFilter<O>(
   let q = query;
   if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
   if (filter.channelId !== undefined) q = q.where('channel_id', '=', filter.channelId);
+  if (filter.channelIds !== undefined)
+    q = q.where('channel_id', 'in', filter.channelIds.length > 0 ? filter.channelIds : [0]);
   if (filter.type !== undefined) q = q.where('type', '=', filter.type);
   if (filter.from !== undefined) q = q.where('created_at', '>=', filter.from);
   if (filter.to !== undefined) q = q.where('created_at', '<', filter.to);

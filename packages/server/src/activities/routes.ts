@@ -5,8 +5,10 @@ import {
   DeleteOldActivities,
   GetAllActivities,
   GetLastActivities,
+  may,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { TokenOwner } from '../auth/sessions.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Services } from '../services.ts';
@@ -28,17 +30,29 @@ export function activityRoutes(app: FastifyInstance, services: Services): void {
   const { activities } = services;
   const route = defineRoutes(app, services.sessions);
 
-  route(GetLastActivities, async ({ body }) => ({
+  /**
+   * The channels whose log `auth` reads: undefined for all of it (an administrator), else those where it holds
+   * channel.activities (a dispatcher's own channels); naming another one is refused like any channel it may not read.
+   */
+  async function readableChannels(auth: TokenOwner, named?: number): Promise<number[] | undefined> {
+    if (may(auth, null, 'channel.activities')) return undefined;
+    if (named === undefined) return services.access.channelsWhere(auth, 'channel.activities');
+    await services.access.require(auth, named, 'channel.activities');
+    return [named];
+  }
+
+  route(GetLastActivities, async ({ body, auth }) => ({
     success: true,
-    res: await activities.latest(body.limit ?? DASHBOARD_ACTIVITIES_PAGE_SIZE),
+    res: await activities.latest(body.limit ?? DASHBOARD_ACTIVITIES_PAGE_SIZE, await readableChannels(auth)),
   }));
 
-  route(GetAllActivities, async ({ body }) => {
+  route(GetAllActivities, async ({ body, auth }) => {
     const { start, limit, userId, channelId, type, from, to } = body;
     // Stored times are UTC ISO strings: a bound given with another offset is compared in UTC.
     const utc = (moment?: string) => (moment === undefined ? undefined : new Date(moment).toISOString());
-    const res = await activities.page({ userId, channelId, type, from: utc(from), to: utc(to) }, limit, start);
-    return { success: true, res };
+    const channelIds = await readableChannels(auth, channelId);
+    const filter = { userId, channelId, channelIds, type, from: utc(from), to: utc(to) };
+    return { success: true, res: await activities.page(filter, limit, start) };
   });
 
   route(DeleteOldActivities, async ({ body }) => {

@@ -3,7 +3,7 @@ import type { Activity, ActivityType } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { ActivitiesTable, Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
-import { type ActivityFilter, activityPaging, isFiltered } from './paging.ts';
+import { type ActivityFilter, activityPaging, applyFilter, isFiltered } from './paging.ts';
 
 export function toActivity(row: Selectable<ActivitiesTable>): Activity {
   return {
@@ -157,11 +157,9 @@ export function activityStore(db: Db, events: EventBus) {
       return Number(result.numDeletedRows);
     },
 
-    /** The latest entries (the dashboard's timeline). */
-    async latest(limit: number): Promise<Activity[]> {
-      const rows = await db
-        .selectFrom('activities')
-        .selectAll()
+    /** The latest entries (the dashboard's timeline); `channelIds`: only those of these channels. */
+    async latest(limit: number, channelIds?: number[]): Promise<Activity[]> {
+      const rows = await applyFilter(db.selectFrom('activities').selectAll(), { channelIds })
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .limit(limit)

@@ -87,6 +87,16 @@ export function channelAccess(channels: ChannelStore, memberships: MembershipSto
       return { channel, author };
     },
 
+    /**
+     * The channels where `reader` may do `capability`: undefined when it may everywhere (an administrator), else
+     * those of its own channels where its role grants it (a dispatcher's channels' log and alerts).
+     */
+    async channelsWhere(reader: Reader, capability: Capability): Promise<number[] | undefined> {
+      if (may(reader, null, capability)) return undefined;
+      const own = await memberships.channelsWithRights(reader.userId);
+      return own.filter(({ canTalk }) => may(reader, { member: true, canTalk }, capability)).map(({ id }) => id);
+    },
+
     /** The standing in the channel of each of these users (one query for a whole room). */
     async standingsAmong(channelId: number, readers: Reader[]): Promise<Map<number, ChannelStanding>> {
       const rights = await memberships.rightsOfChannel(channelId);

@@ -131,6 +131,16 @@ export function membershipStore(db: Db) {
       return new Set(rows.map((r) => r.user_id));
     },
 
+    /** The channels a user belongs to, with the rights of its membership. */
+    async channelsWithRights(userId: number): Promise<Array<{ id: number; canTalk: boolean }>> {
+      const rows = await db
+        .selectFrom('channel_members')
+        .select(['channel_id', 'can_talk'])
+        .where('user_id', '=', userId)
+        .execute();
+      return rows.map((r) => ({ id: r.channel_id, canTalk: r.can_talk === 1 }));
+    },
+
     /** The channels a user belongs to: their ids and room keys (rtcSession). */
     async channelsOfMember(userId: number): Promise<Array<{ id: number; rtcSession: string }>> {
       const rows = await db

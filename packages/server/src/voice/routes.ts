@@ -88,8 +88,8 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
           throw multipartError(error, config.voiceMaxBytes);
         }
         const body = parseBody(UploadVoiceMessageFields, fields);
-        // Checked before anything is written: a refused sender leaves nothing on disk.
-        const channel = await access.requireReader(auth, body.channelId);
+        // Checked before anything is written: a refused sender (a listener) leaves nothing on disk.
+        const { channel } = await access.require(auth, body.channelId, 'channel.talk');
         if (!channel.recording) throw conflict(RECORDING_OFF);
         if (!audio || audio.byteLength === 0) throw badRequest('audio: a recording is required.');
         const mime = sniffVoice(audio);

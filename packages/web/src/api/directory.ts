@@ -15,9 +15,11 @@
  */
 import {
   type BodyOf,
+  type ChannelOverview,
   GetAllUsers,
   GetChannelOverviews,
   GetLastActivities,
+  GetMyChannels,
   GetStatistics,
   GetUserIds,
   GetUsersInChannel,
@@ -26,13 +28,14 @@ import {
   type User,
   type UserSortField,
 } from '@talkgroup/protocol';
-import { keepPreviousData, type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import type { PageSizes } from '../components/table/useConsoleTable.ts';
 import { type ServerPagingState, type ServerTable, useServerPaging } from '../components/table/useServerPaging.ts';
 import { api } from './client.ts';
 import { callKey, useApiQuery } from './queries.ts';
 import { useServerEvent, useServerEvents } from './serverEvents.ts';
+import { useMay } from './session.ts';
 
 export function useUsers(options: { enabled?: boolean } = {}) {
   return useApiQuery(GetAllUsers, {}, options);
@@ -117,9 +120,23 @@ export function useUserTable(
   };
 }
 
-/** Every channel with the number of its members, not their list (getChannelOverviews: light at any size). */
+/**
+ * The channels a user may list, with the number of their members, not their list: every channel for one who
+ * manages them (getChannelOverviews: light at any size), its own for a dispatcher (getMyChannels).
+ */
 export function useChannels(options: { enabled?: boolean } = {}) {
-  return useApiQuery(GetChannelOverviews, {}, options);
+  const manage = useMay().may('channels.manage');
+  const enabled = options.enabled ?? true;
+  const all = useApiQuery(GetChannelOverviews, {}, { enabled: enabled && manage });
+  const mine = useQuery({
+    queryKey: callKey(GetMyChannels, {}),
+    queryFn: ({ signal }) => api(GetMyChannels, {}, { signal }),
+    select: (answer): { res: ChannelOverview[] } => ({
+      res: answer.res.map(({ users, talking: _, ...channel }) => ({ ...channel, usersCount: users.length })),
+    }),
+    enabled: enabled && !manage,
+  });
+  return manage ? all : mine;
 }
 
 /** Every query a change of users, channels or memberships can touch; resolves once they are fetched again. */
@@ -130,6 +147,7 @@ export async function refreshDirectory(queryClient: QueryClient): Promise<void> 
       GetUsersPage,
       GetUserIds,
       GetChannelOverviews,
+      GetMyChannels,
       GetUsersInChannel,
       GetStatistics,
       GetLastActivities,
@@ -172,14 +190,15 @@ export function useLiveChannels(): void {
   useServerEvents(
     ['onChannelsChanged', 'onChannelDeleted', 'onUserStatusChanged', 'userConnected', 'onUserDeleted'],
     () => {
-      for (const call of [GetChannelOverviews, GetUsersInChannel])
+      for (const call of [GetChannelOverviews, GetMyChannels, GetUsersInChannel])
         void queryClient.invalidateQueries({ queryKey: callKey(call) });
     },
   );
   useServerEvent('onUserStatusesChanged', ({ connected }) => {
-    queryClient.setQueriesData<ChannelsAnswer>({ queryKey: callKey(GetChannelOverviews) }, (answer) =>
-      patchConnected(answer, connected ?? []),
-    );
+    for (const call of [GetChannelOverviews, GetMyChannels])
+      queryClient.setQueriesData<ChannelsAnswer>({ queryKey: callKey(call) }, (answer) =>
+        patchConnected(answer, connected ?? []),
+      );
   });
   // A channel's member list (its page) shows who is connected: it is small, it is fetched again.
   useServerEvents(['onUserStatusesChanged'], () => {

@@ -2,7 +2,8 @@
  * Live refresh for the console's lists: `useServerEvent('onChannelsChanged', () => ...)`.
  * Every subscriber of the tab shares one Socket.IO connection (token in the handshake query, spec section 7),
  * opened by the first subscriber and closed a moment after the last one leaves (so that moving between two
- * pages does not reconnect). The channel room keeps its own socket for join_room and signalling.
+ * pages does not reconnect). A room page uses it too (useSharedSocket): one connection for the console's pushes
+ * and every channel the page is in.
  */
 import type { ServerToClientEvents } from '@talkgroup/protocol';
 import { useEffect, useRef, useState } from 'react';
@@ -44,6 +45,30 @@ export function useServerEvent<E extends EventName>(event: E, listener: ServerTo
       release();
     };
   }, [event]);
+}
+
+/** The tab's one socket, held while the calling component is shown, and whether it is connected now. */
+export function useSharedSocket(enabled = true): { socket: TalkgroupSocket | null; connected: boolean } {
+  const [socket, setSocket] = useState<TalkgroupSocket | null>(null);
+  const [connected, setConnected] = useState(false);
+  useEffect(() => {
+    if (!enabled) return;
+    const held = acquire();
+    const up = () => setConnected(true);
+    const down = () => setConnected(false);
+    held.on('connect', up);
+    held.on('disconnect', down);
+    setSocket(held);
+    setConnected(held.connected);
+    return () => {
+      held.off('connect', up);
+      held.off('disconnect', down);
+      setSocket(null);
+      setConnected(false);
+      release();
+    };
+  }, [enabled]);
+  return { socket, connected };
 }
 
 /** Calls `refresh` once for a burst of these events (a bulk import or many joins send many of them). */

@@ -3,8 +3,8 @@
  * under TOKEN_KEY (and in localStorage too when 'Remember me' is ticked, so it survives a browser restart),
  * the user's fields in localStorage. React reads it through useSession(), so clearing it re-renders the guards.
  */
-import type { Role, SignedInUser } from '@talkgroup/protocol';
-import { useSyncExternalStore } from 'react';
+import { type Capability, may, mayAnywhere, ROLES, type Role, type SignedInUser } from '@talkgroup/protocol';
+import { useMemo, useSyncExternalStore } from 'react';
 import { ROOM_SESSION_KEYS } from './roomStorage.ts';
 
 export const TOKEN_KEY = 'TOKEN_KEY';
@@ -50,11 +50,16 @@ function read(): Session | null {
             firstName: localStorage.getItem('firstName') ?? '',
             lastName: localStorage.getItem('lastName') ?? '',
             display_name: localStorage.getItem('display_name') ?? '',
-            role: localStorage.getItem('role') === 'member' ? 'member' : 'admin',
+            role: storedRole(localStorage.getItem('role')),
           }
         : null;
     return { token, user };
   }, null);
+}
+
+/** The stored role; a session kept before roles were stored is an administrator's (the console's only role then). */
+function storedRole(value: string | null): Role {
+  return ROLES.find((role) => role === value) ?? 'admin';
 }
 
 function changed(): void {
@@ -82,6 +87,37 @@ export function getToken(): string | null {
 
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribe, getSession, getSession);
+}
+
+/** The console is for those who supervise channels (their activities): administrators and dispatchers. */
+export function usesConsole(role: Role): boolean {
+  return mayAnywhere({ role }, 'channel.activities');
+}
+
+/**
+ * Where a signed-in user starts: members in their own app (/talk), administrators on the dashboard, a
+ * dispatcher (no organisation statistics) on its channels.
+ */
+export function homeOf(session: Session | null): string {
+  if (!session) return '/signin';
+  const role = session.user?.role ?? 'admin';
+  if (!usesConsole(role)) return '/talk';
+  return mayAnywhere({ role }, 'statistics.read') ? '/dashboard' : '/channelsList';
+}
+
+/**
+ * What the signed-in user's role may do, from protocol's one table (the server asks the same): `may(c)` held
+ * everywhere (an organisation-wide page or action), `somewhere(c)` in at least its own channels.
+ */
+export function useMay(): { may: (capability: Capability) => boolean; somewhere: (capability: Capability) => boolean } {
+  const role = useSession()?.user?.role ?? 'member';
+  return useMemo(
+    () => ({
+      may: (capability: Capability) => may({ role }, null, capability),
+      somewhere: (capability: Capability) => mayAnywhere({ role }, capability),
+    }),
+    [role],
+  );
 }
 
 function writeUser(user: Omit<StoredUser, 'role'> & { role?: Role }): void {

@@ -3,16 +3,17 @@
  * top bar (language, Logout), which lives in the app layer. An administrator using it still gets the SOS
  * banner of the console: an alert must reach every administrator's screen.
  */
-import { useSession } from '../api/session.ts';
+import { useMay } from '../api/session.ts';
 import { EmergencyCenter } from '../features/emergency/index.ts';
 import { TalkLayout } from '../features/talk/index.ts';
 import { AccountMenu } from './shell/AccountMenu.tsx';
 
 export default function TalkShell() {
-  const admin = useSession()?.user?.role === 'admin';
+  // Whoever takes alerts (administrators, dispatchers of their channels) gets the SOS banner here too.
+  const takesAlerts = useMay().somewhere('channel.alerts');
   return (
     <>
-      {admin ? <EmergencyCenter /> : null}
+      {takesAlerts ? <EmergencyCenter /> : null}
       <TalkLayout accountMenu={<AccountMenu />} />
     </>
   );

@@ -1,9 +1,16 @@
-/** Route guards of spec section 2. They read the session reactively: clearing it sends the user to /signin. */
+/**
+ * Route guards of spec section 2. They read the session reactively: clearing it sends the user to /signin.
+ * What a role may open comes from protocol's one table of role -> capabilities (roles.ts), as on the server.
+ */
+import type { Capability } from '@talkgroup/protocol';
 import { type ReactNode, useState } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { getSession, type Session, useSession } from '../api/session.ts';
+import { getSession, homeOf, useMay, useSession, usesConsole } from '../api/session.ts';
+import NotFoundPage from './NotFoundPage.tsx';
 
 /** /dashboard, /usersList, /channelsList, /activities, /groupCallView: no session token -> /signin. */
+export { homeOf };
+
 export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
@@ -11,22 +18,23 @@ export function RequireSession({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Where a signed-in user starts: members in their own app (/talk), administrators in the console. */
-export function homeOf(session: Session | null): string {
-  if (!session) return '/signin';
-  return session.user?.role === 'member' ? '/talk' : '/dashboard';
-}
-
 /**
- * The administrator console (/dashboard, /usersList, /channelsList, /activities): a member goes to /talk, its
- * own app, and never meets the console's 403s. The group call view stays open to members: it is a channel's
- * room, which they may enter.
+ * The console (/dashboard, /usersList, /channelsList, /activities, ...): a member goes to /talk, its own app,
+ * and never meets the console's 403s. The group call view stays open to members: it is a channel's room,
+ * which they may enter.
  */
-export function RequireAdminConsole({ children }: { children: ReactNode }) {
+export function RequireConsole({ children }: { children: ReactNode }) {
   const session = useSession();
   const { pathname } = useLocation();
-  if (session?.user?.role === 'member' && !/^\/groupCallView\//i.test(pathname)) return <Navigate to="/talk" replace />;
+  if (session?.user && !usesConsole(session.user.role) && !/^\/groupCallView\//i.test(pathname))
+    return <Navigate to="/talk" replace />;
   return children;
+}
+
+/** A console page for those whose role holds this capability (somewhere); anyone else gets the not-found page. */
+export function Allowed({ capability, children }: { capability: Capability; children: ReactNode }) {
+  const { somewhere } = useMay();
+  return somewhere(capability) ? children : <NotFoundPage />;
 }
 
 /**
@@ -39,7 +47,7 @@ export function RedirectIfSignedIn({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** /: with a session token /dashboard (a member: /talk), otherwise /signin. */
+/** /: with a session token /dashboard (a member: /talk; a dispatcher: its channels), otherwise /signin. */
 export function HomeRedirect() {
   return <Navigate to={homeOf(useSession())} replace />;
 }

@@ -3,13 +3,15 @@
  * shell) is its own chunk. A feature owns one file per page; this table is the only place that wires them.
  * Paths match case-insensitively (React Router's default), so /Signin is /signin.
  */
+
+import type { Capability } from '@talkgroup/protocol';
 import i18n from 'i18next';
-import { type ComponentType, lazy } from 'react';
+import { type ComponentType, lazy, type ReactNode } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.ts';
 import { SignInPage, SignUpPage } from '../features/auth/index.ts';
 import type { Namespace } from '../i18n/languages.ts';
-import { HomeRedirect, RedirectIfSignedIn, RequireAdminConsole, RequireSession } from './guards.tsx';
+import { Allowed, HomeRedirect, RedirectIfSignedIn, RequireConsole, RequireSession } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
 import { RouteError } from './RouteError.tsx';
 
@@ -77,6 +79,8 @@ export function prefetchLikelyPages(): void {
   });
 }
 
+const allowed = (capability: Capability, element: ReactNode) => <Allowed capability={capability}>{element}</Allowed>;
+
 export const router = createBrowserRouter([
   {
     element: <RootLayout />,
@@ -102,17 +106,18 @@ export const router = createBrowserRouter([
       {
         element: (
           <RequireSession>
-            <RequireAdminConsole>
+            <RequireConsole>
               <ShellLayout />
-            </RequireAdminConsole>
+            </RequireConsole>
           </RequireSession>
         ),
         children: [
-          { path: 'dashboard', element: <DashboardPage /> },
-          { path: 'usersList', element: <UsersPage /> },
-          { path: 'channelsList', element: <ChannelsPage /> },
-          { path: 'activities', element: <ActivitiesPage /> },
-          { path: 'auditLog', element: <AuditPage /> },
+          // Each page for the roles that hold what it shows (protocol's roles.ts); the others get the not-found page.
+          { path: 'dashboard', element: allowed('statistics.read', <DashboardPage />) },
+          { path: 'usersList', element: allowed('users.manage', <UsersPage />) },
+          { path: 'channelsList', element: allowed('channel.read', <ChannelsPage />) },
+          { path: 'activities', element: allowed('channel.activities', <ActivitiesPage />) },
+          { path: 'auditLog', element: allowed('audit.read', <AuditPage />) },
           { path: 'groupCallView/:roomId', element: <GroupCallPage /> },
         ],
       },

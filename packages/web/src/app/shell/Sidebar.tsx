@@ -24,6 +24,7 @@ import { APP_VERSION } from '@talkgroup/protocol';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { NavLink } from 'react-router';
+import { useMay } from '../../api/session.ts';
 import { Logo } from '../../components/Logo.tsx';
 import type { ShellActions } from '../../components/shell/ShellContext.tsx';
 import { consoleColors, onDarkFocus } from '../theme.ts';
@@ -47,22 +48,32 @@ export interface SidebarProps extends ShellActions {
 
 export function Sidebar({ narrow, onNavigate, onClose, slotRef, openAddUser, openAddChannel }: SidebarProps) {
   const { t } = useTranslation();
+  const { may, somewhere } = useMay();
+  // Only what the role may use (a dispatcher manages no users or channels): protocol's roles.ts decides.
   const entries: NavEntry[] = [
-    { to: '/dashboard', label: t('nav.dashboard'), icon: <DashboardIcon /> },
-    {
-      to: '/usersList',
-      label: t('nav.users'),
-      icon: <GroupIcon />,
-      action: { label: t('nav.addUser'), icon: <PersonAddIcon />, onClick: openAddUser },
-    },
+    ...(somewhere('statistics.read') ? [{ to: '/dashboard', label: t('nav.dashboard'), icon: <DashboardIcon /> }] : []),
+    ...(may('users.manage')
+      ? [
+          {
+            to: '/usersList',
+            label: t('nav.users'),
+            icon: <GroupIcon />,
+            action: { label: t('nav.addUser'), icon: <PersonAddIcon />, onClick: openAddUser },
+          },
+        ]
+      : []),
     {
       to: '/channelsList',
       label: t('nav.channels'),
       icon: <PodcastsIcon />,
-      action: { label: t('nav.addChannel'), icon: <PlaylistAddIcon />, onClick: openAddChannel },
+      action: may('channels.manage')
+        ? { label: t('nav.addChannel'), icon: <PlaylistAddIcon />, onClick: openAddChannel }
+        : undefined,
     },
-    { to: '/activities', label: t('nav.activities'), icon: <HistoryIcon /> },
-    { to: '/auditLog', label: t('nav.audit'), icon: <FactCheckIcon /> },
+    ...(somewhere('channel.activities')
+      ? [{ to: '/activities', label: t('nav.activities'), icon: <HistoryIcon /> }]
+      : []),
+    ...(somewhere('audit.read') ? [{ to: '/auditLog', label: t('nav.audit'), icon: <FactCheckIcon /> }] : []),
   ];
 
   return (

@@ -17,6 +17,7 @@ import { ACTIVITIES_PAGE_SIZE } from '@talkgroup/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { useMay } from '../../api/session.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { RowsExportMenu } from '../import-export/index.ts';
 import { ActivityFilters } from './ActivityFilters.tsx';
@@ -35,6 +36,8 @@ function pageFrom(params: URLSearchParams): number {
 }
 
 export default function ActivitiesPage() {
+  // A dispatcher reads its channels' activities (the server keeps to them) and deletes none.
+  const mayDelete = useMay().may('activities.delete');
   const { t, i18n } = useTranslation(['activities', 'common']);
   const { t: tActivities } = useTranslation('activities');
   const { t: tActivity } = useTranslation('activity');
@@ -89,7 +92,7 @@ export default function ActivitiesPage() {
               sheetName={t('activities:export.sheet')}
               load={() => activityRows(body, tActivities, tActivity, language)}
             />
-            <DeleteActivitiesMenu />
+            {mayDelete ? <DeleteActivitiesMenu /> : null}
           </>
         }
       />

@@ -7,12 +7,13 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import MenuItem from '@mui/material/MenuItem';
 import TextField from '@mui/material/TextField';
-import { ACTIVITY_TYPES, type ActivityType, GetUsersPage, type User } from '@talkgroup/protocol';
+import { ACTIVITY_TYPES, type ActivityType, GetMyChannels, GetUsersPage, type User } from '@talkgroup/protocol';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useDeferredValue, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChannels, useUsers, useUsersPaged } from '../../api/directory.ts';
 import { useApiQuery } from '../../api/queries.ts';
+import { useMay } from '../../api/session.ts';
 import { type ActivityFilterValues, isFiltering } from './activityFilter.ts';
 
 interface Option {
@@ -28,30 +29,39 @@ export interface ActivityFiltersProps {
   onChange: (next: ActivityFilterValues) => void;
 }
 
-const optionOf = (user: User): Option => ({
+const optionOf = (user: Pick<User, 'id' | 'display_name' | 'firstName' | 'lastName'>): Option => ({
   id: user.id,
   label: user.display_name || `${user.firstName} ${user.lastName}`,
 });
 
 /**
  * The members to pick from: every user, filtered here; past USERS_PAGED_ABOVE users (issue 18), the first 50
- * the server finds for the typed text. The picked member stays an option while the text changes.
+ * the server finds for the typed text. The picked member stays an option while the text changes. One who does
+ * not manage users (a dispatcher) picks among the members of its channels.
  */
 function useMemberOptions(text: string, picked: Option | null) {
-  const paged = useUsersPaged();
-  const whole = useUsers({ enabled: paged === false });
+  const everyone = useMay().may('users.manage');
+  const paged = useUsersPaged({ enabled: everyone });
+  const whole = useUsers({ enabled: everyone && paged === false });
+  const mine = useApiQuery(GetMyChannels, {}, { enabled: !everyone });
   const searched = useDeferredValue(text.trim());
   const found = useApiQuery(
     GetUsersPage,
     { start: 0, limit: 50, search: searched || undefined, sort: 'firstName', direction: 'asc' },
-    { enabled: paged === true, placeholderData: keepPreviousData },
+    { enabled: everyone && paged === true, placeholderData: keepPreviousData },
   );
   return useMemo(() => {
+    if (!everyone) {
+      const members = new Map<number, Option>();
+      for (const channel of mine.data?.res ?? [])
+        for (const user of channel.users) members.set(user.id, optionOf(user));
+      return { options: [...members.values()], filter: firstMatches };
+    }
     if (!paged) return { options: (whole.data?.res ?? []).map(optionOf), filter: firstMatches };
     const options = (found.data?.res.users ?? []).map(optionOf);
     if (picked && !options.some((option) => option.id === picked.id)) options.unshift(picked);
     return { options, filter: (shown: Option[]) => shown };
-  }, [paged, whole.data, found.data, picked]);
+  }, [everyone, mine.data, paged, whole.data, found.data, picked]);
 }
 
 export function ActivityFilters({ value, onChange }: ActivityFiltersProps) {

@@ -19,6 +19,7 @@ import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { useChannels, useLiveChannels } from '../../api/directory.ts';
+import { useMay } from '../../api/session.ts';
 import { ConsoleTable, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
 import { ExportButton, ImportButton } from '../import-export/index.ts';
@@ -55,6 +56,8 @@ export function rememberChannel(channel: Pick<ChannelOverview, 'id' | 'name'>): 
 export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
   const { t, i18n } = useTranslation(['channels', 'common']);
   const full = variant === 'full';
+  // A dispatcher lists its own channels and enters their rooms; it manages none (protocol's roles.ts).
+  const manage = useMay().may('channels.manage');
   const texts = useListTexts('channels');
   const navigate = useNavigate();
   const channels = useChannels();
@@ -105,21 +108,29 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
         query={channels}
         texts={texts}
         title={title}
-        add={full ? { label: t('channels:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) } : undefined}
+        add={
+          full && manage
+            ? { label: t('channels:toolbar.add'), icon: <AddIcon />, onClick: () => setAdding(true) }
+            : undefined
+        }
         tools={
-          full ? (
+          full && manage ? (
             <>
               <ImportButton kind="channels" />
               <ExportButton kind="channels" />
             </>
           ) : null
         }
-        editDelete={{
-          size: 110,
-          nameOf: (row) => row.name,
-          onEdit: (row) => setEditing(row.channel),
-          onDelete: (row) => setDeleting(row.channel),
-        }}
+        editDelete={
+          manage
+            ? {
+                size: 110,
+                nameOf: (row) => row.name,
+                onEdit: (row) => setEditing(row.channel),
+                onDelete: (row) => setDeleting(row.channel),
+              }
+            : undefined
+        }
         options={{
           muiTableBodyRowProps: ({ row }) => ({
             onClick: () => open(row.original),
@@ -135,9 +146,9 @@ export function ChannelsTable({ variant = 'full', title }: ChannelsTableProps) {
           }),
         }}
       />
-      {full ? <ChannelDialog open={adding} onClose={() => setAdding(false)} /> : null}
-      <ChannelDialog open={editing !== null} channel={editing} onClose={() => setEditing(null)} />
-      <DeleteChannelConfirm channel={deleting} onClose={() => setDeleting(null)} />
+      {full && manage ? <ChannelDialog open={adding} onClose={() => setAdding(false)} /> : null}
+      {manage ? <ChannelDialog open={editing !== null} channel={editing} onClose={() => setEditing(null)} /> : null}
+      {manage ? <DeleteChannelConfirm channel={deleting} onClose={() => setDeleting(null)} /> : null}
     </>
   );
 }

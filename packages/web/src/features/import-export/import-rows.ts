@@ -9,8 +9,10 @@ import {
   isBlank,
   normaliseImportRow,
   parseMapRight,
+  parseRoleCell,
   USER_IMPORT_COLUMNS,
   USER_IMPORT_FIELDS,
+  USER_IMPORT_OPTIONAL_COLUMNS,
 } from '@talkgroup/protocol';
 import type { SheetRow } from './workbook.ts';
 
@@ -30,7 +32,8 @@ export const IMPORT_CHUNK = 200;
  * contains 'canal' becomes 'canal' (spec section 5).
  */
 export function canonicalRow(kind: ImportKind, row: SheetRow): SheetRow {
-  const known = new Map(IMPORT_COLUMNS[kind].map((name) => [name.toLowerCase(), name]));
+  const names = kind === 'users' ? [...IMPORT_COLUMNS.users, ...USER_IMPORT_OPTIONAL_COLUMNS] : IMPORT_COLUMNS[kind];
+  const known = new Map(names.map((name) => [name.toLowerCase(), name]));
   const out: SheetRow = {};
   for (const [key, value] of Object.entries(row)) out[known.get(key.trim().toLowerCase()) ?? key] = value;
   return kind === 'users' ? (normaliseImportRow(out) as SheetRow) : out;
@@ -42,6 +45,7 @@ export function invalidCells(kind: ImportKind, row: SheetRow): Set<string> {
   for (const field of REQUIRED[kind]) if (isBlank(row[field])) invalid.add(field);
   if (kind === 'users' && !invalid.has('mapRight') && parseMapRight(row.mapRight) === undefined)
     invalid.add('mapRight');
+  if (kind === 'users' && parseRoleCell(row.role) === null) invalid.add('role');
   return invalid;
 }
 

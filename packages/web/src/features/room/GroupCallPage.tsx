@@ -19,15 +19,17 @@ import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { CHAT_DRAWER_WIDTH, WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
-import { memo, useCallback, useEffect, useRef, useState } from 'react';
+import { CHAT_DRAWER_WIDTH, displayNameOf, SetChannelMemberRights, WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
+import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
-import { errorMessage } from '../../api/client.ts';
+import { api, errorMessage } from '../../api/client.ts';
+import { useNotify } from '../../components/Notifier.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
 import { SosButton } from '../emergency/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
+import { ListeningPanel } from './listening/ListeningPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';
 import { UsersInChannelSection } from './members/UsersInChannelSection.tsx';
 import type { ChannelMember } from './members/useChannelMembers.ts';
@@ -156,6 +158,22 @@ export default function GroupCallPage() {
     [describe],
   );
   const unread = useUnread(chat.messages.length, chatOpen);
+  const notify = useNotify();
+  const channelId = channel?.id;
+  const refreshMembers = members.refresh;
+  const setCanTalk = useCallback(
+    (member: ChannelMember, canTalk: boolean) => {
+      if (channelId === undefined) return;
+      api(SetChannelMemberRights, { channelId, userId: member.user.id, canTalk })
+        .then(() => refreshMembers())
+        .catch((error) => notify({ severity: 'error', message: errorMessage(error, t('members.rightsFailed')) }));
+    },
+    [channelId, refreshMembers, notify, t],
+  );
+  const otherChannels = useMemo(
+    () => room.otherChannels.filter((other) => other.id !== channelId),
+    [room.otherChannels, channelId],
+  );
   usePageTitle(channel?.name ?? t('groupCall.title'));
 
   // Crossing the 1480px line switches between the column (open) and the drawer (closed).
@@ -204,9 +222,14 @@ export default function GroupCallPage() {
                   <PushToTalkButton
                     micOn={state.micOn}
                     heldBy={state.floorHolder}
-                    disabled={!state.micReady || !state.joined}
+                    disabled={!state.micReady || !state.joined || room.listenOnly}
                     onChange={talk}
                   />
+                  {room.listenOnly ? (
+                    <Typography variant="body2" role="status" sx={{ color: 'text.secondary', textAlign: 'center' }}>
+                      {t('ptt.listenOnly')}
+                    </Typography>
+                  ) : null}
                   <MediaProblemAlert problem={state.mediaProblem} />
                   <Sos channelId={channel.id} size={56} />
                 </Box>
@@ -233,6 +256,13 @@ export default function GroupCallPage() {
                   <ParticipantsGrid peers={state.peers} />
                 </Box>
               </Paper>
+
+              <ListeningPanel
+                socket={room.socket}
+                channels={otherChannels}
+                name={room.me ? displayNameOf(room.me) : ''}
+                iceServers={room.config?.iceServers}
+              />
 
               {room.canSeeMap ? (
                 <RoomMapSection
@@ -277,9 +307,10 @@ export default function GroupCallPage() {
             <UsersInChannel
               channelName={channel.name}
               members={members.members}
-              onManage={room.admin ? manage : undefined}
+              onManage={room.manageChannels ? manage : undefined}
+              onSetCanTalk={room.manageChannels ? setCanTalk : undefined}
             />
-            {room.admin ? (
+            {room.manageChannels ? (
               <SearchUserDialog open={manageOpen} channel={channel} onClose={() => setManageOpen(false)} />
             ) : null}
           </Box>

@@ -55,7 +55,7 @@ function UserCall({ channelId, userId, token }: { channelId: number; userId: num
     queryFn: ({ signal }) => api(IsValidToken, { token }, { signal, token }),
     retry: false,
   });
-  const { channel, isLoading, notFound, error } = useRoomChannel(undefined, { admin: false, token, channelId });
+  const { channel, isLoading, notFound, error } = useRoomChannel(undefined, { all: false, token, channelId });
   const config = useClientConfig(token);
   const { socket, connected } = useRoomSocket(token);
   const [voiceProcessing] = useVoiceProcessing();

@@ -8,13 +8,14 @@ import {
   displayNameOf,
   GetChannelOverviews,
   GetMyChannels,
+  may as protocolMay,
   UpdateUserMicState,
 } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
-import { useSession } from '../../api/session.ts';
+import { useMay, useSession } from '../../api/session.ts';
 import { useChat } from './chat/useChat.ts';
 import { useChannelMembers } from './members/useChannelMembers.ts';
 import { useClientConfig } from './useClientConfig.ts';
@@ -27,17 +28,18 @@ import { useVoiceRoom } from './voice/useVoiceRoom.ts';
 export function useRoom(roomId: string | undefined, { video = false }: { video?: boolean } = {}) {
   const session = useSession();
   const me = session?.user ?? null;
-  const admin = me?.role !== 'member';
+  const { may } = useMay();
+  /** Manages channels (reads every one, sets their members): an administrator. */
+  const manageChannels = may('channels.manage');
   const name = me ? displayNameOf(me) : '';
   const {
     channel,
+    channels,
     renamed,
     isLoading: channelLoading,
     notFound,
     error: channelError,
-  } = useRoomChannel(roomId, {
-    admin,
-  });
+  } = useRoomChannel(roomId, { all: manageChannels });
   const config = useClientConfig();
   const { socket, connected } = useRoomSocket(session?.token);
   const [voiceProcessing, setVoiceProcessing] = useVoiceProcessing();
@@ -84,7 +86,7 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
   useEffect(() => {
     if (!socket) return;
     const refresh = () => {
-      void queryClient.invalidateQueries({ queryKey: callKey(admin ? GetChannelOverviews : GetMyChannels) });
+      void queryClient.invalidateQueries({ queryKey: callKey(manageChannels ? GetChannelOverviews : GetMyChannels) });
     };
     socket.on('onChannelsChanged', refresh);
     socket.on('onChannelDeleted', refresh);
@@ -92,7 +94,7 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
       socket.off('onChannelsChanged', refresh);
       socket.off('onChannelDeleted', refresh);
     };
-  }, [socket, admin, queryClient]);
+  }, [socket, manageChannels, queryClient]);
 
   const members = useChannelMembers(channel?.id, socket);
   const chat = useChat({
@@ -101,15 +103,28 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
     userId,
     socket,
     recording: channel?.recording ?? false,
-    canExport: admin,
+    canExport: may('voice.manage'),
+    canModerate: may('messages.moderate'),
   });
   const self = members.members.find((member) => member.user.id === userId);
-  const canSeeMap = admin || Boolean(self?.user.mapRight);
+  // The room's members are this user's fellow members: its standing is a member's (an administrator holds it anyway).
+  const canSeeMap = protocolMay(
+    { role: me?.role ?? 'member', mapRight: Boolean(self?.user.mapRight) },
+    { member: true },
+    'channel.map',
+  );
+  /** Listen-only here (its membership may not talk): the press is refused, the page says so. */
+  const listenOnly =
+    self !== undefined &&
+    !protocolMay({ role: me?.role ?? 'member' }, { member: true, canTalk: self.canTalk }, 'channel.talk');
 
   return {
     me,
-    admin,
+    manageChannels,
+    listenOnly,
     channel,
+    /** The other channels this user may hear from here ("Also listen to"). */
+    otherChannels: channels,
     renamed,
     channelLoading,
     channelError,

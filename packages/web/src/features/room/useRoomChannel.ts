@@ -13,28 +13,30 @@ import { writeRoomStorage } from '../../api/roomStorage.ts';
 /** What a room needs of its channel, whichever list it came from. */
 export type RoomChannel = Omit<ChannelOverview, 'usersCount'>;
 
+const NO_CHANNELS: RoomChannel[] = [];
+
 function remember(channel: RoomChannel): void {
   writeRoomStorage({ roomId: channel.rtcSession, channelId: String(channel.id), channelName: channel.name });
 }
 
 export interface RoomChannelOptions {
-  /** Administrators list every channel; members their own. */
-  admin: boolean;
+  /** Those who manage channels list every one; the others their own. */
+  all: boolean;
   /** Token of a call-view link, instead of the session's. */
   token?: string;
   /** Find the channel by id rather than by rtcSession (the user call view's link carries the id). */
   channelId?: number;
 }
 
-export function useRoomChannel(roomId: string | undefined, { admin, token, channelId }: RoomChannelOptions) {
-  const call = admin ? GetChannelOverviews : GetMyChannels;
+export function useRoomChannel(roomId: string | undefined, { all, token, channelId }: RoomChannelOptions) {
+  const call = all ? GetChannelOverviews : GetMyChannels;
   const query = useQuery<{ res: RoomChannel[] }, Error, RoomChannel[]>({
     queryKey: [...callKey(call, {}), ...(token ? ['link'] : [])],
     // The full response, as useApiQuery keeps it under the same key on the channels page.
     queryFn: async ({ signal }) => {
       const response = await api(call, {}, { signal, token });
       // A call-view link may belong to an administrator who is not a member of the channel.
-      if (!admin && token && channelId !== undefined && !response.res.some((c) => c.id === channelId)) {
+      if (!all && token && channelId !== undefined && !response.res.some((c) => c.id === channelId)) {
         return api(GetChannelOverviews, {}, { signal, token }).catch(() => response);
       }
       return response;
@@ -58,6 +60,8 @@ export function useRoomChannel(roomId: string | undefined, { admin, token, chann
 
   return {
     channel,
+    /** Every channel of the list this user reads (all of them for one who manages channels; else its own). */
+    channels: query.data ?? NO_CHANNELS,
     /** The channel that was shown here, now under another room key (renamed). */
     renamed,
     isLoading: query.isLoading,

@@ -95,11 +95,12 @@ function TalkChannel({ rtcSession }: { rtcSession: string }) {
 
 function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; channel: RoomChannel }) {
   const { t } = useTranslation('talk');
+  const { t: tRoom } = useTranslation('room');
   const { voice, chat, members } = room;
   const { state } = voice;
   const [tab, setTab] = useState<TalkTab>('talk');
   const live = room.connected && state.joined;
-  const canTalk = state.micReady && state.joined;
+  const canTalk = state.micReady && state.joined && !room.listenOnly;
 
   const seen = useRef(chat.messages.length);
   if (tab === 'chat') seen.current = chat.messages.length;
@@ -248,6 +249,11 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
                 size={184}
               />
             </Box>
+            {room.listenOnly ? (
+              <Typography variant="body2" role="status" sx={{ color: 'text.secondary', textAlign: 'center' }}>
+                {tRoom('ptt.listenOnly')}
+              </Typography>
+            ) : null}
             <ChannelAlertList alerts={alerts.others} />
             <Box sx={{ display: 'flex', justifyContent: 'center' }}>
               <SosButton channelId={channel.id} acknowledgedBy={alerts.ownTaken} />

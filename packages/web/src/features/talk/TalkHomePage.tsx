@@ -24,7 +24,7 @@ import { Link as RouterLink } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent, useServerEvents, useWatchChannels } from '../../api/serverEvents.ts';
-import { useSession } from '../../api/session.ts';
+import { homeOf, useSession, usesConsole } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { lastSeenMessage } from './chatSeen.ts';
 import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
@@ -36,7 +36,9 @@ export default function TalkHomePage() {
   const { t } = useTranslation('talk');
   usePageTitle(t('home.title'));
   const { accountMenu } = useTalkShell();
-  const admin = useSession()?.user?.role !== 'member';
+  const session = useSession();
+  // Those who use the console (administrators, dispatchers) find their way back to it.
+  const consoleHome = session?.user && usesConsole(session.user.role) ? homeOf(session) : null;
   const channels = useApiQuery(GetMyChannels, {}, { refetchInterval: 30_000 });
   const online = useOnline();
   useLiveChannelList();
@@ -135,10 +137,10 @@ export default function TalkHomePage() {
           <Alert severity="info">{t('home.empty')}</Alert>
         )}
         <ForegroundHint />
-        {admin ? (
+        {consoleHome ? (
           <Button
             component={RouterLink}
-            to="/dashboard"
+            to={consoleHome}
             variant="outlined"
             startIcon={<DashboardIcon />}
             sx={{ alignSelf: 'flex-start', minHeight: 44 }}

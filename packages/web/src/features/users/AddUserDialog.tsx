@@ -56,6 +56,7 @@ export function AddUserDialog({ open, onClose, onCreated }: AddUserDialogProps) 
           phone_number: '',
           pseudo: form.pseudo,
           mapRight: form.mapRight,
+          role: form.role,
         },
         channelIds: form.channelIds,
       });

@@ -15,7 +15,7 @@ import { FormProvider } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { useChannels } from '../../api/directory.ts';
-import { getSession } from '../../api/session.ts';
+import { getSession, useSession } from '../../api/session.ts';
 import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { ALL_ROWS, PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
@@ -102,6 +102,7 @@ function EditUserForm({
   const [initial] = useState(() => formOfUser(user));
   const { form, submitWith } = useUserForm('edit', initial, (key) => refuse(t(`users:${key}` as never)));
   const busy = update.isPending || disconnect.isPending;
+  const ownAccount = useSession()?.user?.id === user.id;
 
   const submit = submitWith(async (form) => {
     if (busy) return;
@@ -113,6 +114,8 @@ function EditUserForm({
           lastName: form.lastName,
           pseudo: form.pseudo,
           mapRight: form.mapRight,
+          // Nobody changes their own role (the server refuses it too).
+          ...(ownAccount ? {} : { role: form.role }),
           ...(form.password.trim() ? { password: form.password, ...(currentPassword ? { currentPassword } : {}) } : {}),
         },
         channelIds: form.channelIds,
@@ -166,6 +169,7 @@ function EditUserForm({
       <FormProvider {...form}>
         <UserFormFields
           mode="edit"
+          ownAccount={ownAccount}
           channels={channels.data?.res ?? []}
           channelsLoading={channels.isPending}
           pageSizes={pageSizes}

@@ -6,11 +6,12 @@
 import Box from '@mui/material/Box';
 import FormControl from '@mui/material/FormControl';
 import FormLabel from '@mui/material/FormLabel';
+import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ChannelOverview, PASSWORD_MIN_LENGTH } from '@talkgroup/protocol';
+import { type ChannelOverview, PASSWORD_MIN_LENGTH, ROLES } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { useCallback, useId, useMemo } from 'react';
 import { Controller, useController, useFormContext, useWatch } from 'react-hook-form';
@@ -21,6 +22,8 @@ import { loginProblem, passwordHint, type UserFormValues } from './userForm.ts';
 
 export interface UserFormFieldsProps {
   mode: 'add' | 'edit';
+  /** The form is the signed-in user's own account: its role cannot be changed (by anyone). */
+  ownAccount?: boolean;
   channels: ChannelOverview[];
   channelsLoading: boolean;
   pageSizes: number[] | Array<{ label: string; value: number }>;
@@ -29,7 +32,13 @@ export interface UserFormFieldsProps {
 type ChannelRow = Pick<ChannelOverview, 'id' | 'name'>;
 
 /** The fields of the form of the surrounding <FormProvider> (useUserForm). */
-export function UserFormFields({ mode, channels, channelsLoading, pageSizes }: UserFormFieldsProps) {
+export function UserFormFields({
+  mode,
+  ownAccount = false,
+  channels,
+  channelsLoading,
+  pageSizes,
+}: UserFormFieldsProps) {
   const { t } = useTranslation('users');
   const id = useId();
   const { control, formState, setValue } = useFormContext<UserFormValues>();
@@ -113,6 +122,28 @@ export function UserFormFields({ mode, channels, channelsLoading, pageSizes }: U
           </Typography>
         </Stack>
       </FormControl>
+
+      <Controller
+        name="role"
+        control={control}
+        render={({ field }) => (
+          <TextField
+            select
+            label={t('form.role')}
+            value={field.value}
+            onChange={(event) => field.onChange(event.target.value)}
+            disabled={ownAccount}
+            helperText={ownAccount ? t('form.ownRole') : t(`form.roleHelp.${field.value}`)}
+            sx={{ maxWidth: 360 }}
+          >
+            {ROLES.map((role) => (
+              <MenuItem key={role} value={role}>
+                {t(`form.roles.${role}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
 
       <SelectionTable<ChannelRow>
         rows={rows}

@@ -10,6 +10,8 @@ import {
   leftTrim,
   PASSWORD_HINT_MAX,
   PASSWORD_HINT_MIN,
+  type Role,
+  RoleSchema,
   SignUpUser,
   UpdateUserData,
   type User,
@@ -24,6 +26,8 @@ export interface UserFormValues {
   password: string;
   confirmPassword: string;
   mapRight: boolean;
+  /** What the user may do (protocol's roles.ts): member by default. */
+  role: Role;
   channelIds: number[];
 }
 
@@ -35,6 +39,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
   password: '',
   confirmPassword: '',
   mapRight: false,
+  role: 'member',
   channelIds: [],
 };
 
@@ -47,6 +52,7 @@ export function formOfUser(user: User): UserFormValues {
     password: '',
     confirmPassword: '',
     mapRight: user.mapRight,
+    role: user.role,
     channelIds: user.channels.map((channel) => channel.id),
   };
 }
@@ -102,7 +108,12 @@ export function hasBlankRequired(values: UserFormValues, mode: 'add' | 'edit'): 
 
 const signUp = SignUpUser.body.shape;
 const update = UpdateUserData.body.shape;
-const choices = { confirmPassword: z.string(), mapRight: z.boolean(), channelIds: z.array(z.number()) };
+const choices = {
+  confirmPassword: z.string(),
+  mapRight: z.boolean(),
+  role: RoleSchema,
+  channelIds: z.array(z.number()),
+};
 
 /** Add User: signUpUser's fields (login = email) plus the spec's login length rule. */
 export const addUserSchema = z

@@ -290,7 +290,7 @@ export function ChatPanel({ chat, userId, channelName, onClose, showHeader = tru
               message={message}
               own={message.userId !== null && message.userId === userId}
               onDelete={
-                chat.canExport || (message.userId !== null && message.userId === userId)
+                chat.canModerate || (message.userId !== null && message.userId === userId)
                   ? () => void remove(message)
                   : undefined
               }

@@ -48,8 +48,10 @@ export interface ChatOptions {
   token?: string;
   /** The channel records its transmissions (the timeline shows the 'recorded' mark). */
   recording?: boolean;
-  /** An administrator: the voice history's export is offered. */
+  /** The voice history may be exported and its transmissions deleted (voice.manage: an administrator). */
   canExport?: boolean;
+  /** Others' messages may be deleted (messages.moderate: an administrator). */
+  canModerate?: boolean;
 }
 
 export async function uploadImage(
@@ -83,7 +85,16 @@ export async function uploadImage(
   return payload.res;
 }
 
-export function useChat({ channelId, room, userId, socket, token, recording = false, canExport = false }: ChatOptions) {
+export function useChat({
+  channelId,
+  room,
+  userId,
+  socket,
+  token,
+  recording = false,
+  canExport = false,
+  canModerate = false,
+}: ChatOptions) {
   // Transmissions are shown in the same timeline as the messages (issue 15).
   const voice = useVoiceHistory({ channelId, userId, socket, token });
   const history = useInfiniteQuery({
@@ -238,6 +249,7 @@ export function useChat({ channelId, room, userId, socket, token, recording = fa
     voice,
     recording,
     canExport,
+    canModerate,
     messages,
     isLoading: history.isLoading,
     // The history's first page failed; an earlier page that fails leaves the messages shown as they are.

@@ -12,6 +12,7 @@ import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemButton from '@mui/material/ListItemButton';
 import ListItemText from '@mui/material/ListItemText';
+import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
@@ -34,9 +35,11 @@ export interface UsersInChannelSectionProps {
   members: ChannelMember[];
   /** Opens the Search User dialog; absent for members, who may not manage the channel. */
   onManage?: () => void;
+  /** Makes a member listen-only or lets it talk again (setChannelMemberRights); absent for who may not. */
+  onSetCanTalk?: (member: ChannelMember, canTalk: boolean) => void;
 }
 
-export function UsersInChannelSection({ channelName, members, onManage }: UsersInChannelSectionProps) {
+export function UsersInChannelSection({ channelName, members, onManage, onSetCanTalk }: UsersInChannelSectionProps) {
   const { t } = useTranslation('room');
   const [open, setOpen] = useState(true);
   const listId = useId();
@@ -90,7 +93,24 @@ export function UsersInChannelSection({ channelName, members, onManage }: UsersI
               {sorted.map((member) => {
                 const status = statusOf(member);
                 return (
-                  <ListItem key={member.user.id} sx={{ px: 2, py: 0.25, gap: 1.25 }}>
+                  <ListItem
+                    key={member.user.id}
+                    sx={{ px: 2, py: 0.25, gap: 1.25 }}
+                    secondaryAction={
+                      onSetCanTalk ? (
+                        <Tooltip title={t('members.mayTalk', { name: memberName(member.user) })} placement="right">
+                          <Switch
+                            size="small"
+                            checked={member.canTalk}
+                            onChange={(event) => onSetCanTalk(member, event.target.checked)}
+                            slotProps={{
+                              input: { 'aria-label': t('members.mayTalk', { name: memberName(member.user) }) },
+                            }}
+                          />
+                        </Tooltip>
+                      ) : undefined
+                    }
+                  >
                     <Box
                       component="span"
                       aria-hidden
@@ -98,7 +118,11 @@ export function UsersInChannelSection({ channelName, members, onManage }: UsersI
                     />
                     <ListItemText
                       primary={memberName(member.user)}
-                      secondary={t(`members.${status}`)}
+                      secondary={
+                        member.canTalk
+                          ? t(`members.${status}`)
+                          : `${t(`members.${status}`)} · ${t('members.listenOnly')}`
+                      }
                       slotProps={{
                         primary: { sx: { fontSize: '0.875rem', color: SIDEBAR_TEXT }, noWrap: true },
                         secondary: { sx: { fontSize: '0.72rem', color: SIDEBAR_MUTED } },

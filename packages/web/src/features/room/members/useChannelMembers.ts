@@ -24,6 +24,8 @@ export interface ChannelMember {
   online: boolean;
   position: MemberPosition | null;
   lastActivity: Activity | null;
+  /** Its membership may take the floor; false: listen-only (it hears and chats). */
+  canTalk: boolean;
 }
 
 const STATUS_REFRESH_MS = 3000;
@@ -132,7 +134,7 @@ export function useChannelMembers(channelId: number | undefined, socket: Talkgro
         liveActivity && (!storedActivity || liveActivity.createdAt >= storedActivity.createdAt)
           ? liveActivity
           : storedActivity;
-      return { user, inChannel, online, position, lastActivity };
+      return { user, inChannel, online, position, lastActivity, canTalk: user.canTalk };
     });
   }, [query.data, statuses, positions, activities, channelId]);
 

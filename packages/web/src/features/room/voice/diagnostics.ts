@@ -1,5 +1,6 @@
 /**
- * Opt-in diagnostics of a voice room: a read-only handle, `window.__talkgroupRoom`, that the browser tests
+ * Opt-in diagnostics of a voice room: a read-only handle, `window.__talkgroupRoom` (the page's talking room;
+ * every room of the page, listened ones included, in `window.__talkgroupRooms` by room key), that the browser tests
  * and the latency bench read: peers, received levels (an AnalyserNode on each remote stream), inbound RTP
  * statistics and the time of the last press. It controls nothing, and production pages never load it:
  * useVoiceRoom imports it only when a page asks for it before it loads (see diagnosticsRequested).
@@ -57,6 +58,7 @@ export interface InboundAudio {
 declare global {
   interface Window {
     __talkgroupRoom?: VoiceRoomDiagnostics;
+    __talkgroupRooms?: Record<string, VoiceRoomDiagnostics>;
   }
 }
 
@@ -90,8 +92,11 @@ async function inboundAudio(pc: RTCPeerConnection | null): Promise<InboundAudio 
   };
 }
 
-/** Installs `window.__talkgroupRoom` for this room; the returned function removes it and its meters. */
-export function attachDiagnostics(engine: VoiceRoom, room: string): () => void {
+/**
+ * Installs this room's handle in `window.__talkgroupRooms` (and as `window.__talkgroupRoom` when it is the
+ * page's `primary` room); the returned function removes it and its meters.
+ */
+export function attachDiagnostics(engine: VoiceRoom, room: string, primary = true): () => void {
   const meter = new LevelMeter();
   /** The audio tracks each watched stream had: a new track (or stream) is watched afresh. */
   const watchedTracks = new Map<string, string>();
@@ -170,11 +175,13 @@ export function attachDiagnostics(engine: VoiceRoom, room: string): () => void {
       meter.waitForOnset(peerId, threshold, timeoutMs),
     inboundAudio: (peerId: string) => inboundAudio(engine.connectionOf(peerId)),
   });
-  window.__talkgroupRoom = handle;
+  if (primary) window.__talkgroupRoom = handle;
+  window.__talkgroupRooms = { ...window.__talkgroupRooms, [room]: handle };
 
   return () => {
     unsubscribe();
     meter.close();
     if (window.__talkgroupRoom === handle) delete window.__talkgroupRoom;
+    if (window.__talkgroupRooms?.[room] === handle) delete window.__talkgroupRooms[room];
   };
 }

@@ -44,7 +44,7 @@ export interface UseVoiceRoomOptions extends Omit<VoiceRoomOptions, 'socket'> {
 
 export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom | null; state: VoiceRoomState } {
   const [engine, setEngine] = useState<VoiceRoom | null>(null);
-  const { socket, enabled, room, name, video, voiceProcessing } = options;
+  const { socket, enabled, room, name, video, voiceProcessing, mode, linkTones } = options;
   const iceKey = JSON.stringify(options.iceServers);
   const report = options.reportMicState;
   const recorder = options.recorder;
@@ -61,13 +61,15 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
       voiceProcessing,
       reportMicState: report,
       recorder,
+      mode,
+      linkTones,
     });
     setEngine(voice);
     let left = false;
     let detachDiagnostics: (() => void) | undefined;
     if (diagnosticsRequested()) {
       void import('./diagnostics.ts').then(({ attachDiagnostics }) => {
-        if (!left) detachDiagnostics = attachDiagnostics(voice, room);
+        if (!left) detachDiagnostics = attachDiagnostics(voice, room, mode !== 'listen');
       });
     }
     void voice.start();
@@ -77,7 +79,7 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
       detachDiagnostics?.();
       setEngine(null);
     };
-  }, [socket, enabled, room, name, video, iceKey, report, recorder]);
+  }, [socket, enabled, room, name, video, iceKey, report, recorder, mode, linkTones]);
 
   useEffect(() => {
     if (engine && voiceProcessing !== undefined) void engine.setVoiceProcessing(voiceProcessing).catch(() => {});
