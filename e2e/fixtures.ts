@@ -54,7 +54,7 @@ export interface Account {
   password: string;
   firstName: string;
   lastName: string;
-  role: 'admin' | 'member';
+  role: 'admin' | 'dispatcher' | 'member';
 }
 
 /** A name no other test of the run uses: `unique('Channel')` -> 'Channel 3f9a1c'. */
@@ -223,6 +223,7 @@ export interface Seed {
       lastName: string;
       pseudo: string;
       mapRight: boolean;
+      role: 'admin' | 'dispatcher' | 'member';
     }>,
   ): Promise<Account>;
   /** A channel created by the administrator; returns the server's channel (id, name, rtcSession, ...). */
@@ -246,6 +247,7 @@ export function seedFor(server: TalkgroupServer, admin: Account): Seed {
           password,
           pseudo: fields.pseudo ?? `mia${tag}`,
           mapRight: fields.mapRight ?? false,
+          ...(fields.role ? { role: fields.role } : {}),
         },
         admin.token,
       );
