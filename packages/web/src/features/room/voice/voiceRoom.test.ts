@@ -294,4 +294,58 @@ describe('voice room', () => {
     expect(room.getSnapshot().micOn).toBe(false);
     room.leave();
   });
+  it('in listen mode takes no microphone, joins to listen, offers to talkers only and never asks for the floor', async () => {
+    const getUserMedia = vi.fn(async () => stream);
+    vi.stubGlobal('navigator', { mediaDevices: { getUserMedia } });
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Bravo', mode: 'listen', name: 'Ada', iceServers: [] });
+    await room.start();
+    expect(getUserMedia).not.toHaveBeenCalled();
+    expect(io.sentOf('join_room')).toEqual([{ room: 'Bravo', name: 'Ada', mode: 'listen' }]);
+    await io.receive('all_users', [
+      { id: 'b', name: 'Bea', userId: 2, room: 'Bravo', mode: 'talk' },
+      { id: 'l', name: 'Lou', userId: 5, room: 'Bravo', mode: 'listen' },
+    ]);
+    await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(1));
+    expect(io.sentOf('offer')).toMatchObject([{ offerReceiveID: 'b', room: 'Bravo' }]);
+    expect(FakePeerConnection.all[0].added).toEqual([{ kind: 'audio', init: { direction: 'recvonly' } }]);
+    room.setMicEnabled(true);
+    expect(io.sentOf('floor_request')).toEqual([]);
+    expect(room.getSnapshot()).toMatchObject({ mode: 'listen', micReady: false });
+    room.leave();
+    expect(io.sentOf('leave_room')).toEqual([{ room: 'Bravo' }]);
+  });
+
+  it("hears only its own channel's events on a socket shared with other channels", async () => {
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });
+    await room.start();
+    // Another channel's peers, offers and mic states go to that channel's room, not this one.
+    await io.receive('all_users', [{ id: 'x', name: 'Xan', userId: 7, room: 'Bravo', mode: 'talk' }]);
+    await io.receive('getOffer', {
+      sdp: { type: 'offer', sdp: 'o' },
+      offerSendID: 'y',
+      offerSendName: 'Yas',
+      room: 'Bravo',
+    });
+    expect(io.sentOf('offer')).toEqual([]);
+    expect(io.sentOf('answer')).toEqual([]);
+    expect(room.getSnapshot().peers).toEqual([]);
+
+    await io.receive('getOffer', {
+      sdp: { type: 'offer', sdp: 'o' },
+      offerSendID: 'd',
+      offerSendName: 'Dan',
+      room: 'Alpha',
+    });
+    await io.receive('onMicStateChanged', { id: 'd', micState: true, room: 'Bravo' });
+    expect(room.getSnapshot().peers).toMatchObject([{ id: 'd', talking: false }]);
+    await io.receive('onMicStateChanged', { id: 'd', micState: true, room: 'Alpha' });
+    expect(room.getSnapshot().peers).toMatchObject([{ id: 'd', talking: true }]);
+    // A peer leaving another channel stays here.
+    await io.receive('user_exit', { id: 'd', room: 'Bravo' });
+    expect(room.getSnapshot().peers).toHaveLength(1);
+    await io.receive('user_exit', { id: 'd', room: 'Alpha' });
+    expect(room.getSnapshot().peers).toEqual([]);
+  });
 });
