@@ -4,7 +4,7 @@
  * here never leaves the server.
  */
 import { z } from 'zod';
-import { RoleSchema } from './roles.ts';
+import { StoredRoleSchema } from './roles.ts';
 
 export const ACTIVITY_TYPES = [
   'login',
@@ -85,7 +85,7 @@ export const UserSchema = z.object({
   phone_number: z.string(),
   photo_url: z.string().nullable(),
   mapRight: z.boolean(),
-  role: RoleSchema,
+  role: StoredRoleSchema,
   createdAt: z.string(),
   channels: z.array(ChannelRefSchema),
   user_sockets: z.array(UserSocketSchema),
@@ -164,7 +164,7 @@ export const SignedInUserSchema = z.object({
   lastName: z.string(),
   display_name: z.string(),
   pseudo: z.string(),
-  role: RoleSchema,
+  role: StoredRoleSchema,
   mapRight: z.boolean(),
   authToken: z.string(),
 });
@@ -207,7 +207,7 @@ export const UserExportRowSchema = z.object({
   mapRight: z.boolean(),
   canal: z.string(),
   /** New: the user's role, as the import's role column takes it. */
-  role: RoleSchema,
+  role: StoredRoleSchema,
   createdAt: z.string(),
 });
 export type UserExportRow = z.output<typeof UserExportRowSchema>;

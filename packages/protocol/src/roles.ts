@@ -77,7 +77,18 @@ export const ROLE_RULES = {
 
 export type Role = keyof typeof ROLE_RULES;
 export const ROLES = Object.keys(ROLE_RULES) as [Role, ...Role[]];
+/** A role one may give (signUpUser, updateUserData, the import): one of the table's. */
 export const RoleSchema = z.enum(ROLES);
+/**
+ * A role as the server returns it: the text stored, which may name a role this version does not know (a
+ * newer row, written by a newer version); such a user may do nothing here, but it is still shown.
+ */
+export const StoredRoleSchema = z.string();
+
+/** The role a stored text names, if this version knows it. */
+export function knownRole(value: string): Role | undefined {
+  return Object.hasOwn(ROLE_RULES, value) ? (value as Role) : undefined;
+}
 /** An emergency breaks in on anyone but another emergency (issue 14). */
 export const EMERGENCY_FLOOR_PRIORITY = Math.max(...ROLES.map((role) => ROLE_RULES[role].floorPriority)) + 1;
 

@@ -2,6 +2,7 @@
  * Rate limits of a socket's events, per socket and per event kind (a token bucket each): a flood of one kind
  * is refused at the door, before it queues behind the socket's other events, and the rest keeps working.
  */
+import { MAX_PARTICIPATIONS } from '@talkgroup/protocol';
 
 export interface EventBudget {
   /** Events that may arrive at once. */
@@ -10,8 +11,13 @@ export interface EventBudget {
   perSecond: number;
 }
 
-/** WebRTC signalling comes in bursts (a candidate per network path and peer); chat and alerts are human. */
+/**
+ * WebRTC signalling comes in bursts (a candidate per network path and peer); a desk joins (and rejoins, after
+ * a reconnection) all its channels at once; chat and alerts are human.
+ */
 export const EVENT_BUDGETS: Record<string, EventBudget> = {
+  join_room: { burst: MAX_PARTICIPATIONS + 8, perSecond: 20 },
+  leave_room: { burst: MAX_PARTICIPATIONS + 8, perSecond: 20 },
   offer: { burst: 60, perSecond: 20 },
   answer: { burst: 60, perSecond: 20 },
   candidate: { burst: 300, perSecond: 100 },

@@ -3,7 +3,7 @@
  * under TOKEN_KEY (and in localStorage too when 'Remember me' is ticked, so it survives a browser restart),
  * the user's fields in localStorage. React reads it through useSession(), so clearing it re-renders the guards.
  */
-import { type Capability, may, mayAnywhere, ROLES, type Role, type SignedInUser } from '@talkgroup/protocol';
+import { type Capability, knownRole, may, mayAnywhere, type Role, type SignedInUser } from '@talkgroup/protocol';
 import { useMemo, useSyncExternalStore } from 'react';
 import { ROOM_SESSION_KEYS } from './roomStorage.ts';
 
@@ -57,9 +57,12 @@ function read(): Session | null {
   }, null);
 }
 
-/** The stored role; a session kept before roles were stored is an administrator's (the console's only role then). */
+/**
+ * The stored role. A session kept before roles were stored is an administrator's (the console's only role then);
+ * a role this version does not know may do nothing here: it is shown the members' app.
+ */
 function storedRole(value: string | null): Role {
-  return ROLES.find((role) => role === value) ?? 'admin';
+  return value === null ? 'admin' : (knownRole(value) ?? 'member');
 }
 
 function changed(): void {
@@ -120,7 +123,7 @@ export function useMay(): { may: (capability: Capability) => boolean; somewhere:
   );
 }
 
-function writeUser(user: Omit<StoredUser, 'role'> & { role?: Role }): void {
+function writeUser(user: Omit<StoredUser, 'role'> & { role?: string }): void {
   localStorage.setItem('id', String(user.id));
   localStorage.setItem('email', user.email);
   localStorage.setItem('firstName', user.firstName);

@@ -5,6 +5,7 @@
 import {
   isBlank,
   isEmail,
+  knownRole,
   LOGIN_MAX,
   LOGIN_MIN,
   leftTrim,
@@ -52,7 +53,7 @@ export function formOfUser(user: User): UserFormValues {
     password: '',
     confirmPassword: '',
     mapRight: user.mapRight,
-    role: user.role,
+    role: knownRole(user.role) ?? 'member',
     channelIds: user.channels.map((channel) => channel.id),
   };
 }
