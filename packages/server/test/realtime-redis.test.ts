@@ -83,8 +83,12 @@ describe.runIf(redisUrl)('several instances sharing Redis', () => {
       const x = await joined(urlOne, alice);
       const y = await open(urlTwo, bob);
       y.socket.emit('join_room', { room: channel.rtcSession, name: '' });
-      expect(await y.next('all_users')).toEqual([{ id: x.id, name: 'Alice Martin', userId: alice.id }]);
-      expect(await x.next('user joined')).toEqual({ id: y.id, name: 'Bob Durand', userId: bob.id });
+      // Each peer names its channel and mode, carried across instances (issue 25).
+      const room = channel.rtcSession;
+      expect(await y.next('all_users')).toEqual([
+        { id: x.id, name: 'Alice Martin', userId: alice.id, room, mode: 'talk' },
+      ]);
+      expect(await x.next('user joined')).toEqual({ id: y.id, name: 'Bob Durand', userId: bob.id, room, mode: 'talk' });
     });
 
     it('delivers a message sent on one instance to a client of the other', async () => {
@@ -107,9 +111,10 @@ describe.runIf(redisUrl)('several instances sharing Redis', () => {
       const x = await joined(urlOne, alice);
       const y = await joined(urlTwo, bob);
       x.socket.emit('offer', { sdp: 'o', offerSendID: 'forged', offerSendName: '', offerReceiveID: y.id });
-      expect(await y.next('getOffer')).toEqual({ sdp: 'o', offerSendID: x.id, offerSendName: 'Alice Martin' });
+      const room = channel.rtcSession;
+      expect(await y.next('getOffer')).toEqual({ sdp: 'o', offerSendID: x.id, offerSendName: 'Alice Martin', room });
       y.socket.emit('answer', { sdp: 'a', answerSendID: 'forged', answerReceiveID: x.id });
-      expect(await x.next('getAnswer')).toEqual({ sdp: 'a', answerSendID: y.id });
+      expect(await x.next('getAnswer')).toEqual({ sdp: 'a', answerSendID: y.id, room });
       y.socket.emit('micStateChange', { micState: true });
       expect(await x.next('onMicStateChanged')).toMatchObject({ id: y.id, userId: bob.id, micState: true });
     });

@@ -8,6 +8,28 @@ async function missing(ids: number[], found: (chunk: number[]) => Promise<number
   return unique.filter((id) => !known.has(id));
 }
 
+/**
+ * Removes the memberships of one user (or one channel) whose other side is not in `keep`, in slices: the kept
+ * ones stay as they are, with their rights (a listen-only member stays listen-only).
+ */
+async function removeAllBut(
+  db: Db,
+  fixed: { user_id: number } | { channel_id: number },
+  other: 'channel_id' | 'user_id',
+  keep: Set<number>,
+): Promise<void> {
+  const [column, value] = Object.entries(fixed)[0] as ['user_id' | 'channel_id', number];
+  const current = await db.selectFrom('channel_members').select(other).where(column, '=', value).execute();
+  const gone = current.map((row) => (row as Record<typeof other, number>)[other]).filter((id) => !keep.has(id));
+  for (let i = 0; i < gone.length; i += 500) {
+    await db
+      .deleteFrom('channel_members')
+      .where(column, '=', value)
+      .where(other, 'in', gone.slice(i, i + 500))
+      .execute();
+  }
+}
+
 export function membershipStore(db: Db) {
   return {
     async add(channelId: number, userIds: number[]): Promise<void> {
@@ -50,43 +72,17 @@ export function membershipStore(db: Db) {
 
     /** Makes `channelIds` the exact set of channels of a user; the memberships it keeps keep their rights. */
     async setChannelsOfUser(userId: number, channelIds: number[]): Promise<void> {
-      const keep = new Set(channelIds);
       await db.transaction().execute(async (trx) => {
-        const current = await trx
-          .selectFrom('channel_members')
-          .select('channel_id')
-          .where('user_id', '=', userId)
-          .execute();
-        const gone = current.map((r) => r.channel_id).filter((id) => !keep.has(id));
-        for (let i = 0; i < gone.length; i += 500) {
-          await trx
-            .deleteFrom('channel_members')
-            .where('user_id', '=', userId)
-            .where('channel_id', 'in', gone.slice(i, i + 500))
-            .execute();
-        }
-        await membershipStore(trx).addUserToChannels(userId, [...keep]);
+        await removeAllBut(trx, { user_id: userId }, 'channel_id', new Set(channelIds));
+        await membershipStore(trx).addUserToChannels(userId, [...new Set(channelIds)]);
       });
     },
 
     /** Makes `userIds` the exact set of members of a channel; the memberships it keeps keep their rights. */
     async setUsersOfChannel(channelId: number, userIds: number[]): Promise<void> {
-      const keep = new Set(userIds);
       await db.transaction().execute(async (trx) => {
-        const current = await trx
-          .selectFrom('channel_members')
-          .select('user_id')
-          .where('channel_id', '=', channelId)
-          .execute();
-        const gone = current.map((r) => r.user_id).filter((id) => !keep.has(id));
-        for (let i = 0; i < gone.length; i += 500) {
-          await trx
-            .deleteFrom('channel_members')
-            .where('channel_id', '=', channelId)
-            .where('user_id', 'in', gone.slice(i, i + 500))
-            .execute();
-        }
-        await membershipStore(trx).add(channelId, [...keep]);
+        await removeAllBut(trx, { channel_id: channelId }, 'user_id', new Set(userIds));
+        await membershipStore(trx).add(channelId, [...new Set(userIds)]);
       });
     },
 
