@@ -14,7 +14,7 @@ const field = (scope: Locator, label: string) =>
 const WIDE = { width: 1500, height: 900 };
 test.use({ viewport: WIDE });
 // Two signed-in browsers each: give a busy machine time.
-test.describe.configure({ timeout: 90_000 });
+test.describe.configure({ timeout: 150_000 });
 
 async function navEntries(page: Page): Promise<string[]> {
   const nav = page.getByRole('navigation', { name: /Main navigation|Navigation principale/ });

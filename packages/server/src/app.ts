@@ -63,6 +63,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
   );
   fastify.addHook('onClose', () => services.counters.close());
+  fastify.addHook('onClose', async () => services.hashPool.stop());
   const stopPruning = startLogPruning(services.listChanges, (error) =>
     fastify.log.warn({ err: error }, 'pruning the lists change log failed'),
   );

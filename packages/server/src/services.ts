@@ -4,6 +4,7 @@ import { type Auditing, auditing } from './audit/auditing.ts';
 import { type AuditStore, auditStore } from './audit/store.ts';
 import { transactional } from './audit/transactional.ts';
 import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth/counter-store.ts';
+import { type HashPool, hashPool } from './auth/hash-pool.ts';
 import { type PasswordPolicy, passwordPolicy } from './auth/password-policy.ts';
 import { type CallLimiter, callLimiter, chatLimit, UPLOAD_LIMIT } from './auth/rate-limit.ts';
 import { type SessionStore, sessionStore } from './auth/sessions.ts';
@@ -64,6 +65,8 @@ export interface Services {
   uploadLimit: CallLimiter;
   /** The rule for new passwords (PASSWORD_MIN_LENGTH, common passwords). */
   passwordPolicy: PasswordPolicy;
+  /** Hashes many passwords at once (imports) on worker threads of its own, leaving sign-ins their pool. */
+  hashPool: HashPool;
   /** What administrators did (never pruned). */
   audit: AuditStore;
   /** What changed in the whole lists (getAllUsers, getAllChannels) since a reader last looked. */
@@ -138,6 +141,7 @@ export function createServices(
     signInLimits: signInLimits(counters),
     uploadLimit: callLimiter(counters, 'upload', UPLOAD_LIMIT),
     passwordPolicy: passwordPolicy(config.passwordMinLength),
+    hashPool: hashPool(),
     audit,
     auditing: auditing(db, tx, audit),
     listChanges: listChangeLog(db, database.dialect),

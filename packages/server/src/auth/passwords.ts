@@ -8,20 +8,28 @@ const N = 16384;
 const R = 8;
 const P = 5;
 const KEY_LENGTH = 32;
+const SCRYPT_MAXMEM = 64 * 1024 * 1024;
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N: n, r, p, maxmem: 64 * 1024 * 1024 }, (err, key) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { N: n, r, p, maxmem: SCRYPT_MAXMEM }, (err, key) =>
       err ? reject(err) : resolve(key),
     );
   });
 }
 
+/** Today's figures, for a hasher of its own (hash-pool.ts): `scrypt(password.normalize('NFKC'), salt, ...)`. */
+export const SCRYPT = { N, r: R, p: P, keyLength: KEY_LENGTH, maxmem: SCRYPT_MAXMEM } as const;
+
+/** `scrypt$N$r$p$salt$hash` (base64 parts) of a key made with today's figures. */
+export function formatHash(salt: Buffer, key: Buffer): string {
+  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+}
+
 /** Returns `scrypt$N$r$p$salt$hash` (base64 parts), so parameters can change without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(password, salt, N, R, P);
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+  return formatHash(salt, await derive(password, salt, N, R, P));
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {

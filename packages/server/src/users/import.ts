@@ -29,7 +29,7 @@ import {
 } from '@talkgroup/protocol';
 import type { Services } from '../services.ts';
 
-/** Hashing is the cost of an import; a few at once keeps both cores busy without starving requests. */
+/** Rows handed to the hash pool at once (it runs as many as it has workers: auth/hash-pool.ts). */
 const PARALLEL_HASHES = 4;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -121,6 +121,7 @@ export async function importUsers(
           identifier: identifierOf(row),
           pseudo: normalizeName(String(row.pseudo)),
           password: String(row.password),
+          passwordHash: await services.hashPool.hash(String(row.password)),
           mapRight: parseMapRight(row.mapRight) ?? false,
           role: parseRoleCell(row.role) ?? 'member',
         });
@@ -152,7 +153,7 @@ export async function importUsers(
       lastName: normalizeName(String(row.lastName)),
       pseudo: normalizeName(String(row.pseudo)),
       mapRight: parseMapRight(row.mapRight) ?? false,
-      password,
+      passwordHash: password === undefined ? undefined : await services.hashPool.hash(password),
     });
     await services.memberships.addUserToChannels(current.id, idsOf(row));
     if (password) {

@@ -25,6 +25,8 @@ export interface NewUser {
   pseudo?: string;
   phoneNumber?: string;
   password: string;
+  /** The password already hashed (an import hashes on a pool of its own: auth/hash-pool.ts). */
+  passwordHash?: string;
   mapRight?: boolean;
   role: Role;
 }
@@ -36,6 +38,8 @@ export interface UserChanges {
   pseudo?: string;
   phoneNumber?: string;
   password?: string;
+  /** The new password already hashed (instead of `password`). */
+  passwordHash?: string;
   mapRight?: boolean;
 }
 
@@ -262,7 +266,7 @@ export function userStore(db: Db) {
           ...names,
           search_text: searchTextOf(names),
           phone_number: (user.phoneNumber ?? '').trim(),
-          password_hash: await hashPassword(user.password),
+          password_hash: user.passwordHash ?? (await hashPassword(user.password)),
           map_right: user.mapRight ? 1 : 0,
           role: user.role,
           photo_url: null,
@@ -292,7 +296,11 @@ export function userStore(db: Db) {
           search_text: searchTextOf(names),
           ...(changes.phoneNumber !== undefined ? { phone_number: changes.phoneNumber.trim() } : {}),
           ...(changes.mapRight !== undefined ? { map_right: changes.mapRight ? 1 : 0 } : {}),
-          ...(changes.password ? { password_hash: await hashPassword(changes.password) } : {}),
+          ...(changes.passwordHash
+            ? { password_hash: changes.passwordHash }
+            : changes.password
+              ? { password_hash: await hashPassword(changes.password) }
+              : {}),
         })
         .where('id', '=', id)
         .execute();

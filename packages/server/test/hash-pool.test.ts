@@ -1,0 +1,33 @@
+/** The import's password hashing pool: hashes that sign-in verifies, on as many workers as it was given. */
+import { availableParallelism } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { hashPool } from '../src/auth/hash-pool.ts';
+import { needsRehash, verifyPassword } from '../src/auth/passwords.ts';
+
+describe('hash pool', () => {
+  it('hashes with today’s figures, in a form sign-in verifies, each password its own salt', async () => {
+    const pool = hashPool(1);
+    try {
+      const [first, second, again] = await Promise.all([
+        pool.hash('first-secret'),
+        pool.hash('second-secret'),
+        pool.hash('first-secret'),
+      ]);
+      expect(await verifyPassword('first-secret', first)).toBe(true);
+      expect(await verifyPassword('second-secret', second)).toBe(true);
+      expect(await verifyPassword('second-secret', first)).toBe(false);
+      expect(again).not.toBe(first);
+      expect(needsRehash(first)).toBe(false);
+      // The same NFKC normalisation as sign-in: a composed and a decomposed é are one password.
+      expect(await verifyPassword('caf\u0065\u0301', await pool.hash('caf\u00e9'))).toBe(true);
+    } finally {
+      pool.stop();
+    }
+  });
+
+  it('leaves a core to the rest: at most one worker fewer than the machine has cores, and at least one', () => {
+    const pool = hashPool();
+    expect(pool.size).toBe(Math.max(1, availableParallelism() - 1));
+    pool.stop();
+  });
+});
