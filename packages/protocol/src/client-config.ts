@@ -22,6 +22,13 @@ export const ClientConfigSchema = z.object({
   mapMaxZoom: z.number(),
   /** A position older than this (ms) is shown as stale on the maps (POSITION_STALE_SECONDS). */
   positionStaleMs: z.number(),
+  /** A media server carries the voice of `server` channels (JANUS_URL is set). */
+  mediaServer: z.boolean(),
+  /**
+   * When the TURN credentials in iceServers expire (ISO time; TURN_SECRET): the client asks for the
+   * configuration again before then. Absent: nothing expires.
+   */
+  iceServersExpireAt: z.string().optional(),
 });
 export type ClientConfig = z.output<typeof ClientConfigSchema>;
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { StoredRoleSchema } from './roles.ts';
+import { VOICE_MODES } from './rules.ts';
 
 export const ACTIVITY_TYPES = [
   'login',
@@ -112,6 +113,11 @@ export const ChannelSchema = z.object({
   talking: z.array(z.object({ userId: z.number(), name: z.string() })).optional(),
   /** Every transmission is recorded into the channel's voice history (issue 15); false: nothing is kept. */
   recording: z.boolean(),
+  /**
+   * How its voice travels (issue 26): `server`, through the media server when one is configured (JANUS_URL;
+   * peer to peer otherwise), or `mesh`, always peer to peer (a small team, no server in the way).
+   */
+  voiceMode: z.enum(VOICE_MODES),
   /** Latest first; at most one entry: the latest activity of the channel. */
   userActivities: z.array(ActivitySchema),
 });

@@ -62,6 +62,18 @@ export const WatchChannels = z.object({
   channelIds: z.array(z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)])).max(500),
 });
 
+/**
+ * How a channel's voice travels: `mesh`, peer to peer between the browsers (the server relays their
+ * signalling), or `server`, through the media server (JANUS_URL), which enforces the floor and records.
+ */
+export const MEDIA_KINDS = ['mesh', 'server'] as const;
+export type MediaKind = (typeof MEDIA_KINDS)[number];
+
+/** The browser's offer for its one connection to the media server in a channel (a `server` channel). */
+export const MediaOffer = z.object({ room: z.string().max(200).optional(), sdp: z.string().min(1).max(100_000) });
+/** A candidate of that connection (null: gathering is complete). */
+export const MediaCandidate = z.object({ room: z.string().max(200).optional(), candidate: z.unknown() });
+
 /** The floor of a channel (who may talk), asked for and given back by the room it is in. */
 export const FloorRequest = z.object({ room: z.string().max(200).optional() });
 
@@ -114,6 +126,12 @@ export interface ClientToServerEvents {
     payload: z.input<typeof WatchChannels>,
     ack?: (answer: { success: boolean; channelIds?: number[]; result?: string }) => void,
   ) => void;
+  /** A `server` channel: the browser's offer to the media server; the answer carries the server's SDP. */
+  media_offer: (
+    payload: z.input<typeof MediaOffer>,
+    ack: (answer: { success: true; sdp: string } | { success: false; result: string }) => void,
+  ) => void;
+  media_candidate: (payload: z.input<typeof MediaCandidate>) => void;
   /** SOS: the same as POST /user/api/sendEmergencyAlert; the answer carries the alert or why it was refused. */
   emergency_alert: (
     payload: { channelId?: number | string; lat?: number; lng?: number; accuracy?: number },
@@ -126,6 +144,13 @@ export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted';
 
 export interface ServerToClientEvents {
   error: (payload: { message: string }) => void;
+  /** To a socket that joins a channel, first: how that channel's voice travels. */
+  media_plane: (payload: { room: string; kind: MediaKind }) => void;
+  /**
+   * To a socket in a `server` channel: its connection to the media server is gone (the media server restarted,
+   * or it was never made): it offers again, until the server answers.
+   */
+  media_reset: (payload: { room: string; reason: string }) => void;
   /** To the room: someone holds the floor now (since: ISO time). */
   floor_taken: (payload: { room: string; userId: number; name: string; since: string }) => void;
   /** To the room: nobody holds the floor. */

@@ -110,6 +110,10 @@ export function splitChannelNames(cell: unknown): string[] {
 
 /** The six fields every user import row needs (spec section 5). */
 export const USER_IMPORT_FIELDS = ['firstName', 'lastName', 'identifier', 'pseudo', 'password', 'mapRight'] as const;
+/** A channel's voice mode (issue 26): through the media server when there is one, or always peer to peer. */
+export const VOICE_MODES = ['server', 'mesh'] as const;
+export type VoiceMode = (typeof VOICE_MODES)[number];
+
 export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal'] as const;
 /** New, optional: a user import may also have these columns (`role`: admin, dispatcher or member; blank: member). */
 export const USER_IMPORT_OPTIONAL_COLUMNS = ['role'] as const;

@@ -62,6 +62,21 @@ export interface Config {
   /** Serve /metrics alone on this port (METRICS_PORT) of METRICS_HOST (127.0.0.1), not on the main one. */
   metricsPort: number | undefined;
   metricsHost: string;
+  /** The media server (issue 26): WebSocket addresses of Janus instances' API (JANUS_URL); none: the mesh. */
+  janusUrls: string[];
+  /** Janus's API secret (JANUS_API_SECRET), if it asks for one. */
+  janusApiSecret: string | undefined;
+  /**
+   * Where Janus writes the takes it records and this server reads them (JANUS_RECORDINGS_DIR, default
+   * DATA_DIR/janus-takes): a folder both can reach (the same machine, or a shared volume).
+   */
+  janusRecordingsDir: string;
+  /** TURN servers handed to browsers with time-limited credentials (TURN_URLS, comma list). */
+  turnUrls: string[];
+  /** coturn's REST-API shared secret (TURN_SECRET, its static-auth-secret). */
+  turnSecret: string | undefined;
+  /** How long a TURN credential is valid (TURN_TTL_SECONDS, 43200 by default). */
+  turnTtlMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +167,17 @@ function parseHours(name: string, raw: string | undefined, fallback: number): nu
   return hours;
 }
 
+/** A comma list of addresses of one scheme (JANUS_URL: ws:// or wss://; TURN_URLS: turn: or turns:). */
+function parseUrls(name: string, raw: string | undefined, scheme: RegExp, example: string): string[] {
+  const urls = (raw ?? '')
+    .split(',')
+    .map((url) => url.trim())
+    .filter(Boolean);
+  for (const url of urls)
+    if (!scheme.test(url)) throw new ConfigError(`${name} must list addresses such as ${example}, not "${url}"`);
+  return urls;
+}
+
 /** FRAME_ANCESTORS: origins (https://partner.example.org) separated by spaces or commas. */
 function parseOrigins(name: string, raw: string | undefined): string[] {
   const origins = (raw ?? '').split(/[\s,]+/).filter(Boolean);
@@ -217,5 +243,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : undefined,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
+    janusUrls: parseUrls('JANUS_URL', env.JANUS_URL, /^wss?:\/\//, 'ws://127.0.0.1:8188'),
+    janusApiSecret: env.JANUS_API_SECRET || undefined,
+    janusRecordingsDir: path.resolve(base, env.JANUS_RECORDINGS_DIR ?? path.join(dataDir, 'janus-takes')),
+    turnUrls: parseUrls('TURN_URLS', env.TURN_URLS, /^turns?:/, 'turn:turn.example.org:3478'),
+    turnSecret: env.TURN_SECRET || undefined,
+    turnTtlMs: parseSeconds('TURN_TTL_SECONDS', env.TURN_TTL_SECONDS, 43_200) * 1000,
   };
 }

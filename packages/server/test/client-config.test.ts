@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 
@@ -25,8 +26,39 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         mapLabelsUrl: null,
         mapMaxZoom: 19,
         positionStaleMs: 120_000,
+        mediaServer: false,
       },
     });
+  });
+
+  it('mints time-limited TURN credentials per user that coturn checks with its shared secret', async () => {
+    app = await startApp(dialect, {
+      turnUrls: ['turn:turn.example.org:3478', 'turns:turn.example.org:5349'],
+      turnSecret: 'shared-with-coturn',
+      turnTtlMs: 3600_000,
+      janusUrls: [],
+    });
+    const admin = await signUpAdmin(app);
+    const before = Math.floor(Date.now() / 1000);
+    const { body } = await app.call('/user/api/getClientConfig', {}, admin.token);
+    const [turn] = body.res.iceServers;
+    expect(turn.urls).toEqual(['turn:turn.example.org:3478', 'turns:turn.example.org:5349']);
+    // username: <expiry unix seconds>:<userId>; credential: base64(HMAC-SHA1(secret, username)), as coturn's
+    // use-auth-secret recomputes it.
+    const [expiry, userId] = turn.username.split(':').map(Number);
+    expect(userId).toBe(admin.id);
+    expect(expiry).toBeGreaterThanOrEqual(before + 3600);
+    expect(expiry).toBeLessThanOrEqual(Math.ceil(Date.now() / 1000) + 3600);
+    expect(turn.credential).toBe(createHmac('sha1', 'shared-with-coturn').update(turn.username).digest('base64'));
+    expect(Date.parse(body.res.iceServersExpireAt)).toBe(expiry * 1000);
+  });
+
+  it('says when a media server carries the voice (JANUS_URL)', async () => {
+    app = await startApp(dialect, { janusUrls: ['ws://127.0.0.1:1'] });
+    const admin = await signUpAdmin(app);
+    const { body } = await app.call('/user/api/getClientConfig', {}, admin.token);
+    expect(body.res.mediaServer).toBe(true);
+    expect(body.res.iceServersExpireAt).toBeUndefined();
   });
 
   it('gives the hybrid map (imagery plus labels) by default', async () => {

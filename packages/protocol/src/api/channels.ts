@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { call, Empty, Flag, Id, OkSchema, ok, requiredName } from '../call.ts';
 import { ChannelOverviewSchema, ChannelSchema, ImportReportSchema, UserSchema } from '../entities.ts';
+import { VOICE_MODES } from '../rules.ts';
 import { ImportCell } from './shared.ts';
 
 // Channels and membership
@@ -45,6 +46,8 @@ export const CreateChannel = call(ok({ res: ChannelSchema }))(
     userId: Id.optional(),
     /** Absent: on (one talker at a time). */
     floorControl: z.boolean().optional(),
+    /** New (issue 26): `server` (default) or `mesh` (always peer to peer). */
+    voiceMode: z.enum(VOICE_MODES).optional(),
     /** Absent: on (every transmission is kept in the channel's voice history). */
     recording: z.boolean().optional(),
   }),
@@ -58,6 +61,8 @@ export const UpdateChannel = call(ok({ res: ChannelSchema }))(
     userId: Id.optional(),
     /** Absent: unchanged. */
     floorControl: z.boolean().optional(),
+    /** New (issue 26): `server` or `mesh`; absent: unchanged. */
+    voiceMode: z.enum(VOICE_MODES).optional(),
     /** Absent: unchanged. */
     recording: z.boolean().optional(),
   }),

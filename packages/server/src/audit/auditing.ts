@@ -166,6 +166,7 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
     return {
       name: row.name,
       floorControl: row.floor_control === 1,
+      voiceMode: row.voice_mode,
       recording: row.recording === 1,
       members: members.map((m) => m.user_id),
       listenOnly: members.filter((m) => m.can_talk === 0).map((m) => m.user_id),

@@ -101,6 +101,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
       throw error;
     }
     if (body.floorControl === false) await channels.setFloorControl(created.id, false);
+    if (body.voiceMode === 'mesh') await channels.setVoiceMode(created.id, 'mesh');
     if (body.recording === false) await channels.setRecording(created.id, false);
     await activities.record('channel_creation', { userId: auth.userId, channelId: created.id, channelName: name });
     events.emit('channelChanged', { userIds: [] });
@@ -122,6 +123,8 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
     }
     if (body.floorControl !== undefined && body.floorControl !== current.floorControl)
       await channels.setFloorControl(current.id, body.floorControl);
+    if (body.voiceMode !== undefined && body.voiceMode !== current.voiceMode)
+      await channels.setVoiceMode(current.id, body.voiceMode);
     if (body.recording !== undefined && body.recording !== current.recording)
       await channels.setRecording(current.id, body.recording);
     await activities.record('channel_update', { userId: auth.userId, channelId: current.id, channelName: name });

@@ -1,5 +1,5 @@
 /** Channels: rows in, the Channel shape of spec section 3 out (members, connected count, latest activity). */
-import { type Activity, type Channel, type ChannelOverview, rtcSessionOf } from '@talkgroup/protocol';
+import { type Activity, type Channel, type ChannelOverview, rtcSessionOf, type VoiceMode } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { inSlices } from '../db/batch.ts';
@@ -15,6 +15,8 @@ export interface ChannelSummary {
   floorControl: boolean;
   /** Transmissions are recorded into the voice history (issue 15). */
   recording: boolean;
+  /** Through the media server when there is one, or always peer to peer (issue 26). */
+  voiceMode: VoiceMode;
 }
 
 type ChannelRow = Selectable<ChannelsTable>;
@@ -30,6 +32,7 @@ function toSummary(row: ChannelRow): ChannelSummary {
     createdAt: row.created_at,
     floorControl: row.floor_control !== 0,
     recording: row.recording !== 0,
+    voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
   };
 }
 
@@ -269,6 +272,17 @@ export function channelStore(db: Db) {
       const row = await db
         .updateTable('channels')
         .set({ floor_control: on ? 1 : 0 })
+        .where('id', '=', id)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    /** Sets how the channel's voice travels; the summary after, or undefined when there is no such channel. */
+    async setVoiceMode(id: number, mode: VoiceMode): Promise<ChannelSummary | undefined> {
+      const row = await db
+        .updateTable('channels')
+        .set({ voice_mode: mode })
         .where('id', '=', id)
         .returningAll()
         .executeTakeFirst();

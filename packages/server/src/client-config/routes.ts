@@ -1,29 +1,43 @@
-/** The browser's share of the configuration: ICE servers for the voice rooms and the map's tile sources. */
+/**
+ * The browser's share of the configuration: ICE servers for the voice rooms (with time-limited TURN credentials
+ * when TURN_SECRET is set), whether a media server carries the voice, and the map's tile sources.
+ */
 import { GetClientConfig } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { defineRoutes } from '../http/route.ts';
 import type { Services } from '../services.ts';
+import { turnCredential } from './turn-credentials.ts';
 
 /** Esri World Imagery and most public imagery sources serve tiles down to zoom 19. */
 const DEFAULT_MAP_MAX_ZOOM = 19;
 
 export function clientConfigRoutes(app: FastifyInstance, services: Services): void {
   const route = defineRoutes(app, services.sessions);
-  const { iceServers, mapTileUrl, mapLabelsUrl, positionStaleMs } = services.config;
+  const { iceServers, mapTileUrl, mapLabelsUrl, positionStaleMs, janusUrls, turnUrls, turnSecret, turnTtlMs } =
+    services.config;
 
-  // Signed-in only: TURN credentials may be among the ICE servers.
-  route(GetClientConfig, async () => ({
-    success: true,
-    res: {
-      iceServers: iceServers.map(({ urls, username, credential }) => ({
-        urls,
-        ...(username !== undefined ? { username } : {}),
-        ...(credential !== undefined ? { credential } : {}),
-      })),
-      mapTileUrl,
-      mapLabelsUrl: mapLabelsUrl ?? null,
-      mapMaxZoom: DEFAULT_MAP_MAX_ZOOM,
-      positionStaleMs,
-    },
-  }));
+  // Signed-in only: TURN credentials are among the ICE servers.
+  route(GetClientConfig, async ({ auth }) => {
+    const turn =
+      turnSecret && turnUrls.length > 0 ? turnCredential(turnSecret, turnUrls, auth.userId, turnTtlMs) : undefined;
+    return {
+      success: true,
+      res: {
+        iceServers: [
+          ...iceServers.map(({ urls, username, credential }) => ({
+            urls,
+            ...(username !== undefined ? { username } : {}),
+            ...(credential !== undefined ? { credential } : {}),
+          })),
+          ...(turn ? [{ urls: turn.urls, username: turn.username, credential: turn.credential }] : []),
+        ],
+        ...(turn ? { iceServersExpireAt: turn.expiresAt.toISOString() } : {}),
+        mapTileUrl,
+        mapLabelsUrl: mapLabelsUrl ?? null,
+        mapMaxZoom: DEFAULT_MAP_MAX_ZOOM,
+        positionStaleMs,
+        mediaServer: janusUrls.length > 0,
+      },
+    };
+  });
 }

@@ -60,6 +60,8 @@ export interface ChannelsTable {
   created_at: string;
   /** 1: one talker at a time (the floor); 0: an open conference (migration 0003). */
   floor_control: Generated<number>;
+  /** 'server' (through the media server when there is one) or 'mesh' (always peer to peer). */
+  voice_mode: Generated<string>;
   /** 1: transmissions are recorded into the voice history; 0: not (migration 0004). */
   recording: Generated<number>;
 }

@@ -7,7 +7,7 @@ import type { PresenceWrites } from '../presence/group-commit.ts';
 import type { Services } from '../services.ts';
 import type { ChannelCache } from './channel-cache.ts';
 import type { Floor } from './floor.ts';
-import type { MediaPlane } from './media/plane.ts';
+import type { MediaPlanes } from './media/plane.ts';
 import type { Talk } from './talk.ts';
 
 /** One channel a socket is in: its id, its room key (rtcSession) and how it is there. */
@@ -39,6 +39,8 @@ export interface SocketData {
 /** Between instances: re-check which sockets may stay in which channel room (see room-guard.ts). */
 export interface InterServerEvents {
   revalidateRooms: () => void;
+  /** A floor change for a socket of another instance: its media plane lets it be heard or silences it. */
+  mediaHeard: (channelId: number, socketId: string, heard: boolean) => void;
 }
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;
@@ -79,7 +81,7 @@ export interface RealtimeContext {
   /** Who may talk in each channel (floor.ts). */
   floor: Floor;
   /** Where each channel's voice goes: the mesh, or a media server (media/plane.ts). */
-  media: MediaPlane;
+  media: MediaPlanes;
   /** Presence writes of a crowd, committed together (presence/group-commit.ts). */
   presenceWrites: PresenceWrites;
   /** Channels as real time last read them (floor control on or off), without a database round trip. */

@@ -24,7 +24,10 @@ import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
 import { clientKindRoom, pushers } from './legacy/client-kinds.ts';
 import { specSocketEvents } from './legacy/socket-events.ts';
+import { janusPlane } from './media/janus/plane.ts';
+import { takes } from './media/janus/takes.ts';
 import { meshPlane } from './media/mesh.ts';
+import { mediaPlanes } from './media/plane.ts';
 import { resolveParticipation } from './participations.ts';
 import { subscribePushes } from './pushes.ts';
 import { connectRedis, type RedisPair } from './redis.ts';
@@ -99,7 +102,33 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   const { emitTo, emitToSocket, specStatuses } = pushers(io);
   const status = statusPublisher(services, emitTo, log, specStatuses);
   const channels = channelCache(services.channels, services.events);
-  const media = meshPlane();
+  /** A floor change for a socket of another instance goes to that instance (the Redis adapter carries it). */
+  const relayHeard = (channelId: number, socketId: string, heard: boolean) => {
+    if (redis) io.serverSideEmit('mediaHeard', channelId, socketId, heard);
+  };
+  const media = mediaPlanes(meshPlane(), serverPlane(), relayHeard);
+  io.on('mediaHeard', (channelId, socketId, heard) => {
+    media
+      .applyRelayed(channelId, socketId, heard)
+      .catch((error) => log.error({ err: error, channelId }, 'a relayed floor change missed the media server'));
+  });
+
+  /** The media server (JANUS_URL), if there is one: every channel's voice but `mesh` ones goes through it. */
+  function serverPlane() {
+    if (config.janusUrls.length === 0) return undefined;
+    return janusPlane({
+      urls: config.janusUrls,
+      apiSecret: config.janusApiSecret,
+      log,
+      takes: takes({ services, channelOf: (channelId) => channels.get(channelId), log }),
+      resetSocket: (socketId, channelId, reason) => {
+        void channels.get(channelId).then((channel) => {
+          if (channel) io.to(socketId).emit('media_reset', { room: channel.rtcSession, reason });
+        });
+      },
+      relay: relayHeard,
+    });
+  }
   // Another instance changed a channel: what this one remembers of channels may be stale.
   io.on('revalidateRooms', () => channels.clear());
   const floor = floorControl({
@@ -203,7 +232,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       await supervisors.place(socket);
     });
 
-    for (const concern of [...CONCERNS, media.concern]) concern(socket, scope);
+    for (const concern of [...CONCERNS, ...media.concerns]) concern(socket, scope);
 
     socket.on('disconnect', (reason) => {
       void tasks.run('disconnect', async () => {

@@ -54,10 +54,10 @@ export function talkCore(deps: TalkDeps): Talk {
       micState: change.on,
       room: channel.rtcSession,
     });
-    const channelMedia = media.opened(channel.id);
-    if (!channelMedia || !change.socketId) return;
-    const passed = change.on ? channelMedia.grantTalk(change.socketId) : channelMedia.revokeTalk(change.socketId);
-    passed.catch((error) => log.error({ err: error, channelId: channel.id }, 'the media plane missed a floor change'));
+    if (!change.socketId) return;
+    media
+      .heard(channel.id, change.socketId, change.on)
+      .catch((error) => log.error({ err: error, channelId: channel.id }, 'the media plane missed a floor change'));
   }
 
   async function endBurst(userId: number, channelId: number): Promise<boolean> {
@@ -130,7 +130,7 @@ export function talkCore(deps: TalkDeps): Talk {
         micState: false,
         room: at.room,
       });
-      await media.opened(at.channelId)?.revokeTalk(talker.socketId);
+      await media.heard(at.channelId, talker.socketId, false);
       await services.activities.record('channel_talk', {
         userId: talker.userId,
         channelId: at.channelId,

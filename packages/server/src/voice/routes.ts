@@ -20,6 +20,7 @@ import { authenticate, defineRoutes, parseBody, routeOptions } from '../http/rou
 import type { Services } from '../services.ts';
 import { sniffVoice } from './audio.ts';
 import { exportOptions, streamVoiceExport } from './export.ts';
+import { keepTransmission } from './keep.ts';
 import { startRetentionSweep } from './retention.ts';
 import { VOICE_FILE_NAME, VOICE_FILES_PREFIX } from './store.ts';
 
@@ -43,7 +44,7 @@ function multipartError(error: unknown, maxBytes: number): unknown {
 }
 
 export function voiceRoutes(app: FastifyInstance, services: Services): void {
-  const { voice, access, activities, events, users, config } = services;
+  const { voice, access, events, users, config } = services;
   const route = defineRoutes(app, services.sessions);
 
   route(GetChannelVoiceMessages, async ({ body, auth }) => {
@@ -99,28 +100,14 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
           if (already)
             return { success: true, result: 'Voice message saved', res: voice.toVoiceMessage(already, auth.userId) };
         }
-        // A clock a little ahead must not put a transmission in the future.
-        const now = Date.now();
-        const startedAt = new Date(Math.min(body.startedAt.getTime(), now));
-        const row = await voice.create({
-          channelId: channel.id,
+        const message = await keepTransmission(services, channel, {
           userId: auth.userId,
-          startedAt,
+          startedAt: body.startedAt,
           durationMs: body.durationMs,
           mime,
           bytes: audio,
           clientId: body.clientId,
         });
-        await activities.record('voice_message', {
-          userId: auth.userId,
-          channelId: channel.id,
-          channelName: channel.name,
-          at: startedAt,
-          durationMs: row.duration_ms,
-        });
-        // Pushed with a link signed for the talker: every socket in the room may read the channel.
-        const message = voice.toVoiceMessage(row, auth.userId);
-        events.emit('voiceMessageCreated', { channel, voiceMessage: message });
         return { success: true, result: 'Voice message saved', res: message };
       },
     );

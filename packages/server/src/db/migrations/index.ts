@@ -21,6 +21,7 @@ import { migration as m0007 } from './0007_performance.ts';
 import { migration as m0008 } from './0008_list_changes.ts';
 import { migration as m0009 } from './0009_user_search.ts';
 import { migration as m0010 } from './0010_roles_and_participations.ts';
+import { migration as m0011 } from './0011_voice_mode.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0008_list_changes': m0008,
   '0009_user_search': m0009,
   '0010_roles_and_participations': m0010,
+  '0011_voice_mode': m0011,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

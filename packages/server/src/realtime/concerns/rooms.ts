@@ -149,7 +149,9 @@ export const rooms: Concern = (socket, scope) => {
       });
     }
     await socket.join(roomsOf(socket.id, at));
-    await scope.media.channel(channel.id).admit({ socketId: socket.id, userId, name: socket.data.name, mode });
+    await scope.media.channel(channel).admit({ socketId: socket.id, userId, name: socket.data.name, mode });
+    // How this channel's voice travels, before its peers: the client picks its transport first.
+    socket.emit('media_plane', { room, kind: scope.media.kindOf(channel) });
     // Joined first, listed second: of two sockets joining at once, at least one sees the other.
     const peers: RoomPeer[] = (await io.in(channelRoom(room)).fetchSockets())
       .filter((other) => other.id !== socket.id)

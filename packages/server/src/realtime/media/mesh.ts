@@ -54,6 +54,7 @@ export function meshPlane(): MediaPlane {
     const participants = new Set<string>();
     return {
       channelId,
+      kind: 'mesh',
       async admit(participant) {
         participants.add(participant.socketId);
       },

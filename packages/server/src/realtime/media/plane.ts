@@ -7,7 +7,8 @@
  * Per channel: it is opened when its first participant is admitted here and closed when its last one leaves
  * this instance; a grant lets a participant be heard, a revoke silences it again.
  */
-import type { ParticipationMode } from '@talkgroup/protocol';
+import type { MediaKind, ParticipationMode } from '@talkgroup/protocol';
+import type { ChannelSummary } from '../../channels/store.ts';
 import type { Concern } from '../context.ts';
 
 export interface MediaParticipant {
@@ -19,6 +20,7 @@ export interface MediaParticipant {
 
 export interface ChannelMedia {
   readonly channelId: number;
+  readonly kind: MediaKind;
   /** A participant entered the channel (or changed its mode). */
   admit(participant: MediaParticipant): Promise<void>;
   /** A participant left the channel (its socket may stay in others). */
@@ -32,9 +34,9 @@ export interface ChannelMedia {
 }
 
 export interface MediaPlane {
-  /** What the clients are told about how the voice travels. */
-  readonly kind: 'mesh' | 'server';
-  /** The socket events this plane needs (the mesh: the signalling relay). */
+  /** How the voice of the channels it carries travels. */
+  readonly kind: MediaKind;
+  /** The socket events this plane needs (the mesh: the signalling relay; a media server: offers, candidates). */
   readonly concern: Concern;
   /** The channel's media on this instance, opened on first use. */
   channel(channelId: number): ChannelMedia;
@@ -42,6 +44,55 @@ export interface MediaPlane {
   opened(channelId: number): ChannelMedia | undefined;
   /** Closes every channel (shutting down). */
   stop(): Promise<void>;
+}
+
+/**
+ * The planes of a deployment: the mesh always, a media server when JANUS_URL is set. A channel goes through
+ * the media server unless its voiceMode is `mesh`.
+ */
+export interface MediaPlanes {
+  kindOf(channel: Pick<ChannelSummary, 'voiceMode'>): MediaKind;
+  channel(channel: Pick<ChannelSummary, 'id' | 'voiceMode'>): ChannelMedia;
+  opened(channelId: number): ChannelMedia | undefined;
+  /**
+   * The floor went to this socket (`heard`) or left it: the media plane lets it be heard or silences it, here
+   * if the socket is this instance's, else on the instance that holds it (through `relay`).
+   */
+  heard(channelId: number, socketId: string, heard: boolean): Promise<void>;
+  /** A floor change relayed by another instance. */
+  applyRelayed(channelId: number, socketId: string, heard: boolean): Promise<void>;
+  readonly concerns: Concern[];
+  stop(): Promise<void>;
+}
+
+/** A media server's plane: it also applies floor changes relayed by other instances. */
+export interface ServerPlane extends MediaPlane {
+  apply(channelId: number, socketId: string, heard: boolean): Promise<void>;
+}
+
+export function mediaPlanes(
+  mesh: MediaPlane,
+  server?: ServerPlane,
+  relay: (channelId: number, socketId: string, heard: boolean) => void = () => {},
+): MediaPlanes {
+  const planeOf = (channel: Pick<ChannelSummary, 'voiceMode'>) =>
+    server && channel.voiceMode !== 'mesh' ? server : mesh;
+  return {
+    kindOf: (channel) => planeOf(channel).kind,
+    channel: (channel) => planeOf(channel).channel(channel.id),
+    opened: (channelId) => mesh.opened(channelId) ?? server?.opened(channelId),
+    async heard(channelId, socketId, heard) {
+      const media = mesh.opened(channelId) ?? server?.opened(channelId);
+      if (media) await (heard ? media.grantTalk(socketId) : media.revokeTalk(socketId));
+      // A participant on another instance, in a channel nobody is in here.
+      else if (server) relay(channelId, socketId, heard);
+    },
+    applyRelayed: async (channelId, socketId, heard) => server?.apply(channelId, socketId, heard),
+    concerns: server ? [mesh.concern, server.concern] : [mesh.concern],
+    async stop() {
+      await Promise.all([mesh.stop(), server?.stop()]);
+    },
+  };
 }
 
 /**

@@ -89,6 +89,10 @@ export class MeshTransport implements VoiceTransport {
     this.removePeer(peerId);
   }
 
+  channelJoined(): void {
+    // The join's peer list (present) starts the connections.
+  }
+
   setTalking(on: boolean): void {
     const track = this.local?.getAudioTracks()[0];
     if (track) track.enabled = on;

@@ -70,6 +70,21 @@ export class SignalClient {
     this.socket.emit('answer', { sdp, answerSendID: this.socket.id ?? '', answerReceiveID: to, room: this.room });
   }
 
+  /** A `server` channel: the page's offer to the media server; resolves with its answer (or why not). */
+  mediaOffer(sdp: string): Promise<{ success: true; sdp: string } | { success: false; result: string }> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ success: false, result: 'no answer from the server' }), JOIN_ANSWER_MS);
+      this.socket.emit('media_offer', { room: this.room, sdp }, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+    });
+  }
+
+  mediaCandidate(candidate: RTCIceCandidateInit | null): void {
+    if (this.socket.connected) this.socket.emit('media_candidate', { room: this.room, candidate });
+  }
+
   candidate(to: string, candidate: RTCIceCandidateInit): void {
     this.socket.emit('candidate', {
       candidate,

@@ -19,6 +19,8 @@ import { playLinkTone } from './linkTones.ts';
 import { type MediaProblem, openLocalMedia, takeMicTrack } from './localMedia.ts';
 import { MeshTransport } from './meshTransport.ts';
 import { MicStateReporter } from './micStateReporter.ts';
+import type { TransmissionRecorder } from './recorder.ts';
+import { ServerTransport } from './serverTransport.ts';
 import { SignalClient } from './signalClient.ts';
 import { TalkControl } from './talkControl.ts';
 import { type PeerState, SnapshotSource, type VoiceRoomOptions, type VoiceRoomState } from './voiceRoomState.ts';
@@ -31,7 +33,10 @@ export type { PeerState, RoomSocket, VoiceRoomOptions, VoiceRoomState } from './
 export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private readonly options: VoiceRoomOptions;
   private readonly signal: SignalClient;
-  private readonly transport: VoiceTransport;
+  /** How the voice travels: the mesh until the server says (media_plane) the channel goes through it. */
+  private transport: VoiceTransport;
+  private stopTransport: () => void = () => {};
+  private started = false;
   /** Who is in the channel (by socket id): their name and user id, from the join, 'user joined' or an offer. */
   private readonly roster = new Map<string, Pick<RoomPeer, 'name' | 'userId'>>();
   /** Mic states heard, by socket id (also for peers whose link is not up yet). */
@@ -51,17 +56,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     super();
     this.options = options;
     this.signal = new SignalClient(options.socket, options.room);
-    this.transport = new MeshTransport({
-      signal: this.signal,
-      name: options.name,
-      iceServers: options.iceServers,
-      video: options.video ?? false,
-      listenOnly: this.listening,
-      offeredBy: (peerId, name) => {
-        if (!this.roster.has(peerId)) this.roster.set(peerId, { name, userId: 0 });
-      },
-    });
-    this.transport.onChange(() => this.changed());
+    this.transport = this.makeTransport('mesh');
     this.ptt = new TalkControl({
       socket: options.socket,
       name: options.room,
@@ -79,7 +74,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       },
       changed: () => this.changed(),
       isOpen: () => !this.closed,
-      recorder: options.recorder,
+      recorder: options.recorder && this.recorderHere(options.recorder),
     });
     this.reporter = options.reportMicState
       ? new MicStateReporter(
@@ -94,6 +89,48 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private get listening(): boolean {
     return this.options.mode === 'listen';
   }
+
+  private makeTransport(kind: VoiceTransport['kind']): VoiceTransport {
+    const { options, signal } = this;
+    const transport: VoiceTransport =
+      kind === 'server'
+        ? new ServerTransport({ signal, iceServers: options.iceServers })
+        : new MeshTransport({
+            signal,
+            name: options.name,
+            iceServers: options.iceServers,
+            video: options.video ?? false,
+            listenOnly: this.listening,
+            offeredBy: (peerId, name) => {
+              if (!this.roster.has(peerId)) this.roster.set(peerId, { name, userId: 0 });
+            },
+          });
+    this.stopTransport = transport.onChange(() => this.changed());
+    return transport;
+  }
+
+  /**
+   * The transmissions this page records and uploads (voice history): on the mesh only; through the media
+   * server, the server records what it received.
+   */
+  private recorderHere(recorder: TransmissionRecorder): TransmissionRecorder {
+    const here = () => this.transport.kind === 'mesh';
+    return Object.assign(Object.create(recorder) as TransmissionRecorder, {
+      begin: (track: MediaStreamTrack) => (here() ? recorder.begin(track) : undefined),
+      keep: (track: MediaStreamTrack) => (here() ? recorder.keep(track) : undefined),
+      end: () => (here() ? recorder.end() : undefined),
+      discard: () => recorder.discard(),
+    });
+  }
+
+  private readonly onMediaPlane = (payload: { kind: VoiceTransport['kind'] }): void => {
+    if (payload.kind === this.transport.kind) return;
+    this.stopTransport();
+    this.transport.leave();
+    this.transport = this.makeTransport(payload.kind);
+    if (this.started) this.transport.join(this.localStream);
+    this.changed();
+  };
 
   private changed(): void {
     if (!this.closed) this.publish(this.buildSnapshot());
@@ -135,6 +172,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       this.stopLocalTracks();
       return;
     }
+    this.started = true;
     this.transport.join(this.localStream);
     this.listen();
     if (this.signal.connected) this.join();
@@ -163,6 +201,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       this.offs.push(signal.on(event, handler));
     // The peers a join finds, each naming its channel (a page in several channels gets one list per join).
     on('all_users', (peers) => this.arrived(peers.filter((peer) => signal.concerns(peer))));
+    on('media_plane', this.onMediaPlane);
     on('user joined', this.onUserJoined);
     on('user_exit', this.onUserExit);
     on('onMicStateChanged', this.onMicStateChanged);
@@ -185,6 +224,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private answered(answer: JoinAnswer | undefined): void {
     if (this.closed || !answer) return;
     if (answer.success) {
+      this.transport.channelJoined();
       if (this.linkLost) {
         this.linkLost = false;
         if (this.options.linkTones !== false) playLinkTone('back');

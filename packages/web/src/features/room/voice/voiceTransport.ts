@@ -28,6 +28,8 @@ export interface VoiceTransport {
   present(peers: RoomPeer[], asNewcomer: boolean): void;
   /** A peer left the channel. */
   gone(peerId: string): void;
+  /** The server answered this page's join of the channel (first time, or after a reconnection). */
+  channelJoined(): void;
   /** This page talks (its microphone is heard) or stops. */
   setTalking(on: boolean): void;
   /** A gesture happened: remote audio may start playing if the browser held it back. */

@@ -1,0 +1,261 @@
+/**
+ * One WebSocket to a Janus instance's API (`janus-protocol`; Node's own WebSocket), with the sessions and
+ * plugin handles on it. Every request carries a transaction and, with JANUS_API_SECRET, the secret; a request
+ * resolves with Janus's answer (for a plugin's asynchronous request, the event that follows its `ack`) and
+ * rejects on an error, a timeout or a lost connection. Events Janus sends on its own (a participant's
+ * PeerConnection up or down, a room's notifications) go to the listener of their handle.
+ *
+ * The connection never gives up: it reconnects with back-off, and says when it is up (a fresh Janus: every
+ * session, handle and room of the old one is gone) and down.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyBaseLogger } from 'fastify';
+
+export interface JanusMessage {
+  janus: string;
+  transaction?: string;
+  session_id?: number;
+  sender?: number;
+  data?: { id?: number };
+  error?: { code: number; reason: string };
+  plugindata?: { plugin: string; data: Record<string, unknown> & { error_code?: number; error?: string } };
+  jsep?: { type: 'offer' | 'answer'; sdp: string };
+}
+
+/** A plugin refused a request (AudioBridge's error_code: 485 no such room, 486 room exists, ...). */
+export class JanusPluginError extends Error {
+  readonly code: number;
+  constructor(code: number, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+/** Janus is not reachable now (down, restarting, or the request timed out). */
+export class JanusUnavailableError extends Error {}
+
+const REQUEST_TIMEOUT_MS = 10_000;
+const RETRY_MIN_MS = 250;
+const RETRY_MAX_MS = 5_000;
+
+interface Pending {
+  resolve: (message: JanusMessage) => void;
+  reject: (error: Error) => void;
+  timer: NodeJS.Timeout;
+}
+
+export interface JanusConnectionOptions {
+  url: string;
+  apiSecret?: string;
+  log: FastifyBaseLogger;
+  /** Connected to a Janus that knows nothing of us yet (first time, or after a restart of either side). */
+  onUp: () => void;
+  /** The connection dropped: every session, handle and PeerConnection on it is gone. */
+  onDown: () => void;
+}
+
+export class JanusConnection {
+  private socket: WebSocket | null = null;
+  private readonly pending = new Map<string, Pending>();
+  private readonly handleListeners = new Map<number, (message: JanusMessage) => void>();
+  private retries = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  up = false;
+  private readonly options: JanusConnectionOptions;
+
+  constructor(options: JanusConnectionOptions) {
+    this.options = options;
+  }
+
+  start(): void {
+    if (this.stopped || this.socket) return;
+    let socket: WebSocket;
+    try {
+      socket = new WebSocket(this.options.url, 'janus-protocol');
+    } catch (error) {
+      this.options.log.warn({ err: error, url: this.options.url }, 'could not open the media server connection');
+      this.scheduleRetry();
+      return;
+    }
+    this.socket = socket;
+    socket.onopen = () => {
+      this.retries = 0;
+      this.up = true;
+      this.options.log.info({ url: this.options.url }, 'media server connected');
+      this.options.onUp();
+    };
+    socket.onmessage = (event) => this.received(String(event.data));
+    socket.onclose = () => {
+      const wasUp = this.up;
+      this.socket = null;
+      this.up = false;
+      this.failAll(new JanusUnavailableError('The media server connection was lost.'));
+      this.handleListeners.clear();
+      if (wasUp) {
+        this.options.log.warn({ url: this.options.url }, 'media server connection lost');
+        this.options.onDown();
+      }
+      this.scheduleRetry();
+    };
+    socket.onerror = () => {
+      // onclose follows and reconnects; the error itself says nothing more.
+    };
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    this.socket?.close();
+    this.failAll(new JanusUnavailableError('The server is stopping.'));
+  }
+
+  private scheduleRetry(): void {
+    if (this.stopped) return;
+    const delay = Math.min(RETRY_MAX_MS, RETRY_MIN_MS * 2 ** this.retries++);
+    this.retryTimer = setTimeout(() => this.start(), delay);
+    this.retryTimer.unref();
+  }
+
+  private failAll(error: Error): void {
+    for (const [transaction, pending] of this.pending) {
+      clearTimeout(pending.timer);
+      pending.reject(error);
+      this.pending.delete(transaction);
+    }
+  }
+
+  private received(text: string): void {
+    let message: JanusMessage;
+    try {
+      message = JSON.parse(text) as JanusMessage;
+    } catch {
+      return;
+    }
+    // An asynchronous plugin request is acknowledged first; its answer is the event that follows.
+    if (message.janus === 'ack') return;
+    const pending = message.transaction ? this.pending.get(message.transaction) : undefined;
+    if (pending && message.transaction) {
+      this.pending.delete(message.transaction);
+      clearTimeout(pending.timer);
+      if (message.janus === 'error')
+        pending.reject(new JanusPluginError(message.error?.code ?? 0, message.error?.reason ?? 'Janus error'));
+      else pending.resolve(message);
+      return;
+    }
+    if (message.sender !== undefined) this.handleListeners.get(message.sender)?.(message);
+  }
+
+  /** Sends a request of the Janus API; resolves with its answer. */
+  request(body: Record<string, unknown>, timeoutMs = REQUEST_TIMEOUT_MS): Promise<JanusMessage> {
+    const socket = this.socket;
+    if (!socket || !this.up || socket.readyState !== WebSocket.OPEN)
+      return Promise.reject(new JanusUnavailableError('The media server is not reachable now.'));
+    const transaction = randomBytes(9).toString('base64url');
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(transaction);
+        reject(new JanusUnavailableError('The media server did not answer in time.'));
+      }, timeoutMs);
+      this.pending.set(transaction, { resolve, reject, timer });
+      const secret = this.options.apiSecret ? { apisecret: this.options.apiSecret } : {};
+      socket.send(JSON.stringify({ ...body, ...secret, transaction }));
+    });
+  }
+
+  /** Listens to what Janus sends on its own about a handle; returns the function that stops listening. */
+  onHandle(handleId: number, listener: (message: JanusMessage) => void): () => void {
+    this.handleListeners.set(handleId, listener);
+    return () => {
+      if (this.handleListeners.get(handleId) === listener) this.handleListeners.delete(handleId);
+    };
+  }
+}
+
+/** A session on a connection: kept alive while it lives, with its plugin handles. */
+export class JanusSession {
+  private keepalive: NodeJS.Timeout | undefined;
+  readonly connection: JanusConnection;
+  readonly id: number;
+
+  private constructor(connection: JanusConnection, id: number) {
+    this.connection = connection;
+    this.id = id;
+    // Janus ends a session idle for session_timeout (60 s by default).
+    this.keepalive = setInterval(() => {
+      connection.request({ janus: 'keepalive', session_id: id }).catch(() => {});
+    }, 25_000);
+    this.keepalive.unref();
+  }
+
+  static async create(connection: JanusConnection): Promise<JanusSession> {
+    const created = await connection.request({ janus: 'create' });
+    return new JanusSession(connection, Number(created.data?.id));
+  }
+
+  async attach(plugin: string): Promise<JanusHandle> {
+    const attached = await this.connection.request({ janus: 'attach', session_id: this.id, plugin });
+    return new JanusHandle(this, Number(attached.data?.id));
+  }
+
+  close(): void {
+    clearInterval(this.keepalive);
+    this.connection.request({ janus: 'destroy', session_id: this.id }).catch(() => {});
+  }
+
+  /** The session's keepalive stops (its connection dropped: Janus already forgot it). */
+  forget(): void {
+    clearInterval(this.keepalive);
+  }
+}
+
+/** A handle on a plugin: its requests, and the SDP and candidates of its PeerConnection. */
+export class JanusHandle {
+  readonly session: JanusSession;
+  readonly id: number;
+
+  constructor(session: JanusSession, id: number) {
+    this.session = session;
+    this.id = id;
+  }
+
+  /**
+   * A plugin request (synchronous or not); resolves with the plugin's data and, for a negotiation, Janus's
+   * description. A plugin error rejects with JanusPluginError.
+   */
+  async message(
+    body: Record<string, unknown>,
+    jsep?: { type: string; sdp: string },
+  ): Promise<{ data: Record<string, unknown>; jsep?: { type: 'offer' | 'answer'; sdp: string } }> {
+    const answer = await this.session.connection.request({
+      janus: 'message',
+      session_id: this.session.id,
+      handle_id: this.id,
+      body,
+      ...(jsep ? { jsep } : {}),
+    });
+    const data = answer.plugindata?.data ?? {};
+    if (typeof data.error_code === 'number') throw new JanusPluginError(data.error_code, String(data.error ?? ''));
+    return { data, jsep: answer.jsep };
+  }
+
+  /** Trickles a browser's candidate to Janus (null: gathering is complete). */
+  async trickle(candidate: unknown): Promise<void> {
+    await this.session.connection.request({
+      janus: 'trickle',
+      session_id: this.session.id,
+      handle_id: this.id,
+      candidate: candidate ?? { completed: true },
+    });
+  }
+
+  onEvent(listener: (message: JanusMessage) => void): () => void {
+    return this.session.connection.onHandle(this.id, listener);
+  }
+
+  async detach(): Promise<void> {
+    await this.session.connection
+      .request({ janus: 'detach', session_id: this.session.id, handle_id: this.id })
+      .catch(() => {});
+  }
+}

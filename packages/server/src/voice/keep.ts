@@ -1,0 +1,30 @@
+/**
+ * Keeps a recorded transmission in its channel's voice history, whoever recorded it (the talker's browser
+ * uploading it, or the server recording what the media server received): the row and its audio, the
+ * `voice_message` activity at the time it started, and the push to the room.
+ */
+import type { VoiceMessage } from '@talkgroup/protocol';
+import type { ChannelSummary } from '../channels/store.ts';
+import type { Services } from '../services.ts';
+import type { NewVoiceMessage } from './store.ts';
+
+export async function keepTransmission(
+  services: Pick<Services, 'voice' | 'activities' | 'events'>,
+  channel: Pick<ChannelSummary, 'id' | 'name' | 'rtcSession'>,
+  take: Omit<NewVoiceMessage, 'channelId'>,
+): Promise<VoiceMessage> {
+  // A clock a little ahead must not put a transmission in the future.
+  const startedAt = new Date(Math.min(take.startedAt.getTime(), Date.now()));
+  const row = await services.voice.create({ ...take, channelId: channel.id, startedAt });
+  await services.activities.record('voice_message', {
+    userId: take.userId,
+    channelId: channel.id,
+    channelName: channel.name,
+    at: startedAt,
+    durationMs: row.duration_ms,
+  });
+  // Pushed with a link signed for the talker: every socket in the room may read the channel.
+  const message = services.voice.toVoiceMessage(row, take.userId);
+  services.events.emit('voiceMessageCreated', { channel, voiceMessage: message });
+  return message;
+}
