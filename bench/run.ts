@@ -15,6 +15,8 @@ const BENCHES = [
   'join-storm',
   'lists',
   'chat-throughput',
+  'geofences',
+  'media',
 ];
 
 for (const name of BENCHES) {

@@ -3,55 +3,15 @@
  * B and C; it hears a member talking in B and another in C, names them, and still talks in A. The server sees
  * one socket in three channels (one presence row each, the extra two in listen mode).
  */
-import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
-import { heardAbove, openAs, roomUrl, TONE_WAV } from './room-support.ts';
+import { connectedIn, heardAbove, openAs, peakIn, roomUrl, silenceIn, TONE_WAV } from './room-support.ts';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 240_000 });
-
-/** The socket id of the connected peer of this user in that channel's room. */
-async function connectedIn(page: Page, room: string, userId: number): Promise<string> {
-  let id = '';
-  await expect
-    .poll(
-      async () => {
-        const peer = await page.evaluate(
-          ([key, user]) => window.__talkgroupRooms?.[key]?.peers().find((candidate) => candidate.userId === user),
-          [room, userId] as const,
-        );
-        id = peer?.id ?? '';
-        return peer?.connection;
-      },
-      { timeout: 45_000, message: `a connected peer of user ${userId} in ${room}` },
-    )
-    .toBe('connected');
-  return id;
-}
-
-async function playedIn(page: Page, room: string, peerId: string): Promise<number> {
-  return page.evaluate(
-    async ([key, id]) => (await window.__talkgroupRooms?.[key]?.inboundAudio(id))?.playedSeconds ?? 0,
-    [room, peerId] as const,
-  );
-}
-
-async function peakIn(page: Page, room: string, peerId: string): Promise<number> {
-  return page.evaluate(([key, id]) => window.__talkgroupRooms?.[key]?.recentPeak(id) ?? 0, [room, peerId] as const);
-}
-
-/** Silence received from a peer once a second of it has played (the level it is heard against). */
-async function silenceIn(page: Page, room: string, peerId: string): Promise<number> {
-  const first = await playedIn(page, room, peerId);
-  await expect
-    .poll(() => playedIn(page, room, peerId), { timeout: 45_000, message: `received silence in ${room}` })
-    .toBeGreaterThan(first + 1);
-  return peakIn(page, room, peerId);
-}
 
 test('a page in three channels talks in one and hears the other two, on one socket', async ({
   browser,
@@ -138,16 +98,3 @@ test('a page in three channels talks in one and hears the other two, on one sock
     await c.close();
   }
 });
-
-declare global {
-  interface Window {
-    __talkgroupRooms?: Record<
-      string,
-      {
-        peers(): Array<{ id: string; userId: number | null; connection: string }>;
-        recentPeak(peerId: string): number;
-        inboundAudio(peerId: string): Promise<{ playedSeconds: number } | null>;
-      }
-    >;
-  }
-}

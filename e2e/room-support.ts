@@ -77,7 +77,8 @@ export async function recentPeakOf(page: Page, peerId: string): Promise<number> 
   return page.evaluate((id) => window.__talkgroupRoom?.recentPeak(id) ?? 0, peerId);
 }
 
-async function playedFrom(page: Page, peerId: string): Promise<number> {
+/** Seconds of audio from `peerId` that `page` has played out so far (silence included). */
+export async function playedFrom(page: Page, peerId: string): Promise<number> {
   return page.evaluate(async (id) => (await window.__talkgroupRoom?.inboundAudio(id))?.playedSeconds ?? 0, peerId);
 }
 
@@ -122,12 +123,60 @@ export async function expectSilence(page: Page, peerId: string, silence: number)
     .toBeLessThan(silentBelow(silence));
 }
 
+/** The socket id of the connected peer of this user in that channel's room (a page in several channels). */
+export async function connectedIn(page: Page, room: string, userId: number): Promise<string> {
+  let id = '';
+  await expect
+    .poll(
+      async () => {
+        const peer = await page.evaluate(
+          ([key, user]) => window.__talkgroupRooms?.[key]?.peers().find((candidate) => candidate.userId === user),
+          [room, userId] as const,
+        );
+        id = peer?.id ?? '';
+        return peer?.connection;
+      },
+      { timeout: 45_000, message: `a connected peer of user ${userId} in ${room}` },
+    )
+    .toBe('connected');
+  return id;
+}
+
+export async function playedIn(page: Page, room: string, peerId: string): Promise<number> {
+  return page.evaluate(
+    async ([key, id]) => (await window.__talkgroupRooms?.[key]?.inboundAudio(id))?.playedSeconds ?? 0,
+    [room, peerId] as const,
+  );
+}
+
+export async function peakIn(page: Page, room: string, peerId: string): Promise<number> {
+  return page.evaluate(([key, id]) => window.__talkgroupRooms?.[key]?.recentPeak(id) ?? 0, [room, peerId] as const);
+}
+
+/** Silence received from a peer once a second of it has played (the level it is heard against). */
+export async function silenceIn(page: Page, room: string, peerId: string): Promise<number> {
+  const first = await playedIn(page, room, peerId);
+  await expect
+    .poll(() => playedIn(page, room, peerId), { timeout: 45_000, message: `received silence in ${room}` })
+    .toBeGreaterThan(first + 1);
+  return peakIn(page, room, peerId);
+}
+
 export async function inboundBytes(page: Page, peerId: string): Promise<number> {
   return page.evaluate(async (id) => (await window.__talkgroupRoom?.inboundAudio(id))?.bytesReceived ?? 0, peerId);
 }
 
 declare global {
   interface Window {
+    /** Each voice room of the page by its channel's room key (a page in several channels). */
+    __talkgroupRooms?: Record<
+      string,
+      {
+        peers(): Array<{ id: string; userId: number | null; connection: string }>;
+        recentPeak(peerId: string): number;
+        inboundAudio(peerId: string): Promise<{ playedSeconds: number } | null>;
+      }
+    >;
     __talkgroupDiagnostics?: boolean;
     __talkgroupRoom?: {
       selfId: string | null;

@@ -138,7 +138,8 @@ test("a member's shared position appears on the administrator's map, and the swi
 }) => {
   const channel = await seed.channel();
   const max = await seed.member({ firstName: 'Max', lastName: 'Scout', mapRight: true });
-  await seed.addToChannel(channel.id, [max.id]);
+  const teammate = await seed.member({ firstName: 'Tia', lastName: 'Mate' });
+  await seed.addToChannel(channel.id, [max.id, teammate.id]);
 
   const a = await openAs(browser, server.baseURL, admin);
   const phone = await openAs(browser, server.baseURL, max, { viewport: PHONE });
@@ -150,6 +151,8 @@ test("a member's shared position appears on the administrator's map, and the swi
     await expect(phone.page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
     const share = phone.page.getByRole('switch', { name: 'Share my position' });
     await expect(share).not.toBeChecked();
+    // It says how long its positions are kept (issue 28: POSITION_RETENTION_DAYS).
+    await expect(phone.page.getByText(/^Your positions are kept 30 days/)).toBeVisible();
     await expect(phone.page.getByRole('img', { name: 'Position shared' })).toHaveCount(0);
     await share.check();
     await expect(phone.page.getByRole('img', { name: 'Position shared' })).toBeVisible();
@@ -164,6 +167,11 @@ test("a member's shared position appears on the administrator's map, and the swi
     // mapRight: the member sees the map too.
     await phone.page.getByRole('tab', { name: 'Map' }).click();
     await expect(phone.page.getByRole('button', { name: /^Max Scout, / })).toBeVisible();
+    // Its own trail only (not its teammate's), no zone tools.
+    await phone.page.getByRole('combobox', { name: 'Trail of' }).click();
+    await expect(phone.page.getByRole('option')).toHaveText(['No trail', 'Max Scout']);
+    await phone.page.keyboard.press('Escape');
+    await expect(phone.page.getByRole('button', { name: 'Draw a circular zone' })).toHaveCount(0);
 
     // The consent is remembered on the device; the switch stops the sharing and its indicator.
     await phone.page.getByRole('tab', { name: 'Talk' }).click();

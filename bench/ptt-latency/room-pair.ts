@@ -87,6 +87,16 @@ export async function openRoomPair(
         },
         true,
       );
+      // Every connection the page makes, for what it sends (bench:media reads the talker's uplink).
+      const Native = window.RTCPeerConnection;
+      const made: RTCPeerConnection[] = [];
+      (window as unknown as { __peerConnections: RTCPeerConnection[] }).__peerConnections = made;
+      window.RTCPeerConnection = class extends Native {
+        constructor(configuration?: RTCConfiguration) {
+          super(configuration);
+          made.push(this);
+        }
+      };
     });
     const page = await context.newPage();
     await useSession(page, account);
@@ -212,5 +222,17 @@ export async function openRoomPair(
     if (!last) await rejoin(true);
   }
 
-  return { press, nextRound, figures };
+  /** Bytes of audio the talker's page has sent so far, over all its connections (its uplink). */
+  const sentBytes = () =>
+    talker.evaluate(async () => {
+      let sent = 0;
+      for (const pc of (window as unknown as { __peerConnections?: RTCPeerConnection[] }).__peerConnections ?? []) {
+        if (pc.connectionState === 'closed') continue;
+        for (const report of (await pc.getStats()).values())
+          if (report.type === 'outbound-rtp' && report.kind === 'audio') sent += report.bytesSent ?? 0;
+      }
+      return sent;
+    });
+
+  return { press, nextRound, figures, talker, listener, channel, admin, sentBytes };
 }

@@ -12,7 +12,7 @@ export const AuditEntrySchema = z.object({
   actor: z.object({ id: z.number().nullable(), name: z.string() }),
   /** `user.create`, `user.update`, `channel.delete`, `membership.set`, `activity.delete`, `alert.acknowledge`... */
   action: z.string(),
-  /** `user`, `channel`, `activity`, `alert`. */
+  /** `user`, `channel`, `activity`, `alert`, `geofence`, `setting`. */
   targetType: z.string(),
   targetId: z.number().nullable(),
   targetName: z.string().nullable(),
@@ -23,7 +23,7 @@ export const AuditEntrySchema = z.object({
 });
 export type AuditEntry = z.output<typeof AuditEntrySchema>;
 
-export const AUDIT_TARGET_TYPES = ['user', 'channel', 'activity', 'alert'] as const;
+export const AUDIT_TARGET_TYPES = ['user', 'channel', 'activity', 'alert', 'geofence', 'setting'] as const;
 
 /** Newest first. */
 export const GetAuditLog = call(

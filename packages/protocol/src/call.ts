@@ -21,6 +21,8 @@ export const ACCESS_LEVELS = {
   ownAccount: 'the owner of the account only, administrators included',
   author: "one's own messages in channels one may chat in; anyone's for one who holds messages.moderate",
   gone: 'a legacy call no longer served: 410 for any valid token',
+  trails:
+    "one's own positions; a user's for one who holds channel.trails in a channel that user belongs to (administrators: anyone's)",
 } as const;
 export type AccessLevel = keyof typeof ACCESS_LEVELS;
 /** A level, or the capability the call needs (`users.manage`, `channel.read`, ...). */

@@ -22,6 +22,8 @@ export const ClientConfigSchema = z.object({
   mapMaxZoom: z.number(),
   /** A position older than this (ms) is shown as stale on the maps (POSITION_STALE_SECONDS). */
   positionStaleMs: z.number(),
+  /** How many days reported positions are kept (POSITION_RETENTION_DAYS): what a member is told on /talk. */
+  positionRetentionDays: z.number(),
   /** A media server carries the voice of `server` channels (JANUS_URL is set). */
   mediaServer: z.boolean(),
   /**
@@ -29,6 +31,8 @@ export const ClientConfigSchema = z.object({
    * configuration again before then. Absent: nothing expires.
    */
   iceServersExpireAt: z.string().optional(),
+  /** `relay`: browsers use only TURN-relayed paths (ICE_TRANSPORT_POLICY), `all` (default): any path. */
+  iceTransportPolicy: z.enum(['all', 'relay']).optional(),
 });
 export type ClientConfig = z.output<typeof ClientConfigSchema>;
 

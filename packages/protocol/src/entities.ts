@@ -24,6 +24,11 @@ export const ACTIVITY_TYPES = [
   'channel_delete',
   'emergency',
   'voice_message',
+  'geofence_enter',
+  'geofence_exit',
+  'channel_patch',
+  'channel_unpatch',
+  'private_call',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -41,6 +46,11 @@ export const TIMELINE_ACTIVITY_TYPES = [
   'channel_leave',
   'emergency',
   'voice_message',
+  'geofence_enter',
+  'geofence_exit',
+  'channel_patch',
+  'channel_unpatch',
+  'private_call',
 ] as const satisfies readonly ActivityType[];
 
 export const ActivitySchema = z.object({
@@ -52,8 +62,14 @@ export const ActivitySchema = z.object({
     .object({ id: z.number().nullable(), firstName: z.string(), lastName: z.string(), display_name: z.string() })
     .nullable(),
   channel: z.object({ id: z.number().nullable(), name: z.string() }).nullable(),
-  /** channel_talk: how long the transmission lasted, in milliseconds (absent for other types). */
+  /**
+   * channel_talk: how long the transmission lasted, in milliseconds; private_call: how long the call was
+   * answered (absent for other types, and for a call never answered). A private_call's `user` is the caller
+   * and its `channel` names the callee (its id is the call's hidden channel).
+   */
   durationMs: z.number().optional(),
+  /** geofence_enter, geofence_exit: the zone, its name kept (absent for other types). */
+  geofence: z.object({ id: z.number().nullable(), name: z.string() }).optional(),
 });
 export type Activity = z.output<typeof ActivitySchema>;
 

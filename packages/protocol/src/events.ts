@@ -1,5 +1,7 @@
 /** Socket.IO events of spec section 7, typed once for the server and the web client. */
 import { z } from 'zod';
+import type { PrivateCall } from './api/calls.ts';
+import type { GeofenceAlert } from './api/geofences.ts';
 import type { EmergencyAlert } from './emergency.ts';
 import type { Activity, Message, VoiceMessage } from './entities.ts';
 
@@ -73,12 +75,38 @@ export type MediaKind = (typeof MEDIA_KINDS)[number];
 export const MediaOffer = z.object({ room: z.string().max(200).optional(), sdp: z.string().min(1).max(100_000) });
 /** A candidate of that connection (null: gathering is complete). */
 export const MediaCandidate = z.object({ room: z.string().max(200).optional(), candidate: z.unknown() });
+/** A listener asks for the channel's mix (the media server offers: its answer carries the server's SDP). */
+export const MediaWatch = z.object({ room: z.string().max(200).optional() });
+/** The listener's answer to that offer. */
+export const MediaAnswer = z.object({ room: z.string().max(200).optional(), sdp: z.string().min(1).max(100_000) });
 
 /** The floor of a channel (who may talk), asked for and given back by the room it is in. */
 export const FloorRequest = z.object({ room: z.string().max(200).optional() });
 
 /** Why the server took the floor back from its holder. */
 export type FloorRevokeReason = 'preempted' | 'timeout' | 'left' | 'revoked';
+
+/** All call (the dispatch console): the channels (rooms) to talk in at once, each one of the socket's. */
+export const BroadcastRequest = z.object({
+  rooms: z
+    .array(z.string().min(1).max(200))
+    .min(1)
+    .max(MAX_PARTICIPATIONS)
+    .transform((rooms) => [...new Set(rooms)]),
+});
+
+/**
+ * Why an all call did not take a channel's floor: `busy` (a holder of equal or higher priority, named), or
+ * `listen_only` (the socket listens there, or may not talk), `not_joined` (the socket is not in that channel),
+ * `not_allowed` (its role may not talk on several channels there).
+ */
+export type BroadcastRefusal = 'busy' | 'listen_only' | 'not_joined' | 'not_allowed';
+
+/** The answer to broadcast_request: the floor is taken channel by channel; these rooms are the caller's now. */
+export interface BroadcastAnswer {
+  granted: string[];
+  refused: Array<{ room: string; reason: BroadcastRefusal; holder?: { userId: number; name: string } }>;
+}
 
 /** A refused press: someone else holds the floor, or this socket may only listen there (mode or rights). */
 export type FloorAnswer =
@@ -132,6 +160,28 @@ export interface ClientToServerEvents {
     ack: (answer: { success: true; sdp: string } | { success: false; result: string }) => void,
   ) => void;
   media_candidate: (payload: z.input<typeof MediaCandidate>) => void;
+  /**
+   * All call: takes the floor of each of these channels of the socket, one floor decision per channel (a
+   * dispatcher preempts members); the answer lists the channels granted and those refused, with why.
+   */
+  broadcast_request: (
+    payload: z.input<typeof BroadcastRequest>,
+    ack: (answer: BroadcastAnswer | { success: false; result: string }) => void,
+  ) => void;
+  /** The end of an all call: gives back the floor of these channels (those the socket holds). */
+  broadcast_release: (payload: z.input<typeof BroadcastRequest>) => void;
+  /**
+   * A `server` channel, a page that only listens: the media server's offer of the channel's mix (one stream
+   * encoded once for every listener); the page answers with `media_answer`.
+   */
+  media_watch: (
+    payload: z.input<typeof MediaWatch>,
+    ack: (answer: { success: true; sdp: string } | { success: false; result: string }) => void,
+  ) => void;
+  media_answer: (
+    payload: z.input<typeof MediaAnswer>,
+    ack?: (answer: { success: boolean; result?: string }) => void,
+  ) => void;
   /** SOS: the same as POST /user/api/sendEmergencyAlert; the answer carries the alert or why it was refused. */
   emergency_alert: (
     payload: { channelId?: number | string; lat?: number; lng?: number; accuracy?: number },
@@ -144,8 +194,11 @@ export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted';
 
 export interface ServerToClientEvents {
   error: (payload: { message: string }) => void;
-  /** To a socket that joins a channel, first: how that channel's voice travels. */
-  media_plane: (payload: { room: string; kind: MediaKind }) => void;
+  /**
+   * To a socket that joins a channel, first, and whenever it changes: how that channel's voice travels
+   * (`fallback`: it should go through the media server, but none answers now: peer to peer until one does).
+   */
+  media_plane: (payload: { room: string; kind: MediaKind; fallback?: boolean }) => void;
   /**
    * To a socket in a `server` channel: its connection to the media server is gone (the media server restarted,
    * or it was never made): it offers again, until the server answers.
@@ -204,8 +257,18 @@ export interface ServerToClientEvents {
     connected: Array<{ channelId: number; connected: number }>;
   }) => void;
   onActivity: (activity: Activity) => void;
+  /** To the callee's sockets: a private call rings (Accept / Decline: answerPrivateCall). */
+  incomingCall: (payload: { callId: number; room: string; from: { userId: number; name: string } }) => void;
+  /** To both parties' sockets: a private call changed (answered, declined, missed, cancelled, ended). */
+  privateCallUpdated: (call: PrivateCall) => void;
+  /** To administrators and the supervisors and rooms of the channels concerned: patches were made or undone. */
+  patchesChanged: (payload: { channelIds: number[] }) => void;
   onUserDeleted: (payload: { id: number }) => void;
   onChannelDeleted: (payload: { id: number }) => void;
   onChannelsChanged: () => void;
   onUsersChanged: () => void;
+  /** To the administrators and the dispatchers of the fence's channel: a member crossed a geofence's edge. */
+  geofenceAlert: (alert: GeofenceAlert) => void;
+  /** To the same: a fence was drawn, changed or deleted (maps fetch getGeofences again). */
+  geofencesChanged: (payload: { channelId: number | null }) => void;
 }

@@ -27,6 +27,13 @@ export const CAPABILITIES = {
   'channel.map': "see the positions of a channel's members",
   'channel.activities': "read a channel's activities",
   'channel.alerts': "see and acknowledge a channel's SOS alerts",
+  'channel.trails': "read and export the position history (trails) of a channel's members",
+  'channel.geofences': "draw, edit and delete a channel's geofences and receive their alerts",
+  'settings.manage': "change the organisation's settings (whether members may call each other privately)",
+  'channel.monitor': 'monitor a channel from the dispatch console (its tile: who talks, volume, last transmissions)',
+  'channel.broadcast': 'talk in several channels at once (all call)',
+  'channel.patch': "patch a channel's voice with other channels (through the media server)",
+  'channel.call': "call a channel's members privately (a private call)",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
@@ -59,7 +66,8 @@ export const ROLE_RULES = {
   admin: { everywhere: CAPABILITY_NAMES, inOwnChannels: {}, floorPriority: 2 },
   /**
    * The desk of an operation: reads, hears, talks in and chats in its channels, with floor priority above
-   * members; sees their map, activities and voice history and takes their SOS alerts. Manages nothing.
+   * members; sees their map, activities and voice history and takes their SOS alerts; from the dispatch console
+   * it monitors them, talks on several at once, patches them and calls their members privately. Manages nothing.
    */
   dispatcher: {
     everywhere: [],
@@ -68,6 +76,12 @@ export const ROLE_RULES = {
       'channel.map': true,
       'channel.activities': true,
       'channel.alerts': true,
+      'channel.trails': true,
+      'channel.geofences': true,
+      'channel.monitor': true,
+      'channel.broadcast': 'canTalk',
+      'channel.patch': true,
+      'channel.call': true,
     },
     floorPriority: 1,
   },

@@ -31,6 +31,10 @@ export const POSITION_ACTIVITY_INTERVAL_MS = 5 * 60 * 1000;
 export const POSITION_REPORT_MIN_INTERVAL_MS = 10_000;
 /** ...and only after moving farther than this from the last reported position (GPS jitter stays home). */
 export const POSITION_REPORT_MIN_DISTANCE_M = 20;
+/** Issue 28: reported positions are kept this many days unless POSITION_RETENTION_DAYS says otherwise (trails). */
+export const POSITION_RETENTION_DAYS_DEFAULT = 30;
+/** At most this many points in one answer of getPositionHistory (`truncated` says there were more). */
+export const POSITION_HISTORY_MAX_POINTS = 10_000;
 export const WIDE_LAYOUT_MIN_WIDTH = 1480;
 export const CHAT_DRAWER_WIDTH = 420;
 export const APP_VERSION = '2.0.2';

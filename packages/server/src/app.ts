@@ -5,12 +5,15 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activities/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { callRoutes } from './calls/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
+import { dispatchRoutes } from './dispatch/routes.ts';
 import { emergencyRoutes } from './emergency/routes.ts';
+import { geofenceRoutes } from './geofences/routes.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerErrorHandler } from './http/errors.ts';
 import { redactedRequest } from './http/redact.ts';
@@ -21,7 +24,10 @@ import { messageRoutes } from './messages/routes.ts';
 import { registerOpenApi } from './openapi.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { patchRoutes } from './patches/routes.ts';
+import { positionRoutes } from './positions/routes.ts';
 import { specHttpCalls } from './realtime/legacy/http-calls.ts';
+import type { MediaPlanes } from './realtime/media/plane.ts';
 import { attachRealtime } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
@@ -31,6 +37,8 @@ export interface App {
   fastify: FastifyInstance;
   services: Services;
   metrics: Metrics;
+  /** Where each channel's voice goes (the mesh, or the media server), and patches of channels. */
+  media: MediaPlanes;
   close(): Promise<void>;
 }
 
@@ -80,10 +88,16 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   dashboardRoutes(fastify, services);
   voiceRoutes(fastify, services);
   emergencyRoutes(fastify, services);
+  positionRoutes(fastify, services);
+  geofenceRoutes(fastify, services);
+  dispatchRoutes(fastify, services);
+  callRoutes(fastify, services);
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
   metrics.attachSockets(realtime.io);
   specHttpCalls(fastify, services, realtime);
+  // Patching is the media planes' (real time's) work: the routes get them as a PatchPlane.
+  patchRoutes(fastify, services, realtime.media);
   healthRoutes(fastify, database, realtime.redisReady);
 
   const webDir = config.webDir;
@@ -119,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastify,
     services,
     metrics,
+    media: realtime.media,
     async close() {
       await fastify.close();
       await database.close();

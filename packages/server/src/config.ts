@@ -1,7 +1,12 @@
 /** Environment -> typed configuration, in one place (README lists every variable). */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { VOICE_MAX_BYTES_DEFAULT, VOICE_RETENTION_DAYS_DEFAULT } from '@talkgroup/protocol';
+import {
+  POSITION_RETENTION_DAYS_DEFAULT,
+  PRIVATE_CALL_RING_MS,
+  VOICE_MAX_BYTES_DEFAULT,
+  VOICE_RETENTION_DAYS_DEFAULT,
+} from '@talkgroup/protocol';
 
 export interface IceServer {
   urls: string | string[];
@@ -39,8 +44,12 @@ export interface Config {
   connectionLostGraceMs: number;
   /** The longest one may hold a channel's floor before it is taken back (FLOOR_MAX_SECONDS). */
   floorMaxMs: number;
+  /** How long a private call rings before it is missed (PRIVATE_CALL_RING_SECONDS, 30 by default). */
+  privateCallRingMs: number;
   /** How old a member's position may be before the maps show it as stale (POSITION_STALE_SECONDS). */
   positionStaleMs: number;
+  /** Trails: how long reported positions are kept (POSITION_RETENTION_DAYS, default 30). */
+  positionRetentionMs: number;
   /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for deployments that share one Redis. */
   redisKeyPrefix: string;
   /** Voice history: how long a transmission is kept (VOICE_RETENTION_DAYS, default 30). */
@@ -77,9 +86,17 @@ export interface Config {
   turnSecret: string | undefined;
   /** How long a TURN credential is valid (TURN_TTL_SECONDS, 43200 by default). */
   turnTtlMs: number;
+  /** Browsers use only relayed (TURN) candidates (ICE_TRANSPORT_POLICY=relay), or every path (all, default). */
+  iceTransportPolicy: 'all' | 'relay';
 }
 
 export class ConfigError extends Error {}
+
+function parseIcePolicy(raw: string | undefined): 'all' | 'relay' {
+  if (raw === undefined || raw === '' || raw === 'all') return 'all';
+  if (raw === 'relay') return 'relay';
+  throw new ConfigError(`ICE_TRANSPORT_POLICY must be "all" or "relay" (got "${raw}")`);
+}
 
 /** Esri World Imagery: satellite tiles that need no key; labels come from a second layer. */
 const DEFAULT_TILES = 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}';
@@ -230,7 +247,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
     connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
     floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,
+    privateCallRingMs:
+      parseSeconds('PRIVATE_CALL_RING_SECONDS', env.PRIVATE_CALL_RING_SECONDS, PRIVATE_CALL_RING_MS / 1000) * 1000,
     positionStaleMs: parseSeconds('POSITION_STALE_SECONDS', env.POSITION_STALE_SECONDS, 300) * 1000,
+    positionRetentionMs:
+      parseDays('POSITION_RETENTION_DAYS', env.POSITION_RETENTION_DAYS, POSITION_RETENTION_DAYS_DEFAULT) *
+      24 *
+      3600 *
+      1000,
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'talkgroup:',
     voiceRetentionMs:
       parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,
@@ -249,5 +273,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     turnUrls: parseUrls('TURN_URLS', env.TURN_URLS, /^turns?:/, 'turn:turn.example.org:3478'),
     turnSecret: env.TURN_SECRET || undefined,
     turnTtlMs: parseSeconds('TURN_TTL_SECONDS', env.TURN_TTL_SECONDS, 43_200) * 1000,
+    iceTransportPolicy: parseIcePolicy(env.ICE_TRANSPORT_POLICY),
   };
 }

@@ -3,7 +3,15 @@
  * whoever cares (real time pushes it to sockets and re-checks the channel rooms). Built with the services,
  * so nothing is patched in afterwards; with no listener an event simply goes nowhere (app.inject tests).
  */
-import type { Activity, EmergencyAlert, Message, SessionEndReason, VoiceMessage } from '@talkgroup/protocol';
+import type {
+  Activity,
+  EmergencyAlert,
+  GeofenceAlert,
+  Message,
+  PrivateCall,
+  SessionEndReason,
+  VoiceMessage,
+} from '@talkgroup/protocol';
 
 /** What real time needs to know of a channel to reach its room. */
 export interface ChannelRef {
@@ -39,6 +47,14 @@ export interface DomainEvents {
    */
   emergencyRaised: { alert: EmergencyAlert; rooms: string[]; channelIds: number[]; channel?: ChannelRef };
   emergencyAcknowledged: { alert: EmergencyAlert; rooms: string[]; channelIds: number[] };
+  /** A member crossed a geofence's edge (issue 28): the alert's channelId is the fence's (null: everyone's). */
+  geofenceCrossed: { alert: GeofenceAlert };
+  /** A fence of this channel (null: one that watches everyone) was created, changed or deleted. */
+  geofencesChanged: { channelId: number | null };
+  /** Patches that join these channels were made or undone (issue 27). */
+  patchesChanged: { channelIds: number[] };
+  /** A private call rang, was answered, or is over (issue 27): both parties hear of it. */
+  privateCallChanged: { call: PrivateCall };
 }
 
 export type DomainEventName = keyof DomainEvents;

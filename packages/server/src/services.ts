@@ -6,9 +6,11 @@ import { transactional } from './audit/transactional.ts';
 import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth/counter-store.ts';
 import { type HashPool, hashPool } from './auth/hash-pool.ts';
 import { type PasswordPolicy, passwordPolicy } from './auth/password-policy.ts';
-import { type CallLimiter, callLimiter, chatLimit, UPLOAD_LIMIT } from './auth/rate-limit.ts';
+import { type CallLimiter, callLimiter, chatLimit, PRIVATE_CALL_LIMIT, UPLOAD_LIMIT } from './auth/rate-limit.ts';
 import { type SessionStore, sessionStore } from './auth/sessions.ts';
 import { type SignInLimits, signInLimits } from './auth/sign-in-limits.ts';
+import { type PrivateCalls, privateCalls } from './calls/private-calls.ts';
+import { privateCallStore } from './calls/store.ts';
 import { type ChannelAccess, channelAccess } from './channels/access.ts';
 import { type MembershipStore, membershipStore } from './channels/membership.ts';
 import { type ChannelStore, channelStore } from './channels/store.ts';
@@ -19,13 +21,17 @@ import { type EmergencyAlerts, emergencyAlerts } from './emergency/alerts.ts';
 import { emergencyStore } from './emergency/store.ts';
 import { createEventBus, type EventBus } from './events.ts';
 import { type TalkBurstStore, talkBurstStore } from './floor/talk-bursts.ts';
+import { type GeofenceStore, geofenceStore } from './geofences/store.ts';
+import { type GeofenceWatch, geofenceWatch } from './geofences/watch.ts';
 import { type DeviceStore, deviceStore } from './legacy/store.ts';
 import { type ListChangeLog, listChangeLog } from './lists/change-log.ts';
 import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret } from './messages/files.ts';
 import { messageSender, type SendMessage } from './messages/send.ts';
 import { type MessageStore, messageStore } from './messages/store.ts';
+import { type PatchStore, patchStore } from './patches/store.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
+import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type UserStore, userStore } from './users/store.ts';
 import { type VoiceStore, voiceStore } from './voice/store.ts';
 
@@ -73,6 +79,16 @@ export interface Services {
   listChanges: ListChangeLog;
   /** Runs an administrator's call with its audit row, in one transaction. */
   auditing: Auditing;
+  /** Geofences and each member's side of their edges (issue 28). */
+  geofences: GeofenceStore;
+  /** The crossing check of every reported position, with its fences cached per channel. */
+  geofenceWatch: GeofenceWatch;
+  /** Channels whose voice the media server joins (issue 27); `active()` is what a media server must join again. */
+  patches: PatchStore;
+  /** One-to-one calls in hidden channels (issue 27). */
+  privateCalls: PrivateCalls;
+  /** The organisation's settings (who may call whom). */
+  settings: SettingsStore;
 }
 
 export function createServices(
@@ -94,6 +110,8 @@ export function createServices(
   const activities = activityStore(db, events);
   const users = userStore(db);
   const presence = presenceStore(db);
+  const positions = positionStore(db);
+  const geofences = geofenceStore(db);
   const counters = config.redisUrl
     ? redisCounterStore(config.redisUrl, `${config.redisKeyPrefix}limits:`, (error) =>
         onListenerError(error, 'limits redis'),
@@ -109,6 +127,7 @@ export function createServices(
     activities,
     events,
   });
+  const settings = settingsStore(db);
   return {
     config,
     database: { ...database, db },
@@ -133,7 +152,7 @@ export function createServices(
     activities,
     presence,
     talkBursts: talkBurstStore(db),
-    positions: positionStore(db),
+    positions,
     devices: deviceStore(db),
     voice: voiceStore(db, urls, config.dataDir),
     emergency,
@@ -145,5 +164,21 @@ export function createServices(
     audit,
     auditing: auditing(db, tx, audit),
     listChanges: listChangeLog(db, database.dialect),
+    geofences,
+    geofenceWatch: geofenceWatch({ store: geofences, positions, users, activities, events }),
+    patches: patchStore(db),
+    privateCalls: privateCalls({
+      store: privateCallStore(db),
+      channels,
+      memberships,
+      users,
+      presence,
+      activities,
+      settings,
+      events,
+      ringMs: config.privateCallRingMs,
+      limit: callLimiter(counters, 'private-call', PRIVATE_CALL_LIMIT),
+    }),
+    settings,
   };
 }

@@ -50,8 +50,8 @@ function holding(role: protocol.Role, capability: protocol.Capability): string {
 }
 
 const calls = Object.values(protocol).flatMap((value) => (protocol.isCall(value) ? [value] : []));
-/** The voice export answers a zip, so it is not a call of the contract, but it declares its access too. */
-const guarded = [...calls, protocol.VoiceExport];
+/** The exports answer files, so they are not calls of the contract, but they declare their access too. */
+const guarded = [...calls, protocol.VoiceExport, protocol.PositionExport];
 
 describe('docs/api.md and the protocol', () => {
   it('lists the access levels of the protocol, with what each means', () => {

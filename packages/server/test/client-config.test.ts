@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 
 describe.each(databases)('client configuration (%s)', (dialect) => {
@@ -14,6 +15,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
       mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
       mapLabelsUrl: undefined,
       positionStaleMs: 120_000,
+      positionRetentionMs: 7 * 24 * 3600_000,
     });
     const admin = await signUpAdmin(app);
     const response = await app.call('/user/api/getClientConfig', {}, admin.token);
@@ -26,6 +28,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         mapLabelsUrl: null,
         mapMaxZoom: 19,
         positionStaleMs: 120_000,
+        positionRetentionDays: 7,
         mediaServer: false,
       },
     });
@@ -70,6 +73,17 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
     expect(body.res.mapLabelsUrl).toMatch(/Boundaries_and_Places/);
     // Positions older than 5 minutes are shown as stale (POSITION_STALE_SECONDS).
     expect(body.res.positionStaleMs).toBe(300_000);
+  });
+
+  it('tells browsers to use relayed paths only when ICE_TRANSPORT_POLICY is relay, and refuses another value', async () => {
+    app = await startApp(dialect, {
+      iceTransportPolicy: loadConfig({ ICE_TRANSPORT_POLICY: 'relay' }).iceTransportPolicy,
+    });
+    const admin = await signUpAdmin(app);
+    const { body } = await app.call('/user/api/getClientConfig', {}, admin.token);
+    expect(body.res.iceTransportPolicy).toBe('relay');
+    expect(loadConfig({}).iceTransportPolicy).toBe('all');
+    expect(() => loadConfig({ ICE_TRANSPORT_POLICY: 'turn-only' })).toThrow(ConfigError);
   });
 
   it('refuses a caller without a token, since TURN credentials may be in it', async () => {

@@ -29,6 +29,8 @@ export function testStorage(dialect: Dialect) {
   const opened: OpenedDatabase[] = [];
   return {
     dataDir,
+    /** Its keys in Redis (and the Socket.IO adapter's channels): apart from every other test's. */
+    redisKeyPrefix: `test-${randomBytes(6).toString('hex')}:`,
     async open(): Promise<OpenedDatabase> {
       const database = await openDatabase({
         dataDir,
@@ -53,7 +55,12 @@ export async function buildTestApp(
   storage: ReturnType<typeof testStorage>,
   overrides: Partial<Config> = {},
 ): Promise<TestApp> {
-  const config = { ...loadConfig({ DATA_DIR: storage.dataDir }), webDir: undefined, ...overrides };
+  const config = {
+    ...loadConfig({ DATA_DIR: storage.dataDir }),
+    webDir: undefined,
+    redisKeyPrefix: storage.redisKeyPrefix,
+    ...overrides,
+  };
   const app = await buildApp(config, { database: await storage.open() });
   return {
     ...app,

@@ -6,6 +6,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
+import type { Config } from '../src/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import { type Account, createMember, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { type ConnectOptions, connect, listen, type TestClient } from './realtime-harness.ts';
@@ -21,8 +22,8 @@ export class RealtimeWorld {
   blue!: ChannelSummary;
   private readonly clients: TestClient[] = [];
 
-  async setUp(dialect: Dialect): Promise<void> {
-    this.app = await startApp(dialect);
+  async setUp(dialect: Dialect, config: Partial<Config> = {}): Promise<void> {
+    this.app = await startApp(dialect, config);
     this.url = await listen(this.app);
     this.admin = await signUpAdmin(this.app);
     this.alice = await createMember(this.app, this.admin, { firstName: 'Alice', lastName: 'Martin', mapRight: true });
@@ -78,10 +79,13 @@ export class RealtimeWorld {
   }
 }
 
-/** Builds the world before each test of the enclosing describe, and takes it down after. */
-export function realtimeWorld(dialect: Dialect): RealtimeWorld {
+/**
+ * Builds the world before each test of the enclosing describe, and takes it down after; `config` (read before
+ * each test, after the describe's own beforeEach hooks) sets the app's configuration.
+ */
+export function realtimeWorld(dialect: Dialect, config: () => Partial<Config> = () => ({})): RealtimeWorld {
   const world = new RealtimeWorld();
-  beforeEach(() => world.setUp(dialect));
+  beforeEach(() => world.setUp(dialect, config()));
   afterEach(() => world.tearDown());
   return world;
 }

@@ -5,9 +5,13 @@
  */
 export * from './accounts.ts';
 export * from './activities.ts';
+export * from './calls.ts';
 export * from './channels.ts';
 export * from './chat.ts';
+export * from './dispatch.ts';
+export * from './geofences.ts';
 export * from './legacy.ts';
+export * from './positions.ts';
 export * from './presence.ts';
 export * from './users.ts';
 export * from './voice.ts';

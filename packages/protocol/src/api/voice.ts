@@ -2,11 +2,9 @@ import { z } from 'zod';
 import { call, Id, OkSchema, ok, type ResponseOf } from '../call.ts';
 import { VoiceMessageSchema } from '../entities.ts';
 import { VOICE_MAX_DURATION_MS } from '../rules.ts';
+import { IsoTime } from './shared.ts';
 
 // Voice history (issue 15; see docs/api.md)
-const IsoTime = z.iso
-  .datetime({ offset: true, error: 'must be an ISO 8601 time, like 2026-01-31T08:00:00.000Z' })
-  .transform((value) => new Date(value));
 /** Multipart form: audio (the recording), channelId, startedAt, durationMs, clientId?. */
 export const UPLOAD_VOICE_MESSAGE_PATH = '/user/api/uploadVoiceMessage';
 export const UploadVoiceMessageFields = z.object({

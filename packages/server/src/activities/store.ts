@@ -24,6 +24,9 @@ export function toActivity(row: Selectable<ActivitiesTable>): Activity {
         ? { id: row.channel_id, name: row.channel_name ?? '' }
         : null,
     ...(row.duration_ms !== null && row.duration_ms !== undefined ? { durationMs: row.duration_ms } : {}),
+    ...(row.geofence_name !== null && row.geofence_name !== undefined
+      ? { geofence: { id: row.geofence_id ?? null, name: row.geofence_name } }
+      : {}),
   };
 }
 
@@ -37,6 +40,8 @@ export interface ActivitySubject {
   at?: Date;
   /** channel_talk: how long the transmission lasted. */
   durationMs?: number;
+  /** geofence_enter, geofence_exit: the fence crossed. */
+  geofence?: { id: number; name: string };
 }
 
 const PUSHED_PER_BATCH = 8;
@@ -75,6 +80,7 @@ export function activityStore(db: Db, events: EventBus) {
         channel_name: channelName ?? null,
         created_at: (subject.at ?? new Date()).toISOString(),
         ...(subject.durationMs !== undefined ? { duration_ms: Math.round(subject.durationMs) } : {}),
+        ...(subject.geofence ? { geofence_id: subject.geofence.id, geofence_name: subject.geofence.name } : {}),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -8,18 +8,24 @@ import {
   AddUserToChannel,
   type Call,
   CreateChannel,
+  CreateGeofence,
   CreateMultipleChannels,
   CreateMultipleUsers,
   DeleteChannel,
+  DeleteGeofence,
   DeleteOldActivities,
   DeleteUser,
   DeleteUserFromChannel,
   DeleteUserTokens,
+  PatchChannels,
   RemoveUserChannels,
+  SetCallSettings,
   SetChannelMemberRights,
   SignUpUser,
+  UnpatchChannels,
   UpdateChannel,
   UpdateChannelUsers,
+  UpdateGeofence,
   UpdatePasswordUser,
   UpdateUserChannels,
   UpdateUserChannelsByChannelName,
@@ -33,7 +39,7 @@ import type { AuditStore } from './store.ts';
 import type { Transactional } from './transactional.ts';
 
 type Snapshot = Record<string, unknown> & { name: string };
-type TargetType = 'user' | 'channel' | 'activity' | 'alert';
+type TargetType = 'user' | 'channel' | 'activity' | 'alert' | 'geofence' | 'setting';
 type Loose = any;
 
 interface AuditSpec {
@@ -112,6 +118,23 @@ function specs(db: Db): Map<Call, AuditSpec> {
       },
     ],
     [
+      PatchChannels,
+      {
+        action: 'channel.patch',
+        targetType: 'channel',
+        summary: (b, answer) => ({ patchId: answer.res.patchId, channels: b.channelIds }),
+      },
+    ],
+    [UnpatchChannels, { action: 'channel.unpatch', targetType: 'channel', summary: (b) => ({ patchId: b.patchId }) }],
+    [
+      SetCallSettings,
+      {
+        action: 'settings.calls',
+        targetType: 'setting',
+        summary: (_b, answer) => ({ membersMayCallMembers: answer.res.membersMayCallMembers }),
+      },
+    ],
+    [
       AcknowledgeEmergencyAlert,
       {
         action: 'alert.acknowledge',
@@ -120,6 +143,9 @@ function specs(db: Db): Map<Call, AuditSpec> {
         summary: (b) => ({ acknowledged: b.alertId }),
       },
     ],
+    [CreateGeofence, { action: 'geofence.create', targetType: 'geofence', targetId: (_b, answer) => answer?.res?.id }],
+    [UpdateGeofence, { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id) }],
+    [DeleteGeofence, { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id) }],
   ]);
 }
 
@@ -171,6 +197,18 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
       members: members.map((m) => m.user_id),
       listenOnly: members.filter((m) => m.can_talk === 0).map((m) => m.user_id),
     };
+  }
+  if (type === 'geofence') {
+    const row = await db.selectFrom('geofences').selectAll().where('id', '=', id).executeTakeFirst();
+    return row
+      ? {
+          name: row.name,
+          channelId: row.channel_id,
+          shape: JSON.parse(row.shape),
+          alertOn: row.alert_on,
+          activeUntil: row.active_until,
+        }
+      : undefined;
   }
   if (type === 'alert') {
     const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();

@@ -9,7 +9,7 @@ export interface CallLimit {
   max: number;
   windowMs: number;
   /** What the 429 says. */
-  code: 'too_many_messages' | 'too_many_uploads';
+  code: 'too_many_messages' | 'too_many_uploads' | 'too_many_calls';
 }
 
 export const chatLimit = (perMinute: number): CallLimit => ({
@@ -18,6 +18,8 @@ export const chatLimit = (perMinute: number): CallLimit => ({
   code: 'too_many_messages',
 });
 export const UPLOAD_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_uploads' };
+/** Private calls a user may start per minute: a ring is loud, and nobody needs more (issue 27). */
+export const PRIVATE_CALL_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_calls' };
 
 export function callLimiter(store: CounterStore, name: string, limit: CallLimit) {
   /** Counts one call of the user; throws the 429 when it is one too many. */

@@ -19,7 +19,14 @@ async function removeAllBut(
   keep: Set<number>,
 ): Promise<void> {
   const [column, value] = Object.entries(fixed)[0] as ['user_id' | 'channel_id', number];
-  const current = await db.selectFrom('channel_members').select(other).where(column, '=', value).execute();
+  // A private call's hidden channel keeps its two members whatever a user's channels are set to.
+  const current = await db
+    .selectFrom('channel_members')
+    .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
+    .select(`channel_members.${other}` as const)
+    .where(`channel_members.${column}`, '=', value)
+    .where('channels.hidden', '=', 0)
+    .execute();
   const gone = current.map((row) => (row as Record<typeof other, number>)[other]).filter((id) => !keep.has(id));
   for (let i = 0; i < gone.length; i += 500) {
     await db
@@ -148,6 +155,21 @@ export function membershipStore(db: Db) {
       return rows.map((r) => ({ id: r.id, rtcSession: r.rtc_session }));
     },
 
+    /** Whether two users belong to a same channel (a private call's hidden channel does not count). */
+    async shareAChannel(userId: number, otherId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('channel_members as a')
+        .innerJoin('channel_members as b', 'b.channel_id', 'a.channel_id')
+        .innerJoin('channels', 'channels.id', 'a.channel_id')
+        .select('a.channel_id')
+        .where('a.user_id', '=', userId)
+        .where('b.user_id', '=', otherId)
+        .where('channels.hidden', '=', 0)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
     /** The ids among these that are not users (to refuse them before writing). */
     async unknownUserIds(ids: number[]): Promise<number[]> {
       return missing(ids, async (chunk) =>
@@ -158,7 +180,9 @@ export function membershipStore(db: Db) {
     /** The ids among these that are not channels. */
     async unknownChannelIds(ids: number[]): Promise<number[]> {
       return missing(ids, async (chunk) =>
-        (await db.selectFrom('channels').select('id').where('id', 'in', chunk).execute()).map((r) => r.id),
+        (await db.selectFrom('channels').select('id').where('id', 'in', chunk).where('hidden', '=', 0).execute()).map(
+          (r) => r.id,
+        ),
       );
     },
 

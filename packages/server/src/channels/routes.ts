@@ -111,7 +111,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(UpdateChannel, async ({ body, auth }) => {
-    const current = await channels.byId(body.channelId);
+    const current = await channels.listed(body.channelId);
     if (!current) throw notFound('channel_not_found');
     const name = body.channelName;
     if (await channels.conflicting(name, current.id)) throw conflict('channel_name_taken');
@@ -135,7 +135,7 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
   });
 
   route(DeleteChannel, async ({ body, auth }) => {
-    const channel = await channels.byId(body.channelId);
+    const channel = await channels.listed(body.channelId);
     if (!channel) throw notFound('channel_not_found');
     const members = await memberIdsOf(channel.id);
     const files = await services.messages.fileNamesOfChannel(channel.id);
@@ -201,8 +201,9 @@ export function channelRoutes(app: FastifyInstance, services: Services): void {
   const requireUser = async (userId: number) => {
     if (!(await users.row(userId))) throw notFound('user_not_found');
   };
+  // A private call's hidden channel is managed by its call, never by these calls: it does not exist for them.
   const requireChannel = async (channelId: number) => {
-    const channel = await channels.byId(channelId);
+    const channel = await channels.listed(channelId);
     if (!channel) throw notFound('channel_not_found');
     return channel;
   };

@@ -5,6 +5,7 @@ import { toActivity } from '../activities/store.ts';
 import { inSlices } from '../db/batch.ts';
 import { latestRowId } from '../db/latest-row.ts';
 import type { ChannelsTable, Db } from '../db/schema.ts';
+import { privateChannelOf } from './private-channel.ts';
 
 export interface ChannelSummary {
   id: number;
@@ -17,6 +18,8 @@ export interface ChannelSummary {
   recording: boolean;
   /** Through the media server when there is one, or always peer to peer (issue 26). */
   voiceMode: VoiceMode;
+  /** The hidden channel of a private call (issue 27): no list shows it, only its two members enter it. */
+  hidden: boolean;
 }
 
 type ChannelRow = Selectable<ChannelsTable>;
@@ -24,7 +27,7 @@ type ChannelRow = Selectable<ChannelsTable>;
 /** What a listed channel shows of its life, after its members (getAllChannels). */
 export type ChannelActivity = Pick<Channel, 'connected' | 'userActivities'>;
 
-function toSummary(row: ChannelRow): ChannelSummary {
+export function toSummary(row: ChannelRow): ChannelSummary {
   return {
     id: row.id,
     name: row.name,
@@ -33,7 +36,14 @@ function toSummary(row: ChannelRow): ChannelSummary {
     floorControl: row.floor_control !== 0,
     recording: row.recording !== 0,
     voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
+    hidden: row.hidden === 1,
   };
+}
+
+/** A channel as the lists show it: its summary without what only the server needs. */
+function shown(row: ChannelRow) {
+  const { hidden: _, ...summary } = toSummary(row);
+  return summary;
 }
 
 /** Unique violations of either dialect (SQLite: SQLITE_CONSTRAINT_UNIQUE; PostgreSQL: 23505). */
@@ -132,7 +142,7 @@ export function channelStore(db: Db) {
     const membersBy = await membersOf(ids);
     const activityBy = await activityOf(ids);
     return rows.map((row) => ({
-      ...toSummary(row),
+      ...shown(row),
       users: membersBy.get(row.id) ?? [],
       ...(activityBy.get(row.id) ?? { connected: 0, userActivities: [] }),
     }));
@@ -176,6 +186,20 @@ export function channelStore(db: Db) {
       return row ? toSummary(row) : undefined;
     },
 
+    /** A channel the console manages and lists: undefined for a private call's hidden channel. */
+    async listed(id: number): Promise<ChannelSummary | undefined> {
+      const row = await db
+        .selectFrom('channels')
+        .selectAll()
+        .where('id', '=', id)
+        .where('hidden', '=', 0)
+        .executeTakeFirst();
+      return row ? toSummary(row) : undefined;
+    },
+
+    /** The hidden channel of two users' private calls (private-channel.ts), made on their first call. */
+    privateChannel: (userIds: [number, number], at?: Date) => privateChannelOf(db, userIds, at),
+
     async one(id: number): Promise<Channel | undefined> {
       const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? (await detail([row]))[0] : undefined;
@@ -186,6 +210,7 @@ export function channelStore(db: Db) {
       const rows = await db
         .selectFrom('channels')
         .selectAll()
+        .where('hidden', '=', 0)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
@@ -195,7 +220,13 @@ export function channelStore(db: Db) {
     /** Every channel, newest first, with the number of its members instead of their list (issue 18). */
     async overviews(): Promise<ChannelOverview[]> {
       const [rows, counts, activityBy] = await Promise.all([
-        db.selectFrom('channels').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').execute(),
+        db
+          .selectFrom('channels')
+          .selectAll()
+          .where('hidden', '=', 0)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .execute(),
         db
           .selectFrom('channel_members')
           .select(['channel_id', (eb) => eb.fn.countAll<number | string>().as('n')])
@@ -205,7 +236,7 @@ export function channelStore(db: Db) {
       ]);
       const countBy = new Map(counts.map((c) => [c.channel_id, Number(c.n)]));
       return rows.map((row) => ({
-        ...toSummary(row),
+        ...shown(row),
         usersCount: countBy.get(row.id) ?? 0,
         ...(activityBy.get(row.id) ?? { connected: 0, userActivities: [] }),
       }));
@@ -214,7 +245,7 @@ export function channelStore(db: Db) {
     /** These channels as the whole list shows them, in no order; ids no longer there are left out. */
     async listedByIds(ids: number[]): Promise<Channel[]> {
       const rows = await inSlices(ids, (slice) =>
-        db.selectFrom('channels').selectAll().where('id', 'in', slice).execute(),
+        db.selectFrom('channels').selectAll().where('id', 'in', slice).where('hidden', '=', 0).execute(),
       );
       return detail(rows);
     },
@@ -229,13 +260,19 @@ export function channelStore(db: Db) {
         .innerJoin('channel_members', 'channel_members.channel_id', 'channels.id')
         .selectAll('channels')
         .where('channel_members.user_id', '=', userId)
+        .where('channels.hidden', '=', 0)
         .orderBy('channels.name')
         .execute();
       return detail(rows);
     },
 
     async exportRows(): Promise<Array<{ name: string; createdAt: string }>> {
-      const rows = await db.selectFrom('channels').select(['name', 'created_at']).orderBy('name').execute();
+      const rows = await db
+        .selectFrom('channels')
+        .select(['name', 'created_at'])
+        .where('hidden', '=', 0)
+        .orderBy('name')
+        .execute();
       return rows.map((r) => ({ name: r.name, createdAt: r.created_at }));
     },
 
@@ -345,6 +382,7 @@ export function channelStore(db: Db) {
       const row = await db
         .selectFrom('channels')
         .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('hidden', '=', 0)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },

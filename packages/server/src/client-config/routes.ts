@@ -13,8 +13,18 @@ const DEFAULT_MAP_MAX_ZOOM = 19;
 
 export function clientConfigRoutes(app: FastifyInstance, services: Services): void {
   const route = defineRoutes(app, services.sessions);
-  const { iceServers, mapTileUrl, mapLabelsUrl, positionStaleMs, janusUrls, turnUrls, turnSecret, turnTtlMs } =
-    services.config;
+  const {
+    iceServers,
+    mapTileUrl,
+    mapLabelsUrl,
+    positionStaleMs,
+    positionRetentionMs,
+    janusUrls,
+    turnUrls,
+    turnSecret,
+    turnTtlMs,
+    iceTransportPolicy,
+  } = services.config;
 
   // Signed-in only: TURN credentials are among the ICE servers.
   route(GetClientConfig, async ({ auth }) => {
@@ -32,10 +42,12 @@ export function clientConfigRoutes(app: FastifyInstance, services: Services): vo
           ...(turn ? [{ urls: turn.urls, username: turn.username, credential: turn.credential }] : []),
         ],
         ...(turn ? { iceServersExpireAt: turn.expiresAt.toISOString() } : {}),
+        ...(iceTransportPolicy === 'relay' ? { iceTransportPolicy } : {}),
         mapTileUrl,
         mapLabelsUrl: mapLabelsUrl ?? null,
         mapMaxZoom: DEFAULT_MAP_MAX_ZOOM,
         positionStaleMs,
+        positionRetentionDays: positionRetentionMs / (24 * 3600 * 1000),
         mediaServer: janusUrls.length > 0,
       },
     };

@@ -3,6 +3,7 @@
  * Nothing here loads a list of users or channels into memory (see docs/api.md, "Dashboard statistics").
  */
 import { type Statistics, TOP_CHANNELS, TREND_DAYS } from '@talkgroup/protocol';
+import { sql } from 'kysely';
 import type { Db } from '../db/schema.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,13 +35,17 @@ type CountedTable = 'users' | 'channels';
 export function statisticsStore(db: Db) {
   /** The total and the ten daily buckets of one table, in two indexed queries. */
   async function countWithTrend(table: CountedTable, bounds: string[]): Promise<{ total: number; trend: number[] }> {
+    // A private call's hidden channel is no channel of the organisation.
+    const hiddenOut = sql<boolean>`hidden = 0`;
     const totalRow = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
+      .$if(table === 'channels', (q) => q.where(hiddenOut))
       .executeTakeFirstOrThrow();
     // Only the last ten days are read (the created_at index), each row summed into its bucket.
     const bucketRow = (await db
       .selectFrom(table)
+      .$if(table === 'channels', (q) => q.where(hiddenOut))
       .select((eb) =>
         Array.from({ length: TREND_DAYS }, (_, i) =>
           eb.fn
@@ -91,6 +96,7 @@ export function statisticsStore(db: Db) {
             .whereRef('activities.channel_id', '=', 'channels.id')
             .as('lastActivityAt'),
         ])
+        .where('channels.hidden', '=', 0)
         .orderBy('total', 'desc')
         .orderBy('channels.name')
         .orderBy('channels.id')

@@ -64,6 +64,8 @@ export interface ChannelsTable {
   voice_mode: Generated<string>;
   /** 1: transmissions are recorded into the voice history; 0: not (migration 0004). */
   recording: Generated<number>;
+  /** 1: the hidden channel of a private call (migration 0014), which no list shows; 0: a channel. */
+  hidden: Generated<number>;
 }
 
 export interface ChannelMembersTable {
@@ -108,6 +110,34 @@ export interface ActivitiesTable {
   created_at: string;
   /** channel_talk: how long the transmission lasted (migration 0003). */
   duration_ms: Generated<number | null>;
+  /** geofence_enter, geofence_exit: the fence (its id may outlive it) and its name (migration 0012). */
+  geofence_id: Generated<number | null>;
+  geofence_name: Generated<string | null>;
+}
+
+/**
+ * A zone that alerts when a member crosses its edge (migration 0012). `shape` is the JSON of protocol's
+ * GeofenceShape; without a channel it watches everyone.
+ */
+export interface GeofencesTable {
+  id: Generated<number>;
+  name: string;
+  channel_id: number | null;
+  shape: string;
+  alert_on: 'enter' | 'exit' | 'both';
+  active_until: string | null;
+  created_at: string;
+  updated_at: string;
+  created_by: number | null;
+  created_by_name: string;
+}
+
+/** The side of a fence's edge last decided for a member: 1 inside, 0 outside (migration 0012). */
+export interface GeofenceStatesTable {
+  user_id: number;
+  geofence_id: number;
+  inside: number;
+  changed_at: string;
 }
 
 /** One row (id 1): how many activities there are, kept by triggers (migration 0002). */
@@ -195,6 +225,58 @@ export interface VoiceMessagesTable {
   uploaded_at: string;
 }
 
+/** A user's monitor list (migration 0014): its tiles in order. */
+export interface MonitoredChannelsTable {
+  user_id: number;
+  channel_id: number;
+  position: number;
+  /** 0 to 100. */
+  volume: number;
+  muted: number;
+}
+
+/** The dispatch console's settings of a user (migration 0014). */
+export interface DispatchPreferencesTable {
+  user_id: number;
+  /** 0 to 100: the level of the tiles that are not selected. */
+  unselected_volume: number;
+}
+
+/** Channels whose voice the media server joins (migration 0014). */
+export interface ChannelPatchesTable {
+  id: Generated<number>;
+  created_by: number | null;
+  created_by_name: string;
+  created_at: string;
+}
+
+export interface ChannelPatchMembersTable {
+  patch_id: number;
+  /** Unique: a channel is in one patch at a time. */
+  channel_id: number;
+}
+
+/** A private call (migration 0014); its voice goes through its hidden channel. */
+export interface PrivateCallsTable {
+  id: Generated<number>;
+  channel_id: number;
+  caller_id: number | null;
+  caller_name: string;
+  callee_id: number | null;
+  callee_name: string;
+  /** protocol's PRIVATE_CALL_STATES. */
+  state: string;
+  started_at: string;
+  answered_at: string | null;
+  ended_at: string | null;
+}
+
+/** The organisation's settings (migration 0014): a JSON value per key. */
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -212,6 +294,14 @@ export interface Database {
   material_types: MaterialTypesTable;
   voice_messages: VoiceMessagesTable;
   audit_log: AuditLogTable;
+  geofences: GeofencesTable;
+  geofence_states: GeofenceStatesTable;
+  monitored_channels: MonitoredChannelsTable;
+  dispatch_preferences: DispatchPreferencesTable;
+  channel_patches: ChannelPatchesTable;
+  channel_patch_members: ChannelPatchMembersTable;
+  private_calls: PrivateCallsTable;
+  settings: SettingsTable;
 }
 
 export type Db = Kysely<Database>;

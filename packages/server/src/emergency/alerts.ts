@@ -63,8 +63,11 @@ export function emergencyAlerts(deps: {
       let channel: ChannelSummary | undefined;
       if (input.channelId !== undefined) channel = await access.requireReader(sender, input.channelId);
       else {
-        const [inChannel] = (await presence.status(sender.userId)).channelIds;
-        channel = inChannel !== undefined ? await channels.byId(inChannel) : undefined;
+        // The channel it is in now; a private call's hidden channel is no place to send help to.
+        for (const inChannel of (await presence.status(sender.userId)).channelIds) {
+          channel = await channels.listed(inChannel);
+          if (channel) break;
+        }
       }
       const user = await users.row(sender.userId);
       if (!user) throw notFound('User');

@@ -3,6 +3,7 @@
  * spec's sentences where section 8 gives them. Read through messages.ts.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
+import { DISPATCH_TEXTS } from './server-texts-dispatch.ts';
 
 type Texts = Record<ServerLanguage, string>;
 
@@ -347,6 +348,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'Le mot de passe actuel est incorrect.',
     de: 'Das aktuelle Passwort ist falsch.',
   },
+  geofence_created: { en: 'Geofence created', fr: 'Zone créée', de: 'Zone erstellt' },
+  geofence_updated: { en: 'Geofence updated', fr: 'Zone modifiée', de: 'Zone geändert' },
+  geofence_deleted: { en: 'Geofence deleted', fr: 'Zone supprimée', de: 'Zone gelöscht' },
+  geofence_not_found: { en: 'Geofence not found.', fr: 'Zone introuvable.', de: 'Zone nicht gefunden.' },
+  ...DISPATCH_TEXTS,
   bad_request: { en: '{{details}}', fr: 'Requête invalide : {{details}}', de: 'Ungültige Anfrage: {{details}}' },
   server_error: {
     en: 'Something went wrong on the server.',

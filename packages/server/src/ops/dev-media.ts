@@ -3,30 +3,50 @@
  * started with a configuration of its own in a temporary folder, on the ports given, and stopped with the
  * returned function. Production runs them as services with the configurations the README shows.
  *
- *   npm run janus   Janus's WebSocket API on ws://127.0.0.1:8188 (JANUS_WS_PORT), AudioBridge only
- *   npm run turn    coturn on 127.0.0.1:3478 (TURN_PORT) with TURN_SECRET (default: dev-turn-secret)
+ *   npm run janus   Janus with deploy/janus/'s configuration: its API on ws://127.0.0.1:8188 (JANUS_WS_PORT), its
+ *                   media on UDP 20000-20999 (JANUS_RTP_PORTS)
+ *   npm run turn    coturn with deploy/coturn/'s configuration on 127.0.0.1:3478 (TURN_PORT) with TURN_SECRET
+ *                   (default: dev-turn-secret), relaying from this machine's address to Janus
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 
-const JANUS_LIBS = '/usr/lib/x86_64-linux-gnu/janus';
-/** Every plugin, transport, event handler and logger Debian ships but the AudioBridge and WebSockets. */
-const JANUS_UNUSED = {
-  plugins: ['duktape', 'echotest', 'lua', 'nosip', 'recordplay', 'sip', 'streaming', 'textroom', 'videocall'],
-  morePlugins: ['videoroom', 'voicemail'],
-  transports: ['http', 'mqtt', 'nanomsg', 'pfunix', 'rabbitmq'],
-  events: ['gelfevh', 'mqttevh', 'nanomsgevh', 'rabbitmqevh', 'sampleevh', 'wsevh'],
-};
-const so = (names: string[]) => names.map((name) => `libjanus_${name}.so`).join(',');
+/** The configuration the project ships (deploy/janus/): production copies it to /etc/janus. */
+const SHIPPED_JANUS = path.resolve(import.meta.dirname, '../../../../deploy/janus');
+const SHIPPED_COTURN = path.resolve(import.meta.dirname, '../../../../deploy/coturn');
+const JANUS_FILES = [
+  'janus.jcfg',
+  'janus.transport.websockets.jcfg',
+  'janus.plugin.audiobridge.jcfg',
+  'janus.plugin.streaming.jcfg',
+];
+
+/**
+ * A shipped file with some settings replaced: `key = value` lines (commented or not) take the new value;
+ * keys are unique within each of our files.
+ */
+export function withSettings(text: string, settings: Record<string, string | number | undefined>): string {
+  let out = text;
+  for (const [key, value] of Object.entries(settings)) {
+    if (value === undefined) continue;
+    const line = new RegExp(`^(\\s*)#?\\s*${key}\\s*=.*$`, 'm');
+    if (!line.test(out)) throw new Error(`no "${key}" setting in the shipped Janus configuration`);
+    const rendered = typeof value === 'number' ? String(value) : `"${value}"`;
+    out = out.replace(line, (_all, indent: string) => `${indent}${key} = ${rendered}`);
+  }
+  return out;
+}
 
 export interface MediaProcess {
   url: string;
   stop(): Promise<void>;
   /** What it printed (for a failing test's message). */
   output(): string;
+  /** Its process id (tests kill it, benchmarks read its CPU time). */
+  pid: number;
 }
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string, what: string): Promise<void> {
@@ -73,64 +93,36 @@ export interface JanusOptions {
   wsPort: number;
   /** The UDP ports of its media (a range of its own per test server). */
   rtpPorts: [number, number];
-  /** Only these interfaces' addresses as ICE candidates (tests: "lo"). */
+  /** Only these interfaces' addresses as ICE candidates (Janus never gives loopback ones). */
   iceInterfaces?: string;
   apiSecret?: string;
   debugLevel?: number;
 }
 
-/** Janus with the AudioBridge and the WebSocket API only, on these ports. */
+/**
+ * Janus with the shipped configuration (deploy/janus/), on these ports: its WebSocket API on 127.0.0.1 and
+ * its media (and the plugins' internal RTP) in `rtpPorts`.
+ */
 export async function startJanus(options: JanusOptions): Promise<MediaProcess> {
   const folder = mkdtempSync(path.join(tmpdir(), 'talkgroup-janus-'));
-  writeFileSync(
-    path.join(folder, 'janus.jcfg'),
-    `general: {
-  configs_folder = "${folder}"
-  plugins_folder = "${JANUS_LIBS}/plugins"
-  transports_folder = "${JANUS_LIBS}/transports"
-  events_folder = "${JANUS_LIBS}/events"
-  loggers_folder = "${JANUS_LIBS}/loggers"
-  debug_level = ${options.debugLevel ?? 3}
-  ${options.apiSecret ? `api_secret = "${options.apiSecret}"` : ''}
-}
-media: {
-  rtp_port_range = "${options.rtpPorts[0]}-${options.rtpPorts[1]}"
-}
-nat: {
-  nice_debug = false
-  ${options.iceInterfaces ? `ice_enforce_list = "${options.iceInterfaces}"` : ''}
-}
-plugins: {
-  disable = "${so([...JANUS_UNUSED.plugins, ...JANUS_UNUSED.morePlugins])}"
-}
-transports: {
-  disable = "${so(JANUS_UNUSED.transports)}"
-}
-events: {
-  broadcast = false
-  disable = "${so(JANUS_UNUSED.events)}"
-}
-loggers: {
-  disable = "libjanus_jsonlog.so"
-}
-`,
-  );
-  writeFileSync(
-    path.join(folder, 'janus.transport.websockets.jcfg'),
-    `general: {
-  json = "compact"
-  ws = true
-  ws_port = ${options.wsPort}
-  ws_ip = "127.0.0.1"
-  wss = false
-}
-admin: {
-  admin_ws = false
-  admin_wss = false
-}
-`,
-  );
-  writeFileSync(path.join(folder, 'janus.plugin.audiobridge.jcfg'), 'general: { }\n');
+  const range = `${options.rtpPorts[0]}-${options.rtpPorts[1]}`;
+  const settings: Record<string, Record<string, string | number | undefined>> = {
+    'janus.jcfg': {
+      configs_folder: folder,
+      debug_level: options.debugLevel ?? 3,
+      api_secret: options.apiSecret,
+      rtp_port_range: range,
+      ice_enforce_list: options.iceInterfaces,
+    },
+    'janus.transport.websockets.jcfg': { ws_port: options.wsPort, ws_ip: '127.0.0.1' },
+    'janus.plugin.audiobridge.jcfg': { rtp_port_range: range },
+    'janus.plugin.streaming.jcfg': { rtp_port_range: range },
+  };
+  for (const file of JANUS_FILES)
+    writeFileSync(
+      path.join(folder, file),
+      withSettings(readFileSync(path.join(SHIPPED_JANUS, file), 'utf8'), settings[file] ?? {}),
+    );
   const { child, output } = started('janus', ['-F', folder, '-C', path.join(folder, 'janus.jcfg')], folder);
   try {
     await waitForPort(options.wsPort, child, output, 'janus');
@@ -138,7 +130,7 @@ admin: {
     child.kill('SIGKILL');
     throw error;
   }
-  return { url: `ws://127.0.0.1:${options.wsPort}`, stop: stopper(child), output };
+  return { url: `ws://127.0.0.1:${options.wsPort}`, stop: stopper(child), output, pid: child.pid ?? 0 };
 }
 
 export interface CoturnOptions {
@@ -147,11 +139,20 @@ export interface CoturnOptions {
   /** Its relay ports. */
   relayPorts: [number, number];
   realm?: string;
+  /** The address relayed traffic leaves from: one that reaches Janus's candidates (this machine's by default). */
+  relayIp?: string;
   /** Relay to peers on 127.0.0.1 (tests on one machine); never in production. */
   loopback?: boolean;
 }
 
-/** coturn with the REST API's shared secret (use-auth-secret), on 127.0.0.1 only. */
+/** This machine's first IPv4 address that is not loopback (Janus gives those as its candidates). */
+export function hostAddress(): string {
+  for (const addresses of Object.values(networkInterfaces()))
+    for (const address of addresses ?? []) if (address.family === 'IPv4' && !address.internal) return address.address;
+  return '127.0.0.1';
+}
+
+/** coturn with the shipped configuration (deploy/coturn/), listening on 127.0.0.1 only, without TLS. */
 export async function startCoturn(options: CoturnOptions): Promise<MediaProcess> {
   const folder = mkdtempSync(path.join(tmpdir(), 'talkgroup-turn-'));
   const config = path.join(folder, 'turnserver.conf');
@@ -163,25 +164,41 @@ export async function startCoturn(options: CoturnOptions): Promise<MediaProcess>
     child.kill('SIGKILL');
     throw error;
   }
-  return { url: `turn:127.0.0.1:${options.port}`, stop: stopper(child), output };
+  return { url: `turn:127.0.0.1:${options.port}`, stop: stopper(child), output, pid: child.pid ?? 0 };
 }
 
-/** The turnserver.conf a deployment needs (the README shows it): time-limited REST credentials only. */
+/** The shipped turnserver.conf with these ports, addresses and secret (`key=value` lines and flags). */
 export function coturnConfig(options: CoturnOptions): string {
-  return `listening-port=${options.port}
-listening-ip=127.0.0.1
-relay-ip=127.0.0.1
-min-port=${options.relayPorts[0]}
-max-port=${options.relayPorts[1]}
-use-auth-secret
-static-auth-secret=${options.secret}
-realm=${options.realm ?? 'talkgroup'}
-fingerprint
-no-cli
-no-tls
-no-dtls
-no-multicast-peers
-${options.loopback ? 'allow-loopback-peers\n' : ''}`;
+  const values: Record<string, string> = {
+    'listening-port': String(options.port),
+    'listening-ip': '127.0.0.1',
+    'relay-ip': options.relayIp ?? hostAddress(),
+    'min-port': String(options.relayPorts[0]),
+    'max-port': String(options.relayPorts[1]),
+    'static-auth-secret': options.secret,
+    realm: options.realm ?? 'talkgroup',
+  };
+  const flags = ['no-tls', 'no-dtls', ...(options.loopback ? ['allow-loopback-peers'] : [])];
+  let text = readFileSync(path.join(SHIPPED_COTURN, 'turnserver.conf'), 'utf8');
+  for (const [key, value] of Object.entries(values)) {
+    const line = new RegExp(`^#?${key}=.*$`, 'm');
+    if (!line.test(text)) throw new Error(`no "${key}" setting in the shipped coturn configuration`);
+    text = text.replace(line, `${key}=${value}`);
+  }
+  for (const flag of flags) {
+    const line = new RegExp(`^#?${flag}$`, 'm');
+    if (!line.test(text)) throw new Error(`no "${flag}" line in the shipped coturn configuration`);
+    text = text.replace(line, flag);
+  }
+  return text;
+}
+
+function portRange(text: string): [number, number] {
+  const match = /^(\d+)-(\d+)$/.exec(text.trim());
+  const [low, high] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+  if (!match || low < 1024 || high > 65535 || high - low < 10)
+    throw new Error(`JANUS_RTP_PORTS must be a range like 20000-20999 (got "${text}")`);
+  return [low, high];
 }
 
 async function main(): Promise<void> {
@@ -192,9 +209,12 @@ async function main(): Promise<void> {
           port: Number(process.env.TURN_PORT ?? 3478),
           secret: process.env.TURN_SECRET ?? 'dev-turn-secret',
           relayPorts: [49160, 49200],
-          loopback: true,
         })
-      : await startJanus({ wsPort: Number(process.env.JANUS_WS_PORT ?? 8188), rtpPorts: [20000, 20999] });
+      : await startJanus({
+          wsPort: Number(process.env.JANUS_WS_PORT ?? 8188),
+          rtpPorts: portRange(process.env.JANUS_RTP_PORTS ?? '20000-20999'),
+          apiSecret: process.env.JANUS_API_SECRET || undefined,
+        });
   console.log(`${which === 'turn' ? 'coturn' : 'Janus'} listening: ${running.url} (Ctrl+C stops it)`);
   process.on('SIGINT', () => void running.stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void running.stop().then(() => process.exit(0)));

@@ -19,6 +19,8 @@ export interface Participation {
   mayTalk: boolean;
   /** The user may see the channel's map (its map room): read at the join. */
   seesMap: boolean;
+  /** A private call's hidden channel (issue 27): its joins, leaves and talk are not logged; the call is. */
+  hidden?: boolean;
 }
 
 /** What a socket carries; fetchSockets() hands it over from any instance. */
@@ -41,6 +43,14 @@ export interface InterServerEvents {
   revalidateRooms: () => void;
   /** A floor change for a socket of another instance: its media plane lets it be heard or silences it. */
   mediaHeard: (channelId: number, socketId: string, heard: boolean) => void;
+  /** A geofence changed: every instance drops its cached fences (geofences/watch.ts). */
+  geofencesChanged: () => void;
+  /** A private call is over: its parties' sockets leave its hidden channel on every instance. */
+  privateCallOver: (channelId: number) => void;
+  /** A channel moved to another media server: participants linked to the old one start over. */
+  mediaMoved: (channelId: number) => void;
+  /** Channels patched together (null: the patch ended), for every instance to know. */
+  mediaPatch: (patchId: string, channelIds: number[] | null) => void;
 }
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -21,6 +21,11 @@ export const EVENT_BUDGETS: Record<string, EventBudget> = {
   offer: { burst: 60, perSecond: 20 },
   answer: { burst: 60, perSecond: 20 },
   candidate: { burst: 300, perSecond: 100 },
+  // A desk offers to the media server in each of its channels at once, and again after a reset.
+  media_offer: { burst: MAX_PARTICIPATIONS + 8, perSecond: 20 },
+  media_watch: { burst: MAX_PARTICIPATIONS + 8, perSecond: 20 },
+  media_answer: { burst: MAX_PARTICIPATIONS + 8, perSecond: 20 },
+  media_candidate: { burst: 300, perSecond: 100 },
   message: { burst: 30, perSecond: 10 },
   'message created': { burst: 30, perSecond: 10 },
   typing: { burst: 20, perSecond: 5 },

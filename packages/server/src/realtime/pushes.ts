@@ -67,6 +67,33 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('emergencyAcknowledged', ({ alert, rooms, channelIds }) =>
       target.toAdminsAnd({ rooms, supervisedChannels: channelIds }, 'emergencyAcknowledged', alert),
     ),
+    // A fence without channel watches everyone: only administrators hear about it.
+    events.on('geofenceCrossed', ({ alert }) =>
+      target.toAdminsAnd(
+        { supervisedChannels: alert.channelId !== null ? [alert.channelId] : [] },
+        'geofenceAlert',
+        alert,
+      ),
+    ),
+    events.on('geofencesChanged', ({ channelId }) =>
+      target.toAdminsAnd({ supervisedChannels: channelId !== null ? [channelId] : [] }, 'geofencesChanged', {
+        channelId,
+      }),
+    ),
+    events.on('patchesChanged', ({ channelIds }) =>
+      target.toAdminsAnd({ supervisedChannels: channelIds }, 'patchesChanged', { channelIds }),
+    ),
+    // Both parties' pages (console or phone) follow the call; the callee's ring.
+    events.on('privateCallChanged', ({ call }) => {
+      for (const party of [call.caller.userId, call.callee.userId])
+        if (party !== null) target.toUser(party, 'privateCallUpdated', call);
+      if (call.state === 'ringing' && call.callee.userId !== null && call.caller.userId !== null)
+        target.toUser(call.callee.userId, 'incomingCall', {
+          callId: call.callId,
+          room: call.room,
+          from: { userId: call.caller.userId, name: call.caller.name },
+        });
+    }),
   ];
   return () => {
     for (const off of offs) off();

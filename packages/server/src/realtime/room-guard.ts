@@ -68,6 +68,8 @@ export function roomGuard(
         } else at.mayTalk = mayTalk;
         if (channel.rtcSession !== at.room) void scope.run('revalidate', () => followRename(socket, channel));
       }
+      // Its voice set to go another way (the media server, or peer to peer): the pages here switch.
+      if (channel) await inChannel[0]?.scope.media.follow(channel);
     }
   }
 

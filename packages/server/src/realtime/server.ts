@@ -12,6 +12,7 @@ import { memoryFloorStore, redisFloorStore } from '../floor/store.ts';
 import { presenceWrites } from '../presence/group-commit.ts';
 import type { Services } from '../services.ts';
 import { channelCache } from './channel-cache.ts';
+import { broadcast } from './concerns/broadcast.ts';
 import { chat } from './concerns/chat.ts';
 import { emergency, emergencyFloor } from './concerns/emergency.ts';
 import { lobby } from './concerns/lobby.ts';
@@ -24,11 +25,13 @@ import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
 import { clientKindRoom, pushers } from './legacy/client-kinds.ts';
 import { specSocketEvents } from './legacy/socket-events.ts';
+import { memoryAssignments, redisAssignments } from './media/janus/assignments.ts';
 import { janusPlane } from './media/janus/plane.ts';
 import { takes } from './media/janus/takes.ts';
 import { meshPlane } from './media/mesh.ts';
 import { mediaPlanes } from './media/plane.ts';
 import { resolveParticipation } from './participations.ts';
+import { privateCallRooms } from './private-call-rooms.ts';
 import { subscribePushes } from './pushes.ts';
 import { connectRedis, type RedisPair } from './redis.ts';
 import { type LocalSocket, roomGuard } from './room-guard.ts';
@@ -41,12 +44,13 @@ import { talkCore } from './talk.ts';
 
 export type { Io } from './context.ts';
 
-export interface Realtime extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor'> {
+export interface Realtime
+  extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor' | 'media'> {
   /** Redis answers (true without REDIS_URL: there is nothing to wait for). */
   redisReady(): Promise<boolean>;
 }
 
-const CONCERNS: Concern[] = [rooms, talk, chat, positions, emergency, lobby, specSocketEvents];
+const CONCERNS: Concern[] = [rooms, talk, broadcast, chat, positions, emergency, lobby, specSocketEvents];
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
@@ -65,8 +69,9 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   if (config.redisUrl) {
     redis = await connectRedis(config.redisUrl, log);
     const { createAdapter } = await import('@socket.io/redis-adapter');
-    io.adapter(createAdapter(redis.pub, redis.sub));
-    registry = redisInstanceRegistry(redis.pub, instanceId, 'talkgroup:instances');
+    // Under the deployment's prefix: deployments (and test runs) that share one Redis never hear each other.
+    io.adapter(createAdapter(redis.pub, redis.sub, { key: `${config.redisKeyPrefix}socket.io` }));
+    registry = redisInstanceRegistry(redis.pub, instanceId, `${config.redisKeyPrefix}instances`);
   } else {
     registry = singleInstanceRegistry(instanceId);
   }
@@ -106,12 +111,29 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   const relayHeard = (channelId: number, socketId: string, heard: boolean) => {
     if (redis) io.serverSideEmit('mediaHeard', channelId, socketId, heard);
   };
-  const media = mediaPlanes(meshPlane(), serverPlane(), relayHeard);
+  const janus = serverPlane();
+  const media = mediaPlanes(meshPlane(), janus, {
+    relay: relayHeard,
+    switched: (channelId, socketIds, kind, fallback) => {
+      void channels.get(channelId).then((channel) => {
+        const plane = { room: channel?.rtcSession ?? '', kind, ...(fallback ? { fallback } : {}) };
+        if (channel) for (const socketId of socketIds) io.to(socketId).emit('media_plane', plane);
+      });
+    },
+    failed: (error, channelId) => log.error({ err: error, channelId }, 'a channel could not change its media plane'),
+  });
   io.on('mediaHeard', (channelId, socketId, heard) => {
     media
       .applyRelayed(channelId, socketId, heard)
       .catch((error) => log.error({ err: error, channelId }, 'a relayed floor change missed the media server'));
   });
+  io.on('mediaMoved', (channelId) => {
+    janus
+      ?.movedElsewhere(channelId)
+      .catch((error) => log.warn({ err: error, channelId }, 'a moved channel was not followed'));
+  });
+  io.on('mediaPatch', (patchId, channelIds) => janus?.learnPatch(patchId, channelIds));
+  await janus?.ready();
 
   /** The media server (JANUS_URL), if there is one: every channel's voice but `mesh` ones goes through it. */
   function serverPlane() {
@@ -121,16 +143,36 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       apiSecret: config.janusApiSecret,
       log,
       takes: takes({ services, channelOf: (channelId) => channels.get(channelId), log }),
+      store: redis ? redisAssignments(redis.pub, config.redisKeyPrefix) : memoryAssignments(),
       resetSocket: (socketId, channelId, reason) => {
         void channels.get(channelId).then((channel) => {
           if (channel) io.to(socketId).emit('media_reset', { room: channel.rtcSession, reason });
         });
       },
       relay: relayHeard,
+      moved: (channelId) => {
+        if (redis) io.serverSideEmit('mediaMoved', channelId);
+      },
+      sharePatch: (patchId, channelIds) => {
+        if (redis) io.serverSideEmit('mediaPatch', patchId, channelIds);
+      },
+      // Patches are kept in the database (issue 27): a Janus that restarts, or a channel that moves, joins them again.
+      activePatches: async () =>
+        (await services.patches.active()).map(({ patchId, channelIds }) => ({ patchId: String(patchId), channelIds })),
     });
   }
-  // Another instance changed a channel: what this one remembers of channels may be stale.
-  io.on('revalidateRooms', () => channels.clear());
+  // Another instance changed a channel: what this one remembers of channels (and their fences) may be stale.
+  io.on('revalidateRooms', () => {
+    channels.clear();
+    services.geofenceWatch.forget();
+  });
+  // A fence changed on another instance: the crossing check reads the fences again. Told before the change is
+  // pushed to consoles (subscribed below), on the same Redis connection: an instance forgets before its
+  // consoles hear of the change.
+  io.on('geofencesChanged', () => services.geofenceWatch.forget());
+  const stopFenceRelay = services.events.on('geofencesChanged', () => {
+    if (redis) io.serverSideEmit('geofencesChanged');
+  });
   const floor = floorControl({
     emitTo,
     log,
@@ -167,6 +209,13 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   });
   const guard = roomGuard(io, { services, log, local, shared: redis !== undefined });
   const supervisors = supervision(io, services, local);
+  const callRooms = privateCallRooms(io, {
+    services,
+    local,
+    log,
+    shared: redis !== undefined,
+    graceMs: config.connectionLostGraceMs,
+  });
   const stopEmergencyFloor = emergencyFloor(services.events, local);
   // A user whose role changed comes back with the new one (what it may do is read at the handshake).
   const stopRoleChanges = services.events.on('rolesChanged', ({ userIds }) => {
@@ -242,10 +291,12 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
             socket.to(channelRoom(room)).emit('user_exit', { id: socket.id, room });
           return;
         }
-        const channelId = socket.data.participations[0]?.channelId;
+        const channelId = socket.data.participations.find((at) => !at.hidden)?.channelId;
+        const inCalls = socket.data.participations.filter((at) => at.hidden).map((at) => at.channelId);
         const left = await leaveAll(socket, scope, 'disconnect');
         await presence.remove(socket.id);
         if (!EXPECTED_DISCONNECTS.has(reason)) connectionLost(userId, channelId);
+        for (const callChannel of inCalls) callRooms.left(userId, callChannel);
         ctx.publishStatus(userId, { alsoRooms: left });
       });
     });
@@ -261,8 +312,10 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     unsubscribePushes();
     guard.stop();
     supervisors.stop();
+    callRooms.stop();
     stopEmergencyFloor();
     stopRoleChanges();
+    stopFenceRelay();
     channels.stop();
     const sockets = [...local.values()];
     // Transports close without a goodbye packet: Socket.IO clients take that for a lost connection and come
@@ -289,5 +342,5 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       return false;
     }
   };
-  return { io, emitTo, publishStatus: ctx.publishStatus, talk: ctx.talk, floor, redisReady };
+  return { io, emitTo, publishStatus: ctx.publishStatus, talk: ctx.talk, floor, media, redisReady };
 }

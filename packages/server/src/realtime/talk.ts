@@ -39,13 +39,19 @@ export interface Talk {
   endTalkOnLeave(talker: Talker, at: Pick<Participation, 'room' | 'channelId'>): Promise<void>;
 }
 
+/** The longest a grant waits for the media server to unmute its holder. */
+const UNMUTE_WAIT_MS = 200;
+
 type TalkDeps = Pick<RealtimeContext, 'services' | 'emitTo' | 'floor' | 'media' | 'channelCache' | 'log'>;
 
 export function talkCore(deps: TalkDeps): Talk {
   const { services, emitTo, floor, media, channelCache, log } = deps;
 
-  /** Tells the room (and the channel lists) that a mic went on or off, and the media plane who is heard. */
-  function announce(change: MicChange): void {
+  /**
+   * Tells the room (and the channel lists) that a mic went on or off, and the media plane who is heard;
+   * resolves once the media plane has applied it (never rejects).
+   */
+  function announce(change: MicChange): Promise<void> {
     const { channel } = change;
     emitTo([channelRoom(channel.rtcSession), lobbyRoom(channel.id)], 'onMicStateChanged', {
       id: change.socketId,
@@ -54,16 +60,20 @@ export function talkCore(deps: TalkDeps): Talk {
       micState: change.on,
       room: channel.rtcSession,
     });
-    if (!change.socketId) return;
-    media
+    if (!change.socketId) return Promise.resolve();
+    return media
       .heard(channel.id, change.socketId, change.on)
       .catch((error) => log.error({ err: error, channelId: channel.id }, 'the media plane missed a floor change'));
   }
 
+  /** A private call's talk is not logged: the call is (private_call). */
+  const logged = async (channelId: number) => !(await channelCache.get(channelId))?.hidden;
+
   async function endBurst(userId: number, channelId: number): Promise<boolean> {
     const ended = await services.talkBursts.end(userId, channelId);
     if (!ended) return false;
-    await services.activities.record('channel_talk', { userId, channelId, durationMs: ended.durationMs });
+    if (await logged(channelId))
+      await services.activities.record('channel_talk', { userId, channelId, durationMs: ended.durationMs });
     return true;
   }
 
@@ -100,14 +110,20 @@ export function talkCore(deps: TalkDeps): Talk {
       if (!outcome.answer.granted) return { answer: outcome.answer, changes: [] };
       const holder = own(talker, channel, true);
       const changes = outcome.preempted ? [{ ...outcome.preempted, channel, on: false }, holder] : [holder];
-      for (const change of changes) announce(change);
+      if (outcome.preempted) void announce(changes[0]);
+      // The talker's browser starts sending when it gets the answer: a media server unmutes it first (a
+      // millisecond or two on a local Janus), or its first words would be dropped there (bench:media: press to
+      // sound about halved). A slow media server does not hold the grant back for long.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([announce(holder), new Promise((resolve) => (timer = setTimeout(resolve, UNMUTE_WAIT_MS)))]);
+      clearTimeout(timer);
       return { answer: outcome.answer, changes };
     },
 
     async release(talker, at) {
       await floor.free(talker.socketId, at.room, at.channelId);
       const change = own(talker, await channelOf(at.channelId), false);
-      announce(change);
+      void announce(change);
       return change;
     },
 
@@ -116,7 +132,7 @@ export function talkCore(deps: TalkDeps): Talk {
     },
 
     async changeMicState(change) {
-      announce(change);
+      void announce(change);
       await recordOne(change);
     },
 
@@ -131,6 +147,7 @@ export function talkCore(deps: TalkDeps): Talk {
         room: at.room,
       });
       await media.heard(at.channelId, talker.socketId, false);
+      if (!(await logged(at.channelId))) return;
       await services.activities.record('channel_talk', {
         userId: talker.userId,
         channelId: at.channelId,

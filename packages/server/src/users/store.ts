@@ -67,6 +67,7 @@ export function userStore(db: Db) {
         .selectFrom('channel_members')
         .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
         .select(['channel_members.user_id as userId', 'channels.id', 'channels.name', 'channels.rtc_session'])
+        .where('channels.hidden', '=', 0)
         .$if(slice !== undefined, (q) => q.where('channel_members.user_id', 'in', slice as number[]))
         .orderBy('channels.name')
         .execute(),

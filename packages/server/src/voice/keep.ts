@@ -10,19 +10,21 @@ import type { NewVoiceMessage } from './store.ts';
 
 export async function keepTransmission(
   services: Pick<Services, 'voice' | 'activities' | 'events'>,
-  channel: Pick<ChannelSummary, 'id' | 'name' | 'rtcSession'>,
+  channel: Pick<ChannelSummary, 'id' | 'name' | 'rtcSession'> & { hidden?: boolean },
   take: Omit<NewVoiceMessage, 'channelId'>,
 ): Promise<VoiceMessage> {
   // A clock a little ahead must not put a transmission in the future.
   const startedAt = new Date(Math.min(take.startedAt.getTime(), Date.now()));
   const row = await services.voice.create({ ...take, channelId: channel.id, startedAt });
-  await services.activities.record('voice_message', {
-    userId: take.userId,
-    channelId: channel.id,
-    channelName: channel.name,
-    at: startedAt,
-    durationMs: row.duration_ms,
-  });
+  // A private call's transmissions are kept for its two parties; the log keeps the call (private_call), not them.
+  if (!channel.hidden)
+    await services.activities.record('voice_message', {
+      userId: take.userId,
+      channelId: channel.id,
+      channelName: channel.name,
+      at: startedAt,
+      durationMs: row.duration_ms,
+    });
   // Pushed with a link signed for the talker: every socket in the room may read the channel.
   const message = services.voice.toVoiceMessage(row, take.userId);
   services.events.emit('voiceMessageCreated', { channel, voiceMessage: message });

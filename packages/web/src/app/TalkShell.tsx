@@ -4,6 +4,7 @@
  * banner of the console: an alert must reach every administrator's screen.
  */
 import { useMay } from '../api/session.ts';
+import { PrivateCallCenter } from '../features/calls/index.ts';
 import { EmergencyCenter } from '../features/emergency/index.ts';
 import { TalkLayout } from '../features/talk/index.ts';
 import { AccountMenu } from './shell/AccountMenu.tsx';
@@ -14,6 +15,8 @@ export default function TalkShell() {
   return (
     <>
       {takesAlerts ? <EmergencyCenter /> : null}
+      {/* A phone rings full screen for a private call (issue 27). */}
+      <PrivateCallCenter fullScreen />
       <TalkLayout accountMenu={<AccountMenu />} />
     </>
   );

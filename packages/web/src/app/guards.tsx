@@ -26,8 +26,11 @@ export function RequireSession({ children }: { children: ReactNode }) {
 export function RequireConsole({ children }: { children: ReactNode }) {
   const session = useSession();
   const { pathname } = useLocation();
-  if (session?.user && !usesConsole(session.user.role) && !/^\/groupCallView\//i.test(pathname))
-    return <Navigate to="/talk" replace />;
+  if (session?.user && !usesConsole(session.user.role)) {
+    // The dispatch console is no page of theirs (issue 27): they learn it does not exist for them.
+    if (/^\/dispatch\/?$/i.test(pathname)) return <NotFoundPage />;
+    if (!/^\/groupCallView\//i.test(pathname)) return <Navigate to="/talk" replace />;
+  }
   return children;
 }
 

@@ -37,6 +37,7 @@ const UsersPage = page(
   () => import('../features/users/index.ts').then((feature) => ({ default: feature.UsersPage })),
   'users',
   'activity',
+  'tracking',
 );
 const ChannelsPage = page(
   () => import('../features/channels/index.ts').then((feature) => ({ default: feature.ChannelsPage })),
@@ -53,8 +54,25 @@ const AuditPage = page(
   'audit',
 );
 // The room shows activity sentences on its map, and its sidebar opens the channels' Search User dialog.
-const GroupCallPage = page(() => import('../features/room/GroupCallPage.tsx'), 'room', 'activity', 'channels', 'users');
-const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room', 'activity');
+const GroupCallPage = page(
+  () => import('../features/room/GroupCallPage.tsx'),
+  'room',
+  'activity',
+  'channels',
+  'users',
+  'tracking',
+  'calls',
+);
+// The dispatch console (issue 27) shows tiles of rooms, their members' map (trails and zones) and private calls.
+const DispatchPage = page(
+  () => import('../features/dispatch/index.ts').then((feature) => ({ default: feature.DispatchPage })),
+  'dispatch',
+  'room',
+  'activity',
+  'calls',
+  'tracking',
+);
+const MobileCallPage = page(() => import('../features/room/MobileCallPage.tsx'), 'room', 'activity', 'tracking');
 const UserCallPage = page(() => import('../features/room/UserCallPage.tsx'), 'room');
 const JoinPage = page(() => import('../features/room/JoinPage.tsx'), 'room');
 // The members' app (/talk): its own frame, no console shell; a channel page shows the room's pieces.
@@ -68,6 +86,8 @@ const TalkChannelPage = page(
   'talk',
   'room',
   'activity',
+  'tracking',
+  'calls',
 );
 
 /** Once the first page is shown: fetch, while idle, what the next screen will need (sign-in leads to the channels). */
@@ -118,6 +138,7 @@ export const router = createBrowserRouter([
           { path: 'channelsList', element: allowed('channel.read', <ChannelsPage />) },
           { path: 'activities', element: allowed('channel.activities', <ActivitiesPage />) },
           { path: 'auditLog', element: allowed('audit.read', <AuditPage />) },
+          { path: 'dispatch', element: allowed('channel.monitor', <DispatchPage />) },
           { path: 'groupCallView/:roomId', element: <GroupCallPage /> },
         ],
       },

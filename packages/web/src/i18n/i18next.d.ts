@@ -4,12 +4,15 @@ import type activities from './locales/en/activities.json';
 import type activity from './locales/en/activity.json';
 import type audit from './locales/en/audit.json';
 import type auth from './locales/en/auth.json';
+import type calls from './locales/en/calls.json';
 import type channels from './locales/en/channels.json';
 import type common from './locales/en/common.json';
 import type dashboard from './locales/en/dashboard.json';
+import type dispatch from './locales/en/dispatch.json';
 import type emergency from './locales/en/emergency.json';
 import type room from './locales/en/room.json';
 import type talk from './locales/en/talk.json';
+import type tracking from './locales/en/tracking.json';
 import type users from './locales/en/users.json';
 
 declare module 'i18next' {
@@ -27,6 +30,9 @@ declare module 'i18next' {
       talk: typeof talk;
       emergency: typeof emergency;
       audit: typeof audit;
+      tracking: typeof tracking;
+      dispatch: typeof dispatch;
+      calls: typeof calls;
     };
   }
 }

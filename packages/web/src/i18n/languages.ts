@@ -25,6 +25,9 @@ export const NAMESPACES = [
   'talk',
   'emergency',
   'audit',
+  'tracking',
+  'dispatch',
+  'calls',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

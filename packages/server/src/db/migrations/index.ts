@@ -22,6 +22,8 @@ import { migration as m0008 } from './0008_list_changes.ts';
 import { migration as m0009 } from './0009_user_search.ts';
 import { migration as m0010 } from './0010_roles_and_participations.ts';
 import { migration as m0011 } from './0011_voice_mode.ts';
+import { migration as m0012 } from './0012_trails_and_geofences.ts';
+import { migration as m0014 } from './0014_dispatch_console.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -37,6 +39,8 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0009_user_search': m0009,
   '0010_roles_and_participations': m0010,
   '0011_voice_mode': m0011,
+  '0012_trails_and_geofences': m0012,
+  '0014_dispatch_console': m0014,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

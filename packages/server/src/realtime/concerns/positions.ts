@@ -1,4 +1,7 @@
-/** Positions reported by phones: every one kept, pushed to whoever may see the member on a map. */
+/**
+ * Positions reported by phones: every one kept, pushed to whoever may see the member on a map, then checked
+ * against the geofences that watch the member (an alert for each crossing, geofences/watch.ts).
+ */
 import { LocationChanged, POSITION_ACTIVITY_INTERVAL_MS } from '@talkgroup/protocol';
 import type { Concern } from '../context.ts';
 import { ADMINS_ROOM, mapRoom } from '../room-names.ts';
@@ -11,10 +14,22 @@ export const positions: Concern = (socket, scope) => {
     const reported = parse(LocationChanged, payload, 'onLocationChanged');
     const position = await services.positions.add(userId, reported);
     const channels = await services.memberships.channelsOfMember(userId);
+    const { lat, lng, accuracy, createdAt } = position;
     scope.emitTo([ADMINS_ROOM, ...channels.map((channel) => mapRoom(channel.rtcSession))], 'onLocationChanged', {
       userId,
-      ...position,
+      lat,
+      lng,
+      accuracy,
+      createdAt,
     });
+    // The position is kept and shown whatever happens to its check: a failed check is the server's to log.
+    await services.geofenceWatch
+      .check(
+        userId,
+        position,
+        channels.map((channel) => channel.id),
+      )
+      .catch((error: unknown) => scope.log.error({ err: error, userId }, 'geofence check failed'));
     // Every position is kept; the activity log gets at most one entry per interval.
     const since = new Date(Date.now() - POSITION_ACTIVITY_INTERVAL_MS);
     if (!(await services.activities.recordedSince(userId, 'position_update', since)))

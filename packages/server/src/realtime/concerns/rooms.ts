@@ -74,7 +74,7 @@ export async function leaveChannel(
     reason === 'disconnect' ? undefined : reason === 'evicted' ? 'revoked' : 'left',
   );
   await ctx.talk.endTalkOnLeave(talkerOf(socket), at);
-  await ctx.services.activities.record('channel_leave', { userId, channelId: at.channelId });
+  if (!at.hidden) await ctx.services.activities.record('channel_leave', { userId, channelId: at.channelId });
   if (reason === 'evicted') ctx.publishStatus(userId, { alsoRooms: [at.room] });
 }
 
@@ -103,6 +103,9 @@ export const rooms: Concern = (socket, scope) => {
     const found = await services.channels.byRtcSession(room);
     if (!found) throw new SocketInputError(`join_room: there is no channel with the room "${room}".`);
     const { channel, standing } = await services.access.require(socket.data, found.id, 'channel.listen');
+    // A private call's room: only its two parties (not even an administrator), only while the call is answered.
+    if (channel.hidden && !(await services.privateCalls.mayEnter(userId, channel.id)))
+      throw new SocketInputError('join_room: this private call is not going on.');
     const mode = asked ?? 'talk';
     if (asked === undefined) {
       // The spec's clients are in one room at a time.
@@ -120,6 +123,7 @@ export const rooms: Concern = (socket, scope) => {
       mode,
       mayTalk: may(actorOf(socket), standing, 'channel.talk'),
       seesMap: may(actorOf(socket), standing, 'channel.map'),
+      ...(channel.hidden ? { hidden: true } : {}),
     };
     if (current) {
       // Listening now: a floor it held goes back.
@@ -140,6 +144,7 @@ export const rooms: Concern = (socket, scope) => {
         if (!participationIn(socket.data, channel.id)) return undefined;
         await services.presence.join(owner, channel.id, mode, trx);
         if (current) return undefined;
+        if (channel.hidden) return () => scope.publishStatus(userId, { alsoRooms: [room] });
         const joined = { userId, channelId: channel.id, channelName: channel.name };
         const activity = await services.activities.recordWith(trx, 'channel_join', joined);
         return () => {
@@ -151,7 +156,8 @@ export const rooms: Concern = (socket, scope) => {
     await socket.join(roomsOf(socket.id, at));
     await scope.media.channel(channel).admit({ socketId: socket.id, userId, name: socket.data.name, mode });
     // How this channel's voice travels, before its peers: the client picks its transport first.
-    socket.emit('media_plane', { room, kind: scope.media.kindOf(channel) });
+    const kind = scope.media.kindOf(channel);
+    socket.emit('media_plane', scope.media.fallback(channel) ? { room, kind, fallback: true } : { room, kind });
     // Joined first, listed second: of two sockets joining at once, at least one sees the other.
     const peers: RoomPeer[] = (await io.in(channelRoom(room)).fetchSockets())
       .filter((other) => other.id !== socket.id)

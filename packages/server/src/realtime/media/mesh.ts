@@ -9,7 +9,7 @@ import { Answer, Candidate, Offer } from '@talkgroup/protocol';
 import type { Concern } from '../context.ts';
 import { peerRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
-import { type ChannelMedia, channelRegistry, type MediaPlane } from './plane.ts';
+import { type ChannelMedia, channelRegistry, type MediaParticipant, type MediaPlane } from './plane.ts';
 
 /**
  * The relay: the sender id is this socket's, never the client's claim, and the target must share the channel
@@ -51,24 +51,32 @@ const signalling: Concern = (socket, scope) => {
 
 export function meshPlane(): MediaPlane {
   const registry = channelRegistry((channelId, closed): ChannelMedia => {
-    const participants = new Set<string>();
+    const participants = new Map<string, MediaParticipant>();
     return {
       channelId,
       kind: 'mesh',
       async admit(participant) {
-        participants.add(participant.socketId);
+        participants.set(participant.socketId, { ...participant });
       },
       async remove(socketId) {
         participants.delete(socketId);
         if (participants.size === 0) closed();
       },
-      // The browsers carry the voice: a grant or a revoke reaches the talker as floor events, nothing to do here.
-      async grantTalk() {},
-      async revokeTalk() {},
+      // The browsers carry the voice: a grant or a revoke reaches the talker as floor events; it is only kept,
+      // for a move to the media server.
+      async grantTalk(socketId) {
+        const participant = participants.get(socketId);
+        if (participant) participant.heard = true;
+      },
+      async revokeTalk(socketId) {
+        const participant = participants.get(socketId);
+        if (participant) participant.heard = false;
+      },
       async close() {
         participants.clear();
         closed();
       },
+      participants: () => [...participants.values()],
     };
   });
   return { kind: 'mesh', concern: signalling, ...registry };

@@ -16,6 +16,8 @@ export interface MediaParticipant {
   userId: number;
   name: string;
   mode: ParticipationMode;
+  /** It holds the floor (a participant moved from another plane keeps being heard). */
+  heard?: boolean;
 }
 
 export interface ChannelMedia {
@@ -31,6 +33,8 @@ export interface ChannelMedia {
   revokeTalk(socketId: string): Promise<void>;
   /** Its last participant left this instance. */
   close(): Promise<void>;
+  /** Who is in it on this instance (to move them to another plane). */
+  participants(): MediaParticipant[];
 }
 
 export interface MediaPlane {
@@ -52,6 +56,10 @@ export interface MediaPlane {
  */
 export interface MediaPlanes {
   kindOf(channel: Pick<ChannelSummary, 'voiceMode'>): MediaKind;
+  /** The channel should go through the media server but none answers now: it goes peer to peer meanwhile. */
+  fallback(channel: Pick<ChannelSummary, 'voiceMode'>): boolean;
+  /** The channel's voiceMode changed: its participants here move to the plane it asks for now. */
+  follow(channel: Pick<ChannelSummary, 'id' | 'voiceMode'>): Promise<void>;
   channel(channel: Pick<ChannelSummary, 'id' | 'voiceMode'>): ChannelMedia;
   opened(channelId: number): ChannelMedia | undefined;
   /**
@@ -61,25 +69,99 @@ export interface MediaPlanes {
   heard(channelId: number, socketId: string, heard: boolean): Promise<void>;
   /** A floor change relayed by another instance. */
   applyRelayed(channelId: number, socketId: string, heard: boolean): Promise<void>;
+  /**
+   * Whether these channels can be patched together (the dispatch console): only when a media server carries
+   * every one of them (a mesh has no place where one channel's voice could reach another's).
+   */
+  canPatch(channels: Array<Pick<ChannelSummary, 'voiceMode'>>): boolean;
+  /**
+   * Joins the voice of these channels until `unpatch`: what is said in one is heard in the others. Only when
+   * `canPatch` says so; a patch id names it on every instance.
+   */
+  patch(patchId: string, channels: Array<Pick<ChannelSummary, 'id' | 'voiceMode'>>): Promise<void>;
+  unpatch(patchId: string): Promise<void>;
   readonly concerns: Concern[];
   stop(): Promise<void>;
 }
 
-/** A media server's plane: it also applies floor changes relayed by other instances. */
+/** A media server's plane: it also applies floor changes relayed by other instances, and patches channels. */
 export interface ServerPlane extends MediaPlane {
   apply(channelId: number, socketId: string, heard: boolean): Promise<void>;
+  /** A media server answers now (with none, its channels go peer to peer until one is back). */
+  available(): boolean;
+  /** Called when `available()` changes; returns the function that stops listening. */
+  onAvailability(listener: (available: boolean) => void): () => void;
+  /** Joins these channels' voice (see MediaPlanes.patch); absent where the media server cannot. */
+  patch?(patchId: string, channelIds: number[]): Promise<void>;
+  unpatch?(patchId: string): Promise<void>;
 }
 
-export function mediaPlanes(
-  mesh: MediaPlane,
-  server?: ServerPlane,
-  relay: (channelId: number, socketId: string, heard: boolean) => void = () => {},
-): MediaPlanes {
+/** Patching asked of a deployment that cannot patch those channels: the caller answers 409. */
+export class PatchUnavailableError extends Error {}
+
+export interface PlaneHooks {
+  /** Hands a floor change to the instance that holds the participant's socket. */
+  relay?: (channelId: number, socketId: string, heard: boolean) => void;
+  /**
+   * These sockets' voice in the channel goes another way now: they are told (`media_plane`; `fallback`: peer
+   * to peer only because no media server answers).
+   */
+  switched?: (channelId: number, socketIds: string[], kind: MediaKind, fallback: boolean) => void;
+  failed?: (error: unknown, channelId: number) => void;
+}
+
+export function mediaPlanes(mesh: MediaPlane, server?: ServerPlane, hooks: PlaneHooks = {}): MediaPlanes {
+  const { relay = () => {}, switched = () => {}, failed = () => {} } = hooks;
+  /** The channels whose voice should go through the media server (voiceMode `server`), seen here. */
+  const serverChannels = new Set<number>();
   const planeOf = (channel: Pick<ChannelSummary, 'voiceMode'>) =>
-    server && channel.voiceMode !== 'mesh' ? server : mesh;
+    server && channel.voiceMode !== 'mesh' && server.available() ? server : mesh;
+
+  /**
+   * No media server answers any more (or one is back): the channels that should go through it move, with
+   * the participants this instance holds, and their pages are told to change their transport.
+   */
+  async function move(from: MediaPlane, to: MediaPlane): Promise<void> {
+    for (const channelId of serverChannels) await moveChannel(channelId, from, to);
+  }
+
+  async function moveChannel(channelId: number, from: MediaPlane, to: MediaPlane): Promise<void> {
+    const media = from.opened(channelId);
+    if (!media) return;
+    try {
+      const participants = media.participants();
+      for (const participant of participants) await media.remove(participant.socketId);
+      const target = to.channel(channelId);
+      for (const participant of participants) await target.admit(participant);
+      switched(
+        channelId,
+        participants.map((participant) => participant.socketId),
+        to.kind,
+        to.kind === 'mesh' && serverChannels.has(channelId),
+      );
+    } catch (error) {
+      failed(error, channelId);
+    }
+  }
+  server?.onAvailability((available) => {
+    void (available ? move(mesh, server) : move(server, mesh));
+  });
+
   return {
     kindOf: (channel) => planeOf(channel).kind,
-    channel: (channel) => planeOf(channel).channel(channel.id),
+    fallback: (channel) => Boolean(server && channel.voiceMode !== 'mesh' && !server.available()),
+    async follow(channel) {
+      if (!server) return;
+      if (channel.voiceMode !== 'mesh') serverChannels.add(channel.id);
+      else serverChannels.delete(channel.id);
+      const wanted = planeOf(channel);
+      await moveChannel(channel.id, wanted === mesh ? server : mesh, wanted);
+    },
+    channel(channel) {
+      if (server && channel.voiceMode !== 'mesh') serverChannels.add(channel.id);
+      else serverChannels.delete(channel.id);
+      return planeOf(channel).channel(channel.id);
+    },
     opened: (channelId) => mesh.opened(channelId) ?? server?.opened(channelId),
     async heard(channelId, socketId, heard) {
       const media = mesh.opened(channelId) ?? server?.opened(channelId);
@@ -88,6 +170,19 @@ export function mediaPlanes(
       else if (server) relay(channelId, socketId, heard);
     },
     applyRelayed: async (channelId, socketId, heard) => server?.apply(channelId, socketId, heard),
+    canPatch: (channels) =>
+      Boolean(server?.patch) && channels.length > 0 && channels.every((channel) => channel.voiceMode !== 'mesh'),
+    async patch(patchId, channels) {
+      if (!server?.patch || !channels.every((channel) => channel.voiceMode !== 'mesh'))
+        throw new PatchUnavailableError('Channels can be patched only through the media server (JANUS_URL).');
+      await server.patch(
+        patchId,
+        channels.map((channel) => channel.id),
+      );
+    },
+    async unpatch(patchId) {
+      await server?.unpatch?.(patchId);
+    },
     concerns: server ? [mesh.concern, server.concern] : [mesh.concern],
     async stop() {
       await Promise.all([mesh.stop(), server?.stop()]);

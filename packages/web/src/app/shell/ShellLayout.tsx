@@ -16,11 +16,14 @@ import { Suspense, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useNavigate } from 'react-router';
 import { useServerLinkLost } from '../../api/serverEvents.ts';
+import { useMay } from '../../api/session.ts';
 import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ADD_PARAM, ShellContext, type ShellContextValue } from '../../components/shell/ShellContext.tsx';
+import { PrivateCallCenter } from '../../features/calls/index.ts';
 import { EmergencyCenter } from '../../features/emergency/index.ts';
+import { GeofenceAlerts } from '../../features/tracking/index.ts';
 import { consoleColors, onDarkFocus } from '../theme.ts';
 import { AccountMenu } from './AccountMenu.tsx';
 import { SIDEBAR_WIDTH, Sidebar } from './Sidebar.tsx';
@@ -43,11 +46,18 @@ export default function ShellLayout() {
   const closeDrawer = useCallback(() => setDrawerOpen(false), []);
 
   const linkLost = useServerLinkLost();
+  const hearsZones = useMay().somewhere('channel.geofences');
 
   return (
     <ShellContext.Provider value={shell}>
       <ConnectionBanner reconnecting={linkLost} />
       <EmergencyCenter />
+      {hearsZones ? (
+        <Suspense fallback={null}>
+          <GeofenceAlerts />
+        </Suspense>
+      ) : null}
+      <PrivateCallCenter />
       <Box sx={{ display: 'flex', minHeight: '100dvh', bgcolor: 'background.default' }}>
         <Link
           href="#main-content"

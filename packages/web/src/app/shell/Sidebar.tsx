@@ -6,6 +6,7 @@ import CloseIcon from '@mui/icons-material/Close';
 import DashboardIcon from '@mui/icons-material/DashboardOutlined';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import GroupIcon from '@mui/icons-material/GroupOutlined';
+import HeadsetMicIcon from '@mui/icons-material/HeadsetMicOutlined';
 import HistoryIcon from '@mui/icons-material/History';
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt1';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
@@ -74,6 +75,7 @@ export function Sidebar({ narrow, onNavigate, onClose, slotRef, openAddUser, ope
       ? [{ to: '/activities', label: t('nav.activities'), icon: <HistoryIcon /> }]
       : []),
     ...(somewhere('audit.read') ? [{ to: '/auditLog', label: t('nav.audit'), icon: <FactCheckIcon /> }] : []),
+    ...(somewhere('channel.monitor') ? [{ to: '/dispatch', label: t('nav.dispatch'), icon: <HeadsetMicIcon /> }] : []),
   ];
 
   return (

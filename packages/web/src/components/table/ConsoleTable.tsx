@@ -214,6 +214,8 @@ export function ConsoleTable<Row extends { id: number }>({
     ...actionOptions,
     ...denseOptions,
     ...serverOptions,
+    // While the rows load, material-react-table leaves its sort buttons without a name: none are shown then.
+    ...(rowsQuery?.isPending ? { enableSorting: false } : {}),
     ...options,
     state: {
       ...(selection ? { rowSelection } : {}),

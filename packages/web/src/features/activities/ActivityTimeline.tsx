@@ -4,14 +4,18 @@
  */
 
 import AddCircleOutlineOutlined from '@mui/icons-material/AddCircleOutlineOutlined';
+import CallOutlined from '@mui/icons-material/CallOutlined';
 import ChatBubbleOutlineOutlined from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
 import ExitToApp from '@mui/icons-material/ExitToApp';
+import FenceOutlined from '@mui/icons-material/FenceOutlined';
 import GraphicEq from '@mui/icons-material/GraphicEq';
 import GroupAdd from '@mui/icons-material/GroupAdd';
 import History from '@mui/icons-material/History';
+import HubOutlined from '@mui/icons-material/HubOutlined';
 import ImageOutlined from '@mui/icons-material/ImageOutlined';
+import LinkOffOutlined from '@mui/icons-material/LinkOffOutlined';
 import Login from '@mui/icons-material/Login';
 import Logout from '@mui/icons-material/Logout';
 import MarkChatReadOutlined from '@mui/icons-material/MarkChatReadOutlined';
@@ -48,6 +52,11 @@ const LOOK: Record<ActivityType, { icon: ComponentType<SvgIconProps>; tone: Tone
   connexion_lost: { icon: WifiOff, tone: 'error' },
   emergency: { icon: Sos, tone: 'error' },
   voice_message: { icon: GraphicEq, tone: 'secondary' },
+  geofence_enter: { icon: FenceOutlined, tone: 'info' },
+  geofence_exit: { icon: FenceOutlined, tone: 'secondary' },
+  channel_patch: { icon: HubOutlined, tone: 'primary' },
+  channel_unpatch: { icon: LinkOffOutlined, tone: 'grey' },
+  private_call: { icon: CallOutlined, tone: 'secondary' },
 };
 const FALLBACK = { icon: History, tone: 'grey' as Tone };
 

@@ -70,6 +70,22 @@ describe('activity sentences', () => {
     ).toBe('Ann Lee signed in');
   });
 
+  it('names the zone a member entered or left, in each language', async () => {
+    const crossing = (type: string) => activity(type, { channel: null, geofence: { id: 4, name: 'Dépôt nord' } });
+    expect(activitySentence(await translator('en'), crossing('geofence_enter'))).toBe(
+      'Mia Member entered the zone Dépôt nord',
+    );
+    expect(activitySentence(await translator('fr'), crossing('geofence_exit'))).toBe(
+      'Mia Member est sorti(e) de la zone Dépôt nord',
+    );
+    expect(activitySentence(await translator('de'), crossing('geofence_enter'))).toBe(
+      'Mia Member hat die Zone Dépôt nord betreten',
+    );
+    expect(activitySentence(await translator('en'), activity('geofence_exit'))).toBe(
+      'Mia Member left the zone (unknown zone)',
+    );
+  });
+
   it("dates the entries 'dd MMM yyyy HH:mm' in the reader's language", () => {
     const at = new Date(2025, 2, 4, 14, 5);
     expect(formatDate(at, undefined, 'fr')).toBe('04 mars 2025 14:05');

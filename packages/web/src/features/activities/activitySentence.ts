@@ -15,22 +15,31 @@ export type ActivityT = TFunction<'activity'>;
 export type ActivityNames = {
   user: string;
   channel: string;
+  /** The geofence of a geofence_enter / geofence_exit. */
+  zone: string;
 };
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(ACTIVITY_TYPES);
 
-/** The user's display name (or first and last name), and the channel's name, as the activity kept them. */
-export function activityNames(t: ActivityT, activity: Pick<Activity, 'user' | 'channel'>): ActivityNames {
+/** The user's display name (or first and last name), the channel's and the zone's names, as the activity kept them. */
+export function activityNames(
+  t: ActivityT,
+  activity: Pick<Activity, 'user' | 'channel'> & Partial<Pick<Activity, 'geofence'>>,
+): ActivityNames {
   const user = activity.user;
   const userName =
     user?.display_name?.trim() || `${user?.firstName ?? ''} ${user?.lastName ?? ''}`.trim() || t('someone');
-  return { user: userName, channel: activity.channel?.name?.trim() || t('unknownChannel') };
+  return {
+    user: userName,
+    channel: activity.channel?.name?.trim() || t('unknownChannel'),
+    zone: activity.geofence?.name?.trim() || t('unknownZone'),
+  };
 }
 
 /** Every type of spec section 3 has its sentence; a type the console does not know still reads. */
 export function activitySentence(
   t: ActivityT,
-  activity: Pick<Activity, 'type' | 'user' | 'channel'>,
+  activity: Pick<Activity, 'type' | 'user' | 'channel'> & Partial<Pick<Activity, 'geofence'>>,
   names: ActivityNames = activityNames(t, activity),
 ): string {
   if (KNOWN_TYPES.has(activity.type)) return t(`types.${activity.type as ActivityType}`, names);

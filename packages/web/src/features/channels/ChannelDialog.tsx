@@ -13,6 +13,7 @@ import {
   type Channel,
   type ChannelOverview,
   CreateChannel,
+  GetClientConfig,
   GetUserIds,
   leftTrim,
   type User,
@@ -56,6 +57,8 @@ const ChannelFormSchema = z.object({
   recording: z.boolean(),
   /** One talker at a time (issue 14); off: an open conference. */
   floorControl: z.boolean(),
+  /** Through the media server (issue 26); off: always peer to peer. */
+  throughServer: z.boolean(),
 });
 type ChannelForm = z.input<typeof ChannelFormSchema>;
 
@@ -69,7 +72,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const save = useSaveChannel();
   const editing = Boolean(channel);
   const form = useForm<ChannelForm>({
-    defaultValues: { channelName: '', userIds: [], recording: true, floorControl: true },
+    defaultValues: { channelName: '', userIds: [], recording: true, floorControl: true, throughServer: true },
     // raw: the name as typed (left-trimmed on submit), not the schema's fully trimmed output.
     resolver: zodResolver(ChannelFormSchema, undefined, { raw: true }),
   });
@@ -77,6 +80,9 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const userIds = useWatch({ control: form.control, name: 'userIds' });
   const { field: recording } = useController({ name: 'recording', control: form.control });
   const { field: floorControl } = useController({ name: 'floorControl', control: form.control });
+  const { field: throughServer } = useController({ name: 'throughServer', control: form.control });
+  // The choice matters only where a media server carries voice (JANUS_URL).
+  const mediaServer = useApiQuery(GetClientConfig, {}, { enabled: open }).data?.res.mediaServer === true;
   const [problem, setProblem] = useState<Notice | null>(null);
 
   const { reset } = form;
@@ -96,6 +102,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
       userIds: memberIds,
       recording: channel?.recording ?? true,
       floorControl: channel?.floorControl ?? true,
+      throughServer: (channel?.voiceMode ?? 'server') === 'server',
     });
     resetSave();
     setProblem(null);
@@ -128,10 +135,18 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const failed = editing ? t('channels:update.notUpdated') : t('channels:create.notCreated');
 
   const validateAndSave = form.handleSubmit(
-    async ({ channelName, userIds, recording, floorControl }) => {
+    async ({ channelName, userIds, recording, floorControl, throughServer }) => {
       if (save.isPending) return;
       try {
-        const saved = await save.mutateAsync({ channel, memberIds, channelName, userIds, recording, floorControl });
+        const saved = await save.mutateAsync({
+          channel,
+          memberIds,
+          channelName,
+          userIds,
+          recording,
+          floorControl,
+          voiceMode: throughServer ? 'server' : 'mesh',
+        });
         notify({
           severity: 'success',
           message: editing ? t('channels:update.updated') : t('channels:create.created'),
@@ -205,6 +220,18 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           }
           label={t('channels:form.floorControl')}
         />
+        {mediaServer ? (
+          <FormControlLabel
+            control={
+              <Switch
+                name={throughServer.name}
+                checked={throughServer.value}
+                onChange={(event) => throughServer.onChange(event.target.checked)}
+              />
+            }
+            label={t('channels:form.throughServer')}
+          />
+        ) : null}
         <SelectionTable<UserRow>
           rows={rows}
           columns={columns}

@@ -1,6 +1,6 @@
 /**
- * An administrator's SOS banner, over every console page: the newest open alert (who, which channel, when,
- * where), a siren until someone takes it or it is silenced, its position on a map, and "take the alert".
+ * An administrator's SOS banner, over every console page: each open alert, newest first (who, which channel,
+ * when, where), a siren until they are taken or it is silenced, each position on a map, and "take the alert".
  * Alerts taken meanwhile say by whom. Impossible to miss: a red band fixed at the top, an assertive live
  * region.
  */
@@ -34,7 +34,6 @@ export function EmergencyCenter() {
   const { open, taken, acknowledge, dismissTaken } = useEmergencyAlerts();
   const [muted, setMuted] = useState<Set<number>>(new Set());
   const [mapOf, setMapOf] = useState<EmergencyAlert | null>(null);
-  const newest = open[0];
   const sounding = open.some((alert) => !muted.has(alert.id));
 
   useEffect(() => {
@@ -50,70 +49,72 @@ export function EmergencyCenter() {
       sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 1600, pointerEvents: 'none' }}
     >
       <div role="alert" aria-live="assertive">
-        {newest ? (
-          <Alert
-            severity="error"
-            variant="filled"
-            icon={false}
-            data-testid="sos-banner"
-            sx={{
-              borderRadius: 0,
-              pointerEvents: 'auto',
-              boxShadow: 6,
-              bgcolor: '#b71c1c',
-              '& .MuiAlert-message': { width: '100%' },
-            }}
-          >
-            <AlertTitle sx={{ fontWeight: 800, letterSpacing: 1 }}>
-              {t('banner.title')} — {t('banner.from', { name: newest.display_name })}
-            </AlertTitle>
-            <Typography component="p" variant="body2">
-              {newest.channelName ? `${t('banner.inChannel', { channel: newest.channelName })} · ` : ''}
-              {t('banner.at', { time: formatDate(newest.createdAt, 'HH:mm:ss') })} · <PositionText alert={newest} />
-            </Typography>
-            {open.length > 1 ? (
+        {/* Every open alert with its sender, newest first: none hides behind a count. */}
+        <Box sx={{ maxHeight: '60vh', overflowY: 'auto', pointerEvents: 'auto' }}>
+          {open.map((alert, index) => (
+            <Alert
+              key={alert.id}
+              severity="error"
+              variant="filled"
+              icon={false}
+              data-testid="sos-banner"
+              aria-label={t('banner.one', { name: alert.display_name })}
+              sx={{
+                borderRadius: 0,
+                boxShadow: 6,
+                bgcolor: '#b71c1c',
+                borderTop: index > 0 ? '1px solid rgba(255,255,255,0.35)' : 'none',
+                '& .MuiAlert-message': { width: '100%' },
+              }}
+            >
+              <AlertTitle sx={{ fontWeight: 800, letterSpacing: 1 }}>
+                {t('banner.title')} — {t('banner.from', { name: alert.display_name })}
+              </AlertTitle>
               <Typography component="p" variant="body2">
-                {t('banner.more', { count: open.length - 1 })}
+                {alert.channelName ? `${t('banner.inChannel', { channel: alert.channelName })} · ` : ''}
+                {t('banner.at', { time: formatDate(alert.createdAt, 'HH:mm:ss') })} · <PositionText alert={alert} />
               </Typography>
-            ) : null}
-            {acknowledge.error ? (
-              <Typography component="p" variant="body2">
-                {errorMessage(acknowledge.error, t('banner.failed'))}
-              </Typography>
-            ) : null}
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
-              <Button
-                variant="contained"
-                color="inherit"
-                sx={{ color: '#b71c1c', fontWeight: 700, minHeight: 44 }}
-                disabled={acknowledge.isPending}
-                onClick={() => acknowledge.mutate({ alertId: newest.id })}
-              >
-                {t('banner.acknowledge')}
-              </Button>
-              {newest.lat !== null ? (
-                <Button variant="outlined" color="inherit" sx={{ minHeight: 44 }} onClick={() => setMapOf(newest)}>
-                  {t('banner.showMap')}
-                </Button>
+              {index === 0 && acknowledge.error ? (
+                <Typography component="p" variant="body2">
+                  {errorMessage(acknowledge.error, t('banner.failed'))}
+                </Typography>
               ) : null}
-              <Button
-                variant="outlined"
-                color="inherit"
-                sx={{ minHeight: 44 }}
-                onClick={() =>
-                  setMuted((known) => {
-                    const next = new Set(known);
-                    if (sounding) for (const alert of open) next.add(alert.id);
-                    else next.clear();
-                    return next;
-                  })
-                }
-              >
-                {sounding ? t('banner.mute') : t('banner.unmute')}
-              </Button>
-            </Box>
-          </Alert>
-        ) : null}
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 1 }}>
+                <Button
+                  variant="contained"
+                  color="inherit"
+                  sx={{ color: '#b71c1c', fontWeight: 700, minHeight: 44 }}
+                  disabled={acknowledge.isPending}
+                  onClick={() => acknowledge.mutate({ alertId: alert.id })}
+                >
+                  {t('banner.acknowledge')}
+                </Button>
+                {alert.lat !== null ? (
+                  <Button variant="outlined" color="inherit" sx={{ minHeight: 44 }} onClick={() => setMapOf(alert)}>
+                    {t('banner.showMap')}
+                  </Button>
+                ) : null}
+                {index === 0 ? (
+                  <Button
+                    variant="outlined"
+                    color="inherit"
+                    sx={{ minHeight: 44 }}
+                    onClick={() =>
+                      setMuted((known) => {
+                        const next = new Set(known);
+                        if (sounding) for (const other of open) next.add(other.id);
+                        else next.clear();
+                        return next;
+                      })
+                    }
+                  >
+                    {sounding ? t('banner.mute') : t('banner.unmute')}
+                  </Button>
+                ) : null}
+              </Box>
+            </Alert>
+          ))}
+        </Box>
         {taken.map((alert) => (
           <Alert
             key={alert.id}

@@ -3,3 +3,4 @@
 export { ChannelAlertList, useChannelAlerts } from './ChannelAlerts.tsx';
 export { EmergencyCenter } from './EmergencyCenter.tsx';
 export { SosButton } from './SosButton.tsx';
+export { useEmergencyAlerts } from './useEmergencyAlerts.ts';

@@ -39,6 +39,7 @@ import { SearchUserDialog } from './SearchUserDialog.tsx';
 import { useRoom } from './useRoom.ts';
 import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
+import { VoiceLinkStatus } from './voice/VoiceLinkStatus.tsx';
 
 /** Counts the messages that arrived while the panel was closed. */
 /** From this width the open chat is a column beside the room (issue 17 point 8); narrower below WIDE_LAYOUT_MIN_WIDTH. */
@@ -231,6 +232,7 @@ export default function GroupCallPage() {
                     </Typography>
                   ) : null}
                   <MediaProblemAlert problem={state.mediaProblem} />
+                  <VoiceLinkStatus transport={state.transport} problem={state.linkProblem} />
                   <Sos channelId={channel.id} size={56} />
                 </Box>
                 <Box sx={{ minWidth: 0 }}>
@@ -262,6 +264,7 @@ export default function GroupCallPage() {
                 channels={otherChannels}
                 name={room.me ? displayNameOf(room.me) : ''}
                 iceServers={room.config?.iceServers}
+                iceTransportPolicy={room.config?.iceTransportPolicy}
               />
 
               {room.canSeeMap ? (
@@ -270,6 +273,7 @@ export default function GroupCallPage() {
                   isLoading={members.isLoading}
                   config={room.config}
                   describeActivity={describeActivity}
+                  channel={channel ? { id: channel.id, name: channel.name } : undefined}
                 />
               ) : null}
             </Box>

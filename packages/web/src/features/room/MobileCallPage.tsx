@@ -26,6 +26,7 @@ import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
 import { useRoom } from './useRoom.ts';
 import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
+import { VoiceLinkStatus } from './voice/VoiceLinkStatus.tsx';
 
 type MobileTab = 'voice' | 'chat' | 'members';
 
@@ -128,6 +129,7 @@ function MobileCall() {
               {tab === 'voice' ? (
                 <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2 }}>
                   <MediaProblemAlert problem={state.mediaProblem} />
+                  <VoiceLinkStatus transport={state.transport} problem={state.linkProblem} />
                   <ParticipantsGrid peers={state.peers} dense />
                 </Box>
               ) : null}
@@ -142,6 +144,7 @@ function MobileCall() {
                       isLoading={members.isLoading}
                       config={room.config}
                       describeActivity={describeActivity}
+                      channel={{ id: channel.id, name: channel.name }}
                     />
                   ) : (
                     <ChannelMembersTable members={members.members} isLoading={members.isLoading} onSelect={() => {}} />

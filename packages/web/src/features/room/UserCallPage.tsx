@@ -29,6 +29,7 @@ import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 import { useVoiceProcessing } from './voice/useVoiceProcessing.ts';
 import { useVoiceRoom } from './voice/useVoiceRoom.ts';
+import { VoiceLinkStatus } from './voice/VoiceLinkStatus.tsx';
 
 const MIC_EVENT = 'talkgroup:mic';
 
@@ -74,6 +75,7 @@ function UserCall({ channelId, userId, token }: { channelId: number; userId: num
     room: channel?.rtcSession ?? '',
     name,
     iceServers: config.data?.iceServers ?? [],
+    iceTransportPolicy: config.data?.iceTransportPolicy,
     voiceProcessing,
     reportMicState,
   });
@@ -155,6 +157,7 @@ function UserCall({ channelId, userId, token }: { channelId: number; userId: num
       </Typography>
       <Box sx={{ maxWidth: 520, width: '100%' }}>
         <MediaProblemAlert problem={state.mediaProblem} />
+        <VoiceLinkStatus transport={state.transport} problem={state.linkProblem} showTransport={false} />
       </Box>
       <Box sx={{ width: '100%', maxWidth: 720, bgcolor: '#f1f4f7', color: 'text.primary', borderRadius: 3, p: 2 }}>
         <Typography component="h2" variant="h5" sx={{ mb: 1.5, display: 'flex', alignItems: 'center', gap: 1 }}>

@@ -68,6 +68,7 @@ export function useRoom(roomId: string | undefined, { video = false }: { video?:
     room: roomId ?? '',
     name,
     iceServers: config.data?.iceServers ?? [],
+    iceTransportPolicy: config.data?.iceTransportPolicy,
     video,
     voiceProcessing,
     reportMicState,

@@ -38,6 +38,7 @@ import {
   RoomFrame,
   RoomMapSection,
   useRoom,
+  VoiceLinkStatus,
 } from '../room/index.ts';
 import { markMessagesSeen } from './chatSeen.ts';
 import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
@@ -221,6 +222,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
           <Box sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 1.5 }}>
             <SecureContextHint />
             <MediaProblemAlert problem={state.mediaProblem} />
+            <VoiceLinkStatus transport={state.transport} problem={state.linkProblem} />
             <Typography
               role="status"
               aria-live="polite"
@@ -273,6 +275,11 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
               <Typography variant="body2" role="status" sx={{ color: 'text.secondary', pl: 1, mt: -0.5 }}>
                 {t(`position.status.${position.status}`)}
               </Typography>
+              {room.config ? (
+                <Typography variant="body2" sx={{ color: 'text.secondary', pl: 1, mt: 0.5 }}>
+                  {t('position.kept', { days: room.config.positionRetentionDays })}
+                </Typography>
+              ) : null}
               <FormControlLabel
                 sx={{ minHeight: 48, mr: 0 }}
                 control={
@@ -307,6 +314,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
               isLoading={members.isLoading}
               config={room.config}
               describeActivity={describeActivity}
+              channel={{ id: channel.id, name: channel.name }}
             />
           </Box>
         ) : null}

@@ -5,6 +5,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
+import { PrivateCallButton } from '../calls/index.ts';
 import { type ChannelMember, memberName, type PeerState } from '../room/index.ts';
 
 type MemberState = 'talking' | 'inChannel' | 'online' | 'offline';
@@ -57,7 +58,17 @@ export function TalkMembersList({
   return (
     <List aria-label={t('members.title')} sx={{ px: 1 }}>
       {rows.map(({ member, state, name }) => (
-        <ListItem key={member.user.id} aria-label={name} data-state={state} divider sx={{ minHeight: 56 }}>
+        <ListItem
+          key={member.user.id}
+          aria-label={name}
+          data-state={state}
+          divider
+          sx={{ minHeight: 56 }}
+          secondaryAction={
+            // A member calls its channel's dispatchers and administrators (or anyone, where allowed): issue 27.
+            <PrivateCallButton user={{ id: member.user.id, name, role: member.user.role }} shared />
+          }
+        >
           <Box
             aria-hidden
             sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: COLOUR[state], mr: 1.5, flexShrink: 0 }}

@@ -21,11 +21,13 @@ import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useUserTable } from '../../api/directory.ts';
-import { ConsoleTable, useListTexts } from '../../components/table/ConsoleTable.tsx';
+import { ConsoleTable, EditDeleteActions, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
 import { PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 import { type ActivityT, activityNames, activitySentence } from '../activities/index.ts';
+import { PrivateCallButton } from '../calls/index.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
+import { PositionExportButton } from '../tracking/index.ts';
 import { AddUserDialog } from './AddUserDialog.tsx';
 import { BulkUserActions } from './BulkUserActions.tsx';
 import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
@@ -120,6 +122,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
       { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 100, Cell: mapRightCell },
       { accessorKey: 'createdAt', header: t('users:columns.createdAt'), size: 150, Cell: createdCell },
       { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), size: 220, Cell: lastActivityCell },
+      { id: 'call', header: t('users:columns.call'), size: 80, enableSorting: false, Cell: callCell },
     ];
   }, [t, full]);
 
@@ -160,6 +163,26 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           onEdit: (row) => setEditing(row.user),
           onDelete: (row) => setDeleting(row.user),
         }}
+        // The full list adds the export of a user's positions (issue 28) to Edit and Delete.
+        rowActions={
+          full && texts.rowActions
+            ? {
+                header: texts.rowActions.header,
+                size: 130,
+                render: (row) => (
+                  <Box sx={{ display: 'flex', gap: 0.5 }} onClick={(event) => event.stopPropagation()}>
+                    <EditDeleteActions
+                      editLabel={texts.rowActions?.edit(row.name) ?? ''}
+                      deleteLabel={texts.rowActions?.delete(row.name) ?? ''}
+                      onEdit={() => setEditing(row.user)}
+                      onDelete={() => setDeleting(row.user)}
+                    />
+                    <PositionExportButton target={{ userIds: [row.id], name: row.name }} />
+                  </Box>
+                ),
+              }
+            : undefined
+        }
       />
       {full ? <AddUserDialog open={adding} onClose={() => setAdding(false)} /> : null}
       <EditUserDialog user={editing} variant={variant} onClose={() => setEditing(null)} />
@@ -176,15 +199,16 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
 function activitySentences(t: ActivityT): (activity: Activity) => string {
   const USER = '\u2063u\u2063';
   const CHANNEL = '\u2063c\u2063';
+  const ZONE = '\u2063z\u2063';
   const templates = new Map<string, string>();
   return (activity) => {
     let template = templates.get(activity.type);
     if (template === undefined) {
-      template = activitySentence(t, activity, { user: USER, channel: CHANNEL });
+      template = activitySentence(t, activity, { user: USER, channel: CHANNEL, zone: ZONE });
       templates.set(activity.type, template);
     }
     const names = activityNames(t, activity);
-    return template.split(USER).join(names.user).split(CHANNEL).join(names.channel);
+    return template.split(USER).join(names.user).split(CHANNEL).join(names.channel).split(ZONE).join(names.zone);
   };
 }
 
@@ -226,4 +250,14 @@ const createdCell = ({ row }: CellProps) => (
 );
 const lastActivityCell = ({ row }: CellProps) => (
   <LastActivity text={row.original.lastActivityText} date={row.original.lastActivityDate} />
+);
+
+/** "Private call" (issue 27); a click on it does not tick the row. */
+const callCell = ({ row }: CellProps) => (
+  <Box onClick={(event) => event.stopPropagation()}>
+    <PrivateCallButton
+      user={{ id: row.original.id, name: row.original.name, role: row.original.user.role }}
+      shared={false}
+    />
+  </Box>
 );

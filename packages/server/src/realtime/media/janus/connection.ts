@@ -6,7 +6,9 @@
  * PeerConnection up or down, a room's notifications) go to the listener of their handle.
  *
  * The connection never gives up: it reconnects with back-off, and says when it is up (a fresh Janus: every
- * session, handle and room of the old one is gone) and down.
+ * session, handle and room of the old one is gone) and down. A Janus that dies closes the WebSocket at once;
+ * one that hangs (stopped, overloaded, a dead link without a reset) is caught by a ping every second that
+ * must be answered within PING_TIMEOUT_MS, so that either is noticed within a few seconds.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -36,12 +38,19 @@ export class JanusUnavailableError extends Error {}
 
 const REQUEST_TIMEOUT_MS = 10_000;
 const RETRY_MIN_MS = 250;
-const RETRY_MAX_MS = 5_000;
+const RETRY_MAX_MS = 3_000;
+const PING_EVERY_MS = 1_000;
+/** A ping unanswered this long: Janus is taken for dead (with PING_EVERY_MS, noticed within 3.5 s). */
+const PING_TIMEOUT_MS = 2_500;
+/** A WebSocket handshake that does not finish in this time (a hung Janus still accepts TCP connections). */
+const OPEN_TIMEOUT_MS = 5_000;
 
 interface Pending {
   resolve: (message: JanusMessage) => void;
   reject: (error: Error) => void;
   timer: NodeJS.Timeout;
+  /** Janus answers this request with an `ack` alone (a trickle, a keepalive). */
+  ackAnswers: boolean;
 }
 
 export interface JanusConnectionOptions {
@@ -60,6 +69,8 @@ export class JanusConnection {
   private readonly handleListeners = new Map<number, (message: JanusMessage) => void>();
   private retries = 0;
   private retryTimer: NodeJS.Timeout | undefined;
+  private pingTimer: NodeJS.Timeout | undefined;
+  private openTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   up = false;
   private readonly options: JanusConnectionOptions;
@@ -79,34 +90,64 @@ export class JanusConnection {
       return;
     }
     this.socket = socket;
+    this.openTimer = setTimeout(() => this.drop(socket, 'no answer to the connection'), OPEN_TIMEOUT_MS);
+    this.openTimer.unref();
     socket.onopen = () => {
+      clearTimeout(this.openTimer);
       this.retries = 0;
       this.up = true;
       this.options.log.info({ url: this.options.url }, 'media server connected');
+      this.pingTimer = setInterval(() => this.ping(socket), PING_EVERY_MS);
+      this.pingTimer.unref();
       this.options.onUp();
     };
     socket.onmessage = (event) => this.received(String(event.data));
-    socket.onclose = () => {
-      const wasUp = this.up;
-      this.socket = null;
-      this.up = false;
-      this.failAll(new JanusUnavailableError('The media server connection was lost.'));
-      this.handleListeners.clear();
-      if (wasUp) {
-        this.options.log.warn({ url: this.options.url }, 'media server connection lost');
-        this.options.onDown();
-      }
-      this.scheduleRetry();
-    };
+    socket.onclose = () => this.drop(socket, 'connection closed');
     socket.onerror = () => {
       // onclose follows and reconnects; the error itself says nothing more.
     };
   }
 
+  private ping(socket: WebSocket): void {
+    this.request({ janus: 'ping' }, PING_TIMEOUT_MS).catch(() => {
+      if (this.socket === socket) this.drop(socket, 'no answer to a ping');
+    });
+  }
+
+  /** The connection is gone (closed, or Janus stopped answering): everything on it fails, then a retry. */
+  private drop(socket: WebSocket, why: string): void {
+    if (this.socket !== socket) return;
+    clearTimeout(this.openTimer);
+    clearInterval(this.pingTimer);
+    socket.onopen = null;
+    socket.onmessage = null;
+    socket.onclose = null;
+    try {
+      socket.close();
+    } catch {
+      // Closing a socket that never opened may throw; it is dropped either way.
+    }
+    const wasUp = this.up;
+    this.socket = null;
+    this.up = false;
+    this.failAll(new JanusUnavailableError('The media server connection was lost.'));
+    this.handleListeners.clear();
+    if (wasUp) {
+      this.options.log.warn({ url: this.options.url, why }, 'media server connection lost');
+      this.options.onDown();
+    }
+    this.scheduleRetry();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.retryTimer);
-    this.socket?.close();
+    clearTimeout(this.openTimer);
+    clearInterval(this.pingTimer);
+    const socket = this.socket;
+    this.socket = null;
+    this.up = false;
+    socket?.close();
     this.failAll(new JanusUnavailableError('The server is stopping.'));
   }
 
@@ -132,9 +173,9 @@ export class JanusConnection {
     } catch {
       return;
     }
-    // An asynchronous plugin request is acknowledged first; its answer is the event that follows.
-    if (message.janus === 'ack') return;
     const pending = message.transaction ? this.pending.get(message.transaction) : undefined;
+    // An asynchronous plugin request is acknowledged first; its answer is the event that follows.
+    if (message.janus === 'ack' && !pending?.ackAnswers) return;
     if (pending && message.transaction) {
       this.pending.delete(message.transaction);
       clearTimeout(pending.timer);
@@ -148,6 +189,7 @@ export class JanusConnection {
 
   /** Sends a request of the Janus API; resolves with its answer. */
   request(body: Record<string, unknown>, timeoutMs = REQUEST_TIMEOUT_MS): Promise<JanusMessage> {
+    const ackAnswers = body.janus === 'trickle' || body.janus === 'keepalive';
     const socket = this.socket;
     if (!socket || !this.up || socket.readyState !== WebSocket.OPEN)
       return Promise.reject(new JanusUnavailableError('The media server is not reachable now.'));
@@ -157,7 +199,7 @@ export class JanusConnection {
         this.pending.delete(transaction);
         reject(new JanusUnavailableError('The media server did not answer in time.'));
       }, timeoutMs);
-      this.pending.set(transaction, { resolve, reject, timer });
+      this.pending.set(transaction, { resolve, reject, timer, ackAnswers });
       const secret = this.options.apiSecret ? { apisecret: this.options.apiSecret } : {};
       socket.send(JSON.stringify({ ...body, ...secret, transaction }));
     });

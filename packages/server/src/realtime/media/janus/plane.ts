@@ -1,54 +1,51 @@
 /**
- * Channels through a media server: Janus's AudioBridge (issue 26). Browsers never speak to Janus's API: this
- * server holds the Janus sessions and handles and relays each browser's SDP and candidates over the socket
- * (`media_offer`, `media_candidate`), so that the token and `may()` guard everything and only media (RTP, or
- * TURN) reaches Janus from browsers.
+ * Channels through a media server: Janus (issue 26). Browsers never speak to Janus's API: this server holds
+ * the Janus sessions and handles and relays each browser's SDP over the socket (signalling.ts), so that the
+ * token and `may()` guard everything and only media (RTP, or TURN) reaches Janus from browsers.
  *
- * - One AudioBridge room per channel (room id: the channel's id), created on demand when a participant
- *   offers and destroyed when the last one leaves (each room runs a mixer thread). Several app instances put
- *   a channel's pages in the same room: its id is the channel's, and the Janus of a channel is chosen by its id.
- * - Every participant joins muted: the floor is enforced in Janus. A grant unmutes the holder (and starts
- *   recording it), a release, revoke, timeout or preemption mutes it again; a browser that enables its own
- *   track without the floor is not heard. A listener gets the room's mix on its one connection, whoever talks.
+ * - Each channel is carried by one Janus (assignments.ts: the same for every app instance), in an AudioBridge
+ *   room made on demand and destroyed when nobody is left (rooms.ts).
+ * - A page that may talk joins the room (it sends its microphone and hears the mix without its own voice);
+ *   a page that only listens watches the channel's mountpoint (the mix, encoded once for all listeners).
+ *   Either way one connection per channel, and a talker's change renegotiates nothing.
+ * - Every participant joins muted: the floor is enforced in Janus. A grant unmutes the holder (and records
+ *   it: takes.ts), a release, revoke, timeout or preemption mutes it again; a browser that enables its own
+ *   track without the floor is not heard. Floor changes run in order per participant.
  * - The participant's handle lives on the instance that holds its socket; a floor change decided elsewhere
  *   reaches it through `relay` (between instances) and `apply`.
- * - Janus lost (killed, restarting): every participant is told (`media_reset`) and offers again until Janus
- *   answers; the rooms are made again on demand.
+ * - A Janus lost (killed, hung, restarting) is noticed within seconds (connection.ts): its participants are
+ *   told (`media_reset`) and offer again, to another Janus if one is alive; with none left the channels go
+ *   peer to peer (plane.ts moves them) and come back once one answers again.
  */
-import { MediaCandidate, MediaOffer } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Concern } from '../../context.ts';
-import { parse, SocketInputError } from '../../socket-tasks.ts';
 import { type ChannelMedia, channelRegistry, type MediaParticipant, type ServerPlane } from '../plane.ts';
-import {
-  JanusConnection,
-  type JanusHandle,
-  JanusPluginError,
-  JanusSession,
-  JanusUnavailableError,
-} from './connection.ts';
+import { type AssignmentStore, candidateFor } from './assignments.ts';
+import { AUDIOBRIDGE, type JanusBackend, janusBackends, STREAMING } from './backends.ts';
+import { type JanusHandle, JanusPluginError, JanusUnavailableError } from './connection.ts';
+import { janusPatches, type PatchList } from './patches.ts';
+import { janusRooms, LOCAL_GROUP, NO_SUCH_ROOM, PREBUFFER_PACKETS } from './rooms.ts';
+import { tuneAnswer } from './sdp.ts';
+import { janusSignalling } from './signalling.ts';
 import type { Take, Takes } from './takes.ts';
 
-const AUDIOBRIDGE = 'janus.plugin.audiobridge';
-/** AudioBridge's error codes (janus_audiobridge.c). */
-const NO_SUCH_ROOM = 485;
-const ROOM_EXISTS = 486;
 const ALREADY_JOINED = 491;
-/**
- * Packets a participant's decoder buffers before mixing (Janus's default is 6: 120 ms): push-to-talk wants the
- * first syllable out quickly; 2 packets still absorb a little jitter (bench:media measures press to sound).
- */
-const PREBUFFER_PACKETS = 2;
+const NO_SUCH_MOUNTPOINT = 455;
+
+/** The participant's connection with Janus: a room participant (talk) or a mountpoint's viewer (listen). */
+interface Link {
+  backend: JanusBackend;
+  handle: JanusHandle;
+  kind: 'bridge' | 'watch';
+  off: () => void;
+}
 
 interface Participant extends MediaParticipant {
-  /** Janus's numeric id of the participant in the room. */
-  janusId: number;
-  handle?: JanusHandle;
-  /** The handle's room, once joined. */
-  joined: boolean;
+  channelId: number;
   heard: boolean;
+  link?: Link;
   take?: Take;
-  off?: () => void;
+  /** Its negotiations and floor changes, one after the other. */
+  queue: Promise<unknown>;
 }
 
 export interface JanusPlaneOptions {
@@ -56,258 +53,329 @@ export interface JanusPlaneOptions {
   apiSecret?: string;
   log: FastifyBaseLogger;
   takes: Takes;
+  store: AssignmentStore;
   /** Tells a socket of this instance that its media link is gone (`media_reset`). */
   resetSocket: (socketId: string, channelId: number, reason: string) => void;
   /** Hands a floor change to the instance that holds the participant's socket. */
   relay: (channelId: number, socketId: string, heard: boolean) => void;
+  /** This instance moved a channel to another Janus: the others drop their participants' old links. */
+  moved: (channelId: number) => void;
+  /** The patches in force (the dispatch console keeps them), applied again when rooms are made again. */
+  activePatches?: PatchList;
+  /** A patch made or ended here (null): the other instances learn it. */
+  sharePatch?: (patchId: string, channelIds: number[] | null) => void;
 }
 
+const LOST = 'The media server restarted: reconnecting the voice.';
+
 export function janusPlane(options: JanusPlaneOptions) {
-  const { log } = options;
-  /** One connection (and session, and control handle) per Janus instance. */
-  const backends = options.urls.map((url) => {
-    const backend = {
-      url,
-      session: undefined as Promise<{ session: JanusSession; control: JanusHandle }> | undefined,
-      connection: new JanusConnection({
-        url,
-        apiSecret: options.apiSecret,
-        log,
-        onUp: () => {},
-        onDown: () => {
-          backend.session = undefined;
-          lost(backend.connection);
-        },
-      }),
-    };
-    backend.connection.start();
-    return backend;
+  const { log, takes, store } = options;
+  const availability = new Set<(available: boolean) => void>();
+  let wasAvailable = false;
+  const announce = () => {
+    const now = backends.alive().length > 0;
+    if (now === wasAvailable) return;
+    wasAvailable = now;
+    for (const listener of availability) listener(now);
+  };
+  const backends = janusBackends({
+    urls: options.urls,
+    apiSecret: options.apiSecret,
+    log,
+    onUp: () => {
+      announce();
+      patches.reapply();
+    },
+    onDown: (backend) => {
+      rooms.forgetAll(backend);
+      for (const participant of everyone())
+        if (participant.link?.backend === backend) {
+          dropLink(participant, false);
+          options.resetSocket(participant.socketId, participant.channelId, LOST);
+        }
+      announce();
+    },
   });
-  const backendOf = (channelId: number) => backends[channelId % backends.length];
+  const rooms = janusRooms({ store, log });
+  /** This instance's participants, by channel then socket. */
+  const channels = new Map<number, Map<string, Participant>>();
+  /** The Janus each channel was last found on here. */
+  const placed = new Map<number, string>();
+  const everyone = () => [...channels.values()].flatMap((participants) => [...participants.values()]);
+  const patches = janusPatches({ backends, rooms, store, log, backendFor, activePatches: options.activePatches });
 
-  async function sessionOf(channelId: number) {
-    const backend = backendOf(channelId);
-    backend.session ??= (async () => {
-      const session = await JanusSession.create(backend.connection);
-      return { session, control: await session.attach(AUDIOBRIDGE) };
-    })();
-    try {
-      return await backend.session;
-    } catch (error) {
-      backend.session = undefined;
-      throw error;
+  /**
+   * The channel's Janus, agreed with the other instances; participants still linked elsewhere start over (but
+   * `offering`, whose new link is being made), and (unless `quiet`: told by another instance) the other
+   * instances are told it moved.
+   */
+  async function backendFor(channelId: number, quiet = false, offering?: string): Promise<JanusBackend> {
+    const alive = backends.alive().map((backend) => backend.url);
+    const candidate = candidateFor(channelId, alive);
+    if (!candidate) throw new JanusUnavailableError('No media server is reachable now.');
+    const url = await store.assign(channelId, candidate, alive);
+    const backend = backends.byUrl(url) ?? backends.alive()[0];
+    const before = placed.get(channelId);
+    placed.set(channelId, backend.url);
+    if (before && before !== backend.url) {
+      if (!quiet) options.moved(channelId);
+      relink(channelId, backend, offering);
     }
+    return backend;
   }
 
-  const rooms = new Map<number, { participants: Map<string, Participant>; ready?: Promise<void> }>();
-
-  /** The Janus of these channels went away: every participant's link with it is gone. */
-  function lost(connection: JanusConnection): void {
-    for (const [channelId, room] of rooms) {
-      if (backendOf(channelId).connection !== connection) continue;
-      room.ready = undefined;
-      for (const participant of room.participants.values()) {
-        participant.off?.();
-        participant.handle = undefined;
-        participant.joined = false;
-        options.resetSocket(participant.socketId, channelId, 'The media server restarted: reconnecting the voice.');
+  /** Participants linked to another Janus than the channel's: they offer again. */
+  function relink(channelId: number, backend: JanusBackend, offering?: string): void {
+    for (const participant of channels.get(channelId)?.values() ?? [])
+      if (participant.link && participant.link.backend !== backend && participant.socketId !== offering) {
+        dropLink(participant, true);
+        options.resetSocket(participant.socketId, channelId, 'The channel moved to another media server.');
       }
-    }
   }
 
-  async function ensureRoom(channelId: number): Promise<void> {
-    const room = rooms.get(channelId);
-    if (!room) throw new SocketInputError('join the channel first (join_room).');
-    room.ready ??= (async () => {
-      const { control } = await sessionOf(channelId);
-      try {
-        await control.message({
-          request: 'create',
-          room: channelId,
-          is_private: true,
-          sampling_rate: 48_000,
-          audiolevel_ext: false,
-          default_prebuffering: PREBUFFER_PACKETS,
-        });
-      } catch (error) {
-        if (!(error instanceof JanusPluginError && error.code === ROOM_EXISTS)) throw error;
+  function serial<T>(participant: Participant, work: () => Promise<T>): Promise<T> {
+    const run = participant.queue.catch(() => {}).then(work);
+    participant.queue = run;
+    return run;
+  }
+
+  /** Forgets the participant's link; `leave`: tells Janus too (it is still there). */
+  function dropLink(participant: Participant, leave: boolean): void {
+    const link = participant.link;
+    if (!link) return;
+    participant.link = undefined;
+    link.off();
+    const take = participant.take;
+    participant.take = undefined;
+    void (async () => {
+      if (leave && link.backend.up) {
+        // A take in progress (its talker's page closed while it held the floor): Janus closes the file first.
+        if (take) await link.handle.message({ request: 'configure', muted: true, record: false }).catch(() => {});
+        if (link.kind === 'bridge') await link.handle.message({ request: 'leave' }).catch(() => {});
+        await link.handle.detach();
       }
+      if (take) await takes.finish(take);
     })();
+  }
+
+  /** A new handle for the participant on the channel's Janus, watched for Janus hanging it up. */
+  async function attach(participant: Participant, backend: JanusBackend, kind: Link['kind']): Promise<Link> {
+    dropLink(participant, true);
+    const { session } = await backend.control();
+    const handle = await session.attach(kind === 'bridge' ? AUDIOBRIDGE : STREAMING);
+    const link: Link = { backend, handle, kind, off: () => {} };
+    link.off = handle.onEvent((message) => {
+      const data = message.plugindata?.data;
+      const gone = message.janus === 'hangup' || message.janus === 'detached' || data?.audiobridge === 'destroyed';
+      if (!gone || participant.link !== link) return;
+      dropLink(participant, true);
+      options.resetSocket(
+        participant.socketId,
+        participant.channelId,
+        'The voice link with the media server was lost.',
+      );
+    });
+    participant.link = link;
+    return link;
+  }
+
+  /** Tries once more when another instance destroyed the room (or mountpoint) this one thought was there. */
+  async function withRoom<T>(
+    channelId: number,
+    socketId: string,
+    work: (backend: JanusBackend) => Promise<T>,
+  ): Promise<T> {
+    const backend = await backendFor(channelId, false, socketId);
     try {
-      await room.ready;
+      return await work(backend);
     } catch (error) {
-      room.ready = undefined;
-      throw error;
+      const gone = error instanceof JanusPluginError && [NO_SUCH_ROOM, NO_SUCH_MOUNTPOINT].includes(error.code);
+      if (!gone) throw error;
+      rooms.forget(backend, channelId);
+      return work(backend);
     }
   }
 
-  /** Destroys the room when nobody is in it (any instance's participants count). */
-  async function destroyIfEmpty(channelId: number): Promise<void> {
-    try {
-      const { control } = await sessionOf(channelId);
-      const listed = await control.message({ request: 'listparticipants', room: channelId });
-      if (((listed.data.participants as unknown[]) ?? []).length > 0) return;
-      await control.message({ request: 'destroy', room: channelId });
-    } catch (error) {
-      if (error instanceof JanusPluginError && error.code === NO_SUCH_ROOM) return;
-      if (!(error instanceof JanusUnavailableError))
-        log.warn({ err: error, channelId }, 'could not close a media room');
+  /** Unmutes (and records) or mutes the participant in its room. */
+  async function applyHeard(participant: Participant): Promise<void> {
+    const link = participant.link;
+    if (link?.kind !== 'bridge') return;
+    if (participant.heard && !participant.take) {
+      const take = await takes.begin(participant.channelId, participant.userId);
+      participant.take = take;
+      await link.handle.message({ request: 'configure', muted: false, record: true, filename: take.base });
+    } else if (!participant.heard) {
+      const take = participant.take;
+      participant.take = undefined;
+      await link.handle.message({ request: 'configure', muted: true, record: false });
+      if (take) void takes.finish(take);
     }
   }
 
-  /** Mutes or unmutes a participant of this instance in Janus; recording follows who is heard. */
-  async function setHeard(channelId: number, participant: Participant, heard: boolean): Promise<void> {
-    participant.heard = heard;
-    if (!participant.handle || !participant.joined) return;
-    if (heard) {
-      participant.take = await options.takes.begin(channelId, participant.userId);
-      await participant.handle.message({
-        request: 'configure',
-        muted: false,
-        record: true,
-        filename: participant.take.base,
+  function participantOf(channelId: number, socketId: string): Participant | undefined {
+    return channels.get(channelId)?.get(socketId);
+  }
+
+  const signalling = janusSignalling({
+    /** A page that talks: joins the room (muted unless it holds the floor); Janus answers its offer. */
+    offer: (channelId, socketId, sdp) => {
+      const participant = participantOf(channelId, socketId);
+      if (!participant) return undefined;
+      return serial(participant, () =>
+        withRoom(channelId, socketId, async (backend) => {
+          await rooms.room(backend, channelId);
+          const { handle } = await attach(participant, backend, 'bridge');
+          await handle
+            .message({
+              request: 'join',
+              room: channelId,
+              id: Math.floor(Math.random() * 2 ** 52) + 1,
+              group: LOCAL_GROUP,
+              display: participant.name,
+              muted: true,
+              prebuffer: PREBUFFER_PACKETS,
+            })
+            .catch((error) => {
+              if (!(error instanceof JanusPluginError && error.code === ALREADY_JOINED)) throw error;
+            });
+          const answer = await handle.message({ request: 'configure', muted: true }, { type: 'offer', sdp });
+          if (!answer.jsep?.sdp) throw new Error('the media server sent no answer to the offer');
+          if (participant.heard) await applyHeard(participant);
+          return tuneAnswer(answer.jsep.sdp);
+        }),
+      );
+    },
+    /** A page that listens: watches the channel's mountpoint; Janus offers. */
+    watch: (channelId, socketId) => {
+      const participant = participantOf(channelId, socketId);
+      if (!participant) return undefined;
+      return serial(participant, () =>
+        withRoom(channelId, socketId, async (backend) => {
+          await rooms.mountpoint(backend, channelId);
+          const { handle } = await attach(participant, backend, 'watch');
+          const offered = await handle.message({ request: 'watch', id: channelId });
+          if (!offered.jsep?.sdp) throw new Error('the media server sent no offer for the channel');
+          return offered.jsep.sdp;
+        }),
+      );
+    },
+    answer: (channelId, socketId, sdp) => {
+      const participant = participantOf(channelId, socketId);
+      if (!participant) return undefined;
+      return serial(participant, async () => {
+        const link = participant.link;
+        if (link?.kind !== 'watch') return false;
+        await link.handle.message({ request: 'start' }, { type: 'answer', sdp });
+        return true;
       });
-      return;
-    }
-    const take = participant.take;
-    participant.take = undefined;
-    await participant.handle.message({ request: 'configure', muted: true, record: false });
-    if (take) void options.takes.finish(take);
-  }
-
-  async function leave(participant: Participant): Promise<void> {
-    participant.off?.();
-    const take = participant.take;
-    participant.take = undefined;
-    if (participant.handle) {
-      await participant.handle.message({ request: 'leave' }).catch(() => {});
-      await participant.handle.detach();
-      participant.handle = undefined;
-    }
-    if (take) void options.takes.finish(take);
-  }
+    },
+    handleOf: (channelId, socketId) => participantOf(channelId, socketId)?.link?.handle,
+  });
 
   const registry = channelRegistry((channelId, closed): ChannelMedia => {
-    const room = { participants: new Map<string, Participant>() };
-    rooms.set(channelId, room);
-    const apply = async (socketId: string, heard: boolean) => {
-      const participant = room.participants.get(socketId);
-      if (participant) await setHeard(channelId, participant, heard);
-      else options.relay(channelId, socketId, heard);
+    const participants = new Map<string, Participant>();
+    channels.set(channelId, participants);
+    const setHeard = async (socketId: string, heard: boolean) => {
+      const participant = participants.get(socketId);
+      if (!participant) return options.relay(channelId, socketId, heard);
+      await serial(participant, async () => {
+        participant.heard = heard;
+        await applyHeard(participant);
+      });
+    };
+    const forgetChannel = () => {
+      if (channels.get(channelId) === participants) channels.delete(channelId);
+      closed();
     };
     return {
       channelId,
       kind: 'server',
       async admit(participant) {
-        const known = room.participants.get(participant.socketId);
-        if (known) {
-          known.mode = participant.mode;
-          return;
-        }
-        room.participants.set(participant.socketId, {
-          ...participant,
-          janusId: Math.floor(Math.random() * 2 ** 52) + 1,
-          joined: false,
-          heard: false,
-        });
+        const known = participants.get(participant.socketId);
+        if (known) known.mode = participant.mode;
+        else
+          participants.set(participant.socketId, {
+            ...participant,
+            channelId,
+            heard: participant.heard ?? false,
+            queue: Promise.resolve(),
+          });
       },
       async remove(socketId) {
-        const participant = room.participants.get(socketId);
+        const participant = participants.get(socketId);
         if (!participant) return;
-        room.participants.delete(socketId);
-        await leave(participant);
-        if (room.participants.size === 0) {
-          rooms.delete(channelId);
-          closed();
-          await destroyIfEmpty(channelId);
-        }
+        participants.delete(socketId);
+        await serial(participant, async () => dropLink(participant, true));
+        if (participants.size > 0) return;
+        forgetChannel();
+        const backend = backends.byUrl(placed.get(channelId) ?? '');
+        placed.delete(channelId);
+        if (backend) await rooms.destroyIfUnused(backend, channelId, () => patches.holds(channelId));
       },
-      grantTalk: (socketId) => apply(socketId, true),
-      revokeTalk: (socketId) => apply(socketId, false),
+      grantTalk: (socketId) => setHeard(socketId, true),
+      revokeTalk: (socketId) => setHeard(socketId, false),
       async close() {
-        for (const participant of room.participants.values()) await leave(participant);
-        room.participants.clear();
-        rooms.delete(channelId);
-        closed();
+        for (const participant of participants.values()) dropLink(participant, true);
+        participants.clear();
+        forgetChannel();
       },
+      participants: () =>
+        [...participants.values()].map(({ socketId, userId, name, mode, heard }) => ({
+          socketId,
+          userId,
+          name,
+          mode,
+          heard,
+        })),
     };
   });
 
-  /** The browser's offer: joins the room (muted unless it holds the floor) and answers with Janus's SDP. */
-  async function offer(channelId: number, socketId: string, sdp: string): Promise<string> {
-    const participant = rooms.get(channelId)?.participants.get(socketId);
-    if (!participant) throw new SocketInputError('media_offer: join the channel first (join_room).');
-    await ensureRoom(channelId);
-    if (!participant.handle) {
-      const { session } = await sessionOf(channelId);
-      const handle = await session.attach(AUDIOBRIDGE);
-      participant.handle = handle;
-      participant.off = handle.onEvent((message) => {
-        // The browser's connection failed or closed: it offers again (a new handle) when it comes back.
-        if (message.janus === 'hangup' && participant.handle === handle) {
-          participant.joined = false;
-          options.resetSocket(socketId, channelId, 'The voice link with the media server was lost.');
-        }
-      });
-    }
-    const handle = participant.handle;
-    if (!participant.joined) {
-      try {
-        await handle.message({
-          request: 'join',
-          room: channelId,
-          id: participant.janusId,
-          display: participant.name,
-          muted: true,
-          prebuffer: PREBUFFER_PACKETS,
-        });
-      } catch (error) {
-        // Still in the room from before its connection dropped: it only needs a new negotiation.
-        if (!(error instanceof JanusPluginError && error.code === ALREADY_JOINED)) throw error;
-      }
-      participant.joined = true;
-    }
-    const answer = await handle.message({ request: 'configure', muted: !participant.heard }, { type: 'offer', sdp });
-    if (!answer.jsep?.sdp) throw new Error('the media server sent no answer to the offer');
-    return answer.jsep.sdp;
-  }
-
-  const concern: Concern = (socket, scope) => {
-    scope.answer('media_offer', async (payload) => {
-      const { room, sdp } = parse(MediaOffer, payload, 'media_offer');
-      const at = scope.requireRoom('media_offer', room);
-      try {
-        return { success: true, sdp: await offer(at.channelId, socket.id, sdp) };
-      } catch (error) {
-        if (error instanceof JanusUnavailableError)
-          throw new SocketInputError('media_offer: the media server is not reachable: the voice comes back by itself.');
-        throw error;
-      }
-    });
-    scope.on('media_candidate', async (payload) => {
-      const { room, candidate } = parse(MediaCandidate, payload, 'media_candidate');
-      const at = scope.requireRoom('media_candidate', room);
-      const handle = rooms.get(at.channelId)?.participants.get(socket.id)?.handle;
-      // Candidates that arrive before the offer's answer or after a reset are of no use: the next offer has its own.
-      await handle?.trickle(candidate).catch(() => {});
-    });
-  };
-
   const plane: ServerPlane = {
     kind: 'server',
-    concern,
+    concern: signalling,
     ...registry,
     async stop() {
+      patches.stop();
       await registry.stop();
-      await Promise.all(backends.map((backend) => backend.connection.stop()));
+      await backends.stop();
     },
     /** A floor change relayed by another instance: applied if this one holds the participant. */
     async apply(channelId, socketId, heard) {
-      const participant = rooms.get(channelId)?.participants.get(socketId);
-      if (participant) await setHeard(channelId, participant, heard);
+      const participant = participantOf(channelId, socketId);
+      if (!participant) return;
+      await serial(participant, async () => {
+        participant.heard = heard;
+        await applyHeard(participant);
+      });
+    },
+    available: () => backends.alive().length > 0,
+    onAvailability(listener) {
+      availability.add(listener);
+      return () => availability.delete(listener);
+    },
+    async patch(patchId, channelIds) {
+      options.sharePatch?.(patchId, channelIds);
+      await patches.patch(patchId, channelIds);
+    },
+    async unpatch(patchId) {
+      options.sharePatch?.(patchId, null);
+      await patches.unpatch(patchId);
     },
   };
-  return plane;
+  return Object.assign(plane, {
+    /** Resolves once a Janus answers, or soon (then channels start peer to peer and move when one is up). */
+    ready: async () => {
+      await backends.ready();
+      wasAvailable = backends.alive().length > 0;
+    },
+    /** Another instance made or ended a patch (null). */
+    learnPatch: (patchId: string, channelIds: number[] | null) => patches.learn(patchId, channelIds),
+    /** Another instance moved this channel: participants linked to the old Janus here start over. */
+    async movedElsewhere(channelId: number) {
+      if (!channels.has(channelId)) return;
+      await backendFor(channelId, true);
+    },
+  });
 }
 
 export type JanusPlane = ReturnType<typeof janusPlane>;

@@ -35,10 +35,17 @@ export function takes(deps: {
   const { services, log } = deps;
   const folder = services.config.janusRecordingsDir;
 
+  /** Made once (the unmute that starts a take must not wait for the disk); made again if it was removed. */
+  let folderMade: Promise<unknown> | undefined;
+
   return {
     /** A new take's file name, in the folder Janus and this server share. */
     async begin(channelId: number, userId: number): Promise<Take> {
-      await mkdir(folder, { recursive: true, mode: 0o777 });
+      folderMade ??= mkdir(folder, { recursive: true, mode: 0o777 }).catch((error) => {
+        folderMade = undefined;
+        throw error;
+      });
+      await folderMade;
       const base = path.join(folder, `take-${channelId}-${userId}-${Date.now()}-${randomBytes(4).toString('hex')}`);
       return { base, channelId, userId, startedAt: new Date() };
     },

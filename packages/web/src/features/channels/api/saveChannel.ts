@@ -9,6 +9,7 @@ import {
   rtcSessionOf,
   UpdateChannel,
   UpdateUserChannels,
+  type VoiceMode,
 } from '@talkgroup/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../api/client.ts';
@@ -25,6 +26,8 @@ export interface SaveChannelInput {
   recording?: boolean;
   /** One talker at a time (absent: unchanged, or on for a new channel). */
   floorControl?: boolean;
+  /** Through the media server, or always peer to peer (absent: unchanged, or the server for a new channel). */
+  voiceMode?: VoiceMode;
 }
 
 export async function saveChannel({
@@ -34,15 +37,17 @@ export async function saveChannel({
   userIds,
   recording,
   floorControl,
+  voiceMode,
 }: SaveChannelInput): Promise<Channel> {
   const saved = channel
-    ? (await api(UpdateChannel, { channelId: channel.id, channelName, recording, floorControl })).res
+    ? (await api(UpdateChannel, { channelId: channel.id, channelName, recording, floorControl, voiceMode })).res
     : (
         await api(CreateChannel, {
           channelName,
           channelRtcSession: rtcSessionOf(channelName),
           recording,
           floorControl,
+          voiceMode,
         })
       ).res;
   const before = new Set(channel ? memberIds : []);

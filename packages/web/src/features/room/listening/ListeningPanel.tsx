@@ -34,6 +34,7 @@ export interface ListeningPanelProps {
   channels: RoomChannel[];
   name: string;
   iceServers: RTCIceServer[] | undefined;
+  iceTransportPolicy?: RTCIceTransportPolicy;
 }
 
 export const ListeningPanel = memo(function ListeningPanel({
@@ -41,6 +42,7 @@ export const ListeningPanel = memo(function ListeningPanel({
   channels,
   name,
   iceServers,
+  iceTransportPolicy,
 }: ListeningPanelProps) {
   const { t } = useTranslation('room');
   const [listening, setListening] = useState<string[]>(storedChoice);
@@ -78,6 +80,7 @@ export const ListeningPanel = memo(function ListeningPanel({
             socket={socket}
             name={name}
             iceServers={iceServers}
+            iceTransportPolicy={iceTransportPolicy}
           />
         ))}
       </List>
@@ -92,6 +95,7 @@ function ListenedChannel({
   socket,
   name,
   iceServers,
+  iceTransportPolicy,
 }: {
   channel: RoomChannel;
   on: boolean;
@@ -99,6 +103,7 @@ function ListenedChannel({
   socket: TalkgroupSocket | null;
   name: string;
   iceServers: RTCIceServer[] | undefined;
+  iceTransportPolicy?: RTCIceTransportPolicy;
 }) {
   const { t } = useTranslation('room');
   const { state } = useVoiceRoom({
@@ -108,6 +113,7 @@ function ListenedChannel({
     mode: 'listen',
     name,
     iceServers: iceServers ?? [],
+    iceTransportPolicy,
     linkTones: false,
   });
   const talking = state.peers.filter((peer) => peer.talking).map((peer) => peer.name);

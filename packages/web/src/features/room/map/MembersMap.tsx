@@ -13,7 +13,16 @@ import Typography from '@mui/material/Typography';
 import type { ClientConfig } from '@talkgroup/protocol';
 import { formatDistanceStrict } from 'date-fns';
 import L from 'leaflet';
-import { type Ref, useCallback, useEffect, useImperativeHandle, useMemo, useRef, useState } from 'react';
+import {
+  type ReactNode,
+  type Ref,
+  useCallback,
+  useEffect,
+  useImperativeHandle,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
 import { dateLocale } from '../../../i18n/dates.ts';
@@ -48,6 +57,10 @@ export interface MembersMapProps {
   describeActivity: (member: ChannelMember) => string;
   height?: number | string;
   ref?: Ref<MembersMapHandle>;
+  /** What a member's popup offers besides its facts (a "Private call" button). */
+  memberAction?: (member: ChannelMember) => ReactNode;
+  /** Layers drawn inside the map, under the members (trails, zones: features/tracking's TrackingLayers). */
+  children?: ReactNode;
 }
 
 /** A label icon whose element Leaflet makes carries the member's name and state, however often it is redrawn. */
@@ -124,7 +137,9 @@ function MemberMarker({
   format,
   now,
   staleAfterMs,
+  action,
 }: {
+  action?: ReactNode;
   member: ChannelMember;
   markers: React.RefObject<Map<number, L.Marker>>;
   describeActivity: (member: ChannelMember) => string;
@@ -186,13 +201,22 @@ function MemberMarker({
           <Typography variant="body2">
             {t('map.latitude')} : {format(position.lat)}
           </Typography>
+          {action ? <Box sx={{ mt: 1 }}>{action}</Box> : null}
         </Box>
       </Popup>
     </Marker>
   );
 }
 
-export function MembersMap({ members, config, describeActivity, height = 440, ref }: MembersMapProps) {
+export function MembersMap({
+  members,
+  config,
+  describeActivity,
+  height = 440,
+  ref,
+  memberAction,
+  children,
+}: MembersMapProps) {
   const { t, i18n } = useTranslation('room');
   const markers = useRef(new Map<number, L.Marker>());
   const [hint, setHint] = useState<GestureHint>(null);
@@ -254,6 +278,8 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
         // The attribution over imagery: readable (contrast) and its links underlined (not told by colour alone).
         '& .leaflet-control-attribution': { bgcolor: 'rgba(255, 255, 255, 0.92)', color: '#333' },
         '& .leaflet-control-attribution a': { color: '#0b4f8a', textDecoration: 'underline' },
+        // A zone's name over imagery.
+        '& .tg-zone-label': { fontWeight: 700, bgcolor: 'rgba(255, 255, 255, 0.9)', color: '#333', boxShadow: 'none' },
       }}
     >
       <MapContainer
@@ -272,6 +298,7 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
         <CooperativeGestures onHint={onHint} />
         <FitOnce members={members} />
         <MapHandle handleRef={ref} markers={markers} maxZoom={config.mapMaxZoom} />
+        {children}
         {located.map((member) => (
           <MemberMarker
             key={member.user.id}
@@ -281,6 +308,7 @@ export function MembersMap({ members, config, describeActivity, height = 440, re
             format={(value) => number.format(value)}
             now={now}
             staleAfterMs={config.positionStaleMs}
+            action={memberAction?.(member)}
           />
         ))}
       </MapContainer>

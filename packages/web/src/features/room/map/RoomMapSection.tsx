@@ -1,6 +1,7 @@
 /**
  * The map area of the room (spec section 2): the members' map with the channel users table beside it, the
- * 'Unknown location' dialog, and on narrow screens a button that scrolls to the map.
+ * 'Unknown location' dialog, and on narrow screens a button that scrolls to the map. With the channel named,
+ * its trails and zones too (issue 28, features/tracking): the tools above the map, the layers in it.
  */
 import MapIcon from '@mui/icons-material/Map';
 import Box from '@mui/material/Box';
@@ -10,8 +11,10 @@ import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import type { ClientConfig } from '@talkgroup/protocol';
 import { WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { PrivateCallButton } from '../../calls/index.ts';
+import { type MapTracking, TrackingLayers, TrackingToolbar, useMapTracking } from '../../tracking/index.ts';
 import { ChannelMembersTable } from '../members/ChannelMembersTable.tsx';
 import { UnknownLocationDialog } from '../members/UnknownLocationDialog.tsx';
 import { type ChannelMember, memberName } from '../members/useChannelMembers.ts';
@@ -22,10 +25,39 @@ export interface RoomMapSectionProps {
   isLoading: boolean;
   config: ClientConfig | undefined;
   describeActivity: (member: ChannelMember) => string;
+  /** The room's channel: its members' trails and its zones are offered on the map. */
+  channel?: { id: number; name: string };
 }
 
-export function RoomMapSection({ members, isLoading, config, describeActivity }: RoomMapSectionProps) {
+/** The trails and zones of the channel's map; `null` until the channel is known. */
+function useRoomTracking(channel: RoomMapSectionProps['channel'], members: ChannelMember[]): MapTracking {
+  const tracked = useMemo(
+    () =>
+      members.map((member) => ({
+        id: member.user.id,
+        name: memberName(member.user),
+        located: member.position !== null,
+      })),
+    [members],
+  );
+  const id = channel?.id;
+  const name = channel?.name;
+  const channels = useMemo(() => (id !== undefined ? [{ id, name: name ?? '' }] : undefined), [id, name]);
+  return useMapTracking({ channelId: channel?.id, channels, members: tracked });
+}
+
+/** A marker's "Private call" (issue 27): the map shows a channel's members, so the caller shares it with them. */
+const callButton = (member: ChannelMember) => (
+  <PrivateCallButton
+    user={{ id: member.user.id, name: memberName(member.user), role: member.user.role }}
+    shared
+    look="button"
+  />
+);
+
+export function RoomMapSection({ members, isLoading, config, describeActivity, channel }: RoomMapSectionProps) {
   const { t } = useTranslation('room');
+  const tracking = useRoomTracking(channel, members);
   const mapRef = useRef<MembersMapHandle | null>(null);
   const mapBoxRef = useRef<HTMLDivElement | null>(null);
   const [unknown, setUnknown] = useState<string | null>(null);
@@ -60,6 +92,7 @@ export function RoomMapSection({ members, isLoading, config, describeActivity }:
       <Typography id="room-map-title" component="h2" variant="h5" sx={{ mb: 1.5 }}>
         {t('map.title')}
       </Typography>
+      {channel ? <TrackingToolbar tracking={tracking} channelName={channel.name} /> : null}
       {/* Side by side only when the section itself is wide enough (the chat column may take the room). */}
       <Box sx={{ containerType: 'inline-size' }}>
         <Box
@@ -73,7 +106,15 @@ export function RoomMapSection({ members, isLoading, config, describeActivity }:
         >
           <Box ref={mapBoxRef} id="room-map" sx={{ minWidth: 0, scrollMarginTop: 80 }}>
             {config ? (
-              <MembersMap ref={mapRef} members={members} config={config} describeActivity={describeActivity} />
+              <MembersMap
+                ref={mapRef}
+                members={members}
+                config={config}
+                describeActivity={describeActivity}
+                memberAction={callButton}
+              >
+                {channel ? <TrackingLayers tracking={tracking} /> : null}
+              </MembersMap>
             ) : (
               <Box sx={{ height: 440, borderRadius: 3, bgcolor: '#23394d' }} />
             )}

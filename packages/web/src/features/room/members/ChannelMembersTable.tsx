@@ -12,6 +12,7 @@ import { useTranslation } from 'react-i18next';
 import { SearchField } from '../../../components/table/SearchField.tsx';
 import { useConsoleTable } from '../../../components/table/useConsoleTable.ts';
 import { useRowSearch } from '../../../components/table/useRowSearch.ts';
+import { PrivateCallButton } from '../../calls/index.ts';
 import { type ChannelMember, memberName } from './useChannelMembers.ts';
 
 const PAGE_SIZE = 1000;
@@ -40,6 +41,16 @@ const visuallyHidden = {
 } as const;
 
 type CellProps = { row: { original: ChannelMember } };
+
+/** "Private call" when the signed-in user may call this member (issue 27); a click does not select the row. */
+function CallCell({ row }: CellProps) {
+  const { user } = row.original;
+  return (
+    <Box onClick={(event) => event.stopPropagation()} onKeyDown={(event) => event.stopPropagation()}>
+      <PrivateCallButton user={{ id: user.id, name: memberName(user), role: user.role }} shared />
+    </Box>
+  );
+}
 
 function ConnectedCell({ row }: CellProps) {
   return <ConnectedDot member={row.original} />;
@@ -97,6 +108,13 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
         accessorFn: (member) => memberName(member.user),
         sortingFn: (a, b) => a.getValue<string>('name').localeCompare(b.getValue<string>('name')),
         Cell: NameCell,
+      },
+      {
+        id: 'call',
+        header: t('members.call'),
+        enableSorting: false,
+        size: 70,
+        Cell: CallCell,
       },
     ],
     [t],

@@ -25,6 +25,8 @@ export interface PushToTalkButtonProps {
   spaceBar?: boolean;
   /** Hide the texts under the button (compact layouts). */
   compact?: boolean;
+  /** The button's name when it is not the page's only one ("Talk on Alpha"); default "Push to talk". */
+  label?: string;
 }
 
 const OWN_SPACE = 'input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], [role="listbox"]';
@@ -47,6 +49,7 @@ export const PushToTalkButton = memo(function PushToTalkButton({
   size = 132,
   spaceBar = true,
   compact = false,
+  label,
 }: PushToTalkButtonProps) {
   const { t } = useTranslation('room');
   const buttonRef = useRef<HTMLButtonElement | null>(null);
@@ -112,7 +115,7 @@ export const PushToTalkButton = memo(function PushToTalkButton({
     <Box sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', gap: 1.25 }}>
       <ButtonBase
         ref={buttonRef}
-        aria-label={t('ptt.label')}
+        aria-label={label ?? t('ptt.label')}
         aria-pressed={micOn}
         aria-describedby={compact ? undefined : 'ptt-hint'}
         disabled={disabled}

@@ -4,7 +4,7 @@
  * someone else holds it, and a falling pair when it is taken back. Played through Web Audio, so no file to
  * load; silent where the browser has no AudioContext or has not allowed sound yet.
  */
-let context: AudioContext | null = null;
+import { playNotes } from '../../../components/tones.ts';
 
 export type LinkTone = 'lost' | 'back' | 'permit' | 'busy' | 'revoked';
 
@@ -18,23 +18,5 @@ const NOTES: Record<LinkTone, number[]> = {
 const NOTE_S = 0.12;
 
 export function playLinkTone(tone: LinkTone): void {
-  try {
-    context ??= new AudioContext();
-    const start = context.currentTime + 0.02;
-    NOTES[tone].forEach((frequency, index) => {
-      if (!context || frequency === 0) return;
-      const oscillator = context.createOscillator();
-      const gain = context.createGain();
-      oscillator.frequency.value = frequency;
-      const at = start + index * NOTE_S;
-      gain.gain.setValueAtTime(0.0001, at);
-      gain.gain.exponentialRampToValueAtTime(0.2, at + 0.01);
-      gain.gain.exponentialRampToValueAtTime(0.0001, at + NOTE_S - 0.01);
-      oscillator.connect(gain).connect(context.destination);
-      oscillator.start(at);
-      oscillator.stop(at + NOTE_S);
-    });
-  } catch {
-    // No Web Audio here: the banner still says it.
-  }
+  playNotes(NOTES[tone], { noteSeconds: NOTE_S, level: 0.2 });
 }

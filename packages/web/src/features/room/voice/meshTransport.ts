@@ -26,19 +26,20 @@ import {
   wirePeer,
 } from './peer.ts';
 import type { SignalClient } from './signalClient.ts';
-import type { VoiceLink, VoiceTransport } from './voiceTransport.ts';
+import type { AudioOutput, IceSettings, LinkProblem, VoiceLink, VoiceTransport } from './voiceTransport.ts';
 
-export interface MeshOptions {
+export interface MeshOptions extends IceSettings {
   signal: SignalClient;
   /** The name this page offers under (the server shows the account's anyway). */
   name: string;
-  iceServers: RTCIceServer[];
   /** Send video too (the join view). */
   video: boolean;
   /** This page only listens: it sends nothing and does not connect to other listeners. */
   listenOnly: boolean;
   /** A peer offered before the roster named it: its name from the offer. */
   offeredBy: (peerId: string, name: string) => void;
+  /** Where received voice plays, when the page mixes it itself (absent: each peer's own audio element). */
+  output?: AudioOutput;
 }
 
 export class MeshTransport implements VoiceTransport {
@@ -58,6 +59,23 @@ export class MeshTransport implements VoiceTransport {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Each peer's link says for itself whether it came up (noVoice). */
+  problem(): LinkProblem | null {
+    return null;
+  }
+
+  configure(ice: IceSettings): void {
+    this.options.iceServers = ice.iceServers;
+    this.options.iceTransportPolicy = ice.iceTransportPolicy;
+    for (const peer of this.peers.values()) {
+      try {
+        peer.pc.setConfiguration({ ...peer.pc.getConfiguration(), ...ice });
+      } catch {
+        // A policy this connection cannot take: its next start takes it.
+      }
+    }
   }
 
   join(local: MediaStream | null): void {
@@ -144,7 +162,8 @@ export class MeshTransport implements VoiceTransport {
   private createPeer(id: string): Peer {
     const existing = this.peers.get(id);
     if (existing) return existing;
-    const pc = new RTCPeerConnection({ iceServers: this.options.iceServers });
+    const { iceServers, iceTransportPolicy } = this.options;
+    const pc = new RTCPeerConnection({ iceServers, iceTransportPolicy });
     const peer: Peer = {
       id,
       pc,
@@ -161,6 +180,7 @@ export class MeshTransport implements VoiceTransport {
       restart: () => this.restartPeer(peer),
       changed: () => this.changed(),
       sendCandidate: (candidate) => this.options.signal.candidate(id, candidate),
+      output: this.options.output,
     });
     this.changed();
     return peer;
@@ -170,7 +190,7 @@ export class MeshTransport implements VoiceTransport {
     const peer = this.peers.get(id);
     if (!peer) return;
     this.peers.delete(id);
-    closePeer(peer);
+    closePeer(peer, this.options.output);
     this.changed();
   }
 

@@ -1,6 +1,6 @@
 /** One peer of the mesh: its connection, its received stream and the element that plays it. */
 import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from './opusSettings.ts';
-import type { VoiceLink } from './voiceTransport.ts';
+import type { AudioOutput, VoiceLink } from './voiceTransport.ts';
 
 /** A peer whose connection has not come up after this long has no voice link (yet). */
 const NO_VOICE_AFTER_MS = 15_000;
@@ -53,14 +53,19 @@ function preferShortPlayout(receiver: RTCRtpReceiver | undefined): void {
     (receiver as { playoutDelayHint: number }).playoutDelayHint = JITTER_BUFFER_TARGET_MS / 1000;
 }
 
-/** Remote audio plays through a detached audio element (Chrome also feeds Web Audio from a remote stream
- * only while a media element plays it, which the diagnostics' level meter relies on). */
-export function playPeerAudio(peer: Peer, stream: MediaStream): void {
+/**
+ * Remote audio plays through a detached audio element (Chrome also feeds Web Audio from a remote stream only
+ * while a media element plays it, which the diagnostics' level meter relies on). With an `output` the element
+ * plays muted, for that reason only, and the output is what is heard.
+ */
+export function playPeerAudio(peer: Peer, stream: MediaStream, output?: AudioOutput): void {
   if (!peer.audio) {
     peer.audio = new Audio();
     peer.audio.autoplay = true;
   }
+  peer.audio.muted = output !== undefined;
   peer.audio.srcObject = stream;
+  output?.attach(peer.id, stream);
   void peer.audio.play().catch(() => {
     // Autoplay refused until the first gesture: the next press resumes it.
   });
@@ -90,7 +95,8 @@ export async function flushCandidates(peer: Peer): Promise<void> {
 }
 
 /** Closes the connection and stops playing the peer; its events no longer reach the room. */
-export function closePeer(peer: Peer): void {
+export function closePeer(peer: Peer, output?: AudioOutput): void {
+  output?.detach(peer.id);
   for (const timer of peer.timers.splice(0)) clearTimeout(timer);
   peer.pc.onicecandidate = null;
   peer.pc.ontrack = null;
@@ -114,6 +120,7 @@ export function wirePeer(
     restart: () => void;
     changed: () => void;
     sendCandidate: (candidate: RTCIceCandidateInit) => void;
+    output?: AudioOutput;
   },
 ): void {
   const { pc } = peer;
@@ -127,7 +134,7 @@ export function wirePeer(
     peer.stream = stream;
     if (event.track.kind === 'audio') {
       preferShortPlayout(event.receiver);
-      playPeerAudio(peer, stream);
+      playPeerAudio(peer, stream, room.output);
     }
     room.changed();
   };

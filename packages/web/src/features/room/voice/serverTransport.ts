@@ -1,9 +1,11 @@
 /**
- * A channel's voice through the media server (issue 26): one WebRTC connection to it, whoever talks. The
- * microphone is sent on it (muted by the server until this page holds the floor) and the channel's mix comes
- * back on it; a talker's change renegotiates nothing. The offer and candidates go over the page's socket
- * (`media_offer`, answered with the server's SDP; `media_candidate`): the browser never speaks to the media
- * server's API.
+ * A channel's voice through the media server (issue 26): one WebRTC connection to it, whoever talks. A page
+ * that may talk sends its microphone on it (muted by the server until this page holds the floor) and hears
+ * the channel's mix without its own voice; it offers (`media_offer`, answered with the server's SDP) and
+ * trickles its candidates (`media_candidate`). A page that only listens (no microphone) gets the channel's
+ * mix, encoded once for every listener: the server offers (`media_watch`) and the page answers
+ * (`media_answer`). A talker's change renegotiates nothing. The browser never speaks to the media server's
+ * API, only over the page's socket.
  *
  * It never gives up: a refused offer (the media server restarting), a `media_reset` or a failed connection
  * starts afresh after a back-off, until the server answers.
@@ -11,17 +13,27 @@
 import type { RoomPeer } from '@talkgroup/protocol';
 import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from './opusSettings.ts';
 import type { SignalClient } from './signalClient.ts';
-import type { VoiceLink, VoiceTransport } from './voiceTransport.ts';
+import type { AudioOutput, IceSettings, LinkProblem, VoiceLink, VoiceTransport } from './voiceTransport.ts';
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 5_000;
 /** A connection that stays `disconnected` this long is started afresh. */
 const DISCONNECTED_RESTART_MS = 5_000;
 
-export interface ServerTransportOptions {
+/**
+ * What the page asks of the server's audio (in its description: the receiver's wishes). DTX and FEC as on the
+ * mesh; no 10 ms frames: the media server mixes 20 ms frames (it asks the same of the page in its answer).
+ */
+const FROM_SERVER_OPUS = { usedtx: true, useinbandfec: true };
+
+export interface ServerTransportOptions extends IceSettings {
   signal: SignalClient;
-  iceServers: RTCIceServer[];
+  /** Where the channel's mix plays, when the page mixes it itself (absent: an audio element of its own). */
+  output?: AudioOutput;
 }
+
+/** The output's name for the media server's mix (one stream, whoever talks). */
+const MIX = 'mix';
 
 export class ServerTransport implements VoiceTransport {
   readonly kind = 'server' as const;
@@ -38,9 +50,31 @@ export class ServerTransport implements VoiceTransport {
   private readonly offs: Array<() => void> = [];
   /** Bumped at each fresh start: an answer to an older offer is dropped. */
   private attempt = 0;
+  private linkProblem: LinkProblem | null = null;
+  private ice: IceSettings;
 
   constructor(options: ServerTransportOptions) {
     this.options = options;
+    this.ice = { iceServers: options.iceServers, iceTransportPolicy: options.iceTransportPolicy };
+  }
+
+  problem(): LinkProblem | null {
+    return this.linkProblem;
+  }
+
+  private setProblem(problem: LinkProblem | null): void {
+    if (problem === this.linkProblem) return;
+    this.linkProblem = problem;
+    this.changed();
+  }
+
+  configure(ice: IceSettings): void {
+    this.ice = ice;
+    try {
+      this.pc?.setConfiguration({ ...this.pc.getConfiguration(), ...ice });
+    } catch {
+      // A policy this connection cannot take: the next connection starts with it.
+    }
   }
 
   private changed(): void {
@@ -101,6 +135,7 @@ export class ServerTransport implements VoiceTransport {
       this.audio.pause();
       this.audio.srcObject = null;
     }
+    this.options.output?.detach(MIX);
   }
 
   /** One link per peer of the roster: they are all heard through the server's one connection. */
@@ -154,18 +189,24 @@ export class ServerTransport implements VoiceTransport {
   private async connect(): Promise<void> {
     if (!this.joined || this.pc || !this.options.signal.connected) return;
     const attempt = ++this.attempt;
-    const { signal, iceServers } = this.options;
-    const pc = new RTCPeerConnection({ iceServers });
+    const { signal } = this.options;
+    const pc = new RTCPeerConnection(this.ice);
     this.pc = pc;
-    const track = this.local?.getAudioTracks()[0];
-    if (track && this.local) pc.addTrack(track, this.local);
-    else pc.addTransceiver('audio', { direction: 'recvonly' });
-    pc.onicecandidate = (event) => signal.mediaCandidate(event.candidate?.toJSON() ?? null);
+    let candidates = 0;
+    pc.onicecandidate = (event) => {
+      if (event.candidate) candidates += 1;
+      // Gathering ended without a single path (relay-only and no relay answered): nothing can connect.
+      else if (candidates === 0 && this.pc === pc) this.setProblem('noRoute');
+      signal.mediaCandidate(event.candidate?.toJSON() ?? null);
+    };
     pc.ontrack = (event) => {
       if ('jitterBufferTarget' in event.receiver) event.receiver.jitterBufferTarget = JITTER_BUFFER_TARGET_MS;
       this.mix = event.streams[0] ?? new MediaStream([event.track]);
       this.audio ??= Object.assign(new Audio(), { autoplay: true });
+      // With an output the element plays muted, only so that Chrome feeds the stream to Web Audio.
+      this.audio.muted = this.options.output !== undefined;
       this.audio.srcObject = this.mix;
+      this.options.output?.attach(MIX, this.mix);
       void this.audio.play().catch(() => {
         // Autoplay refused until the first gesture: the next press resumes it.
       });
@@ -173,9 +214,13 @@ export class ServerTransport implements VoiceTransport {
     };
     pc.onconnectionstatechange = () => {
       if (this.pc !== pc) return;
-      if (pc.connectionState === 'connected') this.retries = 0;
-      else if (pc.connectionState === 'failed') this.restart();
-      else if (pc.connectionState === 'disconnected')
+      if (pc.connectionState === 'connected') {
+        this.retries = 0;
+        this.setProblem(null);
+      } else if (pc.connectionState === 'failed') {
+        this.setProblem('noRoute');
+        this.restart();
+      } else if (pc.connectionState === 'disconnected')
         this.timers.push(
           setTimeout(() => {
             if (this.pc === pc && pc.connectionState === 'disconnected') this.restart();
@@ -184,18 +229,44 @@ export class ServerTransport implements VoiceTransport {
       this.changed();
     };
     try {
-      const offer = await pc.createOffer();
-      const tuned = { type: offer.type, sdp: applyOpusSettings(offer.sdp ?? '') };
-      await pc.setLocalDescription(tuned).catch(() => pc.setLocalDescription(offer));
-      const answer = await signal.mediaOffer(pc.localDescription?.sdp ?? tuned.sdp);
-      if (attempt !== this.attempt) return;
-      if (!answer.success) throw new Error(answer.result);
-      await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+      const track = this.local?.getAudioTracks()[0];
+      if (track && this.local) await this.offer(pc, track, this.local, attempt);
+      else await this.watch(pc, attempt);
+      if (attempt === this.attempt && this.linkProblem === 'serverUnreachable') this.setProblem(null);
       this.changed();
     } catch (error) {
       if (attempt !== this.attempt) return;
-      console.warn('Talkgroup: the media server did not take the offer', error);
+      if (error instanceof Unanswered) this.setProblem('serverUnreachable');
+      console.warn('Talkgroup: no voice link with the media server', error);
       this.restart();
     }
   }
+
+  /** A page that talks: its microphone and the mix without its own voice, on its own offer. */
+  private async offer(pc: RTCPeerConnection, track: MediaStreamTrack, local: MediaStream, attempt: number) {
+    pc.addTrack(track, local);
+    const offer = await pc.createOffer();
+    const tuned = { type: offer.type, sdp: applyOpusSettings(offer.sdp ?? '', FROM_SERVER_OPUS) };
+    await pc.setLocalDescription(tuned).catch(() => pc.setLocalDescription(offer));
+    const answer = await this.options.signal.mediaOffer(pc.localDescription?.sdp ?? tuned.sdp);
+    if (attempt !== this.attempt) return;
+    if (!answer.success) throw new Unanswered(answer.result);
+    await pc.setRemoteDescription({ type: 'answer', sdp: answer.sdp });
+  }
+
+  /** A page that listens: the channel's mix, on the server's offer. */
+  private async watch(pc: RTCPeerConnection, attempt: number) {
+    const offered = await this.options.signal.mediaWatch();
+    if (attempt !== this.attempt) return;
+    if (!offered.success) throw new Unanswered(offered.result);
+    await pc.setRemoteDescription({ type: 'offer', sdp: offered.sdp });
+    const answer = await pc.createAnswer();
+    const tuned = { type: answer.type, sdp: applyOpusSettings(answer.sdp ?? '', FROM_SERVER_OPUS) };
+    await pc.setLocalDescription(tuned).catch(() => pc.setLocalDescription(answer));
+    const done = await this.options.signal.mediaAnswer(pc.localDescription?.sdp ?? tuned.sdp);
+    if (attempt === this.attempt && !done.success) throw new Unanswered(done.result ?? '');
+  }
 }
+
+/** The server refused or did not answer (it cannot reach a media server now). */
+class Unanswered extends Error {}

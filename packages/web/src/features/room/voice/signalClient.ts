@@ -81,6 +81,28 @@ export class SignalClient {
     });
   }
 
+  /** A `server` channel, a page that only listens: the media server's offer of the channel's mix. */
+  mediaWatch(): Promise<{ success: true; sdp: string } | { success: false; result: string }> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ success: false, result: 'no answer from the server' }), JOIN_ANSWER_MS);
+      this.socket.emit('media_watch', { room: this.room }, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+    });
+  }
+
+  /** The page's answer to that offer. */
+  mediaAnswer(sdp: string): Promise<{ success: boolean; result?: string }> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve({ success: false, result: 'no answer from the server' }), JOIN_ANSWER_MS);
+      this.socket.emit('media_answer', { room: this.room, sdp }, (answer) => {
+        clearTimeout(timer);
+        resolve(answer);
+      });
+    });
+  }
+
   mediaCandidate(candidate: RTCIceCandidateInit | null): void {
     if (this.socket.connected) this.socket.emit('media_candidate', { room: this.room, candidate });
   }

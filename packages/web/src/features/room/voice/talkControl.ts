@@ -143,6 +143,22 @@ export class TalkControl {
     }, payload.holdMs + 2000);
   };
 
+  /**
+   * An all call took this room's floor (broadcast_request, the dispatch console): the microphone is heard
+   * here without a press of its own, until the all call ends (or the floor is taken back: `revoked`).
+   */
+  broadcast(on: boolean): void {
+    const track = this.room.track();
+    if (!track) return;
+    if (on) {
+      if (this.micOn) return;
+      this.floorHolder = null;
+      this.room.pressed();
+      this.room.recorder?.begin(track);
+      this.talk(true);
+    } else if (this.micOn && !this.pressed) this.talk(false);
+  }
+
   /** After a late HTTP report: the socket says the floor is free again. */
   correct(): void {
     if (!this.micOn) releaseFloor(this.room.socket, this.room.name);

@@ -3,7 +3,7 @@
  * (diagnostics.ts: received levels and statistics for the browser tests and the latency bench) before it
  * loads: `window.__talkgroupDiagnostics = true` (Playwright's addInitScript) or `?diagnostics` in its address.
  */
-import { useEffect, useState, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoom.ts';
 import { VoiceRoom } from './voiceRoom.ts';
 
@@ -22,6 +22,7 @@ const EMPTY: VoiceRoomState = {
   room: '',
   mode: 'talk',
   transport: 'mesh',
+  linkProblem: null,
   joined: false,
   reconnecting: false,
   selfId: null,
@@ -44,25 +45,31 @@ export interface UseVoiceRoomOptions extends Omit<VoiceRoomOptions, 'socket'> {
 
 export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom | null; state: VoiceRoomState } {
   const [engine, setEngine] = useState<VoiceRoom | null>(null);
-  const { socket, enabled, room, name, video, voiceProcessing, mode, linkTones } = options;
+  const { socket, enabled, room, name, video, voiceProcessing, mode, linkTones, iceTransportPolicy } = options;
   const iceKey = JSON.stringify(options.iceServers);
+  // The room is made with the ICE servers it first gets; renewed ones (TURN credentials) reach it below.
+  const iceAtStart = useRef(iceKey);
+  if (!enabled) iceAtStart.current = iceKey;
   const report = options.reportMicState;
   const recorder = options.recorder;
+  const output = options.output;
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: iceKey stands for iceServers; voiceProcessing changes are applied live below
+  // biome-ignore lint/correctness/useExhaustiveDependencies: ICE servers are renewed live below; voiceProcessing changes too
   useEffect(() => {
     if (!socket || !enabled) return;
     const voice = new VoiceRoom({
       socket,
       room,
       name,
-      iceServers: JSON.parse(iceKey) as RTCIceServer[],
+      iceServers: JSON.parse(iceAtStart.current) as RTCIceServer[],
+      iceTransportPolicy,
       video,
       voiceProcessing,
       reportMicState: report,
       recorder,
       mode,
       linkTones,
+      output,
     });
     setEngine(voice);
     let left = false;
@@ -79,7 +86,11 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
       detachDiagnostics?.();
       setEngine(null);
     };
-  }, [socket, enabled, room, name, video, iceKey, report, recorder, mode, linkTones]);
+  }, [socket, enabled, room, name, video, report, recorder, mode, linkTones, iceTransportPolicy, output]);
+
+  useEffect(() => {
+    engine?.setIce({ iceServers: JSON.parse(iceKey) as RTCIceServer[], iceTransportPolicy });
+  }, [engine, iceKey, iceTransportPolicy]);
 
   useEffect(() => {
     if (engine && voiceProcessing !== undefined) void engine.setVoiceProcessing(voiceProcessing).catch(() => {});

@@ -24,7 +24,7 @@ import { ServerTransport } from './serverTransport.ts';
 import { SignalClient } from './signalClient.ts';
 import { TalkControl } from './talkControl.ts';
 import { type PeerState, SnapshotSource, type VoiceRoomOptions, type VoiceRoomState } from './voiceRoomState.ts';
-import type { VoiceTransport } from './voiceTransport.ts';
+import type { IceSettings, VoiceTransport } from './voiceTransport.ts';
 
 export type { MediaProblem } from './localMedia.ts';
 export { classifyMediaError } from './localMedia.ts';
@@ -38,7 +38,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private stopTransport: () => void = () => {};
   private started = false;
   /** Who is in the channel (by socket id): their name and user id, from the join, 'user joined' or an offer. */
-  private readonly roster = new Map<string, Pick<RoomPeer, 'name' | 'userId'>>();
+  private readonly roster = new Map<string, Pick<RoomPeer, 'name' | 'userId'> & { mode?: RoomPeer['mode'] }>();
   /** Mic states heard, by socket id (also for peers whose link is not up yet). */
   private readonly talkingBySocket = new Map<string, boolean>();
   private localStream: MediaStream | null = null;
@@ -47,6 +47,11 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private joined = false;
   /** The link dropped after a join; cleared when the server answers the join again (tones, banner). */
   private linkLost = false;
+  /** The server answered this socket's join: the roster is this connection's. */
+  private inChannel = false;
+  /** The channel should go through the media server, which does not answer now (media_plane). */
+  private fallback = false;
+  private ice: IceSettings;
   private closed = false;
   private mediaProblem: MediaProblem | null = null;
   private readonly reporter: MicStateReporter | null;
@@ -55,6 +60,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   constructor(options: VoiceRoomOptions) {
     super();
     this.options = options;
+    this.ice = { iceServers: options.iceServers, iceTransportPolicy: options.iceTransportPolicy };
     this.signal = new SignalClient(options.socket, options.room);
     this.transport = this.makeTransport('mesh');
     this.ptt = new TalkControl({
@@ -94,16 +100,17 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     const { options, signal } = this;
     const transport: VoiceTransport =
       kind === 'server'
-        ? new ServerTransport({ signal, iceServers: options.iceServers })
+        ? new ServerTransport({ signal, ...this.ice, output: options.output })
         : new MeshTransport({
             signal,
             name: options.name,
-            iceServers: options.iceServers,
+            ...this.ice,
             video: options.video ?? false,
             listenOnly: this.listening,
             offeredBy: (peerId, name) => {
               if (!this.roster.has(peerId)) this.roster.set(peerId, { name, userId: 0 });
             },
+            output: options.output,
           });
     this.stopTransport = transport.onChange(() => this.changed());
     return transport;
@@ -123,14 +130,41 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     });
   }
 
-  private readonly onMediaPlane = (payload: { kind: VoiceTransport['kind'] }): void => {
-    if (payload.kind === this.transport.kind) return;
+  private readonly onMediaPlane = (payload: { kind: VoiceTransport['kind']; fallback?: boolean }): void => {
+    this.fallback = payload.fallback === true;
+    if (payload.kind === this.transport.kind) {
+      this.changed();
+      return;
+    }
     this.stopTransport();
     this.transport.leave();
     this.transport = this.makeTransport(payload.kind);
     if (this.started) this.transport.join(this.localStream);
+    // The channel moved while this page was in it (the media server went down, or came back): the new
+    // transport connects at once (on the mesh to every peer: two pages offering each other settle it).
+    if (this.started && this.inChannel) {
+      const self = this.signal.selfId;
+      const peers = [...this.roster].filter(([id]) => id !== self);
+      this.transport.present(
+        peers.map(([id, peer]) => ({
+          id,
+          name: peer.name,
+          userId: peer.userId,
+          room: this.options.room,
+          mode: peer.mode ?? 'talk',
+        })),
+        true,
+      );
+      this.transport.channelJoined();
+    }
     this.changed();
   };
+
+  /** New ICE settings (renewed TURN credentials): the connections keep going and use them from now on. */
+  setIce(ice: IceSettings): void {
+    this.ice = ice;
+    this.transport.configure(ice);
+  }
 
   private changed(): void {
     if (!this.closed) this.publish(this.buildSnapshot());
@@ -150,6 +184,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       room: this.options.room,
       mode: this.options.mode ?? 'talk',
       transport: this.transport.kind,
+      linkProblem: this.transport.problem() ?? (this.fallback && this.transport.kind === 'mesh' ? 'serverDown' : null),
       joined: this.joined,
       reconnecting: this.linkLost,
       selfId: this.signal.selfId,
@@ -224,6 +259,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private answered(answer: JoinAnswer | undefined): void {
     if (this.closed || !answer) return;
     if (answer.success) {
+      this.inChannel = true;
       this.transport.channelJoined();
       if (this.linkLost) {
         this.linkLost = false;
@@ -241,13 +277,16 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private arrived(peers: RoomPeer[]): void {
     if (this.closed) return;
     const self = this.signal.selfId;
-    for (const peer of peers) if (peer.id !== self) this.roster.set(peer.id, { name: peer.name, userId: peer.userId });
+    for (const peer of peers)
+      if (peer.id !== self) this.roster.set(peer.id, { name: peer.name, userId: peer.userId, mode: peer.mode });
     this.transport.present(peers, true);
     this.changed();
   }
 
   private readonly onConnect = (): void => {
     // A reconnection is a new socket id: the others saw us leave, so we join again as the newcomer.
+    this.inChannel = false;
+    this.roster.clear();
     this.transport.reset();
     this.join();
   };
@@ -258,6 +297,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       if (this.options.linkTones !== false) playLinkTone('lost');
     }
     this.joined = false;
+    this.inChannel = false;
     // The server frees the floor and ends the burst of a lost socket; the HTTP report keeps the state right.
     this.ptt.lost();
     this.changed();
@@ -265,7 +305,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
 
   private readonly onUserJoined = (remote: RoomPeer): void => {
     if (remote.id === this.signal.selfId) return;
-    this.roster.set(remote.id, { name: remote.name, userId: remote.userId });
+    this.roster.set(remote.id, { name: remote.name, userId: remote.userId, mode: remote.mode });
     this.transport.present([remote], false);
     this.changed();
   };
@@ -311,6 +351,14 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   /** Push-to-talk: see TalkControl (a press asks for the floor, a release gives it back). */
   setMicEnabled(on: boolean): void {
     if (!this.closed && !this.listening) this.ptt.press(on);
+  }
+
+  /**
+   * An all call granted this channel's floor (the dispatch console's broadcast_request): the microphone is
+   * heard here until `setBroadcasting(false)`; no floor is asked, the all call took it.
+   */
+  setBroadcasting(on: boolean): void {
+    if (!this.closed && !this.listening) this.ptt.broadcast(on);
   }
 
   /** The join view's camera button: the track stays, so turning it back on needs no negotiation. */

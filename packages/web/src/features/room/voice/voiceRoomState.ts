@@ -3,7 +3,7 @@ import type { ClientToServerEvents, ParticipationMode, ServerToClientEvents } fr
 import type { Socket } from 'socket.io-client';
 import type { MediaProblem } from './localMedia.ts';
 import type { TransmissionRecorder } from './recorder.ts';
-import type { VoiceLink, VoiceTransport } from './voiceTransport.ts';
+import type { AudioOutput, LinkProblem, VoiceLink, VoiceTransport } from './voiceTransport.ts';
 
 export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -21,6 +21,8 @@ export interface VoiceRoomState {
   mode: ParticipationMode;
   /** How the voice travels: peer to peer, or through the server. */
   transport: VoiceTransport['kind'];
+  /** Why the voice cannot flow now (the media server, the network), for the page to say. */
+  linkProblem: LinkProblem | null;
   /** join_room was sent on a connected socket. */
   joined: boolean;
   /** The link to the server dropped after a join and the room is not joined again yet. */
@@ -47,6 +49,8 @@ export interface VoiceRoomOptions {
   /** Shown to the others (join_room name). */
   name: string;
   iceServers: RTCIceServer[];
+  /** `relay`: only paths through a TURN relay (the server's ICE_TRANSPORT_POLICY). */
+  iceTransportPolicy?: RTCIceTransportPolicy;
   /** The join view: video at an ideal 240x240 as well as audio. */
   video?: boolean;
   /** Echo cancellation, noise suppression and automatic gain (on for people; tests turn it off). */
@@ -61,6 +65,11 @@ export interface VoiceRoomOptions {
   linkTones?: boolean;
   /** Voice history: records each transmission (recorder.ts); must stay the same object for the room's life. */
   recorder?: TransmissionRecorder;
+  /**
+   * Where received voice plays, when the page mixes it itself (the dispatch console's gain per channel); the
+   * same object for the room's life. Absent: each stream plays on an audio element of its own.
+   */
+  output?: AudioOutput;
 }
 
 /** React reads a framework-free object through useSyncExternalStore: subscribe, and the latest snapshot. */

@@ -17,8 +17,35 @@ export interface VoiceLink {
   stream: MediaStream | null;
 }
 
+/**
+ * Where a room's received voice plays when the page mixes it itself (the dispatch console: a gain per channel):
+ * the transport hands each received stream here instead of playing it on its own.
+ */
+export interface AudioOutput {
+  /** Plays this stream (a peer's, or the media server's mix) through the output, in place of an earlier one. */
+  attach(id: string, stream: MediaStream): void;
+  detach(id: string): void;
+}
+
+/**
+ * Why the voice cannot flow now: the media server does not answer (`serverUnreachable`), this device could
+ * not open a path to it (`noRoute`: the network blocks it and no relay carried it), or the channel goes peer
+ * to peer because no media server answers (`serverDown`).
+ */
+export type LinkProblem = 'serverUnreachable' | 'noRoute' | 'serverDown';
+
+/** What the connections are made with (ICE servers are renewed while the room lives: TURN credentials expire). */
+export interface IceSettings {
+  iceServers: RTCIceServer[];
+  iceTransportPolicy?: RTCIceTransportPolicy;
+}
+
 export interface VoiceTransport {
   readonly kind: 'mesh' | 'server';
+  /** Why the voice cannot flow now (null: it does, or it is being set up for the first time). */
+  problem(): LinkProblem | null;
+  /** New ICE settings (renewed TURN credentials): used from now on, without dropping any connection. */
+  configure(ice: IceSettings): void;
   /**
    * The channel's media starts: `local` is what this page sends (null: it only listens). Call `present` for
    * the peers there.

@@ -1,0 +1,90 @@
+/**
+ * The dispatch console through the media server (issues 26 and 27), in real Chromium with fake microphones: the
+ * desk's all call is heard in two channels that go through Janus, and two channels patched from the console
+ * carry a member's voice from one to the other until the desk unpatches them.
+ */
+import { chromiumLaunchOptions } from './chromium.ts';
+import { hold, monitor, peakIn, peerIn, silenceIn } from './dispatch-support.ts';
+import { expect as baseExpect, test } from './fixtures.ts';
+import { janusDeployment, transportOf } from './media-servers.ts';
+import { fakeMicrophoneArgs } from './room-audio.ts';
+import { heardAbove, openAs, type RoomPage, silentBelow, TONE_WAV } from './room-support.ts';
+
+const expect = baseExpect.configure({ timeout: 30_000 });
+const PHONE = { width: 390, height: 844 };
+
+test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
+test.describe.configure({ timeout: 240_000 });
+
+test('through Janus, an all call is heard in two channels, and a patch carries a member from one to the other', async ({
+  browser,
+}) => {
+  const deployment = await janusDeployment();
+  const { server, seed } = deployment;
+  const pages: RoomPage[] = [];
+  try {
+    const [alpha, bravo] = [await seed.channel(), await seed.channel()];
+    const desk = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+    const ali = await seed.member({ firstName: 'Ali', lastName: 'Alpha' });
+    const bea = await seed.member({ firstName: 'Bea', lastName: 'Bravo' });
+    await seed.addToChannel(alpha.id, [desk.id, ali.id]);
+    await seed.addToChannel(bravo.id, [desk.id, bea.id]);
+
+    const d = await openAs(browser, server.baseURL, desk);
+    const a = await openAs(browser, server.baseURL, ali, { viewport: PHONE });
+    const b = await openAs(browser, server.baseURL, bea, { viewport: PHONE });
+    pages.push(d, a, b);
+    await d.page.goto('/dispatch');
+    await monitor(d.page, [alpha.name, bravo.name]);
+    await a.page.goto(`/talk/${alpha.id}`);
+    await b.page.goto(`/talk/${bravo.id}`);
+    await expect(transportOf(a.page)).toHaveText('Voice through the server');
+    await expect(transportOf(b.page)).toHaveText('Voice through the server');
+
+    // What each phone receives from its channel (one stream from the media server, whoever talks).
+    const mixAtAli = await peerIn(a.page, alpha.rtcSession, desk.id);
+    const mixAtBea = await peerIn(b.page, bravo.rtcSession, desk.id);
+    const quietAli = await silenceIn(a.page, alpha.rtcSession, mixAtAli);
+    const quietBea = await silenceIn(b.page, bravo.rtcSession, mixAtBea);
+
+    // All call: the desk is heard in both channels through Janus.
+    const releaseAll = await hold(d.page, d.page.getByRole('button', { name: 'All call' }));
+    await expect(d.page.getByRole('status', { name: 'All call' })).toHaveText('All call on 2 of 2 channels.');
+    await expect.poll(() => peakIn(a.page, alpha.rtcSession, mixAtAli)).toBeGreaterThan(heardAbove(quietAli));
+    await expect.poll(() => peakIn(b.page, bravo.rtcSession, mixAtBea)).toBeGreaterThan(heardAbove(quietBea));
+    await releaseAll();
+    await expect.poll(() => peakIn(b.page, bravo.rtcSession, mixAtBea)).toBeLessThan(silentBelow(quietBea));
+
+    // The desk patches Alpha and Bravo: Ali, talking in Alpha, is heard on Bea's phone in Bravo.
+    for (const channel of [alpha, bravo])
+      await d.page.getByRole('checkbox', { name: `Include ${channel.name}` }).check();
+    await d.page.getByRole('button', { name: 'Patch the checked channels (2)' }).click();
+    await expect(
+      d.page.getByRole('region', { name: `Channel ${alpha.name}` }).getByText(`Patched with ${bravo.name}`),
+    ).toBeVisible();
+    const aliTalk = a.page.getByRole('button', { name: 'Push to talk' });
+    let releaseAli = await hold(a.page, aliTalk);
+    await expect(aliTalk).toHaveAttribute('data-mic', 'on');
+    await expect.poll(() => peakIn(b.page, bravo.rtcSession, mixAtBea)).toBeGreaterThan(heardAbove(quietBea));
+    await releaseAli();
+    await expect.poll(() => peakIn(b.page, bravo.rtcSession, mixAtBea)).toBeLessThan(silentBelow(quietBea));
+
+    // Unpatched: Ali talks again, heard at the desk in Alpha, and no longer on Bea's phone.
+    await d.page.getByRole('button', { name: /^Unpatch / }).click();
+    await expect(d.page.getByText('No patch.')).toBeVisible();
+    const aliAtDesk = await peerIn(d.page, alpha.rtcSession, ali.id);
+    const quietDesk = await silenceIn(d.page, alpha.rtcSession, aliAtDesk);
+    releaseAli = await hold(a.page, aliTalk);
+    await expect(aliTalk).toHaveAttribute('data-mic', 'on');
+    await expect.poll(() => peakIn(d.page, alpha.rtcSession, aliAtDesk)).toBeGreaterThan(heardAbove(quietDesk));
+    // Over a second of her voice at the desk, Bea's phone stays quiet.
+    for (let sample = 0; sample < 5; sample++) {
+      expect(await peakIn(b.page, bravo.rtcSession, mixAtBea)).toBeLessThan(silentBelow(quietBea));
+      await d.page.waitForTimeout(200);
+    }
+    await releaseAli();
+  } finally {
+    for (const page of pages) await page.close();
+    await deployment.stop();
+  }
+});

@@ -1,0 +1,80 @@
+/**
+ * Private calls (issue 27): one user calls another; the callee's pages ring until it accepts or declines (or
+ * 30 s pass); both then talk push-to-talk in a hidden channel of two that no list shows. Who may call whom is
+ * one rule, `mayCallPrivately`, asked by the server and by the web app's menus.
+ */
+import { z } from 'zod';
+import { call, Empty, Flag, Id, OkSchema, ok } from '../call.ts';
+import { type Actor, may } from '../roles.ts';
+
+/** How long a call rings before it counts as missed. */
+export const PRIVATE_CALL_RING_MS = 30_000;
+
+export const PRIVATE_CALL_STATES = ['ringing', 'active', 'declined', 'missed', 'cancelled', 'ended'] as const;
+export type PrivateCallState = (typeof PRIVATE_CALL_STATES)[number];
+
+const Party = z.object({ userId: z.number().nullable(), name: z.string() });
+
+export const PrivateCallSchema = z.object({
+  callId: z.number(),
+  /** The hidden channel's room key (join_room) and id (its voice history). */
+  room: z.string(),
+  channelId: z.number(),
+  caller: Party,
+  callee: Party,
+  state: z.enum(PRIVATE_CALL_STATES),
+  startedAt: z.string(),
+  answeredAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+});
+export type PrivateCall = z.output<typeof PrivateCallSchema>;
+
+export const CallSettingsSchema = z.object({
+  /** Members may call other members of their channels (otherwise only dispatchers and administrators). */
+  membersMayCallMembers: z.boolean(),
+});
+export type CallSettings = z.output<typeof CallSettingsSchema>;
+
+/**
+ * May `caller` call `callee`? Who holds `channel.call` everywhere (an administrator) calls anyone and may be
+ * called by anyone; in a channel they share, one who holds it there (a dispatcher) calls its members and is
+ * called by them; members call each other only when an administrator allows it (`membersMayCallMembers`).
+ */
+export function mayCallPrivately(
+  caller: Actor,
+  callee: Actor,
+  shareAChannel: boolean,
+  settings: CallSettings,
+): boolean {
+  if (may(caller, null, 'channel.call') || may(callee, null, 'channel.call')) return true;
+  if (!shareAChannel) return false;
+  const there = { member: true };
+  return may(caller, there, 'channel.call') || may(callee, there, 'channel.call') || settings.membersMayCallMembers;
+}
+
+/** Rings `userId`'s pages; the caller joins `room` once the callee accepts. */
+export const StartPrivateCall = call(ok({ res: z.object({ callId: z.number(), room: z.string() }) }))(
+  '/user/api/startPrivateCall',
+  'signedIn',
+  z.object({ userId: Id }),
+);
+/** The callee accepts (both join the call's room) or declines; only while it rings. */
+export const AnswerPrivateCall = call(ok({ res: PrivateCallSchema }))(
+  '/user/api/answerPrivateCall',
+  'signedIn',
+  z.object({ callId: Id, accept: Flag }),
+);
+/** Either party hangs up (the caller's hang-up while it rings cancels it, the callee's declines it). */
+export const EndPrivateCall = call(OkSchema)('/user/api/endPrivateCall', 'signedIn', z.object({ callId: Id }));
+/** The caller's own calls, newest first (with each call's channel: its voice history). */
+export const GetPrivateCalls = call(ok({ res: z.array(PrivateCallSchema) }))(
+  '/user/api/getPrivateCalls',
+  'signedIn',
+  z.object({ limit: z.coerce.number().int().min(1).max(200).default(20) }),
+);
+export const GetCallSettings = call(ok({ res: CallSettingsSchema }))('/user/api/getCallSettings', 'signedIn', Empty);
+export const SetCallSettings = call(ok({ res: CallSettingsSchema }))(
+  '/user/api/setCallSettings',
+  'settings.manage',
+  z.object({ membersMayCallMembers: Flag }),
+);

@@ -1,0 +1,56 @@
+/**
+ * The dispatch console's monitor list (issue 27, docs/api.md "Dispatch console"): saved per user, so that a
+ * desk's tiles, volumes and mutes follow it to another browser. Only channels the user may monitor.
+ */
+import { GetMonitorList, SetMonitorList } from '@talkgroup/protocol';
+import type { FastifyInstance } from 'fastify';
+import type { Reader } from '../channels/access.ts';
+import { notFound } from '../http/errors.ts';
+import { said } from '../http/messages.ts';
+import { defineRoutes, requireSelfOr } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { type MonitorList, monitorStore } from './monitor-store.ts';
+
+export function dispatchRoutes(app: FastifyInstance, services: Services): void {
+  const { access, channels, users } = services;
+  const monitors = monitorStore(services.db);
+  const route = defineRoutes(app, services.sessions);
+
+  /** The list without the channels its owner may no longer monitor (it left them, or its role changed). */
+  async function stillMonitored(owner: Reader, list: MonitorList): Promise<MonitorList> {
+    const where = await access.channelsWhere(owner, 'channel.monitor');
+    const allowed = where && new Set(where);
+    const kept = [];
+    for (const entry of list.channels) {
+      if (allowed && !allowed.has(entry.channelId)) continue;
+      // An administrator may monitor any channel, but a private call's hidden channel is none.
+      if (!allowed && !(await channels.listed(entry.channelId))) continue;
+      kept.push(entry);
+    }
+    return { ...list, channels: kept };
+  }
+
+  route(GetMonitorList, async ({ body, auth }) => {
+    const userId = body.userId ?? auth.userId;
+    requireSelfOr(auth, userId, 'users.manage');
+    const owner = userId === auth.userId ? auth : await users.row(userId);
+    if (!owner) throw notFound('user_not_found');
+    const reader: Reader = 'userId' in owner ? owner : { userId, role: owner.role, mapRight: owner.map_right === 1 };
+    const list = await stillMonitored(reader, await monitors.of(userId));
+    return { success: true, res: list.channels, unselectedVolume: list.unselectedVolume };
+  });
+
+  route(SetMonitorList, async ({ body, auth }) => {
+    for (const { channelId } of body.channels) {
+      const { channel } = await access.require(auth, channelId, 'channel.monitor');
+      if (channel.hidden) throw notFound('channel_not_found');
+    }
+    await monitors.set(auth.userId, { channels: body.channels, unselectedVolume: body.unselectedVolume });
+    return {
+      success: true,
+      ...said('monitor_list_saved'),
+      res: body.channels,
+      unselectedVolume: body.unselectedVolume,
+    };
+  });
+}

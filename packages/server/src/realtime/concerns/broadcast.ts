@@ -1,0 +1,56 @@
+/**
+ * All call (the dispatch console, issue 27): `broadcast_request { rooms }` takes the floor of each of these
+ * channels of the socket with one floor decision per channel (the same atomic take as a press, across
+ * instances), so that a dispatcher breaks in on members everywhere at once; `broadcast_release` gives them back.
+ * The answer says which channels are the caller's now and why the others are not. The page then lets its
+ * microphone be heard in every granted channel: each hears the same voice, on the mesh or the media server.
+ */
+import { type BroadcastAnswer, BroadcastRequest, may, mayAnywhere } from '@talkgroup/protocol';
+import type { Concern, MicChange } from '../context.ts';
+import { participationByRoom } from '../participations.ts';
+import { parse, SocketInputError } from '../socket-tasks.ts';
+import { recordInQueue, talkerOf } from './talk.ts';
+
+export const broadcast: Concern = (socket, scope) => {
+  scope.answerNow('broadcast_request', async (payload): Promise<BroadcastAnswer> => {
+    const { rooms } = parse(BroadcastRequest, payload, 'broadcast_request');
+    if (!mayAnywhere(socket.data, 'channel.broadcast'))
+      throw new SocketInputError('broadcast_request: your role does not allow an all call.');
+    const answer: BroadcastAnswer = { granted: [], refused: [] };
+    const kept: MicChange[] = [];
+    for (const room of rooms) {
+      const at = participationByRoom(socket.data, room);
+      if (!at || at.hidden) {
+        answer.refused.push({ room, reason: 'not_joined' });
+        continue;
+      }
+      // The socket is in the channel: a member of it (or one who may be in every channel), with the rights read at the join.
+      const standing = { member: true, canTalk: at.mayTalk };
+      if (!may(socket.data, standing, 'channel.broadcast')) {
+        answer.refused.push({
+          room,
+          reason: may(socket.data, standing, 'channel.talk') ? 'not_allowed' : 'listen_only',
+        });
+        continue;
+      }
+      const { answer: floor, changes } = await scope.talk.press(talkerOf(socket), at);
+      kept.push(...changes);
+      if (floor.granted) answer.granted.push(room);
+      else if ('holder' in floor) answer.refused.push({ room, reason: 'busy', holder: floor.holder });
+      else answer.refused.push({ room, reason: 'listen_only' });
+    }
+    recordInQueue(scope, 'broadcast_request', kept);
+    return answer;
+  });
+
+  scope.answerNow('broadcast_release', async (payload) => {
+    const { rooms } = parse(BroadcastRequest, payload, 'broadcast_release');
+    const released: MicChange[] = [];
+    for (const room of rooms) {
+      const at = participationByRoom(socket.data, room);
+      if (at) released.push(await scope.talk.release(talkerOf(socket), at));
+    }
+    recordInQueue(scope, 'broadcast_release', released);
+    return { success: true };
+  });
+};

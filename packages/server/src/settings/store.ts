@@ -1,0 +1,30 @@
+/** The organisation's settings (issue 27): one JSON value per key, with its defaults. */
+import { type CallSettings, CallSettingsSchema } from '@talkgroup/protocol';
+import type { Db } from '../db/schema.ts';
+
+const CALLS = 'calls';
+const CALL_DEFAULTS: CallSettings = { membersMayCallMembers: false };
+
+export function settingsStore(db: Db) {
+  return {
+    /** Who may call whom privately; the defaults until an administrator changes them. */
+    async calls(): Promise<CallSettings> {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', CALLS).executeTakeFirst();
+      if (!row) return CALL_DEFAULTS;
+      const parsed = CallSettingsSchema.safeParse({ ...CALL_DEFAULTS, ...JSON.parse(row.value) });
+      return parsed.success ? parsed.data : CALL_DEFAULTS;
+    },
+
+    async setCalls(settings: CallSettings): Promise<CallSettings> {
+      const value = JSON.stringify(settings);
+      await db
+        .insertInto('settings')
+        .values({ key: CALLS, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
+      return settings;
+    },
+  };
+}
+
+export type SettingsStore = ReturnType<typeof settingsStore>;

@@ -1,0 +1,192 @@
+/**
+ * The cells of the access matrix (authorization.test.ts): its callers, a body for each call whose rule one body
+ * shows for every caller, the name of the test that checks each other call, and cells written out by hand.
+ */
+import type { Role } from '@talkgroup/protocol';
+import type { Account } from './harness.ts';
+
+/** The channels of the fixture: the test channel (Alpha) and another one (Beta). */
+export type Where = 'channel' | 'other';
+
+/** The callers: their role and the channels they belong to. */
+export const CALLERS = {
+  insider: { role: 'member', in: ['channel'] },
+  outsider: { role: 'member', in: [] },
+  dispatcher: { role: 'dispatcher', in: ['channel'] },
+  otherDispatcher: { role: 'dispatcher', in: ['other'] },
+  admin: { role: 'admin', in: [] },
+} as const satisfies Record<string, { role: Role; in: readonly Where[] }>;
+export type CallerName = keyof typeof CALLERS;
+/** The administrator goes last: its successes change what the others would see (a deleted channel, user). */
+export const CALLER_ORDER: CallerName[] = ['insider', 'outsider', 'dispatcher', 'otherDispatcher', 'admin'];
+
+export interface Fixture extends Record<CallerName, Account> {
+  channelId: number;
+  otherChannelId: number;
+  insiderMessageId: number;
+  burstId: number;
+  alertId: number;
+  fenceId: number;
+}
+
+export interface Variant {
+  body: (f: Fixture) => object;
+  /** The channel the body names, for a `channel.*` capability: the handler asks `may` about it. */
+  about?: Where;
+  /** The code of a refusal in that channel when it is not the usual one (not_channel_member / not_allowed). */
+  refusal?: string;
+  label?: string;
+}
+
+export const plain = (body: Variant['body']): Variant => ({ body });
+/** A geofence's shape (createGeofence, and the fence of the fixture). */
+export const ZONE = { type: 'circle', lat: 48.85, lng: 2.35, radiusM: 150 } as const;
+export const inChannel = (body: Variant['body'], extra: Partial<Variant> = {}): Variant => ({
+  body,
+  about: 'channel',
+  ...extra,
+});
+
+/**
+ * Bodies for each call of the matrix, by path (several when a call may or may not name a channel). The access
+ * each cell checks is the one the call declares in packages/protocol, so the matrix, the server's guard and
+ * docs/api.md (access-docs.test.ts) agree.
+ */
+export const bodies: Record<string, Variant | Variant[]> = {
+  '/user/api/getAllChannels': plain(() => ({})),
+  '/user/api/getChannelOverviews': plain(() => ({})),
+  '/user/api/getChannelsToExport/': plain(() => ({})),
+  '/user/api/createChannel': plain(() => ({ channelName: 'Created' })),
+  '/user/api/updateChannel': plain((f) => ({ channelId: f.channelId, channelName: 'Renamed' })),
+  '/user/api/deleteChannel': plain((f) => ({ channelId: f.otherChannelId })),
+  '/user/api/createMultipleChannels': plain(() => ({ channelData: [{ name: 'Imported' }] })),
+  '/user/api/addUserToChannel': plain((f) => ({ userId: f.outsider.id, channelId: f.channelId })),
+  '/user/api/deleteUserFromChannel': plain((f) => ({ userId: f.insider.id, channelId: f.channelId })),
+  '/user/api/setChannelMemberRights': plain((f) => ({ channelId: f.channelId, userId: f.insider.id, canTalk: false })),
+  '/user/api/updateUserChannels': plain((f) => ({ userList: [f.insider.id, f.outsider.id], channelId: f.channelId })),
+  '/user/api/updateChannelUsers': plain((f) => ({ userId: f.outsider.id, channelList: [f.channelId] })),
+  '/user/api/getLastActivities/': plain(() => ({})),
+  '/user/api/getAllActivities/': [
+    plain(() => ({ start: 0, limit: 21 })),
+    inChannel((f) => ({ start: 0, limit: 21, channelId: f.channelId }), { label: 'naming the channel' }),
+  ],
+  '/user/api/deleteOldActivities': plain(() => ({ timeFrame: '1w' })),
+  '/user/api/getUserCallEvents': plain((f) => ({ userId: f.insider.id })),
+  '/user/api/getUserEndCallEventsByCallId': plain((f) => ({ callId: f.burstId })),
+  '/device/getDeviceByMacAddress': plain(() => ({ macAddress: '00:1A:2B:3C:4D:5E' })),
+  '/device/getAllMaterialTypes/': plain(() => ({})),
+  '/user/api/getUsersInChannel': inChannel((f) => ({ channelId: f.channelId })),
+  '/user/api/getchannelmessagelistForAdmin': inChannel((f) => ({ channelId: f.channelId })),
+  '/user/api/sendMessageToChannel': inChannel((f) => ({ channelId: f.channelId, message: 'hello' })),
+  '/user/api/uploadFile': inChannel((f) => ({ channelId: f.channelId })),
+  '/user/api/getChannelVoiceMessages': inChannel((f) => ({ channelId: f.channelId })),
+  '/user/api/getMyChannels': plain(() => ({})),
+  '/user/api/getClientConfig': plain(() => ({})),
+  '/user/api/logout': plain(() => ({})),
+  '/user/api/getAllUsers': plain(() => ({})),
+  '/user/api/getUsersPage': plain(() => ({ start: 0, limit: 5 })),
+  '/user/api/getUserIds': plain((f) => ({ channelId: f.channelId })),
+  '/user/api/getListUsersToExport/': plain(() => ({})),
+  '/user/api/updateUserData': plain((f) => ({ id: f.insider.id, firstName: 'Ines', lastName: 'Insider' })),
+  '/user/api/deleteUser': plain((f) => ({ UserId: f.outsider.id })),
+  '/user/api/createMultipleUsers': plain(() => ({
+    userData: [{ firstName: 'Ivo', lastName: 'Imported', identifier: 'ivo@example.org', password: 'secret1' }],
+  })),
+  '/user/api/updateUserChannelsByChannelName/': plain((f) => ({
+    userIdentifier: f.insider.identifier,
+    channelNames: ['Alpha'],
+  })),
+  '/user/api/removeUserChannels/': plain((f) => ({ userIdentifier: f.outsider.identifier })),
+  '/user/api/getStatistics': plain(() => ({})),
+  '/user/api/getEmergencyAlerts': plain(() => ({ start: 0, limit: 5 })),
+  '/user/api/getAuditLog': plain(() => ({ start: 0, limit: 5 })),
+  // The alert was raised in the test channel; a dispatcher of another one does not take it.
+  '/user/api/acknowledgeEmergencyAlert': inChannel((f) => ({ alertId: f.alertId }), { refusal: 'not_allowed' }),
+  '/user/api/getSentInvitation': plain((f) => ({ aUserId: f.insider.id })),
+  '/user/api/getmyfriendlists': plain((f) => ({ idUser: f.insider.id })),
+  '/user/api/getinvitationlists': plain((f) => ({ idUser: f.insider.id })),
+  '/user/api/getGeofences': [
+    plain(() => ({})),
+    inChannel((f) => ({ channelId: f.channelId }), { label: 'naming the channel' }),
+  ],
+  '/user/api/createGeofence': inChannel((f) => ({ name: 'Depot', channelId: f.channelId, shape: ZONE })),
+  '/user/api/updateGeofence': inChannel((f) => ({ id: f.fenceId, name: 'Renamed depot' })),
+  '/user/api/getMonitorList': plain(() => ({})),
+  '/user/api/setMonitorList': inChannel((f) => ({ channels: [{ channelId: f.channelId }], unselectedVolume: 30 })),
+  '/user/api/getPatches': plain(() => ({})),
+  '/user/api/getPrivateCalls': plain(() => ({})),
+  '/user/api/getCallSettings': plain(() => ({})),
+  '/user/api/setCallSettings': plain(() => ({ membersMayCallMembers: false })),
+};
+
+/** Calls whose access rule needs more than one body for every caller: the test that checks it. */
+export const checkedElsewhere: Record<string, string> = {
+  '/user/api/login': 'accounts.test.ts',
+  '/user/api/isValidToken': 'accounts.test.ts',
+  '/user/api/signUpUser': 'accounts.test.ts, roles.test.ts (role)',
+  '/user/api/getSignUpState': 'server-messages.test.ts',
+  '/user/api/getUserById/': 'users.test.ts',
+  '/user/api/updatePasswordUser': 'users.test.ts',
+  '/user/api/verifyPassword': 'users.test.ts',
+  '/user/api/deleteUserTokens/': 'users.test.ts',
+  '/user/api/uploadUserPhoto': 'users.test.ts',
+  '/user/api/connectAdminToChannel/': 'realtime.test.ts',
+  '/user/api/updateUserMicState/': 'realtime.test.ts',
+  '/user/api/deleteMessageById': 'this file: "deleteMessageById: a member deletes only its own messages"',
+  '/user/api/uploadVoiceMessage': 'voice-messages.test.ts',
+  '/user/api/sendEmergencyAlert': 'emergency.test.ts (one per 30 s per sender: one body cannot serve every caller)',
+  '/user/api/deleteVoiceMessage': 'voice-messages.test.ts',
+  '/user/api/getPositionHistory': 'positions-history.test.ts (the trails level: oneself, or a fellow member)',
+  '/user/api/deleteGeofence': 'geofences.test.ts (a deleted fence cannot serve the next caller)',
+  '/user/api/patchChannels': 'dispatch.test.ts (409 without the media server: no body answers 200)',
+  '/user/api/unpatchChannels': 'dispatch.test.ts (needs a patch, which needs the media server)',
+  '/user/api/startPrivateCall': 'private-calls.test.ts (who may call whom depends on both users)',
+  '/user/api/answerPrivateCall': 'private-calls.test.ts (only the callee, only while it rings)',
+  '/user/api/endPrivateCall': 'private-calls.test.ts (only a party)',
+};
+
+/** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */
+export const explicit: Array<[CallerName, string, number]> = [
+  ...[
+    '/user/api/getAllUsers',
+    '/user/api/createChannel',
+    '/user/api/addUserToChannel',
+    '/user/api/setChannelMemberRights',
+    '/user/api/deleteOldActivities',
+    '/user/api/getAuditLog',
+    '/user/api/getStatistics',
+    '/user/api/getUserIds',
+    '/device/getDeviceByMacAddress',
+  ].map((path): [CallerName, string, number] => ['dispatcher', path, 403]),
+  ...[
+    '/user/api/getUsersInChannel',
+    '/user/api/getchannelmessagelistForAdmin',
+    '/user/api/sendMessageToChannel',
+    '/user/api/uploadFile',
+    '/user/api/getChannelVoiceMessages',
+    '/user/api/getAllActivities/',
+    '/user/api/getLastActivities/',
+    '/user/api/getEmergencyAlerts',
+    '/user/api/acknowledgeEmergencyAlert',
+  ].map((path): [CallerName, string, number] => ['dispatcher', path, 200]),
+  ['otherDispatcher', '/user/api/getUsersInChannel', 403],
+  ['otherDispatcher', '/user/api/sendMessageToChannel', 403],
+  ['otherDispatcher', '/user/api/acknowledgeEmergencyAlert', 403],
+  ['dispatcher', '/user/api/createGeofence', 200],
+  ['otherDispatcher', '/user/api/updateGeofence', 403],
+  ['insider', '/user/api/getGeofences', 403],
+  ['insider', '/user/api/getUsersInChannel', 200],
+  ['insider', '/user/api/getAllActivities/', 403],
+  ['insider', '/user/api/getEmergencyAlerts', 403],
+  ['outsider', '/user/api/getchannelmessagelistForAdmin', 403],
+  ['admin', '/user/api/setChannelMemberRights', 200],
+  ['admin', '/user/api/getAuditLog', 200],
+  ['insider', '/user/api/getMonitorList', 403],
+  ['dispatcher', '/user/api/getMonitorList', 200],
+  ['dispatcher', '/user/api/setMonitorList', 200],
+  ['otherDispatcher', '/user/api/setMonitorList', 403],
+  ['insider', '/user/api/setMonitorList', 403],
+  ['insider', '/user/api/getPatches', 403],
+  ['dispatcher', '/user/api/setCallSettings', 403],
+  ['insider', '/user/api/getCallSettings', 200],
+];

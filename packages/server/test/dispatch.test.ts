@@ -1,0 +1,382 @@
+/**
+ * The dispatch console's server side (issue 27): the monitor list saved per user (only channels it may
+ * monitor), patches on the media planes (409 without a media server; with one, stored, shown, logged and
+ * audited), and the all call: one floor decision per channel, preempting members, refused to members.
+ */
+import { randomBytes } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { App } from '../src/app.ts';
+import { registerErrorHandler } from '../src/http/errors.ts';
+import { type PatchPlane, patchRoutes } from '../src/patches/routes.ts';
+import {
+  type Account,
+  buildTestApp,
+  createMember,
+  databases,
+  signUpAdmin,
+  startApp,
+  type TestApp,
+  testStorage,
+} from './harness.ts';
+import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { createWithRole } from './role-fixtures.ts';
+
+describe.each(databases)('the dispatch console on %s', (dialect) => {
+  let app: TestApp;
+  let admin: Account;
+  let desk: Account;
+  let otherDesk: Account;
+  let mia: Account;
+  const channels: Record<'alpha' | 'bravo' | 'charlie' | 'delta', number> = {
+    alpha: 0,
+    bravo: 0,
+    charlie: 0,
+    delta: 0,
+  };
+
+  beforeEach(async () => {
+    app = await startApp(dialect);
+    admin = await signUpAdmin(app);
+    desk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
+    otherDesk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olly', lastName: 'Other' });
+    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
+    for (const name of ['alpha', 'bravo', 'charlie', 'delta'] as const)
+      channels[name] = (await app.call('/user/api/createChannel', { channelName: name }, admin.token)).body.res.id;
+    for (const name of ['alpha', 'bravo', 'charlie'] as const)
+      await app.services.memberships.add(channels[name], [desk.id, mia.id]);
+    await app.services.memberships.add(channels.delta, [otherDesk.id]);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  describe('the monitor list', () => {
+    const set = (account: Account, body: object) => app.call('/user/api/setMonitorList', body, account.token);
+    const get = (account: Account, body: object = {}) => app.call('/user/api/getMonitorList', body, account.token);
+
+    it('keeps each desk its tiles in order, with volumes, mutes and the unselected level', async () => {
+      expect((await get(desk)).body).toMatchObject({ success: true, res: [], unselectedVolume: 40 });
+      const saved = await set(desk, {
+        channels: [
+          { channelId: channels.charlie, volume: 70, muted: true },
+          { channelId: channels.alpha, volume: 100 },
+          { channelId: channels.bravo, volume: '55', muted: 'false' },
+        ],
+        unselectedVolume: 25,
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body.code).toBe('monitor_list_saved');
+      const expected = [
+        { channelId: channels.charlie, volume: 70, muted: true },
+        { channelId: channels.alpha, volume: 100, muted: false },
+        { channelId: channels.bravo, volume: 55, muted: false },
+      ];
+      // Another desk (a new session of the same user) finds it as it was left.
+      const again = await app.call('/user/api/login', { user_email: desk.identifier, user_password: desk.password });
+      expect((await get({ ...desk, token: again.body.user.authToken })).body).toMatchObject({
+        res: expected,
+        unselectedVolume: 25,
+      });
+      // Removed from a channel: its tile is gone from the list.
+      await app.call('/user/api/deleteUserFromChannel', { userId: desk.id, channelId: channels.alpha }, admin.token);
+      expect((await get(desk)).body.res.map((entry: { channelId: number }) => entry.channelId)).toEqual([
+        channels.charlie,
+        channels.bravo,
+      ]);
+    });
+
+    it('takes only channels the desk may monitor, volumes from 0 to 100, each channel once', async () => {
+      const other = await set(desk, { channels: [{ channelId: channels.delta }], unselectedVolume: 40 });
+      expect(other.status).toBe(403);
+      expect(other.body.code).toBe('not_channel_member');
+      const loud = await set(desk, { channels: [{ channelId: channels.alpha, volume: 101 }], unselectedVolume: 40 });
+      expect(loud.status).toBe(400);
+      expect(loud.body.result).toMatch(/^channels\.0\.volume: /);
+      const twice = await set(desk, {
+        channels: [{ channelId: channels.alpha }, { channelId: channels.alpha }],
+        unselectedVolume: 40,
+      });
+      expect(twice.status).toBe(400);
+      expect(twice.body.result).toContain('a channel is listed twice');
+      expect((await set(desk, { channels: [], unselectedVolume: -1 })).status).toBe(400);
+      // An administrator monitors any channel; a missing one is a 404.
+      expect((await set(admin, { channels: [{ channelId: channels.delta }], unselectedVolume: 10 })).status).toBe(200);
+      expect((await set(admin, { channels: [{ channelId: 99999 }], unselectedVolume: 10 })).status).toBe(404);
+    });
+
+    it("is one's own: a member has none, a desk reads no other's, an administrator reads anyone's", async () => {
+      await set(desk, { channels: [{ channelId: channels.alpha, volume: 80 }], unselectedVolume: 30 });
+      const member = await get(mia);
+      expect(member.status).toBe(403);
+      expect(member.body.code).toBe('not_allowed');
+      expect((await get(mia, { userId: desk.id })).status).toBe(403);
+      const nosy = await get(otherDesk, { userId: desk.id });
+      expect(nosy.status).toBe(403);
+      expect(nosy.body.code).toBe('own_account_only');
+      expect((await get(admin, { userId: desk.id })).body).toMatchObject({
+        res: [{ channelId: channels.alpha, volume: 80, muted: false }],
+        unselectedVolume: 30,
+      });
+      expect((await set(mia, { channels: [], unselectedVolume: 30 })).status).toBe(403);
+    });
+  });
+
+  describe('patches', () => {
+    it('answers 409 with a clear sentence without a media server, and refuses members and strangers', async () => {
+      const body = { channelIds: [channels.alpha, channels.bravo] };
+      const refused = await app.call('/user/api/patchChannels', body, desk.token);
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ success: false, code: 'patch_unavailable' });
+      expect(refused.body.result).toContain('only through the media server');
+      expect((await app.call('/user/api/patchChannels', body, mia.token)).body.code).toBe('not_allowed');
+      expect((await app.call('/user/api/patchChannels', body, otherDesk.token)).body.code).toBe('not_channel_member');
+      const one = await app.call('/user/api/patchChannels', { channelIds: [channels.alpha] }, desk.token);
+      expect(one.status).toBe(400);
+      expect(one.body.result).toContain('channelIds: name at least two channels');
+      expect((await app.call('/user/api/unpatchChannels', { patchId: 1 }, mia.token)).status).toBe(403);
+      expect((await app.call('/user/api/unpatchChannels', { patchId: 1 }, desk.token)).status).toBe(404);
+      expect((await app.call('/user/api/getPatches', {}, desk.token)).body.res).toEqual([]);
+    });
+
+    describe('with a media server that patches', () => {
+      let withMedia: FastifyInstance;
+      const joined: Array<{ patchId: string; channelIds: number[] }> = [];
+      const undone: string[] = [];
+      const plane: PatchPlane = {
+        canPatch: (list) => list.every((channel) => channel.voiceMode !== 'mesh'),
+        async patch(patchId, list) {
+          joined.push({ patchId, channelIds: list.map((channel) => channel.id) });
+        },
+        async unpatch(patchId) {
+          undone.push(patchId);
+        },
+      };
+      const call = async (path: string, body: object, account: Account) => {
+        const response = await withMedia.inject({
+          method: 'POST',
+          url: path,
+          headers: { 'x-access-token': account.token },
+          payload: body,
+        });
+        return { status: response.statusCode, body: response.json() };
+      };
+
+      beforeEach(async () => {
+        joined.length = 0;
+        undone.length = 0;
+        // The patch calls on the same services, with the media planes' patching seam in the media server's place.
+        withMedia = Fastify();
+        registerErrorHandler(withMedia);
+        withMedia.setValidatorCompiler(validatorCompiler);
+        withMedia.setSerializerCompiler(serializerCompiler);
+        withMedia.decorate('auditing', app.services.auditing);
+        patchRoutes(withMedia, app.services, plane);
+        await withMedia.ready();
+      });
+      afterEach(async () => {
+        await withMedia.close();
+      });
+
+      it('patches channels until unpatched: stored, shown to their desks, logged and audited', async () => {
+        const made = await call('/user/api/patchChannels', { channelIds: [channels.alpha, channels.bravo] }, desk);
+        expect(made.status).toBe(200);
+        expect(made.body.code).toBe('channels_patched');
+        const { patchId } = made.body.res;
+        expect(joined).toEqual([{ patchId: String(patchId), channelIds: [channels.alpha, channels.bravo] }]);
+        // What the Janus plane reads to join them again after a restart.
+        expect(await app.services.patches.active()).toEqual([
+          { patchId, channelIds: [channels.alpha, channels.bravo].sort((a, b) => a - b) },
+        ]);
+        const listed = (await app.call('/user/api/getPatches', {}, desk.token)).body.res;
+        expect(listed).toEqual([
+          {
+            patchId,
+            channels: [
+              { id: channels.alpha, name: 'alpha' },
+              { id: channels.bravo, name: 'bravo' },
+            ],
+            createdAt: expect.any(String),
+            createdBy: { id: desk.id, display_name: 'Dana Desk' },
+          },
+        ]);
+        expect((await app.call('/user/api/getPatches', {}, otherDesk.token)).body.res).toEqual([]);
+        expect((await app.call('/user/api/getPatches', {}, admin.token)).body.res).toHaveLength(1);
+
+        // A channel is in one patch at a time.
+        const again = await call('/user/api/patchChannels', { channelIds: [channels.charlie, channels.bravo] }, desk);
+        expect(again.status).toBe(409);
+        expect(again.body).toMatchObject({ code: 'channel_already_patched', result: expect.stringContaining('bravo') });
+
+        // A peer-to-peer channel cannot be patched.
+        await app.call(
+          '/user/api/updateChannel',
+          { channelId: channels.charlie, channelName: 'charlie', voiceMode: 'mesh' },
+          admin.token,
+        );
+        expect(
+          (await call('/user/api/patchChannels', { channelIds: [channels.charlie, channels.delta] }, admin)).body.code,
+        ).toBe('patch_unavailable');
+
+        expect((await call('/user/api/unpatchChannels', { patchId }, otherDesk)).status).toBe(403);
+        const removed = await call('/user/api/unpatchChannels', { patchId }, desk);
+        expect(removed.body.code).toBe('channels_unpatched');
+        expect(undone).toEqual([String(patchId)]);
+        expect((await app.call('/user/api/getPatches', {}, desk.token)).body.res).toEqual([]);
+
+        const log = (await app.call('/user/api/getAllActivities/', { start: 0, limit: 50 }, admin.token)).body.res
+          .activities as Array<{ type: string; channel: { name: string } }>;
+        const of = (type: string) =>
+          log
+            .filter((a) => a.type === type)
+            .map((a) => a.channel.name)
+            .sort();
+        expect(of('channel_patch')).toEqual(['alpha', 'bravo']);
+        expect(of('channel_unpatch')).toEqual(['alpha', 'bravo']);
+        const audit = (await app.call('/user/api/getAuditLog', { actorId: desk.id }, admin.token)).body.res.entries;
+        expect(audit.map((entry: { action: string }) => entry.action)).toEqual(['channel.unpatch', 'channel.patch']);
+      });
+
+      it('drops a patch left with one channel when the other is deleted', async () => {
+        const { patchId } = (
+          await call('/user/api/patchChannels', { channelIds: [channels.alpha, channels.delta] }, admin)
+        ).body.res;
+        await app.call('/user/api/deleteChannel', { channelId: channels.delta }, admin.token);
+        await expect
+          .poll(async () => (await app.call('/user/api/getPatches', {}, admin.token)).body.res, { timeout: 10_000 })
+          .toEqual([]);
+        // The app's own patch calls hear the deletion too (on the same bus, with the real media planes): either
+        // may undo it first, so only the outcome is checked here.
+        expect(await app.services.patches.byId(patchId)).toBeUndefined();
+      });
+    });
+  });
+
+  describe('the all call', () => {
+    let url: string;
+    const clients: TestClient[] = [];
+    const online = async (account: Account, rooms: Array<{ room: string; mode: 'talk' | 'listen' }>) => {
+      const client = await connect(url, account.token, { pushesOnce: true });
+      clients.push(client);
+      for (const { room, mode } of rooms)
+        expect((await client.emitAck('join_room', { room, mode })).success).toBe(true);
+      return client;
+    };
+    const talk = (name: string) => ({ room: name, mode: 'talk' as const });
+
+    beforeEach(async () => {
+      url = await listen(app);
+    });
+    afterEach(() => {
+      for (const client of clients.splice(0)) client.close();
+    });
+
+    it('takes the floor of every channel asked in one step each, preempting a member, and gives them back', async () => {
+      const member = await online(mia, [talk('alpha')]);
+      const dispatcher = await online(desk, [talk('alpha'), talk('bravo'), talk('charlie')]);
+      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({ granted: true });
+
+      const answer = await dispatcher.emitAck('broadcast_request', { rooms: ['alpha', 'bravo', 'charlie'] });
+      expect(answer).toEqual({ granted: ['alpha', 'bravo', 'charlie'], refused: [] });
+      expect(await member.next('floor_revoked')).toEqual({ room: 'alpha', reason: 'preempted' });
+      for (const room of ['alpha', 'bravo', 'charlie'])
+        expect(
+          await dispatcher.next('floor_taken', (taken) => taken.room === room && taken.userId === desk.id),
+        ).toMatchObject({ name: 'Dana Desk' });
+      // The member cannot take it back while the all call goes on.
+      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({
+        granted: false,
+        holder: { userId: desk.id, name: 'Dana Desk' },
+      });
+
+      dispatcher.socket.emit('broadcast_release', { rooms: ['alpha', 'bravo', 'charlie'] });
+      for (const room of ['alpha', 'bravo', 'charlie'])
+        await dispatcher.next('floor_idle', (idle) => idle.room === room);
+      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({ granted: true });
+    });
+
+    it('says why a channel was refused: busy with a higher priority, listening, or not joined', async () => {
+      const boss = await online(admin, [talk('bravo')]);
+      const dispatcher = await online(desk, [talk('alpha'), talk('bravo'), { room: 'charlie', mode: 'listen' }]);
+      expect(await boss.emitAck('floor_request', { room: 'bravo' })).toEqual({ granted: true });
+      const answer = await dispatcher.emitAck('broadcast_request', { rooms: ['alpha', 'bravo', 'charlie', 'delta'] });
+      expect(answer).toEqual({
+        granted: ['alpha'],
+        refused: [
+          { room: 'bravo', reason: 'busy', holder: { userId: admin.id, name: 'Ada Admin' } },
+          { room: 'charlie', reason: 'listen_only' },
+          { room: 'delta', reason: 'not_joined' },
+        ],
+      });
+    });
+
+    it('is refused to a member', async () => {
+      const member = await online(mia, [talk('alpha'), talk('bravo')]);
+      const answer = await member.emitAck('broadcast_request', { rooms: ['alpha', 'bravo'] });
+      expect(answer).toEqual({ success: false, result: 'broadcast_request: your role does not allow an all call.' });
+      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({ granted: true });
+    });
+  });
+});
+
+const redisUrl = process.env.TEST_REDIS_URL;
+
+describe.runIf(redisUrl)('the all call across two instances sharing Redis', () => {
+  const apps: App[] = [];
+  const clients: TestClient[] = [];
+  let storage: ReturnType<typeof testStorage>;
+  beforeEach(() => {
+    storage = testStorage('sqlite');
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    for (const app of apps.splice(0)) await app.fastify.close();
+    await storage.remove();
+  });
+
+  it("takes a member's floor held on the other instance, and one of two all calls at once wins each channel", async () => {
+    const redisKeyPrefix = `test-${randomBytes(6).toString('hex')}:`;
+    const one = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `one-${redisKeyPrefix}` });
+    const two = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `two-${redisKeyPrefix}` });
+    apps.push(one, two);
+    const [urlOne, urlTwo] = [await listen(one), await listen(two)];
+    const admin = await signUpAdmin(one);
+    const deskA = await createWithRole(one, admin, 'dispatcher', { firstName: 'Desk', lastName: 'One' });
+    const deskB = await createWithRole(one, admin, 'dispatcher', { firstName: 'Desk', lastName: 'Two' });
+    const member = await createMember(one, admin, { firstName: 'Mo', lastName: 'Member' });
+    const rooms = [`East${randomBytes(3).toString('hex')}`, `West${randomBytes(3).toString('hex')}`];
+    for (const room of rooms) {
+      const channel = await one.services.channels.create(room);
+      await one.services.memberships.add(channel.id, [deskA.id, deskB.id, member.id]);
+    }
+    const joined = async (url: string, account: Account) => {
+      const client = await connect(url, account.token, { pushesOnce: true });
+      clients.push(client);
+      for (const room of rooms) await client.emitAck('join_room', { room, mode: 'talk' });
+      return client;
+    };
+    const m = await joined(urlTwo, member);
+    const a = await joined(urlOne, deskA);
+    const b = await joined(urlTwo, deskB);
+    expect(await m.emitAck('floor_request', { room: rooms[0] })).toEqual({ granted: true });
+
+    // Desk A (instance one) breaks in on the member (instance two) in both channels.
+    expect(await a.emitAck('broadcast_request', { rooms })).toEqual({ granted: rooms, refused: [] });
+    expect(await m.next('floor_revoked')).toEqual({ room: rooms[0], reason: 'preempted' });
+    a.socket.emit('broadcast_release', { rooms });
+    for (const room of rooms) await m.next('floor_idle', (idle) => idle.room === room);
+
+    // Two desks of equal priority at once: each channel has one talker.
+    const [first, second] = (await Promise.all([
+      a.emitAck('broadcast_request', { rooms }),
+      b.emitAck('broadcast_request', { rooms }),
+    ])) as unknown as Array<{ granted: string[]; refused: Array<{ room: string; reason: string }> }>;
+    for (const room of rooms) {
+      const winners = [first, second].filter((answer) => answer.granted.includes(room));
+      expect(winners).toHaveLength(1);
+      const loser = winners[0] === first ? second : first;
+      expect(loser.refused).toContainEqual(expect.objectContaining({ room, reason: 'busy' }));
+    }
+  });
+});

@@ -1,0 +1,322 @@
+/**
+ * Exports of trails (issue 28): GPX 1.1 and GeoJSON (RFC 7946), one track per user, streamed. The GPX is read
+ * by a real XML parser (saxes, namespaces on) and checked against the rules of the GPX 1.1 schema for every
+ * element it uses (the schema file itself is on no registry this project reaches); the GeoJSON against
+ * RFC 7946's rules for the objects it uses. Both must hold exactly the points kept.
+ */
+import { SaxesParser } from 'saxes';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TALKGROUP_GPX_NS } from '../src/positions/export.ts';
+import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import { createWithRole } from './role-fixtures.ts';
+
+const GPX_NS = 'http://www.topografix.com/GPX/1/1';
+
+interface Element {
+  ns: string;
+  name: string;
+  attributes: Record<string, string>;
+  children: Element[];
+  text: string;
+}
+
+/** The document as a tree, by a namespace-aware parser that throws on anything not well-formed. */
+function parseXml(xml: string): Element {
+  const parser = new SaxesParser({ xmlns: true });
+  const stack: Element[] = [];
+  let root: Element | undefined;
+  parser.on('error', (error) => {
+    throw error;
+  });
+  parser.on('opentag', (tag) => {
+    const element: Element = {
+      ns: tag.uri,
+      name: tag.local,
+      attributes: Object.fromEntries(
+        Object.values(tag.attributes)
+          .filter((a) => a.prefix !== 'xmlns' && a.name !== 'xmlns')
+          .map((a) => [a.local, a.value]),
+      ),
+      children: [],
+      text: '',
+    };
+    stack[stack.length - 1]?.children.push(element);
+    root ??= element;
+    stack.push(element);
+  });
+  parser.on('text', (text) => {
+    if (stack.length > 0) stack[stack.length - 1].text += text;
+  });
+  parser.on('closetag', () => void stack.pop());
+  parser.write(xml).close();
+  if (!root) throw new Error('no root element');
+  return root;
+}
+
+/** GPX 1.1's sequences (gpx.xsd): each type's child elements in the order the schema allows them. */
+const SEQUENCES: Record<string, string[]> = {
+  gpx: ['metadata', 'wpt', 'rte', 'trk', 'extensions'],
+  metadata: ['name', 'desc', 'author', 'copyright', 'link', 'time', 'keywords', 'bounds', 'extensions'],
+  trk: ['name', 'cmt', 'desc', 'src', 'link', 'number', 'type', 'extensions', 'trkseg'],
+  trkseg: ['trkpt', 'extensions'],
+  trkpt: [
+    'ele',
+    'time',
+    'magvar',
+    'geoidheight',
+    'name',
+    'cmt',
+    'desc',
+    'src',
+    'link',
+    'sym',
+    'type',
+    'fix',
+    'sat',
+    'hdop',
+    'vdop',
+    'pdop',
+    'ageofdgpsdata',
+    'dgpsid',
+    'extensions',
+  ],
+};
+/** Elements that may repeat (maxOccurs unbounded); every other one occurs at most once. */
+const REPEATING = new Set(['wpt', 'rte', 'trk', 'link', 'trkseg', 'trkpt']);
+const TEXT_ELEMENTS = new Set(['name', 'desc', 'cmt', 'src', 'type', 'keywords']);
+/** xsd:dateTime. */
+const DATE_TIME = /^-?\d{4,}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** The ways `element` breaks the GPX 1.1 schema (for the elements this project writes). */
+function gpxProblems(element: Element, path = element.name): string[] {
+  const problems: string[] = [];
+  if (element.ns !== GPX_NS) return [`${path}: not in the GPX 1.1 namespace`];
+  if (element.name === 'extensions') {
+    // xsd:any namespace="##other": anything, as long as it is not GPX's.
+    for (const child of element.children)
+      if (child.ns === GPX_NS || child.ns === '') problems.push(`${path}/${child.name}: must be in another namespace`);
+    return problems;
+  }
+  if (element.name === 'gpx') {
+    if (element.attributes.version !== '1.1') problems.push('gpx: version must be 1.1');
+    if (!element.attributes.creator) problems.push('gpx: creator is required');
+  }
+  if (element.name === 'trkpt') {
+    const lat = Number(element.attributes.lat);
+    const lon = Number(element.attributes.lon);
+    if (!(lat >= -90 && lat <= 90)) problems.push(`${path}: lat ${element.attributes.lat} is not a latitudeType`);
+    if (!(lon >= -180 && lon < 180)) problems.push(`${path}: lon ${element.attributes.lon} is not a longitudeType`);
+  }
+  if (element.name === 'time' && !DATE_TIME.test(element.text))
+    problems.push(`${path}: ${element.text} is not a dateTime`);
+  if (TEXT_ELEMENTS.has(element.name) && element.children.length > 0) problems.push(`${path}: text only`);
+  const sequence = SEQUENCES[element.name];
+  if (sequence) {
+    let rank = -1;
+    const seen = new Set<string>();
+    for (const child of element.children) {
+      const at = sequence.indexOf(child.name);
+      if (at < 0) problems.push(`${path}: ${child.name} is not allowed here`);
+      else if (at < rank) problems.push(`${path}: ${child.name} is out of order`);
+      else if (seen.has(child.name) && !REPEATING.has(child.name)) problems.push(`${path}: ${child.name} twice`);
+      rank = Math.max(rank, at);
+      seen.add(child.name);
+      problems.push(...gpxProblems(child, `${path}/${child.name}`));
+    }
+  } else if (!TEXT_ELEMENTS.has(element.name) && element.name !== 'time' && element.children.length > 0) {
+    problems.push(`${path}: unexpected children`);
+  }
+  return problems;
+}
+
+const child = (element: Element, name: string) => element.children.find((c) => c.name === name);
+const childrenNamed = (element: Element, name: string) => element.children.filter((c) => c.name === name);
+
+describe.each(databases)('position exports on %s', (dialect) => {
+  let app: TestApp;
+  let admin: Account;
+  let alice: Account;
+  let bob: Account;
+  let carol: Account;
+  let dispatcher: Account;
+  let otherDispatcher: Account;
+  let field: number;
+  const from = '2026-05-01T00:00:00.000Z';
+  const to = '2026-05-02T00:00:00.000Z';
+  const alicePoints = [
+    { lat: 48.8566, lng: 2.3522, accuracy: 8.5, at: '2026-05-01T08:00:00.000Z' },
+    { lat: 48.857, lng: 2.353, accuracy: null, at: '2026-05-01T08:00:10.000Z' },
+    { lat: -33.8688, lng: -179.5, accuracy: 12, at: '2026-05-01T08:00:20.000Z' },
+  ];
+
+  async function seed(
+    userId: number,
+    points: Array<{ lat: number; lng: number; accuracy: number | null; at: string }>,
+  ) {
+    await app.services.db
+      .insertInto('user_positions')
+      .values(points.map((p) => ({ user_id: userId, lat: p.lat, lng: p.lng, accuracy: p.accuracy, created_at: p.at })))
+      .execute();
+  }
+
+  const exportOf = async (token: string | undefined, body: object) => {
+    const response = await app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/exportPositions',
+      headers: token ? { 'x-access-token': token } : {},
+      payload: body,
+    });
+    return response;
+  };
+
+  beforeEach(async () => {
+    app = await startApp(dialect);
+    admin = await signUpAdmin(app);
+    alice = await createMember(app, admin, { firstName: 'Zoé', lastName: `<&> "O'Neil"`, mapRight: true });
+    bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Single' });
+    carol = await createMember(app, admin, { firstName: 'Carol', lastName: 'Still' });
+    dispatcher = await createWithRole(app, admin, 'dispatcher');
+    otherDispatcher = await createWithRole(app, admin, 'dispatcher');
+    field = (await app.services.channels.create('Field')).id;
+    await app.services.memberships.add(field, [alice.id, bob.id, carol.id, dispatcher.id]);
+    await seed(alice.id, [
+      ...alicePoints,
+      // Outside [from, to): left out.
+      { lat: 1, lng: 1, accuracy: null, at: '2026-04-30T23:59:59.999Z' },
+      { lat: 2, lng: 2, accuracy: null, at: to },
+    ]);
+    await seed(bob.id, [{ lat: 45.75, lng: 4.85, accuracy: 30, at: '2026-05-01T12:00:00.000Z' }]);
+  });
+  afterEach(async () => {
+    await app.close();
+  });
+
+  it('writes a GPX 1.1 file, a track per user, holding exactly the points kept', async () => {
+    const response = await exportOf(dispatcher.token, { channelId: field, from, to, format: 'gpx' });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/gpx+xml; charset=utf-8');
+    expect(response.headers['content-disposition']).toMatch(/^attachment; filename="positions-.+\.gpx"$/);
+    expect(response.headers['content-length']).toBeUndefined();
+    const gpx = parseXml(response.body);
+    expect(gpxProblems(gpx)).toEqual([]);
+    const tracks = childrenNamed(gpx, 'trk');
+    // Every member of the channel, the dispatcher included, by id.
+    expect(tracks.map((trk) => child(trk, 'name')?.text)).toEqual([
+      `Zoé <&> "O'Neil"`,
+      'Bob Single',
+      'Carol Still',
+      expect.stringMatching(/^Rita dispatcher/),
+    ]);
+    expect(tracks.map((trk) => child(trk, 'type')?.text)).toEqual(
+      [alice, bob, carol, dispatcher].map((account) => `user ${account.id}`),
+    );
+    const points = (trk: Element) =>
+      childrenNamed(child(trk, 'trkseg') as Element, 'trkpt').map((pt) => {
+        const accuracy = child(pt, 'extensions')?.children.find(
+          (c) => c.ns === TALKGROUP_GPX_NS && c.name === 'accuracy',
+        );
+        return {
+          lat: Number(pt.attributes.lat),
+          lng: Number(pt.attributes.lon),
+          accuracy: accuracy ? Number(accuracy.text) : null,
+          at: child(pt, 'time')?.text,
+        };
+      });
+    expect(points(tracks[0])).toEqual(alicePoints);
+    expect(points(tracks[1])).toEqual([{ lat: 45.75, lng: 4.85, accuracy: 30, at: '2026-05-01T12:00:00.000Z' }]);
+    expect(points(tracks[2])).toEqual([]);
+    // The checker is not blind: an element out of its place is caught.
+    const broken = parseXml(response.body.replace('<trkseg>', '<trkseg><name>x</name>'));
+    expect(gpxProblems(broken)).toContain('gpx/trk/trkseg: name is not allowed here');
+  });
+
+  it('writes GeoJSON (RFC 7946): a LineString per user with points, a Point for one, times and accuracies', async () => {
+    const response = await exportOf(admin.token, {
+      userIds: [alice.id, bob.id, carol.id],
+      from,
+      to,
+      format: 'geojson',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/geo+json; charset=utf-8');
+    const collection = JSON.parse(response.body);
+    expect(Object.keys(collection).sort()).toEqual(['features', 'type']);
+    expect(collection.type).toBe('FeatureCollection');
+    const isPosition = (p: unknown) =>
+      Array.isArray(p) && p.length === 2 && p[0] >= -180 && p[0] <= 180 && p[1] >= -90 && p[1] <= 90;
+    for (const feature of collection.features) {
+      expect(feature.type).toBe('Feature');
+      expect(['LineString', 'Point']).toContain(feature.geometry.type);
+      if (feature.geometry.type === 'LineString') {
+        expect(feature.geometry.coordinates.length).toBeGreaterThanOrEqual(2);
+        expect(feature.geometry.coordinates.every(isPosition)).toBe(true);
+      } else expect(isPosition(feature.geometry.coordinates)).toBe(true);
+    }
+    const [zoe, single] = collection.features;
+    expect(collection.features).toHaveLength(2);
+    expect(zoe).toMatchObject({
+      id: alice.id,
+      properties: {
+        userId: alice.id,
+        name: `Zoé <&> "O'Neil"`,
+        times: alicePoints.map((p) => p.at),
+        accuracies: alicePoints.map((p) => p.accuracy),
+      },
+      geometry: { type: 'LineString', coordinates: alicePoints.map((p) => [p.lng, p.lat]) },
+    });
+    expect(single).toMatchObject({
+      properties: { name: 'Bob Single', times: ['2026-05-01T12:00:00.000Z'], accuracies: [30] },
+      geometry: { type: 'Point', coordinates: [4.85, 45.75] },
+    });
+  });
+
+  it('streams a long trail whole, in order', async () => {
+    const start = Date.parse(from);
+    const many = Array.from({ length: 6000 }, (_, i) => ({
+      lat: 47 + i / 1e5,
+      lng: 3 + i / 1e5,
+      accuracy: i % 3 === 0 ? null : i % 50,
+      at: new Date(start + 3600_000 + i * 1000).toISOString(),
+    }));
+    for (let i = 0; i < many.length; i += 1000) await seed(carol.id, many.slice(i, i + 1000));
+    const geojson = JSON.parse(
+      (await exportOf(carol.token, { userIds: [carol.id], from, to, format: 'geojson' })).body,
+    );
+    expect(geojson.features[0].geometry.coordinates).toEqual(many.map((p) => [p.lng, p.lat]));
+    expect(geojson.features[0].properties.times).toEqual(many.map((p) => p.at));
+    expect(geojson.features[0].properties.accuracies).toEqual(many.map((p) => p.accuracy));
+    const gpx = parseXml((await exportOf(carol.token, { userIds: [carol.id], from, to, format: 'gpx' })).body);
+    expect(gpxProblems(gpx)).toEqual([]);
+    expect(childrenNamed(child(childrenNamed(gpx, 'trk')[0], 'trkseg') as Element, 'trkpt')).toHaveLength(6000);
+  });
+
+  it('follows the trails rule: oneself, administrators, dispatchers of the channel', async () => {
+    const status = async (account: Account | undefined, body: object) => {
+      const response = await exportOf(account?.token, { from, to, format: 'gpx', ...body });
+      return response.statusCode === 200 ? 200 : `${response.statusCode} ${response.json().code}`;
+    };
+    expect(await status(undefined, { userIds: [alice.id] })).toBe('401 token_missing');
+    expect(await status(alice, { userIds: [alice.id] })).toBe(200);
+    expect(await status(alice, { userIds: [alice.id, bob.id] })).toBe('403 not_allowed');
+    expect(await status(alice, { channelId: field })).toBe('403 not_allowed');
+    expect(await status(otherDispatcher, { channelId: field })).toBe('403 not_channel_member');
+    expect(await status(otherDispatcher, { userIds: [bob.id] })).toBe('403 not_allowed');
+    expect(await status(dispatcher, { userIds: [bob.id, carol.id] })).toBe(200);
+    expect(await status(admin, { userIds: [999_999] })).toBe('404 user_not_found');
+    const only = await exportOf(dispatcher.token, { channelId: field, userIds: [bob.id], from, to, format: 'geojson' });
+    expect(JSON.parse(only.body).features.map((f: any) => f.id)).toEqual([bob.id]);
+  });
+
+  it('refuses a bad body with a 400 that names the field', async () => {
+    const refused = async (body: object) => {
+      const response = await exportOf(admin.token, body);
+      expect(response.statusCode).toBe(400);
+      return response.json().result as string;
+    };
+    expect(await refused({ from, to, format: 'gpx' })).toMatch(/userIds: name the users \(userIds\) or a channel/);
+    expect(await refused({ userIds: [alice.id], from: to, to: from, format: 'gpx' })).toMatch(/to: must be after from/);
+    expect(await refused({ userIds: [alice.id], from, to, format: 'kml' })).toMatch(/format/);
+    expect(await refused({ userIds: [], from, to, format: 'gpx' })).toMatch(/userIds/);
+    expect(await refused({ userIds: [alice.id], to, format: 'gpx' })).toMatch(/from/);
+  });
+});

@@ -1,0 +1,6 @@
+/** Private calls (issue 27): the pages' ring and call (PrivateCallCenter), and "Private call" on a member's row. */
+
+export { CallHistory } from './CallHistory.tsx';
+export { CallSettingsSwitch } from './CallSettingsSwitch.tsx';
+export { PrivateCallButton, useMayCall } from './PrivateCallButton.tsx';
+export { PrivateCallCenter } from './PrivateCallCenter.tsx';

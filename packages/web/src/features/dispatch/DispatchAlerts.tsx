@@ -1,0 +1,48 @@
+/**
+ * SOS alerts of the monitored channels, on the console itself: each open one with its sender and channel,
+ * newest first, and "Take the alert". The page also selects the alert's tile and plays it at full level.
+ */
+import Alert from '@mui/material/Alert';
+import AlertTitle from '@mui/material/AlertTitle';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import type { EmergencyAlert } from '@talkgroup/protocol';
+import { useTranslation } from 'react-i18next';
+import { formatDate } from '../../i18n/dates.ts';
+
+export interface DispatchAlertsProps {
+  alerts: EmergencyAlert[];
+  taking: boolean;
+  onTake: (alertId: number) => void;
+}
+
+export function DispatchAlerts({ alerts, taking, onTake }: DispatchAlertsProps) {
+  const { t, i18n } = useTranslation('dispatch');
+  if (alerts.length === 0) return null;
+  return (
+    <Box
+      component="section"
+      aria-label={t('alerts.region')}
+      sx={{ display: 'flex', flexDirection: 'column', gap: 1, mb: 2 }}
+    >
+      {alerts.map((alert) => (
+        <Alert
+          key={alert.id}
+          severity="error"
+          variant="filled"
+          aria-label={t('alerts.one', { name: alert.display_name })}
+          action={
+            <Button color="inherit" variant="outlined" disabled={taking} onClick={() => onTake(alert.id)}>
+              {t('alerts.take')}
+            </Button>
+          }
+        >
+          <AlertTitle sx={{ fontWeight: 800 }}>
+            {t('alerts.title', { name: alert.display_name, channel: alert.channelName ?? '' })}
+          </AlertTitle>
+          {t('alerts.at', { time: formatDate(alert.createdAt, 'HH:mm:ss', i18n.resolvedLanguage) })}
+        </Alert>
+      ))}
+    </Box>
+  );
+}

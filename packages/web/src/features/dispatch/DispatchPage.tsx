@@ -1,0 +1,244 @@
+/**
+ * /dispatch (issue 27), for administrators and dispatchers: the desk of an operation. Every monitored channel
+ * is a tile, heard at once on the page's one socket (one voice room and one transport per channel, each through
+ * a gain of its own); the selected tile plays at full level, the others at the unselected level. Talk on one
+ * tile (its button, or the space bar on the selected one; keys 1 to 9 select), or on all of them at once (All
+ * call); patch channels through the media server; play the last transmissions; take an SOS, which takes over
+ * its tile; call a member privately. The monitor list, volumes and mutes are saved on the server.
+ */
+import PlaylistAddCheckIcon from '@mui/icons-material/PlaylistAddCheck';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Paper from '@mui/material/Paper';
+import Slider from '@mui/material/Slider';
+import Typography from '@mui/material/Typography';
+import { GetPatches } from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client.ts';
+import { useChannels, useLiveChannels } from '../../api/directory.ts';
+import { callKey, useApiQuery } from '../../api/queries.ts';
+import { useServerEvent, useSharedSocket } from '../../api/serverEvents.ts';
+import { useSession } from '../../api/session.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+import { CallHistory, CallSettingsSwitch } from '../calls/index.ts';
+import { useEmergencyAlerts } from '../emergency/index.ts';
+import { useClientConfig, type VoiceRoom } from '../room/index.ts';
+import { AllCallButton } from './AllCallButton.tsx';
+import type { ChannelOutput } from './channelOutput.ts';
+import { DispatchAlerts } from './DispatchAlerts.tsx';
+import { DispatchMap } from './DispatchMap.tsx';
+import { DispatchTile, type TileChannel } from './DispatchTile.tsx';
+import { attachDispatchDiagnostics, diagnosticsRequested } from './dispatchDiagnostics.ts';
+import { LastHeardStrip } from './LastHeardStrip.tsx';
+import { MonitorListDialog } from './MonitorListDialog.tsx';
+import { PatchesPanel } from './PatchesPanel.tsx';
+import { useDispatchDesk } from './useDispatchDesk.ts';
+import { useLastHeard } from './useLastHeard.ts';
+import { useMonitorList } from './useMonitorList.ts';
+import { useTalkers } from './useTalkers.ts';
+
+export default function DispatchPage() {
+  const { t } = useTranslation('dispatch');
+  const user = useSession()?.user;
+  const self = useMemo(
+    () => ({
+      id: user?.id ?? 0,
+      name: user?.display_name || `${user?.firstName ?? ''} ${user?.lastName ?? ''}`.trim(),
+    }),
+    [user?.id, user?.display_name, user?.firstName, user?.lastName],
+  );
+  const { socket } = useSharedSocket();
+  const config = useClientConfig();
+  const channels = useChannels();
+  useLiveChannels();
+  const { list, query, update, saveError } = useMonitorList();
+  const alerts = useEmergencyAlerts();
+  const desk = useDispatchDesk(list, alerts.open);
+  const talkers = useTalkers();
+  const [picking, setPicking] = useState(false);
+
+  const client = useQueryClient();
+  const patches = useApiQuery(GetPatches, {});
+  useServerEvent('patchesChanged', () => void client.invalidateQueries({ queryKey: callKey(GetPatches) }));
+
+  const known = useMemo(
+    () => new Map((channels.data?.res ?? []).map((channel) => [channel.id, channel])),
+    [channels.data],
+  );
+  const tiles = (list?.channels ?? []).flatMap((entry) => {
+    const channel = known.get(entry.channelId);
+    return channel ? [{ entry, channel }] : [];
+  });
+  const channelName = useCallback((id: number) => known.get(id)?.name ?? '', [known]);
+  const tileKey = tiles.map(({ channel }) => `${channel.id}:${channel.name}`).join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: tileKey stands for the tiles' channels
+  const mapChannels = useMemo(() => tiles.map(({ channel }) => ({ id: channel.id, name: channel.name })), [tileKey]);
+  const lastHeard = useLastHeard(tiles.map(({ channel }) => channel.id));
+
+  // Each tile's voice room and output: the all call talks through them, the diagnostics read them.
+  const voices = useRef(new Map<string, { engine: VoiceRoom; output: ChannelOutput }>());
+  const onVoice = useCallback((room: string, voice: { engine: VoiceRoom; output: ChannelOutput } | null) => {
+    if (voice) voices.current.set(room, voice);
+    else voices.current.delete(room);
+  }, []);
+  useEffect(() => {
+    if (!diagnosticsRequested()) return;
+    return attachDispatchDiagnostics(() => new Map([...voices.current].map(([room, voice]) => [room, voice.output])));
+  }, []);
+
+  const listRef = useRef(list);
+  listRef.current = list;
+  const setEntry = useCallback(
+    (channelId: number, change: { volume?: number; muted?: boolean }, later = false) => {
+      const current = listRef.current;
+      if (!current) return;
+      update(
+        {
+          ...current,
+          channels: current.channels.map((entry) => (entry.channelId === channelId ? { ...entry, ...change } : entry)),
+        },
+        { later },
+      );
+    },
+    [update],
+  );
+  const onVolume = useCallback(
+    (channelId: number, volume: number, committed: boolean) => setEntry(channelId, { volume }, !committed),
+    [setEntry],
+  );
+  const onMute = useCallback((channelId: number, muted: boolean) => setEntry(channelId, { muted }), [setEntry]);
+
+  const allCallTargets = () => {
+    const chosen = desk.checkedIds.length > 0 ? desk.checkedIds : tiles.map(({ channel }) => channel.id);
+    return tiles
+      .filter(({ channel }) => chosen.includes(channel.id))
+      .map(({ channel }) => ({ room: channel.rtcSession, name: channel.name }));
+  };
+  const patchedWith = (channelId: number) =>
+    (patches.data?.res ?? [])
+      .filter((patch) => patch.channels.some((channel) => channel.id === channelId))
+      .flatMap((patch) => patch.channels.filter((channel) => channel.id !== channelId).map((channel) => channel.name));
+  const sosAlerts = [...desk.sosBy.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+
+  return (
+    <>
+      <PageHeader
+        title={t('title')}
+        subtitle={t('subtitle')}
+        actions={
+          <Button variant="outlined" startIcon={<PlaylistAddCheckIcon />} onClick={() => setPicking(true)}>
+            {t('monitor.open', { count: tiles.length })}
+          </Button>
+        }
+      />
+      <Paper
+        variant="outlined"
+        sx={{ p: 1.5, mb: 2, borderRadius: 3, display: 'flex', alignItems: 'center', gap: 3, flexWrap: 'wrap' }}
+      >
+        <AllCallButton socket={socket} targets={allCallTargets} engineOf={(room) => voices.current.get(room)?.engine} />
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 260 }}>
+          <Typography variant="body2" id="unselected-level">
+            {t('unselected.label')}
+          </Typography>
+          <Slider
+            size="small"
+            value={list?.unselectedVolume ?? 40}
+            disabled={!list}
+            onChange={(_event, value) =>
+              list && update({ ...list, unselectedVolume: value as number }, { later: true })
+            }
+            slotProps={{ input: { 'aria-labelledby': 'unselected-level' } }}
+            sx={{ width: 160 }}
+          />
+        </Box>
+        <CallSettingsSwitch />
+      </Paper>
+      {saveError ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {errorMessage(saveError, t('monitor.saveFailed'))}
+        </Alert>
+      ) : null}
+      <DispatchAlerts
+        alerts={sosAlerts}
+        taking={alerts.acknowledge.isPending}
+        onTake={(alertId) => alerts.acknowledge.mutate({ alertId })}
+      />
+      {query.isSuccess && tiles.length === 0 ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          {t('empty')}
+        </Alert>
+      ) : null}
+      <Box
+        sx={{
+          display: 'grid',
+          gap: 2,
+          gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))',
+          mb: 3,
+        }}
+      >
+        {tiles.map(({ entry, channel }, index) => {
+          const tile: TileChannel = {
+            id: channel.id,
+            name: channel.name,
+            rtcSession: channel.rtcSession,
+            recording: channel.recording,
+            connected: channel.connected,
+            usersCount: channel.usersCount,
+          };
+          return (
+            <DispatchTile
+              key={channel.id}
+              channel={tile}
+              index={index + 1}
+              selected={desk.selected === channel.id}
+              volume={entry.volume}
+              muted={entry.muted}
+              level={desk.levels.get(channel.id) ?? 0}
+              checked={desk.checked.has(channel.id)}
+              sos={desk.sosBy.get(channel.id)?.display_name ?? null}
+              patchedWith={patchedWith(channel.id)}
+              talkers={[...(talkers.get(channel.rtcSession)?.values() ?? [])]}
+              last={lastHeard.find((item) => item.channelId === channel.id)}
+              socket={socket}
+              iceServers={config.data?.iceServers}
+              self={self}
+              onSelect={desk.select}
+              onVolume={onVolume}
+              onMute={onMute}
+              onCheck={desk.check}
+              onVoice={onVoice}
+            />
+          );
+        })}
+      </Box>
+      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr 1fr' }, mb: 3 }}>
+        <LastHeardStrip items={lastHeard} channelName={channelName} />
+        <CallHistory />
+        <PatchesPanel
+          patches={patches.data?.res ?? []}
+          checked={tiles
+            .filter(({ channel }) => desk.checked.has(channel.id))
+            .map(({ channel }) => ({ id: channel.id, name: channel.name }))}
+        />
+      </Box>
+      <DispatchMap channels={mapChannels} />
+      <MonitorListDialog
+        open={picking}
+        channels={(channels.data?.res ?? []).map((channel) => ({ id: channel.id, name: channel.name }))}
+        monitored={tiles.map(({ channel }) => channel.id)}
+        onClose={() => setPicking(false)}
+        onSave={(ids) => {
+          setPicking(false);
+          const kept = new Map((list?.channels ?? []).map((entry) => [entry.channelId, entry]));
+          update({
+            unselectedVolume: list?.unselectedVolume ?? 40,
+            channels: ids.map((channelId) => kept.get(channelId) ?? { channelId, volume: 100, muted: false }),
+          });
+        }}
+      />
+    </>
+  );
+}

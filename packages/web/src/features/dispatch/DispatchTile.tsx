@@ -1,0 +1,276 @@
+/**
+ * One monitored channel on the dispatch console: its voice room on the page's socket (talk mode, heard
+ * through its own gain: ChannelOutput), who talks now, its last transmission with play, members connected of
+ * total, an open SOS, its patch, its volume and mute, "Talk on {channel}" (the space bar too when selected),
+ * the all call's and patch's check box, and a private call to one of its members.
+ */
+import CampaignIcon from '@mui/icons-material/Campaign';
+import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalkOutlined';
+import PlayArrowIcon from '@mui/icons-material/PlayArrow';
+import VolumeOffIcon from '@mui/icons-material/VolumeOff';
+import VolumeUpIcon from '@mui/icons-material/VolumeUp';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import Chip from '@mui/material/Chip';
+import IconButton from '@mui/material/IconButton';
+import Menu from '@mui/material/Menu';
+import MenuItem from '@mui/material/MenuItem';
+import Paper from '@mui/material/Paper';
+import Slider from '@mui/material/Slider';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import { GetUsersInChannel, type VoiceMessage } from '@talkgroup/protocol';
+import { memo, useCallback, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/queries.ts';
+import { getToken } from '../../api/session.ts';
+import type { TalkgroupSocket } from '../../api/socket.ts';
+import { formatDate } from '../../i18n/dates.ts';
+import { PrivateCallButton } from '../calls/index.ts';
+import {
+  memberName,
+  PushToTalkButton,
+  playVoiceMessages,
+  useTransmissionRecorder,
+  useVoiceRoom,
+  type VoiceRoom,
+} from '../room/index.ts';
+import { ChannelOutput } from './channelOutput.ts';
+
+export interface TileChannel {
+  id: number;
+  name: string;
+  rtcSession: string;
+  recording: boolean;
+  connected: number;
+  usersCount: number;
+}
+
+export interface DispatchTileProps {
+  channel: TileChannel;
+  /** 1 to 9: its key. */
+  index: number;
+  selected: boolean;
+  volume: number;
+  muted: boolean;
+  /** What the page plays of it now, 0..1 (volume, selection, mute, an SOS). */
+  level: number;
+  checked: boolean;
+  sos: string | null;
+  patchedWith: string[];
+  talkers: string[];
+  last: VoiceMessage | undefined;
+  socket: TalkgroupSocket | null;
+  iceServers: RTCIceServer[] | undefined;
+  self: { id: number; name: string };
+  onSelect: (channelId: number) => void;
+  onVolume: (channelId: number, volume: number, committed: boolean) => void;
+  onMute: (channelId: number, muted: boolean) => void;
+  onCheck: (channelId: number, checked: boolean) => void;
+  /** The tile's voice room and output, for the all call and the diagnostics (null once it goes). */
+  onVoice: (room: string, voice: { engine: VoiceRoom; output: ChannelOutput } | null) => void;
+}
+
+function CallMembersMenu({ channel }: { channel: TileChannel }) {
+  const { t } = useTranslation('dispatch');
+  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
+  const members = useApiQuery(GetUsersInChannel, { channelId: channel.id }, { enabled: anchor !== null });
+  const close = () => setAnchor(null);
+  return (
+    <>
+      <Button
+        size="small"
+        startIcon={<PhoneInTalkIcon />}
+        aria-label={t('tile.call', { channel: channel.name })}
+        aria-haspopup="menu"
+        onClick={(event) => setAnchor(event.currentTarget)}
+      >
+        {t('tile.callShort')}
+      </Button>
+      <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
+        {members.data?.res.map((user) => (
+          <PrivateCallButton
+            key={user.id}
+            user={{ id: user.id, name: memberName(user), role: user.role }}
+            shared
+            look="menuItem"
+            onStarted={close}
+          />
+        )) ?? <MenuItem disabled>{t('tile.loadingMembers')}</MenuItem>}
+      </Menu>
+    </>
+  );
+}
+
+export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps) {
+  const { channel, index, selected, volume, muted, level, checked, sos, patchedWith, talkers, last } = props;
+  const { socket, iceServers, self, onSelect, onVolume, onMute, onCheck, onVoice } = props;
+  const { t, i18n } = useTranslation('dispatch');
+  const [output] = useState(() => new ChannelOutput());
+  useEffect(() => () => output.close(), [output]);
+  useEffect(() => output.setLevel(level), [output, level]);
+
+  const recorder = useTransmissionRecorder({
+    channelId: channel.id,
+    recording: channel.recording,
+    userId: self.id,
+    token: getToken() ?? undefined,
+    socket,
+  });
+  const { engine, state } = useVoiceRoom({
+    socket,
+    enabled: iceServers !== undefined,
+    room: channel.rtcSession,
+    name: self.name,
+    mode: 'talk',
+    iceServers: iceServers ?? [],
+    linkTones: false,
+    recorder,
+    output,
+  });
+  useEffect(() => {
+    if (!engine) return;
+    onVoice(channel.rtcSession, { engine, output });
+    return () => onVoice(channel.rtcSession, null);
+  }, [engine, output, channel.rtcSession, onVoice]);
+
+  const talk = useCallback((on: boolean) => engine?.setMicEnabled(on), [engine]);
+  const speaking = state.micOn ? [self.name, ...talkers.filter((name) => name !== self.name)] : talkers;
+  const lastText = last
+    ? t('tile.last', {
+        name: last.display_name,
+        time: formatDate(last.createdAt, 'HH:mm', i18n.resolvedLanguage),
+        seconds: Math.max(1, Math.round(last.durationMs / 1000)),
+      })
+    : t('tile.noLast');
+
+  return (
+    <Paper
+      component="section"
+      aria-label={t('tile.label', { channel: channel.name })}
+      variant="outlined"
+      data-selected={selected ? 'true' : 'false'}
+      sx={{
+        p: 1.5,
+        borderRadius: 3,
+        borderWidth: selected ? 3 : 1,
+        borderColor: sos ? 'error.main' : selected ? 'primary.main' : 'divider',
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 1,
+        minWidth: 0,
+      }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Checkbox
+          size="small"
+          checked={checked}
+          onChange={(event) => onCheck(channel.id, event.target.checked)}
+          slotProps={{ input: { 'aria-label': t('tile.check', { channel: channel.name }) } }}
+        />
+        <Typography component="h2" variant="h6" sx={{ flex: 1, minWidth: 0, fontWeight: 700 }} noWrap>
+          {index <= 9 ? `${index}. ` : ''}
+          {channel.name}
+        </Typography>
+        {sos ? (
+          <Chip
+            color="error"
+            size="small"
+            label="SOS"
+            aria-label={t('tile.sos', { channel: channel.name, name: sos })}
+          />
+        ) : null}
+        {/* The name stays "Select {channel}" (pressed or not); the text is short so the channel's name shows. */}
+        <Button
+          size="small"
+          variant={selected ? 'contained' : 'outlined'}
+          aria-pressed={selected}
+          aria-label={t('tile.select', { channel: channel.name })}
+          onClick={() => onSelect(channel.id)}
+          sx={{ flexShrink: 0 }}
+        >
+          {selected ? t('tile.selected') : t('tile.selectShort')}
+        </Button>
+      </Box>
+
+      <Typography
+        role="status"
+        aria-label={t('tile.talking', { channel: channel.name })}
+        sx={{ fontWeight: speaking.length ? 700 : 400, color: speaking.length ? 'success.main' : 'text.secondary' }}
+      >
+        {speaking.length ? t('tile.talkers', { names: speaking.join(', ') }) : t('tile.quiet')}
+      </Typography>
+
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography variant="body2" aria-label={t('tile.connectedOf', { channel: channel.name })}>
+          {t('tile.connected', { connected: channel.connected, total: channel.usersCount })}
+        </Typography>
+        {patchedWith.length ? (
+          <Chip
+            size="small"
+            icon={<CampaignIcon />}
+            color="info"
+            label={t('tile.patchedWith', { channels: patchedWith.join(', ') })}
+          />
+        ) : null}
+      </Box>
+
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+        <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }} noWrap title={lastText}>
+          {lastText}
+        </Typography>
+        <IconButton
+          size="small"
+          disabled={!last}
+          aria-label={t('tile.playLast', { channel: channel.name })}
+          onClick={() => last && playVoiceMessages([last])}
+        >
+          <PlayArrowIcon fontSize="small" />
+        </IconButton>
+      </Box>
+
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+        {muted ? <VolumeOffIcon fontSize="small" aria-hidden /> : <VolumeUpIcon fontSize="small" aria-hidden />}
+        <Slider
+          size="small"
+          value={volume}
+          min={0}
+          max={100}
+          onChange={(_event, value) => onVolume(channel.id, value as number, false)}
+          onChangeCommitted={(_event, value) => onVolume(channel.id, value as number, true)}
+          slotProps={{ input: { 'aria-label': t('tile.volume', { channel: channel.name }) } }}
+        />
+        <Switch
+          size="small"
+          checked={muted}
+          onChange={(event) => onMute(channel.id, event.target.checked)}
+          slotProps={{ input: { 'aria-label': t('tile.mute', { channel: channel.name }) } }}
+        />
+      </Box>
+
+      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+        <PushToTalkButton
+          micOn={state.micOn}
+          heldBy={state.floorHolder}
+          disabled={!state.micReady || !state.joined}
+          onChange={talk}
+          size={64}
+          spaceBar={selected}
+          compact
+          label={t('tile.talk', { channel: channel.name })}
+        />
+        <Typography variant="caption" sx={{ flex: 1, color: state.floorHolder ? 'warning.dark' : 'text.secondary' }}>
+          {state.micOn
+            ? t('tile.onAir')
+            : state.floorHolder
+              ? t('tile.busy', { name: state.floorHolder })
+              : state.joined
+                ? ''
+                : t('tile.joining')}
+        </Typography>
+        <CallMembersMenu channel={channel} />
+      </Box>
+    </Paper>
+  );
+});
