@@ -90,7 +90,7 @@ export function janusPlane(options: JanusPlaneOptions) {
       rooms.forgetAll(backend);
       for (const participant of everyone())
         if (participant.link?.backend === backend) {
-          dropLink(participant, false);
+          void dropLink(participant, false);
           options.resetSocket(participant.socketId, participant.channelId, LOST);
         }
       announce();
@@ -128,7 +128,7 @@ export function janusPlane(options: JanusPlaneOptions) {
   function relink(channelId: number, backend: JanusBackend, offering?: string): void {
     for (const participant of channels.get(channelId)?.values() ?? [])
       if (participant.link && participant.link.backend !== backend && participant.socketId !== offering) {
-        dropLink(participant, true);
+        void dropLink(participant, true);
         options.resetSocket(participant.socketId, channelId, 'The channel moved to another media server.');
       }
   }
@@ -139,28 +139,35 @@ export function janusPlane(options: JanusPlaneOptions) {
     return run;
   }
 
-  /** Forgets the participant's link; `leave`: tells Janus too (it is still there). */
-  function dropLink(participant: Participant, leave: boolean): void {
+  /**
+   * Forgets the participant's link; `leave`: tells Janus too (it is still there). Resolves once Janus has let
+   * the handle go (the take, if any, is finished after that, unawaited), so that whoever counts the room's
+   * participants next does not count this one.
+   */
+  function dropLink(participant: Participant, leave: boolean): Promise<void> {
     const link = participant.link;
-    if (!link) return;
+    if (!link) return Promise.resolve();
     participant.link = undefined;
     link.off();
     const take = participant.take;
     participant.take = undefined;
-    void (async () => {
+    const left = (async () => {
       if (leave && link.backend.up) {
         // A take in progress (its talker's page closed while it held the floor): Janus closes the file first.
         if (take) await link.handle.message({ request: 'configure', muted: true, record: false }).catch(() => {});
         if (link.kind === 'bridge') await link.handle.message({ request: 'leave' }).catch(() => {});
-        await link.handle.detach();
+        await link.handle.detach().catch(() => {});
       }
-      if (take) await takes.finish(take);
     })();
+    void left.then(async () => {
+      if (take) await takes.finish(take);
+    });
+    return left;
   }
 
   /** A new handle for the participant on the channel's Janus, watched for Janus hanging it up. */
   async function attach(participant: Participant, backend: JanusBackend, kind: Link['kind']): Promise<Link> {
-    dropLink(participant, true);
+    void dropLink(participant, true);
     const { session } = await backend.control();
     const handle = await session.attach(kind === 'bridge' ? AUDIOBRIDGE : STREAMING);
     const link: Link = { backend, handle, kind, off: () => {} };
@@ -168,7 +175,7 @@ export function janusPlane(options: JanusPlaneOptions) {
       const data = message.plugindata?.data;
       const gone = message.janus === 'hangup' || message.janus === 'detached' || data?.audiobridge === 'destroyed';
       if (!gone || participant.link !== link) return;
-      dropLink(participant, true);
+      void dropLink(participant, true);
       options.resetSocket(
         participant.socketId,
         participant.channelId,
@@ -315,7 +322,7 @@ export function janusPlane(options: JanusPlaneOptions) {
       grantTalk: (socketId) => setHeard(socketId, true),
       revokeTalk: (socketId) => setHeard(socketId, false),
       async close() {
-        for (const participant of participants.values()) dropLink(participant, true);
+        for (const participant of participants.values()) void dropLink(participant, true);
         participants.clear();
         forgetChannel();
       },
