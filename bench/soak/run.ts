@@ -2,7 +2,10 @@
  * The soak run: thousands of sockets for minutes to an hour against Talkgroup as `npm start` runs it, on a
  * populated database (server.ts), at a phone team's pace (clients.ts): chat, positions, presence changes
  * (joining another channel to listen and leaving it), floor presses, and HTTP reads and writes (the channel's
- * members, the activity log, chat sent over HTTP).
+ * members, the activity log, chat sent over HTTP). By default each socket sends a chat message every 5 min,
+ * reports a position every minute and listens to another channel for 30 s every 5 min; the first socket of
+ * each room presses every 20 s and holds 2 s; HTTP: a read every 200 ms, a chat message every 2 s
+ * (--chat-seconds, --position-seconds, --presence-seconds, --floor-seconds change the pace).
  *
  *   npm run bench:soak -- --sockets 5000 --minutes 10
  *   npm run bench:soak -- --sockets 1000 --minutes 60
@@ -33,8 +36,8 @@ const sockets = Math.round(option('sockets', 1000));
 const minutes = option('minutes', 10);
 const idleUsers = Math.round(option('idle', 700));
 const periods: Periods = {
-  chatMs: option('chat-seconds', 60) * 1000,
-  positionMs: option('position-seconds', 30) * 1000,
+  chatMs: option('chat-seconds', 300) * 1000,
+  positionMs: option('position-seconds', 60) * 1000,
   presenceMs: option('presence-seconds', 300) * 1000,
   floorMs: option('floor-seconds', 20) * 1000,
 };

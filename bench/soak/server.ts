@@ -107,7 +107,7 @@ const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, START], {
     WEB_DIR: '',
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
     // Every socket comes from this one address: the per-address connection rate is for floods, not for this.
-    SOCKET_CONNECTIONS_PER_MINUTE: '1000000',
+    CONNECTION_RATE_PER_MINUTE: '1000000',
     ...(databaseUrl ? { DATABASE_URL: url.toString() } : {}),
   },
   stdio: ['ignore', 'ignore', 'inherit'],
