@@ -52,8 +52,15 @@ export interface BuildOptions {
 const NOT_SPA = /^\/(user\/api|device|socket\.io|files|health|healthz|readyz|api)(\/|$)/;
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  let log: FastifyInstance['log'] | undefined;
   const database =
-    options.database ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+    options.database ??
+    (await openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      timeoutMs: config.databaseTimeoutMs,
+      onIdleError: (error) => log?.warn({ err: error }, 'a pooled database connection broke; the pool makes another'),
+    }));
   const logger = options.logger ?? false;
   const fastify = Fastify({
     // Request URLs are logged with their secrets replaced (http/redact.ts).
@@ -62,6 +69,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
   });
+  log = fastify.log;
   registerErrorHandler(fastify);
   await registerSecurityHeaders(fastify, config);
   await registerCompression(fastify);
@@ -98,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   specHttpCalls(fastify, services, realtime);
   // Patching is the media planes' (real time's) work: the routes get them as a PatchPlane.
   patchRoutes(fastify, services, realtime.media);
-  healthRoutes(fastify, database, realtime.redisReady);
+  healthRoutes(fastify, database, realtime.redisState);
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {

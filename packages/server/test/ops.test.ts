@@ -20,13 +20,25 @@ describe.each(databases)('health and readiness on %s', (dialect) => {
   });
 
   it('answers /healthz always and /readyz when the database (and Redis, when configured) answer', async () => {
-    app = await startApp(dialect, process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {});
+    const redisUrl = process.env.TEST_REDIS_URL;
+    app = await startApp(dialect, redisUrl ? { redisUrl } : {});
     const healthz = await app.fastify.inject({ method: 'GET', url: '/healthz' });
     expect(healthz.statusCode).toBe(200);
     expect(healthz.json()).toEqual({ success: true });
     const readyz = await app.fastify.inject({ method: 'GET', url: '/readyz' });
     expect(readyz.statusCode).toBe(200);
-    expect(readyz.json()).toMatchObject({ success: true, database: { dialect, ok: true }, redis: { ok: true } });
+    expect(readyz.json()).toMatchObject({
+      success: true,
+      database: { dialect, ok: true, state: 'ready' },
+      redis: redisUrl ? { used: true, ok: true, state: 'ready' } : { used: false, ok: true, state: 'not used' },
+    });
+  });
+
+  it('says Redis is not used when REDIS_URL is unset', async () => {
+    app = await startApp(dialect);
+    const readyz = await app.fastify.inject({ method: 'GET', url: '/readyz' });
+    expect(readyz.statusCode).toBe(200);
+    expect(readyz.json().redis).toEqual({ used: false, ok: true, state: 'not used' });
   });
 });
 
