@@ -84,13 +84,19 @@ async function openPostgres(url: string, options: DatabaseOptions, log: LogConfi
     connectionTimeoutMillis: timeoutMs,
     // The server cancels a statement that runs longer; the client gives up on one whose answer never comes.
     statement_timeout: timeoutMs,
-    query_timeout: timeoutMs + 1000,
+    query_timeout: timeoutMs,
     // A connection silently cut (a failover behind a load balancer) is found by TCP keep-alive.
     keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   // A pooled connection that breaks while idle is dropped by the pool; without a listener it would crash the process.
   pool.on('error', (error) => options.onIdleError?.(error));
+  // pg-pool listens for errors only while a connection is idle: one that breaks while checked out (between the
+  // statements of a transaction) would crash the process. Its query fails by itself, and the pool drops it on
+  // release (it is no longer queryable).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
 }
 
