@@ -28,7 +28,7 @@ import { patchRoutes } from './patches/routes.ts';
 import { positionRoutes } from './positions/routes.ts';
 import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import type { MediaPlanes } from './realtime/media/plane.ts';
-import { attachRealtime } from './realtime/server.ts';
+import { attachRealtime, type Io } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
 import { voiceRoutes } from './voice/routes.ts';
@@ -39,6 +39,8 @@ export interface App {
   metrics: Metrics;
   /** Where each channel's voice goes (the mesh, or the media server), and patches of channels. */
   media: MediaPlanes;
+  /** The Socket.IO server (the tests read its connections). */
+  io: Io;
   close(): Promise<void>;
 }
 
@@ -142,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services,
     metrics,
     media: realtime.media,
+    io: realtime.io,
     async close() {
       await fastify.close();
       await database.close();

@@ -71,7 +71,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     maxHttpBufferSize: 1e6,
     allowRequest: (request, callback) => gate.allowRequest(request, callback),
   });
-  const stopSlowClients = watchSlowClients(io, config.maxSocketBufferBytes, log);
+  watchSlowClients(io, config.maxSocketBufferBytes, log);
 
   let redis: RedisPair | undefined;
   let registry: InstanceRegistry;
@@ -314,7 +314,6 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   // Before Fastify closes the HTTP server: its sockets must go first, or close() waits for them.
   fastify.addHook('preClose', async () => {
     closing = true;
-    stopSlowClients();
     if (heartbeat) clearInterval(heartbeat);
     status.stop();
     floor.stop();
