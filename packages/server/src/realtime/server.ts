@@ -75,8 +75,10 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   let redis: RedisPair | undefined;
   let registry: InstanceRegistry;
+  /** After Redis came back, others' presence rows are kept until every live instance has beaten again. */
+  let keepOthersUntil = 0;
   if (config.redisUrl) {
-    redis = await connectRedis(config.redisUrl, log);
+    redis = await connectRedis(config.redisUrl, log, () => redisBack());
     const { createAdapter } = await import('@socket.io/redis-adapter');
     // Under the deployment's prefix: deployments (and test runs) that share one Redis never hear each other.
     io.adapter(createAdapter(redis.pub, redis.sub, { key: `${config.redisKeyPrefix}socket.io` }));
@@ -90,7 +92,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   const sweep = async () => {
     await registry.beat();
-    const removed = await presence.sweep(await registry.alive());
+    const removed = Date.now() < keepOthersUntil ? 0 : await presence.sweep(await registry.alive());
     await services.talkBursts.closeOrphans();
     if (removed > 0) log.info(`removed ${removed} presence row(s) of server instances that are gone`);
     // If this instance could not beat for a while (Redis unreachable), the others took it for dead and
@@ -107,6 +109,19 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       });
     }
   };
+  /**
+   * Redis restarted (or failed over): it may have lost the floor and the instance registry, and broadcasts
+   * between instances were lost while it was away. This instance beats at once, and waits for the others to
+   * beat before it takes their rows for dead; its clients' connections are closed without a goodbye, so that
+   * each client comes back by itself (reconnect, rejoin, fetch what it missed), as after a server restart, and
+   * the floor, the rooms and presence are made again from what the clients say.
+   */
+  function redisBack(): void {
+    keepOthersUntil = Date.now() + 2 * HEARTBEAT_MS;
+    registry.beat().catch((error) => log.warn({ err: error }, 'could not beat after Redis came back'));
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+  }
+
   await sweep();
   const heartbeat = redis
     ? setInterval(() => sweep().catch((error) => log.warn({ err: error }, 'presence sweep failed')), HEARTBEAT_MS)
