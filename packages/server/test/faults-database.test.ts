@@ -16,7 +16,7 @@ import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type OpenedDatabase, openDatabase } from '../src/db/open.ts';
 import { createMember, signUpAdmin, type TestApp } from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
+import { connect, eventually, listen, refusal, type TestClient } from './realtime-harness.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -170,6 +170,8 @@ describe.runIf(databaseUrl)('PostgreSQL away and back', () => {
     expect(notReady.value.statusCode).toBe(503);
     expect(notReady.value.json()).toMatchObject({ success: false, database: { ok: false, state: 'unreachable' } });
     expect(notReady.ms).toBeLessThan(2500);
+    // A new connection is refused with the same sentence (its client retries by itself).
+    expect(await refusal(url, alice.token)).toBe('The database is not reachable now; try again in a moment.');
 
     // Away and silent: connections are accepted and never answered. The waits are bounded all the same.
     proxy.set('hang');
