@@ -28,8 +28,9 @@ export interface DatabaseOptions {
   /** PostgreSQL schema to use (tests give each run its own). */
   pgSchema?: string;
   /**
-   * The longest a query may wait on PostgreSQL (DATABASE_TIMEOUT_SECONDS, 5 s by default): for a connection
-   * from the pool, for a new connection, and for the statement itself. Past it the query fails (503).
+   * The longest a query of the server may wait on PostgreSQL (DATABASE_TIMEOUT_SECONDS, 5 s by default): for a
+   * connection from the pool, for a new connection, and for the statement itself. Past it the query fails (503).
+   * Unset (the tools), statements are not bounded; connections are, by DATABASE_TIMEOUT_MS.
    */
   timeoutMs?: number;
   /** Told of a pooled connection that broke while idle (the database restarted): the pool replaces it. */
@@ -71,7 +72,9 @@ function openSqlite(dataDir: string, log: LogConfig): { db: Kysely<Database>; da
 
 async function openPostgres(url: string, options: DatabaseOptions, log: LogConfig): Promise<Kysely<Database>> {
   const { pgSchema: schema } = options;
-  const timeoutMs = options.timeoutMs ?? DATABASE_TIMEOUT_MS;
+  // The tools (backup, restore, admin) give no timeout: their long statements are meant; they still do not
+  // wait for ever on a connection.
+  const timeoutMs = options.timeoutMs;
   // The driver is loaded only for PostgreSQL: an embedded SQLite deployment never holds it in memory.
   const { default: driver } = await import('pg');
   // Every wait is bounded: a database that restarts, fails over or drops its connections makes requests fail
@@ -81,10 +84,9 @@ async function openPostgres(url: string, options: DatabaseOptions, log: LogConfi
     max: 10,
     types: pgTypes(driver),
     // Waiting for a free pooled connection and opening a new one.
-    connectionTimeoutMillis: timeoutMs,
+    connectionTimeoutMillis: timeoutMs ?? DATABASE_TIMEOUT_MS,
     // The server cancels a statement that runs longer; the client gives up on one whose answer never comes.
-    statement_timeout: timeoutMs,
-    query_timeout: timeoutMs,
+    ...(timeoutMs ? { statement_timeout: timeoutMs, query_timeout: timeoutMs } : {}),
     // A connection silently cut (a failover behind a load balancer) is found by TCP keep-alive.
     keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
