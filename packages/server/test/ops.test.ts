@@ -110,6 +110,24 @@ describe('configuration checked at start', () => {
     expect(loadConfig({ TOKEN_TTL_DAYS: '2' }).tokenTtlMs).toBe(2 * 24 * 3600 * 1000);
   });
 
+  it('reads the fault limits (database wait, slow clients, connection floods) with defaults, and refuses bad ones', () => {
+    const defaults = loadConfig({});
+    expect(defaults.databaseTimeoutMs).toBe(5000);
+    expect(defaults.maxSocketBufferBytes).toBe(2 * 1024 * 1024);
+    expect(defaults.connectionRatePerMinute).toBe(120);
+    const set = loadConfig({
+      DATABASE_TIMEOUT_SECONDS: '2.5',
+      MAX_SOCKET_BUFFER_BYTES: '1048576',
+      CONNECTION_RATE_PER_MINUTE: '600',
+    });
+    expect([set.databaseTimeoutMs, set.maxSocketBufferBytes, set.connectionRatePerMinute]).toEqual([
+      2500, 1048576, 600,
+    ]);
+    expect(() => loadConfig({ DATABASE_TIMEOUT_SECONDS: '0' })).toThrow(/DATABASE_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ MAX_SOCKET_BUFFER_BYTES: 'lots' })).toThrow(/MAX_SOCKET_BUFFER_BYTES/);
+    expect(() => loadConfig({ CONNECTION_RATE_PER_MINUTE: '-1' })).toThrow(/CONNECTION_RATE_PER_MINUTE/);
+  });
+
   it('reads TLS_CERT and TLS_KEY from PEM contents or from a file path', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'talkgroup-tls-'));
     dirs.push(dir);
