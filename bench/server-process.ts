@@ -73,6 +73,8 @@ export function spawnServer(
       DATA_DIR: dataDir,
       WEB_DIR: '',
       LOG_LEVEL: 'warn',
+      // Every simulated client connects from 127.0.0.1: the per-address flood limit must not refuse them.
+      CONNECTION_RATE_PER_MINUTE: '1000000',
       ADMIN_LOGIN: options.admin.login,
       ADMIN_PASSWORD: options.admin.password,
     },

@@ -120,6 +120,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
         ADMIN_PASSWORD: '',
         // Tests seed long chat histories through the API; the per-user chat limit is tested by the server's tests.
         CHAT_MESSAGES_PER_MINUTE: '1000',
+        // Every browser of every test connects from 127.0.0.1: the per-address flood limit is the server tests'.
+        CONNECTION_RATE_PER_MINUTE: '100000',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -124,6 +124,8 @@ async function talkgroup() {
       LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
       // The chat's rate limit is not what this measures: one sender sends every round.
       CHAT_MESSAGES_PER_MINUTE: '1000000',
+      // Every simulated client connects from 127.0.0.1: the per-address flood limit must not refuse them.
+      CONNECTION_RATE_PER_MINUTE: '1000000',
       ...(databaseUrl ? { DATABASE_URL: url.toString() } : {}),
     },
     stdio: ['ignore', 'ignore', 'inherit'],

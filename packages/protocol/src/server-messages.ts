@@ -115,6 +115,8 @@ export const SERVER_MESSAGE_CODES = [
   'call_not_ringing',
   'not_a_call_party',
   'too_many_calls',
+  'database_unavailable',
+  'disk_full',
   'bad_request',
   'server_error',
 ] as const;

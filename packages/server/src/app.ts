@@ -28,7 +28,7 @@ import { patchRoutes } from './patches/routes.ts';
 import { positionRoutes } from './positions/routes.ts';
 import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import type { MediaPlanes } from './realtime/media/plane.ts';
-import { attachRealtime } from './realtime/server.ts';
+import { attachRealtime, type Io } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
 import { voiceRoutes } from './voice/routes.ts';
@@ -39,6 +39,8 @@ export interface App {
   metrics: Metrics;
   /** Where each channel's voice goes (the mesh, or the media server), and patches of channels. */
   media: MediaPlanes;
+  /** The Socket.IO server (the tests read its connections). */
+  io: Io;
   close(): Promise<void>;
 }
 
@@ -52,8 +54,15 @@ export interface BuildOptions {
 const NOT_SPA = /^\/(user\/api|device|socket\.io|files|health|healthz|readyz|api)(\/|$)/;
 
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  let log: FastifyInstance['log'] | undefined;
   const database =
-    options.database ?? (await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl }));
+    options.database ??
+    (await openDatabase({
+      dataDir: config.dataDir,
+      databaseUrl: config.databaseUrl,
+      timeoutMs: config.databaseTimeoutMs,
+      onIdleError: (error) => log?.warn({ err: error }, 'a pooled database connection broke; the pool makes another'),
+    }));
   const logger = options.logger ?? false;
   const fastify = Fastify({
     // Request URLs are logged with their secrets replaced (http/redact.ts).
@@ -62,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     trustProxy: config.trustProxy,
     ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
   });
+  log = fastify.log;
   registerErrorHandler(fastify);
   await registerSecurityHeaders(fastify, config);
   await registerCompression(fastify);
@@ -98,7 +108,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   specHttpCalls(fastify, services, realtime);
   // Patching is the media planes' (real time's) work: the routes get them as a PatchPlane.
   patchRoutes(fastify, services, realtime.media);
-  healthRoutes(fastify, database, realtime.redisReady);
+  healthRoutes(fastify, database, realtime.redisState);
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {
@@ -134,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     services,
     metrics,
     media: realtime.media,
+    io: realtime.io,
     async close() {
       await fastify.close();
       await database.close();

@@ -88,6 +88,15 @@ export interface Config {
   turnTtlMs: number;
   /** Browsers use only relayed (TURN) candidates (ICE_TRANSPORT_POLICY=relay), or every path (all, default). */
   iceTransportPolicy: 'all' | 'relay';
+  /** The longest a query waits on PostgreSQL before the call answers 503 (DATABASE_TIMEOUT_SECONDS, 5). */
+  databaseTimeoutMs: number;
+  /**
+   * A socket whose client stops reading is disconnected once this much waits unsent for it
+   * (MAX_SOCKET_BUFFER_BYTES, 2 MB): its backlog must not grow the server's memory without end.
+   */
+  maxSocketBufferBytes: number;
+  /** New socket connections one address may open per minute (CONNECTION_RATE_PER_MINUTE, 120). */
+  connectionRatePerMinute: number;
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +138,12 @@ function parseSeconds(name: string, raw: string | undefined, fallback: number): 
   const seconds = Number(raw);
   if (!Number.isFinite(seconds) || seconds < 0)
     throw new ConfigError(`${name} must be a number of seconds, not "${raw}"`);
+  return seconds;
+}
+
+function parsePositiveSeconds(name: string, raw: string | undefined, fallback: number): number {
+  const seconds = parseSeconds(name, raw, fallback);
+  if (seconds <= 0) throw new ConfigError(`${name} must be a number of seconds above 0, not "${raw}"`);
   return seconds;
 }
 
@@ -274,5 +289,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     turnSecret: env.TURN_SECRET || undefined,
     turnTtlMs: parseSeconds('TURN_TTL_SECONDS', env.TURN_TTL_SECONDS, 43_200) * 1000,
     iceTransportPolicy: parseIcePolicy(env.ICE_TRANSPORT_POLICY),
+    databaseTimeoutMs: parsePositiveSeconds('DATABASE_TIMEOUT_SECONDS', env.DATABASE_TIMEOUT_SECONDS, 5) * 1000,
+    maxSocketBufferBytes: parseBytes('MAX_SOCKET_BUFFER_BYTES', env.MAX_SOCKET_BUFFER_BYTES, 2 * 1024 * 1024),
+    connectionRatePerMinute: parseCount('CONNECTION_RATE_PER_MINUTE', env.CONNECTION_RATE_PER_MINUTE, 120),
   };
 }

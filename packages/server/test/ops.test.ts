@@ -20,13 +20,25 @@ describe.each(databases)('health and readiness on %s', (dialect) => {
   });
 
   it('answers /healthz always and /readyz when the database (and Redis, when configured) answer', async () => {
-    app = await startApp(dialect, process.env.TEST_REDIS_URL ? { redisUrl: process.env.TEST_REDIS_URL } : {});
+    const redisUrl = process.env.TEST_REDIS_URL;
+    app = await startApp(dialect, redisUrl ? { redisUrl } : {});
     const healthz = await app.fastify.inject({ method: 'GET', url: '/healthz' });
     expect(healthz.statusCode).toBe(200);
     expect(healthz.json()).toEqual({ success: true });
     const readyz = await app.fastify.inject({ method: 'GET', url: '/readyz' });
     expect(readyz.statusCode).toBe(200);
-    expect(readyz.json()).toMatchObject({ success: true, database: { dialect, ok: true }, redis: { ok: true } });
+    expect(readyz.json()).toMatchObject({
+      success: true,
+      database: { dialect, ok: true, state: 'ready' },
+      redis: redisUrl ? { used: true, ok: true, state: 'ready' } : { used: false, ok: true, state: 'not used' },
+    });
+  });
+
+  it('says Redis is not used when REDIS_URL is unset', async () => {
+    app = await startApp(dialect);
+    const readyz = await app.fastify.inject({ method: 'GET', url: '/readyz' });
+    expect(readyz.statusCode).toBe(200);
+    expect(readyz.json().redis).toEqual({ used: false, ok: true, state: 'not used' });
   });
 });
 
@@ -96,6 +108,24 @@ describe('configuration checked at start', () => {
     expect(() => loadConfig({ TOKEN_TTL_DAYS: 'thirty' })).toThrow(ConfigError);
     expect(() => loadConfig({ TOKEN_TTL_DAYS: 'thirty' })).toThrow(/TOKEN_TTL_DAYS/);
     expect(loadConfig({ TOKEN_TTL_DAYS: '2' }).tokenTtlMs).toBe(2 * 24 * 3600 * 1000);
+  });
+
+  it('reads the fault limits (database wait, slow clients, connection floods) with defaults, and refuses bad ones', () => {
+    const defaults = loadConfig({});
+    expect(defaults.databaseTimeoutMs).toBe(5000);
+    expect(defaults.maxSocketBufferBytes).toBe(2 * 1024 * 1024);
+    expect(defaults.connectionRatePerMinute).toBe(120);
+    const set = loadConfig({
+      DATABASE_TIMEOUT_SECONDS: '2.5',
+      MAX_SOCKET_BUFFER_BYTES: '1048576',
+      CONNECTION_RATE_PER_MINUTE: '600',
+    });
+    expect([set.databaseTimeoutMs, set.maxSocketBufferBytes, set.connectionRatePerMinute]).toEqual([
+      2500, 1048576, 600,
+    ]);
+    expect(() => loadConfig({ DATABASE_TIMEOUT_SECONDS: '0' })).toThrow(/DATABASE_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ MAX_SOCKET_BUFFER_BYTES: 'lots' })).toThrow(/MAX_SOCKET_BUFFER_BYTES/);
+    expect(() => loadConfig({ CONNECTION_RATE_PER_MINUTE: '-1' })).toThrow(/CONNECTION_RATE_PER_MINUTE/);
   });
 
   it('reads TLS_CERT and TLS_KEY from PEM contents or from a file path', () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startRetentionSweep, sweepExpiredVoice } from '../src/voice/retention.ts';
-import { multipartForm, recordPushes } from './chat-fixtures.ts';
+import { multipartForm, recordPushes, webmOpus } from './chat-fixtures.ts';
 import {
   type Account,
   createMember,
@@ -17,22 +17,6 @@ import {
   startApp,
   type TestApp,
 } from './harness.ts';
-
-/** The start of a MediaRecorder WebM file: EBML header (DocType webm), then a track whose CodecID is A_OPUS. */
-export function webmOpus(payloadBytes = 400): Buffer {
-  const ebml = Buffer.from([
-    0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0xf7, 0x81, 0x01, 0x42, 0xf2, 0x81, 0x04, 0x42, 0xf3,
-    0x81, 0x08, 0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d, 0x42, 0x87, 0x81, 0x04, 0x42, 0x85, 0x81, 0x02,
-  ]);
-  const segment = Buffer.from([0x18, 0x53, 0x80, 0x67, 0x01, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff]);
-  const track = Buffer.concat([
-    Buffer.from([0x16, 0x54, 0xae, 0x6b, 0x9b, 0xae, 0x99, 0xd7, 0x81, 0x01, 0x83, 0x81, 0x02, 0x86, 0x86]),
-    Buffer.from('A_OPUS'),
-    Buffer.from([0x63, 0xa2, 0x84]),
-    Buffer.from('Opus'),
-  ]);
-  return Buffer.concat([ebml, segment, track, Buffer.alloc(payloadBytes, 0x5a)]);
-}
 
 /** The first page of an Ogg Opus file (one segment holding OpusHead), then more bytes. */
 export function oggOpus(): Buffer {

@@ -27,7 +27,19 @@ export interface DatabaseOptions {
   databaseUrl?: string;
   /** PostgreSQL schema to use (tests give each run its own). */
   pgSchema?: string;
+  /**
+   * The longest a query of the server may wait on PostgreSQL (DATABASE_TIMEOUT_SECONDS, 5 s by default): for a
+   * connection from the pool, for a new connection, and for the statement itself. Past it the query fails (503).
+   * Unset (the tools), statements are not bounded; connections are, by DATABASE_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
+  /** Told of a pooled connection that broke while idle (the database restarted): the pool replaces it. */
+  onIdleError?: (error: Error) => void;
 }
+
+export const DATABASE_TIMEOUT_MS = 5000;
+/** /readyz answers within this, whatever the database does. */
+const PING_TIMEOUT_MS = 1500;
 
 const TIMESTAMPTZ_OID = 1184;
 const TIMESTAMP_OID = 1114;
@@ -58,14 +70,34 @@ function openSqlite(dataDir: string, log: LogConfig): { db: Kysely<Database>; da
   };
 }
 
-async function openPostgres(url: string, schema: string | undefined, log: LogConfig): Promise<Kysely<Database>> {
+async function openPostgres(url: string, options: DatabaseOptions, log: LogConfig): Promise<Kysely<Database>> {
+  const { pgSchema: schema } = options;
+  // The tools (backup, restore, admin) give no timeout: their long statements are meant; they still do not
+  // wait for ever on a connection.
+  const timeoutMs = options.timeoutMs;
   // The driver is loaded only for PostgreSQL: an embedded SQLite deployment never holds it in memory.
   const { default: driver } = await import('pg');
+  // Every wait is bounded: a database that restarts, fails over or drops its connections makes requests fail
+  // fast with 503 (http/outages.ts) instead of hanging, and the pool makes new connections once it is back.
   const pool = new driver.Pool({
     connectionString: url,
     max: 10,
     types: pgTypes(driver),
+    // Waiting for a free pooled connection and opening a new one.
+    connectionTimeoutMillis: timeoutMs ?? DATABASE_TIMEOUT_MS,
+    // The server cancels a statement that runs longer; the client gives up on one whose answer never comes.
+    ...(timeoutMs ? { statement_timeout: timeoutMs, query_timeout: timeoutMs } : {}),
+    // A connection silently cut (a failover behind a load balancer) is found by TCP keep-alive.
+    keepAlive: true,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  // A pooled connection that breaks while idle is dropped by the pool; without a listener it would crash the process.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  // pg-pool listens for errors only while a connection is idle: one that breaks while checked out (between the
+  // statements of a transaction) would crash the process. Its query fails by itself, and the pool drops it on
+  // release (it is no longer queryable).
+  pool.on('connect', (client) => {
+    client.on('error', () => {});
   });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
 }
@@ -78,7 +110,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
   };
   const sqlite = options.databaseUrl ? undefined : openSqlite(options.dataDir, log);
-  const db = sqlite ? sqlite.db : await openPostgres(options.databaseUrl as string, options.pgSchema, log);
+  const db = sqlite ? sqlite.db : await openPostgres(options.databaseUrl as string, options, log);
   if (options.pgSchema) await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(db);
   // Node opens SQLite in defensive mode, which forbids editing sqlite_schema: a migration may need it (0010
   // drops a CHECK constraint the way SQLite's documentation gives), so it is lifted while migrations run only.
@@ -92,11 +124,18 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     db,
     dialect,
     async ping() {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), PING_TIMEOUT_MS);
+      });
+      const answered = sql`select 1`.execute(db).then(
+        () => true,
+        () => false,
+      );
       try {
-        await sql`select 1`.execute(db);
-        return true;
-      } catch {
-        return false;
+        return await Promise.race([answered, late]);
+      } finally {
+        clearTimeout(timer);
       }
     },
     onQuery(listener) {

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
 import { isServerMessageCode, languageOf, serverText } from './messages.ts';
+import { databaseUnreachable, diskFull } from './outages.ts';
 
 /**
  * A code of the catalogue, or (for code not yet moved to codes) a plain English sentence, which then travels
@@ -118,6 +119,15 @@ export function registerErrorHandler(app: FastifyInstance): void {
       if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
         return sendFailure(request, reply, status, 'invalid_json');
       return sendFailure(request, reply, status, 'bad_request', { details: error.message });
+    }
+    // The database away or the disk full: the client is told to come back, and the server serves again by itself.
+    if (databaseUnreachable(error)) {
+      request.log.warn({ err: error }, 'the database did not answer');
+      return sendFailure(request, reply.header('retry-after', '5'), 503, 'database_unavailable');
+    }
+    if (diskFull(error)) {
+      request.log.error({ err: error }, 'the disk is full');
+      return sendFailure(request, reply, 507, 'disk_full');
     }
     request.log.error({ err: error }, 'request failed');
     return sendFailure(request, reply, 500, 'server_error');

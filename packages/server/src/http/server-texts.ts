@@ -353,6 +353,16 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   geofence_deleted: { en: 'Geofence deleted', fr: 'Zone supprimée', de: 'Zone gelöscht' },
   geofence_not_found: { en: 'Geofence not found.', fr: 'Zone introuvable.', de: 'Zone nicht gefunden.' },
   ...DISPATCH_TEXTS,
+  database_unavailable: {
+    en: 'The database is not reachable now; try again in a moment.',
+    fr: 'La base de données est injoignable pour le moment ; réessayez dans un instant.',
+    de: 'Die Datenbank ist gerade nicht erreichbar; versuchen Sie es gleich noch einmal.',
+  },
+  disk_full: {
+    en: 'The server has no disk space left to keep this file; nothing was saved. Try again later.',
+    fr: 'Le serveur n’a plus d’espace disque pour garder ce fichier ; rien n’a été enregistré. Réessayez plus tard.',
+    de: 'Auf dem Server ist kein Speicherplatz mehr frei, um diese Datei zu behalten; nichts wurde gespeichert. Versuchen Sie es später erneut.',
+  },
   bad_request: { en: '{{details}}', fr: 'Requête invalide : {{details}}', de: 'Ungültige Anfrage: {{details}}' },
   server_error: {
     en: 'Something went wrong on the server.',

@@ -8,7 +8,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { link, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { ImageMimeType } from '@talkgroup/protocol';
 
@@ -87,6 +87,22 @@ export function fileUrls(secret: Buffer, ttlMs: number): FileUrls {
   };
 }
 
+/**
+ * Writes a file whole or not at all: the bytes go to a temporary name beside it, then are linked under the
+ * final name (which must not exist yet). A write cut short (the disk full, ENOSPC) leaves nothing behind, so no
+ * reader ever finds half a file; the caller answers 507 (http/outages.ts).
+ */
+export async function writeWholeFile(file: string, bytes: Uint8Array): Promise<void> {
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.part`;
+  try {
+    await writeFile(temporary, bytes, { flag: 'wx', mode: 0o600, flush: true });
+    // link, not rename: it refuses an existing name, as the 'wx' flag did.
+    await link(temporary, file);
+  } finally {
+    await rm(temporary, { force: true });
+  }
+}
+
 export function fileStore(dataDir: string) {
   const dir = path.join(dataDir, 'uploads');
   return {
@@ -99,7 +115,7 @@ export function fileStore(dataDir: string) {
     async save(bytes: Uint8Array, mime: ImageMimeType): Promise<string> {
       mkdirSync(dir, { recursive: true });
       const name = `${randomBytes(16).toString('hex')}.${EXTENSIONS[mime]}`;
-      await writeFile(path.join(dir, name), bytes, { flag: 'wx', mode: 0o600 });
+      await writeWholeFile(path.join(dir, name), bytes);
       return name;
     },
     async remove(name: string): Promise<void> {

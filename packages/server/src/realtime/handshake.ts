@@ -1,6 +1,8 @@
 /** The handshake: a socket is accepted only with a valid session token (spec section 7: `?token=`). */
 import type { Socket } from 'socket.io';
 import type { SessionStore } from '../auth/sessions.ts';
+import { serverText } from '../http/messages.ts';
+import { databaseUnreachable } from '../http/outages.ts';
 import type { UserStore } from '../users/store.ts';
 import type { Io, SocketData } from './context.ts';
 import { wantsOnePush } from './legacy/client-kinds.ts';
@@ -36,6 +38,8 @@ export function authenticateSockets(
       socket.data = data;
       next();
     } catch (error) {
+      // The database away: the client is told so and retries by itself; no error logged for each attempt.
+      if (databaseUnreachable(error)) return next(new Error(serverText('database_unavailable')));
       deps.onError(error);
       next(new Error('The server could not check the token: try again.'));
     }

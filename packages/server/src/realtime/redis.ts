@@ -3,7 +3,12 @@ import type { FastifyBaseLogger } from 'fastify';
 
 export type RedisPair = Awaited<ReturnType<typeof connectRedis>>;
 
-export async function connectRedis(url: string, log: FastifyBaseLogger) {
+/**
+ * `onBack` is called each time the subscribing connection is ready again after it was lost (Redis restarted
+ * or failed over): broadcasts from other instances may have been missed meanwhile, and what Redis held (the
+ * floor, the instance registry) may be gone.
+ */
+export async function connectRedis(url: string, log: FastifyBaseLogger, onBack: () => void = () => {}) {
   // Loaded only with REDIS_URL: a single instance never holds the client library in memory.
   const { createClient } = await import('redis');
   const pub = createClient({ url });
@@ -14,6 +19,19 @@ export async function connectRedis(url: string, log: FastifyBaseLogger) {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error('could not reach Redis (REDIS_URL) within 10 s')), 10_000);
+  });
+  let lost = false;
+  sub.on('end', () => {
+    lost = true;
+  });
+  sub.on('reconnecting', () => {
+    lost = true;
+  });
+  sub.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    log.warn('redis is reachable again');
+    onBack();
   });
   try {
     await Promise.race([Promise.all([pub.connect(), sub.connect()]), timeout]);

@@ -9,6 +9,7 @@ import { may } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import { memoryFloorStore, redisFloorStore } from '../floor/store.ts';
+import type { RedisState } from '../ops/health.ts';
 import { presenceWrites } from '../presence/group-commit.ts';
 import type { Services } from '../services.ts';
 import { channelCache } from './channel-cache.ts';
@@ -19,6 +20,7 @@ import { lobby } from './concerns/lobby.ts';
 import { positions } from './concerns/positions.ts';
 import { afterPresence, leaveAll, ownerOf, presenceSettled, rooms } from './concerns/rooms.ts';
 import { talk } from './concerns/talk.ts';
+import { connectionGate } from './connection-gate.ts';
 import type { Concern, Io, RealtimeContext, SocketScope, TalkSocket } from './context.ts';
 import { floorControl } from './floor.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
@@ -37,6 +39,7 @@ import { connectRedis, type RedisPair } from './redis.ts';
 import { type LocalSocket, roomGuard } from './room-guard.ts';
 import { ADMINS_ROOM, channelRoom, supervisorRoom, userRoom } from './room-names.ts';
 import { endSessions } from './sessions.ts';
+import { watchSlowClients } from './slow-clients.ts';
 import { socketTasks } from './socket-tasks.ts';
 import { statusPublisher } from './status.ts';
 import { supervision } from './supervision.ts';
@@ -46,8 +49,8 @@ export type { Io } from './context.ts';
 
 export interface Realtime
   extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor' | 'media'> {
-  /** Redis answers (true without REDIS_URL: there is nothing to wait for). */
-  redisReady(): Promise<boolean>;
+  /** Whether Redis is used (REDIS_URL) and, if so, answers within a second and a half. */
+  redisState(): Promise<RedisState>;
 }
 
 const CONCERNS: Concern[] = [rooms, talk, broadcast, chat, positions, emergency, lobby, specSocketEvents];
@@ -62,12 +65,20 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   // Same origin only (the console is served by this server, the dev server proxies); a token, not a cookie,
   // authenticates, so there is nothing for another origin to ride on anyway.
-  const io: Io = new Server(fastify.server, { serveClient: false, maxHttpBufferSize: 1e6 });
+  const gate = connectionGate(config);
+  const io: Io = new Server(fastify.server, {
+    serveClient: false,
+    maxHttpBufferSize: 1e6,
+    allowRequest: (request, callback) => gate.allowRequest(request, callback),
+  });
+  watchSlowClients(io, config.maxSocketBufferBytes, log);
 
   let redis: RedisPair | undefined;
   let registry: InstanceRegistry;
+  /** After Redis came back, others' presence rows are kept until every live instance has beaten again. */
+  let keepOthersUntil = 0;
   if (config.redisUrl) {
-    redis = await connectRedis(config.redisUrl, log);
+    redis = await connectRedis(config.redisUrl, log, () => redisBack());
     const { createAdapter } = await import('@socket.io/redis-adapter');
     // Under the deployment's prefix: deployments (and test runs) that share one Redis never hear each other.
     io.adapter(createAdapter(redis.pub, redis.sub, { key: `${config.redisKeyPrefix}socket.io` }));
@@ -81,7 +92,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
 
   const sweep = async () => {
     await registry.beat();
-    const removed = await presence.sweep(await registry.alive());
+    const removed = Date.now() < keepOthersUntil ? 0 : await presence.sweep(await registry.alive());
     await services.talkBursts.closeOrphans();
     if (removed > 0) log.info(`removed ${removed} presence row(s) of server instances that are gone`);
     // If this instance could not beat for a while (Redis unreachable), the others took it for dead and
@@ -98,6 +109,19 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       });
     }
   };
+  /**
+   * Redis restarted (or failed over): it may have lost the floor and the instance registry, and broadcasts
+   * between instances were lost while it was away. This instance beats at once, and waits for the others to
+   * beat before it takes their rows for dead; its clients' connections are closed without a goodbye, so that
+   * each client comes back by itself (reconnect, rejoin, fetch what it missed), as after a server restart, and
+   * the floor, the rooms and presence are made again from what the clients say.
+   */
+  function redisBack(): void {
+    keepOthersUntil = Date.now() + 2 * HEARTBEAT_MS;
+    registry.beat().catch((error) => log.warn({ err: error }, 'could not beat after Redis came back'));
+    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+  }
+
   await sweep();
   const heartbeat = redis
     ? setInterval(() => sweep().catch((error) => log.warn({ err: error }, 'presence sweep failed')), HEARTBEAT_MS)
@@ -334,13 +358,24 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     if (redis) await Promise.allSettled([redis.pub.close(), redis.sub.close()]);
   });
 
-  const redisReady = async () => {
-    if (!redis) return true;
+  const redisState = async (): Promise<RedisState> => {
+    if (!redis) return { used: false, ok: true };
+    // A command sent while the client reconnects waits in its queue: the answer is bounded here.
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), 1500);
+    });
+    const answered = redis.pub.isReady
+      ? redis.pub.ping().then(
+          (pong) => pong === 'PONG',
+          () => false,
+        )
+      : Promise.resolve(false);
     try {
-      return (await redis.pub.ping()) === 'PONG';
-    } catch {
-      return false;
+      return { used: true, ok: await Promise.race([answered, late]) };
+    } finally {
+      clearTimeout(timer);
     }
   };
-  return { io, emitTo, publishStatus: ctx.publishStatus, talk: ctx.talk, floor, media, redisReady };
+  return { io, emitTo, publishStatus: ctx.publishStatus, talk: ctx.talk, floor, media, redisState };
 }

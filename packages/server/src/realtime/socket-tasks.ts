@@ -6,6 +6,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { z } from 'zod';
 import { ChannelAccessError } from '../channels/access.ts';
 import { describeZodError, HttpError } from '../http/errors.ts';
+import { serverText } from '../http/messages.ts';
+import { databaseUnreachable, diskFull } from '../http/outages.ts';
 import type { TalkSocket } from './context.ts';
 import { eventLimits } from './event-limits.ts';
 
@@ -38,6 +40,9 @@ function describeFailure(event: string, error: unknown): { message: string; expe
     return { message: `${event}: ${error.message}`, expected: true };
   if (isForeignKeyViolation(error))
     return { message: `${event}: this channel or user no longer exists.`, expected: true };
+  // Not the client's fault, but no bug either: the client is told to try again, and the log says why once.
+  if (databaseUnreachable(error)) return { message: `${event}: ${serverText('database_unavailable')}`, expected: true };
+  if (diskFull(error)) return { message: `${event}: ${serverText('disk_full')}`, expected: false };
   return { message: `${event}: something went wrong on the server.`, expected: false };
 }
 

@@ -5,12 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { VoiceMessage } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { Db, VoiceMessagesTable } from '../db/schema.ts';
-import type { FileUrls } from '../messages/files.ts';
+import { type FileUrls, writeWholeFile } from '../messages/files.ts';
 import { VOICE_EXTENSIONS, type VoiceMimeType } from './audio.ts';
 
 export type VoiceRow = Selectable<VoiceMessagesTable>;
@@ -89,7 +89,7 @@ export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
       const fileName = `${randomBytes(16).toString('hex')}.${VOICE_EXTENSIONS[message.mime]}`;
       const file = path.join(folderOf(message.channelId), fileName);
       await mkdir(folderOf(message.channelId), { recursive: true });
-      await writeFile(file, message.bytes, { flag: 'wx', mode: 0o600 });
+      await writeWholeFile(file, message.bytes);
       try {
         return await db
           .insertInto('voice_messages')

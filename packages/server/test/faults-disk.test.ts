@@ -1,0 +1,139 @@
+/**
+ * Faults (issue 29): the disk of DATA_DIR full. DATA_DIR (the SQLite database, chat images, voice takes) is a
+ * small tmpfs of its own; a filler file takes the space. Uploads and voice takes answer 507 with a clear
+ * sentence, nothing half-written is kept, the database stays intact, and uploads work again once space
+ * returns. Mounting needs root, as the CI runs.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, openSync, readdirSync, rmSync, truncateSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChannelSummary } from '../src/channels/store.ts';
+import { getFile, multipartForm, pngImage, upload, webmOpus } from './chat-fixtures.ts';
+import { type Account, buildTestApp, createMember, signUpAdmin, type TestApp, testStorage } from './harness.ts';
+
+const asRoot = process.getuid?.() === 0;
+
+/** Every file under the folder (uploads/, voice/<channel>/), temporary ones included. */
+function filesUnder(dir: string): string[] {
+  try {
+    return readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => path.join(entry.parentPath, entry.name))
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Writes zeros into `file` until the disk refuses, then gives `leave` bytes back. */
+function fillDisk(file: string, leave: number): void {
+  const fd = openSync(file, 'w');
+  const chunk = Buffer.alloc(64 * 1024);
+  let written = 0;
+  try {
+    for (;;) written += writeSync(fd, chunk);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOSPC') throw error;
+  } finally {
+    closeSync(fd);
+  }
+  truncateSync(file, Math.max(0, written - leave));
+}
+
+describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
+  const storage = testStorage('sqlite');
+  let mounted = false;
+  let app: TestApp;
+  let admin: Account;
+  let mia: Account;
+  let channel: ChannelSummary;
+  const filler = () => path.join(storage.dataDir, 'filler');
+
+  beforeAll(async () => {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', storage.dataDir]);
+    mounted = true;
+    app = await buildTestApp(storage);
+    admin = await signUpAdmin(app);
+    mia = await createMember(app, admin, { firstName: 'Mia' });
+    channel = await app.services.channels.create('Alpha');
+    await app.services.memberships.add(channel.id, [mia.id]);
+  });
+  afterAll(async () => {
+    await app?.close();
+    if (mounted) execFileSync('umount', [storage.dataDir]);
+    rmSync(storage.dataDir, { recursive: true, force: true });
+  });
+
+  async function uploadVoice(bytes: Buffer) {
+    const form = multipartForm(
+      { channelId: channel.id, startedAt: new Date().toISOString(), durationMs: 2000 },
+      { field: 'audio', fileName: 'talk.webm', contentType: 'audio/webm', bytes },
+    );
+    const response = await app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/uploadVoiceMessage',
+      headers: { 'content-type': form.contentType, 'x-access-token': mia.token },
+      payload: form.payload,
+    });
+    return { status: response.statusCode, body: response.json() };
+  }
+  const image = (noise: number) => ({ fileName: 'photo.png', contentType: 'image/png', bytes: pngImage(2, 2, noise) });
+  const messageCount = async () =>
+    Number(
+      (
+        await app.services.db
+          .selectFrom('messages')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it('answers 507 to uploads and voice takes, keeps nothing half-written and the database intact, and recovers', async () => {
+    const before = await upload(app, mia.token, { channelId: channel.id, textMsg: 'before' }, image(1000));
+    expect(before.status).toBe(200);
+    const messagesBefore = await messageCount();
+    const filesBefore = filesUnder(path.join(storage.dataDir, 'uploads'));
+    const takesBefore = filesUnder(path.join(storage.dataDir, 'voice'));
+
+    // Less room than one file: each write starts and is cut short by ENOSPC.
+    fillDisk(filler(), 64 * 1024);
+    const refused = await upload(app, mia.token, { channelId: channel.id, textMsg: 'lost' }, image(400 * 1024));
+    expect(refused.status).toBe(507);
+    expect(refused.body).toMatchObject({
+      success: false,
+      code: 'disk_full',
+      result: 'The server has no disk space left to keep this file; nothing was saved. Try again later.',
+    });
+    const take = await uploadVoice(webmOpus(400 * 1024));
+    expect(take.status).toBe(507);
+    expect(take.body.code).toBe('disk_full');
+
+    // Nothing half-written: no new file, no temporary file, no message row for the refused image.
+    expect(filesUnder(path.join(storage.dataDir, 'uploads'))).toEqual(filesBefore);
+    expect(filesUnder(path.join(storage.dataDir, 'voice'))).toEqual(takesBefore);
+    expect(await messageCount()).toBe(messagesBefore);
+    // The database is intact and still answers reads.
+    expect((await sql<{ integrity_check: string }>`pragma integrity_check`.execute(app.services.db)).rows).toEqual([
+      { integrity_check: 'ok' },
+    ]);
+    const listed = await app.call('/user/api/getchannelmessagelistForAdmin', { channelId: channel.id }, mia.token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.discussion.map((m: { textMsg: string }) => m.textMsg)).toEqual(['before']);
+
+    // Space returns: the same server keeps files again.
+    rmSync(filler());
+    const bytes = pngImage(2, 2, 400 * 1024);
+    const after = await upload(app, mia.token, { channelId: channel.id, textMsg: 'after' }, { ...image(0), bytes });
+    expect(after.status).toBe(200);
+    const served = await getFile(app, after.body.res.file.path);
+    expect(served.statusCode).toBe(200);
+    expect(Buffer.compare(served.rawPayload, bytes)).toBe(0);
+    expect((await uploadVoice(webmOpus(400 * 1024))).status).toBe(200);
+    expect(filesUnder(path.join(storage.dataDir, 'uploads')).filter((file) => file.endsWith('.part'))).toEqual([]);
+    expect((await sql<{ integrity_check: string }>`pragma integrity_check`.execute(app.services.db)).rows).toEqual([
+      { integrity_check: 'ok' },
+    ]);
+  });
+});

@@ -1,0 +1,221 @@
+/**
+ * Faults (issue 29): Redis restarted under two app instances with clients in a room. A redis-server of the
+ * test's own is killed and started again on the same port, empty. Rooms, presence and the floor come back by
+ * themselves, two presses after the restart still give exactly one grant, and no chat message is lost: each
+ * client behaves as the web app does (reconnect, rejoin, fetch the latest messages).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import net from 'node:net';
+import { io, type Socket } from 'socket.io-client';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { App } from '../src/app.ts';
+import type { ChannelSummary } from '../src/channels/store.ts';
+import {
+  type Account,
+  buildTestApp,
+  createMember,
+  databases,
+  signUpAdmin,
+  type TestApp,
+  testStorage,
+} from './harness.ts';
+import { eventually, listen } from './realtime-harness.ts';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Does a Redis answer PING on this port? */
+function pong(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.setTimeout(1000, () => socket.destroy());
+    socket.on('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (data) => {
+      resolve(String(data).startsWith('+PONG'));
+      socket.destroy();
+    });
+    socket.on('error', () => resolve(false));
+    socket.on('close', () => resolve(false));
+  });
+}
+
+/** A redis-server of this test only, nothing kept on disk: a restart starts it empty. */
+function redisServer(port: number) {
+  let child: ChildProcess | undefined;
+  return {
+    async start() {
+      child = spawn(
+        'redis-server',
+        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        {
+          stdio: 'ignore',
+        },
+      );
+      await eventually(() => pong(port), `redis-server on port ${port}`);
+    },
+    async kill() {
+      const running = child;
+      if (!running || running.exitCode !== null) return;
+      const exited = new Promise((resolve) => running.once('exit', resolve));
+      running.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+interface Page {
+  socket: Socket;
+  /** Chat messages this page shows, by id. */
+  messages: Map<number, string>;
+  connects: number;
+  floor: Array<{ event: string; payload: any }>;
+}
+
+describe('Redis restarted under two instances', () => {
+  const dialect = databases[databases.length - 1];
+  const cleanups: Array<() => Promise<void> | void> = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  it('brings rooms, presence and the floor back by themselves, with one grant per press and no message lost', async () => {
+    const port = await freePort();
+    const redis = redisServer(port);
+    await redis.start();
+    cleanups.push(() => redis.kill());
+    const redisUrl = `redis://127.0.0.1:${port}`;
+    const storage = testStorage(dialect);
+    const apps: App[] = [];
+    cleanups.push(async () => {
+      for (const app of apps.splice(0)) await app.fastify.close();
+      await storage.remove();
+    });
+    const start = async (name: string): Promise<TestApp> => {
+      const app = await buildTestApp(storage, { redisUrl, instanceId: `${name}-${randomBytes(4).toString('hex')}` });
+      apps.push(app);
+      return app;
+    };
+    const one = await start('one');
+    const two = await start('two');
+    const [urlOne, urlTwo] = [await listen(one), await listen(two)];
+    const admin = await signUpAdmin(one);
+    const alice = await createMember(one, admin, { firstName: 'Alice' });
+    const bob = await createMember(one, admin, { firstName: 'Bob' });
+    const channel: ChannelSummary = await one.services.channels.create('Relay');
+    await one.services.memberships.add(channel.id, [alice.id, bob.id]);
+    const room = channel.rtcSession;
+
+    /** A page the way the web app keeps one: it comes back by itself, rejoins, and fetches what it missed. */
+    const open = (url: string, app: TestApp, account: Account): Page => {
+      const socket = io(url, {
+        transports: ['websocket'],
+        forceNew: true,
+        query: { token: account.token },
+        reconnectionDelay: 100,
+        reconnectionDelayMax: 500,
+      });
+      const page: Page = { socket, messages: new Map(), connects: 0, floor: [] };
+      socket.on('connect', () => {
+        page.connects += 1;
+        socket.emit('join_room', { room, name: '' });
+      });
+      // Once back in the room (its peer list came), what was sent meanwhile is fetched, as the web app does.
+      socket.on('all_users', () => {
+        if (page.connects < 2) return;
+        void app
+          .call('/user/api/getchannelmessagelistForAdmin', { channelId: channel.id, limit: 100 }, account.token)
+          .then(({ body }) => {
+            for (const message of body.discussion ?? []) page.messages.set(message.id, message.textMsg);
+          });
+      });
+      socket.on('messageResponse', (message: { id: number; textMsg: string }) =>
+        page.messages.set(message.id, message.textMsg),
+      );
+      for (const event of ['floor_taken', 'floor_idle'])
+        socket.on(event, (payload: unknown) => page.floor.push({ event, payload }));
+      cleanups.push(() => {
+        socket.disconnect();
+      });
+      return page;
+    };
+    const a = open(urlOne, one, alice);
+    const b = open(urlTwo, two, bob);
+    const presence = async () =>
+      (await one.services.db.selectFrom('user_sockets').select(['socket_id', 'channel_id']).execute())
+        .filter((row) => row.channel_id === channel.id)
+        .map((row) => row.socket_id)
+        .sort();
+    const bothPresent = async () => {
+      const rows = await presence();
+      return a.socket.connected && b.socket.connected && rows.length === 2 && rows.includes(a.socket.id as string)
+        ? rows.includes(b.socket.id as string)
+        : false;
+    };
+    await eventually(bothPresent, 'both pages in the room');
+
+    // Acknowledged chat messages, by id, from both instances.
+    const acknowledged = new Map<number, string>();
+    const send = async (app: TestApp, account: Account, text: string) => {
+      const sent = await app.call(
+        '/user/api/sendMessageToChannel',
+        { channelId: channel.id, message: text },
+        account.token,
+      );
+      expect(sent.status).toBe(200);
+      acknowledged.set(sent.body.res.id, text);
+    };
+    await send(one, alice, 'before 1');
+    await send(two, bob, 'before 2');
+    await eventually(async () => b.messages.size === 2 && a.messages.size === 2, 'messages across instances');
+    // Alice holds the floor when Redis goes.
+    const press = (page: Page) =>
+      page.socket.timeout(15_000).emitWithAck('floor_request', { room }) as Promise<{ granted: boolean }>;
+    expect(await press(a)).toEqual({ granted: true });
+    await eventually(async () => b.floor.some((f) => f.event === 'floor_taken'), 'bob hears that alice talks');
+    const connectsBefore = [a.connects, b.connects];
+
+    await redis.kill();
+    // Sent while Redis is away: each waits for it (the chat limit is counted there) and is acknowledged after.
+    const duringOutage = [send(one, alice, 'during 1'), send(two, bob, 'during 2')];
+    await redis.start();
+    await Promise.all(duringOutage);
+    await send(one, alice, 'after 1');
+    await send(two, bob, 'after 2');
+
+    // Every page came back by itself: connected again, in the room, and present on both instances' rows.
+    await eventually(
+      async () => a.connects > connectsBefore[0] && b.connects > connectsBefore[1] && (await bothPresent()),
+      'both pages back in the room',
+    );
+    // No acknowledged message is missing from either page.
+    const missing = (page: Page) => [...acknowledged.keys()].filter((id) => !page.messages.has(id));
+    await eventually(async () => missing(a).length === 0 && missing(b).length === 0, 'every message on both pages');
+    expect(acknowledged.size).toBe(6);
+
+    // Live pushes cross instances again.
+    await send(one, alice, 'live after');
+    await eventually(async () => missing(b).length === 0, 'a new message reaches the other instance');
+
+    // The floor: free again (its holder's connection was remade), and two presses at once give one grant.
+    let answers = await eventually(async () => {
+      const both = await Promise.all([press(a), press(b)]);
+      return both.filter((answer) => answer.granted).length === 1 ? both : false;
+    }, 'one grant for two presses');
+    for (let round = 0; round < 3; round += 1) {
+      const holder = answers[0]?.granted ? a : b;
+      const other = holder === a ? b : a;
+      const idleBefore = other.floor.filter((f) => f.event === 'floor_idle').length;
+      holder.socket.emit('floor_release', { room });
+      await eventually(async () => other.floor.filter((f) => f.event === 'floor_idle').length > idleBefore, 'idle');
+      answers = await Promise.all([press(a), press(b)]);
+      expect(answers.filter((answer) => answer.granted)).toHaveLength(1);
+    }
+  });
+});
