@@ -196,7 +196,8 @@ class Client {
     });
     every(periods.presenceMs, () => {
       if (!this.up || rooms.length < 2) return;
-      const other = rooms[(this.roomIndex + 1) % rooms.length];
+      // The member is also in the three channels before its own (server.ts).
+      const other = rooms[(this.roomIndex - 1 + rooms.length) % rooms.length];
       stats.presenceChanges += 1;
       void this.emitWithAck('join_room', { room: other, name: '', mode: 'listen' }).then((answer) => {
         if ((answer as { success?: boolean }).success !== true && !(answer as { dropped?: boolean }).dropped)
