@@ -196,6 +196,7 @@ async function totals() {
 }
 
 const samples: { minute: number; rss: number }[] = [];
+const shown = new Set<string>();
 const started = performance.now();
 console.log('minute  RSS MB  sockets  sent  received  HTTP p50 ms  p99 ms  errors');
 while (performance.now() - started < minutes * 60_000) {
@@ -208,6 +209,10 @@ while (performance.now() - started < minutes * 60_000) {
     `${fmt(minute).padStart(6)}  ${fmt(rss).padStart(6)}  ${String(now.connected).padStart(7)}  ${String(now.sent).padStart(4)}  ${String(now.received).padStart(8)}  ${fmt(quantile(minuteLatencies, 0.5)).padStart(11)}  ${fmt(quantile(minuteLatencies, 0.99)).padStart(6)}  ${now.errors}`,
   );
   minuteLatencies = [];
+  for (const sample of now.errorSamples.filter((sample) => !shown.has(sample))) {
+    shown.add(sample);
+    console.log(`        error: ${sample}`);
+  }
 }
 
 // Stop sending, then wait for what is in flight.
