@@ -88,6 +88,10 @@ export interface Config {
   turnTtlMs: number;
   /** Browsers use only relayed (TURN) candidates (ICE_TRANSPORT_POLICY=relay), or every path (all, default). */
   iceTransportPolicy: 'all' | 'relay';
+  /** A user import of more rows than this runs as a job (IMPORT_JOB_ABOVE, 100 by default). */
+  importJobAbove: number;
+  /** Rows an import job handles per transaction, its progress saved after each (IMPORT_JOB_BATCH, 200). */
+  importJobBatch: number;
 }
 
 export class ConfigError extends Error {}
@@ -274,5 +278,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     turnSecret: env.TURN_SECRET || undefined,
     turnTtlMs: parseSeconds('TURN_TTL_SECONDS', env.TURN_TTL_SECONDS, 43_200) * 1000,
     iceTransportPolicy: parseIcePolicy(env.ICE_TRANSPORT_POLICY),
+    importJobAbove: parseCount('IMPORT_JOB_ABOVE', env.IMPORT_JOB_ABOVE, 100),
+    importJobBatch: parseCount('IMPORT_JOB_BATCH', env.IMPORT_JOB_BATCH, 200),
   };
 }

@@ -87,7 +87,23 @@ export const UserImportRowSchema = z
     role: ImportCell,
   })
   .passthrough();
-export const CreateMultipleUsers = call(ok({ createdUsers: ImportReportSchema }))(
+export const IMPORT_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
+export const ImportJobStateSchema = z.enum(IMPORT_JOB_STATES);
+/**
+ * New (issue 29): an import of more rows than the server's IMPORT_JOB_ABOVE (100 by default) is a job. The
+ * answer comes at once with `jobId`, `state`, `total` and `done`; `createdUsers` then holds only the rows the
+ * checks already settled (refused, repeated, already existing), and getImportJob gives the whole answer when
+ * the job is done. A smaller import answers as before, its users created.
+ */
+export const CreateMultipleUsers = call(
+  ok({
+    createdUsers: ImportReportSchema,
+    jobId: z.number().optional(),
+    state: ImportJobStateSchema.optional(),
+    total: z.number().optional(),
+    done: z.number().optional(),
+  }),
+)(
   '/user/api/createMultipleUsers',
   'users.manage',
   z.object({
@@ -97,6 +113,25 @@ export const CreateMultipleUsers = call(ok({ createdUsers: ImportReportSchema })
     /** New: create the channels named in `canal` that do not exist (else they are reported). */
     createChannels: z.boolean().optional(),
   }),
+);
+/**
+ * New (issue 29): how an import job goes. `done` of `total` rows are handled; `result`, once the job is done (or
+ * failed: what it did), holds createMultipleUsers' groups for the whole file. The same fields are at the top.
+ */
+const ImportJobShape = {
+  jobId: z.number(),
+  state: ImportJobStateSchema,
+  done: z.number(),
+  total: z.number(),
+  result: ImportReportSchema.nullable(),
+  /** Why a failed job stopped. */
+  error: z.string().nullable(),
+};
+export const ImportJobSchema = z.object(ImportJobShape);
+export const GetImportJob = call(ok({ res: ImportJobSchema, ...ImportJobShape }))(
+  '/user/api/getImportJob',
+  'users.manage',
+  z.object({ jobId: Id }),
 );
 export const UpdateUserChannelsByChannelName = call(OkSchema)(
   '/user/api/updateUserChannelsByChannelName/',
