@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  IMPORT_JOB_ABOVE_DEFAULT,
   POSITION_RETENTION_DAYS_DEFAULT,
   PRIVATE_CALL_RING_MS,
   VOICE_MAX_BYTES_DEFAULT,
@@ -278,7 +279,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     turnSecret: env.TURN_SECRET || undefined,
     turnTtlMs: parseSeconds('TURN_TTL_SECONDS', env.TURN_TTL_SECONDS, 43_200) * 1000,
     iceTransportPolicy: parseIcePolicy(env.ICE_TRANSPORT_POLICY),
-    importJobAbove: parseCount('IMPORT_JOB_ABOVE', env.IMPORT_JOB_ABOVE, 100),
+    importJobAbove: parseCount('IMPORT_JOB_ABOVE', env.IMPORT_JOB_ABOVE, IMPORT_JOB_ABOVE_DEFAULT),
     importJobBatch: parseCount('IMPORT_JOB_BATCH', env.IMPORT_JOB_BATCH, 200),
   };
 }

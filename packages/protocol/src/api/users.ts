@@ -87,6 +87,10 @@ export const UserImportRowSchema = z
     role: ImportCell,
   })
   .passthrough();
+/** The most rows one createMultipleUsers call takes. */
+export const USER_IMPORT_MAX_ROWS = 20000;
+/** The server's IMPORT_JOB_ABOVE by default: a user import of more rows is a job (issue 29). */
+export const IMPORT_JOB_ABOVE_DEFAULT = 100;
 export const IMPORT_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
 export const ImportJobStateSchema = z.enum(IMPORT_JOB_STATES);
 /**
@@ -107,7 +111,7 @@ export const CreateMultipleUsers = call(
   '/user/api/createMultipleUsers',
   'users.manage',
   z.object({
-    userData: z.array(UserImportRowSchema).max(20000),
+    userData: z.array(UserImportRowSchema).max(USER_IMPORT_MAX_ROWS),
     /** New (issue 17): `update` updates the users whose login exists (a blank password keeps theirs). */
     mode: z.enum(['add', 'update']).optional(),
     /** New: create the channels named in `canal` that do not exist (else they are reported). */
