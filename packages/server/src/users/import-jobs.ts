@@ -36,6 +36,8 @@ import {
 
 /** A runner that has not renewed its heartbeat for this long has stopped: another instance may take the job up. */
 export const LEASE_MS = 60_000;
+/** The fewest rows of a batch (unless IMPORT_JOB_BATCH is lower). */
+const MIN_STEP = 10;
 /** How often an instance looks for jobs that no runner holds. */
 const SWEEP_MS = 20_000;
 /** Finished jobs (and their rows) are kept this long for getImportJob, then deleted. */
@@ -129,6 +131,8 @@ export function importJobs(
       if (!job) return;
       const options = JSON.parse(job.options) as JobOptions;
       const channelIds: ChannelIds = new Map(Object.entries(options.channelIds));
+      // A small job goes in about twenty steps, so that its progress moves; a big one IMPORT_JOB_BATCH at a time.
+      const batch = Math.min(settings.batch, Math.max(MIN_STEP, Math.ceil(job.total / 20)));
       try {
         while (!stopping.signal.aborted) {
           const rows = await db
@@ -137,7 +141,7 @@ export function importJobs(
             .where('job_id', '=', jobId)
             .where('outcome', 'is', null)
             .orderBy('position')
-            .limit(settings.batch)
+            .limit(batch)
             .execute();
           if (rows.length === 0) {
             await finish(job, 'done', null);
