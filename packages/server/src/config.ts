@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
+  IMPORT_JOB_ABOVE_DEFAULT,
   POSITION_RETENTION_DAYS_DEFAULT,
   PRIVATE_CALL_RING_MS,
   VOICE_MAX_BYTES_DEFAULT,
@@ -97,6 +98,10 @@ export interface Config {
   maxSocketBufferBytes: number;
   /** New socket connections one address may open per minute (CONNECTION_RATE_PER_MINUTE, 120). */
   connectionRatePerMinute: number;
+  /** A user import of more rows than this runs as a job (IMPORT_JOB_ABOVE, 100 by default). */
+  importJobAbove: number;
+  /** Rows an import job handles per transaction, its progress saved after each (IMPORT_JOB_BATCH, 200). */
+  importJobBatch: number;
 }
 
 export class ConfigError extends Error {}
@@ -292,5 +297,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseTimeoutMs: parsePositiveSeconds('DATABASE_TIMEOUT_SECONDS', env.DATABASE_TIMEOUT_SECONDS, 5) * 1000,
     maxSocketBufferBytes: parseBytes('MAX_SOCKET_BUFFER_BYTES', env.MAX_SOCKET_BUFFER_BYTES, 2 * 1024 * 1024),
     connectionRatePerMinute: parseCount('CONNECTION_RATE_PER_MINUTE', env.CONNECTION_RATE_PER_MINUTE, 120),
+    importJobAbove: parseCount('IMPORT_JOB_ABOVE', env.IMPORT_JOB_ABOVE, IMPORT_JOB_ABOVE_DEFAULT),
+    importJobBatch: parseCount('IMPORT_JOB_BATCH', env.IMPORT_JOB_BATCH, 200),
   };
 }

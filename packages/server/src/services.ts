@@ -2,7 +2,7 @@
 import { type ActivityStore, activityStore } from './activities/store.ts';
 import { type Auditing, auditing } from './audit/auditing.ts';
 import { type AuditStore, auditStore } from './audit/store.ts';
-import { transactional } from './audit/transactional.ts';
+import { type Transactional, transactional } from './audit/transactional.ts';
 import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth/counter-store.ts';
 import { type HashPool, hashPool } from './auth/hash-pool.ts';
 import { type PasswordPolicy, passwordPolicy } from './auth/password-policy.ts';
@@ -79,6 +79,8 @@ export interface Services {
   listChanges: ListChangeLog;
   /** Runs an administrator's call with its audit row, in one transaction. */
   auditing: Auditing;
+  /** Runs `work` in one transaction that the stores follow; events emitted inside wait for its commit. */
+  transaction: Transactional['run'];
   /** Geofences and each member's side of their edges (issue 28). */
   geofences: GeofenceStore;
   /** The crossing check of every reported position, with its fences cached per channel. */
@@ -163,6 +165,7 @@ export function createServices(
     hashPool: hashPool(),
     audit,
     auditing: auditing(db, tx, audit),
+    transaction: tx.run,
     listChanges: listChangeLog(db, database.dialect),
     geofences,
     geofenceWatch: geofenceWatch({ store: geofences, positions, users, activities, events }),

@@ -27,6 +27,7 @@ export interface Fixture extends Record<CallerName, Account> {
   burstId: number;
   alertId: number;
   fenceId: number;
+  importJobId: number;
 }
 
 export interface Variant {
@@ -92,6 +93,7 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/createMultipleUsers': plain(() => ({
     userData: [{ firstName: 'Ivo', lastName: 'Imported', identifier: 'ivo@example.org', password: 'secret1' }],
   })),
+  '/user/api/getImportJob': plain((f) => ({ jobId: f.importJobId })),
   '/user/api/updateUserChannelsByChannelName/': plain((f) => ({
     userIdentifier: f.insider.identifier,
     channelNames: ['Alpha'],

@@ -127,6 +127,25 @@ describe.each(databases)('who may do what on %s', (dialect) => {
         created_at: at,
       })
       .execute();
+    // A finished import job (a real one needs more than IMPORT_JOB_ABOVE rows: import-jobs.test.ts makes those).
+    const job = await app.services.db
+      .insertInto('import_jobs')
+      .values({
+        kind: 'users',
+        actor_id: admin.id,
+        state: 'done',
+        total: 0,
+        done: 0,
+        options: JSON.stringify({ channelIds: {} }),
+        channels: JSON.stringify({ unknownChannels: [], createdChannels: [] }),
+        error: null,
+        runner: null,
+        heartbeat_at: null,
+        created_at: at,
+        finished_at: at,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const sent = await app.call('/user/api/sendMessageToChannel', { channelId, message: 'first' }, insider.token);
     const alert = await app.services.emergency.raise({ userId: insider.id, role: 'member' }, { channelId });
     const fence = { name: 'Yard', channelId, shape: ZONE, alertOn: 'both', activeUntil: null } as const;
@@ -143,6 +162,7 @@ describe.each(databases)('who may do what on %s', (dialect) => {
       burstId: burst.id,
       alertId: alert.id,
       fenceId,
+      importJobId: job.id,
     };
   });
   afterEach(async () => {

@@ -30,4 +30,22 @@ describe('hash pool', () => {
     expect(pool.size).toBe(Math.max(1, availableParallelism() - 1));
     pool.stop();
   });
+
+  it('drops the hashes still waiting for a worker when their signal aborts (an import job that stops)', async () => {
+    const pool = hashPool(1);
+    try {
+      const stop = new AbortController();
+      const running = pool.hash('first-secret', stop.signal);
+      const waiting = [pool.hash('second-secret', stop.signal), pool.hash('third-secret', stop.signal)];
+      expect(pool.waiting).toBe(2);
+      stop.abort();
+      expect(pool.waiting).toBe(0);
+      for (const hash of waiting) await expect(hash).rejects.toThrow(/aborted/);
+      // The one a worker had already taken ends normally.
+      expect(await verifyPassword('first-secret', await running)).toBe(true);
+      await expect(pool.hash('late', stop.signal)).rejects.toThrow(/aborted/);
+    } finally {
+      pool.stop();
+    }
+  });
 });

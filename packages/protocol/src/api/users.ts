@@ -87,16 +87,55 @@ export const UserImportRowSchema = z
     role: ImportCell,
   })
   .passthrough();
-export const CreateMultipleUsers = call(ok({ createdUsers: ImportReportSchema }))(
+/** The most rows one createMultipleUsers call takes. */
+export const USER_IMPORT_MAX_ROWS = 20000;
+/** The server's IMPORT_JOB_ABOVE by default: a user import of more rows is a job (issue 29). */
+export const IMPORT_JOB_ABOVE_DEFAULT = 100;
+export const IMPORT_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
+export const ImportJobStateSchema = z.enum(IMPORT_JOB_STATES);
+/**
+ * New (issue 29): an import of more rows than the server's IMPORT_JOB_ABOVE (100 by default) is a job. The
+ * answer comes at once with `jobId`, `state`, `total` and `done`; `createdUsers` then holds only the rows the
+ * checks already settled (refused, repeated, already existing), and getImportJob gives the whole answer when
+ * the job is done. A smaller import answers as before, its users created.
+ */
+export const CreateMultipleUsers = call(
+  ok({
+    createdUsers: ImportReportSchema,
+    jobId: z.number().optional(),
+    state: ImportJobStateSchema.optional(),
+    total: z.number().optional(),
+    done: z.number().optional(),
+  }),
+)(
   '/user/api/createMultipleUsers',
   'users.manage',
   z.object({
-    userData: z.array(UserImportRowSchema).max(20000),
+    userData: z.array(UserImportRowSchema).max(USER_IMPORT_MAX_ROWS),
     /** New (issue 17): `update` updates the users whose login exists (a blank password keeps theirs). */
     mode: z.enum(['add', 'update']).optional(),
     /** New: create the channels named in `canal` that do not exist (else they are reported). */
     createChannels: z.boolean().optional(),
   }),
+);
+/**
+ * New (issue 29): how an import job goes. `done` of `total` rows are handled; `result`, once the job is done (or
+ * failed: what it did), holds createMultipleUsers' groups for the whole file. The same fields are at the top.
+ */
+const ImportJobShape = {
+  jobId: z.number(),
+  state: ImportJobStateSchema,
+  done: z.number(),
+  total: z.number(),
+  result: ImportReportSchema.nullable(),
+  /** Why a failed job stopped. */
+  error: z.string().nullable(),
+};
+export const ImportJobSchema = z.object(ImportJobShape);
+export const GetImportJob = call(ok({ res: ImportJobSchema, ...ImportJobShape }))(
+  '/user/api/getImportJob',
+  'users.manage',
+  z.object({ jobId: Id }),
 );
 export const UpdateUserChannelsByChannelName = call(OkSchema)(
   '/user/api/updateUserChannelsByChannelName/',

@@ -80,11 +80,15 @@ function specs(db: Db): Map<Call, AuditSpec> {
         action: 'user.import',
         targetType: 'user',
         afterwards: true,
-        summary: (_b, answer) => ({
-          added: answer.createdUsers.added.map((row: { identifier: unknown }) => row.identifier),
-          alreadyExisting: answer.createdUsers.alreadyExisting.length,
-          notAdded: answer.createdUsers.notAdded.length,
-        }),
+        // A big import is a job (issue 29): this row says it began; the job writes what it did when it ends.
+        summary: (_b, answer) =>
+          answer.jobId !== undefined
+            ? { jobId: answer.jobId, state: answer.state, rows: answer.total }
+            : {
+                added: answer.createdUsers.added.map((row: { identifier: unknown }) => row.identifier),
+                alreadyExisting: answer.createdUsers.alreadyExisting.length,
+                notAdded: answer.createdUsers.notAdded.length,
+              },
       },
     ],
     [UpdateUserChannelsByChannelName, { action: 'membership.add', targetType: 'user', targetId: byIdentifier }],

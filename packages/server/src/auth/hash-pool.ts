@@ -81,13 +81,33 @@ export function hashPool(size = Math.max(1, availableParallelism() - 1)) {
   }
 
   return {
-    /** The stored form of a password (`scrypt$...`), hashed on the pool. */
-    hash(password: string): Promise<string> {
+    /**
+     * The stored form of a password (`scrypt$...`), hashed on the pool. A `signal` that aborts while the hash
+     * still waits for a worker takes it out of the queue (an import job stopped by a shutdown leaves no work).
+     */
+    hash(password: string, signal?: AbortSignal): Promise<string> {
       clearTimeout(stopTimer);
       return new Promise((resolve, reject) => {
-        queue.push({ password, resolve, reject });
+        if (signal?.aborted) return reject(new Error('password hashing aborted'));
+        const job: Job = { password, resolve, reject };
+        queue.push(job);
+        signal?.addEventListener(
+          'abort',
+          () => {
+            const at = queue.indexOf(job);
+            if (at >= 0) {
+              queue.splice(at, 1);
+              reject(new Error('password hashing aborted'));
+            }
+          },
+          { once: true },
+        );
         pump();
       });
+    },
+    /** Hashes waiting for a worker. */
+    get waiting() {
+      return queue.length;
     },
     /** Workers that may run at once. */
     size,

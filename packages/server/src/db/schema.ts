@@ -277,6 +277,35 @@ export interface SettingsTable {
   value: string;
 }
 
+/** A big user import run as a job (issue 29, migration 0015). */
+export interface ImportJobsTable {
+  id: Generated<number>;
+  kind: 'users';
+  actor_id: number | null;
+  state: 'queued' | 'running' | 'done' | 'failed';
+  total: number;
+  done: ColumnType<number, number | undefined, number>;
+  /** JSON: the import's mode, createChannels and the channel ids its rows name, by name. */
+  options: string;
+  /** JSON: { unknownChannels, createdChannels }. */
+  channels: string;
+  error: string | null;
+  /** The instance running it (config.instanceId) and when it last said so. */
+  runner: string | null;
+  heartbeat_at: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** A job's row: `outcome` null while it waits (data holds its password), then its group (data without it). */
+export interface ImportJobRowsTable {
+  job_id: number;
+  position: number;
+  action: 'add' | 'update' | 'report';
+  outcome: 'added' | 'alreadyExisting' | 'notAdded' | 'updated' | null;
+  data: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -302,6 +331,8 @@ export interface Database {
   channel_patch_members: ChannelPatchMembersTable;
   private_calls: PrivateCallsTable;
   settings: SettingsTable;
+  import_jobs: ImportJobsTable;
+  import_job_rows: ImportJobRowsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -37,6 +37,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: '{{added}} ajoutés, {{alreadyExisting}} déjà existants, {{notAdded}} non ajoutés',
     de: '{{added}} hinzugefügt, {{alreadyExisting}} bereits vorhanden, {{notAdded}} nicht hinzugefügt',
   },
+  import_started: {
+    en: 'Import of {{total}} rows started: it goes on in the background',
+    fr: 'Import de {{total}} lignes lancé : il se poursuit en arrière-plan',
+    de: 'Import von {{total}} Zeilen gestartet: er läuft im Hintergrund weiter',
+  },
   added_to_channels: {
     en: 'Added to {{count}} channel(s)',
     fr: 'Ajouté à {{count}} canal(aux)',
@@ -232,6 +237,7 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   not_found: { en: '{{what}} not found.', fr: 'Introuvable : {{what}}.', de: 'Nicht gefunden: {{what}}.' },
   call_not_found: { en: 'Call not found.', fr: 'Appel introuvable.', de: 'Anruf nicht gefunden.' },
   device_not_found: { en: 'Device not found.', fr: 'Appareil introuvable.', de: 'Gerät nicht gefunden.' },
+  import_job_not_found: { en: 'Import not found.', fr: 'Import introuvable.', de: 'Import nicht gefunden.' },
   image_invalid: {
     en: 'Please enter a valid image file.',
     fr: 'Veuillez choisir un fichier image valide.',

@@ -33,7 +33,7 @@ import type { Services } from '../services.ts';
 const PARALLEL_HASHES = 4;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-type Row = Record<string, unknown>;
+export type Row = Record<string, unknown>;
 
 export interface UserImportOptions {
   mode?: 'add' | 'update';
@@ -48,7 +48,7 @@ export interface UserImportReport extends ImportReport<Row> {
   createdChannels: string[];
 }
 
-const identifierOf = (row: UserImportRow) =>
+export const identifierOf = (row: UserImportRow) =>
   String(row.identifier ?? '')
     .trim()
     .toLowerCase();
@@ -68,100 +68,154 @@ function refusal(row: UserImportRow, services: Services, updating: boolean): Row
 }
 
 /** Never echo a password back. */
-function shown(row: Row): Row {
+export function shown(row: Row): Row {
   const { password: _, ...rest } = row;
   return rest;
 }
 
-export async function importUsers(
+/** A row of the file after the checks: one to add, one to update, or one only reported (refused or a repeat). */
+export type ImportEntry =
+  | { action: 'add' | 'update'; row: UserImportRow }
+  | { action: 'report'; outcome: 'notAdded' | 'alreadyExisting'; data: Row };
+
+/** The rows' channels by name (created when asked), as the import resolved them. */
+export type ChannelIds = Map<string, number>;
+
+/**
+ * The checks of the whole file, before any password is hashed: the rows in order (exact duplicates dropped)
+ * with what to do with each, and the channels their `canal` cells name (created when asked, else reported in
+ * `channels.unknownChannels`).
+ */
+export async function classifyUsers(
   services: Services,
   rawRows: Array<Record<string, unknown>>,
   options: UserImportOptions = {},
-): Promise<UserImportReport> {
+): Promise<{
+  entries: ImportEntry[];
+  channelIds: ChannelIds;
+  channels: Pick<UserImportReport, 'unknownChannels' | 'createdChannels'>;
+}> {
   const updateMode = options.mode === 'update';
-  const report: UserImportReport = {
-    added: [],
-    alreadyExisting: [],
-    notAdded: [],
-    updated: [],
-    unknownChannels: [],
-    createdChannels: [],
-  };
   const rows = dedupeUserRows(rawRows.map((row) => normaliseImportRow(row)));
   const existing = await services.users.existingIdentifiers([
     ...new Set(rows.map(identifierOf).filter((identifier) => identifier !== '')),
   ]);
-
-  const fresh: UserImportRow[] = [];
-  const updates: UserImportRow[] = [];
+  const entries: ImportEntry[] = [];
   const seen = new Set<string>();
   for (const row of rows) {
     const identifier = identifierOf(row);
     const updating = updateMode && existing.has(identifier) && !seen.has(identifier);
     const refused = refusal(row, services, updating);
-    if (refused) report.notAdded.push({ ...shown(row), ...refused });
-    else if (seen.has(identifier)) report.alreadyExisting.push({ ...shown(row), reason: 'duplicate' });
-    else if (existing.has(identifier) && !updateMode) report.alreadyExisting.push({ ...shown(row), reason: 'exists' });
-    else (updating ? updates : fresh).push(row);
+    if (refused) entries.push({ action: 'report', outcome: 'notAdded', data: { ...shown(row), ...refused } });
+    else if (seen.has(identifier))
+      entries.push({ action: 'report', outcome: 'alreadyExisting', data: { ...shown(row), reason: 'duplicate' } });
+    else if (existing.has(identifier) && !updateMode)
+      entries.push({ action: 'report', outcome: 'alreadyExisting', data: { ...shown(row), reason: 'exists' } });
+    else entries.push({ action: updating ? 'update' : 'add', row });
     if (!refused) seen.add(identifier);
   }
+  const channels = { unknownChannels: [] as string[], createdChannels: [] as string[] };
+  const toImport = entries.flatMap((entry) => (entry.action === 'report' ? [] : [entry.row]));
+  const channelIds = await channelsOf(toImport, services, options, channels);
+  return { entries, channelIds, channels };
+}
 
-  const channelIds = await channelsOf([...fresh, ...updates], services, options, report);
-  const idsOf = (row: UserImportRow) =>
-    splitChannelNames(row.canal)
-      .map((name) => channelIds.get(name))
-      .filter((channelId): channelId is number => channelId !== undefined);
+const channelIdsOf = (row: UserImportRow, channelIds: ChannelIds) =>
+  splitChannelNames(row.canal)
+    .map((name) => channelIds.get(name))
+    .filter((channelId): channelId is number => channelId !== undefined);
+
+/** The password of a row to add or update, or undefined when it keeps the old one (an update's blank cell). */
+export const passwordOf = (row: UserImportRow) => (isBlank(row.password) ? undefined : String(row.password));
+
+/** Adds one checked row, its password already hashed; the row as answered (with its id, without the password). */
+export async function addImportedUser(
+  services: Services,
+  row: UserImportRow,
+  passwordHash: string,
+  channelIds: ChannelIds,
+): Promise<Row> {
+  const id = await services.users.create({
+    firstName: normalizeName(String(row.firstName)),
+    lastName: normalizeName(String(row.lastName)),
+    identifier: identifierOf(row),
+    pseudo: normalizeName(String(row.pseudo)),
+    password: String(row.password),
+    passwordHash,
+    mapRight: parseMapRight(row.mapRight) ?? false,
+    role: parseRoleCell(row.role) ?? 'member',
+  });
+  await services.memberships.addUserToChannels(id, channelIdsOf(row, channelIds));
+  return { ...shown(row), id };
+}
+
+/**
+ * Updates the user of one checked row (mode `update`), its new password (if any) already hashed: the group the
+ * row goes to, and whether the user's role changed. A new password ends the user's sessions.
+ */
+export async function updateImportedUser(
+  services: Services,
+  row: UserImportRow,
+  passwordHash: string | undefined,
+  channelIds: ChannelIds,
+  actorId: number | undefined,
+): Promise<{ outcome: 'updated' | 'notAdded'; data: Row; roleChanged?: number } | undefined> {
+  const current = await services.users.rowByIdentifier(identifierOf(row));
+  if (!current) return undefined;
+  const role = parseRoleCell(row.role) ?? current.role;
+  let roleChanged: number | undefined;
+  if (role !== current.role) {
+    if (current.id === actorId)
+      return { outcome: 'notAdded', data: { ...shown(row), reason: 'own_role', field: 'role' } };
+    if (!(await services.users.changeRole(current.id, role)))
+      return { outcome: 'notAdded', data: { ...shown(row), reason: 'last_admin', field: 'role' } };
+    roleChanged = current.id;
+  }
+  await services.users.update(current.id, {
+    firstName: normalizeName(String(row.firstName)),
+    lastName: normalizeName(String(row.lastName)),
+    pseudo: normalizeName(String(row.pseudo)),
+    mapRight: parseMapRight(row.mapRight) ?? false,
+    passwordHash,
+  });
+  await services.memberships.addUserToChannels(current.id, channelIdsOf(row, channelIds));
+  if (passwordHash) {
+    // A new password ends the user's sessions, as it does from the edit dialog.
+    await services.sessions.revokeAll(current.id);
+    services.events.emit('sessionsEnded', { userId: current.id, reason: 'password' });
+  }
+  return { outcome: 'updated', data: { ...shown(row), id: current.id }, roleChanged };
+}
+
+/** The import of a file at once (small imports; a big one is a job: import-jobs.ts). */
+export async function importUsers(
+  services: Services,
+  rawRows: Array<Record<string, unknown>>,
+  options: UserImportOptions = {},
+): Promise<UserImportReport> {
+  const { entries, channelIds, channels } = await classifyUsers(services, rawRows, options);
+  const report: UserImportReport = { added: [], alreadyExisting: [], notAdded: [], updated: [], ...channels };
+  for (const entry of entries) if (entry.action === 'report') report[entry.outcome].push(entry.data);
+  const fresh = entries.flatMap((entry) => (entry.action === 'add' ? [entry.row] : []));
+  const updates = entries.flatMap((entry) => (entry.action === 'update' ? [entry.row] : []));
 
   for (let i = 0; i < fresh.length; i += PARALLEL_HASHES) {
     await Promise.all(
       fresh.slice(i, i + PARALLEL_HASHES).map(async (row) => {
-        const id = await services.users.create({
-          firstName: normalizeName(String(row.firstName)),
-          lastName: normalizeName(String(row.lastName)),
-          identifier: identifierOf(row),
-          pseudo: normalizeName(String(row.pseudo)),
-          password: String(row.password),
-          passwordHash: await services.hashPool.hash(String(row.password)),
-          mapRight: parseMapRight(row.mapRight) ?? false,
-          role: parseRoleCell(row.role) ?? 'member',
-        });
-        await services.memberships.addUserToChannels(id, idsOf(row));
-        report.added.push({ ...shown(row), id });
+        const hash = await services.hashPool.hash(String(row.password));
+        report.added.push(await addImportedUser(services, row, hash, channelIds));
       }),
     );
   }
 
   const rolesChanged: number[] = [];
   for (const row of updates) {
-    const current = await services.users.rowByIdentifier(identifierOf(row));
-    if (!current) continue;
-    const role = parseRoleCell(row.role) ?? current.role;
-    if (role !== current.role) {
-      if (current.id === options.actorId) {
-        report.notAdded.push({ ...shown(row), reason: 'own_role', field: 'role' });
-        continue;
-      }
-      if (!(await services.users.changeRole(current.id, role))) {
-        report.notAdded.push({ ...shown(row), reason: 'last_admin', field: 'role' });
-        continue;
-      }
-      rolesChanged.push(current.id);
-    }
-    const password = isBlank(row.password) ? undefined : String(row.password);
-    await services.users.update(current.id, {
-      firstName: normalizeName(String(row.firstName)),
-      lastName: normalizeName(String(row.lastName)),
-      pseudo: normalizeName(String(row.pseudo)),
-      mapRight: parseMapRight(row.mapRight) ?? false,
-      passwordHash: password === undefined ? undefined : await services.hashPool.hash(password),
-    });
-    await services.memberships.addUserToChannels(current.id, idsOf(row));
-    if (password) {
-      // A new password ends the user's sessions, as it does from the edit dialog.
-      await services.sessions.revokeAll(current.id);
-      services.events.emit('sessionsEnded', { userId: current.id, reason: 'password' });
-    }
-    report.updated.push({ ...shown(row), id: current.id });
+    const password = passwordOf(row);
+    const hash = password === undefined ? undefined : await services.hashPool.hash(password);
+    const done = await updateImportedUser(services, row, hash, channelIds, options.actorId);
+    if (!done) continue;
+    report[done.outcome].push(done.data);
+    if (done.roleChanged !== undefined) rolesChanged.push(done.roleChanged);
   }
   if (report.updated.length > 0)
     services.events.emit('membershipChanged', { userIds: report.updated.map((row) => Number(row.id)) });
@@ -177,8 +231,8 @@ async function channelsOf(
   rows: UserImportRow[],
   services: Services,
   options: UserImportOptions,
-  report: UserImportReport,
-): Promise<Map<string, number>> {
+  report: Pick<UserImportReport, 'unknownChannels' | 'createdChannels'>,
+): Promise<ChannelIds> {
   const create = options.createChannels === true;
   const names = [...new Set(rows.flatMap((row) => splitChannelNames(row.canal)))];
   const ids = await services.memberships.channelIdsByNames(names);

@@ -4,6 +4,7 @@ import {
   DeleteUser,
   DeleteUserTokens,
   GetAllUsers,
+  GetImportJob,
   GetListUsersToExport,
   GetSignUpState,
   GetUserById,
@@ -36,6 +37,7 @@ import { liveList } from '../lists/live-list.ts';
 import { usersListSource } from '../lists/users-list.ts';
 import type { Services } from '../services.ts';
 import { importUsers } from './import.ts';
+import { importJobs } from './import-jobs.ts';
 import { userPaging } from './paging.ts';
 
 /** The user a browser keeps after sign-in (spec section 3, browser storage). */
@@ -255,12 +257,30 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return { success: true, ...said('photo_updated') };
   });
 
+  // Issue 29: an import of more than IMPORT_JOB_ABOVE rows is a job (users/import-jobs.ts); a restart takes up
+  // the jobs it left.
+  const jobs = importJobs(services, {
+    instanceId: config.instanceId,
+    batch: config.importJobBatch,
+    onError: (error, jobId) => app.log.error({ err: error, jobId }, 'an import job failed'),
+  });
+  app.addHook('onClose', async () => jobs.stop());
+
   route(CreateMultipleUsers, async ({ body, auth }) => {
-    const report = await importUsers(services, body.userData, {
-      mode: body.mode,
-      createChannels: body.createChannels,
-      actorId: auth.userId,
-    });
+    const options = { mode: body.mode, createChannels: body.createChannels, actorId: auth.userId };
+    if (body.userData.length > config.importJobAbove) {
+      const job = await jobs.enqueue(body.userData, options);
+      return {
+        success: true,
+        ...said('import_started', { total: job.total }),
+        createdUsers: job.report,
+        jobId: job.jobId,
+        state: job.state,
+        total: job.total,
+        done: job.done,
+      };
+    }
+    const report = await importUsers(services, body.userData, options);
     if (report.added.length > 0 || report.updated.length > 0) events.emit('usersChanged', {});
     return {
       success: true,
@@ -271,6 +291,12 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       }),
       createdUsers: report,
     };
+  });
+
+  route(GetImportJob, async ({ body }) => {
+    const job = await jobs.view(body.jobId);
+    if (!job) throw notFound('import_job_not_found');
+    return { success: true, res: job, ...job };
   });
 
   route(UpdateUserChannelsByChannelName, async ({ body }) => {

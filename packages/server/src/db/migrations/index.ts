@@ -24,6 +24,7 @@ import { migration as m0010 } from './0010_roles_and_participations.ts';
 import { migration as m0011 } from './0011_voice_mode.ts';
 import { migration as m0012 } from './0012_trails_and_geofences.ts';
 import { migration as m0014 } from './0014_dispatch_console.ts';
+import { migration as m0015 } from './0015_import_jobs.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -41,6 +42,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0011_voice_mode': m0011,
   '0012_trails_and_geofences': m0012,
   '0014_dispatch_console': m0014,
+  '0015_import_jobs': m0015,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -4,6 +4,8 @@
  * in chunks of IMPORT_CHUNK with a progress bar (each chunk is one request, so the page stays responsive) ->
  * the result in three groups: not added, already existing, added successfully (and updated, for a user import
  * that updates existing users: issue 17), each row with its reason, downloadable as a spreadsheet.
+ * A big user file is a job on the server (issue 29): its progress bar follows getImportJob about once a second,
+ * the dialog may be closed meanwhile (the import goes on), and the result shows when the job ends.
  * Props: `kind` ('users' | 'channels'), `file` (null = closed), `onClose()`, optional `onImported(report)`.
  */
 import ErrorIcon from '@mui/icons-material/ErrorOutlineOutlined';
@@ -17,16 +19,20 @@ import FormGroup from '@mui/material/FormGroup';
 import LinearProgress from '@mui/material/LinearProgress';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
+import { GetImportJob } from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
 import { MaterialReactTable, type MRT_Column, type MRT_ColumnDef, type MRT_Row } from 'material-react-table';
-import { useEffect, useId, useMemo, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { refreshDirectory } from '../../api/directory.ts';
+import { useApiQuery } from '../../api/queries.ts';
 import { useConfirm } from '../../components/ConfirmProvider.tsx';
 import { DialogAlert } from '../../components/DialogAlert.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { useConsoleTable } from '../../components/table/useConsoleTable.ts';
-import { useImportRows } from './api/importRows.ts';
+import { type StartedJob, useImportRows } from './api/importRows.ts';
 import { ImportResult } from './ImportResult.tsx';
 import {
   canonicalRow,
@@ -52,7 +58,8 @@ type Phase =
   | { name: 'unreadable' }
   | { name: 'preview'; rows: PreviewRow[]; unique: SheetRow[] }
   | { name: 'sending'; done: number; total: number }
-  | { name: 'result'; report: Report }
+  | { name: 'job'; job: StartedJob }
+  | { name: 'result'; report: Report; error?: string | null }
   | { name: 'failed'; notice: Notice };
 
 interface PreviewRow {
@@ -106,12 +113,16 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
       return;
     setPhase({ name: 'sending', done: 0, total: rows.length });
     try {
-      const { report, failure } = await importRows.mutateAsync({
+      const { report, failure, job } = await importRows.mutateAsync({
         kind,
         rows,
         options: kind === 'users' ? options : {},
         onProgress: (done) => setPhase({ name: 'sending', done, total: rows.length }),
       });
+      if (job) {
+        setPhase({ name: 'job', job });
+        return;
+      }
       // Part of the file went in: show what did, and say the rest failed.
       if (failure) notify(failureNotice(t, failure));
       setPhase({ name: 'result', report });
@@ -119,6 +130,11 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
     } catch (error) {
       setPhase({ name: 'failed', notice: failureNotice(t, error) });
     }
+  };
+
+  const jobEnded = (report: Report, error: string | null) => {
+    setPhase({ name: 'result', report, error });
+    onImported?.(report);
   };
 
   const busy = phase.name === 'sending';
@@ -193,11 +209,58 @@ export function ImportDialog({ kind, file, onClose, onImported }: ImportDialogPr
           />
         </Stack>
       ) : null}
+      {phase.name === 'job' && file !== null ? <JobProgress job={phase.job} onEnded={jobEnded} /> : null}
+      {phase.name === 'result' && phase.error ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {t('users:spreadsheet.jobFailed', { error: phase.error })}
+        </Alert>
+      ) : null}
       {phase.name === 'result' ? (
         <ImportResult kind={kind} report={phase.report} updating={kind === 'users' && options.update === true} />
       ) : null}
       {phase.name === 'failed' ? <DialogAlert notice={phase.notice} /> : null}
     </FormDialog>
+  );
+}
+
+/** How a job on the server goes, asked about once a second until it ends (the dialog closed, no more asking). */
+function JobProgress({ job, onEnded }: { job: StartedJob; onEnded: (report: Report, error: string | null) => void }) {
+  const { t } = useTranslation('users');
+  const queryClient = useQueryClient();
+  const progress = useApiQuery(
+    GetImportJob,
+    { jobId: job.jobId },
+    {
+      refetchInterval: (query) =>
+        query.state.data?.state === 'done' || query.state.data?.state === 'failed' ? false : 1000,
+      refetchIntervalInBackground: true,
+      gcTime: 0,
+    },
+  );
+  const now = progress.data;
+  const ended = now?.state === 'done' || now?.state === 'failed';
+  const told = useRef(false);
+  useEffect(() => {
+    if (!now || !ended || !now.result || told.current) return;
+    told.current = true;
+    void refreshDirectory(queryClient);
+    onEnded(now.result, now.state === 'failed' ? (now.error ?? '') : null);
+  }, [now, ended, onEnded, queryClient]);
+  const done = now?.done ?? job.done;
+  const total = now?.total ?? job.total;
+  return (
+    <Stack spacing={2} sx={{ py: 3 }}>
+      <Typography>{t('spreadsheet.jobDone', { done, total })}</Typography>
+      <LinearProgress
+        variant="determinate"
+        value={total === 0 ? 100 : (100 * done) / total}
+        aria-label={t('spreadsheet.jobProgress')}
+        aria-valuetext={t('spreadsheet.jobDone', { done, total })}
+        sx={{ height: 10, borderRadius: 5 }}
+      />
+      <Alert severity="info">{t('spreadsheet.jobBackground')}</Alert>
+      {progress.error ? <Alert severity="warning">{progress.error.message}</Alert> : null}
+    </Stack>
   );
 }
 
