@@ -7,6 +7,7 @@ import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth
 import { type HashPool, hashPool } from './auth/hash-pool.ts';
 import { type PasswordPolicy, passwordPolicy } from './auth/password-policy.ts';
 import { type CallLimiter, callLimiter, chatLimit, PRIVATE_CALL_LIMIT, UPLOAD_LIMIT } from './auth/rate-limit.ts';
+import { type Sealer, sealer } from './auth/sealed.ts';
 import { type SessionStore, sessionStore } from './auth/sessions.ts';
 import { type SignInLimits, signInLimits } from './auth/sign-in-limits.ts';
 import { type PrivateCalls, privateCalls } from './calls/private-calls.ts';
@@ -73,6 +74,8 @@ export interface Services {
   passwordPolicy: PasswordPolicy;
   /** Hashes many passwords at once (imports) on worker threads of its own, leaving sign-ins their pool. */
   hashPool: HashPool;
+  /** Seals an import job's rows while they wait (their passwords), under the deployment's secret key. */
+  importSealer: Sealer;
   /** What administrators did (never pruned). */
   audit: AuditStore;
   /** What changed in the whole lists (getAllUsers, getAllChannels) since a reader last looked. */
@@ -104,7 +107,8 @@ export function createServices(
   const db = tx.db;
   const events = tx.deferEvents(createEventBus(onListenerError));
   const audit = auditStore(db);
-  const urls = fileUrls(loadOrCreateSecret(config.dataDir), config.fileUrlTtlMs);
+  const secret = loadOrCreateSecret(config.dataDir);
+  const urls = fileUrls(secret, config.fileUrlTtlMs);
   const channels = channelStore(db);
   const memberships = membershipStore(db);
   const access = channelAccess(channels, memberships);
@@ -163,6 +167,7 @@ export function createServices(
     uploadLimit: callLimiter(counters, 'upload', UPLOAD_LIMIT),
     passwordPolicy: passwordPolicy(config.passwordMinLength),
     hashPool: hashPool(),
+    importSealer: sealer(secret, 'import job rows'),
     audit,
     auditing: auditing(db, tx, audit),
     transaction: tx.run,

@@ -197,6 +197,18 @@ describe.each(databases)('an import job across a restart on %s', (dialect) => {
       expect(left.runner).toBeNull();
       expect(left.done).toBeGreaterThanOrEqual(cut.done);
       expect(left.done).toBeLessThan(20);
+      // The rows still waiting keep their passwords sealed, never in the clear.
+      const waiting = await first.services.db
+        .selectFrom('import_job_rows')
+        .select('data')
+        .where('job_id', '=', jobId)
+        .where('outcome', 'is', null)
+        .execute();
+      expect(waiting.length).toBeGreaterThan(0);
+      for (const row of waiting) {
+        expect(row.data).not.toContain(PASSWORD);
+        expect(row.data).not.toContain('restart');
+      }
 
       second = await buildTestApp(storage, JOBS);
       const { job } = await follow(second, admin, jobId, (current) => current.state === 'done');

@@ -7,7 +7,8 @@
  *   libuv's pool where sign-ins verify theirs, so that sign-ins stay fast while a job runs;
  * - the batch's users, their channels, the rows' groups and the job's progress are then written in one short
  *   transaction: a batch is in or not at all, and a row waiting in the table is a row not yet handled;
- * - a row's password is kept only while it waits: once handled, the row holds what the answer shows.
+ * - a row's password is kept only while it waits, sealed (auth/sealed.ts): once handled, the row holds what
+ *   the answer shows.
  *
  * One instance runs a job at a time: it names itself in `runner` and renews `heartbeat_at` while it runs. A job
  * whose runner stopped (its close releases it) or went silent for LEASE_MS is taken up by the next instance that
@@ -165,7 +166,10 @@ export function importJobs(
     channelIds: ChannelIds,
     rows: Array<Pick<Selectable<ImportJobRowsTable>, 'position' | 'action' | 'data'>>,
   ): Promise<void> {
-    const batch = rows.map((row) => ({ ...row, row: JSON.parse(row.data) as UserImportRow }));
+    const batch = rows.map((row) => ({
+      ...row,
+      row: JSON.parse(services.importSealer.open(row.data)) as UserImportRow,
+    }));
     // Slow and off the transaction: the hashes, on the import's own workers (a shutdown drops the waiting ones).
     const hashes = await Promise.all(
       batch.map((entry) => {
@@ -236,7 +240,10 @@ export function importJobs(
           .updateTable('import_job_rows')
           .set({
             outcome: 'notAdded',
-            data: JSON.stringify({ ...shown(JSON.parse(row.data)), reason: 'import_failed' }),
+            data: JSON.stringify({
+              ...shown(JSON.parse(services.importSealer.open(row.data))),
+              reason: 'import_failed',
+            }),
           })
           .where('job_id', '=', job.id)
           .where('position', '=', row.position)
@@ -361,7 +368,10 @@ export function importJobs(
           position,
           action: entry.action,
           outcome: entry.action === 'report' ? entry.outcome : null,
-          data: JSON.stringify(entry.action === 'report' ? entry.data : entry.row),
+          data:
+            entry.action === 'report'
+              ? JSON.stringify(entry.data)
+              : services.importSealer.seal(JSON.stringify(entry.row)),
         }));
         for (const slice of slices(rows, 100)) await db.insertInto('import_job_rows').values(slice).execute();
         return job.id;
