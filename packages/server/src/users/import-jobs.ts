@@ -34,6 +34,7 @@ import {
   type UserImportReport,
   updateImportedUser,
 } from './import.ts';
+import { jobReport } from './import-job-report.ts';
 
 /** A runner that has not renewed its heartbeat for this long has stopped: another instance may take the job up. */
 export const LEASE_MS = 60_000;
@@ -257,7 +258,7 @@ export function importJobs(
       .where('runner', '=', settings.instanceId)
       .executeTakeFirst();
     if (Number(ended.numUpdatedRows) !== 1 || job.actor_id === null) return;
-    const result = await resultOf(job.id, job.channels);
+    const result = await jobReport(db, job.id, job.channels);
     await services.audit.write({
       actorId: job.actor_id,
       action: 'user.import',
@@ -279,27 +280,6 @@ export function importJobs(
     });
   }
 
-  /** The groups of the answer, the rows in the file's order. */
-  async function resultOf(jobId: number, channels: string): Promise<UserImportReport> {
-    const report: UserImportReport = {
-      added: [],
-      alreadyExisting: [],
-      notAdded: [],
-      updated: [],
-      ...(JSON.parse(channels) as Pick<UserImportReport, 'unknownChannels' | 'createdChannels'>),
-    };
-    const rows = await db
-      .selectFrom('import_job_rows')
-      .select(['outcome', 'data'])
-      .where('job_id', '=', jobId)
-      .where('outcome', 'is not', null)
-      .orderBy('position')
-      .execute();
-    for (const row of rows) if (row.outcome) report[row.outcome].push(JSON.parse(row.data));
-    return report;
-  }
-
-  /** Takes up every job that no live runner holds, and forgets the jobs finished long ago. */
   async function sweep(): Promise<void> {
     const stale = new Date(Date.now() - LEASE_MS).toISOString();
     const orphans = await db
@@ -392,7 +372,7 @@ export function importJobs(
         state: job.state,
         done: job.done,
         total: job.total,
-        result: ended ? await resultOf(job.id, job.channels) : null,
+        result: ended ? await jobReport(db, job.id, job.channels) : null,
         error: job.error,
       };
     },
