@@ -106,7 +106,7 @@ test('an administrator draws a zone; a member walking in and out alerts once eac
     await a.page.getByRole('combobox', { name: 'Trail of' }).click();
     await a.page.getByRole('option', { name: 'Mia Walker' }).click();
     await expect(a.page.getByRole('status').filter({ hasText: /^Mia Walker: 6 positions/ })).toBeVisible();
-    await a.page.getByRole('button', { name: 'Export the positions of Mia Walker' }).click();
+    await a.page.getByRole('button', { name: 'Download the positions of Mia Walker' }).click();
     const exportDialog = a.page.getByRole('dialog', { name: 'Export the positions of Mia Walker' });
     await exportDialog.getByRole('radio', { name: /^GPX/ }).check();
     const download = a.page.waitForEvent('download');
