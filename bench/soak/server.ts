@@ -8,17 +8,7 @@
  *
  * SQLite by default; BENCH_DATABASE_URL=postgres://... for PostgreSQL (in a schema of its own, dropped at the end).
  */
-import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { sql } from 'kysely';
-import { buildApp } from '../../packages/server/src/app.ts';
-import { loadConfig } from '../../packages/server/src/config.ts';
-import { openDatabase } from '../../packages/server/src/db/open.ts';
-import { SERVER_NODE_FLAGS } from '../../packages/server/src/ops/node-flags.ts';
-import { answering, freePort, START, stop } from '../server-process.ts';
+import { insertUsers, prepareDatabase, serveTalkgroup } from '../prepared-server.ts';
 import { ROOM_SIZE, type SoakServerInfo } from './shape.ts';
 
 const sockets = Number(process.argv[2]);
@@ -28,38 +18,9 @@ if (!Number.isInteger(sockets) || sockets < 1 || !Number.isInteger(idle) || idle
   process.exit(2);
 }
 
-const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-soak-'));
-const databaseUrl = process.env.BENCH_DATABASE_URL || undefined;
-const pgSchema = databaseUrl ? `soak_${randomBytes(6).toString('hex')}` : undefined;
-const database = await openDatabase({ dataDir, databaseUrl, pgSchema });
-const app = await buildApp({ ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined }, { database });
-const { db, channels, memberships, sessions } = app.services;
-
-// Users written directly (no password hashing: everyone here has a session token already).
-const at = new Date().toISOString();
-const ids: number[] = [];
-const total = sockets + idle;
-for (let i = 0; i < total; i += 500) {
-  const rows = await db
-    .insertInto('users')
-    .values(
-      Array.from({ length: Math.min(500, total - i) }, (_, k) => ({
-        first_name: 'Soak',
-        last_name: String(i + k),
-        identifier: `soak${i + k}@example.org`,
-        pseudo: '',
-        display_name: `Soak ${i + k}`,
-        phone_number: '',
-        password_hash: 'none',
-        map_right: 1,
-        role: 'member' as const,
-        created_at: at,
-      })),
-    )
-    .returning('id')
-    .execute();
-  ids.push(...rows.map((row) => row.id));
-}
+const prepared = await prepareDatabase('soak');
+const { db, channels, memberships, sessions } = prepared.app.services;
+const ids = await insertUsers(db, sockets + idle, { name: 'Soak', login: 'soak', mapRight: true });
 const roomCount = Math.ceil(sockets / ROOM_SIZE);
 const made = [];
 for (let c = 0; c < Math.max(roomCount, 4); c++) made.push(await channels.create(`Soak ${c}`));
@@ -87,55 +48,18 @@ const [{ id: adminId }] = await db
     password_hash: 'none',
     map_right: 1,
     role: 'admin',
-    created_at: at,
+    created_at: new Date().toISOString(),
   })
   .returning('id')
   .execute();
 const admin = await sessions.create(adminId);
-await app.close();
-
-const port = await freePort();
-const url = new URL(databaseUrl ?? 'postgres://unused');
-if (pgSchema) url.searchParams.set('options', `-c search_path=${pgSchema}`);
-let stopping = false;
-const server = spawn(process.execPath, [...SERVER_NODE_FLAGS, START], {
-  env: {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    WEB_DIR: '',
-    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
-    // Every socket comes from this one address: the per-address connection rate is for floods, not for this.
-    CONNECTION_RATE_PER_MINUTE: '1000000',
-    ...(databaseUrl ? { DATABASE_URL: url.toString() } : {}),
-  },
-  stdio: ['ignore', 'ignore', 'inherit'],
-});
-server.once('exit', (code) => {
-  if (!stopping) process.exit(code ?? 1);
-});
-await answering(port);
+const { port, pid } = await serveTalkgroup(prepared);
 const info: SoakServerInfo = {
   port,
-  pid: server.pid as number,
+  pid,
   rooms: made.slice(0, roomCount).map((channel) => channel.rtcSession),
   channelIds: made.slice(0, roomCount).map((channel) => channel.id),
   tokens,
   admin,
 };
 process.stdout.write(`${JSON.stringify(info)}\n`);
-
-process.on('SIGTERM', async () => {
-  stopping = true;
-  const timer = setTimeout(() => process.exit(1), 10_000);
-  timer.unref();
-  await stop(server);
-  if (pgSchema) {
-    const again = await openDatabase({ dataDir, databaseUrl, pgSchema });
-    await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(again.db);
-    await again.close();
-  }
-  rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
-});
