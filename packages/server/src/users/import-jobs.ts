@@ -18,9 +18,9 @@
  */
 
 import type { UserImportRow } from '@talkgroup/protocol';
-import type { Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import { slices } from '../db/batch.ts';
-import type { ImportJobRowsTable, ImportJobsTable } from '../db/schema.ts';
+import type { Database, ImportJobRowsTable, ImportJobsTable } from '../db/schema.ts';
 import type { Services } from '../services.ts';
 import {
   addImportedUser,
@@ -83,22 +83,25 @@ export function importJobs(
     return promise;
   }
 
+  /** A job still to run that no live runner holds: none named, this instance, or one silent for LEASE_MS. */
+  const unclaimed = (eb: ExpressionBuilder<Database, 'import_jobs'>) =>
+    eb.and([
+      eb('state', 'in', ['queued', 'running']),
+      eb.or([
+        eb('runner', 'is', null),
+        eb('runner', '=', settings.instanceId),
+        eb('heartbeat_at', 'is', null),
+        eb('heartbeat_at', '<', new Date(Date.now() - LEASE_MS).toISOString()),
+      ]),
+    ]);
+
   /** Takes the job if no live runner holds it; true when this instance now runs it. */
   async function claim(jobId: number): Promise<boolean> {
-    const stale = new Date(Date.now() - LEASE_MS).toISOString();
     const result = await db
       .updateTable('import_jobs')
       .set({ state: 'running', runner: settings.instanceId, heartbeat_at: now() })
       .where('id', '=', jobId)
-      .where('state', 'in', ['queued', 'running'])
-      .where((eb) =>
-        eb.or([
-          eb('runner', 'is', null),
-          eb('runner', '=', settings.instanceId),
-          eb('heartbeat_at', 'is', null),
-          eb('heartbeat_at', '<', stale),
-        ]),
-      )
+      .where(unclaimed)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
@@ -281,21 +284,7 @@ export function importJobs(
   }
 
   async function sweep(): Promise<void> {
-    const stale = new Date(Date.now() - LEASE_MS).toISOString();
-    const orphans = await db
-      .selectFrom('import_jobs')
-      .select('id')
-      .where('state', 'in', ['queued', 'running'])
-      .where((eb) =>
-        eb.or([
-          eb('runner', 'is', null),
-          eb('runner', '=', settings.instanceId),
-          eb('heartbeat_at', 'is', null),
-          eb('heartbeat_at', '<', stale),
-        ]),
-      )
-      .orderBy('id')
-      .execute();
+    const orphans = await db.selectFrom('import_jobs').select('id').where(unclaimed).orderBy('id').execute();
     for (const { id } of orphans) start(id);
     await db
       .deleteFrom('import_jobs')
