@@ -101,6 +101,11 @@ test('a transmission is kept and plays back in the other timeline; one made offl
     // The link drops while Mia talks: the recording waits in her browser, then goes when the link is back.
     await m.page.mouse.down();
     await expect(ptt).toHaveAttribute('aria-pressed', 'true');
+    // The link drops once the floor is Mia's (a press still waiting for its grant is discarded, not kept).
+    await expect(a.page.getByRole('listitem', { name: 'Mia Talker', exact: true })).toHaveAttribute(
+      'data-talking',
+      'true',
+    );
     await m.page.context().setOffline(true);
     await m.page.waitForTimeout(1000);
     await m.page.mouse.up();
