@@ -58,7 +58,7 @@ test('every console screen and dialog has no serious or critical accessibility v
   };
 
   await page.goto('/signin');
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await check('sign-in');
   await page.goto('/signup');
   await expect(page.getByRole('button', { name: 'Sign up' })).toBeVisible();

@@ -22,7 +22,7 @@ test.describe('sign-in', () => {
     page.on('request', (request) => {
       if (request.url().endsWith('/user/api/login')) called = true;
     });
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(loginField).toBeFocused();
     expect(called).toBe(false);
   });
@@ -42,7 +42,7 @@ test.describe('sign-in', () => {
     await page.goto('/signin');
     await page.getByRole('textbox', { name: 'Login', exact: true }).fill(admin.login);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('wrong-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText('Invalid login or password.');
     await expect(page).toHaveURL(/\/signin$/);
   });
@@ -54,11 +54,11 @@ test.describe('sign-in', () => {
       admin,
     }) => {
       await page.goto('/signin');
-      await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Se connecter', exact: true })).toBeVisible();
       await expect(page.getByRole('link', { name: "S'inscrire" })).toHaveCount(0);
       await page.getByRole('textbox', { name: 'Identifiant', exact: true }).fill(admin.login);
       await page.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill('wrong-password');
-      await page.getByRole('button', { name: 'Se connecter' }).click();
+      await page.getByRole('button', { name: 'Se connecter', exact: true }).click();
       await expect(page.getByRole('alert')).toHaveText('Identifiant ou mot de passe incorrect.');
     });
   });
@@ -68,7 +68,7 @@ test.describe('sign-in', () => {
     await page.goto('/signin');
     await page.getByRole('textbox', { name: 'Login', exact: true }).fill(admin.login);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page.getByRole('alert')).toHaveText('Error while login');
   });
 
@@ -101,7 +101,7 @@ test.describe('sign-in', () => {
     await page.getByRole('textbox', { name: 'Login', exact: true }).fill(member.login);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(member.password);
     await expect(page.getByText('password is Too Long!')).toBeVisible();
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     // A member lands in its own app.
     await expect(page).toHaveURL(/\/talk$/);
   });
@@ -205,7 +205,7 @@ test.describe('sign-up', () => {
     await expect(page.getByRole('alert')).toHaveText('Register successfully');
     await expect(page.getByRole('textbox', { name: 'Login', exact: true })).toHaveValue('grace@example.org');
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill('hopper12');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(page).toHaveURL(/\/channelsList$/);
     expect(await page.evaluate(() => localStorage.getItem('role'))).toBe('admin');
     const admin = await login(freshServer, 'grace@example.org', 'hopper12');

@@ -53,3 +53,38 @@ test('a reload records no connexion_lost; a network lost for longer than the gra
     await server.stop();
   }
 });
+
+test("a page the server refuses says why, in the reader's language, and connects once a place is free", async ({
+  browser,
+}) => {
+  const server = await startServer({ MAX_CONNECTIONS: '1' });
+  try {
+    const admin = await createAdmin(server);
+    const member = await seedFor(server, admin).member({ firstName: 'Bea', lastName: 'Busy' });
+    const first = await browser.newContext({ baseURL: server.baseURL });
+    const firstPage = await first.newPage();
+    await useSession(firstPage, await login(server, member.login, member.password));
+    await firstPage.goto('/talk');
+    await expect(firstPage.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
+
+    // The one place is taken: a second page in French is told the server is full, not that it is offline.
+    const second = await browser.newContext({ baseURL: server.baseURL, locale: 'fr-FR' });
+    const secondPage = await second.newPage();
+    await useSession(secondPage, await login(server, member.login, member.password));
+    await secondPage.goto('/talk');
+    const full = 'Le serveur a autant de connexions qu’il peut en prendre : nouvel essai automatique dans un instant.';
+    await expect(secondPage.getByRole('status')).toContainText(full);
+    // The first page goes: the second connects by itself and the sentence goes.
+    await first.close();
+    await expect(secondPage.getByText(full)).toBeHidden({ timeout: 30_000 });
+    const sockets = async () => {
+      const users = await server.call('/user/api/getAllUsers', {}, admin.token);
+      const bea = (users.body.res as Array<{ id: number; user_sockets: unknown[] }>).find((u) => u.id === member.id);
+      return bea?.user_sockets.length ?? 0;
+    };
+    await expect.poll(sockets).toBe(1);
+    await second.close();
+  } finally {
+    await server.stop();
+  }
+});

@@ -62,7 +62,7 @@ export function unique(prefix: string): string {
   return `${prefix} ${randomBytes(3).toString('hex')}`;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.unref();
@@ -96,7 +96,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
   if (!existsSync(path.join(WEB_DIR, 'index.html'))) {
     throw new Error('packages/web/dist is missing: run `npm run build` first (npm run test:e2e does).');
   }
-  const port = await freePort();
+  // PORT given: a test that must know the address before the server starts (single sign-on's PUBLIC_URL).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
   let log = '';
@@ -278,7 +279,7 @@ export async function signIn(page: Page, account: Account, { remember = false }:
   await page.getByRole('textbox', { name: 'Login', exact: true }).fill(account.login);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
   if (remember) await page.getByLabel('Remember me').check();
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await expect(page).toHaveURL(account.role === 'member' ? /\/talk$/ : /\/channelsList$/);
 }
 

@@ -4,9 +4,8 @@
  * and a coturn of its own for the relay-only test. Each returns what the test needs and a `stop` that ends
  * everything it started.
  */
-import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
-import { startCoturn } from '../packages/server/src/ops/dev-media.ts';
+import { hostAddress, randomSecret, startCoturn } from '../packages/server/src/ops/dev-media.ts';
 import { janusInspector, type TestJanus, testJanus } from '../packages/server/test/janus-harness.ts';
 import { freePort } from '../packages/server/test/process-harness.ts';
 import {
@@ -32,7 +31,7 @@ export async function janusDeployment(env: Record<string, string> = {}): Promise
   const janus = await testJanus();
   let server: TalkgroupServer | undefined;
   try {
-    server = await startServer({ JANUS_URL: janus.url, ...env });
+    server = await startServer({ JANUS_URL: janus.url, JANUS_API_SECRET: janus.secret, ...env });
     const admin = await createAdmin(server);
     const started = server;
     return {
@@ -52,12 +51,15 @@ export async function janusDeployment(env: Record<string, string> = {}): Promise
   }
 }
 
-/** coturn with a shared secret (TURN_SECRET), relaying from this machine's address (Janus's candidates). */
+/**
+ * coturn with a shared secret (TURN_SECRET), relaying from this machine's address to Janus's candidates on
+ * it: the shipped file denies that address (a private or reserved one), so the test allows it alone.
+ */
 export async function testCoturn(): Promise<{ url: string; secret: string; stop(): Promise<void> }> {
-  const secret = randomBytes(12).toString('hex');
+  const secret = randomSecret();
   const port = await freePort();
   const base = 45_000 + Math.floor(Math.random() * 40) * 100;
-  const turn = await startCoturn({ port, secret, relayPorts: [base, base + 99] });
+  const turn = await startCoturn({ port, secret, relayPorts: [base, base + 99], allowPeers: [hostAddress()] });
   return { url: `${turn.url}?transport=udp`, secret, stop: turn.stop };
 }
 

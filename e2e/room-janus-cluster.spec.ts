@@ -57,6 +57,7 @@ test('two app instances on Redis put one channel pages in the same Janus room', 
   try {
     const env = {
       JANUS_URL: janus.url,
+      JANUS_API_SECRET: janus.secret,
       REDIS_URL: redisUrl as string,
       REDIS_KEY_PREFIX: `e2e-${randomBytes(6).toString('hex')}:`,
       DATA_DIR: dataDir,

@@ -82,7 +82,7 @@ test.describe('languages', () => {
   test('French is the default', async ({ page }) => {
     await page.goto('/signin');
     await expect(page.getByRole('heading', { name: 'Connexion', level: 1 })).toBeVisible();
-    await expect(page.getByRole('button', { name: 'Se connecter' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Se connecter', exact: true })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
   });
 
@@ -92,7 +92,7 @@ test.describe('languages', () => {
     await expect(page.getByRole('heading', { name: 'Sign in', level: 1 })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'en');
     await page.getByRole('button', { name: 'De' }).click();
-    await expect(page.getByRole('button', { name: 'Anmelden' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Anmelden', exact: true })).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('lang', 'de');
     await page.reload();
     await expect(page.getByRole('heading', { name: 'Anmelden', level: 1 })).toBeVisible();

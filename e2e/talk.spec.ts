@@ -30,7 +30,7 @@ async function signInOnForm(page: import('@playwright/test').Page, account: Acco
   await page.goto('/signin');
   await page.getByRole('textbox', { name: 'Login', exact: true }).fill(account.login);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test('a member signs in on a phone, lands on its channels, holds to talk and the administrator hears it', async ({

@@ -46,7 +46,10 @@ test.describe('bulk actions and remembered paging (English)', () => {
     await expect(page.getByRole('combobox', { name: 'Rows per page' })).toHaveText('50');
 
     await page.getByRole('searchbox').fill(`Bulk${tag}`);
+    // The filter applied (50 rows a page: all six shown) before the header box takes what is filtered.
+    await expect(rows).toHaveCount(6);
     await page.getByRole('checkbox', { name: 'Select all filtered rows' }).check();
+    await expect(bulk.getByRole('status')).toHaveText('6 users selected');
     await page
       .getByRole('region', { name: 'Actions on the selection' })
       .getByRole('button', { name: 'Delete the 6' })

@@ -31,4 +31,10 @@ if (process.argv.includes('--test')) {
     );
     process.exit(1);
   }
+  if (!onPath('gpsbabel')) {
+    console.error(
+      'npm test reads the trail exports back with GPSBabel, which cannot be found: install it (apt-get install gpsbabel), then run it again.',
+    );
+    process.exit(1);
+  }
 }

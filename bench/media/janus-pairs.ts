@@ -143,7 +143,13 @@ export async function measureJanusPairs(browser: Browser, origin: string, presse
   const janus = await startJanus({ wsPort, rtpPorts: [base, base + 199] });
   let connection!: JanusConnection;
   await new Promise<void>((resolve) => {
-    connection = new JanusConnection({ url: janus.url, log: silent, onUp: resolve, onDown: () => {} });
+    connection = new JanusConnection({
+      url: janus.url,
+      apiSecret: janus.secret,
+      log: silent,
+      onUp: resolve,
+      onDown: () => {},
+    });
     connection.start();
   });
   const page = await (await browser.newContext({ baseURL: origin })).newPage();
@@ -162,6 +168,7 @@ export async function measureJanusPairs(browser: Browser, origin: string, presse
       await control.message({
         request: 'create',
         room,
+        admin_key: janus.secret,
         is_private: true,
         sampling_rate: 48_000,
         audiolevel_ext: false,
@@ -187,11 +194,21 @@ export async function measureJanusPairs(browser: Browser, origin: string, presse
           request: 'create',
           type: 'rtp',
           id: room,
+          admin_key: janus.secret,
           is_private: true,
-          media: [{ type: 'audio', mid: 'a', port: 0, pt: 100, codec: 'opus', rtpmap: 'opus/48000/2' }],
+          media: [
+            { type: 'audio', mid: 'a', port: 0, iface: '127.0.0.1', pt: 100, codec: 'opus', rtpmap: 'opus/48000/2' },
+          ],
         });
         const port = (created.data.stream as { ports: Array<{ port: number }> }).ports[0].port;
-        await control.message({ request: 'rtp_forward', room, host: '127.0.0.1', port, ptype: 100 });
+        await control.message({
+          request: 'rtp_forward',
+          room,
+          admin_key: janus.secret,
+          host: '127.0.0.1',
+          port,
+          ptype: 100,
+        });
         const watcher = await session.attach('janus.plugin.streaming');
         const offered = await watcher.message({ request: 'watch', id: room });
         const watcherAnswer = await ends.end(`l${room}`, false, offered.jsep?.sdp);

@@ -90,7 +90,7 @@ const loads = [loadavg()[0]];
 const wsPort = await freePort();
 const rtpBase = 30_000 + Math.floor(Math.random() * 20) * 1000;
 const janus = await startJanus({ wsPort, rtpPorts: [rtpBase, rtpBase + 999] });
-const throughJanus = await startServer({ JANUS_URL: janus.url, LOG_LEVEL: 'error' });
+const throughJanus = await startServer({ JANUS_URL: janus.url, JANUS_API_SECRET: janus.secret, LOG_LEVEL: 'error' });
 const onMesh = await startServer({ LOG_LEVEL: 'error' });
 const browser = await chromium.launch(chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)));
 

@@ -48,6 +48,8 @@ export default defineConfig({
         navigateFallbackAllowlist: [/^\/talk(\/|$)/],
         navigateFallbackDenylist: [/^\/user\/api\//, /^\/socket\.io\//, /^\/files\//, /^\/device\//, /^\/health/],
         runtimeCaching: [],
+        // Web Push (issue 34): its handlers live in public/push-sw.js.
+        importScripts: ['/push-sw.js'],
         // The first install takes the open /talk page at once; an update waits for the prompt's Reload.
         clientsClaim: true,
         cleanupOutdatedCaches: true,
@@ -64,6 +66,7 @@ export default defineConfig({
       '/device': server,
       '/files': server,
       '/health': server,
+      '/auth/oidc': server,
       '/socket.io': { target: server, ws: true },
     },
   },

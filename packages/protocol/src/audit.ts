@@ -23,7 +23,15 @@ export const AuditEntrySchema = z.object({
 });
 export type AuditEntry = z.output<typeof AuditEntrySchema>;
 
-export const AUDIT_TARGET_TYPES = ['user', 'channel', 'activity', 'alert', 'geofence', 'setting'] as const;
+export const AUDIT_TARGET_TYPES = [
+  'user',
+  'channel',
+  'activity',
+  'alert',
+  'geofence',
+  'setting',
+  'privateCall',
+] as const;
 
 /** Newest first. */
 export const GetAuditLog = call(

@@ -33,6 +33,11 @@ export const ClientConfigSchema = z.object({
   iceServersExpireAt: z.string().optional(),
   /** `relay`: browsers use only TURN-relayed paths (ICE_TRANSPORT_POLICY), `all` (default): any path. */
   iceTransportPolicy: z.enum(['all', 'relay']).optional(),
+  /**
+   * The VAPID public key to subscribe to push with (base64url of the 65-byte uncompressed P-256 point; issue
+   * 34); null when push is off (PUSH=off).
+   */
+  pushPublicKey: z.string().nullable(),
 });
 export type ClientConfig = z.output<typeof ClientConfigSchema>;
 

@@ -190,7 +190,27 @@ export interface ClientToServerEvents {
 }
 
 /** Why the server ended a session's sockets for good (the client must not reconnect with that token). */
-export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted';
+export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted' | 'ended';
+
+/**
+ * What changed in the rights of a connected user (`rights_changed`): its `role`; its `map` access (mapRight,
+ * or a channel's map it sees or no longer sees); its `channels` (one it was in or watched and may no longer
+ * be in: a membership removed); or whether it may `talk` in a channel it is in (a membership made listen-only,
+ * or no longer).
+ */
+export const RIGHTS_CHANGES = ['role', 'map', 'channels', 'talk'] as const;
+export type RightsChange = (typeof RIGHTS_CHANGES)[number];
+
+export interface RightsChanged {
+  /** The user's role and map access now. */
+  role: string;
+  mapRight: boolean;
+  changes: RightsChange[];
+  /** The channel rooms (rtcSession) the socket was taken out of. */
+  left: string[];
+  /** What changed, in English, for a client that shows the server's sentence. */
+  message: string;
+}
 
 export interface ServerToClientEvents {
   error: (payload: { message: string }) => void;
@@ -219,8 +239,20 @@ export interface ServerToClientEvents {
   emergencyAcknowledged: (alert: EmergencyAlert) => void;
   /** To the holder only: the floor was taken back (its client switches its microphone off). */
   floor_revoked: (payload: { room: string; reason: FloorRevokeReason }) => void;
+  /**
+   * To every socket of an instance whose link to the other instances (Redis) came back: pushes between
+   * instances may have been lost meanwhile, so the client fetches what it shows again (chat after its newest
+   * message, voice history, lists). The connection itself stayed open: nothing to rejoin.
+   */
+  resync: (payload: { reason: 'redis' }) => void;
   /** Sent just before the server closes a socket whose session ended; any other close is followed by a reconnect. */
   session_ended: (payload: { reason: SessionEndReason; message: string }) => void;
+  /**
+   * To a socket whose user's rights changed while it was connected (a role, mapRight, a membership or its
+   * canTalk): the server has already applied them (rooms left, positions and talk events stopped, a floor it
+   * may no longer hold given back); the page follows (it reads the session and its lists again).
+   */
+  rights_changed: (payload: RightsChanged) => void;
   all_users: (peers: RoomPeer[]) => void;
   usersInThisRoom: (peers: RoomPeer[]) => void;
   'user joined': (peer: RoomPeer) => void;

@@ -16,6 +16,7 @@ export {
   type ResponseOf,
 } from './call.ts';
 export * from './client-config.ts';
+export * from './csv.ts';
 export * from './emergency.ts';
 export * from './entities.ts';
 export * from './events.ts';

@@ -5,6 +5,8 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activities/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { oidcRoutes } from './auth/oidc-routes.ts';
+import { accountSecurityRoutes } from './auth/routes.ts';
 import { callRoutes } from './calls/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { clientConfigRoutes } from './client-config/routes.ts';
@@ -26,11 +28,14 @@ import { healthRoutes } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { patchRoutes } from './patches/routes.ts';
 import { positionRoutes } from './positions/routes.ts';
+import { pushRoutes } from './push/routes.ts';
+import { createPush, type Push } from './push/service.ts';
 import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import type { MediaPlanes } from './realtime/media/plane.ts';
 import { attachRealtime, type Io } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
+import { secondFactorRoutes } from './users/second-factor-routes.ts';
 import { voiceRoutes } from './voice/routes.ts';
 
 export interface App {
@@ -39,6 +44,8 @@ export interface App {
   metrics: Metrics;
   /** Where each channel's voice goes (the mesh, or the media server), and patches of channels. */
   media: MediaPlanes;
+  /** Web Push (issue 34): its public key, subscriptions and queue. */
+  push: Push;
   /** The Socket.IO server (the tests read its connections). */
   io: Io;
   close(): Promise<void>;
@@ -87,14 +94,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   fastify.addHook('onClose', async () => stopPruning());
 
+  const push = await createPush(services, metrics.registry, (error, what) =>
+    fastify.log.warn({ err: error }, `${what} failed`),
+  );
+  fastify.addHook('onClose', async () => push.close());
+
   // First: it sets the hook that audits the administrators' calls declared by the routes below.
   auditRoutes(fastify, services);
   userRoutes(fastify, services);
+  accountSecurityRoutes(fastify, services);
+  oidcRoutes(fastify, services);
+  secondFactorRoutes(fastify, services);
   channelRoutes(fastify, services);
   activityRoutes(fastify, services);
   messageRoutes(fastify, services);
   legacyRoutes(fastify, services);
-  clientConfigRoutes(fastify, services);
+  clientConfigRoutes(fastify, services, push);
+  pushRoutes(fastify, services, push);
   dashboardRoutes(fastify, services);
   voiceRoutes(fastify, services);
   emergencyRoutes(fastify, services);
@@ -143,6 +159,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastify,
     services,
     metrics,
+    push,
     media: realtime.media,
     io: realtime.io,
     async close() {

@@ -3,8 +3,11 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   IMPORT_JOB_ABOVE_DEFAULT,
+  knownRole,
   POSITION_RETENTION_DAYS_DEFAULT,
   PRIVATE_CALL_RING_MS,
+  ROLES,
+  type Role,
   VOICE_MAX_BYTES_DEFAULT,
   VOICE_RETENTION_DAYS_DEFAULT,
 } from '@talkgroup/protocol';
@@ -15,7 +18,32 @@ export interface IceServer {
   credential?: string;
 }
 
+/** Single sign-on through an OpenID Connect provider (issue 38): OIDC_* variables; absent when OIDC_ISSUER is unset. */
+export interface OidcConfig {
+  /** The provider's issuer identifier (OIDC_ISSUER): its discovery document is at /.well-known/openid-configuration. */
+  issuer: string;
+  clientId: string;
+  /** OIDC_CLIENT_SECRET; unset: a public client (PKCE alone). */
+  clientSecret: string | undefined;
+  /** The provider's name on the sign-in button (OIDC_NAME): "Sign in with {name}". */
+  name: string;
+  /** OIDC_SCOPES, space-separated (default `openid email profile`). */
+  scopes: string;
+  /** The claim that carries the groups or roles (OIDC_ROLE_CLAIM, e.g. `groups`); unset: everyone is a member. */
+  roleClaim: string | undefined;
+  /** OIDC_ROLE_MAP (`group:role,...`): a group's role; a user in no mapped group is a member, in several the strongest. */
+  roleMap: Array<{ group: string; role: Role }>;
+  /** OIDC_ONLY=true: the password form is hidden and /user/api/login refused (npm run admin stays). */
+  only: boolean;
+  /** The address the provider sends the browser back to: {PUBLIC_URL}/auth/oidc/callback. */
+  redirectUri: string;
+  /** OIDC_ALLOW_HTTP=true (tests and development only): an http:// issuer is accepted. */
+  allowHttp: boolean;
+}
+
 export interface Config {
+  /** Single sign-on (OIDC_*), undefined when OIDC_ISSUER is unset. */
+  oidc: OidcConfig | undefined;
   port: number;
   host: string;
   dataDir: string;
@@ -34,6 +62,11 @@ export interface Config {
   tokenTtlMs: number;
   /** How long a signed file URL stays valid. */
   fileUrlTtlMs: number;
+  /**
+   * How often each instance checks every open socket's rights and session anyway: a change written by
+   * another process without Redis (`npm run admin`) reaches open sockets within it (realtime/room-guard.ts).
+   */
+  rightsRecheckMs: number;
   /** Built web app to serve; unset or missing folder serves the API only. */
   webDir: string | undefined;
   /** Names this process in presence rows so a restart can remove its stale ones. */
@@ -47,6 +80,11 @@ export interface Config {
   floorMaxMs: number;
   /** How long a private call rings before it is missed (PRIVATE_CALL_RING_SECONDS, 30 by default). */
   privateCallRingMs: number;
+  /**
+   * PRIVATE_CALLS_AUDITABLE=true (off by default, issue 35): one who exports voice may export a private call's,
+   * giving why, and the audit log keeps it. Off, a private call is its two parties' only.
+   */
+  privateCallsAuditable: boolean;
   /** How old a member's position may be before the maps show it as stale (POSITION_STALE_SECONDS). */
   positionStaleMs: number;
   /** Trails: how long reported positions are kept (POSITION_RETENTION_DAYS, default 30). */
@@ -74,7 +112,11 @@ export interface Config {
   metricsHost: string;
   /** The media server (issue 26): WebSocket addresses of Janus instances' API (JANUS_URL); none: the mesh. */
   janusUrls: string[];
-  /** Janus's API secret (JANUS_API_SECRET), if it asks for one. */
+  /**
+   * Janus's API secret (JANUS_API_SECRET): its `api_secret`, the AudioBridge's and the Streaming plugin's
+   * `admin_key`, and the key each room's and mountpoint's own secret is derived from. Required (32 characters
+   * or more) when a JANUS_URL names another host than this one.
+   */
   janusApiSecret: string | undefined;
   /**
    * Where Janus writes the takes it records and this server reads them (JANUS_RECORDINGS_DIR, default
@@ -85,7 +127,7 @@ export interface Config {
   turnUrls: string[];
   /** coturn's REST-API shared secret (TURN_SECRET, its static-auth-secret). */
   turnSecret: string | undefined;
-  /** How long a TURN credential is valid (TURN_TTL_SECONDS, 43200 by default). */
+  /** How long a TURN credential is valid (TURN_TTL_SECONDS, 3600 by default, a day at most). */
   turnTtlMs: number;
   /** Browsers use only relayed (TURN) candidates (ICE_TRANSPORT_POLICY=relay), or every path (all, default). */
   iceTransportPolicy: 'all' | 'relay';
@@ -98,10 +140,31 @@ export interface Config {
   maxSocketBufferBytes: number;
   /** New socket connections one address may open per minute (CONNECTION_RATE_PER_MINUTE, 120). */
   connectionRatePerMinute: number;
+  /** Sockets this instance holds at most; past it a new one is refused as `server_busy` (MAX_CONNECTIONS, 20000). */
+  maxConnections: number;
   /** A user import of more rows than this runs as a job (IMPORT_JOB_ABOVE, 100 by default). */
   importJobAbove: number;
   /** Rows an import job handles per transaction, its progress saved after each (IMPORT_JOB_BATCH, 200). */
   importJobBatch: number;
+  /** Web Push (issue 34): on unless PUSH=off. */
+  push: boolean;
+  /** The VAPID key pair (VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY, base64url); unset: made once and kept in the database. */
+  vapidPublicKey: string | undefined;
+  vapidPrivateKey: string | undefined;
+  /** VAPID_SUBJECT (mailto: or https:); unset: mailto: the first administrator's email. */
+  vapidSubject: string | undefined;
+  /**
+   * Push endpoints' origins that may be on a private, loopback or link-local address (PUSH_ENDPOINT_ALLOW,
+   * comma-separated origins): a push relay on a closed network.
+   */
+  pushEndpointAllow: string[];
+  /** More certificate authorities (PEM) that push services' certificates may chain to (tests; else NODE_EXTRA_CA_CERTS). */
+  pushExtraCa: string | undefined;
+  /**
+   * PUBLIC_URL: the address users reach (https://talk.example.org), without a path. Passkeys belong to its host
+   * (the WebAuthn relying party) and single sign-on returns to it. Unset: each request's own host and origin.
+   */
+  publicUrl: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -225,6 +288,25 @@ function parseOrigins(name: string, raw: string | undefined): string[] {
   return origins;
 }
 
+/** PUBLIC_URL: an http(s) origin, a trailing slash allowed; kept as the origin (no path). */
+function parsePublicUrl(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {}
+  if (!url || !/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search)
+    throw new ConfigError(`PUBLIC_URL must be the address users reach, such as https://talk.example.org, not "${raw}"`);
+  return url.origin;
+}
+
+/** A setting that is on or off: `true` or `false` (unset: off). */
+function parseFlag(name: string, raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new ConfigError(`${name} must be true or false, not "${raw}"`);
+}
+
 /** TRUST_PROXY: true/false, a number of proxy hops, or the proxies' addresses or CIDRs (comma-separated). */
 function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   if (raw === undefined || raw === '' || raw === 'false') return false;
@@ -239,12 +321,157 @@ function parseTrustProxy(raw: string | undefined): Config['trustProxy'] {
   return proxies;
 }
 
+/** The shortest secret shared with coturn or Janus: `openssl rand -hex 32` gives 64 characters. */
+export const SHARED_SECRET_MIN_LENGTH = 32;
+
+/** A secret shared with another server: unset, or long enough and not a placeholder of an example file. */
+function parseSharedSecret(name: string, raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (raw.length < SHARED_SECRET_MIN_LENGTH || /change-?me/i.test(raw))
+    throw new ConfigError(
+      `${name} must be a random secret of at least ${SHARED_SECRET_MIN_LENGTH} characters (make one with: openssl rand -hex 32)`,
+    );
+  return raw;
+}
+
+/** 127.0.0.0/8, ::1 and localhost: a Janus on this machine, whose API nobody else reaches. */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host === '::1' || /^127(\.\d{1,3}){3}$/.test(host);
+}
+
+/** JANUS_API_SECRET: required as soon as one JANUS_URL is on another host (its API is then on a network). */
+function parseJanusSecret(urls: string[], raw: string | undefined): string | undefined {
+  const secret = parseSharedSecret('JANUS_API_SECRET', raw);
+  const remote = urls.find((url) => !isLoopbackUrl(url));
+  if (remote && !secret)
+    throw new ConfigError(
+      `JANUS_API_SECRET is required when JANUS_URL names another host (${remote}): set it to Janus's api_secret (make one with: openssl rand -hex 32)`,
+    );
+  return secret;
+}
+
+/** TURN_TTL_SECONDS: one hour by default; a credential outlives a logout, so never more than a day. */
+function parseTurnTtl(raw: string | undefined): number {
+  const seconds = parsePositiveSeconds('TURN_TTL_SECONDS', raw, 3600);
+  if (seconds > 86_400) throw new ConfigError(`TURN_TTL_SECONDS must be at most 86400 (a day), not "${raw}"`);
+  return seconds;
+}
+
+/** PUSH: on by default; `off` (or false) turns Web Push off. */
+function parsePush(raw: string | undefined): boolean {
+  if (raw === undefined || raw === '' || raw === 'on' || raw === 'true') return true;
+  if (raw === 'off' || raw === 'false') return false;
+  throw new ConfigError(`PUSH must be on or off, not "${raw}"`);
+}
+
+/** VAPID_PUBLIC_KEY / VAPID_PRIVATE_KEY: both or neither, base64url of a 65-byte P-256 point and a 32-byte key. */
+function parseVapidKeys(publicKey: string | undefined, privateKey: string | undefined) {
+  if (!publicKey && !privateKey) return { vapidPublicKey: undefined, vapidPrivateKey: undefined };
+  const bytes = (value: string | undefined) =>
+    value && /^[A-Za-z0-9_-]+$/.test(value) ? Buffer.from(value, 'base64url').length : 0;
+  if (bytes(publicKey) !== 65 || bytes(privateKey) !== 32)
+    throw new ConfigError(
+      'VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY go together: base64url of the 65-byte public key and of the 32-byte private key (make them with: npx web-push generate-vapid-keys)',
+    );
+  return { vapidPublicKey: publicKey, vapidPrivateKey: privateKey };
+}
+
+function parseVapidSubject(raw: string | undefined): string | undefined {
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^(mailto:.+@.+|https:\/\/.+)$/.test(raw))
+    throw new ConfigError(`VAPID_SUBJECT must be a mailto: or https: address, not "${raw}"`);
+  return raw;
+}
+
+/** OIDC_ROLE_MAP: `group:role` pairs separated by commas; a group may hold colons itself (the last one splits). */
+function parseRoleMap(raw: string | undefined): OidcConfig['roleMap'] {
+  const pairs = (raw ?? '')
+    .split(',')
+    .map((pair) => pair.trim())
+    .filter(Boolean);
+  return pairs.map((pair) => {
+    const at = pair.lastIndexOf(':');
+    const group = pair.slice(0, at).trim();
+    const role = knownRole(pair.slice(at + 1).trim());
+    if (at <= 0 || !group || !role)
+      throw new ConfigError(
+        `OIDC_ROLE_MAP must list group:role pairs separated by commas (roles: ${ROLES.join(', ')}), such as tg-admins:admin,tg-dispatch:dispatcher; "${pair}" is not one`,
+      );
+    return { group, role };
+  });
+}
+
+function parseOidc(env: NodeJS.ProcessEnv, publicUrl: string | undefined): OidcConfig | undefined {
+  const issuer = env.OIDC_ISSUER || undefined;
+  const only = parseFlag('OIDC_ONLY', env.OIDC_ONLY);
+  const allowHttp = parseFlag('OIDC_ALLOW_HTTP', env.OIDC_ALLOW_HTTP);
+  if (!issuer) {
+    if (only)
+      throw new ConfigError('OIDC_ONLY=true needs single sign-on: set OIDC_ISSUER, OIDC_CLIENT_ID and PUBLIC_URL');
+    for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_MAP', 'OIDC_ROLE_CLAIM'])
+      if (env[name])
+        throw new ConfigError(`${name} is set but OIDC_ISSUER is not: set the provider's issuer address too`);
+    return undefined;
+  }
+  let issuerUrl: URL;
+  try {
+    issuerUrl = new URL(issuer);
+  } catch {
+    throw new ConfigError(
+      `OIDC_ISSUER must be the provider's issuer address, such as https://login.example.org/realms/talk, not "${issuer}"`,
+    );
+  }
+  if (issuerUrl.protocol !== 'https:' && !(issuerUrl.protocol === 'http:' && allowHttp))
+    throw new ConfigError(
+      `OIDC_ISSUER must be an https:// address (OIDC_ALLOW_HTTP=true accepts http:// for tests only), not "${issuer}"`,
+    );
+  const clientId = env.OIDC_CLIENT_ID?.trim();
+  if (!clientId)
+    throw new ConfigError('OIDC_CLIENT_ID is required with OIDC_ISSUER: the client (application) id the provider gave');
+  if (!publicUrl)
+    throw new ConfigError(
+      'PUBLIC_URL is required with OIDC_ISSUER: the provider sends users back to {PUBLIC_URL}/auth/oidc/callback',
+    );
+  const scopes = (env.OIDC_SCOPES || 'openid email profile').split(/[\s,]+/).filter(Boolean);
+  if (!scopes.includes('openid'))
+    throw new ConfigError(`OIDC_SCOPES must include openid (default: openid email profile), not "${env.OIDC_SCOPES}"`);
+  const roleMap = parseRoleMap(env.OIDC_ROLE_MAP);
+  const roleClaim = env.OIDC_ROLE_CLAIM?.trim() || undefined;
+  if (roleMap.length > 0 && !roleClaim)
+    throw new ConfigError('OIDC_ROLE_MAP needs OIDC_ROLE_CLAIM: the claim that carries the groups, such as groups');
+  const name = env.OIDC_NAME?.trim() || issuerUrl.hostname;
+  if (name.length > 60)
+    throw new ConfigError(`OIDC_NAME must be a short name for the sign-in button (60 characters at most)`);
+  return {
+    issuer,
+    clientId,
+    clientSecret: env.OIDC_CLIENT_SECRET || undefined,
+    name,
+    scopes: scopes.join(' '),
+    roleClaim,
+    roleMap,
+    only,
+    redirectUri: `${publicUrl}/auth/oidc/callback`,
+    allowHttp,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Relative paths are the user's: npm runs the server from its package folder, but sets INIT_CWD to the
   // folder where `npm start` was typed.
   const base = env.INIT_CWD || process.cwd();
   const dataDir = path.resolve(base, env.DATA_DIR ?? './data');
+  const janusUrls = parseUrls('JANUS_URL', env.JANUS_URL, /^wss?:\/\//, 'ws://127.0.0.1:8188');
+  const publicUrl = parsePublicUrl(env.PUBLIC_URL);
   return {
+    publicUrl,
+    oidc: parseOidc(env, publicUrl),
     port: parsePort(env.PORT),
     host: env.HOST ?? '127.0.0.1',
     dataDir,
@@ -261,6 +488,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL ?? 'info',
     tokenTtlMs: parseDays('TOKEN_TTL_DAYS', env.TOKEN_TTL_DAYS, 30) * 24 * 3600 * 1000,
     fileUrlTtlMs: 24 * 3600 * 1000,
+    rightsRecheckMs: 30_000,
     webDir: env.WEB_DIR
       ? path.resolve(base, env.WEB_DIR)
       : (env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../web/dist')),
@@ -269,6 +497,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,
     privateCallRingMs:
       parseSeconds('PRIVATE_CALL_RING_SECONDS', env.PRIVATE_CALL_RING_SECONDS, PRIVATE_CALL_RING_MS / 1000) * 1000,
+    privateCallsAuditable: parseFlag('PRIVATE_CALLS_AUDITABLE', env.PRIVATE_CALLS_AUDITABLE),
     positionStaleMs: parseSeconds('POSITION_STALE_SECONDS', env.POSITION_STALE_SECONDS, 300) * 1000,
     positionRetentionMs:
       parseDays('POSITION_RETENTION_DAYS', env.POSITION_RETENTION_DAYS, POSITION_RETENTION_DAYS_DEFAULT) *
@@ -287,17 +516,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : undefined,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
-    janusUrls: parseUrls('JANUS_URL', env.JANUS_URL, /^wss?:\/\//, 'ws://127.0.0.1:8188'),
-    janusApiSecret: env.JANUS_API_SECRET || undefined,
+    janusUrls,
+    janusApiSecret: parseJanusSecret(janusUrls, env.JANUS_API_SECRET),
     janusRecordingsDir: path.resolve(base, env.JANUS_RECORDINGS_DIR ?? path.join(dataDir, 'janus-takes')),
     turnUrls: parseUrls('TURN_URLS', env.TURN_URLS, /^turns?:/, 'turn:turn.example.org:3478'),
-    turnSecret: env.TURN_SECRET || undefined,
-    turnTtlMs: parseSeconds('TURN_TTL_SECONDS', env.TURN_TTL_SECONDS, 43_200) * 1000,
+    turnSecret: parseSharedSecret('TURN_SECRET', env.TURN_SECRET),
+    turnTtlMs: parseTurnTtl(env.TURN_TTL_SECONDS) * 1000,
     iceTransportPolicy: parseIcePolicy(env.ICE_TRANSPORT_POLICY),
     databaseTimeoutMs: parsePositiveSeconds('DATABASE_TIMEOUT_SECONDS', env.DATABASE_TIMEOUT_SECONDS, 5) * 1000,
     maxSocketBufferBytes: parseBytes('MAX_SOCKET_BUFFER_BYTES', env.MAX_SOCKET_BUFFER_BYTES, 2 * 1024 * 1024),
     connectionRatePerMinute: parseCount('CONNECTION_RATE_PER_MINUTE', env.CONNECTION_RATE_PER_MINUTE, 120),
+    maxConnections: parseCount('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 20_000),
     importJobAbove: parseCount('IMPORT_JOB_ABOVE', env.IMPORT_JOB_ABOVE, IMPORT_JOB_ABOVE_DEFAULT),
     importJobBatch: parseCount('IMPORT_JOB_BATCH', env.IMPORT_JOB_BATCH, 200),
+    push: parsePush(env.PUSH),
+    ...parseVapidKeys(env.VAPID_PUBLIC_KEY || undefined, env.VAPID_PRIVATE_KEY || undefined),
+    vapidSubject: parseVapidSubject(env.VAPID_SUBJECT),
+    pushEndpointAllow: parseOrigins('PUSH_ENDPOINT_ALLOW', env.PUSH_ENDPOINT_ALLOW).map(
+      (origin) => new URL(origin).origin,
+    ),
+    pushExtraCa: undefined,
   };
 }

@@ -23,8 +23,11 @@ export interface DomainEvents {
   /** A user was created, updated or imported: administrators' lists change. */
   usersChanged: Record<string, never>;
   userDeleted: { userId: number };
-  /** Users' roles changed: their sockets reconnect, to carry the new role (what they may do). */
-  rolesChanged: { userIds: number[] };
+  /**
+   * Users' roles or map access changed (updateUserData, an import): their open sockets follow at once (rooms
+   * left or joined, realtime/room-guard.ts), on every instance.
+   */
+  rightsChanged: { userIds: number[] };
   /**
    * Sessions of this user ended (logout, revoked tokens, a new password, a deleted account): their sockets
    * close at once. Only `sessionId` when given; all but `exceptSessionId` when given; else every one.
@@ -32,7 +35,10 @@ export interface DomainEvents {
   sessionsEnded: { userId: number; reason: SessionEndReason; sessionId?: number; exceptSessionId?: number };
   /** A channel was created or renamed; `userIds` are the members whose own channel list shows it. */
   channelChanged: { userIds: number[] };
-  /** Memberships changed; `userIds` are the users whose channel lists changed (none known: admins only). */
+  /**
+   * Memberships (or a membership's canTalk) changed; `userIds` are the users whose channel lists or rights
+   * changed (none known: admins only). Their open sockets follow at once (realtime/room-guard.ts).
+   */
   membershipChanged: { userIds: number[] };
   channelDeleted: { channel: ChannelRef; memberIds: number[] };
   messageCreated: { channel: ChannelRef; message: Message };
@@ -53,6 +59,11 @@ export interface DomainEvents {
   geofencesChanged: { channelId: number | null };
   /** Patches that join these channels were made or undone (issue 27). */
   patchesChanged: { channelIds: number[] };
+  /**
+   * Someone took a channel's floor (a transmission began; `name`: the talker's). Web Push tells the channel's
+   * members who are not in it now (issue 34).
+   */
+  transmissionStarted: { channel: { id: number; name: string; hidden: boolean }; userId: number; name: string };
   /** A private call rang, was answered, or is over (issue 27): both parties hear of it. */
   privateCallChanged: { call: PrivateCall };
 }

@@ -1,6 +1,7 @@
 /** Reads the configuration, opens the database, creates the first administrator if asked, and listens. */
 import { createRequire } from 'node:module';
 import { buildApp } from './app.ts';
+import { oidcStartLine } from './auth/oidc-routes.ts';
 import { ConfigError, loadConfig } from './config.ts';
 
 /**
@@ -45,6 +46,8 @@ async function main() {
   log.info(
     `Talkgroup ${process.env.npm_package_version ?? ''} on ${app.services.database.dialect}, data in ${config.dataDir}`,
   );
+  const sso = oidcStartLine(config.oidc);
+  if (sso) log.info(sso);
 
   let closing = false;
   const shutdown = async (signal: string) => {

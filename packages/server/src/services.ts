@@ -5,11 +5,21 @@ import { type AuditStore, auditStore } from './audit/store.ts';
 import { type Transactional, transactional } from './audit/transactional.ts';
 import { type CounterStore, memoryCounterStore, redisCounterStore } from './auth/counter-store.ts';
 import { type HashPool, hashPool } from './auth/hash-pool.ts';
+import { type PasskeyService, passkeyService } from './auth/passkeys.ts';
 import { type PasswordPolicy, passwordPolicy } from './auth/password-policy.ts';
-import { type CallLimiter, callLimiter, chatLimit, PRIVATE_CALL_LIMIT, UPLOAD_LIMIT } from './auth/rate-limit.ts';
+import {
+  type CallLimiter,
+  callLimiter,
+  chatLimit,
+  PRIVATE_CALL_LIMIT,
+  UPLOAD_LIMIT,
+  VOICE_UPLOAD_LIMIT,
+} from './auth/rate-limit.ts';
 import { type Sealer, sealer } from './auth/sealed.ts';
+import { type SecondFactors, secondFactors } from './auth/second-factor.ts';
 import { type SessionStore, sessionStore } from './auth/sessions.ts';
 import { type SignInLimits, signInLimits } from './auth/sign-in-limits.ts';
+import { totpStore } from './auth/totp.ts';
 import { type PrivateCalls, privateCalls } from './calls/private-calls.ts';
 import { privateCallStore } from './calls/store.ts';
 import { type ChannelAccess, channelAccess } from './channels/access.ts';
@@ -70,6 +80,8 @@ export interface Services {
   signInLimits: SignInLimits;
   /** Uploads per user. */
   uploadLimit: CallLimiter;
+  /** Voice transmissions a user may upload per minute (VOICE_UPLOAD_LIMIT). */
+  voiceUploadLimit: CallLimiter;
   /** The rule for new passwords (PASSWORD_MIN_LENGTH, common passwords). */
   passwordPolicy: PasswordPolicy;
   /** Hashes many passwords at once (imports) on worker threads of its own, leaving sign-ins their pool. */
@@ -92,8 +104,12 @@ export interface Services {
   patches: PatchStore;
   /** One-to-one calls in hidden channels (issue 27). */
   privateCalls: PrivateCalls;
-  /** The organisation's settings (who may call whom). */
+  /** The organisation's settings (who may call whom, the security policy). */
   settings: SettingsStore;
+  /** Users' passkeys and the WebAuthn challenges (issue 38). */
+  passkeys: PasskeyService;
+  /** Second factors (issue 38): TOTP with recovery codes, whether a user has one, whether its role needs one. */
+  secondFactors: SecondFactors;
 }
 
 export function createServices(
@@ -134,6 +150,7 @@ export function createServices(
     events,
   });
   const settings = settingsStore(db);
+  const passkeys = passkeyService(db, secret);
   return {
     config,
     database: { ...database, db },
@@ -165,6 +182,7 @@ export function createServices(
     counters,
     signInLimits: signInLimits(counters),
     uploadLimit: callLimiter(counters, 'upload', UPLOAD_LIMIT),
+    voiceUploadLimit: callLimiter(counters, 'voice-upload', VOICE_UPLOAD_LIMIT),
     passwordPolicy: passwordPolicy(config.passwordMinLength),
     hashPool: hashPool(),
     importSealer: sealer(secret, 'import job rows'),
@@ -188,5 +206,7 @@ export function createServices(
       limit: callLimiter(counters, 'private-call', PRIVATE_CALL_LIMIT),
     }),
     settings,
+    passkeys,
+    secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys),
   };
 }

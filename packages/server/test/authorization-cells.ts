@@ -2,6 +2,7 @@
  * The cells of the access matrix (authorization.test.ts): its callers, a body for each call whose rule one body
  * shows for every caller, the name of the test that checks each other call, and cells written out by hand.
  */
+import { createECDH, randomBytes } from 'node:crypto';
 import type { Role } from '@talkgroup/protocol';
 import type { Account } from './harness.ts';
 
@@ -38,6 +39,16 @@ export interface Variant {
   refusal?: string;
   label?: string;
 }
+
+/** A push service origin the matrix's app allows (PUSH_ENDPOINT_ALLOW), and a subscription to it. */
+export const PUSH_ORIGIN = 'https://push.matrix.invalid';
+const pushKeys = createECDH('prime256v1');
+pushKeys.generateKeys();
+const PUSH_SUBSCRIPTION = {
+  endpoint: `${PUSH_ORIGIN}/send/matrix`,
+  expirationTime: null,
+  keys: { p256dh: pushKeys.getPublicKey('base64url'), auth: randomBytes(16).toString('base64url') },
+};
 
 export const plain = (body: Variant['body']): Variant => ({ body });
 /** A geofence's shape (createGeofence, and the fence of the fixture). */
@@ -119,6 +130,16 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/getPrivateCalls': plain(() => ({})),
   '/user/api/getCallSettings': plain(() => ({})),
   '/user/api/setCallSettings': plain(() => ({ membersMayCallMembers: false })),
+  '/user/api/getSecondFactorState': plain(() => ({})),
+  '/user/api/getSecurityPolicy': plain(() => ({})),
+  '/user/api/setSecurityPolicy': plain(() => ({ requireSecondFactor: [] })),
+  '/user/api/resetSecondFactor': plain((f) => ({ userId: f.outsider.id })),
+  // Its origin is in the matrix app's PUSH_ENDPOINT_ALLOW (authorization.test.ts): no address to resolve.
+  '/user/api/savePushSubscription': plain(() => ({ subscription: PUSH_SUBSCRIPTION })),
+  '/user/api/deletePushSubscription': plain(() => ({ endpoint: PUSH_SUBSCRIPTION.endpoint })),
+  '/user/api/startPasskeyRegistration': plain(() => ({})),
+  '/user/api/getPasskeys': plain(() => ({})),
+  '/user/api/getSessions': plain(() => ({})),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */
@@ -127,6 +148,8 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/isValidToken': 'accounts.test.ts',
   '/user/api/signUpUser': 'accounts.test.ts, roles.test.ts (role)',
   '/user/api/getSignUpState': 'server-messages.test.ts',
+  '/user/api/getSignInOptions': 'oidc.test.ts (public: what /signin offers)',
+  '/user/api/finishOidcSignIn': 'oidc.test.ts (public: a one-time code of a finished single sign-on)',
   '/user/api/getUserById/': 'users.test.ts',
   '/user/api/updatePasswordUser': 'users.test.ts',
   '/user/api/verifyPassword': 'users.test.ts',
@@ -145,6 +168,15 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/startPrivateCall': 'private-calls.test.ts (who may call whom depends on both users)',
   '/user/api/answerPrivateCall': 'private-calls.test.ts (only the callee, only while it rings)',
   '/user/api/endPrivateCall': 'private-calls.test.ts (only a party)',
+  '/user/api/finishPasskeyRegistration': 'passkeys.test.ts (needs an authenticator’s answer to its own challenge)',
+  '/user/api/deletePasskey': 'passkeys.test.ts (only one’s own passkey)',
+  '/user/api/startPasskeySignIn': 'passkeys.test.ts (public: anyone starts a sign-in)',
+  '/user/api/finishPasskeySignIn': 'passkeys.test.ts (needs an authenticator’s answer)',
+  '/user/api/endSession': 'sessions-list.test.ts (one’s own sessions; anyone’s for administrators)',
+  '/user/api/startTotpSetup':
+    'second-factor.test.ts (a second start for one caller is 409: one body cannot serve twice)',
+  '/user/api/confirmTotpSetup': "second-factor.test.ts (needs a code of the caller's own new secret)",
+  '/user/api/disableTotp': "second-factor.test.ts (needs a code of the caller's own secret)",
 };
 
 /** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */
@@ -191,4 +223,9 @@ export const explicit: Array<[CallerName, string, number]> = [
   ['insider', '/user/api/getPatches', 403],
   ['dispatcher', '/user/api/setCallSettings', 403],
   ['insider', '/user/api/getCallSettings', 200],
+  ['dispatcher', '/user/api/setSecurityPolicy', 403],
+  ['dispatcher', '/user/api/getSecurityPolicy', 403],
+  ['insider', '/user/api/resetSecondFactor', 403],
+  ['admin', '/user/api/resetSecondFactor', 200],
+  ['insider', '/user/api/getSecondFactorState', 200],
 ];

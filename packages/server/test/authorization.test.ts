@@ -17,6 +17,7 @@ import {
   checkedElsewhere,
   explicit,
   type Fixture,
+  PUSH_ORIGIN,
   type Variant,
   type Where,
   ZONE,
@@ -98,7 +99,7 @@ describe.each(databases)('who may do what on %s', (dialect) => {
   let f: Fixture;
 
   beforeEach(async () => {
-    app = await startApp(dialect);
+    app = await startApp(dialect, { pushEndpointAllow: [PUSH_ORIGIN] });
     const admin = await signUpAdmin(app);
     const insider = await createMember(app, admin);
     const outsider = await createMember(app, admin);

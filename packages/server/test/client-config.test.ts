@@ -30,6 +30,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         positionStaleMs: 120_000,
         positionRetentionDays: 7,
         mediaServer: false,
+        pushPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
       },
     });
   });

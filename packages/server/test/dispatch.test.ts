@@ -7,19 +7,10 @@ import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../src/app.ts';
 import { registerErrorHandler } from '../src/http/errors.ts';
 import { type PatchPlane, patchRoutes } from '../src/patches/routes.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  startApp,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
+import { type Cluster, startCluster } from './cluster-harness.ts';
+import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { connect, listen, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
@@ -323,24 +314,17 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.runIf(redisUrl)('the all call across two instances sharing Redis', () => {
-  const apps: App[] = [];
   const clients: TestClient[] = [];
-  let storage: ReturnType<typeof testStorage>;
-  beforeEach(() => {
-    storage = testStorage('sqlite');
-  });
+  let cluster: Cluster | undefined;
   afterEach(async () => {
     for (const client of clients.splice(0)) client.close();
-    for (const app of apps.splice(0)) await app.fastify.close();
-    await storage.remove();
+    await cluster?.close();
   });
 
   it("takes a member's floor held on the other instance, and one of two all calls at once wins each channel", async () => {
-    const redisKeyPrefix = `test-${randomBytes(6).toString('hex')}:`;
-    const one = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `one-${redisKeyPrefix}` });
-    const two = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `two-${redisKeyPrefix}` });
-    apps.push(one, two);
-    const [urlOne, urlTwo] = [await listen(one), await listen(two)];
+    cluster = await startCluster('sqlite');
+    const [one] = cluster.apps;
+    const [urlOne, urlTwo] = cluster.urls;
     const admin = await signUpAdmin(one);
     const deskA = await createWithRole(one, admin, 'dispatcher', { firstName: 'Desk', lastName: 'One' });
     const deskB = await createWithRole(one, admin, 'dispatcher', { firstName: 'Desk', lastName: 'Two' });

@@ -1,6 +1,7 @@
 /**
- * Faults (issue 29): a connection flood from one address is refused past CONNECTION_RATE_PER_MINUTE, with a
- * sentence, while another address keeps connecting; behind a trusted proxy the client's address is the one
+ * Faults (issues 29 and 36): a connection flood from one address is refused past CONNECTION_RATE_PER_MINUTE,
+ * with a code and a sentence (`too_many_connections`), while another address keeps connecting; a full instance
+ * refuses as `server_busy`; behind a trusted proxy the client's address is the one
  * X-Forwarded-For gives.
  */
 import http from 'node:http';
@@ -8,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CONNECTION_REFUSED } from '../src/realtime/connection-gate.ts';
 import { type Account, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen } from './realtime-harness.ts';
+import { connect, eventually, listen, refusalData } from './realtime-harness.ts';
 
 /** An Engine.IO handshake (long polling) from `from`, as a browser starts one: its status and body. */
 function handshake(
@@ -45,20 +46,25 @@ describe('a connection flood from one address', () => {
     await app.close();
   });
 
-  it('is refused past the rate while another address keeps connecting', async () => {
-    app = await startApp('sqlite', { connectionRatePerMinute: 20 });
+  it('is refused past the rate with a code and a sentence, while another address keeps connecting', async () => {
+    app = await startApp('sqlite', { connectionRatePerMinute: 10 });
     const url = await listen(app);
     const { port } = app.fastify.server.address() as AddressInfo;
     const admin: Account = await signUpAdmin(app);
 
+    // The rate's worth of real clients from 127.0.0.1, then a refusal a client can read and tell from a bad token.
+    for (let i = 0; i < 10; i++) (await connect(url, admin.token)).close();
+    expect(await refusalData(url, admin.token)).toEqual({ code: 'too_many_connections', message: CONNECTION_REFUSED });
+    expect(await refusalData(url, admin.token, { 'accept-language': 'de' })).toEqual({
+      code: 'too_many_connections',
+      message: 'Zu viele Verbindungen von Ihrer Adresse: Warten Sie eine Minute und versuchen Sie es erneut.',
+    });
+    // A flood that ignores the refusals is refused earlier, at the transport's handshake, past twice the rate.
     const answers = [];
-    for (let i = 0; i < 30; i++) answers.push(await handshake(port, { from: '127.0.0.1' }));
-    expect(answers.slice(0, 20).every((answer) => answer.status === 200 && answer.body.includes('"sid"'))).toBe(true);
-    const refused = answers.slice(20);
-    expect(refused.every((answer) => answer.status === 403)).toBe(true);
+    for (let i = 0; i < 10; i++) answers.push(await handshake(port, { from: '127.0.0.1' }));
+    const refused = answers.filter((answer) => answer.status === 403);
+    expect(refused.length).toBeGreaterThan(0);
     expect(JSON.parse(refused[0]?.body ?? '{}').message).toBe(CONNECTION_REFUSED);
-    // A real client from the flooding address is refused too.
-    await expect(connect(url, admin.token)).rejects.toThrow(/connection refused/);
 
     // Another address is not held back by the flood.
     for (let i = 0; i < 5; i++) {
@@ -68,11 +74,37 @@ describe('a connection flood from one address', () => {
     }
   });
 
+  it('refuses past MAX_CONNECTIONS as server_busy, and a bad token as bad_token', async () => {
+    app = await startApp('sqlite', { maxConnections: 2 });
+    const url = await listen(app);
+    const admin: Account = await signUpAdmin(app);
+    const first = await connect(url, admin.token);
+    const second = await connect(url, admin.token);
+    expect(await refusalData(url, admin.token, { 'accept-language': 'fr' })).toEqual({
+      code: 'server_busy',
+      message: 'Le serveur a autant de connexions qu’il peut en prendre : nouvel essai automatique dans un instant.',
+    });
+    first.close();
+    // A place freed: the next one gets in.
+    const third = await eventually(
+      () => connect(url, admin.token).catch(() => undefined),
+      'a connection once a place is free',
+    );
+    third.close();
+    second.close();
+    expect(await refusalData(url, 'not-a-token')).toEqual({
+      code: 'bad_token',
+      message: 'The token is invalid, expired or revoked: sign in again.',
+    });
+    expect((await refusalData(url, undefined)).code).toBe('token_missing');
+  });
+
   it('counts the address X-Forwarded-For gives when TRUST_PROXY trusts the proxy', async () => {
     app = await startApp('sqlite', { connectionRatePerMinute: 5, trustProxy: ['loopback'] });
     await listen(app);
     const { port } = app.fastify.server.address() as AddressInfo;
-    for (let i = 0; i < 5; i++) expect((await handshake(port, { forwardedFor: '203.0.113.7' })).status).toBe(200);
+    // Transport handshakes are refused past twice the rate (sockets past the rate, as above).
+    for (let i = 0; i < 10; i++) expect((await handshake(port, { forwardedFor: '203.0.113.7' })).status).toBe(200);
     expect((await handshake(port, { forwardedFor: '203.0.113.7' })).status).toBe(403);
     // Same proxy, another client behind it.
     expect((await handshake(port, { forwardedFor: '198.51.100.9' })).status).toBe(200);

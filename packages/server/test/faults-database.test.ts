@@ -16,7 +16,7 @@ import { type App, buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { type OpenedDatabase, openDatabase } from '../src/db/open.ts';
 import { createMember, signUpAdmin, type TestApp } from './harness.ts';
-import { connect, eventually, listen, refusal, type TestClient } from './realtime-harness.ts';
+import { connect, eventually, listen, refusal, refusalData, type TestClient } from './realtime-harness.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 
@@ -74,6 +74,25 @@ describe.runIf(databaseUrl)('PostgreSQL away and back', () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
   });
 
+  /** The app over a database opened by the test (through a proxy, or a database of its own), closed after. */
+  async function appOver(config: ReturnType<typeof loadConfig>, database: OpenedDatabase): Promise<TestApp> {
+    const built: App = await buildApp(config, { database });
+    cleanups.push(() => built.close());
+    return {
+      ...built,
+      config,
+      async call(url: string, body: unknown = {}, token?: string) {
+        const response = await built.fastify.inject({
+          method: 'POST',
+          url,
+          headers: token ? { 'x-access-token': token } : {},
+          payload: body as object,
+        });
+        return { status: response.statusCode, body: response.json() };
+      },
+    } as TestApp;
+  }
+
   it('answers 503 within 5 s while it is away, says so on /readyz, and serves again with no acknowledged write lost', async () => {
     const proxy = await databaseProxy(new URL(databaseUrl as string));
     cleanups.push(() => proxy.close());
@@ -88,21 +107,7 @@ describe.runIf(databaseUrl)('PostgreSQL away and back', () => {
     });
     const database = await openDatabase({ dataDir, databaseUrl: proxy.url, pgSchema, timeoutMs: 2000 });
     const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined, chatMessagesPerMinute: 100_000 };
-    const built: App = await buildApp(config, { database });
-    cleanups.push(() => built.close());
-    const app = {
-      ...built,
-      config,
-      async call(url: string, body: unknown = {}, token?: string) {
-        const response = await built.fastify.inject({
-          method: 'POST',
-          url,
-          headers: token ? { 'x-access-token': token } : {},
-          payload: body as object,
-        });
-        return { status: response.statusCode, body: response.json() };
-      },
-    } as TestApp;
+    const app = await appOver(config, database);
     const url = await listen(app);
     const admin = await signUpAdmin(app);
     const alice = await createMember(app, admin, { firstName: 'Alice' });
@@ -214,5 +219,72 @@ describe.runIf(databaseUrl)('PostgreSQL away and back', () => {
       alice.token,
     );
     expect(list.status).toBe(200);
+  });
+
+  it("answers 503 with Retry-After and a sentence in the reader's language while the database refuses new connections", async () => {
+    // A database of its own: the shared one must keep accepting the other tests' connections.
+    const name = `tg_refuse_${randomBytes(5).toString('hex')}`;
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-refuse-'));
+    const admin: OpenedDatabase = await openDatabase({ dataDir, databaseUrl, pgSchema: 'public' });
+    await sql`create database ${sql.id(name)}`.execute(admin.db);
+    cleanups.push(async () => {
+      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin.db);
+      await admin.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    });
+    const target = new URL(databaseUrl as string);
+    target.pathname = `/${name}`;
+    const database = await openDatabase({
+      dataDir,
+      databaseUrl: target.toString(),
+      pgSchema: 'public',
+      timeoutMs: 2000,
+    });
+    const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined };
+    const app = await appOver(config, database);
+    const call = async (url: string, token: string, language = 'en') => {
+      const response = await app.fastify.inject({
+        method: 'POST',
+        url,
+        headers: { 'x-access-token': token, 'accept-language': language },
+        payload: {},
+      });
+      return { status: response.statusCode, retryAfter: response.headers['retry-after'], body: response.json() };
+    };
+    const url = await listen(app);
+    const account = await signUpAdmin(app);
+    expect((await call('/user/api/getAllChannels', account.token)).status).toBe(200);
+
+    // ALTER DATABASE ... ALLOW_CONNECTIONS false, its open connections ended: new ones fail with 55000.
+    await sql`alter database ${sql.id(name)} allow_connections false`.execute(admin.db);
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = ${name}`.execute(admin.db);
+    const refused = await eventually(async () => {
+      const answer = await call('/user/api/getAllChannels', account.token, 'fr');
+      return answer.status === 200 ? undefined : answer;
+    }, 'a refusal');
+    expect(refused.status).toBe(503);
+    expect(refused.retryAfter).toBeDefined();
+    expect(refused.body).toMatchObject({
+      success: false,
+      code: 'database_unavailable',
+      result: 'La base de données est injoignable pour le moment ; réessayez dans un instant.',
+    });
+    const german = await call('/user/api/getAllChannels', account.token, 'de');
+    expect([german.status, german.body.result]).toEqual([
+      503,
+      'Die Datenbank ist gerade nicht erreichbar; versuchen Sie es gleich noch einmal.',
+    ]);
+    // A socket is refused with the code and the sentence.
+    expect(await refusalData(url, account.token, { 'accept-language': 'fr' })).toEqual({
+      code: 'database_unavailable',
+      message: 'La base de données est injoignable pour le moment ; réessayez dans un instant.',
+    });
+
+    // Accepting again: served again by the same process.
+    await sql`alter database ${sql.id(name)} allow_connections true`.execute(admin.db);
+    await eventually(
+      async () => (await call('/user/api/getAllChannels', account.token)).status === 200,
+      'served again',
+    );
   });
 });

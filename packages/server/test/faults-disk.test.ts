@@ -66,9 +66,22 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
     rmSync(storage.dataDir, { recursive: true, force: true });
   });
 
+  /** A transmission of Mia's: the floor granted to her then (its talk burst), and the browser's recording of it. */
   async function uploadVoice(bytes: Buffer) {
+    const at = new Date();
+    await app.services.db
+      .insertInto('talk_bursts')
+      .values({
+        user_id: mia.id,
+        channel_id: channel.id,
+        channel_name: channel.name,
+        started_at: at.toISOString(),
+        ended_at: new Date(at.getTime() + 2000).toISOString(),
+        plane: 'mesh',
+      })
+      .execute();
     const form = multipartForm(
-      { channelId: channel.id, startedAt: new Date().toISOString(), durationMs: 2000 },
+      { channelId: channel.id, startedAt: at.toISOString(), durationMs: 2000 },
       { field: 'audio', fileName: 'talk.webm', contentType: 'audio/webm', bytes },
     );
     const response = await app.fastify.inject({

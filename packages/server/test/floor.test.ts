@@ -5,18 +5,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../src/app.ts';
 import type { ChannelSummary } from '../src/channels/store.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  startApp,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
+import { type Cluster, startCluster } from './cluster-harness.ts';
+import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
 
 describe.each(databases)('the floor of a channel on %s', (dialect) => {
@@ -204,26 +195,17 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.runIf(redisUrl)('the floor across two instances sharing Redis', () => {
-  const apps: App[] = [];
-  let storage: ReturnType<typeof testStorage>;
+  let cluster: Cluster | undefined;
   const clients: TestClient[] = [];
   afterEach(async () => {
     for (const client of clients.splice(0)) client.close();
-    for (const app of apps.splice(0)) await app.fastify.close();
-    await storage.remove();
-  });
-
-  beforeEach(() => {
-    storage = testStorage('sqlite');
+    await cluster?.close();
   });
 
   it('gives exactly one grant to requests made at once on both instances, and lets an administrator preempt across them', async () => {
-    // Keys of their own: other runs may share this Redis.
-    const redisKeyPrefix = `test-${randomBytes(6).toString('hex')}:`;
-    const one = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `one-${redisKeyPrefix}` });
-    const two = await buildTestApp(storage, { redisUrl, redisKeyPrefix, instanceId: `two-${redisKeyPrefix}` });
-    apps.push(one, two);
-    const [urlOne, urlTwo] = [await listen(one), await listen(two)];
+    cluster = await startCluster('sqlite');
+    const [one] = cluster.apps;
+    const [urlOne, urlTwo] = cluster.urls;
     const admin = await signUpAdmin(one);
     const alice = await createMember(one, admin, { firstName: 'Alice', lastName: 'One' });
     const bob = await createMember(one, admin, { firstName: 'Bob', lastName: 'Two' });

@@ -7,16 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Dialect } from '../src/db/open.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { type Cluster, startCluster } from './cluster-harness.ts';
+import { type Account, createMember, databases, signUpAdmin, type TestApp } from './harness.ts';
+import { connect, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
@@ -25,9 +18,8 @@ const north = (metres: number) => ({ lat: CENTRE.lat + metres / 111_195, lng: CE
 
 describe.runIf(redisUrl)('geofences on several instances sharing Redis', () => {
   describe.each(databases)('on %s', (dialect: Dialect) => {
-    let storage: ReturnType<typeof testStorage>;
+    let cluster: Cluster;
     let one: TestApp;
-    let two: TestApp;
     let urlOne: string;
     let urlTwo: string;
     let admin: Account;
@@ -47,11 +39,9 @@ describe.runIf(redisUrl)('geofences on several instances sharing Redis', () => {
     };
 
     beforeEach(async () => {
-      storage = testStorage(dialect);
-      one = await buildTestApp(storage, { redisUrl, instanceId: `one-${randomBytes(4).toString('hex')}` });
-      two = await buildTestApp(storage, { redisUrl, instanceId: `two-${randomBytes(4).toString('hex')}` });
-      urlOne = await listen(one);
-      urlTwo = await listen(two);
+      cluster = await startCluster(dialect);
+      [one] = cluster.apps;
+      [urlOne, urlTwo] = cluster.urls;
       admin = await signUpAdmin(one);
       alice = await createMember(one, admin, { firstName: 'Alice', lastName: 'Roux' });
       dispatcher = await createWithRole(one, admin, 'dispatcher');
@@ -60,9 +50,7 @@ describe.runIf(redisUrl)('geofences on several instances sharing Redis', () => {
     });
     afterEach(async () => {
       for (const client of clients.splice(0)) client.close();
-      await one.fastify.close();
-      await two.fastify.close();
-      await storage.remove();
+      await cluster.close();
     });
 
     it('pushes a crossing reported to one instance to the consoles of the other, once', async () => {

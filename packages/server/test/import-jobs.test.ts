@@ -150,28 +150,27 @@ describe.each(databases)('import jobs on %s', (dialect) => {
     await follow(app, admin, jobId, (job) => job.state === 'done');
   });
 
-  it('keeps other users’ sign-ins under a second while a job hashes its passwords', async () => {
+  // How fast they are is bench:import's figure (sign-in p95 during a job against before it): a bound here would
+  // measure the machine, not the server. What must hold anywhere: sign-ins are served while the job runs.
+  it('lets other users sign in while a job hashes its passwords', async () => {
     const member = await createMember(app, admin, { password: 'member-secret-1' });
     const started = await app.call('/user/api/createMultipleUsers', { userData: rows(24) }, admin.token);
     const { jobId } = started.body;
-    const timings: number[] = [];
+    let signIns = 0;
     const deadline = Date.now() + JOB_WAIT_MS;
     let job = await jobOf(app, admin, jobId);
     while (job.state !== 'done' && Date.now() < deadline) {
-      const began = performance.now();
       const login = await app.call('/user/api/login', {
         user_email: member.identifier,
         user_password: member.password,
       });
-      timings.push(performance.now() - began);
       expect(login.status).toBe(200);
+      signIns += 1;
       job = await jobOf(app, admin, jobId);
     }
     expect(job.state).toBe('done');
-    expect(timings.length).toBeGreaterThanOrEqual(5);
-    timings.sort((a, b) => a - b);
-    const p95 = timings[Math.min(timings.length - 1, Math.ceil(timings.length * 0.95) - 1)];
-    expect(p95).toBeLessThan(1000);
+    // The job's 24 rows take many hashing turns: sign-ins were not held until it ended.
+    expect(signIns).toBeGreaterThanOrEqual(5);
   });
 });
 

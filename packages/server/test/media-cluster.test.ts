@@ -8,20 +8,12 @@ import { randomBytes } from 'node:crypto';
 import type { Browser } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
-import type { Dialect } from '../src/db/open.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
-import { janusInspector, type TestJanus, testJanus } from './janus-harness.ts';
+import { type Cluster, startCluster } from './cluster-harness.ts';
+import { type Account, createMember, databases, signUpAdmin, type TestApp } from './harness.ts';
+import { janusInspector, TEST_JANUS_SECRET, type TestJanus, testJanus } from './janus-harness.ts';
 import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';
 import { connectMedia, hears, joinMedia, press } from './media-world.ts';
-import { eventually, listen, type TestClient } from './realtime-harness.ts';
+import { eventually, type TestClient } from './realtime-harness.ts';
 import { realtimeWorld } from './realtime-world.ts';
 
 const ALICE = 700;
@@ -65,7 +57,10 @@ describe.each(databases)('several Janus instances on %s', (dialect) => {
   beforeEach(async () => {
     januses = [await testJanus(), await testJanus()];
   });
-  const world = realtimeWorld(dialect, () => ({ janusUrls: januses.map((janus) => janus.url) }));
+  const world = realtimeWorld(dialect, () => ({
+    janusUrls: januses.map((janus) => janus.url),
+    janusApiSecret: TEST_JANUS_SECRET,
+  }));
   beforeEach(async () => {
     page = await mediaPage(browser, world.url);
   });
@@ -96,31 +91,12 @@ describe.each(databases)('several Janus instances on %s', (dialect) => {
   }, 90_000);
 });
 
-/** Instances of one deployment: same data folder and database, one Redis, every Janus. */
-function cluster(dialect: Dialect) {
-  const storage = testStorage(dialect);
-  const apps: TestApp[] = [];
-  return {
-    async start(janusUrls: string[]): Promise<TestApp> {
-      const instanceId = `media-${randomBytes(4).toString('hex')}`;
-      const app = await buildTestApp(storage, { redisUrl, instanceId, janusUrls });
-      apps.push(app);
-      return app;
-    },
-    async stop() {
-      for (const app of apps.splice(0)) await app.fastify.close();
-      await storage.remove();
-    },
-  };
-}
-
 describe.runIf(redisUrl)('app instances sharing Redis and two Janus', () => {
   describe.each(databases)('on %s', (dialect) => {
     let januses: TestJanus[] = [];
-    let group: ReturnType<typeof cluster>;
+    let group: Cluster;
     let one: TestApp;
-    let two: TestApp;
-    let urls: [string, string];
+    let urls: string[];
     let admin: Account;
     let alice: Account;
     let bob: Account;
@@ -136,10 +112,11 @@ describe.runIf(redisUrl)('app instances sharing Redis and two Janus', () => {
 
     beforeEach(async () => {
       januses = [await testJanus(), await testJanus()];
-      group = cluster(dialect);
-      one = await group.start(januses.map((janus) => janus.url));
-      two = await group.start(januses.map((janus) => janus.url));
-      urls = [await listen(one), await listen(two)];
+      group = await startCluster(dialect, {
+        overrides: { janusUrls: januses.map((janus) => janus.url), janusApiSecret: TEST_JANUS_SECRET },
+      });
+      [one] = group.apps;
+      urls = group.urls;
       admin = await signUpAdmin(one);
       alice = await createMember(one, admin, { firstName: 'Alice', lastName: 'Martin' });
       bob = await createMember(one, admin, { firstName: 'Bob', lastName: 'Durand' });
@@ -153,7 +130,7 @@ describe.runIf(redisUrl)('app instances sharing Redis and two Janus', () => {
     afterEach(async () => {
       for (const client of clients.splice(0)) client.close();
       await page?.close();
-      await group.stop();
+      await group.close();
       for (const janus of januses) await janus.stop();
     });
 

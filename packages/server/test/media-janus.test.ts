@@ -34,7 +34,7 @@ describe.each(databases)('channels through Janus on %s', (dialect) => {
   beforeEach(async () => {
     janus = await testJanus();
   });
-  const world = realtimeWorld(dialect, () => ({ janusUrls: [janus.url] }));
+  const world = realtimeWorld(dialect, () => ({ janusUrls: [janus.url], janusApiSecret: janus.secret }));
   beforeEach(async () => {
     page = await mediaPage(browser, world.url);
   });
@@ -156,7 +156,13 @@ describe.each(databases)('channels through Janus on %s', (dialect) => {
     const silentLog = { info() {}, warn() {}, error() {}, debug() {} } as never;
     let connection!: JanusConnection;
     await new Promise<void>((resolve) => {
-      connection = new JanusConnection({ url: janus.url, log: silentLog, onUp: resolve, onDown() {} });
+      connection = new JanusConnection({
+        url: janus.url,
+        apiSecret: janus.secret,
+        log: silentLog,
+        onUp: resolve,
+        onDown() {},
+      });
       connection.start();
     });
     try {

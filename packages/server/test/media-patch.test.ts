@@ -30,7 +30,7 @@ describe.each(databases)('patched channels through Janus on %s', (dialect) => {
   beforeEach(async () => {
     janus = await testJanus();
   });
-  const world = realtimeWorld(dialect, () => ({ janusUrls: [janus.url] }));
+  const world = realtimeWorld(dialect, () => ({ janusUrls: [janus.url], janusApiSecret: janus.secret }));
   let green: ChannelSummary;
   let dave: Account;
   beforeEach(async () => {

@@ -2,8 +2,14 @@
  * Exports of trails (issue 28): GPX 1.1 and GeoJSON (RFC 7946), one track per user, streamed. The GPX is read
  * by a real XML parser (saxes, namespaces on) and checked against the rules of the GPX 1.1 schema for every
  * element it uses (the schema file itself is on no registry this project reaches); the GeoJSON against
- * RFC 7946's rules for the objects it uses. Both must hold exactly the points kept.
+ * RFC 7946's rules for the objects it uses. Both must hold exactly the points kept, and both are read back by
+ * another tool, Debian's GPSBabel (issue 36): the same points, and in the GPX the same times.
  */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TALKGROUP_GPX_NS } from '../src/positions/export.ts';
@@ -11,6 +17,77 @@ import { type Account, createMember, databases, signUpAdmin, startApp, type Test
 import { createWithRole } from './role-fixtures.ts';
 
 const GPX_NS = 'http://www.topografix.com/GPX/1/1';
+
+interface ReadBack {
+  lat: number;
+  lng: number;
+  /** ISO time (GPX track points). */
+  at?: string;
+}
+
+/**
+ * The file as GPSBabel reads it: a GPX's track points (`-t`), a GeoJSON's LineStrings (as routes, `-r`) and
+ * Points (as waypoints, `-w`), written out as its universal CSV in UTC. It fails on a file it cannot read.
+ */
+async function gpsbabelRead(format: 'gpx' | 'geojson', text: string): Promise<ReadBack[]> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'talkgroup-gpsbabel-'));
+  try {
+    const file = path.join(dir, `export.${format}`);
+    writeFileSync(file, text);
+    const read = async (kind: string) => {
+      const { stdout } = await promisify(execFile)(
+        'gpsbabel',
+        [kind, '-i', format, '-f', file, '-o', 'unicsv,utc=0', '-F', '-'],
+        { maxBuffer: 64 * 1024 * 1024 },
+      );
+      const [header = '', ...rows] = stdout.trim().split(/\r?\n/);
+      const columns = header.split(',');
+      const at = (name: string) => columns.indexOf(name);
+      return rows.map((row) => {
+        const cells = row.split(',');
+        const date = cells[at('Date')];
+        const time = cells[at('Time')];
+        return {
+          lat: Number(cells[at('Latitude')]),
+          lng: Number(cells[at('Longitude')]),
+          ...(date && time ? { at: new Date(`${date.replaceAll('/', '-')}T${time}Z`).toISOString() } : {}),
+        };
+      });
+    };
+    return format === 'gpx' ? await read('-t') : [...(await read('-r')), ...(await read('-w'))];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A point as GPSBabel writes it: degrees to 6 decimals. */
+const sixDecimals = ({ lat, lng, at }: { lat: number; lng: number; at?: string }): ReadBack => ({
+  lat: Number(lat.toFixed(6)),
+  lng: Number(lng.toFixed(6)),
+  ...(at ? { at } : {}),
+});
+
+/** RFC 7946's members of the objects the export uses: anything else is a foreign member where none belongs. */
+function geojsonProblems(collection: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const only = (object: Record<string, unknown>, allowed: string[], where: string) => {
+    for (const key of Object.keys(object))
+      if (!allowed.includes(key)) problems.push(`${where}: member ${key} is not RFC 7946's`);
+  };
+  only(collection, ['type', 'features', 'bbox'], 'FeatureCollection');
+  for (const [index, feature] of (collection.features as Array<Record<string, unknown>>).entries()) {
+    only(feature, ['type', 'id', 'geometry', 'properties', 'bbox'], `features[${index}]`);
+    if (!['string', 'number'].includes(typeof feature.id)) problems.push(`features[${index}]: id`);
+    const geometry = feature.geometry as Record<string, unknown>;
+    only(geometry, ['type', 'coordinates', 'bbox'], `features[${index}].geometry`);
+    // Positions are [longitude, latitude] with at most an altitude; decimal degrees of WGS 84.
+    const positions = (geometry.type === 'Point' ? [geometry.coordinates] : geometry.coordinates) as number[][];
+    for (const position of positions)
+      if (position.length < 2 || position.length > 3 || Math.abs(position[0]) > 180 || Math.abs(position[1]) > 90)
+        problems.push(`features[${index}].geometry: position ${JSON.stringify(position)}`);
+  }
+  return problems;
+}
 
 interface Element {
   ns: string;
@@ -228,6 +305,10 @@ describe.each(databases)('position exports on %s', (dialect) => {
     // The checker is not blind: an element out of its place is caught.
     const broken = parseXml(response.body.replace('<trkseg>', '<trkseg><name>x</name>'));
     expect(gpxProblems(broken)).toContain('gpx/trk/trkseg: name is not allowed here');
+    // Another tool reads the same points at the same times.
+    expect(await gpsbabelRead('gpx', response.body)).toEqual(
+      [...alicePoints, { lat: 45.75, lng: 4.85, at: '2026-05-01T12:00:00.000Z' }].map(sixDecimals),
+    );
   });
 
   it('writes GeoJSON (RFC 7946): a LineString per user with points, a Point for one, times and accuracies', async () => {
@@ -241,6 +322,14 @@ describe.each(databases)('position exports on %s', (dialect) => {
     expect(response.headers['content-type']).toBe('application/geo+json; charset=utf-8');
     const collection = JSON.parse(response.body);
     expect(Object.keys(collection).sort()).toEqual(['features', 'type']);
+    expect(geojsonProblems(collection)).toEqual([]);
+    expect(geojsonProblems({ ...collection, title: 'x' })).toEqual([
+      "FeatureCollection: member title is not RFC 7946's",
+    ]);
+    // Another tool reads the same points, longitude and latitude each in its place: the line, then the point.
+    expect(await gpsbabelRead('geojson', response.body)).toEqual(
+      [...alicePoints.map(({ lat, lng }) => ({ lat, lng })), { lat: 45.75, lng: 4.85 }].map(sixDecimals),
+    );
     expect(collection.type).toBe('FeatureCollection');
     const isPosition = (p: unknown) =>
       Array.isArray(p) && p.length === 2 && p[0] >= -180 && p[0] <= 180 && p[1] >= -90 && p[1] <= 90;
@@ -288,6 +377,11 @@ describe.each(databases)('position exports on %s', (dialect) => {
     const gpx = parseXml((await exportOf(carol.token, { userIds: [carol.id], from, to, format: 'gpx' })).body);
     expect(gpxProblems(gpx)).toEqual([]);
     expect(childrenNamed(child(childrenNamed(gpx, 'trk')[0], 'trkseg') as Element, 'trkpt')).toHaveLength(6000);
+    const read = await gpsbabelRead(
+      'gpx',
+      (await exportOf(carol.token, { userIds: [carol.id], from, to, format: 'gpx' })).body,
+    );
+    expect(read).toEqual(many.map(sixDecimals));
   });
 
   it('follows the trails rule: oneself, administrators, dispatchers of the channel', async () => {

@@ -112,10 +112,11 @@ describe.each(databases)('private calls on %s', (dialect) => {
       return found.some((a) => a.type === 'private_call') && found;
     }, 'the private_call activity');
     const call = types.find((a) => a.type === 'private_call');
-    expect(call).toMatchObject({ user: { id: desk.id }, channel: { name: 'Mia Field' } });
+    // The entry names the callee; no id of the hidden channel leaves the call (issue 35).
+    expect(call).toMatchObject({ user: { id: desk.id }, channel: { id: null, name: 'Mia Field' } });
     expect(call?.durationMs).toBeGreaterThanOrEqual(0);
     // The hidden channel's joins, talk and leaves are not in the log: the call is.
-    const hiddenId = call?.channel?.id as number;
+    const hiddenId = (await app.call('/user/api/getPrivateCalls', {}, desk.token)).body.res[0].channelId as number;
     // Over: its parties are out of the room, and may not come back.
     for (const party of [desk, mia])
       await eventually(
@@ -123,7 +124,8 @@ describe.each(databases)('private calls on %s', (dialect) => {
         'the parties out of the room',
       );
     expect((await deskSocket.emitAck('join_room', { room, mode: 'talk' })).success).toBe(false);
-    expect(types.filter((a) => a.channel?.id === hiddenId).map((a) => a.type)).toEqual(['private_call']);
+    expect(types.filter((a) => a.channel?.id === hiddenId)).toEqual([]);
+    expect(types.filter((a) => a.type === 'private_call')).toHaveLength(1);
     // Both parties find the call among theirs, with its channel (its voice history).
     const history = await app.call('/user/api/getPrivateCalls', {}, mia.token);
     expect(history.body.res[0]).toMatchObject({ callId, state: 'ended', channelId: hiddenId });
@@ -175,7 +177,12 @@ describe.each(databases)('private calls on %s', (dialect) => {
     // Not another member, not even of its channel.
     const toMember = await start(mia, max);
     expect(toMember.status).toBe(403);
-    expect(toMember.body).toMatchObject({ code: 'call_not_allowed', result: expect.stringContaining('Max Field') });
+    // The refusal names nobody (issue 35).
+    expect(toMember.body).toMatchObject({
+      code: 'call_not_allowed',
+      result:
+        'You may not call this person privately: a member calls the dispatchers and administrators of its channels.',
+    });
     // A dispatcher of another channel is not one of its desks; the dispatcher cannot call outside its channels.
     expect((await start(stranger, desk)).status).toBe(403);
     expect((await start(desk, stranger)).status).toBe(403);
@@ -204,7 +211,12 @@ describe.each(databases)('private calls on %s', (dialect) => {
 
     // Busy: the callee and the caller are in a call.
     const busy = await start(desk, max);
-    expect(busy.body).toMatchObject({ code: 'call_busy', result: 'Max Field is in another call.' });
+    // Busy, without the name, nor whether the person talks, rings or is rung.
+    expect(busy.status).toBe(409);
+    expect(busy.body).toMatchObject({
+      code: 'call_busy',
+      result: 'Busy: this person cannot take your call now. Try again later.',
+    });
     expect((await start(mia, desk)).body.code).toBe('call_in_progress');
     // Only the callee answers; only a party hangs up.
     expect((await answer(mia, now.body.res.callId, true)).body.code).toBe('not_a_call_party');
@@ -283,5 +295,184 @@ describe.each(databases)('private calls on %s', (dialect) => {
     await miaSocket.emitAck('join_room', { room, mode: 'talk' });
     miaSocket.close();
     expect(await deskSocket.next('privateCallUpdated', (c) => c.state === 'ended')).toMatchObject({ callId });
+  });
+
+  describe('private stays private (issue 35)', () => {
+    const same = async (path: string, body: (channelId: number) => object, token: string, hidden: number) => {
+      const [asHidden, asMissing] = [
+        await app.call(path, body(hidden), token),
+        await app.call(path, body(999_999), token),
+      ];
+      expect({ path, status: asHidden.status, code: asHidden.body.code }).toEqual({
+        path,
+        status: asMissing.status,
+        code: asMissing.body.code,
+      });
+      expect(asHidden.status, `${path}: ${JSON.stringify(asHidden.body)}`).toBeGreaterThanOrEqual(403);
+      return asHidden;
+    };
+    const hour = () => ({ from: new Date(Date.now() - 3600_000).toISOString(), to: new Date().toISOString() });
+
+    it('answers for the hidden channel as for a channel that does not exist, administrators included', async () => {
+      const call = (await start(desk, mia)).body.res;
+      await answer(mia, call.callId, true);
+      const hidden = (await app.call('/user/api/getPrivateCalls', {}, desk.token)).body.res[0].channelId as number;
+      for (const who of [admin, max, desk, mia]) {
+        await same('/user/api/getchannelmessagelistForAdmin', (channelId) => ({ channelId }), who.token, hidden);
+        await same('/user/api/getUsersInChannel', (channelId) => ({ channelId }), who.token, hidden);
+        await same('/user/api/sendMessage', (channelId) => ({ channelId, textMsg: 'hello' }), who.token, hidden);
+        await same('/user/api/getGeofences', (channelId) => ({ channelId }), who.token, hidden);
+        await same(
+          '/user/api/exportPositions',
+          (channelId) => ({ channelId, format: 'gpx', ...hour() }),
+          who.token,
+          hidden,
+        );
+        await same('/user/api/exportVoiceMessages', (channelId) => ({ channelId, ...hour() }), who.token, hidden);
+      }
+      // The voice history is its two parties' only.
+      for (const who of [admin, max])
+        await same('/user/api/getChannelVoiceMessages', (channelId) => ({ channelId }), who.token, hidden);
+      for (const party of [desk, mia])
+        expect((await app.call('/user/api/getChannelVoiceMessages', { channelId: hidden }, party.token)).status).toBe(
+          200,
+        );
+      // Sockets: no watch, and no room, for an administrator either (the answer of a room that does not exist).
+      const adminSocket = await online(admin);
+      expect(await adminSocket.emitAck('watch_channels', { channelIds: [hidden, channelId] })).toEqual({
+        success: true,
+        channelIds: [channelId],
+      });
+      expect(await adminSocket.emitAck('join_room', { room: call.room, mode: 'listen' })).toEqual({
+        success: false,
+        result: `join_room: there is no channel with the room "${call.room}".`,
+      });
+      // Nobody joins it by name or by id; nobody is its member, the parties neither.
+      const byName = await app.call(
+        '/user/api/updateUserChannelsByChannelName/',
+        { userIdentifier: max.identifier, channelNames: [call.room] },
+        admin.token,
+      );
+      expect(byName.status).toBe(200);
+      expect(byName.body.params).toEqual({ count: 0 });
+      expect(
+        (await app.call('/user/api/addUserToChannel', { userId: max.id, channelId: hidden }, admin.token)).status,
+      ).toBe(404);
+      await app.services.memberships.add(hidden, [max.id]);
+      await app.services.memberships.addUserToChannels(max.id, [hidden]);
+      expect([...(await app.services.memberships.memberIds(hidden))]).toEqual([]);
+      await same('/user/api/getchannelmessagelistForAdmin', (channelId) => ({ channelId }), max.token, hidden);
+    });
+
+    it('gives the parties the call only while it lasts: no room, positions, alerts or geofences after', async () => {
+      const deskSocket = await online(desk);
+      const miaSocket = await online(mia);
+      const call = (await start(desk, mia)).body.res;
+      await answer(mia, call.callId, true);
+      expect((await deskSocket.emitAck('join_room', { room: call.room, mode: 'talk' })).success).toBe(true);
+      expect((await miaSocket.emitAck('join_room', { room: call.room, mode: 'talk' })).success).toBe(true);
+      // An administrator takes the dispatcher out of North: the call is no way to follow Mia.
+      await app.call('/user/api/deleteUserFromChannel', { userId: desk.id, channelId }, admin.token);
+      const trail = await app.call('/user/api/getPositionHistory', { userId: mia.id }, desk.token);
+      expect(trail.status).toBe(403);
+      // The recheck of its rights (it no longer supervises North) keeps it in the call: the call is not a membership.
+      expect(await deskSocket.next('rights_changed')).toMatchObject({ changes: ['channels'] });
+      expect(await deskSocket.emitAck('floor_request', { room: call.room })).toEqual({ granted: true });
+      expect((await hangUp(desk, call.callId)).status).toBe(200);
+      const hidden = (await app.services.channels.byRtcSession(call.room))?.id as number;
+      for (const party of [desk, mia])
+        await eventually(async () => !(await app.services.presence.socketIn(party.id, hidden)), 'the parties out');
+      expect((await deskSocket.emitAck('join_room', { room: call.room, mode: 'talk' })).success).toBe(false);
+      expect(
+        (await app.call('/user/api/getchannelmessagelistForAdmin', { channelId: hidden }, desk.token)).status,
+      ).toBe(403);
+      expect((await app.call('/user/api/getGeofences', { channelId: hidden }, desk.token)).status).toBe(403);
+      expect((await app.call('/user/api/getAllActivities/', { channelId: hidden }, desk.token)).status).toBe(403);
+    });
+
+    it('rings one call per person: two callers at the same instant get one ring and one busy', async () => {
+      await app.call('/user/api/setCallSettings', { membersMayCallMembers: true }, admin.token);
+      const answers = await Promise.all([start(desk, mia), start(admin, mia), start(max, mia)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
+      for (const refused of answers.filter((a) => a.status === 409)) {
+        expect(refused.body.code).toBe('call_busy');
+        expect(refused.body.result).not.toContain('Mia');
+      }
+      const rows = await app.services.db.selectFrom('call_parties').selectAll().execute();
+      expect(rows.map((row) => row.user_id).sort()).toContain(mia.id);
+      expect(rows).toHaveLength(2);
+      // Over, both are free again.
+      await hangUp(mia, answers.find((a) => a.status === 200)?.body.res.callId);
+      expect(await app.services.db.selectFrom('call_parties').selectAll().execute()).toEqual([]);
+      expect((await start(admin, mia)).status).toBe(200);
+    });
+
+    it('makes crossed calls one call, answered', async () => {
+      const deskSocket = await online(desk);
+      const first = await start(desk, mia);
+      const crossed = await start(mia, desk);
+      expect(crossed.status).toBe(200);
+      expect(crossed.body.code).toBe('call_answered');
+      expect(crossed.body.res.callId).toBe(first.body.res.callId);
+      expect(await deskSocket.next('privateCallUpdated', (c) => c.state === 'active')).toMatchObject({
+        callId: first.body.res.callId,
+      });
+      await hangUp(desk, first.body.res.callId);
+      // At the same instant: still one call, answered.
+      const both = await Promise.all([start(desk, mia), start(mia, desk)]);
+      expect(both.map((a) => a.status)).toEqual([200, 200]);
+      expect(both[0].body.res.callId).toBe(both[1].body.res.callId);
+      const open = await app.services.db
+        .selectFrom('private_calls')
+        .select(['id', 'state'])
+        .where('state', 'in', ['ringing', 'active'])
+        .execute();
+      expect(open).toEqual([{ id: both[0].body.res.callId, state: 'active' }]);
+    });
+  });
+});
+
+describe.each(databases)('a private call exported for compliance on %s', (dialect) => {
+  it('exports a call only with PRIVATE_CALLS_AUDITABLE=true and a reason, audited; never by its channel id', async () => {
+    for (const auditable of [false, true]) {
+      const app = await startApp(dialect, { privateCallsAuditable: auditable });
+      try {
+        const admin = await signUpAdmin(app);
+        const mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
+        const { callId } = (await app.call('/user/api/startPrivateCall', { userId: mia.id }, admin.token)).body.res;
+        await app.call('/user/api/answerPrivateCall', { callId, accept: true }, mia.token);
+        await app.call('/user/api/endPrivateCall', { callId }, mia.token);
+        const hidden = (await app.call('/user/api/getPrivateCalls', {}, mia.token)).body.res[0].channelId;
+        const hour = {
+          from: new Date(Date.now() - 3600_000).toISOString(),
+          to: new Date(Date.now() + 1000).toISOString(),
+        };
+        const exportIt = (body: object) => app.call('/user/api/exportVoiceMessages', { ...hour, ...body }, admin.token);
+        expect((await exportIt({ channelId: hidden })).status).toBe(404);
+        const withReason = await exportIt({ callId, reason: 'Court order 2024-17' });
+        const audit = (await app.call('/user/api/getAuditLog', { targetType: 'privateCall' }, admin.token)).body.res;
+        if (!auditable) {
+          expect(withReason.status).toBe(404);
+          expect(audit.entries).toEqual([]);
+          continue;
+        }
+        expect((await exportIt({ callId })).status).toBe(400);
+        expect(withReason.status).toBe(200);
+        expect(audit.entries).toEqual([
+          expect.objectContaining({
+            action: 'privateCall.export',
+            actor: { id: admin.id, name: expect.any(String) },
+            targetId: callId,
+            changes: { reason: { before: null, after: 'Court order 2024-17' } },
+          }),
+        ]);
+        // A member who may not export voice may not export a call either.
+        expect(
+          (await app.call('/user/api/exportVoiceMessages', { ...hour, callId, reason: 'x' }, mia.token)).status,
+        ).toBe(403);
+      } finally {
+        await app.close();
+      }
+    }
   });
 });

@@ -130,6 +130,31 @@ export async function refusal(url: string, token: string | undefined): Promise<s
   }
 }
 
+/** The `{ code, message }` a refused handshake's connect_error carries (`headers`: e.g. Accept-Language). */
+export async function refusalData(
+  url: string,
+  token: string | undefined,
+  headers: Record<string, string> = {},
+): Promise<{ code: string; message: string }> {
+  const socket = io(url, {
+    transports: ['websocket'],
+    reconnection: false,
+    forceNew: true,
+    extraHeaders: headers,
+    ...(token === undefined ? {} : { query: { token } }),
+  });
+  try {
+    return await new Promise((resolve, reject) => {
+      socket.once('connect', () => reject(new Error('the connection was accepted')));
+      socket.once('connect_error', (error) =>
+        resolve((error as Error & { data: { code: string; message: string } }).data),
+      );
+    });
+  } finally {
+    socket.disconnect();
+  }
+}
+
 /** Polls until the check returns a value (server work that follows a socket event is asynchronous). */
 export async function eventually<T>(check: () => Promise<T | undefined | null | false>, what: string): Promise<T> {
   const deadline = Date.now() + WAIT_MS;

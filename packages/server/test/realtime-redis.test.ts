@@ -4,42 +4,17 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { App } from '../src/app.ts';
 import type { ChannelSummary } from '../src/channels/store.ts';
-import type { Dialect } from '../src/db/open.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
+import { runAdminCommand } from '../src/ops/admin.ts';
+import { type Cluster, startCluster } from './cluster-harness.ts';
+import { type Account, createMember, databases, signUpAdmin, type TestApp } from './harness.ts';
+import { connect, eventually, type TestClient } from './realtime-harness.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-/** Instances of one deployment: same data folder and database, each with its own process id. */
-function cluster(dialect: Dialect) {
-  const storage = testStorage(dialect);
-  const apps: App[] = [];
-  return {
-    async start(instanceId: string): Promise<TestApp> {
-      const app = await buildTestApp(storage, { redisUrl, instanceId });
-      apps.push(app);
-      return app;
-    },
-    async stop() {
-      for (const app of apps.splice(0)) await app.fastify.close();
-      await storage.remove();
-    },
-  };
-}
-
 describe.runIf(redisUrl)('several instances sharing Redis', () => {
   describe.each(databases)('on %s', (dialect) => {
-    let group: ReturnType<typeof cluster>;
+    let group: Cluster;
     let one: TestApp;
     let two: TestApp;
     let urlOne: string;
@@ -62,11 +37,10 @@ describe.runIf(redisUrl)('several instances sharing Redis', () => {
     };
 
     beforeEach(async () => {
-      group = cluster(dialect);
-      one = await group.start(`one-${randomBytes(4).toString('hex')}`);
-      two = await group.start(`two-${randomBytes(4).toString('hex')}`);
-      urlOne = await listen(one);
-      urlTwo = await listen(two);
+      // No periodic re-check of rights during a test: a change reaches the other instance through Redis or not at all.
+      group = await startCluster(dialect, { overrides: { rightsRecheckMs: 600_000 } });
+      [one, two] = group.apps;
+      [urlOne, urlTwo] = group.urls;
       admin = await signUpAdmin(one);
       alice = await createMember(one, admin, { firstName: 'Alice', lastName: 'Martin' });
       bob = await createMember(one, admin, { firstName: 'Bob', lastName: 'Durand' });
@@ -76,7 +50,7 @@ describe.runIf(redisUrl)('several instances sharing Redis', () => {
     });
     afterEach(async () => {
       for (const client of clients.splice(0)) client.close();
-      await group.stop();
+      await group.close();
     });
 
     it('lists and announces peers connected to the other instance', async () => {
@@ -128,6 +102,80 @@ describe.runIf(redisUrl)('several instances sharing Redis', () => {
       expect(await y.next('disconnect')).toBe('io server disconnect');
     });
 
+    /**
+     * Every event instance one sent to `client` through Redis before now has come: instance one sends one more
+     * (`onChannelsChanged`, to the user's room) after them, on the same connection, and Redis keeps the order.
+     */
+    async function barrier(client: TestClient, account: Account) {
+      const other = await one.services.channels.create(`Barrier ${randomBytes(4).toString('hex')}`);
+      await one.call('/user/api/addUserToChannel', { userId: account.id, channelId: other.id }, admin.token);
+      await client.next('onChannelsChanged', () => true);
+      await one.call('/user/api/deleteUserFromChannel', { userId: account.id, channelId: other.id }, admin.token);
+      await client.next('onChannelsChanged', () => true);
+    }
+
+    it('takes map access away on one instance: the socket on the other leaves the map room at once', async () => {
+      const edit = (mapRight: boolean) =>
+        one.call(
+          '/user/api/updateUserData',
+          { id: alice.id, firstName: 'Alice', lastName: 'Martin', mapRight },
+          admin.token,
+        );
+      expect((await edit(true)).status).toBe(200);
+      const x = await joined(urlTwo, alice);
+      const y = await joined(urlOne, bob);
+      const position = (lat: number) => y.emitAck('onLocationChanged', { lat, lng: 2.35 });
+      await position(48.1);
+      expect(await x.next('onLocationChanged')).toMatchObject({ userId: bob.id, lat: 48.1 });
+      expect((await edit(false)).status).toBe(200);
+      expect(await x.next('rights_changed')).toMatchObject({ mapRight: false, changes: ['map'] });
+      await position(48.2);
+      await barrier(x, alice);
+      expect(x.all('onLocationChanged').map((p) => p.lat)).toEqual([48.1]);
+    });
+
+    it('removes a membership on one instance: the sockets on the other leave the room and the watched channel', async () => {
+      const x = await joined(urlOne, alice);
+      const y = await joined(urlTwo, bob);
+      const watching = await open(urlTwo, bob);
+      expect(await watching.emitAck('watch_channels', { channelIds: [channel.id] })).toMatchObject({
+        channelIds: [channel.id],
+      });
+      const removed = await one.call(
+        '/user/api/deleteUserFromChannel',
+        { userId: bob.id, channelId: channel.id },
+        admin.token,
+      );
+      expect(removed.status).toBe(200);
+      expect(await y.next('rights_changed')).toMatchObject({ changes: ['channels'], left: [channel.rtcSession] });
+      expect(await watching.next('rights_changed')).toMatchObject({ changes: ['channels'], left: [] });
+      expect(await x.next('user_exit')).toEqual({ id: y.id, room: channel.rtcSession });
+      for (const client of [y, watching]) await client.next('onChannelsChanged');
+      expect(await x.emitAck('floor_request', { room: channel.rtcSession })).toEqual({ granted: true });
+      for (const client of [y, watching]) {
+        await barrier(client, bob);
+        expect(client.all('onMicStateChanged')).toEqual([]);
+      }
+    });
+
+    // `npm run admin` opens the database of DATA_DIR (or DATABASE_URL, not this test's schema): SQLite only here.
+    it.runIf(dialect === 'sqlite')('tells every instance what `npm run admin` changed, through Redis', async () => {
+      const x = await open(urlOne, bob);
+      const y = await open(urlTwo, bob);
+      const env = {
+        DATA_DIR: one.config.dataDir,
+        REDIS_URL: redisUrl,
+        REDIS_KEY_PREFIX: one.config.redisKeyPrefix,
+        TALKGROUP_PASSWORD: 'a-fresh-start-42',
+      };
+      expect(await runAdminCommand(['promote', bob.identifier], env)).toMatch(/running instances were told/);
+      expect(await x.next('rights_changed')).toMatchObject({ role: 'admin', changes: ['role', 'map'] });
+      expect(await y.next('rights_changed')).toMatchObject({ role: 'admin', changes: ['role', 'map'] });
+      await runAdminCommand(['reset-password', bob.identifier], env);
+      expect(await x.next('session_ended')).toMatchObject({ reason: 'revoked' });
+      expect(await y.next('session_ended')).toMatchObject({ reason: 'revoked' });
+    });
+
     it('pushes status changes to administrators connected to the other instance', async () => {
       const console = await open(urlTwo, admin);
       await open(urlOne, alice);
@@ -157,7 +205,7 @@ describe.runIf(redisUrl)('several instances sharing Redis', () => {
         })
         .execute();
 
-      await group.start(`three-${randomBytes(4).toString('hex')}`);
+      await group.start();
 
       const rows = await one.services.db.selectFrom('user_sockets').select(['socket_id', 'instance_id']).execute();
       expect(rows.map((r) => r.socket_id).sort()).toEqual([x.id, y.id].sort());

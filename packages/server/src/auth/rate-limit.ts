@@ -18,6 +18,11 @@ export const chatLimit = (perMinute: number): CallLimit => ({
   code: 'too_many_messages',
 });
 export const UPLOAD_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_uploads' };
+/**
+ * Voice transmissions a user may upload per minute (issue 35): each needs a floor grant of its own besides; a
+ * busy talker presses less often than this, and an outbox sending what it kept offline is told when to retry.
+ */
+export const VOICE_UPLOAD_LIMIT: CallLimit = { max: 30, windowMs: 60_000, code: 'too_many_uploads' };
 /** Private calls a user may start per minute: a ring is loud, and nobody needs more (issue 27). */
 export const PRIVATE_CALL_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_calls' };
 

@@ -4,12 +4,24 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Role } from '@talkgroup/protocol';
-import type { Db } from '../db/schema.ts';
+import { inSlices } from '../db/batch.ts';
+import type { Db, SignInMethod } from '../db/schema.ts';
 
 export interface TokenOwner {
   userId: number;
   role: Role;
   sessionId: number;
+  /** Opened by a password while the user's role needs a second factor it lacks: only the setup is reachable. */
+  secondFactorPending?: boolean;
+}
+
+/** Where and how a session was opened: listed on the account page. */
+export interface SessionOrigin {
+  method?: SignInMethod;
+  userAgent?: string | undefined;
+  address?: string | undefined;
+  /** The user must set up a second factor before this session reaches anything else (issue 38). */
+  secondFactorPending?: boolean;
 }
 
 export function hashToken(token: string): string {
@@ -21,7 +33,7 @@ const LAST_SEEN_STEP_MS = 60_000;
 
 export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INFINITY) {
   return {
-    async create(userId: number): Promise<string> {
+    async create(userId: number, origin: SessionOrigin = {}): Promise<string> {
       const token = randomBytes(32).toString('base64url');
       const now = new Date();
       await db
@@ -31,6 +43,10 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
           token_hash: hashToken(token),
           created_at: now.toISOString(),
           expires_at: new Date(now.getTime() + ttlMs).toISOString(),
+          method: origin.method ?? 'password',
+          user_agent: origin.userAgent?.slice(0, 300) ?? null,
+          address: origin.address ?? null,
+          second_factor_pending: origin.secondFactorPending ? 1 : 0,
         })
         .execute();
       return token;
@@ -49,6 +65,7 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
           'users.role as role',
           'sessions.created_at as createdAt',
           'sessions.last_seen_at as lastSeenAt',
+          'sessions.second_factor_pending as secondFactorPending',
         ])
         .where('sessions.token_hash', '=', hashToken(token))
         .where('sessions.expires_at', '>', new Date(now).toISOString())
@@ -66,7 +83,47 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
           .where('id', '=', row.sessionId)
           .execute();
       }
-      return { userId: row.userId, role: row.role, sessionId: row.sessionId };
+      return {
+        userId: row.userId,
+        role: row.role,
+        sessionId: row.sessionId,
+        ...(row.secondFactorPending === 1 ? { secondFactorPending: true } : {}),
+      };
+    },
+
+    /**
+     * Which of these sessions still exist and have not outlived TOKEN_TTL_DAYS (the open sockets' check: a
+     * session ended by another process, `npm run admin -- reset-password`, is gone from the table).
+     */
+    async liveIds(sessionIds: readonly number[]): Promise<Set<number>> {
+      const now = new Date().toISOString();
+      const rows = await inSlices([...new Set(sessionIds)], (slice) =>
+        db.selectFrom('sessions').select('id').where('id', 'in', slice).where('expires_at', '>', now).execute(),
+      );
+      return new Set(rows.map((row) => row.id));
+    },
+
+    /** The user's live sessions, newest first (the account page's list). */
+    async listOf(userId: number) {
+      return db
+        .selectFrom('sessions')
+        .select(['id', 'user_id', 'method', 'user_agent', 'address', 'created_at', 'last_seen_at'])
+        .where('user_id', '=', userId)
+        .where('expires_at', '>', new Date().toISOString())
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .execute();
+    },
+
+    /** Whose a live session is (undefined: none of that id). */
+    async ownerOf(sessionId: number): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('sessions')
+        .select('user_id')
+        .where('id', '=', sessionId)
+        .where('expires_at', '>', new Date().toISOString())
+        .executeTakeFirst();
+      return row?.user_id;
     },
 
     async revoke(sessionId: number): Promise<void> {

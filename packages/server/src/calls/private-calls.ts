@@ -10,7 +10,7 @@ import type { ActivityStore } from '../activities/store.ts';
 import type { CallLimiter } from '../auth/rate-limit.ts';
 import type { Reader } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
-import type { ChannelStore } from '../channels/store.ts';
+import { type ChannelStore, isUniqueViolation } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import type { PresenceStore } from '../presence/store.ts';
@@ -55,9 +55,10 @@ export function privateCalls(deps: {
     if (to !== 'active' && to !== 'ringing') {
       disarm(call.callId);
       const answered = moved.answeredAt ? now.getTime() - Date.parse(moved.answeredAt) : undefined;
+      // The entry names the callee, not the hidden channel: no id of it leaves the call (issue 35).
       await activities.record('private_call', {
         userId: moved.caller.userId,
-        channelId: moved.channelId,
+        channelId: null,
         channelName: moved.callee.name,
         ...(answered !== undefined ? { durationMs: answered } : {}),
       });
@@ -90,12 +91,34 @@ export function privateCalls(deps: {
     return call;
   }
 
-  async function openCallOf(userId: number): Promise<PrivateCall | undefined> {
-    for (const call of await store.openOf(userId)) {
-      const open = await settle(call);
-      if (open) return open;
+  /** The open call of this user's call_parties row, settled first (one over by time frees it); undefined if free. */
+  async function busyWith(userId: number): Promise<PrivateCall | undefined> {
+    const call = await store.callOfParty(userId);
+    if (!call) return undefined;
+    if (!OPEN_STATES.includes(call.state)) {
+      // A row its call's end left behind (never, when the end moved it in one transaction): freed.
+      await store.freeParties(call.callId);
+      return undefined;
     }
-    return undefined;
+    return settle(call);
+  }
+
+  /** The call `calleeId` is ringing `callerId` with, answered now (the two calls crossed): one call of two. */
+  async function crossedCall(callerId: number, calleeId: number): Promise<PrivateCall | undefined> {
+    const theirs = await busyWith(calleeId);
+    if (theirs?.state !== 'ringing') return undefined;
+    if (theirs.caller.userId !== calleeId || theirs.callee.userId !== callerId) return undefined;
+    return move(theirs, 'active', ['ringing']);
+  }
+
+  /** The ring of a new call: nobody answers within ringMs, it is missed. */
+  function arm(call: PrivateCall): void {
+    const timer = setTimeout(() => {
+      ringing.delete(call.callId);
+      void move(call, 'missed', ['ringing']).catch(() => {});
+    }, ringMs);
+    timer.unref();
+    ringing.set(call.callId, timer);
   }
 
   async function partyCall(user: Reader, callId: number): Promise<PrivateCall> {
@@ -109,33 +132,41 @@ export function privateCalls(deps: {
     row.display_name || `${row.first_name} ${row.last_name}`.trim();
 
   return {
-    async start(caller: Reader, calleeId: number): Promise<PrivateCall> {
+    async start(caller: Reader, calleeId: number): Promise<{ call: PrivateCall; crossed: boolean }> {
       if (calleeId === caller.userId) throw badRequest('call_self');
       await limit(caller.userId);
       const [callerRow, calleeRow] = await Promise.all([users.row(caller.userId), users.row(calleeId)]);
       if (!callerRow || !calleeRow) throw notFound('user_not_found');
       const callee = { role: calleeRow.role, mapRight: calleeRow.map_right === 1 };
       const shared = await memberships.shareAChannel(caller.userId, calleeId);
-      if (!mayCallPrivately(caller, callee, shared, await settings.calls()))
-        throw new HttpError(403, 'call_not_allowed', { name: nameOf(calleeRow) });
-      if (await openCallOf(caller.userId)) throw conflict('call_in_progress');
-      if (await openCallOf(calleeId)) throw conflict('call_busy', { name: nameOf(calleeRow) });
+      // Neither the name nor anything of the person: only that this caller may not call them.
+      if (!mayCallPrivately(caller, callee, shared, await settings.calls())) throw forbidden('call_not_allowed');
 
       const channel = await channels.privateChannel([caller.userId, calleeId]);
-      await memberships.add(channel.id, [caller.userId, calleeId]);
-      const call = await store.create({
-        channelId: channel.id,
-        caller: { id: caller.userId, name: nameOf(callerRow) },
-        callee: { id: calleeId, name: nameOf(calleeRow) },
-      });
-      const timer = setTimeout(() => {
-        ringing.delete(call.callId);
-        void move(call, 'missed', ['ringing']).catch(() => {});
-      }, ringMs);
-      timer.unref();
-      ringing.set(call.callId, timer);
-      events.emit('privateCallChanged', { call });
-      return call;
+      // One call per person is the database's (call_parties): of two calls written at once, one fails and looks
+      // again here, where it finds the other.
+      for (let attempt = 0; attempt < 3; attempt += 1) {
+        // Crossed calls: the callee rings this caller already, so this call is that one, answered.
+        const crossed = await crossedCall(caller.userId, calleeId);
+        if (crossed) return { call: crossed, crossed: true };
+        const [mine, theirs] = await Promise.all([busyWith(caller.userId), busyWith(calleeId)]);
+        if (mine) throw conflict('call_in_progress');
+        // Busy, and nothing more: not whether the person talks in a call, rings someone or is being called.
+        if (theirs) throw conflict('call_busy');
+        try {
+          const call = await store.create({
+            channelId: channel.id,
+            caller: { id: caller.userId, name: nameOf(callerRow) },
+            callee: { id: calleeId, name: nameOf(calleeRow) },
+          });
+          arm(call);
+          events.emit('privateCallChanged', { call });
+          return { call, crossed: false };
+        } catch (error) {
+          if (!isUniqueViolation(error)) throw error;
+        }
+      }
+      throw conflict('call_busy');
     },
 
     /** The callee takes the call or declines it, while it rings. */
@@ -171,6 +202,11 @@ export function privateCalls(deps: {
         (call) => call.state === 'active' && (call.caller.userId === userId || call.callee.userId === userId),
       );
     },
+
+    byId: (callId: number) => store.byId(callId),
+
+    /** Whether this user is one of the pair of this hidden channel (a party of one of its calls). */
+    isParty: (userId: number, channelId: number) => store.partyIn(userId, channelId),
 
     history: (userId: number, limit: number) => store.ofUser(userId, limit),
 

@@ -21,10 +21,11 @@ export function callRoutes(app: FastifyInstance, services: Services): void {
   const route = defineRoutes(app, services.sessions);
 
   route(StartPrivateCall, async ({ body, auth }) => {
-    const call = await privateCalls.start(auth, body.userId);
+    const { call, crossed } = await privateCalls.start(auth, body.userId);
     return {
       success: true,
-      ...said('call_ringing', { name: call.callee.name }),
+      // Two calls crossed (the callee was calling this caller): they are one call, answered.
+      ...(crossed ? said('call_answered') : said('call_ringing', { name: call.callee.name })),
       res: { callId: call.callId, room: call.room },
     };
   });

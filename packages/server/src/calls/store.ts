@@ -31,26 +31,71 @@ export function privateCallStore(db: Db) {
       .select('channels.rtc_session as room');
 
   return {
+    /**
+     * A new ringing call, and its two parties' rows (call_parties) in the same transaction: a party already in a
+     * call makes it fail with a unique violation (`isUniqueViolation`), whatever instance wrote the other call.
+     */
     async create(
       call: { channelId: number; caller: { id: number; name: string }; callee: { id: number; name: string } },
       at = new Date(),
     ): Promise<PrivateCall> {
-      const { id } = await db
-        .insertInto('private_calls')
-        .values({
-          channel_id: call.channelId,
-          caller_id: call.caller.id,
-          caller_name: call.caller.name,
-          callee_id: call.callee.id,
-          callee_name: call.callee.name,
-          state: 'ringing',
-          started_at: at.toISOString(),
-        })
-        .returning('id')
-        .executeTakeFirstOrThrow();
+      const id = await db.transaction().execute(async (trx) => {
+        const row = await trx
+          .insertInto('private_calls')
+          .values({
+            channel_id: call.channelId,
+            caller_id: call.caller.id,
+            caller_name: call.caller.name,
+            callee_id: call.callee.id,
+            callee_name: call.callee.name,
+            state: 'ringing',
+            started_at: at.toISOString(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // In the order of the users' ids: two crossed calls written at once then wait on the same row first, and
+        // one fails with a unique violation; in the callers' order, each would hold a row the other waits on
+        // (PostgreSQL: a deadlock, 40P01).
+        await trx
+          .insertInto('call_parties')
+          .values(
+            [call.caller.id, call.callee.id]
+              .sort((a, b) => a - b)
+              .map((userId) => ({ user_id: userId, call_id: row.id })),
+          )
+          .execute();
+        return row.id;
+      });
       const created = await this.byId(id);
       if (!created) throw new Error(`private call ${id} vanished`);
       return created;
+    },
+
+    /** The call this user is a party of (ringing or answered), by its call_parties row. */
+    async callOfParty(userId: number): Promise<PrivateCall | undefined> {
+      const row = await db
+        .selectFrom('call_parties')
+        .select('call_id')
+        .where('user_id', '=', userId)
+        .executeTakeFirst();
+      return row ? this.byId(row.call_id) : undefined;
+    },
+
+    /** Frees the parties of a call that is over (a row left by a call ended elsewhere). */
+    async freeParties(callId: number): Promise<void> {
+      await db.deleteFrom('call_parties').where('call_id', '=', callId).execute();
+    },
+
+    /** Whether this user was a party of a call in this hidden channel (its voice history is theirs). */
+    async partyIn(userId: number, channelId: number): Promise<boolean> {
+      const row = await db
+        .selectFrom('private_calls')
+        .select('id')
+        .where('channel_id', '=', channelId)
+        .where((eb) => eb.or([eb('caller_id', '=', userId), eb('callee_id', '=', userId)]))
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
     },
 
     async byId(callId: number): Promise<PrivateCall | undefined> {
@@ -67,17 +112,24 @@ export function privateCallStore(db: Db) {
       from: PrivateCallState[],
       to: { state: PrivateCallState; answeredAt?: Date; endedAt?: Date },
     ): Promise<PrivateCall | undefined> {
-      const result = await db
-        .updateTable('private_calls')
-        .set({
-          state: to.state,
-          ...(to.answeredAt ? { answered_at: to.answeredAt.toISOString() } : {}),
-          ...(to.endedAt ? { ended_at: to.endedAt.toISOString() } : {}),
-        })
-        .where('id', '=', callId)
-        .where('state', 'in', from)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows) > 0 ? this.byId(callId) : undefined;
+      const moved = await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('private_calls')
+          .set({
+            state: to.state,
+            ...(to.answeredAt ? { answered_at: to.answeredAt.toISOString() } : {}),
+            ...(to.endedAt ? { ended_at: to.endedAt.toISOString() } : {}),
+          })
+          .where('id', '=', callId)
+          .where('state', 'in', from)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        // Over: its parties are free for another call, in the same transaction.
+        if (!OPEN_STATES.includes(to.state))
+          await trx.deleteFrom('call_parties').where('call_id', '=', callId).execute();
+        return true;
+      });
+      return moved ? this.byId(callId) : undefined;
     },
 
     /** The calls of this user that ring or go on. */

@@ -2,6 +2,10 @@
  * What a user may do in a channel: protocol's `may(user, channel, capability)` over the user's standing there
  * (a member or not, and whether its membership may talk). HTTP routes, socket events and file links all ask
  * here; the rule itself is written once, in protocol's roles.ts.
+ *
+ * A private call's hidden channel is no channel here (issue 35): no role holds any right in it, administrators
+ * included, and every question about it is answered as for a channel that does not exist. Its two parties reach
+ * it through their call only (private-calls.ts: the room while answered, and its voice history).
  */
 import { type Actor, type Capability, type ChannelStanding, may } from '@talkgroup/protocol';
 import { HttpError } from '../http/errors.ts';
@@ -52,7 +56,9 @@ export function channelAccess(channels: ChannelStore, memberships: MembershipSto
    * exists (403 either way); one who holds the capability everywhere gets a 404 for a missing channel.
    */
   async function require(reader: Reader, channelId: number, capability: Capability) {
-    const found = await channels.forWriter(channelId, reader.userId);
+    const read = await channels.forWriter(channelId, reader.userId);
+    // A hidden channel: answered as a channel that does not exist.
+    const found = read?.channel?.hidden ? { ...read, channel: undefined, member: false } : read;
     const standing: ChannelStanding = found?.member ? { member: true, canTalk: found.canTalk } : { member: false };
     if (!may(reader, standing, capability))
       throw new ChannelAccessError(standing.member ? 'not-allowed' : 'not-member', channelId, found?.channel);
@@ -63,15 +69,19 @@ export function channelAccess(channels: ChannelStore, memberships: MembershipSto
   return {
     require,
 
-    /** The reader's standing in a channel: a member or not, and whether its membership may talk. */
+    /**
+     * The reader's standing in a channel: a member or not, and whether its membership may talk. A hidden channel
+     * has no members; callers about a channel (not a user) look it up with `channels.listed` first.
+     */
     async standing(reader: Reader, channelId: number): Promise<ChannelStanding> {
       const rights = await memberships.rights(channelId, reader.userId);
       return rights ? { member: true, canTalk: rights.canTalk } : { member: false };
     },
 
-    /** May `reader` do `capability` in this channel? A capability held everywhere asks the database nothing. */
+    /** May `reader` do `capability` in this channel? Never in a private call's hidden channel. */
     async may(reader: Reader, channelId: number, capability: Capability): Promise<boolean> {
-      if (may(reader, null, capability)) return true;
+      // Held everywhere: in every channel there is (a hidden one is none); a missing channel changes nothing.
+      if (may(reader, null, capability)) return !(await channels.isHidden(channelId));
       const rights = await memberships.rights(channelId, reader.userId);
       return may(reader, rights ? { member: true, canTalk: rights.canTalk } : { member: false }, capability);
     },

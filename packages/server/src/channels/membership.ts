@@ -1,4 +1,5 @@
 /** Who belongs to which channel. Adding twice keeps one membership. */
+import { inSlices } from '../db/batch.ts';
 import type { Db } from '../db/schema.ts';
 
 async function missing(ids: number[], found: (chunk: number[]) => Promise<number[]>): Promise<number[]> {
@@ -19,7 +20,7 @@ async function removeAllBut(
   keep: Set<number>,
 ): Promise<void> {
   const [column, value] = Object.entries(fixed)[0] as ['user_id' | 'channel_id', number];
-  // A private call's hidden channel keeps its two members whatever a user's channels are set to.
+  // A private call's hidden channel has no members (issue 35): left out, whatever older rows say.
   const current = await db
     .selectFrom('channel_members')
     .innerJoin('channels', 'channels.id', 'channel_members.channel_id')
@@ -37,10 +38,24 @@ async function removeAllBut(
   }
 }
 
+/**
+ * Of these channel ids, those that are channels one may belong to: never a private call's hidden channel, which
+ * has no members (issue 35): whatever call asks, by id or by name, nobody joins it.
+ */
+async function joinable(db: Db, channelIds: number[]): Promise<number[]> {
+  return inSlices([...new Set(channelIds)], async (slice) =>
+    (await db.selectFrom('channels').select('id').where('id', 'in', slice).where('hidden', '=', 0).execute()).map(
+      (row) => row.id,
+    ),
+  );
+}
+
 export function membershipStore(db: Db) {
   return {
+    /** Adds members to a channel (never to a hidden one: nothing is written then). */
     async add(channelId: number, userIds: number[]): Promise<void> {
       if (userIds.length === 0) return;
+      if ((await joinable(db, [channelId])).length === 0) return;
       const at = new Date().toISOString();
       for (let i = 0; i < userIds.length; i += 500) {
         await db
@@ -53,7 +68,9 @@ export function membershipStore(db: Db) {
       }
     },
 
-    async addUserToChannels(userId: number, channelIds: number[]): Promise<void> {
+    /** Adds a user to channels (hidden ones are left out). */
+    async addUserToChannels(userId: number, ids: number[]): Promise<void> {
+      const channelIds = ids.length > 0 ? await joinable(db, ids) : [];
       const at = new Date().toISOString();
       for (let i = 0; i < channelIds.length; i += 500) {
         await db
@@ -144,6 +161,24 @@ export function membershipStore(db: Db) {
       return rows.map((r) => ({ id: r.channel_id, canTalk: r.can_talk === 1 }));
     },
 
+    /** The memberships of these users: for each, its channels and whether it may talk there. */
+    async rightsOfUsers(userIds: readonly number[]): Promise<Map<number, Map<number, boolean>>> {
+      const rows = await inSlices([...new Set(userIds)], (slice) =>
+        db
+          .selectFrom('channel_members')
+          .select(['user_id', 'channel_id', 'can_talk'])
+          .where('user_id', 'in', slice)
+          .execute(),
+      );
+      const byUser = new Map<number, Map<number, boolean>>();
+      for (const row of rows) {
+        const own = byUser.get(row.user_id) ?? new Map<number, boolean>();
+        own.set(row.channel_id, row.can_talk === 1);
+        byUser.set(row.user_id, own);
+      }
+      return byUser;
+    },
+
     /** The channels a user belongs to: their ids and room keys (rtcSession). */
     async channelsOfMember(userId: number): Promise<Array<{ id: number; rtcSession: string }>> {
       const rows = await db
@@ -186,7 +221,7 @@ export function membershipStore(db: Db) {
       );
     },
 
-    /** Ids of the channels with these names; unknown names are left out. */
+    /** Ids of the channels with these names; unknown names (and a private call's hidden channel) are left out. */
     async channelIdsByNames(names: string[]): Promise<Map<string, number>> {
       const map = new Map<string, number>();
       if (names.length === 0) return map;
@@ -194,6 +229,7 @@ export function membershipStore(db: Db) {
         .selectFrom('channels')
         .select(['id', 'name'])
         .where('name', 'in', [...new Set(names)])
+        .where('hidden', '=', 0)
         .execute();
       for (const r of rows) map.set(r.name, r.id);
       return map;

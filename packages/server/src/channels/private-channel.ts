@@ -1,7 +1,9 @@
 /**
  * A private call's hidden channel (issue 27): one per pair of users, made on their first call and kept for its
- * voice history. No list shows it (the channel store's lists leave out `hidden` rows); only its two members
- * enter its room, while one of their calls is answered.
+ * voice history. No list shows it (the channel store's lists leave out `hidden` rows), and it has no members
+ * (issue 35): no role's right comes from it. Its two parties enter its room while one of their calls is answered
+ * (private-calls.ts `mayEnter`), and read its voice history (`partyIn`); for everyone else, administrators
+ * included, it is a channel that does not exist (channels/access.ts).
  */
 import type { Db } from '../db/schema.ts';
 import { type ChannelSummary, isUniqueViolation, toSummary } from './store.ts';
@@ -16,8 +18,8 @@ export function privateRoomOf(userIds: [number, number]): string {
 }
 
 /**
- * The hidden channel of these two users' private calls, made on their first call; both are its members
- * (its floor, its voice history). Made at most once whoever calls first (the room key is unique).
+ * The hidden channel of these two users' private calls, made on their first call. Made at most once whoever
+ * calls first (the room key is unique).
  */
 export async function privateChannelOf(db: Db, userIds: [number, number], at = new Date()): Promise<ChannelSummary> {
   const room = privateRoomOf(userIds);

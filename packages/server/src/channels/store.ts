@@ -1,6 +1,6 @@
 /** Channels: rows in, the Channel shape of spec section 3 out (members, connected count, latest activity). */
 import { type Activity, type Channel, type ChannelOverview, rtcSessionOf, type VoiceMode } from '@talkgroup/protocol';
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { inSlices } from '../db/batch.ts';
 import { latestRowId } from '../db/latest-row.ts';
@@ -52,6 +52,8 @@ export function isUniqueViolation(error: unknown): boolean {
   return (
     e?.code === '23505' ||
     e?.errcode === 2067 ||
+    // A primary key taken (SQLITE_CONSTRAINT_PRIMARYKEY).
+    e?.errcode === 1555 ||
     (e?.code === 'ERR_SQLITE_ERROR' && String(e.message).includes('UNIQUE constraint failed'))
   );
 }
@@ -148,10 +150,34 @@ export function channelStore(db: Db) {
     }));
   }
 
+  /** Changes one channel's row; the summary after, or undefined when there is no such channel. */
+  async function update(id: number, values: Updateable<ChannelsTable>): Promise<ChannelSummary | undefined> {
+    const row = await db.updateTable('channels').set(values).where('id', '=', id).returningAll().executeTakeFirst();
+    return row ? toSummary(row) : undefined;
+  }
+
+  /** The listed channels' rows (not private calls' hidden ones), newest first. */
+  const listedNewestFirst = () =>
+    db
+      .selectFrom('channels')
+      .selectAll()
+      .where('hidden', '=', 0)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+
   return {
     async byId(id: number): Promise<ChannelSummary | undefined> {
       const row = await db.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? toSummary(row) : undefined;
+    },
+
+    /** These channels, by id (those that exist). */
+    async byIds(ids: readonly number[]): Promise<Map<number, ChannelSummary>> {
+      const rows = await inSlices([...new Set(ids)], (slice) =>
+        db.selectFrom('channels').selectAll().where('id', 'in', slice).execute(),
+      );
+      return new Map(rows.map((row) => [row.id, toSummary(row)]));
     },
 
     async byRtcSession(rtcSession: string): Promise<ChannelSummary | undefined> {
@@ -186,6 +212,12 @@ export function channelStore(db: Db) {
       return row ? toSummary(row) : undefined;
     },
 
+    /** Whether this is a private call's hidden channel (false for a channel, or none). */
+    async isHidden(id: number): Promise<boolean> {
+      const row = await db.selectFrom('channels').select('hidden').where('id', '=', id).executeTakeFirst();
+      return row?.hidden === 1;
+    },
+
     /** A channel the console manages and lists: undefined for a private call's hidden channel. */
     async listed(id: number): Promise<ChannelSummary | undefined> {
       const row = await db
@@ -207,26 +239,13 @@ export function channelStore(db: Db) {
 
     /** Every channel, newest first. */
     async all(): Promise<Channel[]> {
-      const rows = await db
-        .selectFrom('channels')
-        .selectAll()
-        .where('hidden', '=', 0)
-        .orderBy('created_at', 'desc')
-        .orderBy('id', 'desc')
-        .execute();
-      return detail(rows, true);
+      return detail(await listedNewestFirst(), true);
     },
 
     /** Every channel, newest first, with the number of its members instead of their list (issue 18). */
     async overviews(): Promise<ChannelOverview[]> {
       const [rows, counts, activityBy] = await Promise.all([
-        db
-          .selectFrom('channels')
-          .selectAll()
-          .where('hidden', '=', 0)
-          .orderBy('created_at', 'desc')
-          .orderBy('id', 'desc')
-          .execute(),
+        listedNewestFirst(),
         db
           .selectFrom('channel_members')
           .select(['channel_id', (eb) => eb.fn.countAll<number | string>().as('n')])
@@ -305,47 +324,15 @@ export function channelStore(db: Db) {
     },
 
     /** Turns the channel's floor control on or off; the summary after, or undefined when there is no such channel. */
-    async setFloorControl(id: number, on: boolean): Promise<ChannelSummary | undefined> {
-      const row = await db
-        .updateTable('channels')
-        .set({ floor_control: on ? 1 : 0 })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
-      return row ? toSummary(row) : undefined;
-    },
+    setFloorControl: (id: number, on: boolean) => update(id, { floor_control: on ? 1 : 0 }),
 
     /** Sets how the channel's voice travels; the summary after, or undefined when there is no such channel. */
-    async setVoiceMode(id: number, mode: VoiceMode): Promise<ChannelSummary | undefined> {
-      const row = await db
-        .updateTable('channels')
-        .set({ voice_mode: mode })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
-      return row ? toSummary(row) : undefined;
-    },
+    setVoiceMode: (id: number, mode: VoiceMode) => update(id, { voice_mode: mode }),
 
     /** Turns the channel's voice recording on or off; the summary after, or undefined when there is no such channel. */
-    async setRecording(id: number, on: boolean): Promise<ChannelSummary | undefined> {
-      const row = await db
-        .updateTable('channels')
-        .set({ recording: on ? 1 : 0 })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
-      return row ? toSummary(row) : undefined;
-    },
+    setRecording: (id: number, on: boolean) => update(id, { recording: on ? 1 : 0 }),
 
-    async rename(id: number, name: string): Promise<ChannelSummary | undefined> {
-      const row = await db
-        .updateTable('channels')
-        .set({ name, rtc_session: rtcSessionOf(name) })
-        .where('id', '=', id)
-        .returningAll()
-        .executeTakeFirst();
-      return row ? toSummary(row) : undefined;
-    },
+    rename: (id: number, name: string) => update(id, { name, rtc_session: rtcSessionOf(name) }),
 
     async remove(id: number): Promise<boolean> {
       const result = await db.deleteFrom('channels').where('id', '=', id).executeTakeFirst();

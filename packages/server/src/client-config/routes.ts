@@ -5,13 +5,14 @@
 import { GetClientConfig } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { defineRoutes } from '../http/route.ts';
+import type { Push } from '../push/service.ts';
 import type { Services } from '../services.ts';
 import { turnCredential } from './turn-credentials.ts';
 
 /** Esri World Imagery and most public imagery sources serve tiles down to zoom 19. */
 const DEFAULT_MAP_MAX_ZOOM = 19;
 
-export function clientConfigRoutes(app: FastifyInstance, services: Services): void {
+export function clientConfigRoutes(app: FastifyInstance, services: Services, push: Pick<Push, 'publicKey'>): void {
   const route = defineRoutes(app, services.sessions);
   const {
     iceServers,
@@ -49,6 +50,7 @@ export function clientConfigRoutes(app: FastifyInstance, services: Services): vo
         positionStaleMs,
         positionRetentionDays: positionRetentionMs / (24 * 3600 * 1000),
         mediaServer: janusUrls.length > 0,
+        pushPublicKey: push.publicKey,
       },
     };
   });

@@ -34,6 +34,85 @@ export interface SessionsTable {
   expires_at: string;
   /** Last request made with it (idle timeout); null until its first use after sign-in. */
   last_seen_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** How it was opened (issue 38). */
+  method: ColumnType<SignInMethod, SignInMethod | undefined, SignInMethod>;
+  /** The browser's User-Agent at sign-in (cut to 300 characters), and the address it came from. */
+  user_agent: string | null;
+  address: string | null;
+  /** 1: opened by a password while the user's role needs a second factor it lacks (migration 0019). */
+  second_factor_pending: ColumnType<number, number | undefined, number>;
+}
+
+/** A user's TOTP secret (migration 0019): sealed at rest; the last accepted time step, so a code works once. */
+export interface TotpSecretsTable {
+  user_id: number;
+  secret: string;
+  confirmed: ColumnType<number, number | undefined, number>;
+  last_step: number | null;
+  created_at: string;
+  confirmed_at: string | null;
+}
+
+/** A recovery code of a user with TOTP on (migration 0019): its SHA-256 only; used once. */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  created_at: string;
+  used_at: string | null;
+}
+
+/** A user's WebAuthn credential (issue 38). */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  /** base64url, as the browser names it. */
+  credential_id: string;
+  /** COSE public key, base64url. */
+  public_key: string;
+  /** bigint: PostgreSQL gives it as a string (read it with Number). */
+  counter: ColumnType<number | string, number, number>;
+  /** JSON array of the transports the authenticator named (usb, nfc, ble, internal, hybrid). */
+  transports: string;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A WebAuthn challenge handed out: good once, until expires_at. */
+export interface WebauthnChallengesTable {
+  id: Generated<number>;
+  challenge: string;
+  user_id: number | null;
+  expires_at: string;
+}
+
+/** How a session was opened: a password (with its second factor, if any), a passkey, an identity provider. */
+export type SignInMethod = 'password' | 'passkey' | 'sso';
+
+/** An account's identity at an OpenID Connect provider (issue 38); user_id null once the account is deleted. */
+export interface IdentityLinksTable {
+  id: Generated<number>;
+  issuer: string;
+  /** The provider's `sub`. */
+  subject: string;
+  user_id: number | null;
+  /** The email the provider gave at the last sign-in (shown to administrators). */
+  email: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** One step of a sign-in through the provider: its `state` (PKCE verifier, nonce), then its one-time code. */
+export interface OidcSignInsTable {
+  id: Generated<number>;
+  kind: 'state' | 'code';
+  /** SHA-256 of the state or of the code; neither is stored. */
+  key_hash: string;
+  code_verifier: string | null;
+  nonce: string | null;
+  user_id: number | null;
+  expires_at: string;
 }
 
 /** What an administrator did (issue 16): written in the transaction of the change, never pruned. */
@@ -191,6 +270,8 @@ export interface TalkBurstsTable {
   channel_name: string;
   started_at: string;
   ended_at: string | null;
+  /** How the channel's voice went when the floor was granted (migration 0016): 'mesh' or 'server'; null before. */
+  plane: string | null;
 }
 
 export interface DevicesTable {
@@ -220,6 +301,8 @@ export interface VoiceMessagesTable {
   size_bytes: number;
   duration_ms: number;
   client_id: string | null;
+  /** The floor grant (talk burst) an uploaded transmission belongs to, used once (migration 0016). */
+  talk_burst_id: number | null;
   /** When the transmission started. */
   created_at: string;
   uploaded_at: string;
@@ -271,6 +354,12 @@ export interface PrivateCallsTable {
   ended_at: string | null;
 }
 
+/** Who is in a ringing or answered private call (migration 0016): one row per person, so one call each. */
+export interface CallPartiesTable {
+  user_id: number;
+  call_id: number;
+}
+
 /** The organisation's settings (migration 0014): a JSON value per key. */
 export interface SettingsTable {
   key: string;
@@ -306,6 +395,28 @@ export interface ImportJobRowsTable {
   data: string;
 }
 
+/** The deployment's VAPID key pair (issue 34, migration 0017): one row, id 1, base64url. */
+export interface PushKeysTable {
+  id: number;
+  public_key: string;
+  private_key: string;
+  created_at: string;
+}
+
+/** A browser's push subscription, for the user and the session that saved it (issue 34). */
+export interface PushSubscriptionsTable {
+  id: Generated<number>;
+  user_id: number;
+  session_id: number;
+  endpoint: string;
+  p256dh: string;
+  auth: string;
+  expiration_time: ColumnType<number | null, number | null | undefined, number | null>;
+  language: 'en' | 'fr' | 'de';
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -330,9 +441,18 @@ export interface Database {
   channel_patches: ChannelPatchesTable;
   channel_patch_members: ChannelPatchMembersTable;
   private_calls: PrivateCallsTable;
+  call_parties: CallPartiesTable;
   settings: SettingsTable;
   import_jobs: ImportJobsTable;
   import_job_rows: ImportJobRowsTable;
+  push_keys: PushKeysTable;
+  push_subscriptions: PushSubscriptionsTable;
+  passkeys: PasskeysTable;
+  webauthn_challenges: WebauthnChallengesTable;
+  identity_links: IdentityLinksTable;
+  oidc_sign_ins: OidcSignInsTable;
+  totp_secrets: TotpSecretsTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export type Db = Kysely<Database>;

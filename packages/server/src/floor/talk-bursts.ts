@@ -2,7 +2,7 @@
  * Talk bursts: one row per press of the push-to-talk button (mic on, then off). The open burst of a user in
  * a channel is the row without ended_at, so the state survives whichever instance or call reports the end.
  */
-import type { CallEvent } from '@talkgroup/protocol';
+import type { CallEvent, MediaKind } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { Db, TalkBurstsTable } from '../db/schema.ts';
 
@@ -22,8 +22,12 @@ function toTalkBurst(row: Selectable<TalkBurstsTable>): TalkBurst {
 
 export function talkBurstStore(db: Db) {
   return {
-    /** Opens a burst unless one is already open; true when this call opened it. */
-    async start(userId: number, channel: { id: number; name: string }): Promise<boolean> {
+    /**
+     * Opens a burst unless one is already open; true when this call opened it. `plane`: how the channel's voice
+     * goes now ('mesh': the talker's browser records it and uploads it against this grant; 'server': the media
+     * server records it).
+     */
+    async start(userId: number, channel: { id: number; name: string }, plane: MediaKind = 'mesh'): Promise<boolean> {
       const open = await db
         .selectFrom('talk_bursts')
         .select('id')
@@ -40,6 +44,7 @@ export function talkBurstStore(db: Db) {
           channel_name: channel.name,
           started_at: new Date().toISOString(),
           ended_at: null,
+          plane,
         })
         .execute();
       return true;
@@ -97,6 +102,45 @@ export function talkBurstStore(db: Db) {
         .$if(limit !== undefined, (q) => q.limit(limit as number))
         .execute();
       return rows.map(toTalkBurst);
+    },
+
+    /**
+     * The floor grant an uploaded transmission belongs to: of this user's bursts in the channel that started
+     * within `toleranceMs` of `startedAt` and that no transmission used yet, the nearest; undefined if none.
+     */
+    async grantFor(
+      userId: number,
+      channelId: number,
+      startedAt: Date,
+      toleranceMs: number,
+    ): Promise<{ id: number; startedAt: Date; endedAt: Date | null; plane: MediaKind } | undefined> {
+      const rows = await db
+        .selectFrom('talk_bursts')
+        .select(['id', 'started_at', 'ended_at', 'plane'])
+        .where('user_id', '=', userId)
+        .where('channel_id', '=', channelId)
+        .where('started_at', '>=', new Date(startedAt.getTime() - toleranceMs).toISOString())
+        .where('started_at', '<=', new Date(startedAt.getTime() + toleranceMs).toISOString())
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('voice_messages')
+                .select('voice_messages.id')
+                .whereRef('voice_messages.talk_burst_id', '=', 'talk_bursts.id'),
+            ),
+          ),
+        )
+        .execute();
+      const distance = (row: { started_at: string }) => Math.abs(Date.parse(row.started_at) - startedAt.getTime());
+      const nearest = rows.sort((a, b) => distance(a) - distance(b))[0];
+      return (
+        nearest && {
+          id: nearest.id,
+          startedAt: new Date(nearest.started_at),
+          endedAt: nearest.ended_at ? new Date(nearest.ended_at) : null,
+          plane: nearest.plane === 'server' ? 'server' : 'mesh',
+        }
+      );
     },
 
     async byId(id: number): Promise<TalkBurst | undefined> {

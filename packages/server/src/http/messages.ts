@@ -22,7 +22,7 @@ export function isServerMessageCode(value: unknown): value is ServerMessageCode 
 }
 
 /** The first of fr, en, de that Accept-Language prefers (by q, then by order); English when none. */
-export function languageOf(req: FastifyRequest): ServerLanguage {
+export function languageOf(req: Pick<FastifyRequest, 'headers'>): ServerLanguage {
   const header = req.headers['accept-language'];
   if (typeof header !== 'string' || header === '') return 'en';
   const ranked = header

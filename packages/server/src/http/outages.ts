@@ -8,10 +8,12 @@
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH']);
 
 /**
- * PostgreSQL's SQLSTATEs: class 08 (connection exception), 57P01-57P03 (shut down, crashed, starting up),
- * 57014 (statement_timeout cancelled it), 53300 (too many connections).
+ * PostgreSQL's SQLSTATEs: class 08 (connection exception), class 53 (insufficient resources: too many
+ * connections, out of memory or disk), 55000 (the database does not accept connections: ALLOW_CONNECTIONS
+ * false), 57P01-57P05 (shut down, crashed, cannot connect now, database dropped, idle session timeout), 57014
+ * (statement_timeout cancelled it).
  */
-const SQLSTATES = /^(08...|57P0[123]|57014|53300)$/;
+const SQLSTATES = /^(08...|53...|55000|57P0[1-5]|57014)$/;
 
 /** What pg and pg-pool say when a connection is lost, never made, or a wait ran out. */
 const PG_SENTENCES = [

@@ -39,6 +39,10 @@ export async function authenticate(sessions: SessionStore, req: FastifyRequest, 
   const owner = token ? await sessions.resolve(token) : undefined;
   if (access === 'public') return owner;
   if (!owner) throw unauthorized(token ? 'session_expired' : 'token_missing');
+  // A session waiting for its second factor's setup reaches only that setup (issue 38).
+  if (owner.secondFactorPending && !protocol.SETUP_PENDING_ALLOWED.includes(req.url.split('?')[0] ?? '')) {
+    throw forbidden('second_factor_setup_required');
+  }
   if (protocol.isCapability(access) && !protocol.mayAnywhere(owner, access)) throw forbidden(refusalOf(access));
   return owner;
 }

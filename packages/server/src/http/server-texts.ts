@@ -3,7 +3,6 @@
  * spec's sentences where section 8 gives them. Read through messages.ts.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
-import { DISPATCH_TEXTS } from './server-texts-dispatch.ts';
 
 type Texts = Record<ServerLanguage, string>;
 
@@ -100,6 +99,16 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   message_deleted: { en: 'Message deleted', fr: 'Message supprimé', de: 'Nachricht gelöscht' },
   image_sent: { en: 'Image sent', fr: 'Image envoyée', de: 'Bild gesendet' },
 
+  sso_code_invalid: {
+    en: 'This single sign-on has expired or was already used: sign in again.',
+    fr: 'Cette authentification unique a expiré ou a déjà servi : connectez-vous à nouveau.',
+    de: 'Diese Einmalanmeldung ist abgelaufen oder wurde schon verwendet: Melden Sie sich erneut an.',
+  },
+  password_sign_in_off: {
+    en: 'Sign-in with a password is turned off here: use single sign-on.',
+    fr: 'La connexion par mot de passe est désactivée ici : utilisez l’authentification unique.',
+    de: 'Die Anmeldung mit Passwort ist hier abgeschaltet: Verwenden Sie die Einmalanmeldung.',
+  },
   invalid_credentials: {
     en: 'Invalid login or password.',
     fr: 'Identifiant ou mot de passe incorrect.',
@@ -358,7 +367,254 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   geofence_updated: { en: 'Geofence updated', fr: 'Zone modifiée', de: 'Zone geändert' },
   geofence_deleted: { en: 'Geofence deleted', fr: 'Zone supprimée', de: 'Zone gelöscht' },
   geofence_not_found: { en: 'Geofence not found.', fr: 'Zone introuvable.', de: 'Zone nicht gefunden.' },
-  ...DISPATCH_TEXTS,
+  monitor_list_saved: {
+    en: 'Monitor list saved.',
+    fr: 'Liste d’écoute enregistrée.',
+    de: 'Abhörliste gespeichert.',
+  },
+  channels_patched: {
+    en: 'Channels patched: what is said in one is heard in the others.',
+    fr: 'Canaux raccordés : ce qui est dit dans l’un est entendu dans les autres.',
+    de: 'Kanäle zusammengeschaltet: Was in einem gesagt wird, hören die anderen.',
+  },
+  channels_unpatched: { en: 'Patch removed.', fr: 'Raccordement supprimé.', de: 'Zusammenschaltung aufgehoben.' },
+  call_ringing: { en: 'Calling {{name}}…', fr: 'Appel de {{name}}…', de: '{{name}} wird angerufen…' },
+  call_answered: { en: 'Call accepted.', fr: 'Appel accepté.', de: 'Anruf angenommen.' },
+  call_declined: { en: 'Call declined.', fr: 'Appel refusé.', de: 'Anruf abgelehnt.' },
+  call_ended: { en: 'Call ended.', fr: 'Appel terminé.', de: 'Anruf beendet.' },
+  call_settings_saved: {
+    en: 'Call settings saved.',
+    fr: 'Réglages des appels enregistrés.',
+    de: 'Anrufeinstellungen gespeichert.',
+  },
+  patch_unavailable: {
+    en: 'Channels can be patched only through the media server: this server has none (JANUS_URL), or one of these channels is peer to peer (voice mode mesh).',
+    fr: 'Les canaux ne peuvent être raccordés que par le serveur média : ce serveur n’en a pas (JANUS_URL), ou l’un de ces canaux est en pair à pair (mode vocal mesh).',
+    de: 'Kanäle lassen sich nur über den Medienserver zusammenschalten: Dieser Server hat keinen (JANUS_URL), oder einer dieser Kanäle ist Peer-to-Peer (Sprachmodus mesh).',
+  },
+  channel_already_patched: {
+    en: 'The channel {{name}} is already patched: unpatch it first.',
+    fr: 'Le canal {{name}} est déjà raccordé : supprimez d’abord ce raccordement.',
+    de: 'Der Kanal {{name}} ist bereits zusammengeschaltet: Heben Sie das zuerst auf.',
+  },
+  patch_not_found: { en: 'Patch not found.', fr: 'Raccordement introuvable.', de: 'Zusammenschaltung nicht gefunden.' },
+  private_call_not_found: { en: 'Call not found.', fr: 'Appel introuvable.', de: 'Anruf nicht gefunden.' },
+  call_not_allowed: {
+    en: 'You may not call this person privately: a member calls the dispatchers and administrators of its channels.',
+    fr: 'Vous ne pouvez pas appeler cette personne en privé : un membre appelle les répartiteurs et les administrateurs de ses canaux.',
+    de: 'Sie dürfen diese Person nicht privat anrufen: Ein Mitglied ruft die Disponenten und Administratoren seiner Kanäle an.',
+  },
+  call_self: {
+    en: 'userId: you cannot call yourself.',
+    fr: 'Vous ne pouvez pas vous appeler vous-même.',
+    de: 'Sie können sich nicht selbst anrufen.',
+  },
+  call_busy: {
+    en: 'Busy: this person cannot take your call now. Try again later.',
+    fr: 'Occupé : cette personne ne peut pas prendre votre appel maintenant. Réessayez plus tard.',
+    de: 'Besetzt: Diese Person kann Ihren Anruf gerade nicht annehmen. Versuchen Sie es später erneut.',
+  },
+  call_in_progress: {
+    en: 'You are already in a call: end it first.',
+    fr: 'Vous êtes déjà en communication : terminez d’abord cet appel.',
+    de: 'Sie sind bereits in einem Gespräch: Beenden Sie es zuerst.',
+  },
+  call_not_ringing: {
+    en: 'This call is no longer ringing.',
+    fr: 'Cet appel ne sonne plus.',
+    de: 'Dieser Anruf klingelt nicht mehr.',
+  },
+  too_many_calls: {
+    en: 'Too many private calls: wait {{seconds}} s.',
+    fr: 'Trop d’appels privés : attendez {{seconds}} s.',
+    de: 'Zu viele Privatanrufe: Warten Sie {{seconds}} s.',
+  },
+  not_a_call_party: {
+    en: 'This call is not yours.',
+    fr: 'Cet appel ne vous concerne pas.',
+    de: 'Dieser Anruf betrifft Sie nicht.',
+  },
+  push_saved: {
+    en: 'Notifications are on for this device.',
+    fr: 'Les notifications sont activées sur cet appareil.',
+    de: 'Benachrichtigungen sind auf diesem Gerät eingeschaltet.',
+  },
+  push_deleted: {
+    en: 'Notifications are off for this device.',
+    fr: 'Les notifications sont désactivées sur cet appareil.',
+    de: 'Benachrichtigungen sind auf diesem Gerät ausgeschaltet.',
+  },
+  totp_on: {
+    en: 'Two-step verification is on. Keep your recovery codes somewhere safe: they are shown only once.',
+    fr: 'La validation en deux étapes est activée. Gardez vos codes de récupération en lieu sûr : ils ne sont affichés qu’une fois.',
+    de: 'Die Zwei-Schritt-Verifizierung ist eingeschaltet. Bewahren Sie Ihre Wiederherstellungscodes sicher auf: Sie werden nur einmal angezeigt.',
+  },
+  totp_off: {
+    en: 'Two-step verification is off.',
+    fr: 'La validation en deux étapes est désactivée.',
+    de: 'Die Zwei-Schritt-Verifizierung ist ausgeschaltet.',
+  },
+  second_factor_reset: {
+    en: 'The user’s second factor was removed: they sign in with their password and set up a new one.',
+    fr: 'Le second facteur de l’utilisateur a été supprimé : il se connecte avec son mot de passe et en configure un nouveau.',
+    de: 'Der zweite Faktor des Benutzers wurde entfernt: Er meldet sich mit seinem Passwort an und richtet einen neuen ein.',
+  },
+  security_policy_saved: {
+    en: 'Security settings saved.',
+    fr: 'Paramètres de sécurité enregistrés.',
+    de: 'Sicherheitseinstellungen gespeichert.',
+  },
+  push_off: {
+    en: 'Notifications are turned off on this server.',
+    fr: 'Les notifications sont désactivées sur ce serveur.',
+    de: 'Benachrichtigungen sind auf diesem Server ausgeschaltet.',
+  },
+  push_endpoint_https: {
+    en: 'The push service address must be an https:// address.',
+    fr: 'L’adresse du service de notifications doit commencer par https://.',
+    de: 'Die Adresse des Push-Dienstes muss mit https:// beginnen.',
+  },
+  push_endpoint_private: {
+    en: 'The push service address leads to a private or local network: the server does not send there.',
+    fr: 'L’adresse du service de notifications mène à un réseau privé ou local : le serveur n’y envoie rien.',
+    de: 'Die Adresse des Push-Dienstes führt in ein privates oder lokales Netz: Der Server sendet nicht dorthin.',
+  },
+  push_endpoint_unknown: {
+    en: 'The push service address does not resolve: check the device’s network and try again.',
+    fr: 'L’adresse du service de notifications est introuvable : vérifiez le réseau de l’appareil et réessayez.',
+    de: 'Die Adresse des Push-Dienstes wird nicht gefunden: Prüfen Sie das Netz des Geräts und versuchen Sie es erneut.',
+  },
+  push_key_invalid: {
+    en: 'The subscription’s p256dh key is not a valid P-256 public key.',
+    fr: 'La clé p256dh de l’abonnement n’est pas une clé publique P-256 valide.',
+    de: 'Der p256dh-Schlüssel des Abonnements ist kein gültiger öffentlicher P-256-Schlüssel.',
+  },
+  passkey_added: {
+    en: 'The passkey was added: you can sign in with it.',
+    fr: 'La clé d’accès a été ajoutée : vous pouvez vous connecter avec.',
+    de: 'Der Passkey wurde hinzugefügt: Sie können sich damit anmelden.',
+  },
+  passkey_deleted: {
+    en: 'The passkey was deleted.',
+    fr: 'La clé d’accès a été supprimée.',
+    de: 'Der Passkey wurde gelöscht.',
+  },
+  session_ended: {
+    en: 'That session was signed out.',
+    fr: 'Cette session a été déconnectée.',
+    de: 'Diese Sitzung wurde abgemeldet.',
+  },
+  passkey_invalid: {
+    en: 'The passkey could not be checked (expired or already used request, or another site): try again.',
+    fr: 'La clé d’accès n’a pas pu être vérifiée (demande expirée ou déjà utilisée, ou autre site) : réessayez.',
+    de: 'Der Passkey konnte nicht geprüft werden (Anfrage abgelaufen, schon verwendet oder andere Website): Versuchen Sie es erneut.',
+  },
+  passkey_exists: {
+    en: 'This passkey is already registered.',
+    fr: 'Cette clé d’accès est déjà enregistrée.',
+    de: 'Dieser Passkey ist bereits registriert.',
+  },
+  passkey_unknown: {
+    en: 'This passkey belongs to no account here: sign in with your password, then add it again.',
+    fr: 'Cette clé d’accès ne correspond à aucun compte ici : connectez-vous avec votre mot de passe, puis ajoutez-la de nouveau.',
+    de: 'Dieser Passkey gehört hier zu keinem Konto: Melden Sie sich mit Ihrem Passwort an und fügen Sie ihn erneut hinzu.',
+  },
+  passkey_not_found: {
+    en: 'No such passkey on your account.',
+    fr: 'Aucune clé d’accès de ce type sur votre compte.',
+    de: 'Kein solcher Passkey in Ihrem Konto.',
+  },
+  session_not_found: {
+    en: 'No such session: it may have ended already.',
+    fr: 'Session introuvable : elle est peut-être déjà terminée.',
+    de: 'Keine solche Sitzung: Sie ist vielleicht schon beendet.',
+  },
+  push_auth_invalid: {
+    en: 'The subscription’s auth secret must be 16 bytes (base64url).',
+    fr: 'Le secret auth de l’abonnement doit faire 16 octets (base64url).',
+    de: 'Das auth-Geheimnis des Abonnements muss 16 Byte lang sein (base64url).',
+  },
+  second_factor_required: {
+    en: 'Enter the 6-digit code of your authenticator app, or one of your recovery codes.',
+    fr: 'Saisissez le code à 6 chiffres de votre application d’authentification, ou l’un de vos codes de récupération.',
+    de: 'Geben Sie den 6-stelligen Code Ihrer Authenticator-App oder einen Ihrer Wiederherstellungscodes ein.',
+  },
+  second_factor_wrong: {
+    en: 'This verification code is wrong or was already used: enter the current code of your app, or an unused recovery code.',
+    fr: 'Ce code de validation est faux ou a déjà servi : saisissez le code actuel de votre application, ou un code de récupération inutilisé.',
+    de: 'Dieser Bestätigungscode ist falsch oder wurde schon verwendet: Geben Sie den aktuellen Code Ihrer App oder einen unbenutzten Wiederherstellungscode ein.',
+  },
+  second_factor_passkey: {
+    en: 'Your organisation requires a second factor for your role: sign in with your passkey.',
+    fr: 'Votre organisation exige un second facteur pour votre rôle : connectez-vous avec votre clé d’accès.',
+    de: 'Ihre Organisation verlangt für Ihre Rolle einen zweiten Faktor: Melden Sie sich mit Ihrem Passkey an.',
+  },
+  passkey_required_by_policy: {
+    en: 'Your organisation requires a second factor for your role and this passkey is your last one: add another first (an administrator can reset it).',
+    fr: 'Votre organisation exige un second facteur pour votre rôle et cette clé d’accès est la dernière : ajoutez-en une autre d’abord (un administrateur peut la réinitialiser).',
+    de: 'Ihre Organisation verlangt für Ihre Rolle einen zweiten Faktor und dieser Passkey ist Ihr letzter: Fügen Sie zuerst einen weiteren hinzu (ein Administrator kann ihn zurücksetzen).',
+  },
+  second_factor_setup_required: {
+    en: 'Your organisation requires a second factor for your role: set up two-step verification or a passkey on your account page first.',
+    fr: 'Votre organisation exige un second facteur pour votre rôle : configurez d’abord la validation en deux étapes ou une clé d’accès sur la page de votre compte.',
+    de: 'Ihre Organisation verlangt für Ihre Rolle einen zweiten Faktor: Richten Sie zuerst auf Ihrer Kontoseite die Zwei-Schritt-Verifizierung oder einen Passkey ein.',
+  },
+  totp_already_on: {
+    en: 'Two-step verification is already on: turn it off first to set it up again.',
+    fr: 'La validation en deux étapes est déjà activée : désactivez-la d’abord pour la configurer à nouveau.',
+    de: 'Die Zwei-Schritt-Verifizierung ist bereits eingeschaltet: Schalten Sie sie zuerst aus, um sie neu einzurichten.',
+  },
+  totp_not_started: {
+    en: 'Start the setup of two-step verification first.',
+    fr: 'Commencez d’abord la configuration de la validation en deux étapes.',
+    de: 'Beginnen Sie zuerst mit der Einrichtung der Zwei-Schritt-Verifizierung.',
+  },
+  totp_not_on: {
+    en: 'Two-step verification is not on.',
+    fr: 'La validation en deux étapes n’est pas activée.',
+    de: 'Die Zwei-Schritt-Verifizierung ist nicht eingeschaltet.',
+  },
+  totp_code_wrong: {
+    en: 'This code is wrong: enter the 6-digit code your authenticator app shows now.',
+    fr: 'Ce code est faux : saisissez le code à 6 chiffres que votre application d’authentification affiche maintenant.',
+    de: 'Dieser Code ist falsch: Geben Sie den 6-stelligen Code ein, den Ihre Authenticator-App jetzt anzeigt.',
+  },
+  totp_required_by_policy: {
+    en: 'Your organisation requires a second factor for your role: two-step verification stays on (an administrator can reset it).',
+    fr: 'Votre organisation exige un second facteur pour votre rôle : la validation en deux étapes reste activée (un administrateur peut la réinitialiser).',
+    de: 'Ihre Organisation verlangt für Ihre Rolle einen zweiten Faktor: Die Zwei-Schritt-Verifizierung bleibt eingeschaltet (ein Administrator kann sie zurücksetzen).',
+  },
+  voice_recording_off: {
+    en: 'Recording is turned off for this channel.',
+    fr: 'L’enregistrement est désactivé pour ce canal.',
+    de: 'Die Aufnahme ist für diesen Kanal ausgeschaltet.',
+  },
+  voice_recorded_by_server: {
+    en: "The media server records this channel's transmissions: a recording sent by a browser is not kept.",
+    fr: 'Le serveur média enregistre les transmissions de ce canal : un enregistrement envoyé par un navigateur n’est pas conservé.',
+    de: 'Der Medienserver zeichnet die Übertragungen dieses Kanals auf: Eine vom Browser gesendete Aufnahme wird nicht aufbewahrt.',
+  },
+  voice_no_grant: {
+    en: 'No transmission of yours matches this recording: only what you said while the floor was yours is kept, once (its start within 5 s of the grant, its length within the grant).',
+    fr: 'Aucune de vos transmissions ne correspond à cet enregistrement : seul ce que vous avez dit pendant que vous aviez la parole est conservé, une fois (début à 5 s près, durée dans celle de la prise de parole).',
+    de: 'Keine Ihrer Übertragungen passt zu dieser Aufnahme: Nur was Sie sagten, während Sie das Wort hatten, wird einmal aufbewahrt (Beginn auf 5 s genau, Dauer innerhalb der Wortmeldung).',
+  },
+  too_many_connections: {
+    en: 'Too many connections from your address: wait a minute and try again.',
+    fr: 'Trop de connexions depuis votre adresse : attendez une minute et réessayez.',
+    de: 'Zu viele Verbindungen von Ihrer Adresse: Warten Sie eine Minute und versuchen Sie es erneut.',
+  },
+  server_busy: {
+    en: 'The server has as many connections as it can take: it will try again by itself in a moment.',
+    fr: 'Le serveur a autant de connexions qu’il peut en prendre : nouvel essai automatique dans un instant.',
+    de: 'Der Server hat so viele Verbindungen, wie er aufnehmen kann: Gleich wird es automatisch erneut versucht.',
+  },
+  bad_token: {
+    en: 'The token is invalid, expired or revoked: sign in again.',
+    fr: 'Le jeton est invalide, expiré ou révoqué : reconnectez-vous.',
+    de: 'Das Token ist ungültig, abgelaufen oder widerrufen: Melden Sie sich erneut an.',
+  },
+
   database_unavailable: {
     en: 'The database is not reachable now; try again in a moment.',
     fr: 'La base de données est injoignable pour le moment ; réessayez dans un instant.',

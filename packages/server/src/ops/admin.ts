@@ -4,20 +4,25 @@
  *   create <login> [<first name> <last name>]   a new administrator
  *   promote <login>                             a member becomes an administrator
  *   reset-password <login>                      a new password; every session of that user ends
- * The password is read from TALKGROUP_PASSWORD, or generated and printed once. Each is in the audit log.
+ *   reset-second-factor <login>                 its authenticator app, recovery codes and passkeys go; its
+ *                                               sessions end (a lost phone, the console out of reach)
+ * The password is read from TALKGROUP_PASSWORD, or generated and printed once. Each is in the audit log. A running
+ * server's open sockets of that user follow (realtime/remote.ts).
  */
 import { randomBytes } from 'node:crypto';
 import { passwordPolicy } from '../auth/password-policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config.ts';
 import { openDatabase } from '../db/open.ts';
 import type { Db } from '../db/schema.ts';
 import { searchTextOf } from '../db/search-text.ts';
 import { HttpError } from '../http/errors.ts';
+import { tellInstances } from '../realtime/remote.ts';
 
 const USAGE = `Usage: npm run admin -- create <login> [<first name> <last name>]
        npm run admin -- promote <login>
        npm run admin -- reset-password <login>
+       npm run admin -- reset-second-factor <login>
 The password comes from TALKGROUP_PASSWORD, or is generated and printed.`;
 
 class UsageError extends Error {}
@@ -47,6 +52,20 @@ async function audit(db: Db, action: string, target: { id: number; name: string 
       request_id: null,
     })
     .execute();
+}
+
+/**
+ * The running server's open sockets of that user follow the change (its role, its ended sessions): at once
+ * with Redis, within the instances' periodic check otherwise (realtime/remote.ts).
+ */
+async function followed(config: Config, userId: number): Promise<string> {
+  try {
+    return (await tellInstances(config, [userId]))
+      ? '\nThe running instances were told: its open connections follow now.'
+      : `\nA running server's open connections follow within ${Math.round(config.rightsRecheckMs / 1000)} s.`;
+  } catch (error) {
+    return `\nThe running instances could not be told through Redis (${(error as Error).message}): their open connections follow within ${Math.round(config.rightsRecheckMs / 1000)} s.`;
+  }
 }
 
 /** Runs one command; returns what to print. */
@@ -106,7 +125,7 @@ export async function runAdminCommand(args: string[], env: NodeJS.ProcessEnv = p
         await trx.updateTable('users').set({ role: 'admin' }).where('id', '=', user.id).execute();
         await audit(trx, 'user.update', { id: user.id, name }, { role: { before: user.role, after: 'admin' } });
       });
-      return `${identifier} is now an administrator (its next sign-in opens the console).`;
+      return `${identifier} is now an administrator (its next sign-in opens the console).${await followed(config, user.id)}`;
     }
     if (command === 'reset-password') {
       const { password, generated } = newPassword(config.passwordMinLength);
@@ -117,7 +136,25 @@ export async function runAdminCommand(args: string[], env: NodeJS.ProcessEnv = p
         await audit(trx, 'user.password', { id: user.id, name }, { passwordChanged: { before: null, after: true } });
         return Number(result.numDeletedRows);
       });
-      return `New password set for ${identifier}; ${ended} session(s) ended.${generated ? `\nPassword: ${password}` : ''}`;
+      return `New password set for ${identifier}; ${ended} session(s) ended.${await followed(config, user.id)}${generated ? `\nPassword: ${password}` : ''}`;
+    }
+    if (command === 'reset-second-factor') {
+      const ended = await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('totp_secrets').where('user_id', '=', user.id).execute();
+        await trx.deleteFrom('recovery_codes').where('user_id', '=', user.id).execute();
+        const passkeys = await trx.deleteFrom('passkeys').where('user_id', '=', user.id).executeTakeFirst();
+        const result = await trx.deleteFrom('sessions').where('user_id', '=', user.id).executeTakeFirst();
+        await audit(
+          trx,
+          'user.second_factor_reset',
+          { id: user.id, name },
+          {
+            passkeys: { before: Number(passkeys.numDeletedRows), after: 0 },
+          },
+        );
+        return Number(result.numDeletedRows);
+      });
+      return `The second factors of ${identifier} are removed (authenticator app, recovery codes, passkeys); ${ended} session(s) ended.${await followed(config, user.id)}`;
     }
     throw new UsageError(USAGE);
   } finally {

@@ -4,15 +4,20 @@
  * returned function. Production runs them as services with the configurations the README shows.
  *
  *   npm run janus   Janus with deploy/janus/'s configuration: its API on ws://127.0.0.1:8188 (JANUS_WS_PORT), its
- *                   media on UDP 20000-20999 (JANUS_RTP_PORTS)
- *   npm run turn    coturn with deploy/coturn/'s configuration on 127.0.0.1:3478 (TURN_PORT) with TURN_SECRET
- *                   (default: dev-turn-secret), relaying from this machine's address to Janus
+ *                   media on UDP 20000-20999 (JANUS_RTP_PORTS), asking for JANUS_API_SECRET (a random one, printed,
+ *                   when unset)
+ *   npm run turn    coturn with deploy/coturn/'s configuration on 127.0.0.1:3478 (TURN_PORT) with TURN_SECRET (a
+ *                   random one, printed, when unset): like the shipped file it relays only to the Internet, unless
+ *                   TURN_ALLOW_PEERS names addresses it may relay to as well (`local`: this machine's, for a Janus
+ *                   on it)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
+import { ConfigError, SHARED_SECRET_MIN_LENGTH } from '../config.ts';
 
 /** The configuration the project ships (deploy/janus/): production copies it to /etc/janus. */
 const SHIPPED_JANUS = path.resolve(import.meta.dirname, '../../../../deploy/janus');
@@ -47,6 +52,22 @@ export interface MediaProcess {
   output(): string;
   /** Its process id (tests kill it, benchmarks read its CPU time). */
   pid: number;
+  /** The secret it asks for (Janus's api_secret and admin keys, coturn's static-auth-secret). */
+  secret: string;
+}
+
+/** A random secret for a development server: 64 hexadecimal characters, like `openssl rand -hex 32`. */
+export function randomSecret(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** A secret given to `npm run janus` or `npm run turn`: long enough and not an example's placeholder. */
+export function checkedSecret(name: string, secret: string): string {
+  if (secret.length < SHARED_SECRET_MIN_LENGTH || /change-?me/i.test(secret))
+    throw new ConfigError(
+      `${name} must be a random secret of at least ${SHARED_SECRET_MIN_LENGTH} characters, not "change-me" or a word: make one with "openssl rand -hex 32" (or leave ${name} unset for a random one)`,
+    );
+  return secret;
 }
 
 async function waitForPort(port: number, child: ChildProcess, output: () => string, what: string): Promise<void> {
@@ -95,6 +116,7 @@ export interface JanusOptions {
   rtpPorts: [number, number];
   /** Only these interfaces' addresses as ICE candidates (Janus never gives loopback ones). */
   iceInterfaces?: string;
+  /** Its api_secret and its plugins' admin_key (JANUS_API_SECRET for the app): a random one when unset. */
   apiSecret?: string;
   debugLevel?: number;
 }
@@ -104,19 +126,20 @@ export interface JanusOptions {
  * its media (and the plugins' internal RTP) in `rtpPorts`.
  */
 export async function startJanus(options: JanusOptions): Promise<MediaProcess> {
+  const secret = options.apiSecret ?? randomSecret();
   const folder = mkdtempSync(path.join(tmpdir(), 'talkgroup-janus-'));
   const range = `${options.rtpPorts[0]}-${options.rtpPorts[1]}`;
   const settings: Record<string, Record<string, string | number | undefined>> = {
     'janus.jcfg': {
       configs_folder: folder,
       debug_level: options.debugLevel ?? 3,
-      api_secret: options.apiSecret,
+      api_secret: secret,
       rtp_port_range: range,
       ice_enforce_list: options.iceInterfaces,
     },
     'janus.transport.websockets.jcfg': { ws_port: options.wsPort, ws_ip: '127.0.0.1' },
-    'janus.plugin.audiobridge.jcfg': { rtp_port_range: range },
-    'janus.plugin.streaming.jcfg': { rtp_port_range: range },
+    'janus.plugin.audiobridge.jcfg': { rtp_port_range: range, admin_key: secret },
+    'janus.plugin.streaming.jcfg': { rtp_port_range: range, admin_key: secret },
   };
   for (const file of JANUS_FILES)
     writeFileSync(
@@ -130,7 +153,7 @@ export async function startJanus(options: JanusOptions): Promise<MediaProcess> {
     child.kill('SIGKILL');
     throw error;
   }
-  return { url: `ws://127.0.0.1:${options.wsPort}`, stop: stopper(child), output, pid: child.pid ?? 0 };
+  return { url: `ws://127.0.0.1:${options.wsPort}`, stop: stopper(child), output, pid: child.pid ?? 0, secret };
 }
 
 export interface CoturnOptions {
@@ -141,8 +164,12 @@ export interface CoturnOptions {
   realm?: string;
   /** The address relayed traffic leaves from: one that reaches Janus's candidates (this machine's by default). */
   relayIp?: string;
-  /** Relay to peers on 127.0.0.1 (tests on one machine); never in production. */
-  loopback?: boolean;
+  /**
+   * Development and tests only: peers it may relay to although the shipped file denies their range (this
+   * machine's address, where a test's Janus gives its candidates; 127.0.0.1 also allows loopback peers).
+   * Never in production: the shipped file relays only to the Internet.
+   */
+  allowPeers?: string[];
 }
 
 /** This machine's first IPv4 address that is not loopback (Janus gives those as its candidates). */
@@ -164,7 +191,13 @@ export async function startCoturn(options: CoturnOptions): Promise<MediaProcess>
     child.kill('SIGKILL');
     throw error;
   }
-  return { url: `turn:127.0.0.1:${options.port}`, stop: stopper(child), output, pid: child.pid ?? 0 };
+  return {
+    url: `turn:127.0.0.1:${options.port}`,
+    stop: stopper(child),
+    output,
+    pid: child.pid ?? 0,
+    secret: options.secret,
+  };
 }
 
 /** The shipped turnserver.conf with these ports, addresses and secret (`key=value` lines and flags). */
@@ -178,7 +211,9 @@ export function coturnConfig(options: CoturnOptions): string {
     'static-auth-secret': options.secret,
     realm: options.realm ?? 'talkgroup',
   };
-  const flags = ['no-tls', 'no-dtls', ...(options.loopback ? ['allow-loopback-peers'] : [])];
+  const allowPeers = options.allowPeers ?? [];
+  const loopback = allowPeers.some((peer) => /^127\./.test(peer) || peer === '::1');
+  const flags = ['no-tls', 'no-dtls', ...(loopback ? ['allow-loopback-peers'] : [])];
   let text = readFileSync(path.join(SHIPPED_COTURN, 'turnserver.conf'), 'utf8');
   for (const [key, value] of Object.entries(values)) {
     const line = new RegExp(`^#?${key}=.*$`, 'm');
@@ -190,6 +225,10 @@ export function coturnConfig(options: CoturnOptions): string {
     if (!line.test(text)) throw new Error(`no "${flag}" line in the shipped coturn configuration`);
     text = text.replace(line, flag);
   }
+  if (allowPeers.length > 0)
+    text += `\n# Development and tests only (dev-media.ts, allowPeers): relayed to although denied above.\n${allowPeers
+      .map((peer) => `allowed-peer-ip=${peer}`)
+      .join('\n')}\n`;
   return text;
 }
 
@@ -201,21 +240,45 @@ function portRange(text: string): [number, number] {
   return [low, high];
 }
 
+/** TURN_ALLOW_PEERS: a comma list of addresses, `local` standing for this machine's (127.0.0.1 and its own). */
+export function allowedPeers(raw: string | undefined): string[] {
+  const peers = (raw ?? '')
+    .split(',')
+    .map((peer) => peer.trim())
+    .filter(Boolean)
+    .flatMap((peer) => (peer === 'local' ? ['127.0.0.1', hostAddress()] : [peer]));
+  for (const peer of peers)
+    if (!/^[0-9a-f.:]+(-[0-9a-f.:]+)?$/i.test(peer))
+      throw new ConfigError(`TURN_ALLOW_PEERS must list addresses (or "local"), not "${peer}"`);
+  return [...new Set(peers)];
+}
+
 async function main(): Promise<void> {
   const which = process.argv[2];
+  const given = which === 'turn' ? process.env.TURN_SECRET : process.env.JANUS_API_SECRET;
+  const name = which === 'turn' ? 'TURN_SECRET' : 'JANUS_API_SECRET';
+  let secret: string;
+  try {
+    secret = given ? checkedSecret(name, given) : randomSecret();
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(1);
+  }
   const running =
     which === 'turn'
       ? await startCoturn({
           port: Number(process.env.TURN_PORT ?? 3478),
-          secret: process.env.TURN_SECRET ?? 'dev-turn-secret',
+          secret,
           relayPorts: [49160, 49200],
+          allowPeers: allowedPeers(process.env.TURN_ALLOW_PEERS),
         })
       : await startJanus({
           wsPort: Number(process.env.JANUS_WS_PORT ?? 8188),
           rtpPorts: portRange(process.env.JANUS_RTP_PORTS ?? '20000-20999'),
-          apiSecret: process.env.JANUS_API_SECRET || undefined,
+          apiSecret: secret,
         });
   console.log(`${which === 'turn' ? 'coturn' : 'Janus'} listening: ${running.url} (Ctrl+C stops it)`);
+  if (!given) console.log(`${name}=${secret} (a random one: give Talkgroup the same)`);
   process.on('SIGINT', () => void running.stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void running.stop().then(() => process.exit(0)));
 }

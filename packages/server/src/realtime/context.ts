@@ -38,9 +38,10 @@ export interface SocketData {
   participations: Participation[];
 }
 
-/** Between instances: re-check which sockets may stay in which channel room (see room-guard.ts). */
+/** What instances tell each other (the Redis adapter's serverSideEmit). */
 export interface InterServerEvents {
-  revalidateRooms: () => void;
+  /** Re-check the rights of these users' sockets, or (null: a channel changed) of every socket (room-guard.ts). */
+  revalidateRooms: (userIds: number[] | null) => void;
   /** A floor change for a socket of another instance: its media plane lets it be heard or silences it. */
   mediaHeard: (channelId: number, socketId: string, heard: boolean) => void;
   /** A geofence changed: every instance drops its cached fences (geofences/watch.ts). */

@@ -40,6 +40,11 @@ export interface Floor {
   free(socketId: string, room: string, channelId: number, reason?: FloorRevokeReason): Promise<FloorClaim | undefined>;
   /** Who holds the channel's floor now (across instances). */
   holder(channelId: number): Promise<FloorClaim | undefined>;
+  /**
+   * Writes the holdings this instance granted into the store again, for what they have left (Redis restarted
+   * empty): a holder keeps the floor, and a press meanwhile is refused as before. Returns how many.
+   */
+  restore(): Promise<number>;
   stop(): void;
 }
 
@@ -53,8 +58,8 @@ export function floorControl(
   },
 ): Floor {
   const { store, maxMs, emitTo, log } = deps;
-  /** This instance's timers of the holdings it granted. */
-  const timers = new Map<number, { socketId: string; timer: NodeJS.Timeout }>();
+  /** This instance's timers of the holdings it granted, with their claims and when they run out. */
+  const timers = new Map<number, { socketId: string; timer: NodeJS.Timeout; claim: FloorClaim; endsAt: number }>();
 
   const disarm = (channelId: number, socketId?: string) => {
     const armed = timers.get(channelId);
@@ -93,7 +98,7 @@ export function floorControl(
           })().catch((error) => log.error({ err: error, channelId }, 'could not take the floor back'));
         }, holdMs);
         timer.unref();
-        timers.set(channelId, { socketId: claim.socketId, timer });
+        timers.set(channelId, { socketId: claim.socketId, timer, claim, endsAt: Date.now() + holdMs });
       }
       if (!alreadyHeld) {
         emitTo([channelRoom(room)], 'floor_taken', {
@@ -116,6 +121,17 @@ export function floorControl(
     },
 
     holder: (channelId) => store.holder(channelId),
+
+    async restore() {
+      let restored = 0;
+      for (const [channelId, { claim, endsAt }] of timers) {
+        const left = endsAt - Date.now();
+        if (left <= 0) continue;
+        const decision = await store.take(channelId, claim, left + 5000);
+        if (decision.granted) restored += 1;
+      }
+      return restored;
+    },
 
     stop() {
       for (const { timer } of timers.values()) clearTimeout(timer);

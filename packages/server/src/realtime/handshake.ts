@@ -1,9 +1,14 @@
-/** The handshake: a socket is accepted only with a valid session token (spec section 7: `?token=`). */
+/**
+ * The handshake: a socket is accepted only with a valid session token (spec section 7: `?token=`). A refusal is
+ * `connect_error` with `{ code, message }` in its `data` (`token_missing`, `bad_token`,
+ * `second_factor_setup_required`, `database_unavailable`,
+ * `server_error`; the gate's `too_many_connections` and `server_busy` come before), its message the sentence.
+ */
 import type { Socket } from 'socket.io';
 import type { SessionStore } from '../auth/sessions.ts';
-import { serverText } from '../http/messages.ts';
 import { databaseUnreachable } from '../http/outages.ts';
 import type { UserStore } from '../users/store.ts';
+import { refusal } from './connection-gate.ts';
 import type { Io, SocketData } from './context.ts';
 import { wantsOnePush } from './legacy/client-kinds.ts';
 
@@ -22,10 +27,12 @@ export function authenticateSockets(
   io.use(async (socket, next) => {
     try {
       const token = tokenOf(socket.handshake);
-      if (!token) return next(new Error('Missing token: connect with ?token=<your session token>.'));
+      if (!token) return next(refusal('token_missing', socket.request));
       const owner = await deps.sessions.resolve(token);
       const user = owner && (await deps.users.row(owner.userId));
-      if (!owner || !user) return next(new Error('The token is invalid, expired or revoked: sign in again.'));
+      if (!owner || !user) return next(refusal('bad_token', socket.request));
+      // A session waiting for its second factor's setup gets no real time (issue 38).
+      if (owner.secondFactorPending) return next(refusal('second_factor_setup_required', socket.request));
       const data: SocketData = {
         userId: user.id,
         sessionId: owner.sessionId,
@@ -39,9 +46,9 @@ export function authenticateSockets(
       next();
     } catch (error) {
       // The database away: the client is told so and retries by itself; no error logged for each attempt.
-      if (databaseUnreachable(error)) return next(new Error(serverText('database_unavailable')));
+      if (databaseUnreachable(error)) return next(refusal('database_unavailable', socket.request));
       deps.onError(error);
-      next(new Error('The server could not check the token: try again.'));
+      next(refusal('server_error', socket.request));
     }
   });
 }

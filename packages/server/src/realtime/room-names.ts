@@ -37,6 +37,12 @@ export function lobbyRoom(channelId: number): string {
   return `lobby:${channelId}`;
 }
 
+/** The channel of a lobby room, or undefined for any other room. */
+export function lobbyChannelOf(room: string): number | undefined {
+  const match = /^lobby:(\d+)$/.exec(room);
+  return match ? Number(match[1]) : undefined;
+}
+
 /**
  * The sockets of users who supervise a channel from anywhere in the console (dispatchers: its activities, its
  * SOS alerts, its members' presence), whether or not they are in its room. Administrators hear everything in
@@ -44,4 +50,10 @@ export function lobbyRoom(channelId: number): string {
  */
 export function supervisorRoom(channelId: number): string {
   return `supervise:${channelId}`;
+}
+
+/** The channel of a supervisor room, or undefined for any other room. */
+export function supervisedChannelOf(room: string): number | undefined {
+  const match = /^supervise:(\d+)$/.exec(room);
+  return match ? Number(match[1]) : undefined;
 }

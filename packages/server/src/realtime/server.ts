@@ -110,16 +110,21 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     }
   };
   /**
-   * Redis restarted (or failed over): it may have lost the floor and the instance registry, and broadcasts
-   * between instances were lost while it was away. This instance beats at once, and waits for the others to
-   * beat before it takes their rows for dead; its clients' connections are closed without a goodbye, so that
-   * each client comes back by itself (reconnect, rejoin, fetch what it missed), as after a server restart, and
-   * the floor, the rooms and presence are made again from what the clients say.
+   * Redis restarted (or failed over), invisibly to clients: their connections stay open, and their rooms were
+   * never in Redis (each instance keeps its sockets' rooms). What Redis lost is written again: this instance's
+   * beat (it waits for the others to beat before it takes their rows for dead) and the floors it granted (a
+   * holder keeps talking, a press meanwhile is refused as before); presence rows are in the database, and the
+   * sweep writes again any another instance removed meanwhile. Broadcasts between instances were lost while it
+   * was away: every client here is told to fetch what it may have missed (`resync`).
    */
   function redisBack(): void {
     keepOthersUntil = Date.now() + 2 * HEARTBEAT_MS;
-    registry.beat().catch((error) => log.warn({ err: error }, 'could not beat after Redis came back'));
-    for (const socket of io.of('/').sockets.values()) socket.conn.close();
+    void (async () => {
+      await registry.beat();
+      const floors = await floor.restore();
+      if (floors > 0) log.info(`wrote ${floors} floor holding(s) again after Redis came back`);
+      io.local.emit('resync', { reason: 'redis' });
+    })().catch((error) => log.warn({ err: error }, 'could not put things back after Redis came back'));
   }
 
   await sweep();
@@ -186,7 +191,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     });
   }
   // Another instance changed a channel: what this one remembers of channels (and their fences) may be stale.
-  io.on('revalidateRooms', () => {
+  io.on('revalidateRooms', (userIds) => {
+    if (userIds !== null) return;
     channels.clear();
     services.geofenceWatch.forget();
   });
@@ -231,8 +237,15 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     endSessions: (ended) =>
       void endSessions(io, ended).catch((error) => log.error({ err: error }, 'could not end sessions')),
   });
-  const guard = roomGuard(io, { services, log, local, shared: redis !== undefined });
-  const supervisors = supervision(io, services, local);
+  const guard = roomGuard(io, {
+    services,
+    log,
+    local,
+    media,
+    shared: redis !== undefined,
+    recheckMs: config.rightsRecheckMs,
+  });
+  const supervisors = supervision(services);
   const callRooms = privateCallRooms(io, {
     services,
     local,
@@ -241,11 +254,9 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     graceMs: config.connectionLostGraceMs,
   });
   const stopEmergencyFloor = emergencyFloor(services.events, local);
-  // A user whose role changed comes back with the new one (what it may do is read at the handshake).
-  const stopRoleChanges = services.events.on('rolesChanged', ({ userIds }) => {
-    for (const userId of userIds) io.in(userRoom(userId)).disconnectSockets(false);
-  });
 
+  // Before the token is read: a flooding address, or an instance that holds all the sockets it may.
+  io.use((socket, next) => next(gate.admit(socket, local.size)));
   authenticateSockets(io, {
     sessions,
     users: services.users,
@@ -330,15 +341,12 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   fastify.addHook('preClose', async () => {
     closing = true;
     if (heartbeat) clearInterval(heartbeat);
-    status.stop();
     floor.stop();
     for (const timer of graceTimers) clearTimeout(timer);
     unsubscribePushes();
     guard.stop();
-    supervisors.stop();
     callRooms.stop();
     stopEmergencyFloor();
-    stopRoleChanges();
     stopFenceRelay();
     channels.stop();
     const sockets = [...local.values()];
@@ -347,6 +355,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     // disconnect would make them give up.
     io.engine.close();
     await Promise.allSettled(sockets.map(({ socket, scope }) => scope.run('close', () => presenceSettled(socket))));
+    // After the sockets' last changes: nothing is pushed through the adapter once it closes below.
+    await status.stop();
     try {
       await presence.removeInstance(instanceId);
       await registry.leave();

@@ -1,7 +1,7 @@
 /** Ending sessions: their sockets, on whichever instance, are told why and closed for good. */
 import type { SessionEndReason } from '@talkgroup/protocol';
 import type { DomainEvents } from '../events.ts';
-import type { Io } from './context.ts';
+import type { Io, TalkSocket } from './context.ts';
 import { userRoom } from './room-names.ts';
 
 const MESSAGES: Record<SessionEndReason, string> = {
@@ -9,7 +9,14 @@ const MESSAGES: Record<SessionEndReason, string> = {
   revoked: 'You were disconnected from all devices: sign in again.',
   password: 'Your password was changed: sign in again.',
   deleted: 'Your account was deleted.',
+  ended: 'This session was signed out from another one: sign in again.',
 };
+
+/** Tells one socket of this instance that its session ended, and closes it for good. */
+export function endSocketSession(socket: TalkSocket, reason: SessionEndReason): void {
+  socket.emit('session_ended', { reason, message: MESSAGES[reason] });
+  socket.disconnect(true);
+}
 
 export async function endSessions(io: Io, ended: DomainEvents['sessionsEnded']): Promise<void> {
   const { userId, reason, sessionId, exceptSessionId } = ended;

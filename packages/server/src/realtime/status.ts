@@ -28,6 +28,8 @@ export function statusPublisher(
 ) {
   let batch = new Map<number, { alsoRooms: Set<string>; cameOnline: boolean }>();
   let timer: NodeJS.Timeout | undefined;
+  let flushing: Promise<void> | undefined;
+  let stopped = false;
 
   /**
    * Where a user's status goes: administrators, the rooms of its channels (and those it is in or just left),
@@ -70,6 +72,8 @@ export function statusPublisher(
         log.error({ err: error, userId }, 'could not push a presence change');
       }
     }
+    // Shutting down while the presence was read: the adapter's Redis clients may be closed already.
+    if (stopped) return;
     alsoRender(rendered);
     if (byRoom.size === 0) return;
     // With the channels' connected counts as they are now: a console patches its channel list with them
@@ -80,6 +84,7 @@ export function statusPublisher(
     } catch (error) {
       log.error({ err: error }, 'could not count the connected members of channels');
     }
+    if (stopped) return;
     for (const [room, payload] of byRoom) emitTo([room], 'onUserStatusesChanged', { ...payload, connected });
   }
 
@@ -89,12 +94,21 @@ export function statusPublisher(
       for (const room of options.alsoRooms ?? []) pending.alsoRooms.add(room);
       pending.cameOnline ||= options.cameOnline ?? false;
       batch.set(userId, pending);
-      timer ??= setTimeout(() => void flush(), STATUS_GATHER_MS);
+      if (stopped) return;
+      timer ??= setTimeout(() => {
+        flushing = flush()
+          .catch((error: unknown) => log.error({ err: error }, 'could not push presence changes'))
+          .finally(() => {
+            flushing = undefined;
+          });
+      }, STATUS_GATHER_MS);
     },
-    /** Drops what is gathered (shutting down). */
-    stop(): void {
+    /** Drops what is gathered and waits for a push being prepared, which then sends nothing (shutting down). */
+    async stop(): Promise<void> {
+      stopped = true;
       clearTimeout(timer);
       batch.clear();
+      await flushing;
     },
   };
 }

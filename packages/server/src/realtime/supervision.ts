@@ -2,51 +2,52 @@
  * Puts the sockets of dispatchers (users who hold `channel.alerts` or `channel.activities` in the channels they
  * belong to) in the supervisor room of each of those channels, so that the channels' alerts, activities and
  * presence reach their console pages wherever they are. Administrators hold these everywhere and hear them in
- * ADMINS_ROOM. Placed at connection and again when memberships change (on any instance: revalidateRooms).
+ * ADMINS_ROOM. Placed at connection, and again by the room guard whenever the user's rights change
+ * (room-guard.ts, on every instance).
  */
-import { may, mayAnywhere } from '@talkgroup/protocol';
+import { type Actor, may, mayAnywhere } from '@talkgroup/protocol';
 import type { Services } from '../services.ts';
-import type { Io, TalkSocket } from './context.ts';
-import type { LocalSocket } from './room-guard.ts';
-import { supervisorRoom } from './room-names.ts';
+import type { TalkSocket } from './context.ts';
+import { supervisedChannelOf, supervisorRoom } from './room-names.ts';
 
-/** Whether the socket's user supervises its own channels (and not all of them from ADMINS_ROOM). */
-function supervisesOwn(socket: TalkSocket): boolean {
-  const actor = { role: socket.data.role, mapRight: socket.data.mapRight };
-  return (
-    !may(actor, null, 'channel.alerts') &&
-    (mayAnywhere(actor, 'channel.alerts') || mayAnywhere(actor, 'channel.activities'))
-  );
+/** The supervisor rooms of a user with this role, given its memberships (channel id -> canTalk). */
+export function supervisorRoomsOf(actor: Actor, own: ReadonlyMap<number, boolean>): string[] {
+  // Whoever takes every channel's alerts hears them all in ADMINS_ROOM.
+  if (may(actor, null, 'channel.alerts')) return [];
+  const rooms: string[] = [];
+  for (const [channelId, canTalk] of own) {
+    const standing = { member: true, canTalk };
+    if (may(actor, standing, 'channel.alerts') || may(actor, standing, 'channel.activities'))
+      rooms.push(supervisorRoom(channelId));
+  }
+  return rooms;
 }
 
-export function supervision(io: Io, services: Services, local: Map<string, LocalSocket>) {
-  async function place(socket: TalkSocket): Promise<void> {
-    if (!supervisesOwn(socket)) return;
-    const wanted = new Set(
-      (await services.memberships.channelsOfMember(socket.data.userId)).map((channel) => supervisorRoom(channel.id)),
-    );
-    if (socket.disconnected) return;
-    for (const room of socket.rooms) if (room.startsWith('supervise:') && !wanted.has(room)) socket.leave(room);
-    await socket.join([...wanted]);
+/** Makes these the socket's supervisor rooms; the channels of those it left. */
+export async function placeSupervision(socket: TalkSocket, wanted: string[]): Promise<number[]> {
+  const keep = new Set(wanted);
+  const left: number[] = [];
+  for (const room of [...socket.rooms]) {
+    const channelId = supervisedChannelOf(room);
+    if (channelId === undefined || keep.has(room)) continue;
+    await socket.leave(room);
+    left.push(channelId);
   }
+  if (wanted.length > 0) await socket.join(wanted);
+  return left;
+}
 
-  function placeAll(userIds?: Set<number>): void {
-    for (const { socket, scope } of local.values()) {
-      if (socket.disconnected || !supervisesOwn(socket)) continue;
-      if (userIds && !userIds.has(socket.data.userId)) continue;
-      void scope.run('supervision', () => place(socket));
-    }
-  }
-
-  io.on('revalidateRooms', () => placeAll());
-  const offs = [
-    services.events.on('membershipChanged', ({ userIds }) => placeAll(new Set(userIds))),
-    services.events.on('channelDeleted', ({ memberIds }) => placeAll(new Set(memberIds))),
-  ];
+export function supervision(services: Services) {
   return {
-    place,
-    stop: () => {
-      for (const off of offs) off();
+    /** At connection: the socket's supervisor rooms from its user's memberships. */
+    async place(socket: TalkSocket): Promise<void> {
+      const actor = socket.data;
+      // Most sockets are members': they supervise nothing, and ask the database nothing here.
+      if (may(actor, null, 'channel.alerts')) return;
+      if (!mayAnywhere(actor, 'channel.alerts') && !mayAnywhere(actor, 'channel.activities')) return;
+      const own = await services.memberships.channelsWithRights(socket.data.userId);
+      if (socket.disconnected) return;
+      await placeSupervision(socket, supervisorRoomsOf(socket.data, new Map(own.map((c) => [c.id, c.canTalk]))));
     },
   };
 }

@@ -79,8 +79,16 @@ export function talkCore(deps: TalkDeps): Talk {
 
   async function recordOne(change: MicChange): Promise<void> {
     const { channel, on } = change;
-    if (on) await services.talkBursts.start(change.userId, channel);
-    else await endBurst(change.userId, channel.id);
+    // The grant keeps how the voice went (the talker's browser records on the mesh, the media server otherwise).
+    if (on) {
+      const current = await channelCache.get(channel.id);
+      await services.talkBursts.start(change.userId, channel, current ? media.kindOf(current) : 'mesh');
+      services.events.emit('transmissionStarted', {
+        channel: { id: channel.id, name: channel.name, hidden: current?.hidden ?? false },
+        userId: change.userId,
+        name: change.name,
+      });
+    } else await endBurst(change.userId, channel.id);
     await services.presence.setMicState(change.userId, channel.id, on);
   }
 

@@ -1,9 +1,11 @@
 /** The organisation's settings (issue 27): one JSON value per key, with its defaults. */
-import { type CallSettings, CallSettingsSchema } from '@talkgroup/protocol';
+import { type CallSettings, CallSettingsSchema, type SecurityPolicy, SecurityPolicySchema } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
 
 const CALLS = 'calls';
 const CALL_DEFAULTS: CallSettings = { membersMayCallMembers: false };
+const SECURITY = 'security';
+const SECURITY_DEFAULTS: SecurityPolicy = { requireSecondFactor: [] };
 
 export function settingsStore(db: Db) {
   return {
@@ -23,6 +25,25 @@ export function settingsStore(db: Db) {
         .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
         .execute();
       return settings;
+    },
+
+    /** Issue 38: which roles must have a second factor; none until an administrator says so. */
+    async security(): Promise<SecurityPolicy> {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', SECURITY).executeTakeFirst();
+      if (!row) return SECURITY_DEFAULTS;
+      const parsed = SecurityPolicySchema.safeParse({ ...SECURITY_DEFAULTS, ...JSON.parse(row.value) });
+      return parsed.success ? parsed.data : SECURITY_DEFAULTS;
+    },
+
+    async setSecurity(policy: SecurityPolicy): Promise<SecurityPolicy> {
+      const stored = { requireSecondFactor: [...new Set(policy.requireSecondFactor)].sort() };
+      const value = JSON.stringify(stored);
+      await db
+        .insertInto('settings')
+        .values({ key: SECURITY, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
+      return stored;
     },
   };
 }

@@ -196,7 +196,7 @@ export function importJobs(
         .executeTakeFirst();
       if (Number(mine.numUpdatedRows) !== 1) throw new LostJob();
       const updated: number[] = [];
-      const rolesChanged: number[] = [];
+      const rightsChanged: number[] = [];
       for (const [i, entry] of batch.entries()) {
         let outcome: 'added' | 'alreadyExisting' | 'notAdded' | 'updated';
         let data: Row;
@@ -213,7 +213,7 @@ export function importJobs(
           outcome = done?.outcome ?? 'notAdded';
           data = done?.data ?? { ...shown(entry.row), reason: 'user_gone', field: 'identifier' };
           if (done?.outcome === 'updated') updated.push(Number(done.data.id));
-          if (done?.roleChanged !== undefined) rolesChanged.push(done.roleChanged);
+          if (done?.rightsChanged !== undefined) rightsChanged.push(done.rightsChanged);
         }
         await db
           .updateTable('import_job_rows')
@@ -225,7 +225,7 @@ export function importJobs(
       // Delivered once the batch commits: the users lists follow the job as it goes.
       services.events.emit('usersChanged', {});
       if (updated.length > 0) services.events.emit('membershipChanged', { userIds: updated });
-      if (rolesChanged.length > 0) services.events.emit('rolesChanged', { userIds: rolesChanged });
+      if (rightsChanged.length > 0) services.events.emit('rightsChanged', { userIds: rightsChanged });
     });
   }
 

@@ -151,7 +151,7 @@ export async function addImportedUser(
 
 /**
  * Updates the user of one checked row (mode `update`), its new password (if any) already hashed: the group the
- * row goes to, and whether the user's role changed. A new password ends the user's sessions.
+ * row goes to, and whether the user's role or map access changed. A new password ends the user's sessions.
  */
 export async function updateImportedUser(
   services: Services,
@@ -159,32 +159,32 @@ export async function updateImportedUser(
   passwordHash: string | undefined,
   channelIds: ChannelIds,
   actorId: number | undefined,
-): Promise<{ outcome: 'updated' | 'notAdded'; data: Row; roleChanged?: number } | undefined> {
+): Promise<{ outcome: 'updated' | 'notAdded'; data: Row; rightsChanged?: number } | undefined> {
   const current = await services.users.rowByIdentifier(identifierOf(row));
   if (!current) return undefined;
   const role = parseRoleCell(row.role) ?? current.role;
-  let roleChanged: number | undefined;
+  const mapRight = parseMapRight(row.mapRight) ?? false;
   if (role !== current.role) {
     if (current.id === actorId)
       return { outcome: 'notAdded', data: { ...shown(row), reason: 'own_role', field: 'role' } };
     if (!(await services.users.changeRole(current.id, role)))
       return { outcome: 'notAdded', data: { ...shown(row), reason: 'last_admin', field: 'role' } };
-    roleChanged = current.id;
   }
   await services.users.update(current.id, {
     firstName: normalizeName(String(row.firstName)),
     lastName: normalizeName(String(row.lastName)),
     pseudo: normalizeName(String(row.pseudo)),
-    mapRight: parseMapRight(row.mapRight) ?? false,
+    mapRight,
     passwordHash,
   });
+  const rightsChanged = role !== current.role || mapRight !== (current.map_right === 1) ? current.id : undefined;
   await services.memberships.addUserToChannels(current.id, channelIdsOf(row, channelIds));
   if (passwordHash) {
     // A new password ends the user's sessions, as it does from the edit dialog.
     await services.sessions.revokeAll(current.id);
     services.events.emit('sessionsEnded', { userId: current.id, reason: 'password' });
   }
-  return { outcome: 'updated', data: { ...shown(row), id: current.id }, roleChanged };
+  return { outcome: 'updated', data: { ...shown(row), id: current.id }, rightsChanged };
 }
 
 /** The import of a file at once (small imports; a big one is a job: import-jobs.ts). */
@@ -208,18 +208,18 @@ export async function importUsers(
     );
   }
 
-  const rolesChanged: number[] = [];
+  const rightsChanged: number[] = [];
   for (const row of updates) {
     const password = passwordOf(row);
     const hash = password === undefined ? undefined : await services.hashPool.hash(password);
     const done = await updateImportedUser(services, row, hash, channelIds, options.actorId);
     if (!done) continue;
     report[done.outcome].push(done.data);
-    if (done.roleChanged !== undefined) rolesChanged.push(done.roleChanged);
+    if (done.rightsChanged !== undefined) rightsChanged.push(done.rightsChanged);
   }
   if (report.updated.length > 0)
     services.events.emit('membershipChanged', { userIds: report.updated.map((row) => Number(row.id)) });
-  if (rolesChanged.length > 0) services.events.emit('rolesChanged', { userIds: rolesChanged });
+  if (rightsChanged.length > 0) services.events.emit('rightsChanged', { userIds: rightsChanged });
   return report;
 }
 

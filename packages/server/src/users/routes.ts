@@ -27,6 +27,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
+import { secondFactorSignIn } from '../auth/second-factor.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
@@ -41,7 +42,7 @@ import { importJobs } from './import-jobs.ts';
 import { userPaging } from './paging.ts';
 
 /** The user a browser keeps after sign-in (spec section 3, browser storage). */
-function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authToken'> {
+export function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authToken'> {
   return {
     id: row.id,
     identifier: row.identifier,
@@ -58,6 +59,7 @@ function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authTok
 export function userRoutes(app: FastifyInstance, services: Services): void {
   const { users, sessions, activities, memberships, events, config } = services;
   const route = defineRoutes(app, sessions);
+  const secondFactors = secondFactorSignIn(services);
 
   /** A new password ends the user's other sessions: a changer keeps its own, anyone else's all end. */
   async function endSessionsAfterNewPassword(auth: TokenOwner, userId: number) {
@@ -74,32 +76,39 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
   async function requireCurrentPassword(hash: string, current: string | undefined, userId: number, address: string) {
     if (!current) throw badRequest('current_password_required');
     const account = `#verify:${userId}`;
-    await services.signInLimits.check(account, address);
-    if (!(await verifyPassword(current, hash))) {
-      await services.signInLimits.failed(account, address);
-      throw badRequest('current_password_wrong');
-    }
+    await services.signInLimits.attempt(account, address);
+    if (!(await verifyPassword(current, hash))) throw badRequest('current_password_wrong');
+    await services.signInLimits.succeeded(account, address);
   }
 
   route(Login, async ({ body, req }) => {
     const identifier = body.user_email.trim().toLowerCase();
-    await services.signInLimits.check(identifier, req.ip);
+    // Counted before the password is checked (a burst gets no more checks than a sequence; auth/sign-in-limits.ts).
+    await services.signInLimits.attempt(identifier, req.ip);
     const row = await users.rowByIdentifier(identifier);
     // Same work and same answer for an unknown login and a wrong password.
     const valid = await verifyPassword(body.user_password, row?.password_hash ?? DUMMY_HASH);
-    if (!row || !valid) {
-      await services.signInLimits.failed(identifier, req.ip);
-      throw unauthorized('invalid_credentials');
-    }
+    if (!row || !valid) throw unauthorized('invalid_credentials');
     await services.signInLimits.succeeded(identifier, req.ip);
+    // OIDC_ONLY: the provider signs everyone in; an administrator's password stays the way in when it is down.
+    if (config.oidc?.only && row.role !== 'admin') throw forbidden('password_sign_in_off');
     // A hash made with older scrypt figures is replaced now that the password is known.
     if (needsRehash(row.password_hash)) await users.setPasswordHash(row.id, await hashPassword(body.user_password));
-    const authToken = await sessions.create(row.id);
+    // Issue 38: an account with TOTP needs its code too (or a recovery code), limited like the password.
+    await secondFactors.checkAtSignIn(row.id, row.role, body.otp, req.ip);
+    const setupRequired = await secondFactors.setupRequiredAtSignIn(row.id, row.role);
+    const authToken = await sessions.create(row.id, {
+      method: 'password',
+      userAgent: req.headers['user-agent'],
+      address: req.ip,
+      ...(setupRequired ? { secondFactorPending: true } : {}),
+    });
     await activities.record('login', { userId: row.id });
     return {
       success: true,
       ...said('login_ok'),
       user: { ...sessionUserOf(row), authToken },
+      ...(setupRequired ? { secondFactorSetupRequired: true } : {}),
     };
   });
 
@@ -111,6 +120,7 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     return {
       success: true,
       user: sessionUserOf(row),
+      ...(owner.secondFactorPending ? { secondFactorSetupRequired: true } : {}),
     };
   });
 
@@ -198,7 +208,9 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
       mapRight: body.mapRight,
     });
     if (body.password?.trim()) await endSessionsAfterNewPassword(auth, body.id);
-    if (newRole !== undefined) events.emit('rolesChanged', { userIds: [body.id] });
+    // What the user's open sockets may do follows at once (realtime/room-guard.ts).
+    const mapRightChanged = body.mapRight !== undefined && body.mapRight !== (current.map_right === 1);
+    if (newRole !== undefined || mapRightChanged) events.emit('rightsChanged', { userIds: [body.id] });
     events.emit('usersChanged', {});
     const user = await users.one(body.id);
     if (!user) throw notFound('user_not_found');
@@ -221,10 +233,10 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     if (auth.userId !== body.id) throw forbidden('own_password_only');
     // Guessing through a stolen session is limited like a sign-in.
     const account = `#verify:${auth.userId}`;
-    await services.signInLimits.check(account, req.ip);
+    await services.signInLimits.attempt(account, req.ip);
     const row = await users.row(body.id);
     const valid = row ? await verifyPassword(body.password, row.password_hash) : false;
-    await (valid ? services.signInLimits.succeeded(account, req.ip) : services.signInLimits.failed(account, req.ip));
+    if (valid) await services.signInLimits.succeeded(account, req.ip);
     return { success: true, result: valid };
   });
 

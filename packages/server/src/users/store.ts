@@ -182,6 +182,14 @@ export function userStore(db: Db) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
+    /** What these users' accounts allow them (their role and map access), by id: those that exist. */
+    async rightsOf(ids: readonly number[]): Promise<Map<number, { role: Role; mapRight: boolean }>> {
+      const rows = await inSlices([...new Set(ids)], (slice) =>
+        db.selectFrom('users').select(['id', 'role', 'map_right']).where('id', 'in', slice).execute(),
+      );
+      return new Map(rows.map((row) => [row.id, { role: row.role, mapRight: row.map_right === 1 }]));
+    },
+
     rowByIdentifier(identifier: string): Promise<UserRow | undefined> {
       return db
         .selectFrom('users')

@@ -34,12 +34,6 @@ export const exportOptions = {
   },
 };
 
-/** One CSV cell: quoted when needed; a leading = + - @ is neutralised so that a spreadsheet does not run it. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\n\r]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
-}
-
 function fileStem(createdAt: string, id: number): string {
   return `${createdAt.replace(/\.\d+Z$/, 'Z').replaceAll(':', '-')}-${id}`;
 }
@@ -48,11 +42,16 @@ export async function streamVoiceExport(
   reply: FastifyReply,
   voice: VoiceStore,
   channel: ChannelSummary,
-  from: Date,
-  to: Date,
+  asked: Date,
+  until: Date,
+  /** Only what falls in this window too (a private call's: from its answer to its end). */
+  within?: { from: Date; to: Date },
 ): Promise<FastifyReply> {
   const zip = new yazl.ZipFile();
-  const lines = ['time,talker,duration,file'];
+  const from = within ? new Date(Math.max(asked.getTime(), within.from.getTime())) : asked;
+  const to = within ? new Date(Math.max(from.getTime(), Math.min(until.getTime(), within.to.getTime()))) : until;
+  // Cells by protocol's one CSV rule: a talker named "=HYPERLINK(...)" stays text in a spreadsheet.
+  const lines = [protocol.csvLine(['time', 'talker', 'duration', 'file'])];
   for await (const row of voice.inRange(channel.id, from, to)) {
     // A file the sweep removed meanwhile is left out rather than breaking the archive halfway.
     if ((await voice.sizeOnDisk(row)) === undefined) continue;
@@ -61,12 +60,14 @@ export async function streamVoiceExport(
     // Opus is already compressed: stored, not deflated again.
     zip.addFile(voice.pathOf(row), name, { compress: false, mtime: new Date(row.created_at) });
     const seconds = (row.duration_ms / 1000).toFixed(1);
-    lines.push([row.created_at, row.user_display_name, seconds, name].map(csvCell).join(','));
+    lines.push(protocol.csvLine([row.created_at, row.user_display_name, seconds, name]));
   }
   zip.addBuffer(Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8'), 'index.csv', { mtime: new Date() });
   zip.end();
   const day = (d: Date) => d.toISOString().slice(0, 16).replaceAll(':', '-');
-  const fileName = `voice-${channel.rtcSession.replace(/[^\w.-]/g, '_')}-${day(from)}-${day(to)}.zip`;
+  // A private call's archive does not carry its hidden room's key.
+  const stem = channel.hidden ? 'private-call' : channel.rtcSession.replace(/[^\w.-]/g, '_');
+  const fileName = `voice-${stem}-${day(from)}-${day(to)}.zip`;
   return reply
     .header('Content-Type', 'application/zip')
     .header('Content-Disposition', `attachment; filename="${fileName}"`)

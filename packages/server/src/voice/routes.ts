@@ -15,7 +15,9 @@ import {
   VoiceExport,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import { isUniqueViolation } from '../channels/store.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { serverText } from '../http/messages.ts';
 import { authenticate, defineRoutes, parseBody, routeOptions } from '../http/route.ts';
 import type { Services } from '../services.ts';
 import { sniffVoice } from './audio.ts';
@@ -25,7 +27,12 @@ import { startRetentionSweep } from './retention.ts';
 import { VOICE_FILE_NAME, VOICE_FILES_PREFIX } from './store.ts';
 
 export const INVALID_AUDIO = 'audio: send an Opus recording in WebM or Ogg (as MediaRecorder makes it).';
-export const RECORDING_OFF = 'Recording is turned off for this channel.';
+export const RECORDING_OFF = serverText('voice_recording_off');
+export const RECORDED_BY_SERVER = serverText('voice_recorded_by_server');
+export const NO_GRANT = serverText('voice_no_grant');
+/** How far an upload's start may be from its grant's, and how much longer than the grant it may last. */
+export const GRANT_START_TOLERANCE_MS = 5000;
+export const GRANT_LENGTH_TOLERANCE_MS = 2000;
 const FIELDS = 'audio, channelId, startedAt, durationMs and clientId';
 
 function megabytes(bytes: number): string {
@@ -47,8 +54,68 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
   const { voice, access, events, users, config } = services;
   const route = defineRoutes(app, services.sessions);
 
+  /**
+   * The floor grant (talk burst) an upload belongs to (issue 35): a record nobody can forge. The sender held the
+   * floor then (its burst started within GRANT_START_TOLERANCE_MS of the recording's start), the recording lasts
+   * no longer than the grant did (plus GRANT_LENGTH_TOLERANCE_MS; a grant still open counts until now), no other
+   * upload used it, and the browser recorded it (the mesh): what goes through the media server, the server
+   * records. A transmission made while the link dropped after its grant had its grant: it is kept once.
+   */
+  async function grantOf(
+    userId: number,
+    channel: { id: number; voiceMode: 'mesh' | 'server' },
+    startedAt: Date,
+    durationMs: number,
+  ) {
+    const grant = await services.talkBursts.grantFor(userId, channel.id, startedAt, GRANT_START_TOLERANCE_MS);
+    const recordedByServer = config.janusUrls.length > 0 && channel.voiceMode !== 'mesh';
+    if (grant?.plane === 'server' || (!grant && recordedByServer)) throw conflict('voice_recorded_by_server');
+    if (!grant) throw conflict('voice_no_grant');
+    const lasted = (grant.endedAt ?? new Date()).getTime() - grant.startedAt.getTime();
+    if (durationMs > lasted + GRANT_LENGTH_TOLERANCE_MS) throw conflict('voice_no_grant');
+    return grant;
+  }
+
+  /**
+   * A private call's hidden channel: its voice history is its two parties' (the pair of its calls); for anyone
+   * else it is a channel that does not exist (issue 35), which `requireReader` answers.
+   */
+  const partyOfHidden = async (userId: number, channelId: number) =>
+    (await services.channels.isHidden(channelId)) && (await services.privateCalls.isParty(userId, channelId));
+
+  /**
+   * Compliance (issue 35): where the organisation set PRIVATE_CALLS_AUDITABLE=true, one who exports voice may
+   * export a private call's, giving why; who, which call and why go to the audit log before a byte is sent.
+   * Otherwise a private call is answered as a channel that does not exist.
+   */
+  async function callToExport(
+    auth: { userId: number },
+    callId: number,
+    reason: string | undefined,
+    request: { address: string; requestId: string },
+  ) {
+    const call = config.privateCallsAuditable ? await services.privateCalls.byId(callId) : undefined;
+    if (!call) throw notFound('private_call_not_found');
+    if (!reason) throw badRequest('reason: say why this private call is exported (it is kept in the audit log).');
+    const channel = await services.channels.byId(call.channelId);
+    if (!channel) throw notFound('private_call_not_found');
+    await services.audit.write({
+      actorId: auth.userId,
+      action: 'privateCall.export',
+      targetType: 'privateCall',
+      targetId: call.callId,
+      targetName: `${call.caller.name} → ${call.callee.name}`,
+      changes: { reason: { before: null, after: reason } },
+      address: request.address,
+      requestId: request.requestId,
+    });
+    const from = Date.parse(call.answeredAt ?? call.startedAt);
+    const to = call.endedAt ? Date.parse(call.endedAt) : Date.now();
+    return { channel, window: { from: new Date(from - 1000), to: new Date(to + 1000) } };
+  }
+
   route(GetChannelVoiceMessages, async ({ body, auth }) => {
-    await access.requireReader(auth, body.channelId);
+    if (!(await partyOfHidden(auth.userId, body.channelId))) await access.requireReader(auth, body.channelId);
     const page = await voice.page(body.channelId, auth.userId, { beforeId: body.beforeId, limit: body.limit });
     return { success: true, res: page.messages, hasMore: page.hasMore };
   });
@@ -89,9 +156,15 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
           throw multipartError(error, config.voiceMaxBytes);
         }
         const body = parseBody(UploadVoiceMessageFields, fields);
-        // Checked before anything is written: a refused sender (a listener) leaves nothing on disk.
-        const { channel } = await access.require(auth, body.channelId, 'channel.talk');
-        if (!channel.recording) throw conflict(RECORDING_OFF);
+        // Checked before anything is written: a refused sender (a listener) leaves nothing on disk. A private
+        // call's parties talk there through their call, not a membership.
+        const hidden = await services.channels.isHidden(body.channelId);
+        const channel =
+          hidden && (await services.privateCalls.isParty(auth.userId, body.channelId))
+            ? await services.channels.byId(body.channelId)
+            : (await access.require(auth, body.channelId, 'channel.talk')).channel;
+        if (!channel) throw notFound('channel_not_found');
+        if (!channel.recording) throw conflict('voice_recording_off');
         if (!audio || audio.byteLength === 0) throw badRequest('audio: a recording is required.');
         const mime = sniffVoice(audio);
         if (!mime) throw badRequest(INVALID_AUDIO);
@@ -100,13 +173,21 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
           if (already)
             return { success: true, result: 'Voice message saved', res: voice.toVoiceMessage(already, auth.userId) };
         }
+        await services.voiceUploadLimit(auth.userId);
+        const grant = await grantOf(auth.userId, channel, body.startedAt, body.durationMs);
         const message = await keepTransmission(services, channel, {
           userId: auth.userId,
-          startedAt: body.startedAt,
+          // Dated by the server: the grant's start, not the browser's clock.
+          startedAt: grant.startedAt,
           durationMs: body.durationMs,
           mime,
           bytes: audio,
           clientId: body.clientId,
+          talkBurstId: grant.id,
+        }).catch((error: unknown) => {
+          // The same grant uploaded twice at once: the unique index keeps one.
+          if (isUniqueViolation(error)) throw conflict('voice_no_grant');
+          throw error;
         });
         return { success: true, result: 'Voice message saved', res: message };
       },
@@ -124,7 +205,13 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
     if (!row) throw notFound('File');
     const readerId = Number(param('uid'));
     const reader = await users.row(readerId);
-    if (!reader || !(await access.may({ userId: readerId, role: reader.role }, row.channel_id, 'channel.read')))
+    if (
+      !reader ||
+      !(
+        (await access.may({ userId: readerId, role: reader.role }, row.channel_id, 'channel.read')) ||
+        (await partyOfHidden(readerId, row.channel_id))
+      )
+    )
       throw forbidden('You may no longer read this channel.');
     const size = await voice.sizeOnDisk(row);
     if (size === undefined) throw notFound('File');
@@ -144,6 +231,11 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
     if (!auth) throw forbidden();
     const body = parseBody(VoiceExport.body, req.body);
     if (body.to.getTime() <= body.from.getTime()) throw badRequest('to: must be after from.');
+    if (body.callId !== undefined) {
+      const call = await callToExport(auth, body.callId, body.reason, { address: req.ip, requestId: req.id });
+      return streamVoiceExport(reply, voice, call.channel, body.from, body.to, call.window);
+    }
+    if (body.channelId === undefined) throw badRequest('channelId: required (or callId, for a private call).');
     const channel = await access.requireReader(auth, body.channelId);
     return streamVoiceExport(reply, voice, channel, body.from, body.to);
   });

@@ -29,6 +29,8 @@ export interface NewVoiceMessage {
   bytes: Uint8Array;
   /** The browser's id for this transmission: sent twice (a lost answer, the outbox), it is kept once. */
   clientId?: string;
+  /** The floor grant (talk burst) an upload belongs to: each is used once (a unique index). */
+  talkBurstId?: number;
 }
 
 export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
@@ -102,6 +104,7 @@ export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
             size_bytes: message.bytes.byteLength,
             duration_ms: Math.round(message.durationMs),
             client_id: message.clientId ?? null,
+            talk_burst_id: message.talkBurstId ?? null,
             created_at: message.startedAt.toISOString(),
             uploaded_at: new Date().toISOString(),
           })

@@ -88,12 +88,14 @@ export function useServerEvents(events: EventName[], refresh: () => void, delayM
     };
     const names = key.split('|') as EventName[];
     for (const name of names) socket.on(name, schedule as never);
-    // A reconnection may have missed events: refresh once it is back.
+    // A reconnection may have missed events, and so may a server whose link to the others came back.
     socket.io.on('reconnect', schedule);
+    socket.on('resync', schedule);
     return () => {
       clearTimeout(timer);
       for (const name of names) socket.off(name, schedule as never);
       socket.io.off('reconnect', schedule);
+      socket.off('resync', schedule);
       release();
     };
   }, [key, delayMs]);

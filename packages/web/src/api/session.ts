@@ -24,7 +24,15 @@ export interface StoredUser {
 export interface Session {
   token: string;
   user: StoredUser | null;
+  /**
+   * Issue 38: the organisation requires a second factor of this user's role and it has none: the session
+   * reaches only /account (the setup) until it is set.
+   */
+  secondFactorSetup?: boolean;
 }
+
+/** Where the "setup pending" mark is kept (with the user's fields; it goes with the session). */
+const SETUP_KEY = 'secondFactorSetup';
 
 const listeners = new Set<() => void>();
 let snapshot: Session | null = read();
@@ -53,7 +61,7 @@ function read(): Session | null {
             role: storedRole(localStorage.getItem('role')),
           }
         : null;
-    return { token, user };
+    return localStorage.getItem(SETUP_KEY) === '1' ? { token, user, secondFactorSetup: true } : { token, user };
   }, null);
 }
 
@@ -67,7 +75,12 @@ function storedRole(value: string | null): Role {
 
 function changed(): void {
   const next = read();
-  if (next?.token === snapshot?.token && JSON.stringify(next?.user) === JSON.stringify(snapshot?.user)) return;
+  if (
+    next?.token === snapshot?.token &&
+    JSON.stringify(next?.user) === JSON.stringify(snapshot?.user) &&
+    next?.secondFactorSetup === snapshot?.secondFactorSetup
+  )
+    return;
   snapshot = next;
   for (const listener of listeners) listener();
 }
@@ -133,12 +146,23 @@ function writeUser(user: Omit<StoredUser, 'role'> & { role?: string }): void {
 }
 
 /** Sign-in success (spec section 4): the user in localStorage, the token in sessionStorage (+ localStorage if remembered). */
-export function saveSignIn(user: SignedInUser, remember: boolean): void {
+export function saveSignIn(user: SignedInUser, remember: boolean, secondFactorSetup = false): void {
   safe(() => {
     writeUser(user);
+    if (secondFactorSetup) localStorage.setItem(SETUP_KEY, '1');
+    else localStorage.removeItem(SETUP_KEY);
     sessionStorage.setItem(TOKEN_KEY, user.authToken);
     if (remember) localStorage.setItem(TOKEN_KEY, user.authToken);
     else localStorage.removeItem(TOKEN_KEY);
+  }, undefined);
+  changed();
+}
+
+/** Issue 38: the session must set up a second factor first (true), or no longer (false, once it is set). */
+export function markSecondFactorSetup(pending: boolean): void {
+  safe(() => {
+    if (pending) localStorage.setItem(SETUP_KEY, '1');
+    else localStorage.removeItem(SETUP_KEY);
   }, undefined);
   changed();
 }
@@ -157,7 +181,7 @@ export function updateStoredUser(user: Omit<SignedInUser, 'authToken'>): void {
 /** Logout (spec section 4): clear the stored id, email, names, token, room and data. */
 export function clearSession(): void {
   safe(() => {
-    for (const key of [...USER_KEYS, ...ROOM_SESSION_KEYS]) localStorage.removeItem(key);
+    for (const key of [...USER_KEYS, ...ROOM_SESSION_KEYS, SETUP_KEY]) localStorage.removeItem(key);
     localStorage.removeItem(TOKEN_KEY);
     sessionStorage.removeItem(TOKEN_KEY);
   }, undefined);

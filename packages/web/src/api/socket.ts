@@ -11,12 +11,14 @@
 import type { ClientToServerEvents, ServerToClientEvents } from '@talkgroup/protocol';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { endSession } from './client.ts';
+import { refusalOf, setConnectionRefusal } from './connectionRefusal.ts';
 import { getToken } from './session.ts';
 
 export type TalkgroupSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
-/** What the server's handshake says of a token that will never work again. */
+/** What the server's handshake says of a token that will never work again (its code; its sentence, from older servers). */
 const TOKEN_REFUSED = /invalid, expired or revoked|Missing token/;
+const TOKEN_CODES = new Set(['bad_token', 'token_missing']);
 
 /** Back-off of the reconnections this factory makes itself (Socket.IO's own use the same bounds). */
 const RETRY_MIN_MS = 500;
@@ -87,15 +89,19 @@ export function createSocket(
   socket.on('session_ended', end);
   socket.on('connect', () => {
     retries = 0;
+    setConnectionRefusal(null);
   });
   socket.on('disconnect', (reason) => {
     // A server-side disconnect without `session_ended` (an older server restarting): come back.
     if (reason === 'io server disconnect' && !ended) retry();
   });
   socket.on('connect_error', (error) => {
-    if (TOKEN_REFUSED.test(error.message)) end();
+    const refusal = refusalOf(error);
+    if ((refusal && TOKEN_CODES.has(refusal.code)) || TOKEN_REFUSED.test(error.message)) return end();
+    // Why it is refused (too many connections, the server full, the database away): the banner says so.
+    if (refusal) setConnectionRefusal(refusal);
     // A handshake the server could not complete stops Socket.IO's own reconnection: try again later.
-    else if (!socket.active && !ended) retry();
+    if (!socket.active && !ended) retry();
   });
   return socket;
 }

@@ -15,6 +15,8 @@ export function RequireSession({ children }: { children: ReactNode }) {
   const session = useSession();
   const location = useLocation();
   if (!session) return <Navigate to="/signin" replace state={{ from: location.pathname }} />;
+  // Issue 38: a second factor to set up first (the organisation requires one): nothing else until it is done.
+  if (session.secondFactorSetup && location.pathname !== '/account') return <Navigate to="/account" replace />;
   return children;
 }
 

@@ -38,6 +38,7 @@ const UsersPage = page(
   'users',
   'activity',
   'tracking',
+  'account',
 );
 const ChannelsPage = page(
   () => import('../features/channels/index.ts').then((feature) => ({ default: feature.ChannelsPage })),
@@ -90,6 +91,14 @@ const TalkChannelPage = page(
   'calls',
 );
 
+// The organisation's security policy (issue 38), administrators only.
+const SecurityPage = page(
+  () => import('../features/settings/index.ts').then((feature) => ({ default: feature.SecurityPage })),
+  'settings',
+);
+// The user's own account (issue 38): every role, console or not, in a frame of its own.
+const AccountShell = page(() => import('./AccountShell.tsx'), 'account');
+
 /** Once the first page is shown: fetch, while idle, what the next screen will need (sign-in leads to the channels). */
 export function prefetchLikelyPages(): void {
   const idle = window.requestIdleCallback ?? ((work: () => void) => window.setTimeout(work, 1500));
@@ -139,6 +148,7 @@ export const router = createBrowserRouter([
           { path: 'activities', element: allowed('channel.activities', <ActivitiesPage />) },
           { path: 'auditLog', element: allowed('audit.read', <AuditPage />) },
           { path: 'dispatch', element: allowed('channel.monitor', <DispatchPage />) },
+          { path: 'settings', element: allowed('settings.manage', <SecurityPage />) },
           { path: 'groupCallView/:roomId', element: <GroupCallPage /> },
         ],
       },
@@ -153,6 +163,14 @@ export const router = createBrowserRouter([
           { index: true, element: <TalkHomePage /> },
           { path: ':channelId', element: <TalkChannelPage /> },
         ],
+      },
+      {
+        path: 'account',
+        element: (
+          <RequireSession>
+            <AccountShell />
+          </RequireSession>
+        ),
       },
       // Call views open from a link on a member's device: no guard, no shell (spec section 2).
       { path: 'mobileCallView/:roomId', element: <MobileCallPage /> },

@@ -5,18 +5,28 @@
  */
 import { IsValidToken } from '@talkgroup/protocol';
 import { api } from '../api/client.ts';
-import { clearStorages, getSession, updateStoredUser } from '../api/session.ts';
+import { clearStorages, getSession, markSecondFactorSetup, updateStoredUser } from '../api/session.ts';
 
 export function checkSessionOnLoad(onInvalid: () => void): void {
-  const session = getSession();
-  if (!session) {
+  if (!getSession()) {
     clearStorages();
     return;
   }
+  refreshStoredUser(onInvalid);
+}
+
+/**
+ * Reads the signed-in user again (its names, its role: what the guards and menus let it open) and keeps it; an
+ * invalid token clears both storages. Also after the server said the user's rights changed (RightsFollower).
+ */
+export function refreshStoredUser(onInvalid: () => void = () => {}): void {
+  const session = getSession();
+  if (!session) return;
   api(IsValidToken, { token: session.token }).then(
     (response) => {
       if (response.success && response.user) {
         updateStoredUser(response.user);
+        markSecondFactorSetup(response.secondFactorSetupRequired === true);
       } else if (!response.success) {
         clearStorages();
         onInvalid();

@@ -1,5 +1,6 @@
 /** Typed keys: t('nav.dashboard') is checked against the English catalogues (every language has the same keys). */
 import 'i18next';
+import type account from './locales/en/account.json';
 import type activities from './locales/en/activities.json';
 import type activity from './locales/en/activity.json';
 import type audit from './locales/en/audit.json';
@@ -11,6 +12,7 @@ import type dashboard from './locales/en/dashboard.json';
 import type dispatch from './locales/en/dispatch.json';
 import type emergency from './locales/en/emergency.json';
 import type room from './locales/en/room.json';
+import type settings from './locales/en/settings.json';
 import type talk from './locales/en/talk.json';
 import type tracking from './locales/en/tracking.json';
 import type users from './locales/en/users.json';
@@ -33,6 +35,8 @@ declare module 'i18next' {
       tracking: typeof tracking;
       dispatch: typeof dispatch;
       calls: typeof calls;
+      account: typeof account;
+      settings: typeof settings;
     };
   }
 }

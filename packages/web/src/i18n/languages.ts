@@ -28,6 +28,8 @@ export const NAMESPACES = [
   'tracking',
   'dispatch',
   'calls',
+  'account',
+  'settings',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -25,6 +25,12 @@ import { migration as m0011 } from './0011_voice_mode.ts';
 import { migration as m0012 } from './0012_trails_and_geofences.ts';
 import { migration as m0014 } from './0014_dispatch_console.ts';
 import { migration as m0015 } from './0015_import_jobs.ts';
+import { migration as m0016 } from './0016_private_calls_and_voice_grants.ts';
+import { migration as m0017 } from './0017_push.ts';
+import { migration as m0018 } from './0018_sign_in.ts';
+import { migration as m0019 } from './0019_second_factor.ts';
+import { migration as m0020 } from './0020_identity_providers.ts';
+import { migration as m0021 } from './0021_passkeys.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -43,6 +49,12 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0012_trails_and_geofences': m0012,
   '0014_dispatch_console': m0014,
   '0015_import_jobs': m0015,
+  '0016_private_calls_and_voice_grants': m0016,
+  '0017_push': m0017,
+  '0018_sign_in': m0018,
+  '0021_passkeys': m0021,
+  '0020_identity_providers': m0020,
+  '0019_second_factor': m0019,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -101,11 +101,18 @@ export const rooms: Concern = (socket, scope) => {
   scope.answer('join_room', async (payload): Promise<JoinAnswer> => {
     const { room, mode: asked } = parse(JoinRoom, payload, 'join_room');
     const found = await services.channels.byRtcSession(room);
-    if (!found) throw new SocketInputError(`join_room: there is no channel with the room "${room}".`);
-    const { channel, standing } = await services.access.require(socket.data, found.id, 'channel.listen');
-    // A private call's room: only its two parties (not even an administrator), only while the call is answered.
-    if (channel.hidden && !(await services.privateCalls.mayEnter(userId, channel.id)))
-      throw new SocketInputError('join_room: this private call is not going on.');
+    const missing = `join_room: there is no channel with the room "${room}".`;
+    if (!found) throw new SocketInputError(missing);
+    // A private call's room: only its two parties, only while the call is answered; no role's right opens it
+    // (issue 35), and to anyone else (an administrator too) it is a room that does not exist.
+    if (found.hidden && !(await services.privateCalls.mayEnter(userId, found.id))) {
+      if (await services.privateCalls.isParty(userId, found.id))
+        throw new SocketInputError('join_room: this private call is not going on.');
+      throw new SocketInputError(missing);
+    }
+    const { channel, standing } = found.hidden
+      ? { channel: found, standing: { member: true, canTalk: true } }
+      : await services.access.require(socket.data, found.id, 'channel.listen');
     const mode = asked ?? 'talk';
     if (asked === undefined) {
       // The spec's clients are in one room at a time.
@@ -122,7 +129,8 @@ export const rooms: Concern = (socket, scope) => {
       room,
       mode,
       mayTalk: may(actorOf(socket), standing, 'channel.talk'),
-      seesMap: may(actorOf(socket), standing, 'channel.map'),
+      // Nobody's position is shown in a private call (no map right comes from it).
+      seesMap: !channel.hidden && may(actorOf(socket), standing, 'channel.map'),
       ...(channel.hidden ? { hidden: true } : {}),
     };
     if (current) {

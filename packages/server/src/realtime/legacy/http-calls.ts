@@ -33,7 +33,8 @@ export function specHttpCalls(app: FastifyInstance, services: Services, realtime
   // Spec section 4: "when the socket id is known, the admin is connected to the channel". join_room already
   // writes presence; this call is kept for clients that report it over HTTP, and records no second join.
   route(ConnectAdminToChannel, async ({ body, auth }) => {
-    const channel = await channels.byId(body.channelId);
+    // A private call's hidden channel is none (issue 35).
+    const channel = await channels.listed(body.channelId);
     if (!channel) throw notFound('channel_not_found');
     await requireUserInChannel(auth, body.userId, channel.id);
     const rows = await presence.socketRows(body.socketId);
@@ -50,7 +51,7 @@ export function specHttpCalls(app: FastifyInstance, services: Services, realtime
 
   route(UpdateUserMicState, async ({ body, auth }) => {
     const channel = await channels.byNameOrRoom(body.channelName);
-    if (!channel) throw notFound('channel_not_found');
+    if (!channel || channel.hidden) throw notFound('channel_not_found');
     const { user, mayTalk } = await requireUserInChannel(auth, body.userId, channel.id);
     const socket = await presence.socketIn(user.id, channel.id);
     // A user without a socket there (a client that only reports over HTTP) holds the floor under a name of its own.

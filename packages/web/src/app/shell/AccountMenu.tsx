@@ -2,6 +2,7 @@
 import CheckIcon from '@mui/icons-material/Check';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import LogoutIcon from '@mui/icons-material/Logout';
+import ManageAccountsIcon from '@mui/icons-material/ManageAccounts';
 import Avatar from '@mui/material/Avatar';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
@@ -14,6 +15,7 @@ import MenuItem from '@mui/material/MenuItem';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
 import { useSession } from '../../api/session.ts';
 import { LANGUAGES, toLanguage } from '../../i18n/languages.ts';
 import { consoleColors } from '../theme.ts';
@@ -118,6 +120,12 @@ export function AccountMenu() {
           </MenuItem>
         ))}
         <Divider />
+        <MenuItem component={RouterLink} to="/account" onClick={close}>
+          <ListItemIcon>
+            <ManageAccountsIcon fontSize="small" />
+          </ListItemIcon>
+          <ListItemText>{t('account.myAccount')}</ListItemText>
+        </MenuItem>
         <MenuItem
           onClick={() => {
             close();

@@ -11,6 +11,7 @@ import HistoryIcon from '@mui/icons-material/History';
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt1';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import PodcastsIcon from '@mui/icons-material/Podcasts';
+import SecurityIcon from '@mui/icons-material/Security';
 import Box from '@mui/material/Box';
 import Divider from '@mui/material/Divider';
 import IconButton from '@mui/material/IconButton';
@@ -76,6 +77,7 @@ export function Sidebar({ narrow, onNavigate, onClose, slotRef, openAddUser, ope
       : []),
     ...(somewhere('audit.read') ? [{ to: '/auditLog', label: t('nav.audit'), icon: <FactCheckIcon /> }] : []),
     ...(somewhere('channel.monitor') ? [{ to: '/dispatch', label: t('nav.dispatch'), icon: <HeadsetMicIcon /> }] : []),
+    ...(may('settings.manage') ? [{ to: '/settings', label: t('nav.settings'), icon: <SecurityIcon /> }] : []),
   ];
 
   return (

@@ -16,8 +16,8 @@ import useMediaQuery from '@mui/material/useMediaQuery';
 import { ACTIVITIES_PAGE_SIZE } from '@talkgroup/protocol';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
 import { useMay } from '../../api/session.ts';
+import { useLatestSearchParams } from '../../api/useLatestSearchParams.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { RowsExportMenu } from '../import-export/index.ts';
 import { ActivityFilters } from './ActivityFilters.tsx';
@@ -41,12 +41,12 @@ export default function ActivitiesPage() {
   const { t, i18n } = useTranslation(['activities', 'common']);
   const { t: tActivities } = useTranslation('activities');
   const { t: tActivity } = useTranslation('activity');
-  const [params, setParams] = useSearchParams();
+  const [params, setParams] = useLatestSearchParams();
   const page = pageFrom(params);
   const filter = filterFromParams(params);
   const body = callFilter(filter);
   const log = useActivityPage(page, ACTIVITIES_PAGE_SIZE, body);
-  const setFilter = (next: ActivityFilterValues) => setParams((current) => writeFilter(current, next));
+  const setFilter = (change: Partial<ActivityFilterValues>) => setParams((current) => writeFilter(current, change));
   const language = i18n.resolvedLanguage;
   const compact = useMediaQuery('(max-width:600px)');
 

@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useChannels, useUsers, useUsersPaged } from '../../api/directory.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { useMay } from '../../api/session.ts';
-import { type ActivityFilterValues, isFiltering } from './activityFilter.ts';
+import { type ActivityFilterValues, isFiltering, NO_FILTER } from './activityFilter.ts';
 
 interface Option {
   id: number;
@@ -26,7 +26,8 @@ const firstMatches = createFilterOptions<Option>({ limit: 50 });
 
 export interface ActivityFiltersProps {
   value: ActivityFilterValues;
-  onChange: (next: ActivityFilterValues) => void;
+  /** The filters the user changed (the others stay as they are in the address when it is written). */
+  onChange: (change: Partial<ActivityFilterValues>) => void;
 }
 
 const optionOf = (user: Pick<User, 'id' | 'display_name' | 'firstName' | 'lastName'>): Option => ({
@@ -71,7 +72,7 @@ export function ActivityFilters({ value, onChange }: ActivityFiltersProps) {
   const [pickedMember, setPickedMember] = useState<Option | null>(null);
   const members = useMemberOptions(memberText, pickedMember);
   const channelOptions: Option[] = channels.map((channel) => ({ id: channel.id, label: channel.name }));
-  const set = (change: Partial<ActivityFilterValues>) => onChange({ ...value, ...change });
+  const set = onChange;
 
   const picker = (
     label: string,
@@ -143,7 +144,7 @@ export function ActivityFilters({ value, onChange }: ActivityFiltersProps) {
         slotProps={{ inputLabel: { shrink: true }, htmlInput: { min: value.from } }}
         sx={{ width: 170 }}
       />
-      {isFiltering(value) ? <Button onClick={() => onChange({})}>{t('filters.clear')}</Button> : null}
+      {isFiltering(value) ? <Button onClick={() => onChange(NO_FILTER)}>{t('filters.clear')}</Button> : null}
     </Box>
   );
 }

@@ -35,17 +35,25 @@ export function filterFromParams(params: URLSearchParams): ActivityFilterValues 
   };
 }
 
-/** Writes the filter into the address; a changed filter starts again at page 1. */
-export function writeFilter(params: URLSearchParams, filter: ActivityFilterValues): URLSearchParams {
+/**
+ * Writes a change of the filter into the address as it is now (the keys `change` names; an undefined one is
+ * removed, the others stay): a change made before the page drew the previous one keeps it. A changed filter
+ * starts again at page 1.
+ */
+export function writeFilter(params: URLSearchParams, change: Partial<ActivityFilterValues>): URLSearchParams {
   const next = new URLSearchParams(params);
   next.delete('page');
   for (const key of FILTER_KEYS) {
-    const value = filter[key];
+    if (!(key in change)) continue;
+    const value = change[key];
     if (value === undefined || value === '') next.delete(key);
     else next.set(key, String(value));
   }
   return next;
 }
+
+/** The change that clears every filter. */
+export const NO_FILTER: ActivityFilterValues = Object.fromEntries(FILTER_KEYS.map((key) => [key, undefined]));
 
 export function isFiltering(filter: ActivityFilterValues): boolean {
   return Object.values(filter).some((value) => value !== undefined);

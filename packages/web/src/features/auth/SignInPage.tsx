@@ -2,25 +2,41 @@
  * Sign-in (spec sections 2, 4, 5): login and password with the spec's rules, 'Remember me', the version at
  * the bottom. Success stores the user and token (api/session.ts) and opens /channelsList; failure shows the
  * server's sentence or 'Error while login'.
+ * Single sign-on (issue 38): 'Sign in with {name}' when the server has a provider; the provider sends the
+ * browser back here with a one-time code in the fragment (#sso=...), exchanged for the session, or with
+ * ?sso_error=<code>, said in the reader's language. With OIDC_ONLY the password form is hidden (/signin?password
+ * shows it: an administrator's way in when the provider is down).
  */
 
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
+import Divider from '@mui/material/Divider';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Typography from '@mui/material/Typography';
-import { APP_VERSION, GetSignUpState, Login } from '@talkgroup/protocol';
+import {
+  APP_VERSION,
+  FinishOidcSignIn,
+  GetSignInOptions,
+  GetSignUpState,
+  Login,
+  type SignedInUser,
+  SSO_ERROR_CODES,
+  type SsoErrorCode,
+} from '@talkgroup/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useNavigate } from 'react-router';
-import { api, errorMessage } from '../../api/client.ts';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { ApiError, api, errorMessage } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 import { saveSignIn } from '../../api/session.ts';
 import { TextInput } from '../../components/TextInput.tsx';
 import { AuthActions } from './AuthActions.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
 import { loginProblem, passwordHint, requiredProblem } from './fields.ts';
+import { PasskeySignIn } from './PasskeySignIn.tsx';
 import { PasswordField } from './PasswordField.tsx';
 import { useAuthForm } from './useAuthForm.ts';
 
@@ -30,6 +46,15 @@ export interface SignInNotice {
   login?: string;
 }
 
+/** 'Remember me' as ticked when the browser left for the provider: it comes back to a new page. */
+const SSO_REMEMBER_KEY = 'talkgroup.ssoRemember';
+
+function ssoErrorKey(code: string | null): `sso.errors.${SsoErrorCode}` | null {
+  if (code === null) return null;
+  const known = SSO_ERROR_CODES.find((each) => each === code);
+  return `sso.errors.${known ?? 'failed'}`;
+}
+
 export default function SignInPage() {
   const { t } = useTranslation('auth');
   const { t: tc } = useTranslation();
@@ -37,6 +62,20 @@ export default function SignInPage() {
   const queryClient = useQueryClient();
   const state = (useLocation().state ?? {}) as SignInNotice;
   const [failure, setFailure] = useState<string | null>(null);
+  const [search] = useSearchParams();
+  const ssoError = ssoErrorKey(search.get('sso_error'));
+  const location = useLocation();
+  const ssoCode = /^#sso=([\w-]+)$/.exec(location.hash)?.[1];
+  const [finishing, setFinishing] = useState(Boolean(ssoCode));
+  const exchanged = useRef(false);
+  const options = useQuery({
+    queryKey: callKey(GetSignInOptions, {}),
+    queryFn: ({ signal }) => api(GetSignInOptions, {}, { anonymous: true, signal }),
+  }).data;
+  const showPasswordForm = options?.passwordSignIn !== false || search.has('password');
+  // Issue 38: the account has a second factor: the page asks for its code after the password.
+  const [otpAsked, setOtpAsked] = useState(false);
+  const [otp, setOtp] = useState('');
   const signUpOpen = useQuery({
     queryKey: callKey(GetSignUpState, {}),
     queryFn: ({ signal }) => api(GetSignUpState, {}, { anonymous: true, signal }),
@@ -51,19 +90,60 @@ export default function SignInPage() {
   const passwordError = form.error('password');
   const hint = form.dirty('password') ? passwordHint(form.values.password) : undefined;
 
+  /** Any sign-in's answer: a second factor the organisation requires and the user lacks is set up first. */
+  const signedIn = (user: SignedInUser, remember: boolean, setupRequired = false) => {
+    queryClient.clear();
+    saveSignIn(user, remember, setupRequired);
+    navigate(setupRequired ? '/account' : '/channelsList', { replace: true });
+  };
+
+  // The provider's one-time code, exchanged once for the session (the code leaves the address at once).
+  useEffect(() => {
+    if (!ssoCode || exchanged.current) return;
+    exchanged.current = true;
+    window.history.replaceState(null, '', '/signin');
+    let remember = false;
+    try {
+      remember = sessionStorage.getItem(SSO_REMEMBER_KEY) === 'true';
+      sessionStorage.removeItem(SSO_REMEMBER_KEY);
+    } catch {}
+    api(FinishOidcSignIn, { code: ssoCode }, { anonymous: true })
+      .then((response) => {
+        if (!response.success || !response.user?.authToken) throw new Error('no token in the answer');
+        queryClient.clear();
+        saveSignIn(response.user, remember);
+        navigate('/channelsList', { replace: true });
+      })
+      .catch((error: unknown) => {
+        setFailure(errorMessage(error, t('sso.errors.failed')));
+        setFinishing(false);
+      });
+  }, [ssoCode, navigate, queryClient, t]);
+
+  const signInWithProvider = () => {
+    try {
+      sessionStorage.setItem(SSO_REMEMBER_KEY, String(form.values.remember));
+    } catch {}
+    window.location.assign('/auth/oidc/start');
+  };
+
   const signIn = form.onSubmit(async (values) => {
     setFailure(null);
     try {
+      const code = otp.trim();
       const response = await api(
         Login,
-        { user_email: values.login.trim(), user_password: values.password },
+        { user_email: values.login.trim(), user_password: values.password, ...(otpAsked && code ? { otp: code } : {}) },
         { anonymous: true },
       );
       if (!response.success || !response.user?.authToken) throw new Error('no token in the answer');
-      queryClient.clear();
-      saveSignIn(response.user, values.remember);
-      navigate('/channelsList', { replace: true });
+      signedIn(response.user, values.remember, response.secondFactorSetupRequired === true);
     } catch (error) {
+      if (error instanceof ApiError && error.code === 'second_factor_required') {
+        setOtpAsked(true);
+        return;
+      }
+      if (error instanceof ApiError && error.code === 'second_factor_wrong') setOtp('');
       setFailure(errorMessage(error, t('signIn.error')));
     }
   });
@@ -82,32 +162,66 @@ export default function SignInPage() {
         {state.notice === 'registered' && !failure ? <Alert severity="success">{t('signUp.success')}</Alert> : null}
         {state.notice === 'expired' && !failure ? <Alert severity="info">{t('signIn.expired')}</Alert> : null}
         {failure ? <Alert severity="error">{failure}</Alert> : null}
-
-        <TextInput
-          {...form.field('login')}
-          label={t('signIn.login')}
-          type="email"
-          autoComplete="username"
-          autoFocus={!state.login}
-          required
-          helperText={loginError ? t(loginError) : undefined}
-        />
-        <PasswordField
-          {...form.field('password')}
-          label={t('signIn.password')}
-          autoComplete="current-password"
-          autoFocus={Boolean(state.login)}
-          required
-          helperText={passwordError ? t(passwordError) : hint ? t(hint) : undefined}
-          helperTone="warning"
-        />
-        <FormControlLabel control={<Checkbox {...form.checkbox('remember')} />} label={t('signIn.remember')} />
-        {/* Sign-up is offered only when it can work: no account yet, or ALLOW_SIGNUP. */}
-        <AuthActions
-          busy={form.submitting}
-          submitLabel={t('signIn.submit')}
-          {...(signUpOpen ? { question: t('signIn.noAccount'), linkLabel: t('signIn.toSignUp'), to: '/signup' } : {})}
-        />
+        {ssoError && !failure ? <Alert severity="error">{t(ssoError)}</Alert> : null}
+        {finishing ? <Alert severity="info">{t('sso.finishing')}</Alert> : null}
+        {options?.sso ? (
+          <>
+            <Button variant="outlined" size="large" onClick={signInWithProvider} disabled={finishing}>
+              {t('sso.button', { name: options.sso.name })}
+            </Button>
+            {showPasswordForm ? <Divider>{t('sso.or')}</Divider> : null}
+          </>
+        ) : null}
+        {showPasswordForm ? (
+          <>
+            <TextInput
+              {...form.field('login')}
+              label={t('signIn.login')}
+              type="email"
+              // "webauthn": the browser may offer the site's passkeys among the suggestions (PasskeySignIn).
+              autoComplete="username webauthn"
+              autoFocus={!state.login}
+              required
+              helperText={loginError ? t(loginError) : undefined}
+            />
+            <PasswordField
+              {...form.field('password')}
+              label={t('signIn.password')}
+              autoComplete="current-password"
+              autoFocus={Boolean(state.login)}
+              required
+              helperText={passwordError ? t(passwordError) : hint ? t(hint) : undefined}
+              helperTone="warning"
+            />
+            {otpAsked ? (
+              <>
+                {failure ? null : <Alert severity="info">{t('signIn.otpAsked')}</Alert>}
+                <TextInput
+                  id="signin-otp"
+                  name="otp"
+                  label={t('signIn.otp')}
+                  value={otp}
+                  onChange={(event) => setOtp(event.target.value)}
+                  autoComplete="one-time-code"
+                  autoFocus
+                  required
+                  slotProps={{ input: { spellCheck: false, autoCapitalize: 'none', maxLength: 40 } }}
+                  helperText={t('signIn.otpHelp')}
+                />
+              </>
+            ) : null}
+            <FormControlLabel control={<Checkbox {...form.checkbox('remember')} />} label={t('signIn.remember')} />
+            {/* Sign-up is offered only when it can work: no account yet, or ALLOW_SIGNUP. */}
+            <AuthActions
+              busy={form.submitting}
+              submitLabel={t('signIn.submit')}
+              {...(signUpOpen
+                ? { question: t('signIn.noAccount'), linkLabel: t('signIn.toSignUp'), to: '/signup' }
+                : {})}
+            />
+          </>
+        ) : null}
+        <PasskeySignIn onSignedIn={(user) => signedIn(user, form.values.remember)} onProblem={setFailure} />
       </Box>
     </AuthLayout>
   );

@@ -1,4 +1,7 @@
-/** An administrator's switch: members may call the other members of their channels privately (audited). */
+/**
+ * An administrator's switch: members may call the other members of their channels privately (audited). The
+ * choice shows at once; a refusal puts it back and says why.
+ */
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import { GetCallSettings, SetCallSettings } from '@talkgroup/protocol';
@@ -6,21 +9,26 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { useMay } from '../../api/session.ts';
+import { failureNotice } from '../../components/failureNotice.ts';
+import { useNotify } from '../../components/Notifier.tsx';
 
 export function CallSettingsSwitch() {
   const { t } = useTranslation('calls');
   const { may } = useMay();
   const client = useQueryClient();
+  const notify = useNotify();
   const settings = useApiQuery(GetCallSettings, {});
   const save = useApiMutation(SetCallSettings, {
     onSuccess: (answer) => client.setQueryData(callKey(GetCallSettings, {}), answer),
+    onError: (error) => notify(failureNotice(t, error)),
   });
   if (!may('settings.manage')) return null;
+  const saved = settings.data?.res.membersMayCallMembers ?? false;
   return (
     <FormControlLabel
       control={
         <Switch
-          checked={settings.data?.res.membersMayCallMembers ?? false}
+          checked={save.isPending && save.variables ? String(save.variables.membersMayCallMembers) === 'true' : saved}
           disabled={!settings.data || save.isPending}
           onChange={(event) => save.mutate({ membersMayCallMembers: event.target.checked })}
         />

@@ -162,4 +162,7 @@ export async function resumeCall(selfId: number): Promise<void> {
   const active = res.find((call) => call.state === 'active');
   if (active && !snapshot.call)
     set({ call: active, here: true, side: active.caller.userId === selfId ? 'caller' : 'callee', notice: null });
+  // Opened from a call's notification (issue 34), or while a call rings: it rings here too.
+  const ringing = res.find((call) => call.state === 'ringing' && call.callee.userId === selfId);
+  if (!active && ringing && !snapshot.call) set({ call: ringing, here: false, side: 'callee', notice: null });
 }

@@ -1,11 +1,13 @@
 /**
  * The desk's monitor list, saved on the server (getMonitorList / setMonitorList) so that it follows the user to
  * another browser: the tiles in order, their volumes and mutes, and the unselected level. A change shows at
- * once and is saved a moment later (a volume slider sends one save when it rests, not one per step).
+ * once and is saved a moment later (a volume slider sends one save when it rests, not one per step). Until the
+ * server has it, what the desk changed stays on screen: a read of the list that was on its way (the page's
+ * first, or one asked again meanwhile) does not undo it.
  */
 import { GetMonitorList, type MonitoredChannel, SetMonitorList } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 
 export interface MonitorList {
@@ -22,18 +24,34 @@ export function useMonitorList() {
   const save = useApiMutation(SetMonitorList);
   const pending = useRef<MonitorList | null>(null);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  /** The desk's latest change, shown until the server has saved it. */
+  const [unsaved, setUnsaved] = useState<MonitorList | null>(null);
+  const latest = useRef<MonitorList | null>(null);
 
   const flush = useCallback(() => {
     clearTimeout(timer.current);
     const list = pending.current;
     pending.current = null;
-    if (list) save.mutate(list);
-  }, [save.mutate]);
+    if (!list) return;
+    const settled = (saved: boolean) => {
+      // A later change is on its way: it settles the list itself.
+      if (latest.current !== list) return;
+      latest.current = null;
+      if (saved)
+        client.setQueryData(key, { success: true, res: list.channels, unselectedVolume: list.unselectedVolume });
+      else void client.invalidateQueries({ queryKey: key });
+      setUnsaved(null);
+    };
+    save.mutate(list, { onSuccess: () => settled(true), onError: () => settled(false) });
+  }, [save.mutate, client, key]);
 
   /** Shows `next` at once; saves it now, or once the changes rest (`later`). */
   const update = useCallback(
     (next: MonitorList, { later = false }: { later?: boolean } = {}) => {
+      void client.cancelQueries({ queryKey: key });
       client.setQueryData(key, { success: true, res: next.channels, unselectedVolume: next.unselectedVolume });
+      latest.current = next;
+      setUnsaved(next);
       pending.current = next;
       clearTimeout(timer.current);
       if (later) timer.current = setTimeout(flush, SAVE_AFTER_MS);
@@ -45,8 +63,7 @@ export function useMonitorList() {
   // Leaving the page saves what waited.
   useEffect(() => () => flush(), [flush]);
 
-  const list: MonitorList | undefined = query.data
-    ? { channels: query.data.res, unselectedVolume: query.data.unselectedVolume }
-    : undefined;
+  const list: MonitorList | undefined =
+    unsaved ?? (query.data ? { channels: query.data.res, unselectedVolume: query.data.unselectedVolume } : undefined);
   return { list, query, update, saveError: save.error };
 }

@@ -1,15 +1,14 @@
-/** Rows as CSV text (RFC 4180 quoting), with a byte order mark so that spreadsheets read it as UTF-8. */
+/**
+ * Rows as CSV text, cells written by protocol's one rule (quoting, and no cell a spreadsheet would run as a
+ * formula: csv.ts there), with a byte order mark so that spreadsheets read it as UTF-8.
+ */
+import { csvLines } from '@talkgroup/protocol';
 import type { SheetColumn, SheetRow } from './workbook.ts';
-
-function field(value: unknown, separator: string): string {
-  const text = value === null || value === undefined ? '' : String(value);
-  return text.includes(separator) || /["\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
-}
 
 export function csvOf(columns: SheetColumn[], rows: SheetRow[], separator = ','): string {
   const lines = [
-    columns.map((column) => field(column.header, separator)).join(separator),
-    ...rows.map((row) => columns.map((column) => field(row[column.key], separator)).join(separator)),
+    columns.map((column) => column.header),
+    ...rows.map((row) => columns.map((column) => row[column.key])),
   ];
-  return `\uFEFF${lines.join('\r\n')}\r\n`;
+  return `\uFEFF${csvLines(lines, separator)}`;
 }

@@ -24,6 +24,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api, errorMessage } from '../../api/client.ts';
+import { useChosen } from '../../api/useChosen.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
@@ -162,14 +163,17 @@ export default function GroupCallPage() {
   const notify = useNotify();
   const channelId = channel?.id;
   const refreshMembers = members.refresh;
+  // The switch shows the choice at once; a refusal puts it back and says why.
+  const canTalkChosen = useChosen<number, boolean>();
+  const chooseCanTalk = canTalkChosen.choose;
   const setCanTalk = useCallback(
     (member: ChannelMember, canTalk: boolean) => {
       if (channelId === undefined) return;
-      api(SetChannelMemberRights, { channelId, userId: member.user.id, canTalk })
-        .then(() => refreshMembers())
-        .catch((error) => notify({ severity: 'error', message: errorMessage(error, t('members.rightsFailed')) }));
+      void chooseCanTalk(member.user.id, canTalk, () =>
+        api(SetChannelMemberRights, { channelId, userId: member.user.id, canTalk }).then(() => refreshMembers()),
+      ).catch((error) => notify({ severity: 'error', message: errorMessage(error, t('members.rightsFailed')) }));
     },
-    [channelId, refreshMembers, notify, t],
+    [channelId, refreshMembers, notify, t, chooseCanTalk],
   );
   const otherChannels = useMemo(
     () => room.otherChannels.filter((other) => other.id !== channelId),
@@ -310,7 +314,10 @@ export default function GroupCallPage() {
 
             <UsersInChannel
               channelName={channel.name}
-              members={members.members}
+              members={members.members.map((member) => ({
+                ...member,
+                canTalk: canTalkChosen.shown(member.user.id, member.canTalk),
+              }))}
               onManage={room.manageChannels ? manage : undefined}
               onSetCanTalk={room.manageChannels ? setCanTalk : undefined}
             />

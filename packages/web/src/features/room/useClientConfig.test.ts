@@ -12,6 +12,13 @@ describe('client configuration renewal', () => {
     expect(renewalDelay(config, fetchedAt + 11 * HOUR, fetchedAt)).toBe(60_000);
   });
 
+  it("renews the server's default hour-long credentials 9 minutes before they expire", () => {
+    const fetchedAt = Date.parse('2026-11-24T08:00:00Z');
+    const config = { iceServersExpireAt: new Date(fetchedAt + HOUR).toISOString() };
+    expect(renewalDelay(config, fetchedAt, fetchedAt)).toBe(51 * 60_000);
+    expect(renewalDelay(config, fetchedAt + 55 * 60_000, fetchedAt)).toBe(60_000);
+  });
+
   it('never fetches again when nothing in the configuration expires', () => {
     expect(renewalDelay({}, Date.now(), Date.now())).toBe(false);
     expect(renewalDelay(undefined, Date.now(), Date.now())).toBe(false);

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 
-/** Renewed when this share of the credentials' lifetime is left (12 h by default: about 2 h before). */
+/** Renewed when this share of the credentials' lifetime is left (1 h by default: 9 minutes before). */
 const RENEW_AT_LEFT = 0.15;
 const RENEW_AT_LEAST_MS = 60_000;
 

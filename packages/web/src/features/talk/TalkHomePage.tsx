@@ -28,6 +28,7 @@ import { homeOf, useSession, usesConsole } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { lastSeenMessage } from './chatSeen.ts';
 import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
+import { PushSwitch } from './PushSwitch.tsx';
 import { useTalkShell } from './TalkLayout.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
 import { useOnline } from './useOnline.ts';
@@ -136,6 +137,7 @@ export default function TalkHomePage() {
         ) : (
           <Alert severity="info">{t('home.empty')}</Alert>
         )}
+        <PushSwitch />
         <ForegroundHint />
         {consoleHome ? (
           <Button

@@ -1,7 +1,7 @@
 /**
  * The members' app frame (/talk and /talk/:channelId): no console shell, a phone-first page. It registers
  * the service worker (scoped to /talk: the console is never served from a cache), says when the phone is
- * offline, and offers to reload when a new version is installed.
+ * offline or the server refuses its connection, and offers to reload when a new version is installed.
  */
 
 import { useRegisterSW } from 'virtual:pwa-register/react';
@@ -12,6 +12,7 @@ import Snackbar from '@mui/material/Snackbar';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useOutletContext } from 'react-router';
+import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
 import { useOnline } from './useOnline.ts';
 
 export interface TalkShellContext {
@@ -54,13 +55,16 @@ function UpdatePrompt() {
 export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
   const { t } = useTranslation('talk');
   const online = useOnline();
+  // Online, but the server refuses the connection (too many from this address, the server full…): why.
+  const refused = useConnectionRefusal();
+  const warning = online ? refused : t('offline');
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
-      {online ? null : (
+      {warning ? (
         <Alert severity="warning" square role="status" sx={{ borderRadius: 0 }}>
-          {t('offline')}
+          {warning}
         </Alert>
-      )}
+      ) : null}
       <Outlet context={{ accountMenu } satisfies TalkShellContext} />
       <UpdatePrompt />
     </Box>

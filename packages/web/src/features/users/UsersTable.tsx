@@ -33,6 +33,8 @@ import { BulkUserActions } from './BulkUserActions.tsx';
 import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
 import { useLiveUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
+import { ResetSecondFactorButton } from './ResetSecondFactorButton.tsx';
+import { UserSessionsButton } from './UserSessionsButton.tsx';
 
 export interface UsersTableProps {
   variant?: 'full' | 'dashboard';
@@ -163,12 +165,13 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           onEdit: (row) => setEditing(row.user),
           onDelete: (row) => setDeleting(row.user),
         }}
-        // The full list adds the export of a user's positions (issue 28) to Edit and Delete.
+        // The full list adds the export of a user's positions (issue 28) and the reset of its second factor
+        // (issue 38) to Edit and Delete.
         rowActions={
           full && texts.rowActions
             ? {
                 header: texts.rowActions.header,
-                size: 130,
+                size: 200,
                 render: (row) => (
                   <Box sx={{ display: 'flex', gap: 0.5 }} onClick={(event) => event.stopPropagation()}>
                     <EditDeleteActions
@@ -178,6 +181,8 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
                       onDelete={() => setDeleting(row.user)}
                     />
                     <PositionExportButton target={{ userIds: [row.id], name: row.name }} />
+                    <UserSessionsButton userId={row.id} name={row.name} />
+                    <ResetSecondFactorButton userId={row.id} name={row.name} />
                   </Box>
                 ),
               }

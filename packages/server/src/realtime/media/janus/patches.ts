@@ -18,6 +18,7 @@ import type { AssignmentStore } from './assignments.ts';
 import { AUDIOBRIDGE, type JanusBackend, type JanusBackends } from './backends.ts';
 import { type JanusHandle, JanusUnavailableError } from './connection.ts';
 import { type JanusRooms, LOCAL_GROUP, PATCH_GROUP } from './rooms.ts';
+import type { JanusKeys } from './secrets.ts';
 
 export type PatchList = () => Promise<Array<{ patchId: string; channelIds: number[] }>>;
 
@@ -48,10 +49,11 @@ export function janusPatches(deps: {
   rooms: JanusRooms;
   store: AssignmentStore;
   log: FastifyBaseLogger;
+  keys: JanusKeys;
   backendFor: (channelId: number) => Promise<JanusBackend>;
   activePatches?: PatchList;
 }) {
-  const { rooms, store, log, backendFor } = deps;
+  const { rooms, store, log, keys, backendFor } = deps;
   /** The patches this instance knows (made here, told by another instance, or listed by activePatches). */
   const known = new Map<string, number[]>();
   /** The handles of the patch participants this instance made (Janus drops them with their session). */
@@ -65,7 +67,7 @@ export function janusPatches(deps: {
 
   async function forwardersOf(backend: JanusBackend, room: number): Promise<Forwarder[]> {
     const { audiobridge } = await backend.control();
-    const listed = await audiobridge.message({ request: 'listforwarders', room });
+    const listed = await audiobridge.message({ request: 'listforwarders', room, secret: keys.roomSecret(room) });
     return (listed.data.rtp_forwarders as Forwarder[] | undefined) ?? [];
   }
 
@@ -79,11 +81,15 @@ export function janusPatches(deps: {
     if (!address) {
       const { session, audiobridge } = await target.control();
       // One made by an instance that died before it could name its address: of no use.
-      if (present) await audiobridge.message({ request: 'kick', room: to, id: present.id }).catch(() => {});
+      if (present)
+        await audiobridge
+          .message({ request: 'kick', room: to, secret: keys.roomSecret(to), id: present.id })
+          .catch(() => {});
       const handle = await session.attach(AUDIOBRIDGE);
       const joined = await handle.message({
         request: 'join',
         room: to,
+        pin: keys.roomPin(to),
         group: PATCH_GROUP,
         display: name,
         muted: false,
@@ -102,10 +108,18 @@ export function janusPatches(deps: {
     if (forwarders.length === 1 && forwarders[0].port === Number(port)) return;
     const { audiobridge } = await source.control();
     for (const stale of forwarders)
-      await audiobridge.message({ request: 'stop_rtp_forward', room: from, stream_id: stale.stream_id });
+      await audiobridge.message({
+        request: 'stop_rtp_forward',
+        ...keys.admin,
+        room: from,
+        secret: keys.roomSecret(from),
+        stream_id: stale.stream_id,
+      });
     await audiobridge.message({
       request: 'rtp_forward',
       room: from,
+      ...keys.admin,
+      secret: keys.roomSecret(from),
       group: LOCAL_GROUP,
       host: ip,
       port: Number(port),
@@ -121,12 +135,20 @@ export function janusPatches(deps: {
     const { audiobridge: sourceControl } = await source.control();
     for (const forwarder of await forwardersOf(source, from).catch(() => []))
       if (forwarder.ssrc === ssrc)
-        await sourceControl.message({ request: 'stop_rtp_forward', room: from, stream_id: forwarder.stream_id });
+        await sourceControl.message({
+          request: 'stop_rtp_forward',
+          ...keys.admin,
+          room: from,
+          secret: keys.roomSecret(from),
+          stream_id: forwarder.stream_id,
+        });
     const { audiobridge: targetControl } = await target.control();
     const name = nameOf(patchId, from);
     for (const participant of await participantsOf(target, to).catch(() => []))
       if (participant.display?.startsWith(name))
-        await targetControl.message({ request: 'kick', room: to, id: participant.id }).catch(() => {});
+        await targetControl
+          .message({ request: 'kick', room: to, secret: keys.roomSecret(to), id: participant.id })
+          .catch(() => {});
     const handle = handles.get(`${patchId}:${from}:${to}`);
     handles.delete(`${patchId}:${from}:${to}`);
     await handle?.detach();

@@ -25,6 +25,7 @@ import { type JanusHandle, JanusPluginError, JanusUnavailableError } from './con
 import { janusPatches, type PatchList } from './patches.ts';
 import { janusRooms, LOCAL_GROUP, NO_SUCH_ROOM, PREBUFFER_PACKETS } from './rooms.ts';
 import { tuneAnswer } from './sdp.ts';
+import { janusKeys } from './secrets.ts';
 import { janusSignalling } from './signalling.ts';
 import type { Take, Takes } from './takes.ts';
 
@@ -96,13 +97,14 @@ export function janusPlane(options: JanusPlaneOptions) {
       announce();
     },
   });
-  const rooms = janusRooms({ store, log });
+  const keys = janusKeys(options.apiSecret);
+  const rooms = janusRooms({ store, log, keys });
   /** This instance's participants, by channel then socket. */
   const channels = new Map<number, Map<string, Participant>>();
   /** The Janus each channel was last found on here. */
   const placed = new Map<number, string>();
   const everyone = () => [...channels.values()].flatMap((participants) => [...participants.values()]);
-  const patches = janusPatches({ backends, rooms, store, log, backendFor, activePatches: options.activePatches });
+  const patches = janusPatches({ backends, rooms, store, log, keys, backendFor, activePatches: options.activePatches });
 
   /**
    * The channel's Janus, agreed with the other instances; participants still linked elsewhere start over (but
@@ -236,6 +238,7 @@ export function janusPlane(options: JanusPlaneOptions) {
             .message({
               request: 'join',
               room: channelId,
+              pin: keys.roomPin(channelId),
               id: Math.floor(Math.random() * 2 ** 52) + 1,
               group: LOCAL_GROUP,
               display: participant.name,
@@ -260,7 +263,7 @@ export function janusPlane(options: JanusPlaneOptions) {
         withRoom(channelId, socketId, async (backend) => {
           await rooms.mountpoint(backend, channelId);
           const { handle } = await attach(participant, backend, 'watch');
-          const offered = await handle.message({ request: 'watch', id: channelId });
+          const offered = await handle.message({ request: 'watch', id: channelId, pin: keys.roomPin(channelId) });
           if (!offered.jsep?.sdp) throw new Error('the media server sent no offer for the channel');
           return offered.jsep.sdp;
         }),

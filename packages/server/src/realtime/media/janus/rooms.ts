@@ -8,6 +8,10 @@
  * participants that bring another channel's voice in (patches.ts); only `local` is ever forwarded to
  * another channel, so patched channels never echo each other.
  *
+ * Each room and mountpoint has a secret of its own and is made with the plugins' admin key (secrets.ts). The
+ * mountpoint listens on 127.0.0.1 only (`iface`), and the forwarder sends to 127.0.0.1: both are in the same
+ * Janus, and RTP sent to its port from the network is never heard by its listeners.
+ *
  * What is made is remembered per Janus until that Janus goes down. Making and destroying run under the
  * channel's lock (assignments.ts) so that two instances never make a mountpoint twice or destroy a room
  * while the other makes it.
@@ -16,6 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AssignmentStore } from './assignments.ts';
 import type { JanusBackend } from './backends.ts';
 import { JanusPluginError } from './connection.ts';
+import type { JanusKeys } from './secrets.ts';
 
 export const LOCAL_GROUP = 'local';
 export const PATCH_GROUP = 'patch';
@@ -33,9 +38,11 @@ export const PREBUFFER_PACKETS = 2;
 const MIX_SSRC = 0x74670001;
 /** The payload type of Opus between the AudioBridge and the mountpoint. */
 const MIX_PT = 100;
+/** Where the mountpoint listens and the mix is forwarded: inside the Janus machine only. */
+export const MOUNTPOINT_IFACE = '127.0.0.1';
 
-export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogger }) {
-  const { store, log } = deps;
+export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogger; keys: JanusKeys }) {
+  const { store, log, keys } = deps;
   const made = new WeakMap<JanusBackend, Map<number, Promise<void>>>();
   const mounted = new WeakMap<JanusBackend, Map<number, Promise<void>>>();
   const cache = (of: WeakMap<JanusBackend, Map<number, Promise<void>>>, backend: JanusBackend) => {
@@ -74,6 +81,9 @@ export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogge
       await audiobridge.message({
         request: 'create',
         room: channelId,
+        ...keys.admin,
+        secret: keys.roomSecret(channelId),
+        pin: keys.roomPin(channelId),
         is_private: true,
         sampling_rate: 48_000,
         audiolevel_ext: false,
@@ -89,25 +99,41 @@ export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogge
   /** The mountpoint and the forwarder of the mix into it (made again together if either is missing). */
   async function createMountpoint(backend: JanusBackend, channelId: number): Promise<void> {
     const { audiobridge, streaming } = await backend.control();
-    const listed = await audiobridge.message({ request: 'listforwarders', room: channelId });
+    const secret = keys.roomSecret(channelId);
+    const listed = await audiobridge.message({ request: 'listforwarders', room: channelId, secret });
     const forwarders = (listed.data.rtp_forwarders as Array<{ ssrc?: number }> | undefined) ?? [];
     if (forwarders.some((forwarder) => forwarder.ssrc === MIX_SSRC)) return;
-    await streaming.message({ request: 'destroy', id: channelId }).catch((error) => {
+    await streaming.message({ request: 'destroy', id: channelId, secret }).catch((error) => {
       if (!(error instanceof JanusPluginError && error.code === NO_SUCH_MOUNTPOINT)) throw error;
     });
     const created = await streaming.message({
       request: 'create',
       type: 'rtp',
       id: channelId,
+      ...keys.admin,
+      secret,
+      pin: keys.roomPin(channelId),
       is_private: true,
-      media: [{ type: 'audio', mid: 'a', port: 0, pt: MIX_PT, codec: 'opus', rtpmap: 'opus/48000/2' }],
+      media: [
+        {
+          type: 'audio',
+          mid: 'a',
+          port: 0,
+          iface: MOUNTPOINT_IFACE,
+          pt: MIX_PT,
+          codec: 'opus',
+          rtpmap: 'opus/48000/2',
+        },
+      ],
     });
     const port = (created.data.stream as { ports?: Array<{ port: number }> } | undefined)?.ports?.[0]?.port;
     if (!port) throw new Error('the media server made a mountpoint without a port');
     await audiobridge.message({
       request: 'rtp_forward',
       room: channelId,
-      host: '127.0.0.1',
+      ...keys.admin,
+      secret,
+      host: MOUNTPOINT_IFACE,
       port,
       ptype: MIX_PT,
       ssrc: MIX_SSRC,
@@ -151,17 +177,18 @@ export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogge
       try {
         await store.exclusive(`room:${channelId}`, async () => {
           const { audiobridge, streaming } = await backend.control();
+          const secret = keys.roomSecret(channelId);
           const listed = await audiobridge.message({ request: 'listparticipants', room: channelId });
           if (((listed.data.participants as unknown[] | undefined) ?? []).length > 0) return;
-          const info = await streaming.message({ request: 'info', id: channelId }).catch((error) => {
+          const info = await streaming.message({ request: 'info', id: channelId, secret }).catch((error) => {
             if (error instanceof JanusPluginError && error.code === NO_SUCH_MOUNTPOINT) return undefined;
             throw error;
           });
           const viewers = Number((info?.data.info as { viewers?: number } | undefined)?.viewers ?? 0);
           if (viewers > 0 || keep()) return;
           this.forget(backend, channelId);
-          if (info) await streaming.message({ request: 'destroy', id: channelId });
-          await audiobridge.message({ request: 'destroy', room: channelId });
+          if (info) await streaming.message({ request: 'destroy', id: channelId, secret });
+          await audiobridge.message({ request: 'destroy', room: channelId, secret });
         });
       } catch (error) {
         if (error instanceof JanusPluginError && error.code === NO_SUCH_ROOM) return;

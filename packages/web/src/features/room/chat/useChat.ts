@@ -186,9 +186,13 @@ export function useChat({
       if (wasConnected || newestId.current > 0) void catchUp().catch(() => {});
       wasConnected = true;
     };
+    // The link between server instances came back: pushes from the others may have been lost.
+    const onResync = () => void catchUp().catch(() => {});
     socket.on('connect', onConnect);
+    socket.on('resync', onResync);
     return () => {
       socket.off('connect', onConnect);
+      socket.off('resync', onResync);
     };
   }, [socket, channelId, token, upsert]);
 

@@ -11,6 +11,8 @@ const AT_BOTTOM_PX = 80;
 
 export function useChatScroll(listRef: RefObject<HTMLElement | null>, newestKey: string, ready: boolean) {
   const atBottom = useRef(true);
+  /** Where the list stood the last time it was at the bottom: a lower position since means the reader scrolled up. */
+  const bottomTop = useRef(0);
   const [unseen, setUnseen] = useState(false);
   const lastKey = useRef<string | null>(null);
 
@@ -19,6 +21,7 @@ export function useChatScroll(listRef: RefObject<HTMLElement | null>, newestKey:
     if (!list) return;
     list.scrollTop = list.scrollHeight;
     atBottom.current = true;
+    bottomTop.current = list.scrollTop;
     setUnseen(false);
   }, [listRef]);
 
@@ -28,20 +31,33 @@ export function useChatScroll(listRef: RefObject<HTMLElement | null>, newestKey:
     const first = lastKey.current === null;
     if (lastKey.current === newestKey) return;
     lastKey.current = newestKey;
+    // Scrolled up just now (its scroll event not handled yet): not at the bottom any more.
+    const list = listRef.current;
+    if (list && atBottom.current && list.scrollTop < bottomTop.current - 1) atBottom.current = false;
     if (first || atBottom.current) scrollToNewest();
     else setUnseen(true);
-  }, [newestKey, ready, scrollToNewest]);
+  }, [newestKey, ready, scrollToNewest, listRef]);
 
   useEffect(() => {
     const list = listRef.current;
     if (!list) return;
     const onScroll = () => {
       atBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < AT_BOTTOM_PX;
-      if (atBottom.current) setUnseen(false);
+      if (atBottom.current) {
+        bottomTop.current = list.scrollTop;
+        setUnseen(false);
+      }
     };
-    // An image that loads (load does not bubble: captured) makes the list taller: keep the end in view.
+    // An image that loads (load does not bubble: captured) makes the list taller: keep the end in view. Unless
+    // the reader scrolled up meanwhile: an image scrolled into view can load before the scroll event says so.
     const onLoad = (event: Event) => {
-      if (event.target instanceof HTMLImageElement && atBottom.current) list.scrollTop = list.scrollHeight;
+      if (!(event.target instanceof HTMLImageElement) || !atBottom.current) return;
+      if (list.scrollTop < bottomTop.current - 1) {
+        atBottom.current = false;
+        return;
+      }
+      list.scrollTop = list.scrollHeight;
+      bottomTop.current = list.scrollTop;
     };
     list.addEventListener('scroll', onScroll, { passive: true });
     list.addEventListener('load', onLoad, true);

@@ -61,13 +61,16 @@ export function useVoiceHistory({ channelId, userId, socket, token }: VoiceHisto
       if (wasConnected) void refetch();
       wasConnected = true;
     };
+    const onResync = () => void refetch();
     socket.on('voiceMessage', onVoice);
     socket.on('voiceMessageDeleted', onDeleted);
     socket.on('connect', onConnect);
+    socket.on('resync', onResync);
     return () => {
       socket.off('voiceMessage', onVoice);
       socket.off('voiceMessageDeleted', onDeleted);
       socket.off('connect', onConnect);
+      socket.off('resync', onResync);
     };
   }, [socket, channelId, refetch]);
 

@@ -100,7 +100,9 @@ export function useChannelMembers(channelId: number | undefined, socket: Talkgro
     socket.on('onUsersChanged', onMembershipChanged);
     socket.on('onChannelsChanged', onMembershipChanged);
     socket.on('connect', onMembershipChanged);
+    socket.on('resync', onMembershipChanged);
     return () => {
+      socket.off('resync', onMembershipChanged);
       socket.off('onUserStatusChanged', onStatus);
       socket.off('userConnected', onStatus);
       socket.off('onUserStatusesChanged', onStatuses);

@@ -1,0 +1,212 @@
+/**
+ * Single sign-on through an OpenID Connect provider (issue 38), with openid-client: the authorization code
+ * flow with PKCE, `state` and `nonce`. What one sign-in keeps between its steps is a row of oidc_sign_ins
+ * (migration 0020), found by the SHA-256 of its state, taken (deleted) once and valid 10 minutes; the state also
+ * rides in an HttpOnly cookie of the browser that started, so that a callback carried to another browser (a
+ * forged sign-in link) finds no match. A finished sign-in leaves a one-time code (2 minutes) that the web app
+ * exchanges for its session over POST: no token travels in an address.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { SsoErrorCode } from '@talkgroup/protocol';
+import { ROLES, type Role } from '@talkgroup/protocol';
+import * as client from 'openid-client';
+import type { OidcConfig } from '../config.ts';
+import type { Db } from '../db/schema.ts';
+
+/** How long a started sign-in may take at the provider. */
+export const OIDC_STATE_TTL_MS = 10 * 60_000;
+/** How long the web app has to exchange the code of a finished sign-in. */
+export const OIDC_CODE_TTL_MS = 2 * 60_000;
+
+/** A sign-in that ends on /signin?sso_error=<code>; `detail` goes to the log only. */
+export class SsoFailure extends Error {
+  readonly code: SsoErrorCode;
+  readonly detail: unknown;
+  constructor(code: SsoErrorCode, detail?: unknown) {
+    super(`single sign-on failed: ${code}`);
+    this.code = code;
+    this.detail = detail;
+  }
+}
+
+/** The claims of one sign-in, from the ID token and the UserInfo answer. */
+export interface OidcClaims {
+  sub: string;
+  email?: string;
+  emailVerified: boolean;
+  givenName?: string;
+  familyName?: string;
+  name?: string;
+  /** The values of OIDC_ROLE_CLAIM (a list, or one value). */
+  groups: string[];
+}
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A fetch that failed before the provider answered: the provider is unreachable (or too slow). */
+function unreachable(error: unknown): boolean {
+  const seen = new Set<unknown>();
+  for (let e = error; e instanceof Error && !seen.has(e); e = e.cause) {
+    seen.add(e);
+    if (e.name === 'AbortError' || e.name === 'TimeoutError') return true;
+    if (e instanceof TypeError && /fetch failed/i.test(e.message)) return true;
+    if (/ECONNREFUSED|ENOTFOUND|ETIMEDOUT|ECONNRESET|EAI_AGAIN|UND_ERR/.test(String((e as { code?: unknown }).code)))
+      return true;
+  }
+  return false;
+}
+
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
+}
+
+/** A claim's values: a list of strings, or one string. */
+function values(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((v): v is string => typeof v === 'string');
+  return typeof value === 'string' ? [value] : [];
+}
+
+/** The role the claims give by OIDC_ROLE_MAP: the strongest of the mapped groups, member when none is mapped. */
+export function roleOf(config: OidcConfig, groups: readonly string[]): Role {
+  const mapped = config.roleMap.filter((entry) => groups.includes(entry.group)).map((entry) => entry.role);
+  return ROLES.find((role) => mapped.includes(role)) ?? 'member';
+}
+
+export function oidcClient(config: OidcConfig, db: Db) {
+  let discovered: Promise<client.Configuration> | undefined;
+
+  /** The provider's metadata, read once (again after a failure: the provider may come back). */
+  function provider(): Promise<client.Configuration> {
+    discovered ??= client
+      .discovery(
+        new URL(config.issuer),
+        config.clientId,
+        config.clientSecret,
+        config.clientSecret ? undefined : client.None(),
+        { timeout: 10, ...(config.allowHttp ? { execute: [client.allowInsecureRequests] } : {}) },
+      )
+      .catch((error: unknown) => {
+        discovered = undefined;
+        throw new SsoFailure(unreachable(error) ? 'unreachable' : 'failed', error);
+      });
+    return discovered;
+  }
+
+  return {
+    /** A new sign-in: the provider's address to send the browser to, and the state for its cookie. */
+    async start(): Promise<{ url: string; state: string }> {
+      const configuration = await provider();
+      const now = Date.now();
+      await db.deleteFrom('oidc_sign_ins').where('expires_at', '<=', new Date(now).toISOString()).execute();
+      const state = client.randomState();
+      const nonce = client.randomNonce();
+      const verifier = client.randomPKCECodeVerifier();
+      await db
+        .insertInto('oidc_sign_ins')
+        .values({
+          kind: 'state',
+          key_hash: sha256(state),
+          code_verifier: verifier,
+          nonce,
+          user_id: null,
+          expires_at: new Date(now + OIDC_STATE_TTL_MS).toISOString(),
+        })
+        .execute();
+      const url = client.buildAuthorizationUrl(configuration, {
+        redirect_uri: config.redirectUri,
+        scope: config.scopes,
+        code_challenge: await client.calculatePKCECodeChallenge(verifier),
+        code_challenge_method: 'S256',
+        state,
+        nonce,
+      });
+      return { url: url.href, state };
+    },
+
+    /**
+     * The provider's answer at the callback (its query string) checked: the state is this browser's and unused,
+     * the code is exchanged with the PKCE verifier, the ID token's signature, audience, issuer and nonce hold.
+     */
+    async finish(query: URLSearchParams, cookieState: string | undefined): Promise<OidcClaims> {
+      const state = query.get('state');
+      // The sign-in this browser started is taken whatever happens next: a state serves once.
+      const row = cookieState
+        ? await db
+            .deleteFrom('oidc_sign_ins')
+            .where('kind', '=', 'state')
+            .where('key_hash', '=', sha256(cookieState))
+            .returning(['code_verifier', 'nonce', 'expires_at'])
+            .executeTakeFirst()
+        : undefined;
+      const error = query.get('error');
+      if (error) throw new SsoFailure(error === 'access_denied' ? 'denied' : 'failed', query.get('error_description'));
+      if (!row || state !== cookieState || Date.parse(row.expires_at) <= Date.now() || !row.code_verifier || !row.nonce)
+        throw new SsoFailure('state');
+      const configuration = await provider();
+      const callbackUrl = new URL(config.redirectUri);
+      callbackUrl.search = query.toString();
+      let claims: Record<string, unknown>;
+      try {
+        const tokens = await client.authorizationCodeGrant(configuration, callbackUrl, {
+          pkceCodeVerifier: row.code_verifier,
+          expectedState: state ?? '',
+          expectedNonce: row.nonce,
+          idTokenExpected: true,
+        });
+        const idToken = tokens.claims();
+        if (!idToken) throw new Error('no ID token');
+        claims = { ...idToken };
+        // Providers put the email, names and groups in the ID token, in UserInfo, or in both.
+        if (configuration.serverMetadata().userinfo_endpoint) {
+          const info = await client.fetchUserInfo(configuration, tokens.access_token, idToken.sub);
+          claims = { ...idToken, ...info, sub: idToken.sub };
+        }
+      } catch (error) {
+        throw new SsoFailure(unreachable(error) ? 'unreachable' : 'failed', error);
+      }
+      const sub = text(claims.sub);
+      if (!sub) throw new SsoFailure('failed', 'no sub claim');
+      return {
+        sub,
+        email: text(claims.email)?.toLowerCase(),
+        // Some providers (older Entra ID tokens, some proxies) send "true" as text.
+        emailVerified: claims.email_verified === true || claims.email_verified === 'true',
+        givenName: text(claims.given_name),
+        familyName: text(claims.family_name),
+        name: text(claims.name),
+        groups: config.roleClaim ? values(claims[config.roleClaim]) : [],
+      };
+    },
+
+    /** The one-time code of a finished sign-in, for the web app to exchange. */
+    async issueCode(userId: number): Promise<string> {
+      const code = randomBytes(32).toString('base64url');
+      await db
+        .insertInto('oidc_sign_ins')
+        .values({
+          kind: 'code',
+          key_hash: sha256(code),
+          code_verifier: null,
+          nonce: null,
+          user_id: userId,
+          expires_at: new Date(Date.now() + OIDC_CODE_TTL_MS).toISOString(),
+        })
+        .execute();
+      return code;
+    },
+
+    /** The account a code was issued for, once: the code is gone afterwards. Undefined: unknown, used, expired. */
+    async redeemCode(code: string): Promise<number | undefined> {
+      const row = await db
+        .deleteFrom('oidc_sign_ins')
+        .where('kind', '=', 'code')
+        .where('key_hash', '=', sha256(code))
+        .returning(['user_id', 'expires_at'])
+        .executeTakeFirst();
+      if (!row || row.user_id === null || Date.parse(row.expires_at) <= Date.now()) return undefined;
+      return row.user_id;
+    },
+  };
+}
+
+export type OidcClient = ReturnType<typeof oidcClient>;

@@ -1,0 +1,98 @@
+/**
+ * A second factor, whatever it is (issue 38): TOTP (auth/totp.ts) or a passkey (counts as both factors). The
+ * questions every way of signing in asks are here: has this user a second factor, must its role have one
+ * (the security policy, settings/store.ts), and what happens when one is set or an administrator resets them.
+ */
+import type { Role } from '@talkgroup/protocol';
+import type { Db } from '../db/schema.ts';
+import { type HttpError, unauthorized } from '../http/errors.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import type { PasskeyService } from './passkeys.ts';
+import type { SignInLimits } from './sign-in-limits.ts';
+import type { TotpStore } from './totp.ts';
+
+export function secondFactors(db: Db, totp: TotpStore, settings: SettingsStore, passkeys: PasskeyService) {
+  return {
+    totp,
+
+    /** Whether the user has a second factor: TOTP confirmed, or another one (passkeys). */
+    async has(userId: number): Promise<boolean> {
+      return (await totp.isOn(userId)) || (await this.hasOtherThanTotp(userId));
+    },
+
+    /** A second factor other than TOTP: a passkey (it counts as both factors). */
+    async hasOtherThanTotp(userId: number): Promise<boolean> {
+      return (await passkeys.count(userId)) > 0;
+    },
+
+    /** Whether the security policy requires a second factor of this role. */
+    async requiredFor(role: Role | string): Promise<boolean> {
+      const policy = await settings.security();
+      return (policy.requireSecondFactor as string[]).includes(role);
+    },
+
+    /**
+     * A factor was just set (TOTP confirmed, a passkey registered): the user's sessions that waited for it
+     * ("setup pending") reach everything again at once.
+     */
+    async factorSet(userId: number): Promise<void> {
+      await db
+        .updateTable('sessions')
+        .set({ second_factor_pending: 0 })
+        .where('user_id', '=', userId)
+        .where('second_factor_pending', '=', 1)
+        .execute();
+    },
+
+    /** An administrator's reset (a lost phone): TOTP, its recovery codes and the passkeys go. */
+    async reset(userId: number): Promise<void> {
+      await totp.remove(userId);
+      await passkeys.removeAll(userId);
+    },
+  };
+}
+
+export type SecondFactors = ReturnType<typeof secondFactors>;
+
+/** The limit key of an account's second-factor codes: wrong codes wait as wrong passwords do, on their own count. */
+export const codeLimitKey = (userId: number) => `#second-factor:${userId}`;
+
+/** A code given for the account (sign-in, turning TOTP off): limited like a password, throws on a wrong one. */
+export async function checkCode(
+  deps: { secondFactors: SecondFactors; signInLimits: SignInLimits },
+  userId: number,
+  code: string,
+  address: string,
+  wrong: HttpError,
+): Promise<'totp' | 'recovery'> {
+  await deps.signInLimits.attempt(codeLimitKey(userId), address);
+  const used = await deps.secondFactors.totp.use(userId, code);
+  if (!used) throw wrong;
+  await deps.signInLimits.succeeded(codeLimitKey(userId), address);
+  return used;
+}
+
+/** What a password sign-in asks about the second factor once the password is right. */
+export function secondFactorSignIn(deps: { secondFactors: SecondFactors; signInLimits: SignInLimits }) {
+  return {
+    /**
+     * An account with TOTP needs a current code or a recovery code: 401 without one or with a wrong one. An
+     * account whose only second factor is a passkey, in a role that must have one, signs in with the passkey:
+     * the password alone would be one factor.
+     */
+    async checkAtSignIn(userId: number, role: string, otp: string | undefined, address: string): Promise<void> {
+      if (!(await deps.secondFactors.totp.isOn(userId))) {
+        if ((await deps.secondFactors.requiredFor(role)) && (await deps.secondFactors.hasOtherThanTotp(userId)))
+          throw unauthorized('second_factor_passkey');
+        return;
+      }
+      if (!otp) throw unauthorized('second_factor_required');
+      await checkCode(deps, userId, otp, address, unauthorized('second_factor_wrong'));
+    },
+
+    /** The role must have a second factor and the user has none: the session reaches only the setup. */
+    async setupRequiredAtSignIn(userId: number, role: string): Promise<boolean> {
+      return (await deps.secondFactors.requiredFor(role)) && !(await deps.secondFactors.has(userId));
+    },
+  };
+}

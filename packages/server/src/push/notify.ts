@@ -1,0 +1,179 @@
+/**
+ * What is pushed, to whom (issue 34), from the domain events; each listener only queues (the sender works
+ * beside the event), and a failed recipient look-up is logged, never thrown at the emitter.
+ * - an SOS: to every member of the channels that hear of it (the sender's and the alert's) and to the roles
+ *   that take alerts everywhere (administrators), its sender excluded; urgent;
+ * - a private call ringing: to the callee, urgent, kept no longer than it rings;
+ * - a transmission: to the channel's members who are not in the channel now (no socket of theirs there),
+ *   the talker excluded; one Topic per channel, so that the push service keeps only the latest;
+ * - a geofence crossing: to the roles that receive fences' alerts everywhere, and in the fence's channel to
+ *   its members whose role receives them there (dispatchers).
+ */
+import { type Capability, may, type PushKind, type PushPayload, ROLES, type ServerLanguage } from '@talkgroup/protocol';
+import type { MembershipStore } from '../channels/membership.ts';
+import type { Db } from '../db/schema.ts';
+import type { EventBus } from '../events.ts';
+import type { PushOptions, PushSender } from './sender.ts';
+import type { PushSubscriptionStore, StoredSubscription } from './store.ts';
+import { type PushTextKey, pushText } from './texts.ts';
+
+/** How long an SOS or a geofence alert is worth delivering to a device that was away; a transmission's less. */
+const ALERT_TTL_S = 3600;
+const TRANSMISSION_TTL_S = 300;
+
+interface Message {
+  kind: PushKind;
+  title: [PushTextKey, Record<string, string>];
+  body: [PushTextKey, Record<string, string>];
+  url: string;
+  tag: string;
+  callId?: number;
+}
+
+export function pushNotifications(deps: {
+  db: Db;
+  events: EventBus;
+  memberships: MembershipStore;
+  store: PushSubscriptionStore;
+  sender: PushSender;
+  ringMs: number;
+  onError: (error: unknown, what: string) => void;
+}) {
+  const { db, events, memberships, store, sender } = deps;
+
+  /** Users whose role holds the capability in every channel (administrators). */
+  const everywhere = async (capability: Capability): Promise<number[]> => {
+    const roles = ROLES.filter((role) => may({ role }, null, capability));
+    if (roles.length === 0) return [];
+    const rows = await db.selectFrom('users').select('id').where('role', 'in', roles).execute();
+    return rows.map((row) => row.id);
+  };
+
+  /** Members of the channel whose role holds the capability there (dispatchers). */
+  const membersHolding = async (channelId: number, capability: Capability): Promise<number[]> => {
+    const roles = ROLES.filter((role) => may({ role }, { member: true, canTalk: true }, capability));
+    if (roles.length === 0) return [];
+    const rows = await db
+      .selectFrom('channel_members')
+      .innerJoin('users', 'users.id', 'channel_members.user_id')
+      .select('users.id')
+      .where('channel_members.channel_id', '=', channelId)
+      .where('users.role', 'in', roles)
+      .execute();
+    return rows.map((row) => row.id);
+  };
+
+  const payloadFor = (message: Message) => (subscription: StoredSubscription) => {
+    const language: ServerLanguage = subscription.language;
+    const payload: PushPayload = {
+      kind: message.kind,
+      title: pushText(message.title[0], language, message.title[1]),
+      body: pushText(message.body[0], language, message.body[1]),
+      url: message.url,
+      tag: message.tag,
+      ...(message.callId !== undefined ? { callId: message.callId } : {}),
+    };
+    return JSON.stringify(payload);
+  };
+
+  const push = async (userIds: Iterable<number>, message: Message, options: PushOptions) => {
+    const ids = [...new Set(userIds)];
+    if (ids.length === 0) return;
+    sender.enqueue(await store.ofUsers(ids), payloadFor(message), options);
+  };
+
+  const later = (what: string, work: () => Promise<void>) => {
+    work().catch((error) => deps.onError(error, what));
+  };
+
+  const offs = [
+    events.on('emergencyRaised', ({ alert, channelIds }) =>
+      later('push an SOS', async () => {
+        const to = new Set(await everywhere('channel.alerts'));
+        for (const channelId of channelIds) for (const id of await memberships.memberIds(channelId)) to.add(id);
+        if (alert.userId !== null) to.delete(alert.userId);
+        const name = alert.display_name;
+        await push(
+          to,
+          {
+            kind: 'sos',
+            title: ['sos_title', { name }],
+            body: alert.channelName
+              ? ['sos_body', { name, channel: alert.channelName }]
+              : ['sos_body_nowhere', { name }],
+            url: alert.channelId !== null ? `/talk/${alert.channelId}` : '/talk',
+            tag: `sos-${alert.id}`,
+          },
+          { urgency: 'high', ttl: ALERT_TTL_S },
+        );
+      }),
+    ),
+    events.on('privateCallChanged', ({ call }) => {
+      if (call.state !== 'ringing' || call.callee.userId === null) return;
+      const callee = call.callee.userId;
+      later('push a private call', () =>
+        push(
+          [callee],
+          {
+            kind: 'call',
+            title: ['call_title', { name: call.caller.name }],
+            body: ['call_body', {}],
+            url: `/talk?call=${call.callId}`,
+            tag: `call-${call.callId}`,
+            callId: call.callId,
+          },
+          { urgency: 'high', ttl: Math.max(1, Math.ceil(deps.ringMs / 1000)) },
+        ),
+      );
+    }),
+    events.on('transmissionStarted', ({ channel, userId, name }) => {
+      if (channel.hidden) return;
+      later('push a transmission', async () => {
+        const members = await memberships.memberIds(channel.id);
+        members.delete(userId);
+        if (members.size === 0) return;
+        const present = await db
+          .selectFrom('user_sockets')
+          .select('user_id')
+          .distinct()
+          .where('channel_id', '=', channel.id)
+          .execute();
+        for (const row of present) members.delete(row.user_id);
+        await push(
+          members,
+          {
+            kind: 'transmission',
+            title: ['transmission_title', { channel: channel.name }],
+            body: ['transmission_body', { name, channel: channel.name }],
+            url: `/talk/${channel.id}`,
+            tag: `channel-${channel.id}`,
+          },
+          { urgency: 'normal', ttl: TRANSMISSION_TTL_S, topic: `channel-${channel.id}` },
+        );
+      });
+    }),
+    events.on('geofenceCrossed', ({ alert }) =>
+      later('push a geofence alert', async () => {
+        const to = new Set(await everywhere('channel.geofences'));
+        if (alert.channelId !== null)
+          for (const id of await membersHolding(alert.channelId, 'channel.geofences')) to.add(id);
+        to.delete(alert.userId);
+        const params = { name: alert.userName, fence: alert.name };
+        await push(
+          to,
+          {
+            kind: 'geofence',
+            title: ['geofence_title', params],
+            body: [alert.kind === 'enter' ? 'geofence_enter' : 'geofence_exit', params],
+            url: '/dispatch',
+            tag: `geofence-${alert.geofenceId}-${alert.userId}`,
+          },
+          { urgency: 'normal', ttl: ALERT_TTL_S },
+        );
+      }),
+    ),
+  ];
+  return () => {
+    for (const off of offs) off();
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Web Push (issue 34), put together at start: the VAPID keys (made once, kept in the database, or given), the
+ * subscriptions, the sender's queue and the listeners that decide what is pushed. PUSH=off: no keys, no
+ * listeners, getClientConfig says pushPublicKey null and savePushSubscription refuses.
+ */
+import type { Registry } from 'prom-client';
+import type { Services } from '../services.ts';
+import { loadVapidKeys } from './keys.ts';
+import { pushNotifications } from './notify.ts';
+import { type PushSender, pushSender } from './sender.ts';
+import { type PushSubscriptionStore, pushSubscriptionStore } from './store.ts';
+
+export interface Push {
+  /** base64url of the 65-byte VAPID public key; null when push is off. */
+  publicKey: string | null;
+  store: PushSubscriptionStore;
+  /** Undefined when push is off. */
+  sender: PushSender | undefined;
+  close(): void;
+}
+
+/** VAPID_SUBJECT, else mailto: the first administrator's email (read once it is first needed). */
+function subjectOf(services: Services): () => Promise<string> {
+  let subject: string | undefined = services.config.vapidSubject;
+  return async () => {
+    if (subject) return subject;
+    const admin = await services.db
+      .selectFrom('users')
+      .select('identifier')
+      .where('role', '=', 'admin')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    const email = admin?.identifier.includes('@') ? admin.identifier : undefined;
+    if (email) subject = `mailto:${email}`;
+    return subject ?? 'mailto:postmaster@localhost';
+  };
+}
+
+export async function createPush(
+  services: Services,
+  registry: Registry,
+  onError: (error: unknown, what: string) => void,
+): Promise<Push> {
+  const { config } = services;
+  const store = pushSubscriptionStore(services.db);
+  if (!config.push) return { publicKey: null, store, sender: undefined, close() {} };
+  const keys = await loadVapidKeys(services.db, config);
+  const sender = pushSender({
+    keys,
+    subject: subjectOf(services),
+    store,
+    registry,
+    allow: config.pushEndpointAllow,
+    extraCa: config.pushExtraCa,
+    onError,
+  });
+  const stop = pushNotifications({
+    db: services.db,
+    events: services.events,
+    memberships: services.memberships,
+    store,
+    sender,
+    ringMs: config.privateCallRingMs,
+    onError,
+  });
+  return {
+    publicKey: keys.publicKey,
+    store,
+    sender,
+    close() {
+      stop();
+      sender.close();
+    },
+  };
+}

@@ -1,0 +1,17 @@
+/** "Sessions" on /account (issue 38): where one is signed in, each other session ended from here. */
+import Typography from '@mui/material/Typography';
+import { useTranslation } from 'react-i18next';
+import { AccountSection } from './AccountPage.tsx';
+import { SessionsList } from './SessionsList.tsx';
+
+export function SessionsSection() {
+  const { t } = useTranslation('account');
+  return (
+    <AccountSection id="sessions" title={t('sessions.title')}>
+      <Typography variant="body2" sx={{ color: 'text.secondary', mb: 1 }}>
+        {t('sessions.explain')}
+      </Typography>
+      <SessionsList />
+    </AccountSection>
+  );
+}

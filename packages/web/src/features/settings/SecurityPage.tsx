@@ -1,0 +1,84 @@
+/**
+ * /settings (issue 38), administrators only: the organisation's security policy, one switch per role
+ * "Require a second factor for …". A switch shows the choice at once and is saved through setSecurityPolicy
+ * (audited); a refusal puts it back and says why.
+ */
+import Alert from '@mui/material/Alert';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import Paper from '@mui/material/Paper';
+import Switch from '@mui/material/Switch';
+import Typography from '@mui/material/Typography';
+import { GetSecurityPolicy, ROLES, type Role, SetSecurityPolicy } from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client.ts';
+import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { PageHeader } from '../../components/PageHeader.tsx';
+
+export default function SecurityPage() {
+  const { t } = useTranslation(['settings', 'common']);
+  const client = useQueryClient();
+  const policy = useApiQuery(GetSecurityPolicy, {});
+  const [failure, setFailure] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const save = useApiMutation(SetSecurityPolicy, {
+    onSuccess: (answer) => {
+      client.setQueryData(callKey(GetSecurityPolicy, {}), answer);
+      setSaved(true);
+    },
+    onError: (error) => setFailure(errorMessage(error, t('settings:security.failed'))),
+  });
+  // While saving, the switches show the choice being saved; a refusal shows the server's policy again.
+  const required: Role[] = save.isPending
+    ? (save.variables?.requireSecondFactor as Role[])
+    : (policy.data?.res.requireSecondFactor ?? []);
+
+  const toggle = (role: Role, on: boolean) => {
+    setFailure(undefined);
+    setSaved(false);
+    const next = on ? [...required.filter((r) => r !== role), role] : required.filter((r) => r !== role);
+    save.mutate({ requireSecondFactor: next });
+  };
+
+  return (
+    <>
+      <PageHeader title={t('settings:title')} subtitle={t('settings:subtitle')} />
+      {policy.error ? (
+        <Alert severity="error">{errorMessage(policy.error, t('common:errors.somethingWrong'))}</Alert>
+      ) : null}
+      <Paper variant="outlined" component="section" aria-labelledby="security-second-factor" sx={{ p: 3 }}>
+        <Typography id="security-second-factor" variant="h6" component="h2" sx={{ mb: 1 }}>
+          {t('settings:security.secondFactor')}
+        </Typography>
+        <Typography variant="body2" sx={{ mb: 2 }}>
+          {t('settings:security.help')}
+        </Typography>
+        {failure ? (
+          <Alert severity="error" sx={{ mb: 2 }}>
+            {failure}
+          </Alert>
+        ) : null}
+        <FormGroup>
+          {ROLES.map((role) => (
+            <FormControlLabel
+              key={role}
+              control={
+                <Switch
+                  checked={required.includes(role)}
+                  disabled={!policy.data || save.isPending}
+                  onChange={(event) => toggle(role, event.target.checked)}
+                />
+              }
+              label={t(`settings:security.require.${role}`)}
+            />
+          ))}
+        </FormGroup>
+        <Typography role="status" variant="body2" sx={{ mt: 1, minHeight: '1.5em' }}>
+          {saved ? t('common:server.security_policy_saved') : ''}
+        </Typography>
+      </Paper>
+    </>
+  );
+}
