@@ -103,13 +103,9 @@ export function privateCalls(deps: {
     return settle(call);
   }
 
-  /** The call `calleeId` is ringing `callerId` with, answered now (the two calls crossed): one call of two. */
-  async function crossedCall(callerId: number, calleeId: number): Promise<PrivateCall | undefined> {
-    const theirs = await busyWith(calleeId);
-    if (theirs?.state !== 'ringing') return undefined;
-    if (theirs.caller.userId !== calleeId || theirs.callee.userId !== callerId) return undefined;
-    return move(theirs, 'active', ['ringing']);
-  }
+  /** Whether `call` is the one `calleeId` is ringing `callerId` with: a call made now crosses it. */
+  const crosses = (call: PrivateCall | undefined, callerId: number, calleeId: number): call is PrivateCall =>
+    call?.state === 'ringing' && call.caller.userId === calleeId && call.callee.userId === callerId;
 
   /** The ring of a new call: nobody answers within ringMs, it is missed. */
   function arm(call: PrivateCall): void {
@@ -146,10 +142,15 @@ export function privateCalls(deps: {
       // One call per person is the database's (call_parties): of two calls written at once, one fails and looks
       // again here, where it finds the other.
       for (let attempt = 0; attempt < 3; attempt += 1) {
-        // Crossed calls: the callee rings this caller already, so this call is that one, answered.
-        const crossed = await crossedCall(caller.userId, calleeId);
-        if (crossed) return { call: crossed, crossed: true };
-        const [mine, theirs] = await Promise.all([busyWith(caller.userId), busyWith(calleeId)]);
+        // Read one after the other, each party may be found in a call the other instance wrote meanwhile: when
+        // that call is the callee ringing this caller (crossed calls), this call is that one, answered.
+        const mine = await busyWith(caller.userId);
+        const theirs = crosses(mine, caller.userId, calleeId) ? mine : await busyWith(calleeId);
+        if (crosses(theirs, caller.userId, calleeId)) {
+          const answered = await move(theirs, 'active', ['ringing']);
+          if (answered) return { call: answered, crossed: true };
+          continue; // It ended meanwhile: look again.
+        }
         if (mine) throw conflict('call_in_progress');
         // Busy, and nothing more: not whether the person talks in a call, rings someone or is being called.
         if (theirs) throw conflict('call_busy');
