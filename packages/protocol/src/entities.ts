@@ -104,6 +104,8 @@ export const UserSchema = z.object({
   mapRight: z.boolean(),
   role: StoredRoleSchema,
   createdAt: z.string(),
+  /** Turned off by an administrator (issue 38): no sign-in opens a session. */
+  disabled: z.boolean(),
   channels: z.array(ChannelRefSchema),
   user_sockets: z.array(UserSocketSchema),
   /** Latest first. */

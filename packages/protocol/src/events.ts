@@ -190,7 +190,7 @@ export interface ClientToServerEvents {
 }
 
 /** Why the server ended a session's sockets for good (the client must not reconnect with that token). */
-export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted' | 'ended';
+export type SessionEndReason = 'logout' | 'revoked' | 'password' | 'deleted' | 'disabled' | 'ended';
 
 /**
  * What changed in the rights of a connected user (`rights_changed`): its `role`; its `map` access (mapRight,

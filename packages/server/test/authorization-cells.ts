@@ -134,6 +134,8 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/getSecurityPolicy': plain(() => ({})),
   '/user/api/setSecurityPolicy': plain(() => ({ requireSecondFactor: [] })),
   '/user/api/resetSecondFactor': plain((f) => ({ userId: f.outsider.id })),
+  // Turned on (it is on): the other cells' outsider keeps signing in.
+  '/user/api/setUserDisabled': plain((f) => ({ userId: f.outsider.id, disabled: false })),
   // Its origin is in the matrix app's PUSH_ENDPOINT_ALLOW (authorization.test.ts): no address to resolve.
   '/user/api/savePushSubscription': plain(() => ({ subscription: PUSH_SUBSCRIPTION })),
   '/user/api/deletePushSubscription': plain(() => ({ endpoint: PUSH_SUBSCRIPTION.endpoint })),
@@ -227,5 +229,8 @@ export const explicit: Array<[CallerName, string, number]> = [
   ['dispatcher', '/user/api/getSecurityPolicy', 403],
   ['insider', '/user/api/resetSecondFactor', 403],
   ['admin', '/user/api/resetSecondFactor', 200],
+  ['insider', '/user/api/setUserDisabled', 403],
+  ['dispatcher', '/user/api/setUserDisabled', 403],
+  ['admin', '/user/api/setUserDisabled', 200],
   ['insider', '/user/api/getSecondFactorState', 200],
 ];

@@ -200,6 +200,25 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
     expect(await ssoSignIn(app, `dave-${dialect}`)).toMatchObject({ id: remade.id });
   });
 
+  it('refuses a disabled account even though the provider says yes, and signs it in again once enabled', async () => {
+    provider.identities.set(`erin-${dialect}`, { email: 'erin@example.org', email_verified: true, given_name: 'Erin' });
+    const erin = await ssoSignIn(app, `erin-${dialect}`);
+    // A code handed out before the account was disabled opens nothing either.
+    const pending = await ssoLanding(app, `erin-${dialect}`);
+    const off = await app.call('/user/api/setUserDisabled', { userId: erin.id, disabled: true }, admin.token);
+    expect(off.status).toBe(200);
+    expect((await app.call('/user/api/getMyChannels', {}, erin.authToken)).status).toBe(401);
+    expect(await finish(app, pending)).toMatchObject({ status: 403, body: { code: 'account_disabled' } });
+    expect(await ssoLanding(app, `erin-${dialect}`)).toBe('/signin?sso_error=account_disabled');
+    const links = await app.services.db.selectFrom('identity_links').select('user_id').execute();
+    expect(links.map((row) => row.user_id)).toContain(erin.id);
+
+    expect(
+      (await app.call('/user/api/setUserDisabled', { userId: erin.id, disabled: false }, admin.token)).status,
+    ).toBe(200);
+    expect(await ssoSignIn(app, `erin-${dialect}`)).toMatchObject({ id: erin.id });
+  });
+
   it('refuses a wrong, a reused or another browser state, and lands a refusal at the provider on /signin', async () => {
     provider.identities.set('erin', { email: 'erin@example.org', email_verified: true });
     const first = await start(app);

@@ -207,6 +207,20 @@ describe.each(databases)('passkeys on %s', (dialect) => {
     },
   );
 
+  it('signs in no disabled account, though its passkey is good', async () => {
+    const key = softAuthenticator();
+    expect((await register(mia, key)).status).toBe(200);
+    expect((await app.call('/user/api/setUserDisabled', { userId: mia.id, disabled: true }, admin.token)).status).toBe(
+      200,
+    );
+    const refused = await signInWith(await assertion(key));
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ success: false, code: 'account_disabled' });
+    expect(refused.body.user).toBeUndefined();
+    await app.call('/user/api/setUserDisabled', { userId: mia.id, disabled: false }, admin.token);
+    expect((await signInWith(await assertion(key))).body.user).toMatchObject({ id: mia.id });
+  });
+
   it('asks for a token to register, and checks what the browser sent', async () => {
     expect((await app.call('/user/api/startPasskeyRegistration', {})).status).toBe(401);
     const malformed = await app.call('/user/api/finishPasskeySignIn', {

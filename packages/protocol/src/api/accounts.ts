@@ -64,4 +64,13 @@ export const VerifyPassword = call(z.object({ success: z.boolean(), result: z.bo
   'ownAccount',
   z.object({ id: Id, password: z.string().max(1024) }),
 );
+/**
+ * An administrator turns an account off (issue 38): its sessions end at once and no sign-in opens one again, by
+ * password, passkey or single sign-on, until it is turned on again. Its data, channels and history stay.
+ */
+export const SetUserDisabled = call(OkSchema)(
+  '/user/api/setUserDisabled',
+  'users.manage',
+  z.object({ userId: Id, disabled: z.boolean() }),
+);
 export const DeleteUserTokens = call(OkSchema)('/user/api/deleteUserTokens/', 'self', z.object({ userId: Id }));

@@ -32,6 +32,7 @@ export const SSO_ERROR_CODES = [
   'state',
   'unreachable',
   'account_deleted',
+  'account_disabled',
   'no_email',
   'email_unverified',
   'already_linked',

@@ -28,6 +28,7 @@ import {
   SetCallSettings,
   SetChannelMemberRights,
   SetSecurityPolicy,
+  SetUserDisabled,
   SignUpUser,
   UnpatchChannels,
   UpdateChannel,
@@ -79,6 +80,7 @@ function specs(db: Db): Map<Call, AuditSpec> {
     [UpdateUserData, { action: 'user.update', targetType: 'user', targetId: (b) => b.id }],
     [UpdatePasswordUser, { action: 'user.password', targetType: 'user', targetId: (b) => b.id }],
     [DeleteUserTokens, { action: 'user.disconnect', targetType: 'user', targetId: (b) => b.userId }],
+    [SetUserDisabled, { action: 'user.disable', targetType: 'user', targetId: (b) => b.userId }],
     [DeleteUser, { action: 'user.delete', targetType: 'user', targetId: (b) => b.UserId }],
     [UploadUserPhoto, { action: 'user.photo', targetType: 'user', targetId: (b) => b.userId }],
     [
@@ -251,6 +253,7 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
       photo_url: row.photo_url,
       mapRight: row.map_right === 1,
       role: row.role,
+      disabled: row.disabled_at !== null,
       channels: channels.map((c) => c.channel_id),
       sessions: Number(sessions?.n ?? 0),
       // Only whether it changed is kept: the hash itself is compared here and never written.

@@ -13,7 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { OidcConfig } from '../config.ts';
 import type { UsersTable } from '../db/schema.ts';
-import { unauthorized } from '../http/errors.ts';
+import { forbidden, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Services } from '../services.ts';
@@ -51,6 +51,8 @@ export function oidcRoutes(app: FastifyInstance, services: Services): void {
     const userId = provider ? await provider.redeemCode(body.code) : undefined;
     const row = userId === undefined ? undefined : await users.row(userId);
     if (!row) throw unauthorized('sso_code_invalid');
+    // Disabled between the provider's yes and this exchange.
+    if (row.disabled_at) throw forbidden('account_disabled');
     const authToken = await sessions.create(row.id, {
       method: 'sso',
       userAgent: req.headers['user-agent'],
@@ -215,6 +217,8 @@ export function oidcRoutes(app: FastifyInstance, services: Services): void {
       .where('issuer', '=', config.issuer)
       .where('subject', '=', claims.sub)
       .execute();
+    // The provider's yes opens nothing for an account an administrator turned off (its link stays).
+    if (row.disabled_at) throw new SsoFailure('account_disabled', `${row.identifier} is disabled`);
     // The role follows the provider's groups at every sign-in (the last administrator is never demoted).
     if (mappedRole && mappedRole !== row.role) {
       const before = row.role;

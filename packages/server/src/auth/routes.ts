@@ -96,6 +96,7 @@ export function accountSecurityRoutes(app: FastifyInstance, services: Services):
     const row = await users.row(userId);
     if (!row) throw unauthorized('passkey_unknown');
     await services.signInLimits.succeeded(account, req.ip);
+    if (row.disabled_at) throw forbidden('account_disabled');
     const authToken = await sessions.create(row.id, {
       method: 'passkey',
       userAgent: req.headers['user-agent'],

@@ -69,6 +69,8 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
         ])
         .where('sessions.token_hash', '=', hashToken(token))
         .where('sessions.expires_at', '>', new Date(now).toISOString())
+        // A disabled account's sessions were ended; one opened by a sign-in racing the switch is refused here.
+        .where('users.disabled_at', 'is', null)
         .executeTakeFirst();
       if (!row) return undefined;
       const lastSeen = Date.parse(row.lastSeenAt ?? row.createdAt);

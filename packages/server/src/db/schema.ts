@@ -23,6 +23,8 @@ export interface UsersTable {
    * pseudo, display name), folded. Written by the users store with every name change.
    */
   search_text: ColumnType<string, string | undefined, string>;
+  /** When an administrator disabled the account (migration 0022); null while it is in use. */
+  disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {

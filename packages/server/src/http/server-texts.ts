@@ -30,6 +30,16 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'Le coéquipier a été supprimé',
     de: 'Der Benutzer wurde gelöscht',
   },
+  user_disabled: {
+    en: 'Account disabled: its sessions are ended and it can no longer sign in.',
+    fr: 'Compte désactivé : ses sessions sont fermées et il ne peut plus se connecter.',
+    de: 'Konto deaktiviert: Seine Sitzungen sind beendet und es kann sich nicht mehr anmelden.',
+  },
+  user_enabled: {
+    en: 'Account enabled: it can sign in again.',
+    fr: 'Compte réactivé : il peut de nouveau se connecter.',
+    de: 'Konto reaktiviert: Es kann sich wieder anmelden.',
+  },
   photo_updated: { en: 'Photo updated', fr: 'Photo mise à jour', de: 'Foto aktualisiert' },
   users_imported: {
     en: '{{added}} added, {{alreadyExisting}} already existing, {{notAdded}} not added',
@@ -148,6 +158,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     en: 'Nobody may change their own role.',
     fr: 'Personne ne peut changer son propre rôle.',
     de: 'Niemand darf die eigene Rolle ändern.',
+  },
+  cannot_disable_self: {
+    en: 'You cannot disable your own account.',
+    fr: 'Vous ne pouvez pas désactiver votre propre compte.',
+    de: 'Sie können Ihr eigenes Konto nicht deaktivieren.',
   },
   last_admin: {
     en: 'This is the last administrator: make another user an administrator first.',
@@ -533,6 +548,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     en: 'The subscription’s auth secret must be 16 bytes (base64url).',
     fr: 'Le secret auth de l’abonnement doit faire 16 octets (base64url).',
     de: 'Das auth-Geheimnis des Abonnements muss 16 Byte lang sein (base64url).',
+  },
+  account_disabled: {
+    en: 'This account is disabled: ask your administrator.',
+    fr: 'Ce compte est désactivé : contactez votre administrateur.',
+    de: 'Dieses Konto ist deaktiviert: Wenden Sie sich an Ihre Administration.',
   },
   second_factor_required: {
     en: 'Enter the 6-digit code of your authenticator app, or one of your recovery codes.',

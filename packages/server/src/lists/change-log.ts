@@ -64,6 +64,14 @@ export function listChangeLog(db: Db, dialect: Dialect) {
     },
 
     /**
+     * A user to build again that no trigger saw change (a column the lists' triggers do not watch: migration
+     * 0022's `disabled_at`). Written after the change committed, so whoever reads it reads the change too.
+     */
+    async userChanged(userId: number): Promise<void> {
+      await db.insertInto('list_changes').values({ kind: CHANGED.user, entity_id: userId }).execute();
+    },
+
+    /**
      * Deletes what every reader has had LOG_KEPT_MS to read: the positions sampled that long ago. SQLite keeps
      * the newest row, so that a row id is never handed out twice.
      */

@@ -9,6 +9,7 @@ const MESSAGES: Record<SessionEndReason, string> = {
   revoked: 'You were disconnected from all devices: sign in again.',
   password: 'Your password was changed: sign in again.',
   deleted: 'Your account was deleted.',
+  disabled: 'Your account was disabled: ask your administrator.',
   ended: 'This session was signed out from another one: sign in again.',
 };
 

@@ -19,6 +19,7 @@ export function memberView(user: User, channelId: number, withPosition: boolean)
     mapRight: false,
     role: user.role,
     createdAt: '',
+    disabled: false,
     channels: user.channels.filter((channel) => channel.id === channelId),
     // State: whether it is connected, and in this channel; a socket elsewhere names no channel or socket.
     user_sockets: user.user_sockets.map((socket) => ({

@@ -16,6 +16,7 @@ import {
   may,
   RemoveUserChannels,
   type Role,
+  SetUserDisabled,
   type SignedInUser,
   SignUpUser,
   UpdatePasswordUser,
@@ -90,6 +91,8 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     const valid = await verifyPassword(body.user_password, row?.password_hash ?? DUMMY_HASH);
     if (!row || !valid) throw unauthorized('invalid_credentials');
     await services.signInLimits.succeeded(identifier, req.ip);
+    // Said only to whoever knows the password: a disabled account is not told apart from a wrong one before.
+    if (row.disabled_at) throw forbidden('account_disabled');
     // OIDC_ONLY: the provider signs everyone in; an administrator's password stays the way in when it is down.
     if (config.oidc?.only && row.role !== 'admin') throw forbidden('password_sign_in_off');
     // A hash made with older scrypt figures is replaced now that the password is known.
@@ -246,6 +249,19 @@ export function userRoutes(app: FastifyInstance, services: Services): void {
     await sessions.revokeAll(body.userId);
     events.emit('sessionsEnded', { userId: body.userId, reason: 'revoked' });
     return { success: true, ...said('user_disconnected') };
+  });
+
+  route(SetUserDisabled, async ({ body, auth }) => {
+    if (body.disabled && body.userId === auth.userId) throw conflict('cannot_disable_self');
+    if (!(await users.setDisabled(body.userId, body.disabled))) throw notFound('user_not_found');
+    await services.listChanges.userChanged(body.userId);
+    if (body.disabled) {
+      // Its sessions end now, with their sockets and push subscriptions, on every instance.
+      await sessions.revokeAll(body.userId);
+      events.emit('sessionsEnded', { userId: body.userId, reason: 'disabled' });
+    }
+    events.emit('usersChanged', {});
+    return { success: true, ...said(body.disabled ? 'user_disabled' : 'user_enabled') };
   });
 
   route(DeleteUser, async ({ body, auth }) => {

@@ -160,6 +160,7 @@ export function userStore(db: Db) {
       mapRight: row.map_right === 1,
       role: row.role,
       createdAt: row.created_at,
+      disabled: row.disabled_at !== null,
       channels: (channelsBy.get(row.id) ?? []).map(
         (c): ChannelRef => ({ id: c.id, name: c.name, rtcSession: c.rtc_session || rtcSessionOf(c.name) }),
       ),
@@ -361,6 +362,16 @@ export function userStore(db: Db) {
 
     async setPhoto(id: number, photoUrl: string): Promise<void> {
       await db.updateTable('users').set({ photo_url: photoUrl }).where('id', '=', id).execute();
+    },
+
+    /** Turns an account off (now) or on again; false when there is no such user. */
+    async setDisabled(id: number, disabled: boolean, at = new Date()): Promise<boolean> {
+      const result = await db
+        .updateTable('users')
+        .set({ disabled_at: disabled ? at.toISOString() : null })
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
     },
 
     async remove(id: number): Promise<boolean> {

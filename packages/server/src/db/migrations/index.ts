@@ -31,6 +31,7 @@ import { migration as m0018 } from './0018_sign_in.ts';
 import { migration as m0019 } from './0019_second_factor.ts';
 import { migration as m0020 } from './0020_identity_providers.ts';
 import { migration as m0021 } from './0021_passkeys.ts';
+import { migration as m0022 } from './0022_disabled_accounts.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -52,9 +53,10 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0016_private_calls_and_voice_grants': m0016,
   '0017_push': m0017,
   '0018_sign_in': m0018,
-  '0021_passkeys': m0021,
-  '0020_identity_providers': m0020,
   '0019_second_factor': m0019,
+  '0020_identity_providers': m0020,
+  '0021_passkeys': m0021,
+  '0022_disabled_accounts': m0022,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -14,6 +14,7 @@ import CancelIcon from '@mui/icons-material/Cancel';
 import CheckCircleIcon from '@mui/icons-material/CheckCircle';
 import AddIcon from '@mui/icons-material/PersonAddAlt1';
 import Box from '@mui/material/Box';
+import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
 import type { Activity, User, UserSortField } from '@talkgroup/protocol';
 import { displayNameOf } from '@talkgroup/protocol';
@@ -28,6 +29,7 @@ import { type ActivityT, activityNames, activitySentence } from '../activities/i
 import { PrivateCallButton } from '../calls/index.ts';
 import { DownloadModelButton, ExportButton, ImportButton } from '../import-export/index.ts';
 import { PositionExportButton } from '../tracking/index.ts';
+import { AccountAccessButton } from './AccountAccessButton.tsx';
 import { AddUserDialog } from './AddUserDialog.tsx';
 import { BulkUserActions } from './BulkUserActions.tsx';
 import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
@@ -54,6 +56,8 @@ interface UserRow {
   lastActivityText: string;
   lastActivityDate: string;
   name: string;
+  /** "Disabled" for an account turned off, else empty. */
+  disabledText: string;
   user: User;
 }
 
@@ -99,10 +103,11 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           lastActivityText: activity ? sentenceOf(activity) : '',
           lastActivityDate: activity ? dateTimeText(activity.createdAt, language) : '',
           name: displayNameOf(user),
+          disabledText: user.disabled ? t('users:access.disabled') : '',
           user,
         };
       }),
-    [users.users, language, sentenceOf],
+    [users.users, language, sentenceOf, t],
   );
   const searchText = useCallback(
     (row: UserRow) =>
@@ -115,7 +120,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     const names: MRT_ColumnDef<UserRow>[] = [
       { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 105 : 90 },
       { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 115 : 100 },
-      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 200 : 160 },
+      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 200 : 160, Cell: loginCell },
       { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 105 : 90 },
     ];
     if (!full) return names;
@@ -171,7 +176,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           full && texts.rowActions
             ? {
                 header: texts.rowActions.header,
-                size: 200,
+                size: 230,
                 render: (row) => (
                   <Box sx={{ display: 'flex', gap: 0.5 }} onClick={(event) => event.stopPropagation()}>
                     <EditDeleteActions
@@ -183,6 +188,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
                     <PositionExportButton target={{ userIds: [row.id], name: row.name }} />
                     <UserSessionsButton userId={row.id} name={row.name} />
                     <ResetSecondFactorButton userId={row.id} name={row.name} />
+                    <AccountAccessButton userId={row.id} name={row.name} disabled={row.user.disabled} />
                   </Box>
                 ),
               }
@@ -247,6 +253,16 @@ function LastActivity({ text, date }: { text: string; date: string }) {
   );
 }
 
+/** The login, and "Disabled" beside an account an administrator turned off (issue 38). */
+function loginCell({ row }: CellProps) {
+  if (!row.original.disabledText) return row.original.identifier;
+  return (
+    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}>
+      {row.original.identifier}
+      <Chip size="small" variant="outlined" color="warning" label={row.original.disabledText} />
+    </Box>
+  );
+}
 const mapRightCell = ({ row }: CellProps) => <MapRightIcon granted={row.original.mapRight} />;
 const createdCell = ({ row }: CellProps) => (
   <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
