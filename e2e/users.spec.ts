@@ -188,6 +188,44 @@ test.describe('users list (French)', () => {
     expect(check.status).toBe(401);
   });
 
+  test('disables an account: its open page signs out, its sign-in is refused with a sentence; enabled, it signs in', async ({
+    page,
+    browser,
+    admin,
+    seed,
+  }) => {
+    const member = await seed.member({ firstName: 'Dora', lastName: unique('Arrêt') });
+    const name = `Dora ${member.lastName}`;
+    const phone = await browser.newPage();
+    await useSession(phone, member);
+    await phone.goto('/talk');
+    await expect(phone.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
+
+    await openUsers(page, admin);
+    await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill(member.login);
+    const row = page.getByRole('main').locator('tbody tr').filter({ hasText: member.login });
+    await row.getByRole('button', { name: `Désactiver le compte de ${name}` }).click();
+    const confirm = page.getByRole('alertdialog');
+    await expect(confirm).toContainText('Rien n’est supprimé');
+    await confirm.getByRole('button', { name: 'Désactiver', exact: true }).click();
+    await expect(notice(page)).toContainText(`Le compte de ${name} est désactivé.`);
+    await expect(row).toContainText('Désactivé');
+    // The member's page was signed out at once, and the password no longer opens a session.
+    await expect(phone).toHaveURL(/\/signin/);
+    await phone.getByRole('textbox', { name: 'Identifiant', exact: true }).fill(member.login);
+    await phone.getByRole('textbox', { name: 'Mot de passe', exact: true }).fill(member.password);
+    await phone.getByRole('button', { name: 'Se connecter', exact: true }).click();
+    await expect(phone.getByText('Ce compte est désactivé : contactez votre administrateur.')).toBeVisible();
+    await expect(phone).toHaveURL(/\/signin/);
+
+    await row.getByRole('button', { name: `Réactiver le compte de ${name}` }).click();
+    await expect(notice(page)).toContainText(`Le compte de ${name} est réactivé.`);
+    await expect(row).not.toContainText('Désactivé');
+    await phone.getByRole('button', { name: 'Se connecter', exact: true }).click();
+    await expect(phone).toHaveURL(/\/talk$/);
+    await phone.close();
+  });
+
   test("deletes a user after 'Voulez vous vraiment supprimer {name}'", async ({ page, admin, server, seed }) => {
     const member = await seed.member({ firstName: 'Léa', lastName: unique('Girard') });
     await openUsers(page, admin);

@@ -42,10 +42,12 @@ import {
 } from '../room/index.ts';
 import { markMessagesSeen } from './chatSeen.ts';
 import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
+import { TalkKeyControl } from './TalkKeyControl.tsx';
 import { TalkMembersList } from './TalkMembersList.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
 import { useMediaSession } from './useMediaSession.ts';
 import { usePositionSharing } from './usePositionSharing.ts';
+import { useTalkKey } from './useTalkKey.ts';
 import { useWakeLock } from './useWakeLock.ts';
 
 type TalkTab = 'talk' | 'chat' | 'members' | 'map';
@@ -118,7 +120,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
     },
     [canTalk, voice.engine],
   );
-  useMediaSession({ title: channel.name, artist: 'Talkgroup', talking: state.micOn, onTalk: talk });
+  const talkKey = useTalkKey(talk);
   const position = usePositionSharing(room.socket, room.connected);
   const wakeLock = useWakeLock();
   const alerts = useChannelAlerts(room.socket, room.me?.id);
@@ -130,6 +132,13 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
   );
 
   const talkers = state.peers.filter((peer) => peer.talking).map((peer) => peer.name || t('channel.unnamed'));
+  // The lock screen and the system's media controls name the channel and who is talking now.
+  useMediaSession({
+    title: channel.name,
+    artist: state.micOn ? t('channel.youAreTalking') : talkers.length ? talkers.join(', ') : 'Talkgroup',
+    talking: state.micOn,
+    onTalk: talk,
+  });
   const talkingNow = state.micOn
     ? t('channel.youAreTalking')
     : talkers.length
@@ -256,6 +265,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
                 {tRoom('ptt.listenOnly')}
               </Typography>
             ) : null}
+            <TalkKeyControl talkKey={talkKey} />
             <ChannelAlertList alerts={alerts.others} />
             <Box sx={{ display: 'flex', justifyContent: 'center' }}>
               <SosButton channelId={channel.id} acknowledgedBy={alerts.ownTaken} />
