@@ -1,6 +1,6 @@
 /**
  * What the browser will not do, said where it matters: a microphone only on a secure page (https, or
- * localhost), and a page in the background may be suspended (talking and hearing need the app in front).
+ * localhost). What works with the screen off or the app closed is the README's ("The phone in a pocket").
  */
 import Alert from '@mui/material/Alert';
 import { useTranslation } from 'react-i18next';
@@ -11,15 +11,6 @@ export function SecureContextHint() {
   return (
     <Alert severity="warning" role="alert">
       {t('hints.insecure', { origin: window.location.origin })}
-    </Alert>
-  );
-}
-
-export function ForegroundHint() {
-  const { t } = useTranslation('talk');
-  return (
-    <Alert severity="info" variant="outlined" sx={{ py: 0 }}>
-      {t('hints.foreground')}
     </Alert>
   );
 }

@@ -41,7 +41,7 @@ import {
   VoiceLinkStatus,
 } from '../room/index.ts';
 import { markMessagesSeen } from './chatSeen.ts';
-import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
+import { SecureContextHint } from './PlatformHints.tsx';
 import { TalkKeyControl } from './TalkKeyControl.tsx';
 import { TalkMembersList } from './TalkMembersList.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
@@ -302,7 +302,6 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
                 label={t('wakeLock.label')}
               />
             </Box>
-            <ForegroundHint />
           </Box>
         ) : null}
         {tab === 'chat' ? (

@@ -27,7 +27,7 @@ import { useServerEvent, useServerEvents, useWatchChannels } from '../../api/ser
 import { homeOf, useSession, usesConsole } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { lastSeenMessage } from './chatSeen.ts';
-import { ForegroundHint, SecureContextHint } from './PlatformHints.tsx';
+import { SecureContextHint } from './PlatformHints.tsx';
 import { PushSwitch } from './PushSwitch.tsx';
 import { useTalkShell } from './TalkLayout.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
@@ -138,7 +138,6 @@ export default function TalkHomePage() {
           <Alert severity="info">{t('home.empty')}</Alert>
         )}
         <PushSwitch />
-        <ForegroundHint />
         {consoleHome ? (
           <Button
             component={RouterLink}
