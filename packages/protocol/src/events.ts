@@ -269,6 +269,11 @@ export interface ServerToClientEvents {
   /** To the channel's room: a transmission was recorded (voice history, issue 15). */
   voiceMessage: (voiceMessage: VoiceMessage) => void;
   voiceMessageDeleted: (payload: { id: number; channelId: number }) => void;
+  /**
+   * To the user's sockets (issue 34): its missed transmissions changed in these channels (one was recorded that
+   * it did not hear, or one of its devices played them, or its status changed): read getMissedTransmissions again.
+   */
+  missedTransmissionsChanged: (payload: { channelIds: number[]; busy?: boolean }) => void;
   onLocationChanged: (payload: {
     userId: number;
     lat: number;

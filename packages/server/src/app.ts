@@ -36,6 +36,7 @@ import { attachRealtime, type Io } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
 import { userRoutes } from './users/routes.ts';
 import { secondFactorRoutes } from './users/second-factor-routes.ts';
+import { missedRoutes } from './voice/missed-routes.ts';
 import { voiceRoutes } from './voice/routes.ts';
 
 export interface App {
@@ -113,6 +114,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   pushRoutes(fastify, services, push);
   dashboardRoutes(fastify, services);
   voiceRoutes(fastify, services);
+  missedRoutes(fastify, services);
   emergencyRoutes(fastify, services);
   positionRoutes(fastify, services);
   geofenceRoutes(fastify, services);

@@ -64,6 +64,11 @@ export interface DomainEvents {
    * members who are not in it now (issue 34).
    */
   transmissionStarted: { channel: { id: number; name: string; hidden: boolean }; userId: number; name: string };
+  /**
+   * These users' missed transmissions changed in these channels (issue 34): one was kept that they did not hear,
+   * or they played some; `busy`: their status changed.
+   */
+  missedChanged: { userIds: number[]; channelIds: number[]; busy?: boolean };
   /** A private call rang, was answered, or is over (issue 27): both parties hear of it. */
   privateCallChanged: { call: PrivateCall };
 }

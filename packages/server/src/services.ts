@@ -44,6 +44,7 @@ import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type UserStore, userStore } from './users/store.ts';
+import { type MissedStore, missedStore } from './voice/missed.ts';
 import { type VoiceStore, voiceStore } from './voice/store.ts';
 
 export interface Services {
@@ -72,6 +73,8 @@ export interface Services {
   devices: DeviceStore;
   /** Voice history: recorded transmissions, their audio under DATA_DIR/voice (issue 15). */
   voice: VoiceStore;
+  /** Who heard which transmission, and who is busy (issue 34). */
+  missed: MissedStore;
   /** SOS alerts (issue 14). */
   emergency: EmergencyAlerts;
   /** Expiring counters of the limits: Redis when REDIS_URL is set (shared by instances), else memory. */
@@ -178,6 +181,7 @@ export function createServices(
     positions,
     devices: deviceStore(db),
     voice: voiceStore(db, urls, config.dataDir),
+    missed: missedStore(db),
     emergency,
     counters,
     signInLimits: signInLimits(counters),

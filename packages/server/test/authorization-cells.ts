@@ -142,6 +142,9 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/startPasskeyRegistration': plain(() => ({})),
   '/user/api/getPasskeys': plain(() => ({})),
   '/user/api/getSessions': plain(() => ({})),
+  '/user/api/getMissedTransmissions': plain(() => ({})),
+  '/user/api/markTransmissionsHeard': plain(() => ({ ids: [1] })),
+  '/user/api/setAvailability': plain(() => ({ busy: false })),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */

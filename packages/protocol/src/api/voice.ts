@@ -57,3 +57,29 @@ export const VoiceExport = {
     reason: z.string().trim().min(1).max(500).optional(),
   }),
 };
+
+// Nothing missed (issue 34): which recorded transmissions a member heard, live or played later.
+/** How far back a transmission counts as missed: older ones are history, not news. */
+export const MISSED_WINDOW_HOURS = 24;
+export const MissedCountSchema = z.object({ channelId: z.number(), count: z.number() });
+export type MissedCount = z.output<typeof MissedCountSchema>;
+/**
+ * The member's missed transmissions: per channel of theirs, the recorded transmissions of the last
+ * MISSED_WINDOW_HOURS that others made since the member joined the channel and that none of its pages heard
+ * live nor played (`channels`, channels with none left out); with `channelId`, that channel's, oldest first
+ * (`res`, at most 100). `busy`: the member's status (Available / Busy).
+ */
+export const GetMissedTransmissions = call(
+  ok({ channels: z.array(MissedCountSchema), res: z.array(VoiceMessageSchema), busy: z.boolean() }),
+)('/user/api/getMissedTransmissions', 'signedIn', z.object({ channelId: Id.optional() }));
+/** These transmissions were played: heard, for every device of the member. Ids of channels not theirs: ignored. */
+export const MarkTransmissionsHeard = call(OkSchema)(
+  '/user/api/markTransmissionsHeard',
+  'signedIn',
+  z.object({ ids: z.array(Id).min(1).max(200) }),
+);
+/**
+ * Available / Busy, as Zello's: while busy, transmissions are not played by the member's pages and go to its
+ * missed list; an SOS and a private call still ring.
+ */
+export const SetAvailability = call(OkSchema)('/user/api/setAvailability', 'signedIn', z.object({ busy: z.boolean() }));

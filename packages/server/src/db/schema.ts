@@ -25,6 +25,8 @@ export interface UsersTable {
   search_text: ColumnType<string, string | undefined, string>;
   /** When an administrator disabled the account (migration 0022); null while it is in use. */
   disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: Busy (migration 0023): transmissions go to the member's missed list instead of playing. */
+  busy: ColumnType<number, number | undefined, number>;
 }
 
 export interface SessionsTable {
@@ -310,6 +312,13 @@ export interface VoiceMessagesTable {
   uploaded_at: string;
 }
 
+/** A transmission a member heard, live or played later (migration 0023). */
+export interface VoiceHeardTable {
+  voice_message_id: number;
+  user_id: number;
+  heard_at: string;
+}
+
 /** A user's monitor list (migration 0014): its tiles in order. */
 export interface MonitoredChannelsTable {
   user_id: number;
@@ -435,6 +444,7 @@ export interface Database {
   devices: DevicesTable;
   material_types: MaterialTypesTable;
   voice_messages: VoiceMessagesTable;
+  voice_heard: VoiceHeardTable;
   audit_log: AuditLogTable;
   geofences: GeofencesTable;
   geofence_states: GeofenceStatesTable;

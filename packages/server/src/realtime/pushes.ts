@@ -58,6 +58,10 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('voiceMessageCreated', ({ channel, voiceMessage }) =>
       target.toRoom(channel.rtcSession, 'voiceMessage', voiceMessage),
     ),
+    events.on('missedChanged', ({ userIds, channelIds, busy }) => {
+      for (const userId of new Set(userIds))
+        target.toUser(userId, 'missedTransmissionsChanged', { channelIds, ...(busy !== undefined ? { busy } : {}) });
+    }),
     events.on('voiceMessageDeleted', ({ channel, voiceMessageId }) =>
       target.toRoom(channel.rtcSession, 'voiceMessageDeleted', { id: voiceMessageId, channelId: channel.id }),
     ),

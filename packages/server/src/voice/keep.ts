@@ -9,7 +9,7 @@ import type { Services } from '../services.ts';
 import type { NewVoiceMessage } from './store.ts';
 
 export async function keepTransmission(
-  services: Pick<Services, 'voice' | 'activities' | 'events'>,
+  services: Pick<Services, 'voice' | 'activities' | 'events' | 'missed'>,
   channel: Pick<ChannelSummary, 'id' | 'name' | 'rtcSession'> & { hidden?: boolean },
   take: Omit<NewVoiceMessage, 'channelId'>,
 ): Promise<VoiceMessage> {
@@ -25,6 +25,11 @@ export async function keepTransmission(
       at: startedAt,
       durationMs: row.duration_ms,
     });
+  // Heard live by whoever had a page in the channel (and was not busy); the others' missed lists grow (issue 34).
+  if (!channel.hidden) {
+    const missing = await services.missed.heardLive(row.id, channel.id, row.user_id);
+    if (missing.length > 0) services.events.emit('missedChanged', { userIds: missing, channelIds: [channel.id] });
+  }
   // Pushed with a link signed for the talker: every socket in the room may read the channel.
   const message = services.voice.toVoiceMessage(row, take.userId);
   services.events.emit('voiceMessageCreated', { channel, voiceMessage: message });

@@ -32,6 +32,7 @@ import { migration as m0019 } from './0019_second_factor.ts';
 import { migration as m0020 } from './0020_identity_providers.ts';
 import { migration as m0021 } from './0021_passkeys.ts';
 import { migration as m0022 } from './0022_disabled_accounts.ts';
+import { migration as m0023 } from './0023_missed_transmissions.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -57,6 +58,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0020_identity_providers': m0020,
   '0021_passkeys': m0021,
   '0022_disabled_accounts': m0022,
+  '0023_missed_transmissions': m0023,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

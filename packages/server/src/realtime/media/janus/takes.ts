@@ -28,7 +28,7 @@ export interface Take {
 }
 
 export function takes(deps: {
-  services: Pick<Services, 'voice' | 'activities' | 'events' | 'config'>;
+  services: Pick<Services, 'voice' | 'activities' | 'events' | 'config' | 'missed'>;
   channelOf: (channelId: number) => Promise<ChannelSummary | undefined>;
   log: FastifyBaseLogger;
 }) {
