@@ -17,6 +17,7 @@ export { RoomFrame } from './RoomFrame.tsx';
 export { useClientConfig } from './useClientConfig.ts';
 export { useRoom } from './useRoom.ts';
 export type { RoomChannel } from './useRoomChannel.ts';
+export { setIncomingMuted } from './voice/incoming.ts';
 export { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
 export { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 export { RecordedMark } from './voice/RecordedMark.tsx';

@@ -41,6 +41,7 @@ import {
   VoiceLinkStatus,
 } from '../room/index.ts';
 import { markMessagesSeen } from './chatSeen.ts';
+import { BusyNotice, PlayMissedButton, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
 import { TalkKeyControl } from './TalkKeyControl.tsx';
 import { TalkMembersList } from './TalkMembersList.tsx';
@@ -121,6 +122,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
     [canTalk, voice.engine],
   );
   const talkKey = useTalkKey(talk);
+  const { busy } = useMissed();
   const position = usePositionSharing(room.socket, room.connected);
   const wakeLock = useWakeLock();
   const alerts = useChannelAlerts(room.socket, room.me?.id);
@@ -246,6 +248,8 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             >
               {talkingNow}
             </Typography>
+            <BusyNotice busy={busy} />
+            <PlayMissedButton channelId={channel.id} />
             {channel.recording ? (
               <Box sx={{ display: 'flex', justifyContent: 'center' }}>
                 <RecordedMark />

@@ -27,6 +27,7 @@ import { useServerEvent, useServerEvents, useWatchChannels } from '../../api/ser
 import { homeOf, useSession, usesConsole } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { lastSeenMessage } from './chatSeen.ts';
+import { AvailabilitySwitch, MissedCount, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
 import { PushSwitch } from './PushSwitch.tsx';
 import { useTalkShell } from './TalkLayout.tsx';
@@ -44,6 +45,7 @@ export default function TalkHomePage() {
   const online = useOnline();
   useLiveChannelList();
   const talking = useTalkingNow(channels.data?.res ?? []);
+  const missed = useMissed();
 
   return (
     <>
@@ -111,6 +113,7 @@ export default function TalkHomePage() {
                             {t('home.talking', { names: talking.get(channel.id)?.join(', ') })}
                           </Box>
                         ) : null}
+                        <MissedCount count={missed.counts.get(channel.id) ?? 0} />
                       </>
                     }
                     slotProps={{
@@ -137,6 +140,7 @@ export default function TalkHomePage() {
         ) : (
           <Alert severity="info">{t('home.empty')}</Alert>
         )}
+        <AvailabilitySwitch />
         <PushSwitch />
         {consoleHome ? (
           <Button

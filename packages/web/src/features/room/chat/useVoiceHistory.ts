@@ -4,7 +4,12 @@
  * missed since the last one listened to on this device (a marker per channel in local storage), and the
  * player. After a lost link the first page is read again: pushes sent meanwhile never arrive.
  */
-import { DeleteVoiceMessage, GetChannelVoiceMessages, type VoiceMessage } from '@talkgroup/protocol';
+import {
+  DeleteVoiceMessage,
+  GetChannelVoiceMessages,
+  MarkTransmissionsHeard,
+  type VoiceMessage,
+} from '@talkgroup/protocol';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { api } from '../../../api/client.ts';
@@ -94,13 +99,15 @@ export function useVoiceHistory({ channelId, userId, socket, token }: VoiceHisto
   const markListened = useCallback(
     (item: VoiceMessage) => {
       if (channelId === undefined) return;
+      // Heard on the server too, for the member's other devices (issue 34); not by a call view link's reader.
+      if (!token) void api(MarkTransmissionsHeard, { ids: [item.id] }).catch(() => {});
       setListened((previous) => {
         if (previous && Date.parse(previous) >= startOf(item)) return previous;
         writeVoiceListened(channelId, item.createdAt);
         return item.createdAt;
       });
     },
-    [channelId],
+    [channelId, token],
   );
 
   const playing = useSyncExternalStore(subscribeVoicePlayback, playingVoiceId, playingVoiceId);

@@ -1,4 +1,5 @@
 /** One peer of the mesh: its connection, its received stream and the element that plays it. */
+import { playsIncoming, stopsIncoming } from './incoming.ts';
 import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from './opusSettings.ts';
 import type { AudioOutput, VoiceLink } from './voiceTransport.ts';
 
@@ -63,7 +64,7 @@ export function playPeerAudio(peer: Peer, stream: MediaStream, output?: AudioOut
     peer.audio = new Audio();
     peer.audio.autoplay = true;
   }
-  peer.audio.muted = output !== undefined;
+  playsIncoming(peer.audio, output !== undefined);
   peer.audio.srcObject = stream;
   output?.attach(peer.id, stream);
   void peer.audio.play().catch(() => {
@@ -103,6 +104,7 @@ export function closePeer(peer: Peer, output?: AudioOutput): void {
   peer.pc.onconnectionstatechange = null;
   peer.pc.close();
   if (peer.audio) {
+    stopsIncoming(peer.audio);
     peer.audio.pause();
     peer.audio.srcObject = null;
   }

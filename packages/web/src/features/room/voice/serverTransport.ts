@@ -11,6 +11,7 @@
  * starts afresh after a back-off, until the server answers.
  */
 import type { RoomPeer } from '@talkgroup/protocol';
+import { playsIncoming, stopsIncoming } from './incoming.ts';
 import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from './opusSettings.ts';
 import type { SignalClient } from './signalClient.ts';
 import type { AudioOutput, IceSettings, LinkProblem, VoiceLink, VoiceTransport } from './voiceTransport.ts';
@@ -132,6 +133,7 @@ export class ServerTransport implements VoiceTransport {
     this.joined = false;
     this.listeners.clear();
     if (this.audio) {
+      stopsIncoming(this.audio);
       this.audio.pause();
       this.audio.srcObject = null;
     }
@@ -204,7 +206,7 @@ export class ServerTransport implements VoiceTransport {
       this.mix = event.streams[0] ?? new MediaStream([event.track]);
       this.audio ??= Object.assign(new Audio(), { autoplay: true });
       // With an output the element plays muted, only so that Chrome feeds the stream to Web Audio.
-      this.audio.muted = this.options.output !== undefined;
+      playsIncoming(this.audio, this.options.output !== undefined);
       this.audio.srcObject = this.mix;
       this.options.output?.attach(MIX, this.mix);
       void this.audio.play().catch(() => {

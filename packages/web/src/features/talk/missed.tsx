@@ -1,0 +1,131 @@
+/**
+ * Nothing missed (issue 34), on /talk: the member's missed transmissions per channel (the server's count, the
+ * same on every device), "Play 2 missed" on a channel page (oldest first, each marked heard as it starts, for
+ * all the member's devices), and the Available / Busy status. While busy, the pages do not play the channels'
+ * voices (they go to the missed list); an SOS and a private call still ring.
+ */
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import ToggleButton from '@mui/material/ToggleButton';
+import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import Typography from '@mui/material/Typography';
+import {
+  GetMissedTransmissions,
+  MarkTransmissionsHeard,
+  SetAvailability,
+  type VoiceMessage,
+} from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useId } from 'react';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client.ts';
+import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { useServerEvents } from '../../api/serverEvents.ts';
+import { failureNotice } from '../../components/failureNotice.ts';
+import { useNotify } from '../../components/Notifier.tsx';
+import { playVoiceMessages, setIncomingMuted } from '../room/index.ts';
+
+/** The member's missed transmissions (and, with `channelId`, that channel's list), kept fresh by the pushes. */
+export function useMissed(channelId?: number) {
+  const queryClient = useQueryClient();
+  const query = useApiQuery(GetMissedTransmissions, channelId === undefined ? {} : { channelId }, {
+    refetchInterval: 60_000,
+  });
+  useServerEvents(['missedTransmissionsChanged', 'resync'], () => {
+    void queryClient.invalidateQueries({ queryKey: callKey(GetMissedTransmissions) });
+  });
+  const counts = new Map((query.data?.channels ?? []).map((entry) => [entry.channelId, entry.count]));
+  return { counts, list: query.data?.res ?? [], busy: query.data?.busy ?? false, loaded: query.data !== undefined };
+}
+
+/** Marks one played transmission heard on the server (every device of the member's), quietly. */
+export function markHeard(item: Pick<VoiceMessage, 'id'>): void {
+  void api(MarkTransmissionsHeard, { ids: [item.id] }).catch(() => {});
+}
+
+/** "2 missed" beside a channel of the list (nothing when none). */
+export function MissedCount({ count }: { count: number }) {
+  const { t } = useTranslation('talk');
+  if (count === 0) return null;
+  return (
+    <Box
+      component="span"
+      data-testid="channel-missed"
+      sx={{ display: 'block', color: 'warning.dark', fontWeight: 700 }}
+    >
+      {t('missed.count', { count })}
+    </Box>
+  );
+}
+
+/** "Play 2 missed" on a channel page: oldest first, each marked heard as it starts. */
+export function PlayMissedButton({ channelId }: { channelId: number }) {
+  const { t } = useTranslation('talk');
+  const queryClient = useQueryClient();
+  const { list } = useMissed(channelId);
+  const play = useCallback(() => {
+    playVoiceMessages(list, (item) => {
+      markHeard(item);
+      void queryClient.invalidateQueries({ queryKey: callKey(GetMissedTransmissions) });
+    });
+  }, [list, queryClient]);
+  if (list.length === 0) return null;
+  return (
+    <Button variant="contained" color="warning" onClick={play} sx={{ minHeight: 44, alignSelf: 'center' }}>
+      {t('missed.play', { count: list.length })}
+    </Button>
+  );
+}
+
+/** Available / Busy: two buttons, the one in force pressed; busy says what it means. */
+export function AvailabilitySwitch() {
+  const { t } = useTranslation('talk');
+  const labelId = useId();
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const { busy, loaded } = useMissed();
+  const change = useApiMutation(SetAvailability, {
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: callKey(GetMissedTransmissions) }),
+    onError: (error) => notify(failureNotice(t, error)),
+  });
+  const shown = change.isPending && change.variables ? change.variables.busy : busy;
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
+      <Typography id={labelId} variant="subtitle2">
+        {t('availability.label')}
+      </Typography>
+      <ToggleButtonGroup
+        exclusive
+        value={shown ? 'busy' : 'available'}
+        aria-labelledby={labelId}
+        disabled={!loaded}
+        onChange={(_event, value: 'busy' | 'available' | null) => {
+          if (value) change.mutate({ busy: value === 'busy' });
+        }}
+        sx={{ alignSelf: 'flex-start' }}
+      >
+        <ToggleButton value="available" sx={{ minHeight: 44, px: 2 }}>
+          {t('availability.available')}
+        </ToggleButton>
+        <ToggleButton value="busy" sx={{ minHeight: 44, px: 2 }}>
+          {t('availability.busy')}
+        </ToggleButton>
+      </ToggleButtonGroup>
+      <Typography variant="body2" role="status" sx={{ color: 'text.secondary' }}>
+        {shown ? t('availability.busyMeans') : t('availability.availableMeans')}
+      </Typography>
+    </Box>
+  );
+}
+
+/** On a channel page: while busy, the channel's voices are not played, and the page says so. */
+export function BusyNotice({ busy }: { busy: boolean }) {
+  const { t } = useTranslation('talk');
+  useEffect(() => {
+    setIncomingMuted(busy);
+    return () => setIncomingMuted(false);
+  }, [busy]);
+  if (!busy) return null;
+  return <Alert severity="info">{t('availability.busyNotice')}</Alert>;
+}
