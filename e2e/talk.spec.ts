@@ -392,6 +392,7 @@ test('a hardware talk key: chosen once and kept, held it talks, let go it stops,
       await page.keyboard.press('F8');
       await expect(dialog.getByRole('status')).toHaveText(words.current);
       await dialog.getByRole('button', { name: words.close }).click();
+      await expect(dialog).toBeHidden();
       await expect(page.getByText(words.current)).toBeVisible();
 
       // Held, it talks; let go, it stops (a hold, not a toggle).
@@ -425,5 +426,57 @@ test('a hardware talk key: chosen once and kept, held it talks, let go it stops,
     } finally {
       await phone.close();
     }
+  }
+});
+
+test('nothing missed: a transmission made while the member was away is counted, played from the channel and heard on every device; Busy and Available (fr)', async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const mia = await seed.member({ firstName: 'Mia', lastName: 'Parle' });
+  const lou = await seed.member({ firstName: 'Lou', lastName: 'Absent' });
+  await seed.addToChannel(channel.id, [mia.id, lou.id]);
+  const talker = await openAs(browser, server.baseURL, mia, { viewport: PHONE });
+  const phone = await openAs(browser, server.baseURL, lou, { viewport: PHONE, language: 'fr' });
+  const laptop = await openAs(browser, server.baseURL, lou, { language: 'fr' });
+  try {
+    await phone.page.goto('/talk');
+    const status = phone.page.getByRole('group', { name: 'Statut' });
+    await expect(status.getByRole('button', { name: 'Disponible' })).toHaveAttribute('aria-pressed', 'true');
+    await status.getByRole('button', { name: 'Occupé' }).click();
+    await expect(status.getByRole('button', { name: 'Occupé' })).toHaveAttribute('aria-pressed', 'true');
+    await expect(phone.page.getByText('Occupé : les transmissions vont dans vos manquées')).toBeVisible();
+    await status.getByRole('button', { name: 'Disponible' }).click();
+    await expect(status.getByRole('button', { name: 'Disponible' })).toHaveAttribute('aria-pressed', 'true');
+    await laptop.page.goto('/talk');
+    const entryOnLaptop = laptop.page.getByRole('link', { name: new RegExp(channel.name) });
+    await expect(entryOnLaptop).toBeVisible();
+
+    // Mia talks while Lou's pages are not in the channel: it is kept, and counted as missed.
+    await talker.page.goto(`/talk/${channel.id}`);
+    const ptt = talker.page.getByRole('button', { name: 'Push to talk' });
+    await expect(ptt).toBeEnabled();
+    await ptt.hover();
+    await talker.page.mouse.down();
+    await expect(talker.page.getByTestId('talking-now')).toHaveText('You are talking');
+    await talker.page.waitForTimeout(1500);
+    await talker.page.mouse.up();
+    const entry = phone.page.getByRole('link', { name: new RegExp(channel.name) });
+    await expect(entry.getByTestId('channel-missed')).toHaveText('1 manquée');
+    await expect(entryOnLaptop.getByTestId('channel-missed')).toHaveText('1 manquée');
+
+    // Played on the phone, from the channel page: heard, on the laptop too.
+    await entry.click();
+    const play = phone.page.getByRole('button', { name: 'Écouter 1 manquée' });
+    await play.click();
+    await expect(play).toHaveCount(0);
+    await expect(entryOnLaptop.getByTestId('channel-missed')).toHaveCount(0);
+    await phone.page.goBack();
+    await expect(phone.page.getByRole('link', { name: new RegExp(channel.name) })).toBeVisible();
+    await expect(phone.page.getByTestId('channel-missed')).toHaveCount(0);
+  } finally {
+    await Promise.all([talker.close(), phone.close(), laptop.close()]);
   }
 });
