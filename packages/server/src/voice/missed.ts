@@ -42,35 +42,31 @@ export function missedStore(db: Db) {
      */
     async heardLive(voiceMessageId: number, channelId: number, talkerId: number | null): Promise<number[]> {
       const now = new Date().toISOString();
+      // From the channel's sockets (an index), not from every user.
       await db
         .insertInto('voice_heard')
         .columns(['voice_message_id', 'user_id', 'heard_at'])
         .expression((eb) =>
           eb
-            .selectFrom('users')
+            .selectFrom('user_sockets')
+            .innerJoin('users', 'users.id', 'user_sockets.user_id')
             .select((inner) => [
               inner.val(voiceMessageId).as('voice_message_id'),
-              'users.id as user_id',
+              'user_sockets.user_id as user_id',
               inner.val(now).as('heard_at'),
             ])
-            .where((inner) =>
-              inner.or([
-                ...(talkerId !== null ? [inner('users.id', '=', talkerId)] : []),
-                inner.and([
-                  inner('users.busy', '=', 0),
-                  inner.exists(
-                    inner
-                      .selectFrom('user_sockets')
-                      .select('user_sockets.id')
-                      .whereRef('user_sockets.user_id', '=', 'users.id')
-                      .where('user_sockets.channel_id', '=', channelId),
-                  ),
-                ]),
-              ]),
-            ),
+            .distinct()
+            .where('user_sockets.channel_id', '=', channelId)
+            .where('users.busy', '=', 0),
         )
         .onConflict((conflict) => conflict.doNothing())
         .execute();
+      if (talkerId !== null)
+        await db
+          .insertInto('voice_heard')
+          .values({ voice_message_id: voiceMessageId, user_id: talkerId, heard_at: now })
+          .onConflict((conflict) => conflict.doNothing())
+          .execute();
       const missing = await db
         .selectFrom('channel_members')
         .select('user_id')
