@@ -42,7 +42,7 @@ export function missedStore(db: Db) {
      */
     async heardLive(voiceMessageId: number, channelId: number, talkerId: number | null): Promise<number[]> {
       const now = new Date().toISOString();
-      // From the channel's sockets (an index), not from every user.
+      // From the channel's sockets (an index), not from every user; a user's second socket conflicts: nothing.
       await db
         .insertInto('voice_heard')
         .columns(['voice_message_id', 'user_id', 'heard_at'])
@@ -55,7 +55,6 @@ export function missedStore(db: Db) {
               'user_sockets.user_id as user_id',
               inner.val(now).as('heard_at'),
             ])
-            .distinct()
             .where('user_sockets.channel_id', '=', channelId)
             .where('users.busy', '=', 0),
         )
