@@ -13,13 +13,8 @@ import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSharedSocket } from '../../api/serverEvents.ts';
 import { getToken } from '../../api/session.ts';
-import {
-  MediaProblemAlert,
-  PushToTalkButton,
-  useClientConfig,
-  useTransmissionRecorder,
-  useVoiceRoom,
-} from '../room/index.ts';
+import { useClientConfig } from '../../api/useClientConfig.ts';
+import { MediaProblemAlert, PushToTalkButton, useTransmissionRecorder, useVoiceRoom } from '../voice/index.ts';
 import { hangUp } from './callState.ts';
 
 export interface ActiveCallPanelProps {

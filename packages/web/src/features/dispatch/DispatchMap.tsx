@@ -13,9 +13,10 @@ import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 import { useServerEvents } from '../../api/serverEvents.ts';
+import { useClientConfig } from '../../api/useClientConfig.ts';
 import { useActivitySentence } from '../activities/index.ts';
 import { PrivateCallButton } from '../calls/index.ts';
-import { type ChannelMember, MembersMap, memberName, useClientConfig } from '../room/index.ts';
+import { type ChannelMember, MembersMap, memberName } from '../room/index.ts';
 import { TrackingLayers, TrackingToolbar, useMapTracking } from '../tracking/index.ts';
 
 export interface DispatchMapProps {

@@ -28,14 +28,14 @@ import { getToken } from '../../api/session.ts';
 import type { TalkgroupSocket } from '../../api/socket.ts';
 import { formatDate } from '../../i18n/dates.ts';
 import { PrivateCallButton } from '../calls/index.ts';
+import { memberName } from '../room/index.ts';
 import {
-  memberName,
   PushToTalkButton,
   playVoiceMessages,
   useTransmissionRecorder,
   useVoiceRoom,
   type VoiceRoom,
-} from '../room/index.ts';
+} from '../voice/index.ts';
 import { ChannelOutput } from './channelOutput.ts';
 
 export interface TileChannel {

@@ -29,6 +29,7 @@ import { useNotify } from '../../components/Notifier.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
 import { SosButton } from '../emergency/index.ts';
+import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../voice/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
 import { ListeningPanel } from './listening/ListeningPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';
@@ -38,9 +39,6 @@ import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
 import { RoomFrame } from './RoomFrame.tsx';
 import { SearchUserDialog } from './SearchUserDialog.tsx';
 import { useRoom } from './useRoom.ts';
-import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
-import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
-import { VoiceLinkStatus } from './voice/VoiceLinkStatus.tsx';
 
 /** Counts the messages that arrived while the panel was closed. */
 /** From this width the open chat is a column beside the room (issue 17 point 8); narrower below WIDE_LAYOUT_MIN_WIDTH. */

@@ -14,11 +14,10 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
+import { MediaProblemAlert, PushToTalkButton } from '../voice/index.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
 import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
 import { useRoom } from './useRoom.ts';
-import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
-import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
 
 export default function JoinPage() {
   const { t } = useTranslation('room');

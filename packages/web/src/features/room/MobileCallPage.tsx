@@ -17,6 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
+import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../voice/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';
 import { ChannelMembersTable } from './members/ChannelMembersTable.tsx';
@@ -24,9 +25,6 @@ import type { ChannelMember } from './members/useChannelMembers.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
 import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
 import { useRoom } from './useRoom.ts';
-import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
-import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
-import { VoiceLinkStatus } from './voice/VoiceLinkStatus.tsx';
 
 type MobileTab = 'voice' | 'chat' | 'members';
 

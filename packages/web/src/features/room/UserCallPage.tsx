@@ -16,20 +16,22 @@ import { useCallback, useEffect, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api } from '../../api/client.ts';
+import { useClientConfig } from '../../api/useClientConfig.ts';
 import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import {
+  MediaProblemAlert,
+  PushToTalkButton,
+  useVoiceProcessing,
+  useVoiceRoom,
+  VoiceLinkStatus,
+} from '../voice/index.ts';
 import { micRequestOf, parseCallLink } from './callLink.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
 import { RoomNotice } from './RoomFrame.tsx';
-import { useClientConfig } from './useClientConfig.ts';
 import { useRoomChannel } from './useRoomChannel.ts';
 import { useRoomSocket } from './useRoomSocket.ts';
-import { MediaProblemAlert } from './voice/MediaProblemAlert.tsx';
-import { PushToTalkButton } from './voice/PushToTalkButton.tsx';
-import { useVoiceProcessing } from './voice/useVoiceProcessing.ts';
-import { useVoiceRoom } from './voice/useVoiceRoom.ts';
-import { VoiceLinkStatus } from './voice/VoiceLinkStatus.tsx';
 
 const MIC_EVENT = 'talkgroup:mic';
 

@@ -16,14 +16,12 @@ import { useCallback, useEffect } from 'react';
 import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 import { useMay, useSession } from '../../api/session.ts';
+import { useClientConfig } from '../../api/useClientConfig.ts';
+import { useTransmissionRecorder, useVoiceProcessing, useVoiceRoom } from '../voice/index.ts';
 import { useChat } from './chat/useChat.ts';
 import { useChannelMembers } from './members/useChannelMembers.ts';
-import { useClientConfig } from './useClientConfig.ts';
 import { useRoomChannel } from './useRoomChannel.ts';
 import { useRoomSocket } from './useRoomSocket.ts';
-import { useTransmissionRecorder } from './voice/useTransmissionRecorder.ts';
-import { useVoiceProcessing } from './voice/useVoiceProcessing.ts';
-import { useVoiceRoom } from './voice/useVoiceRoom.ts';
 
 export function useRoom(roomId: string | undefined, { video = false }: { video?: boolean } = {}) {
   const session = useSession();

@@ -28,18 +28,8 @@ import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
 import { ChannelAlertList, SosButton, useChannelAlerts } from '../emergency/index.ts';
-import {
-  type ChannelMember,
-  ChatPanel,
-  MediaProblemAlert,
-  PushToTalkButton,
-  RecordedMark,
-  type RoomChannel,
-  RoomFrame,
-  RoomMapSection,
-  useRoom,
-  VoiceLinkStatus,
-} from '../room/index.ts';
+import { type ChannelMember, ChatPanel, type RoomChannel, RoomFrame, RoomMapSection, useRoom } from '../room/index.ts';
+import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } from '../voice/index.ts';
 import { markMessagesSeen } from './chatSeen.ts';
 import { BusyNotice, PlayMissedButton, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';

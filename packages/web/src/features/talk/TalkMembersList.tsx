@@ -6,7 +6,8 @@ import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
 import { PrivateCallButton } from '../calls/index.ts';
-import { type ChannelMember, memberName, type PeerState } from '../room/index.ts';
+import { type ChannelMember, memberName } from '../room/index.ts';
+import type { PeerState } from '../voice/index.ts';
 
 type MemberState = 'talking' | 'inChannel' | 'online' | 'offline';
 

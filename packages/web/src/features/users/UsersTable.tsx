@@ -178,7 +178,10 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
                 header: texts.rowActions.header,
                 size: 170,
                 render: (row) => (
-                  <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }} onClick={(event) => event.stopPropagation()}>
+                  <Box
+                    sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}
+                    onClick={(event) => event.stopPropagation()}
+                  >
                     <EditDeleteActions
                       editLabel={texts.rowActions?.edit(row.name) ?? ''}
                       deleteLabel={texts.rowActions?.delete(row.name) ?? ''}

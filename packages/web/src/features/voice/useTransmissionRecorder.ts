@@ -4,10 +4,10 @@
  * The recorder is one object for the page's life (the voice room keeps it); what it records to is read live.
  */
 import { useEffect, useRef, useState } from 'react';
-import type { TalkgroupSocket } from '../../../api/socket.ts';
-import { stopVoicePlayback } from '../chat/voicePlayback.ts';
+import type { TalkgroupSocket } from '../../api/socket.ts';
 import { type RecordingTarget, TransmissionRecorder } from './recorder.ts';
 import { VoiceOutbox } from './voiceOutbox.ts';
+import { stopVoicePlayback } from './voicePlayback.ts';
 
 export interface RecorderOptions {
   channelId: number | undefined;

@@ -4,7 +4,7 @@
  * someone else holds it, and a falling pair when it is taken back. Played through Web Audio, so no file to
  * load; silent where the browser has no AudioContext or has not allowed sound yet.
  */
-import { playNotes } from '../../../components/tones.ts';
+import { playNotes } from '../../components/tones.ts';
 
 export type LinkTone = 'lost' | 'back' | 'permit' | 'busy' | 'revoked';
 

@@ -4,8 +4,8 @@
  */
 import { type ClientConfig, GetClientConfig } from '@talkgroup/protocol';
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../../api/client.ts';
-import { callKey } from '../../api/queries.ts';
+import { api } from './client.ts';
+import { callKey } from './queries.ts';
 
 /** Renewed when this share of the credentials' lifetime is left (1 h by default: 9 minutes before). */
 const RENEW_AT_LEFT = 0.15;

@@ -4,7 +4,7 @@
  * browser.
  */
 import { useCallback, useState } from 'react';
-import { readRoomStorage, writeRoomStorage } from '../../../api/roomStorage.ts';
+import { readRoomStorage, writeRoomStorage } from '../../api/roomStorage.ts';
 
 function read(): boolean {
   return readRoomStorage('voiceProcessing') !== 'off';
