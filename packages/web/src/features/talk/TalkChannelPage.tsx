@@ -238,7 +238,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             >
               {talkingNow}
             </Typography>
-            <BusyNotice busy={busy} />
+            <BusyNotice busy={busy} room={channel.rtcSession} />
             <PlayMissedButton channelId={channel.id} />
             {channel.recording ? (
               <Box sx={{ display: 'flex', justifyContent: 'center' }}>

@@ -119,13 +119,13 @@ export function AvailabilitySwitch() {
   );
 }
 
-/** On a channel page: while busy, the channel's voices are not played, and the page says so. */
-export function BusyNotice({ busy }: { busy: boolean }) {
+/** On a channel page: while busy, the channel's voices are not played (a private call's are), and it says so. */
+export function BusyNotice({ busy, room }: { busy: boolean; room: string }) {
   const { t } = useTranslation('talk');
   useEffect(() => {
-    setIncomingMuted(busy);
-    return () => setIncomingMuted(false);
-  }, [busy]);
+    setIncomingMuted(room, busy);
+    return () => setIncomingMuted(room, false);
+  }, [busy, room]);
   if (!busy) return null;
   return <Alert severity="info">{t('availability.busyNotice')}</Alert>;
 }

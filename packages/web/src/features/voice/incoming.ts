@@ -1,15 +1,19 @@
 /**
- * The page's received voices, muted at once when the member is busy (issue 34: transmissions then go to the
- * missed list instead of playing), whichever transport plays them. An element that plays through an output
- * stays muted anyway (the output is what is heard).
+ * The received voices of the channels the member is busy for (issue 34: their transmissions then go to the
+ * missed list instead of playing), muted at once whichever transport plays them. A private call or another
+ * channel's room plays on. An element that plays through an output stays muted anyway (the output is heard).
  */
-let busy = false;
-const playing = new Map<HTMLAudioElement, boolean>();
+const mutedRooms = new Set<string>();
+const playing = new Map<HTMLAudioElement, { viaOutput: boolean; room: string }>();
 
-/** An element that plays received voice from now on (`viaOutput`: an AudioOutput is what is heard). */
-export function playsIncoming(element: HTMLAudioElement, viaOutput: boolean): void {
-  playing.set(element, viaOutput);
-  element.muted = viaOutput || busy;
+const apply = (element: HTMLAudioElement, viaOutput: boolean, room: string) => {
+  element.muted = viaOutput || mutedRooms.has(room);
+};
+
+/** An element that plays the received voice of this room (by rtcSession) from now on. */
+export function playsIncoming(element: HTMLAudioElement, viaOutput: boolean, room: string): void {
+  playing.set(element, { viaOutput, room });
+  apply(element, viaOutput, room);
 }
 
 /** The element no longer plays received voice. */
@@ -17,7 +21,9 @@ export function stopsIncoming(element: HTMLAudioElement): void {
   playing.delete(element);
 }
 
-export function setIncomingMuted(on: boolean): void {
-  busy = on;
-  for (const [element, viaOutput] of playing) element.muted = viaOutput || busy;
+/** Mutes (or plays again) what this room's pages receive. */
+export function setIncomingMuted(room: string, muted: boolean): void {
+  if (muted) mutedRooms.add(room);
+  else mutedRooms.delete(room);
+  for (const [element, { viaOutput, room: of }] of playing) apply(element, viaOutput, of);
 }

@@ -180,6 +180,7 @@ export class MeshTransport implements VoiceTransport {
       restart: () => this.restartPeer(peer),
       changed: () => this.changed(),
       sendCandidate: (candidate) => this.options.signal.candidate(id, candidate),
+      roomId: this.options.signal.room,
       output: this.options.output,
     });
     this.changed();

@@ -59,12 +59,12 @@ function preferShortPlayout(receiver: RTCRtpReceiver | undefined): void {
  * while a media element plays it, which the diagnostics' level meter relies on). With an `output` the element
  * plays muted, for that reason only, and the output is what is heard.
  */
-export function playPeerAudio(peer: Peer, stream: MediaStream, output?: AudioOutput): void {
+export function playPeerAudio(peer: Peer, stream: MediaStream, room: string, output?: AudioOutput): void {
   if (!peer.audio) {
     peer.audio = new Audio();
     peer.audio.autoplay = true;
   }
-  playsIncoming(peer.audio, output !== undefined);
+  playsIncoming(peer.audio, output !== undefined, room);
   peer.audio.srcObject = stream;
   output?.attach(peer.id, stream);
   void peer.audio.play().catch(() => {
@@ -122,6 +122,8 @@ export function wirePeer(
     restart: () => void;
     changed: () => void;
     sendCandidate: (candidate: RTCIceCandidateInit) => void;
+    /** The channel's room (rtcSession): what the member's busy status mutes. */
+    roomId: string;
     output?: AudioOutput;
   },
 ): void {
@@ -136,7 +138,7 @@ export function wirePeer(
     peer.stream = stream;
     if (event.track.kind === 'audio') {
       preferShortPlayout(event.receiver);
-      playPeerAudio(peer, stream, room.output);
+      playPeerAudio(peer, stream, room.roomId, room.output);
     }
     room.changed();
   };

@@ -206,7 +206,7 @@ export class ServerTransport implements VoiceTransport {
       this.mix = event.streams[0] ?? new MediaStream([event.track]);
       this.audio ??= Object.assign(new Audio(), { autoplay: true });
       // With an output the element plays muted, only so that Chrome feeds the stream to Web Audio.
-      playsIncoming(this.audio, this.options.output !== undefined);
+      playsIncoming(this.audio, this.options.output !== undefined, this.options.signal.room);
       this.audio.srcObject = this.mix;
       this.options.output?.attach(MIX, this.mix);
       void this.audio.play().catch(() => {
