@@ -82,6 +82,7 @@ export function PlayMissedButton({ channelId }: { channelId: number }) {
 export function AvailabilitySwitch() {
   const { t } = useTranslation('talk');
   const labelId = useId();
+  const meaningId = useId();
   const notify = useNotify();
   const queryClient = useQueryClient();
   const { busy, loaded } = useMissed();
@@ -99,6 +100,7 @@ export function AvailabilitySwitch() {
         exclusive
         value={shown ? 'busy' : 'available'}
         aria-labelledby={labelId}
+        aria-describedby={meaningId}
         disabled={!loaded}
         onChange={(_event, value: 'busy' | 'available' | null) => {
           if (value) change.mutate({ busy: value === 'busy' });
@@ -112,7 +114,7 @@ export function AvailabilitySwitch() {
           {t('availability.busy')}
         </ToggleButton>
       </ToggleButtonGroup>
-      <Typography variant="body2" role="status" sx={{ color: 'text.secondary' }}>
+      <Typography id={meaningId} variant="body2" sx={{ color: 'text.secondary' }}>
         {shown ? t('availability.busyMeans') : t('availability.availableMeans')}
       </Typography>
     </Box>
