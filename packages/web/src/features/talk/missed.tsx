@@ -105,7 +105,16 @@ export function AvailabilitySwitch() {
         onChange={(_event, value: 'busy' | 'available' | null) => {
           if (value) change.mutate({ busy: value === 'busy' });
         }}
-        sx={{ alignSelf: 'flex-start' }}
+        sx={{
+          alignSelf: 'flex-start',
+          // The choice in force stands out; the other keeps a readable contrast.
+          '& .MuiToggleButton-root': { color: 'text.primary' },
+          '& .MuiToggleButton-root.Mui-selected': {
+            color: 'primary.contrastText',
+            bgcolor: 'primary.main',
+            '&:hover': { bgcolor: 'primary.dark' },
+          },
+        }}
       >
         <ToggleButton value="available" sx={{ minHeight: 44, px: 2 }}>
           {t('availability.available')}
