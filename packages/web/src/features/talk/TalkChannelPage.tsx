@@ -112,7 +112,8 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
     [canTalk, voice.engine],
   );
   const talkKey = useTalkKey(talk);
-  const { busy } = useMissed();
+  // One read gives both the status and this channel's missed list.
+  const missed = useMissed(channel.id);
   const position = usePositionSharing(room.socket, room.connected);
   const wakeLock = useWakeLock();
   const alerts = useChannelAlerts(room.socket, room.me?.id);
@@ -238,8 +239,8 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             >
               {talkingNow}
             </Typography>
-            <BusyNotice busy={busy} room={channel.rtcSession} />
-            <PlayMissedButton channelId={channel.id} />
+            <BusyNotice busy={missed.busy} room={channel.rtcSession} />
+            <PlayMissedButton list={missed.list} />
             {channel.recording ? (
               <Box sx={{ display: 'flex', justifyContent: 'center' }}>
                 <RecordedMark />

@@ -60,10 +60,9 @@ export function MissedCount({ count }: { count: number }) {
 }
 
 /** "Play 2 missed" on a channel page: oldest first, each marked heard as it starts. */
-export function PlayMissedButton({ channelId }: { channelId: number }) {
+export function PlayMissedButton({ list }: { list: readonly VoiceMessage[] }) {
   const { t } = useTranslation('talk');
   const queryClient = useQueryClient();
-  const { list } = useMissed(channelId);
   const play = useCallback(() => {
     playVoiceMessages(list, (item) => {
       markHeard(item);
