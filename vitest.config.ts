@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on CI's two cores: each test's PostgreSQL schema, Redis prefix, ports and processes are
+    // its own, and the tests wait on states, not on times.
+    maxWorkers: 2,
   },
 });

@@ -1,12 +1,13 @@
 /**
  * The dispatch console through the media server (issues 26 and 27), in real Chromium with fake microphones: the
- * desk's all call is heard in two channels that go through Janus, and two channels patched from the console
- * carry a member's voice from one to the other until the desk unpatches them.
+ * desk's all call is heard in two channels that go through Janus and recorded once, listed in both channels'
+ * histories, and two channels patched from the console carry a member's voice from one to the other until the
+ * desk unpatches them.
  */
 import { chromiumLaunchOptions } from './chromium.ts';
 import { hold, monitor, peakIn, peerIn, silenceIn } from './dispatch-support.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
-import { janusDeployment, transportOf } from './media-servers.ts';
+import { janusDeployment, stopLeftovers, transportOf } from './media-servers.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { heardAbove, openAs, type RoomPage, silentBelow, TONE_WAV } from './room-support.ts';
 
@@ -15,6 +16,7 @@ const PHONE = { width: 390, height: 844 };
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 240_000 });
+test.afterEach(stopLeftovers);
 
 test('through Janus, an all call is heard in two channels, and a patch carries a member from one to the other', async ({
   browser,
@@ -54,6 +56,22 @@ test('through Janus, an all call is heard in two channels, and a patch carries a
     await expect.poll(() => peakIn(b.page, bravo.rtcSession, mixAtBea)).toBeGreaterThan(heardAbove(quietBea));
     await releaseAll();
     await expect.poll(() => peakIn(b.page, bravo.rtcSession, mixAtBea)).toBeLessThan(silentBelow(quietBea));
+    // One recording of the all call, listed in each channel's history (issue 37).
+    const historyOf = async (channelId: number) =>
+      (await server.call('/user/api/getChannelVoiceMessages', { channelId }, deployment.admin.token)).body
+        .res as Array<{
+        userId: number;
+        createdAt: string;
+        durationMs: number;
+      }>;
+    await expect.poll(async () => (await historyOf(alpha.id)).length).toBe(1);
+    await expect.poll(async () => (await historyOf(bravo.id)).length).toBe(1);
+    const [inAlpha] = await historyOf(alpha.id);
+    expect((await historyOf(bravo.id))[0]).toMatchObject({
+      userId: desk.id,
+      createdAt: inAlpha.createdAt,
+      durationMs: inAlpha.durationMs,
+    });
 
     // The desk patches Alpha and Bravo: Ali, talking in Alpha, is heard on Bea's phone in Bravo.
     for (const channel of [alpha, bravo])

@@ -120,6 +120,24 @@ test('a desk monitors six channels, hears two at once, selected louder, talks on
     await expect.poll(() => peakIn(c.page, charlie.rtcSession, deskAt.cal)).toBeGreaterThan(heardAbove(quiet.cal));
     await releaseAll();
     await releaseAli();
+    // The all call is one recording, listed in each channel's history (issue 37): the same take everywhere.
+    const channels = [alpha, bravo, charlie, ...quietOnes];
+    const deskTakes = async () =>
+      Promise.all(
+        channels.map(async (channel) => {
+          const { body } = await server.call(
+            '/user/api/getChannelVoiceMessages',
+            { channelId: channel.id },
+            admin.token,
+          );
+          return (body.res as Array<{ userId: number; createdAt: string; durationMs: number }>).filter(
+            (take) => take.userId === desk.id,
+          );
+        }),
+      );
+    await expect.poll(async () => (await deskTakes()).map((takes) => takes.length)).toEqual(channels.map(() => 1));
+    const everywhere = (await deskTakes()).map(([take]) => `${take.createdAt} ${take.durationMs}`);
+    expect(new Set(everywhere).size).toBe(1);
 
     // An SOS in Alpha takes over: its tile is selected and plays at full level, muted or not.
     const alphaTile = d.page.getByRole('region', { name: `Channel ${alpha.name}` });
@@ -215,5 +233,69 @@ test('a member gets the not-found page at /dispatch; a dispatcher finds it in th
   } finally {
     await m.close();
     await d.close();
+  }
+});
+
+/**
+ * The level a peer's voice arrives with at `page`: the loudest of a few reads of the audio level the received
+ * RTP packets carry (RFC 6464, set by the sender from what it encoded). A steady tone gives a steady level,
+ * which a busy receiving machine's playout (concealment, a late read) does not change.
+ */
+async function arrivingLevel(page: import('@playwright/test').Page, room: string, peerId: string): Promise<number> {
+  let level = 0;
+  for (let read = 0; read < 8; read++) {
+    level = Math.max(
+      level,
+      await page.evaluate(([key, id]) => window.__talkgroupRooms?.[key]?.rtpLevel(id) ?? 0, [room, peerId] as const),
+    );
+    await page.waitForTimeout(250);
+  }
+  return level;
+}
+
+test("the desk's voice arrives at a member's page at a member's level, talking on one channel and in an all call", async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const alpha = await seed.channel();
+  const desk = await seed.member({ firstName: 'Dana', lastName: 'Level', role: 'dispatcher' });
+  const ali = await seed.member({ firstName: 'Ali', lastName: 'Hears' });
+  const bea = await seed.member({ firstName: 'Bea', lastName: 'Talks' });
+  await seed.addToChannel(alpha.id, [desk.id, ali.id, bea.id]);
+  const d = await openAs(browser, server.baseURL, desk);
+  const a = await openAs(browser, server.baseURL, ali, { viewport: { width: 390, height: 844 } });
+  const b = await openAs(browser, server.baseURL, bea);
+  try {
+    await d.page.goto('/dispatch');
+    await monitor(d.page, [alpha.name]);
+    await a.page.goto(`/talk/${alpha.id}`);
+    await b.page.goto(roomUrl(alpha.rtcSession));
+    const beaAtAli = await peerIn(a.page, alpha.rtcSession, bea.id);
+    const deskAtAli = await peerIn(a.page, alpha.rtcSession, desk.id);
+    const quietBea = await silenceIn(a.page, alpha.rtcSession, beaAtAli);
+    const quietDesk = await silenceIn(a.page, alpha.rtcSession, deskAtAli);
+
+    // A member's voice: the reference.
+    let release = await hold(b.page, b.page.getByRole('button', { name: 'Push to talk' }));
+    await expect.poll(() => peakIn(a.page, alpha.rtcSession, beaAtAli)).toBeGreaterThan(heardAbove(quietBea));
+    const member = await arrivingLevel(a.page, alpha.rtcSession, beaAtAli);
+    await release();
+
+    const within3dB = (level: number) => Math.abs(20 * Math.log10(level / member));
+    // The desk talks on the channel: the same fake microphone, the same level within 3 dB.
+    release = await hold(d.page, d.page.getByRole('button', { name: `Talk on ${alpha.name}` }));
+    await expect.poll(() => peakIn(a.page, alpha.rtcSession, deskAtAli)).toBeGreaterThan(heardAbove(quietDesk));
+    expect(within3dB(await arrivingLevel(a.page, alpha.rtcSession, deskAtAli))).toBeLessThan(3);
+    await release();
+
+    // And in an all call.
+    await expect.poll(() => peakIn(a.page, alpha.rtcSession, deskAtAli)).toBeLessThan(heardAbove(quietDesk));
+    release = await hold(d.page, d.page.getByRole('button', { name: 'All call' }));
+    await expect.poll(() => peakIn(a.page, alpha.rtcSession, deskAtAli)).toBeGreaterThan(heardAbove(quietDesk));
+    expect(within3dB(await arrivingLevel(a.page, alpha.rtcSession, deskAtAli))).toBeLessThan(3);
+    await release();
+  } finally {
+    for (const page of [d, a, b]) await page.close();
   }
 });

@@ -26,27 +26,44 @@ export interface JanusDeployment {
   stop(): Promise<void>;
 }
 
+/**
+ * What the tests started and have not stopped yet: a test that runs out of time never reaches its own
+ * `finally`, so each spec stops them after each test (`test.afterEach(stopLeftovers)`), or the servers and
+ * media servers of a timed-out test would go on loading the machine for the tests after it.
+ */
+const running = new Set<() => Promise<void>>();
+
+/** Runs `stop` once, whoever asks first (the test's `finally`, or stopLeftovers). */
+function stopOnce(stop: () => Promise<void>): () => Promise<void> {
+  let stopped: Promise<void> | undefined;
+  const once = () => {
+    running.delete(once);
+    stopped ??= stop();
+    return stopped;
+  };
+  running.add(once);
+  return once;
+}
+
+/** Stops whatever a test started here and left running (it ran out of time). */
+export async function stopLeftovers(): Promise<void> {
+  await Promise.allSettled([...running].map((stop) => stop()));
+}
+
 /** Janus and a server that sends every channel's voice through it (`env`: more settings, TURN for one). */
 export async function janusDeployment(env: Record<string, string> = {}): Promise<JanusDeployment> {
   const janus = await testJanus();
   let server: TalkgroupServer | undefined;
+  const stop = stopOnce(async () => {
+    await server?.stop();
+    await janus.stop();
+  });
   try {
     server = await startServer({ JANUS_URL: janus.url, JANUS_API_SECRET: janus.secret, ...env });
     const admin = await createAdmin(server);
-    const started = server;
-    return {
-      janus,
-      server,
-      admin,
-      seed: seedFor(server, admin),
-      async stop() {
-        await started.stop();
-        await janus.stop();
-      },
-    };
+    return { janus, server, admin, seed: seedFor(server, admin), stop };
   } catch (error) {
-    await server?.stop();
-    await janus.stop();
+    await stop();
     throw error;
   }
 }
@@ -60,7 +77,7 @@ export async function testCoturn(): Promise<{ url: string; secret: string; stop(
   const port = await freePort();
   const base = 45_000 + Math.floor(Math.random() * 40) * 100;
   const turn = await startCoturn({ port, secret, relayPorts: [base, base + 99], allowPeers: [hostAddress()] });
-  return { url: `${turn.url}?transport=udp`, secret, stop: turn.stop };
+  return { url: `${turn.url}?transport=udp`, secret, stop: stopOnce(turn.stop) };
 }
 
 /** The names of the participants of a channel's room on this Janus. */
@@ -87,6 +104,43 @@ export async function exposeMicrophones(page: Page): Promise<void> {
       kept.push(stream);
       return stream;
     };
+  });
+}
+
+/** Keeps every RTCPeerConnection the page makes in `window.__connections`. Call before the page loads. */
+export async function exposeConnections(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    const Native = window.RTCPeerConnection;
+    const made: RTCPeerConnection[] = [];
+    (window as unknown as { __connections: RTCPeerConnection[] }).__connections = made;
+    window.RTCPeerConnection = class extends Native {
+      constructor(configuration?: RTCConfiguration) {
+        super(configuration);
+        made.push(this);
+      }
+    };
+  });
+}
+
+/**
+ * For each open connection of the page: whether its own description and the other side's ask for Opus in-band
+ * FEC (`useinbandfec=1` on Opus's fmtp line) in every audio section.
+ */
+export async function fecOnEveryLeg(page: Page): Promise<Array<{ local: boolean; remote: boolean }>> {
+  return page.evaluate(() => {
+    const asksFec = (sdp: string | undefined) => {
+      const sections = (sdp ?? '').split(/\r?\n(?=m=)/).filter((section) => section.startsWith('m=audio'));
+      return (
+        sections.length > 0 &&
+        sections.every((section) => {
+          const opus = /^a=rtpmap:(\d+) opus\/48000/im.exec(section)?.[1];
+          return opus !== undefined && new RegExp(`^a=fmtp:${opus} [^\\r\\n]*useinbandfec=1`, 'm').test(section);
+        })
+      );
+    };
+    return ((window as unknown as { __connections?: RTCPeerConnection[] }).__connections ?? [])
+      .filter((pc) => pc.connectionState !== 'closed')
+      .map((pc) => ({ local: asksFec(pc.localDescription?.sdp), remote: asksFec(pc.remoteDescription?.sdp) }));
   });
 }
 

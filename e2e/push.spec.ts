@@ -94,6 +94,22 @@ test('the service worker shows each kind of push as its notification', async ({ 
     { action: 'answer', title: 'Answer' },
     { action: 'decline', title: 'Decline' },
   ]);
+  // Nobody answered: the same notification becomes a missed call, without actions, and stays one.
+  await deliver({
+    kind: 'missed_call',
+    title: 'Missed call',
+    body: 'Ada called you.',
+    url: '/talk',
+    tag: 'call-4',
+    callId: 4,
+  });
+  await expect.poll(async () => (await byTag('call-4')).map((n) => n.title)).toEqual(['Missed call']);
+  expect((await byTag('call-4'))[0]).toMatchObject({
+    body: 'Ada called you.',
+    requireInteraction: false,
+    actions: [],
+    data: { kind: 'missed_call', url: '/talk' },
+  });
 
   // One channel, one notification: the latest transmission replaces the previous one.
   await deliver({

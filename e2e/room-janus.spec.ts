@@ -9,7 +9,16 @@
 import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
-import { exposeMicrophones, forceMicrophone, janusDeployment, testCoturn, transportOf } from './media-servers.ts';
+import {
+  exposeConnections,
+  exposeMicrophones,
+  fecOnEveryLeg,
+  forceMicrophone,
+  janusDeployment,
+  stopLeftovers,
+  testCoturn,
+  transportOf,
+} from './media-servers.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import {
   connectedIn,
@@ -33,6 +42,7 @@ const PHONE = { width: 390, height: 844 };
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 240_000 });
+test.afterEach(stopLeftovers);
 
 async function hold(page: Page, name = 'Push to talk'): Promise<void> {
   const button = page.getByRole('button', { name }).first();
@@ -192,6 +202,7 @@ test('a browser that may only use a relay talks through coturn', async ({ browse
     const m = await openAs(browser, server.baseURL, mia);
     const n = await openAs(browser, server.baseURL, noe);
     pages.push(m, n);
+    for (const { page } of [m, n]) await exposeConnections(page);
     await m.page.goto(roomUrl(channel.rtcSession));
     await n.page.goto(roomUrl(channel.rtcSession));
     // Relay only: a connection up at all went through coturn (no other path is allowed).
@@ -200,6 +211,13 @@ test('a browser that may only use a relay talks through coturn', async ({ browse
     await hold(m.page);
     await expectToHear(n.page, miaAtNoe, quiet);
     await m.page.mouse.up();
+    // Opus in-band FEC asked for on every leg (issue 37): each page's microphone up and the channel's voice
+    // down, in both descriptions of each connection.
+    for (const { page } of [m, n]) {
+      const legs = await fecOnEveryLeg(page);
+      expect(legs).toHaveLength(2);
+      expect(legs).toEqual(legs.map(() => ({ local: true, remote: true })));
+    }
   } finally {
     for (const { close } of pages) await close();
     await deployment.stop();

@@ -88,6 +88,13 @@ export async function playedFrom(page: Page, peerId: string): Promise<number> {
  * one packet every 400 ms.
  */
 export async function measureSilence(page: Page, peerId: string): Promise<number> {
+  // Nothing received yet (a channel through the media server sends nothing while nobody talks): what plays
+  // is nothing at all, and that is the silence.
+  const received = await page.evaluate(
+    async (id) => (await window.__talkgroupRoom?.inboundAudio(id))?.packetsReceived ?? 0,
+    peerId,
+  );
+  if (received === 0) return recentPeakOf(page, peerId);
   const first = await playedFrom(page, peerId);
   await expect
     .poll(() => playedFrom(page, peerId), { timeout: 45_000, message: 'a second of received silence' })
@@ -155,6 +162,12 @@ export async function peakIn(page: Page, room: string, peerId: string): Promise<
 
 /** Silence received from a peer once a second of it has played (the level it is heard against). */
 export async function silenceIn(page: Page, room: string, peerId: string): Promise<number> {
+  const received = await page.evaluate(
+    async ([key, id]) => (await window.__talkgroupRooms?.[key]?.inboundAudio(id))?.packetsReceived ?? 0,
+    [room, peerId] as const,
+  );
+  // Nothing received yet (see measureSilence): the silence is what plays, nothing.
+  if (received === 0) return peakIn(page, room, peerId);
   const first = await playedIn(page, room, peerId);
   await expect
     .poll(() => playedIn(page, room, peerId), { timeout: 45_000, message: `received silence in ${room}` })
@@ -174,7 +187,9 @@ declare global {
       {
         peers(): Array<{ id: string; userId: number | null; connection: string }>;
         recentPeak(peerId: string): number;
-        inboundAudio(peerId: string): Promise<{ playedSeconds: number } | null>;
+        /** The audio level the last received RTP packets carry (RFC 6464, set by the sender), 0..1. */
+        rtpLevel(peerId: string): number;
+        inboundAudio(peerId: string): Promise<{ playedSeconds: number; packetsReceived: number } | null>;
       }
     >;
     __talkgroupDiagnostics?: boolean;

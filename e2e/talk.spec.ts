@@ -7,15 +7,19 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { chromiumLaunchOptions } from './chromium.ts';
-import { type Account, expect as baseExpect, startIn, test } from './fixtures.ts';
+import { type Account, expect as baseExpect, startIn, test, unique } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import {
+  connectedIn,
   connectedPeer,
   expectSilence,
   expectToHear,
+  heardAbove,
   measureSilence,
   openAs,
+  peakIn,
   roomUrl,
+  silenceIn,
   TONE_WAV,
 } from './room-support.ts';
 
@@ -23,7 +27,19 @@ import {
 const expect = baseExpect.configure({ timeout: 30_000 });
 const PHONE = { width: 390, height: 844 };
 
-test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
+// Some of these tests say what a page does in the background: Chromium runs without Playwright's switches that
+// keep background pages from being throttled, as a member's browser would. (Headless Chromium never hides a
+// page by itself: the tests hide it as the phone would tell it, its visibility state and a visibilitychange.)
+test.use({
+  launchOptions: {
+    ...chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)),
+    ignoreDefaultArgs: [
+      '--disable-background-timer-throttling',
+      '--disable-renderer-backgrounding',
+      '--disable-backgrounding-occluded-windows',
+    ],
+  },
+});
 test.describe.configure({ timeout: 180_000 });
 
 async function signInOnForm(page: import('@playwright/test').Page, account: Account) {
@@ -413,10 +429,20 @@ test('a hardware talk key: chosen once and kept, held it talks, let go it stops,
       await page.keyboard.up('F8');
       await expect(talkingNow).toHaveText(words.nobody);
 
+      // The page goes to the background while the key is held: the talk ends (the phone takes the microphone
+      // from a hidden page).
+      await page.keyboard.down('F8');
+      await expect(talkingNow).toHaveText(words.talking);
+      await page.evaluate(() => {
+        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+        Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+        document.dispatchEvent(new Event('visibilitychange'));
+      });
+      await expect(talkingNow).toHaveText(words.nobody);
+      await page.keyboard.up('F8');
       // A press that reaches the page while it is in the background (a Bluetooth button, a key routed to it)
       // is refused with a sentence: the page says what the phone's document says, and never "on air".
       await page.evaluate(() => {
-        Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
         window.dispatchEvent(new KeyboardEvent('keydown', { key: 'F8', code: 'F8', bubbles: true }));
       });
       await expect(page.getByRole('alert').filter({ hasText: 'The app is in the background' })).toHaveText(
@@ -443,6 +469,11 @@ test('nothing missed: a transmission made while the member was away is counted, 
   const laptop = await openAs(browser, server.baseURL, lou, { language: 'fr' });
   try {
     await phone.page.goto('/talk');
+    // Out of the scan, on every device of Lou's: the home page does not hear the channel live.
+    const scanSwitch = phone.page.getByRole('switch', { name: `Écouter ${channel.name}` });
+    await expect(scanSwitch).toBeChecked();
+    await scanSwitch.click();
+    await expect(scanSwitch).not.toBeChecked();
     const status = phone.page.getByRole('group', { name: 'Statut' });
     await expect(status.getByRole('button', { name: 'Disponible' })).toHaveAttribute('aria-pressed', 'true');
     await status.getByRole('button', { name: 'Occupé' }).click();
@@ -453,6 +484,7 @@ test('nothing missed: a transmission made while the member was away is counted, 
     await laptop.page.goto('/talk');
     const entryOnLaptop = laptop.page.getByRole('link', { name: new RegExp(channel.name) });
     await expect(entryOnLaptop).toBeVisible();
+    await expect(laptop.page.getByRole('switch', { name: `Écouter ${channel.name}` })).not.toBeChecked();
 
     // Mia talks while Lou's pages are not in the channel: it is kept, and counted as missed.
     await talker.page.goto(`/talk/${channel.id}`);
@@ -478,5 +510,109 @@ test('nothing missed: a transmission made while the member was away is counted, 
     await expect(phone.page.getByTestId('channel-missed')).toHaveCount(0);
   } finally {
     await Promise.all([talker.close(), phone.close(), laptop.close()]);
+  }
+});
+
+test('scan and talk-back: on one channel the member hears its other one, named with its talker, answers there for 5 s, and a channel taken out of the scan stays out on every device, its transmissions missed (fr, en, de)', async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const atelier = await seed.channel(unique('Atelier'));
+  const quai = await seed.channel(unique('Quai'));
+  const mia = await seed.member({ firstName: 'Mia', lastName: 'Atelier' });
+  const lou = await seed.member({ firstName: 'Lou', lastName: 'Quai' });
+  await seed.addToChannel(atelier.id, [mia.id, lou.id]);
+  await seed.addToChannel(quai.id, [lou.id]);
+  const talker = await openAs(browser, server.baseURL, mia, { viewport: PHONE });
+  const phone = await openAs(browser, server.baseURL, lou, { viewport: PHONE, language: 'fr' });
+  const english = await openAs(browser, server.baseURL, lou, { viewport: PHONE });
+  const german = await openAs(browser, server.baseURL, lou, { viewport: PHONE, language: 'de' });
+  try {
+    // Every channel is scanned at first; each page of Lou's is on Quai.
+    await phone.page.goto('/talk');
+    await expect(phone.page.getByRole('switch', { name: `Écouter ${atelier.name}` })).toBeChecked();
+    await expect(phone.page.getByRole('switch', { name: `Écouter ${quai.name}` })).toBeChecked();
+    await english.page.goto('/talk');
+    await expect(english.page.getByRole('switch', { name: `Scan ${atelier.name}` })).toBeChecked();
+    await german.page.goto('/talk');
+    await expect(german.page.getByRole('switch', { name: `${atelier.name} mithören` })).toBeChecked();
+    for (const { page } of [phone, english, german]) await page.goto(`/talk/${quai.id}`);
+    await talker.page.goto(`/talk/${atelier.id}`);
+
+    // Mia talks on Atelier: Lou's page on Quai hears her and names the channel and the talker.
+    const miaAtLou = await connectedIn(phone.page, atelier.rtcSession, mia.id);
+    const silence = await silenceIn(phone.page, atelier.rtcSession, miaAtLou);
+    const louAtMia = await connectedIn(talker.page, atelier.rtcSession, lou.id);
+    const miaSilence = await silenceIn(talker.page, atelier.rtcSession, louAtMia);
+    const miaPtt = talker.page.getByRole('button', { name: 'Push to talk' });
+    await expect(miaPtt).toBeEnabled();
+    await miaPtt.hover();
+    await talker.page.mouse.down();
+    await expect(phone.page.getByTestId('scan-heard')).toHaveText(`Sur ${atelier.name} : Mia Atelier`);
+    await expect(english.page.getByTestId('scan-heard')).toHaveText(`On ${atelier.name}: Mia Atelier`);
+    await expect
+      .poll(() => peakIn(phone.page, atelier.rtcSession, miaAtLou), { message: 'Lou hears Atelier from Quai' })
+      .toBeGreaterThan(heardAbove(silence));
+    await talker.page.mouse.up();
+    await expect(phone.page.getByTestId('scan-heard')).toHaveText('');
+
+    // Within 5 s, holding the button answers on Atelier; then it talks on Quai again.
+    const reply = phone.page.getByRole('button', { name: `Répondre sur ${atelier.name}` });
+    await expect(reply).toBeVisible();
+    await expect(english.page.getByRole('button', { name: `Reply on ${atelier.name}` })).toBeVisible();
+    await expect(german.page.getByRole('button', { name: `Auf ${atelier.name} antworten` })).toBeVisible();
+    await reply.hover();
+    await phone.page.mouse.down();
+    await expect(reply).toHaveAttribute('aria-pressed', 'true');
+    await expect(talker.page.getByTestId('talking-now')).toHaveText('Talking: Lou Quai');
+    await expect
+      .poll(() => peakIn(talker.page, atelier.rtcSession, louAtMia), { message: 'Mia hears the reply' })
+      .toBeGreaterThan(heardAbove(miaSilence));
+    await phone.page.mouse.up();
+    await expect(talker.page.getByTestId('talking-now')).toHaveText('Nobody is talking');
+    await expect(phone.page.getByRole('button', { name: 'Appuyer pour parler' })).toBeVisible();
+    await expect(reply).toHaveCount(0);
+
+    // Left alone, the chance to answer ends after 5 s.
+    await talker.page.mouse.down();
+    await expect(phone.page.getByTestId('scan-heard')).toHaveText(`Sur ${atelier.name} : Mia Atelier`);
+    await talker.page.mouse.up();
+    await expect(reply).toBeVisible();
+    await expect(reply).toHaveCount(0, { timeout: 15_000 });
+    await expect(phone.page.getByRole('button', { name: 'Appuyer pour parler' })).toBeVisible();
+
+    // Atelier out of the scan, from the home page: kept on the server, so no page of Lou's hears it any more.
+    await phone.page.goto('/talk');
+    const atelierScan = phone.page.getByRole('switch', { name: `Écouter ${atelier.name}` });
+    await atelierScan.click();
+    await expect(atelierScan).not.toBeChecked();
+    await expect
+      .poll(() => english.page.evaluate((room) => Boolean(window.__talkgroupRooms?.[room]), atelier.rtcSession))
+      .toBe(false);
+    await talker.page.mouse.down();
+    await expect(talker.page.getByTestId('talking-now')).toHaveText('You are talking');
+    await expect(english.page.getByTestId('scan-heard')).toHaveText('');
+    await talker.page.waitForTimeout(1500);
+    await talker.page.mouse.up();
+    // Nobody of Lou's heard it: it is missed.
+    await expect(
+      phone.page.getByRole('link', { name: new RegExp(atelier.name) }).getByTestId('channel-missed'),
+    ).toHaveText('1 manquée');
+    // The count and the play button in English and German too.
+    for (const [page, count, play] of [
+      [english.page, '1 missed', 'Play 1 missed'],
+      [german.page, '1 verpasst', '1 verpasste abspielen'],
+    ] as const) {
+      await page.goto('/talk');
+      const entry = page.getByRole('link', { name: new RegExp(atelier.name) });
+      await expect(entry.getByTestId('channel-missed')).toHaveText(count);
+      await entry.click();
+      await expect(page.getByRole('button', { name: play })).toBeVisible();
+    }
+    await phone.page.reload();
+    await expect(phone.page.getByRole('switch', { name: `Écouter ${atelier.name}` })).not.toBeChecked();
+  } finally {
+    await Promise.all([talker.close(), phone.close(), english.close(), german.close()]);
   }
 });

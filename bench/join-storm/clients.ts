@@ -4,7 +4,8 @@
  *
  * In: {url, room, tokens, total, once}. On {type: 'go'}: every client connects and joins at once. Out:
  * {type: 'known', at} when each of its clients knows every other client of the storm (its all_users plus the
- * `user joined` that came after), and on {type: 'stats'}: {lastFrameAt, frames, bytes}.
+ * `user joined` that came after), and on {type: 'stats'}: {lastFrameAt, frames, bytes, byKind} (frames by event
+ * name, or by packet type for other packets).
  */
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -27,6 +28,8 @@ let lastFrameAt = now();
 let frames = 0;
 let bytes = 0;
 let complete = 0;
+/** Frames by kind: an event's name, else the packet type (`2` ping, `0` open, `40` connect, ...). */
+const byKind: Record<string, number> = {};
 
 function open(token: string): void {
   const query = `EIO=4&transport=websocket&token=${encodeURIComponent(token)}${once ? '&pushes=once' : ''}`;
@@ -46,6 +49,10 @@ function open(token: string): void {
     lastFrameAt = now();
     frames += 1;
     bytes += data.length;
+    const kind = data.startsWith('42[')
+      ? (/^42\["([^"]*)"/.exec(data)?.[1] ?? '42')
+      : data.slice(0, 2).replace(/\{.*/, '');
+    byKind[kind] = (byKind[kind] ?? 0) + 1;
     if (data === '2') ws.send('3');
     else if (data.startsWith('0{')) ws.send('40');
     else if (data.startsWith('40')) ws.send(`42${JSON.stringify(['join_room', { room, name: '' }])}`);
@@ -64,7 +71,7 @@ function open(token: string): void {
 
 port.on('message', (message: { type: string }) => {
   if (message.type === 'go') for (const token of tokens) open(token);
-  if (message.type === 'stats') port.postMessage({ type: 'stats', lastFrameAt, frames, bytes });
+  if (message.type === 'stats') port.postMessage({ type: 'stats', lastFrameAt, frames, bytes, byKind });
   if (message.type === 'close') {
     for (const ws of sockets) ws.close();
     port.close();

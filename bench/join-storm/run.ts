@@ -7,8 +7,9 @@
  *   - frames per client, the server's CPU seconds, and its RSS once settled (memory with N sockets in a room).
  * Talkgroup runs with the web app's clients (`pushes=once`: one push per change) and, at a smaller size,
  * with clients that speak only the spec's events (twin events, one presence event per user).
- * Figures only, never pass/fail; the goal is settled within 3x the bare server at 1,000 clients, and under
- * 200 MB RSS with 1,000 sockets in rooms.
+ * Figures only, never pass/fail; the goals: settled within 3x the bare server at 1,000 clients, under 200 MB RSS
+ * with 1,000 sockets in rooms, and a spec client at most 2x the bare server's frames (issue 36), with the frames
+ * per client by event printed below the table.
  *
  *   npm run bench:join-storm                 1,000 clients (BENCH_CLIENTS), spec clients 200 (BENCH_SPEC_CLIENTS,
  *                                            0 to skip), BENCH_WORKERS client threads
@@ -37,6 +38,8 @@ interface Result {
   cpuSeconds: number;
   rssMb: number;
   idleRssMb: number;
+  /** Frames per client by event name (or packet type). */
+  kinds: Record<string, number>;
 }
 
 const now = () => performance.timeOrigin + performance.now();
@@ -107,7 +110,7 @@ async function storm(label: string, kind: 'bare' | 'talkgroup', clients: number,
     for (const worker of workers) worker.postMessage({ type: 'go' });
     const knownAt = await Promise.race([known.then((ats) => Math.max(...ats)), sleep(LIMIT_MS).then(() => Number.NaN)]);
     // Quiet: no frame anywhere for QUIET_MS.
-    let stats: Array<{ lastFrameAt: number; frames: number; bytes: number }> = [];
+    let stats: Array<{ lastFrameAt: number; frames: number; bytes: number; byKind: Record<string, number> }> = [];
     for (;;) {
       stats = await Promise.all(workers.map((w) => ask<(typeof stats)[number]>(w, 'stats', 'stats')));
       const last = Math.max(...stats.map((s) => s.lastFrameAt));
@@ -125,7 +128,11 @@ async function storm(label: string, kind: 'bare' | 'talkgroup', clients: number,
       cpuSeconds: cpuSeconds(pid) - cpuBefore,
       rssMb: rssMb(pid),
       idleRssMb: idleRss,
+      kinds: {},
     };
+    for (const { byKind } of stats)
+      for (const [kind, count] of Object.entries(byKind))
+        result.kinds[kind] = (result.kinds[kind] ?? 0) + count / clients;
     for (const worker of workers) worker.postMessage({ type: 'close' });
     await Promise.all(workers.map((worker) => worker.terminate()));
     return result;
@@ -147,18 +154,31 @@ console.log(
   `Join storm: N clients connect and join one room at once (${database}, ${WORKERS} client threads, load ${loadavg()[0].toFixed(1)})`,
 );
 console.log(
-  'server                     | clients | known ms | settled ms | vs bare | frames/client | KB/client | server CPU s | RSS MB (idle→settled)',
+  'server                     | clients | known ms | settled ms | vs bare | frames/client | frames vs bare | KB/client | server CPU s | RSS MB (idle→settled)',
 );
 for (const r of results) {
   const bare = results.find((b) => b.label === 'bare Socket.IO' && b.clients === r.clients);
   const ratio = bare ? (r.settledMs / bare.settledMs).toFixed(2) : '';
+  const frames = bare ? (r.framesPerClient / bare.framesPerClient).toFixed(2) : '';
   console.log(
     `${r.label.padEnd(26)} | ${String(r.clients).padStart(7)} | ${r.knownMs.toFixed(0).padStart(8)} | ${r.settledMs
       .toFixed(0)
-      .padStart(10)} | ${ratio.padStart(7)} | ${r.framesPerClient.toFixed(0).padStart(13)} | ${r.kbPerClient
+      .padStart(
+        10,
+      )} | ${ratio.padStart(7)} | ${r.framesPerClient.toFixed(0).padStart(13)} | ${frames.padStart(14)} | ${r.kbPerClient
       .toFixed(0)
       .padStart(9)} | ${r.cpuSeconds.toFixed(2).padStart(12)} | ${r.idleRssMb.toFixed(0)}→${r.rssMb.toFixed(0)}`,
   );
 }
-console.log('Goals: settled within 3x the bare server at 1,000 clients; under 200 MB RSS with 1,000 sockets in rooms.');
+console.log('Frames per client, by event (or packet type: 0 open, 40 connect, 2 ping):');
+for (const r of results) {
+  const kinds = Object.entries(r.kinds)
+    .sort((a, b) => b[1] - a[1])
+    .map(([kind, count]) => `${kind} ${count.toFixed(1)}`)
+    .join(', ');
+  console.log(`  ${r.label} (${r.clients}): ${kinds}`);
+}
+console.log(
+  "Goals: settled within 3x the bare server at 1,000 clients; under 200 MB RSS with 1,000 sockets in rooms; a spec client at most 2x the bare server's frames.",
+);
 process.exit(0);

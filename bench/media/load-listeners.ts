@@ -2,15 +2,16 @@
  * The crowd of bench:media: N listeners of one channel, each a socket of its own (in this process, as a page's
  * socket is) and a receive-only RTCPeerConnection in pages of one headless Chromium (LISTENERS_PER_PAGE per
  * page, so that a hundred of them fit a 2-core machine), connected the way the app's transports connect:
- * - `watch`: a page that only listens, through the media server: the channel's mix from its mountpoint
- *   (media_watch, media_answer);
- * - `bridge`: a page in talk mode without a microphone, through the media server: a participant of the
- *   AudioBridge room, which encodes the mix for it (media_offer);
+ * - `watch`: every page through the media server: the channel's stream from its mountpoint (media_watch,
+ *   media_answer), the floor holder's packets forwarded as they came;
+ * - `bridge`: an older page (or a spec client) through the media server: a participant of the channel's
+ *   mixer, which decodes, mixes and encodes for it (media_offer without a leg);
  * - `mesh`: a listening page of the mesh: a connection to each talking peer, offered over the relay.
  * Each connection's received level is measured in its page; `heardCount` counts those that heard the tone.
  */
 import type { Browser, Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
+import { type LossyRelay, relayOffer, withoutCandidates } from './lossy-relay.ts';
 
 export type ListenerKind = 'watch' | 'bridge' | 'mesh';
 
@@ -77,10 +78,20 @@ function newEnd(page: Page, name: string): Promise<void> {
   }, name);
 }
 
-export function loadListeners(browser: Browser, baseURL: string, token: string) {
+/**
+ * `lossPercent`: each `watch` listener's connection goes through a relay that drops that share of the media
+ * server's RTP to it (lossy-relay.ts), a mobile network's lossy downlink.
+ */
+export function loadListeners(
+  browser: Browser,
+  baseURL: string,
+  token: string,
+  options: { lossPercent?: number } = {},
+) {
   const pages: Page[] = [];
   const sockets: Socket[] = [];
   const ends: Array<{ page: Page; name: string }> = [];
+  const relays: LossyRelay[] = [];
 
   async function pageFor(index: number): Promise<Page> {
     const at = Math.floor(index / LISTENERS_PER_PAGE);
@@ -147,8 +158,12 @@ export function loadListeners(browser: Browser, baseURL: string, token: string) 
     if (kind === 'watch') {
       const offered = await socket.timeout(20_000).emitWithAck('media_watch', { room });
       if (!offered.success) throw new Error(`media_watch: ${offered.result}`);
-      const sdp = await gathered(page, name, offered.sdp, 'answer');
-      const done = await socket.timeout(20_000).emitWithAck('media_answer', { room, sdp });
+      const relay = options.lossPercent ? await relayOffer(offered.sdp, options.lossPercent) : undefined;
+      if (relay) relays.push(relay);
+      const sdp = await gathered(page, name, relay?.offer ?? offered.sdp, 'answer');
+      const done = await socket
+        .timeout(20_000)
+        .emitWithAck('media_answer', { room, sdp: relay ? withoutCandidates(sdp) : sdp });
       if (!done.success) throw new Error(`media_answer: ${done.result}`);
     } else {
       const sdp = await gathered(page, name, '', 'offer');
@@ -248,7 +263,14 @@ export function loadListeners(browser: Browser, baseURL: string, token: string) 
         [first.name, threshold, timeoutMs] as const,
       );
     },
+    /** The share of the media server's packets the lossy relays dropped so far (%). */
+    droppedPercent(): number {
+      const totals = relays.map((relay) => relay.dropped());
+      const of = totals.reduce((sum, total) => sum + total.of, 0);
+      return of > 0 ? (100 * totals.reduce((sum, total) => sum + total.dropped, 0)) / of : 0;
+    },
     async close(): Promise<void> {
+      for (const relay of relays.splice(0)) relay.close();
       for (const socket of sockets.splice(0)) socket.disconnect();
       for (const page of pages.splice(0)) await page.context().close();
       ends.splice(0);

@@ -1,29 +1,37 @@
 /**
- * One talker and N listeners, through the media server and on the mesh, in one run (issue 26): Talkgroup
- * servers (one with JANUS_URL and a Janus of its own, one without), a headless Chromium whose fake microphone
- * plays a tone. In each channel a talker and a listener are app pages (bench/ptt-latency's room pair: the
- * press is the talker's pointerdown, the sound the onset in the listener's samples); the other listeners are
- * receive-only connections in pages of the same browser, each with a socket of its own (load-listeners.ts).
+ * One talker and N listeners, through the media server and on the mesh, in one run (issues 26 and 37):
+ * Talkgroup servers (one with JANUS_URL and a Janus of its own, one without), a headless Chromium whose fake
+ * microphone plays a tone. In each channel a talker and a listener are app pages (bench/ptt-latency's room
+ * pair: the press is the talker's pointerdown, the sound the onset in the listener's samples); the other
+ * listeners are receive-only connections in pages of the same browser, each with a socket of its own
+ * (load-listeners.ts).
  *
- * At each size, while the talker holds the button for a few seconds: how many listeners heard the tone,
- * Janus's CPU (cores) and memory, and per listener beyond the first size; the talker's uplink (kbit/s over
- * all its connections); then press-to-sound p50 / p95 over presses alternated with a bare pair of
- * RTCPeerConnections in one page (the floor, measured in the same run) and the ratio to it.
+ * - **Sizes**: at each size, while the talker holds the button for a few seconds: how many listeners heard the
+ *   tone, Janus's CPU (cores) and memory, and per listener beyond the first size; the talker's uplink (kbit/s
+ *   over all its connections); then press-to-sound p50 / p95 over presses alternated with a bare pair of
+ *   RTCPeerConnections in one page (the floor, measured in the same run) and the ratio to it.
+ * - **Loss** (issue 37, mobile networks): listeners whose downlink drops 10 % and 20 % of the media server's
+ *   packets (a lossy relay: lossy-relay.ts); how many of each transmission's listeners still heard it.
+ * - **Late entry** (3GPP MCPTT KPI 4, under 350 ms): while the talker talks, the listener's page joins the
+ *   channel again; the time from its `join_room` to the first sound it plays, through the media server and on
+ *   the mesh.
  *
- * Listeners through the media server two ways (the README's choice): `watch`, the channel's mix from a
- * Streaming mountpoint (encoded once for all), and `bridge`, each listener a participant of the AudioBridge
- * room (encoded once per listener).
+ * Listeners through the media server: `watch` (every page of the app: the channel's stream from its
+ * mountpoint, the floor holder's packets forwarded as they came) and, on demand, `bridge` (an older page or a
+ * spec client: a participant of the channel's mixer).
  *
- * `npm run bench:media [-- --sizes 10,50,100] [--mesh-sizes 5,10] [--kinds watch,bridge] [--presses 10]
- * [--window 5] [--janus-pairs] [--pairs-only]`: --janus-pairs adds what Janus's settings do to press-to-sound
- * (janus-pairs.ts); --pairs-only measures only that. Goals printed beside the figures: uplink flat with N; 100 listeners under one core of Janus;
- * press-to-sound p50 within 1.3x the bare pair. Never passes or fails.
+ * `npm run bench:media [-- --sizes 10,100] [--mesh-sizes 5,10] [--kinds watch,bridge] [--presses 10]
+ * [--window 5] [--loss 10,20] [--late 10] [--json] [--janus-pairs] [--pairs-only]`: --json prints every figure
+ * as one JSON object at the end (to compare runs); --loss and --late take 0 to skip them; --janus-pairs adds
+ * what Janus's mixer settings do to press-to-sound (janus-pairs.ts); --pairs-only measures only that. Goals
+ * printed beside the figures: uplink flat with N; listeners per core; press-to-sound p50 within 1.2x the bare
+ * pair at 0 and 10 listeners, 1.3x at 100; late entry under 350 ms. Never passes or fails.
  */
 import { execSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { chromium } from '@playwright/test';
+import { type Browser, chromium, type Page } from '@playwright/test';
 import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { login, seedFor, startServer, type TalkgroupServer } from '../../e2e/fixtures.ts';
 import { fakeMicrophoneArgs } from '../../e2e/room-audio.ts';
@@ -39,19 +47,24 @@ const option = (name: string) => {
   const at = process.argv.indexOf(name);
   return at >= 0 ? process.argv[at + 1] : undefined;
 };
-const numbers = (text: string) => text.split(',').map(Number).filter(Number.isFinite);
-const sizes = numbers(option('--sizes') ?? '10,50,100');
+const numbers = (text: string) => text.split(',').filter(Boolean).map(Number).filter(Number.isFinite);
+const sizes = numbers(option('--sizes') ?? '10,100');
 const meshSizes = numbers(option('--mesh-sizes') ?? '5,10');
-const kinds = (option('--kinds') ?? 'watch,bridge').split(',') as ListenerKind[];
+const kinds = (option('--kinds') ?? 'watch').split(',') as ListenerKind[];
 const presses = Number(option('--presses')) || 10;
 const windowMs = (Number(option('--window')) || 5) * 1000;
+const losses = numbers(option('--loss') ?? '10,20').filter((loss) => loss > 0);
+const lateRounds = Number(option('--late') ?? 10);
+const asJson = process.argv.includes('--json');
 const withPairs = process.argv.includes('--janus-pairs') || process.argv.includes('--pairs-only');
 const pairsOnly = process.argv.includes('--pairs-only');
+/** Progress goes to stderr with --json, so that stdout is the JSON alone. */
+const progress = (text: string) => (asJson ? process.stderr : process.stdout).write(text);
 
 const root = path.resolve(import.meta.dirname, '../..');
 if (!existsSync(path.join(root, 'packages/web/dist/index.html'))) {
-  console.log('building the web app first (npm run build)…');
-  execSync('npm run build', { cwd: root, stdio: 'inherit' });
+  progress('building the web app first (npm run build)…\n');
+  execSync('npm run build', { cwd: root, stdio: asJson ? ['ignore', 'ignore', 'inherit'] : 'inherit' });
 }
 
 /** CPU seconds a process has used (user + system), and its resident memory in MB. */
@@ -69,6 +82,8 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.floor(rank)] + (sorted[Math.ceil(rank)] - sorted[Math.floor(rank)]) * (rank - Math.floor(rank));
 }
 
+const round = (value: number, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
+
 interface Row {
   plane: string;
   listeners: number;
@@ -85,7 +100,27 @@ interface Row {
   barePolledP50: number;
 }
 
+interface LossRow {
+  lossPercent: number;
+  /** What the relays really dropped. */
+  droppedPercent: number;
+  listeners: number;
+  transmissions: number;
+  /** Listener-transmissions heard, of all. */
+  heard: number;
+  of: number;
+}
+
+interface LateRow {
+  plane: string;
+  /** From join_room to the first sound played, ms. */
+  values: number[];
+  missed: number;
+}
+
 const rows: Row[] = [];
+const lossRows: LossRow[] = [];
+const lateRows: LateRow[] = [];
 const loads = [loadavg()[0]];
 const wsPort = await freePort();
 const rtpBase = 30_000 + Math.floor(Math.random() * 20) * 1000;
@@ -94,8 +129,8 @@ const throughJanus = await startServer({ JANUS_URL: janus.url, JANUS_API_SECRET:
 const onMesh = await startServer({ LOG_LEVEL: 'error' });
 const browser = await chromium.launch(chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)));
 
-async function series(server: TalkgroupServer, plane: string, kind: ListenerKind, counts: number[]): Promise<void> {
-  const room = await openRoomPair(browser, server);
+/** A member of the room's channel, signed in: the crowd's account. */
+async function crowdToken(server: TalkgroupServer, room: Awaited<ReturnType<typeof openRoomPair>>): Promise<string> {
   const seed = seedFor(server, room.admin);
   const crowdAccount = await seed.member({ firstName: 'Crowd', lastName: 'Listener' });
   // One more member (updateUserChannels would replace the channel's members: the room pair's listener too).
@@ -105,13 +140,22 @@ async function series(server: TalkgroupServer, plane: string, kind: ListenerKind
     room.admin.token,
   );
   if (added.status !== 200) throw new Error(`addUserToChannel failed: ${JSON.stringify(added.body)}`);
-  const { token } = await login(server, crowdAccount.login, crowdAccount.password);
-  const crowd = loadListeners(browser, server.baseURL, token);
+  return (await login(server, crowdAccount.login, crowdAccount.password)).token;
+}
+
+async function closeRoom(room: Awaited<ReturnType<typeof openRoomPair>>): Promise<void> {
+  await room.talker.context().close();
+  await room.listener.context().close();
+}
+
+async function series(server: TalkgroupServer, plane: string, kind: ListenerKind, counts: number[]): Promise<void> {
+  const room = await openRoomPair(browser, server);
+  const crowd = loadListeners(browser, server.baseURL, await crowdToken(server, room));
   const barePage = await (await browser.newContext({ baseURL: server.baseURL })).newPage();
   await barePage.goto('/healthz');
   try {
     for (const count of counts) {
-      process.stdout.write(`${plane}, ${count} listeners: connecting`);
+      progress(`${plane}, ${count} listeners: connecting`);
       await crowd.growTo(count, kind, room.channel.rtcSession);
       const deadline = Date.now() + 60_000;
       while ((await crowd.connected()) < count && Date.now() < deadline) await pause(250);
@@ -119,9 +163,9 @@ async function series(server: TalkgroupServer, plane: string, kind: ListenerKind
       await pause(1000);
 
       // The talker holds the button: who hears, what Janus spends, what the talker sends.
-      process.stdout.write(', talking');
+      progress(', talking');
       await crowd.listen();
-      await room.talker.mouse.down();
+      await room.hold();
       await pause(500);
       const before = { janus: usage(janus.pid), sent: await room.sentBytes(), at: performance.now() };
       await pause(windowMs);
@@ -132,16 +176,16 @@ async function series(server: TalkgroupServer, plane: string, kind: ListenerKind
       await pause(1000);
 
       // Press-to-sound, presses alternated with a bare pair (the floor), set up afresh at each size.
-      process.stdout.write(', pressing ');
+      progress(', pressing ');
       const pair = await setUpBarePair(barePage, `bare-${plane}-${count}`);
       const bare: number[] = [];
       const barePolled: number[] = [];
       const crowdHeard: number[] = [];
       const sizeStart = room.figures.sound.length;
       for (let i = 0; i < presses; i += 1) {
-        // The first of the crowd hears the press too (on a mountpoint, a room participant, or the mesh).
+        // The first of the crowd hears the press too (on a mountpoint, a mixer participant, or the mesh).
         const crowdAt = crowd.firstHeard(SOUND_THRESHOLD, 5000);
-        process.stdout.write(await room.press());
+        progress(await room.press());
         const heardAt = await crowdAt;
         const pressedAt = await room.talker.evaluate(() => (window as unknown as { __pressedAt?: number }).__pressedAt);
         if (heardAt !== null && pressedAt) crowdHeard.push(heardAt - pressedAt);
@@ -167,27 +211,134 @@ async function series(server: TalkgroupServer, plane: string, kind: ListenerKind
         barePolledP50: percentile(barePolled, 50),
       });
       loads.push(loadavg()[0]);
-      process.stdout.write('\n');
+      progress('\n');
     }
   } finally {
     await crowd.close();
     await barePage.context().close();
-    await room.talker.context().close();
-    await room.listener.context().close();
+    await closeRoom(room);
   }
+}
+
+/** Listeners behind a lossy downlink: how many of each transmission's listeners heard it. */
+async function lossSeries(server: TalkgroupServer, lossPercent: number, listeners = 5): Promise<void> {
+  const room = await openRoomPair(browser, server);
+  const crowd = loadListeners(browser, server.baseURL, await crowdToken(server, room), { lossPercent });
+  try {
+    progress(`loss ${lossPercent} %, ${listeners} listeners: connecting`);
+    await crowd.growTo(listeners, 'watch', room.channel.rtcSession);
+    const deadline = Date.now() + 60_000;
+    while ((await crowd.connected()) < listeners && Date.now() < deadline) await pause(250);
+    await pause(1000);
+    progress(', transmissions ');
+    let heard = 0;
+    let of = 0;
+    for (let i = 0; i < presses; i += 1) {
+      await crowd.listen();
+      await room.hold();
+      await pause(1500);
+      const outcome = await crowd.heardCount(SOUND_THRESHOLD);
+      await room.talker.mouse.up();
+      heard += outcome.heard;
+      of += outcome.of;
+      progress(outcome.heard === outcome.of ? '.' : 'x');
+      await pause(700);
+    }
+    lossRows.push({
+      lossPercent,
+      droppedPercent: crowd.droppedPercent(),
+      listeners,
+      transmissions: presses,
+      heard,
+      of,
+    });
+    progress('\n');
+  } finally {
+    await crowd.close();
+    await closeRoom(room);
+  }
+}
+
+/**
+ * Marks, in every page of the context from now on, when it sends `join_room` and when it first plays a sound
+ * above the threshold from anyone of its room.
+ */
+async function markJoinAndSound(page: Page): Promise<void> {
+  await page.context().addInitScript((threshold) => {
+    const marks = { joinAt: 0, soundAt: 0 };
+    (window as unknown as { __late: typeof marks }).__late = marks;
+    const send = WebSocket.prototype.send;
+    WebSocket.prototype.send = function (this: WebSocket, data) {
+      if (!marks.joinAt && typeof data === 'string' && data.includes('"join_room"'))
+        marks.joinAt = performance.timeOrigin + performance.now();
+      return send.call(this, data);
+    };
+    const timer = setInterval(() => {
+      const room = window.__talkgroupRoom;
+      if (!marks.joinAt || !room) return;
+      if (Object.values(room.levels()).some((level) => level > threshold)) {
+        marks.soundAt = performance.timeOrigin + performance.now();
+        clearInterval(timer);
+      }
+    }, 2);
+  }, SOUND_THRESHOLD);
+}
+
+/** While the talker talks, the listener's page joins again: join_room to the first sound, each round. */
+async function lateEntry(server: TalkgroupServer, plane: string): Promise<void> {
+  const room = await openRoomPair(browser, server);
+  const values: number[] = [];
+  let missed = 0;
+  try {
+    await markJoinAndSound(room.listener);
+    progress(`late entry, ${plane}: `);
+    for (let i = 0; i < lateRounds; i += 1) {
+      // A fresh press each round (the floor lasts FLOOR_MAX_SECONDS), well under way when the page joins.
+      await room.hold();
+      await pause(800);
+      await room.listener.reload();
+      const marks = await waitForMarks(room.listener);
+      await room.talker.mouse.up();
+      if (marks) values.push(marks.soundAt - marks.joinAt);
+      else missed += 1;
+      progress(marks ? '.' : 'x');
+      await pause(500);
+    }
+    lateRows.push({ plane, values, missed });
+    progress('\n');
+  } finally {
+    await closeRoom(room);
+  }
+}
+
+async function waitForMarks(page: Page): Promise<{ joinAt: number; soundAt: number } | null> {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    const marks = await page
+      .evaluate(() => (window as unknown as { __late?: { joinAt: number; soundAt: number } }).__late)
+      .catch(() => undefined);
+    if (marks?.joinAt && marks.soundAt) return marks;
+    await pause(50);
+  }
+  return null;
 }
 
 let janusPairs: Record<string, number[]> | undefined;
 try {
   if (withPairs) {
-    process.stdout.write("Janus's settings, pairs in one page: ");
-    janusPairs = await measureJanusPairs(browser, throughJanus.baseURL, presses * 3);
-    process.stdout.write('\n');
+    progress("Janus's mixer settings, pairs in one page: ");
+    janusPairs = await measureJanusPairs(browser as Browser, throughJanus.baseURL, presses * 3);
+    progress('\n');
   }
   if (!pairsOnly) {
     const withZero = [0, ...sizes];
     for (const kind of kinds) await series(throughJanus, `Janus, listeners ${kind}`, kind, withZero);
     await series(onMesh, 'mesh', 'mesh', [0, ...meshSizes]);
+    for (const loss of losses) await lossSeries(throughJanus, loss);
+    if (lateRounds > 0) {
+      await lateEntry(throughJanus, 'Janus');
+      await lateEntry(onMesh, 'mesh');
+    }
   }
 } finally {
   await browser.close();
@@ -197,16 +348,65 @@ try {
 }
 
 const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
-if (janusPairs) {
-  console.log('\nPress (unmute, then track enabled) to sound, through one AudioBridge room, a 1 ms poll of the level');
-  const floor = percentile(janusPairs['bare pair'], 50);
-  for (const [name, values] of Object.entries(janusPairs))
-    console.log(
-      `${name.padEnd(42)} n=${String(values.length).padStart(3)}  p50 ${fixed(percentile(values, 50)).padStart(6)} ms` +
-        `  p95 ${fixed(percentile(values, 95)).padStart(6)} ms  ratio to the bare pair ${fixed(percentile(values, 50) / floor, 2)}`,
-    );
+/** Millicores of Janus per listener beyond the plane's first size. */
+function perListener(row: Row): number {
+  const base = rows.find((other) => other.plane === row.plane && other.listeners === 0);
+  return base && row.listeners > 0 ? ((row.janusCores - base.janusCores) / row.listeners) * 1000 : Number.NaN;
 }
-if (!pairsOnly) printRows();
+
+if (asJson) {
+  console.log(
+    JSON.stringify(
+      {
+        load: loads.map((load) => round(load)),
+        sizes: rows.map((row) => ({
+          plane: row.plane,
+          listeners: row.listeners,
+          connected: row.connected,
+          heard: row.heard,
+          p50: round(row.p50),
+          p95: round(row.p95),
+          bareP50: round(row.bareP50),
+          ratio: round(row.p50 / row.bareP50, 2),
+          crowdP50: round(row.crowdP50),
+          crowdRatio: round(row.crowdP50 / row.barePolledP50, 2),
+          janusCores: round(row.janusCores, 3),
+          janusMillicoresPerListener: round(perListener(row), 2),
+          janusRssMb: round(row.janusRssMb),
+          uplinkKbps: round(row.uplinkKbps),
+        })),
+        loss: lossRows.map((row) => ({ ...row, droppedPercent: round(row.droppedPercent) })),
+        lateEntry: lateRows.map((row) => ({
+          plane: row.plane,
+          p50: round(percentile(row.values, 50)),
+          p95: round(percentile(row.values, 95)),
+          n: row.values.length,
+          missed: row.missed,
+        })),
+        ...(janusPairs
+          ? {
+              janusPairs: Object.fromEntries(
+                Object.entries(janusPairs).map(([name, values]) => [name, round(percentile(values, 50))]),
+              ),
+            }
+          : {}),
+      },
+      null,
+      2,
+    ),
+  );
+} else {
+  if (janusPairs) {
+    console.log('\nPress (unmute, then track enabled) to sound, through one mixer room, a 1 ms poll of the level');
+    const floor = percentile(janusPairs['bare pair'], 50);
+    for (const [name, values] of Object.entries(janusPairs))
+      console.log(
+        `${name.padEnd(42)} n=${String(values.length).padStart(3)}  p50 ${fixed(percentile(values, 50)).padStart(6)} ms` +
+          `  p95 ${fixed(percentile(values, 95)).padStart(6)} ms  ratio to the bare pair ${fixed(percentile(values, 50) / floor, 2)}`,
+      );
+  }
+  if (!pairsOnly) printRows();
+}
 
 function printRows(): void {
   console.log('\nOne talker, N listeners: through Janus (Debian 1.1.2) and on the mesh, one 2-core machine, loopback');
@@ -223,7 +423,7 @@ function printRows(): void {
     console.log(
       `${row.plane.padEnd(26)}${String(row.listeners).padStart(5)}${String(row.connected).padStart(6)}` +
         `${row.heard.padStart(9)}${fixed(row.janusCores, 3).padStart(13)}` +
-        `${`${fixed(base ? ((row.janusCores - base.janusCores) / extra) * 1000 : Number.NaN, 2)} mc`.padStart(14)}` +
+        `${`${fixed(perListener(row), 2)} mc`.padStart(14)}` +
         `${`${fixed(row.janusRssMb)} MB`.padStart(11)}` +
         `${`${fixed(base ? ((row.janusRssMb - base.janusRssMb) / extra) * 1024 : Number.NaN, 0)} KB`.padStart(14)}` +
         `${`${fixed(row.uplinkKbps)} kbit/s`.padStart(13)}${`${fixed(row.p50)} ms`.padStart(9)}` +
@@ -233,10 +433,28 @@ function printRows(): void {
     );
   }
   console.log(
-    'Goals: the talker uplink does not grow with N; 100 listeners under one core of Janus; press-to-sound p50 ' +
-      'within 1.3x the bare pair. "up": listeners connected (on the mesh, to each ' +
-      'talking page: the talker and the other app page); mc: millicores of Janus per listener beyond N = 0; ' +
-      'p50/p95: press to the sound at the app listener (a talking page); crowd p50: press to the first crowd ' +
-      'listener hearing it (a 1 ms poll), ratio to the bare pair as polled.',
+    'Goals: the talker uplink does not grow with N; listeners per core; press-to-sound p50 within 1.2x the bare ' +
+      'pair at 0 and 10 listeners, 1.3x at 100. "up": listeners connected (on the mesh, to each talking page: the ' +
+      'talker and the other app page); mc: millicores of Janus per listener beyond N = 0; p50/p95: press to the ' +
+      'sound at the app listener (a talking page); crowd p50: press to the first crowd listener hearing it (a 1 ms ' +
+      'poll), ratio to the bare pair as polled.',
   );
+  if (lossRows.length > 0) {
+    console.log(
+      "\nLossy downlinks (a relay drops the media server's packets to each listener at random), Opus in-band FEC",
+    );
+    for (const row of lossRows)
+      console.log(
+        `loss ${String(row.lossPercent).padStart(3)} % (dropped ${fixed(row.droppedPercent)} %): ${row.heard} of ${row.of} ` +
+          `listener-transmissions heard (${row.listeners} listeners, ${row.transmissions} transmissions)`,
+      );
+  }
+  if (lateRows.length > 0) {
+    console.log('\nLate entry: a page joins while someone talks; join_room to the first sound it plays (goal: 350 ms)');
+    for (const row of lateRows)
+      console.log(
+        `${row.plane.padEnd(8)} p50 ${fixed(percentile(row.values, 50)).padStart(6)} ms  p95 ${fixed(percentile(row.values, 95)).padStart(6)} ms` +
+          `  n=${row.values.length}${row.missed ? `, ${row.missed} not heard within 10 s` : ''}`,
+      );
+  }
 }

@@ -188,7 +188,9 @@ export async function openRoomPair(
         }),
       [talkerId, SOUND_THRESHOLD] as const,
     );
-    // Let the watchers start, and spread the presses over the audio frames.
+    // Let the watchers start, and spread the presses over the audio frames. The button again under the mouse
+    // (a room that filled with listeners may have moved it; forced: its talking animation never keeps still).
+    await button.hover({ force: true });
     await pause(80 + Math.random() * 40);
     await talker.mouse.down();
     const [heardAt, beganAt, seenAt, receivedAt] = await Promise.all([heard, began, seen, received]);
@@ -234,5 +236,11 @@ export async function openRoomPair(
       return sent;
     });
 
-  return { press, nextRound, figures, talker, listener, channel, admin, sentBytes };
+  /** The talker holds the button (the mouse over it first: a room full of listeners may have moved it). */
+  async function hold(): Promise<void> {
+    await button.hover({ force: true });
+    await talker.mouse.down();
+  }
+
+  return { press, hold, nextRound, figures, talker, listener, channel, admin, sentBytes };
 }

@@ -8,12 +8,32 @@
  *    its source, else Node strips the source itself), so that every path, import and `import.meta.url` stays
  *    the source's.
  * 3. The server starts: src/main.ts.
+ *
+ * First of all, on Linux, the process puts itself in place again (execve: the same process id, arguments and
+ * flags) with glibc's malloc told to hand every block of 4 MB or more straight back to the system when it is
+ * freed (MALLOC_MMAP_THRESHOLD_). Each password hash (scrypt, src/auth/passwords.ts) takes a 16 MB block on one
+ * of libuv's or the import's threads; by default glibc raises that threshold to the largest block freed so far,
+ * after which those blocks stay in each thread's arena for good: about 70 MB more after an import of 700 users
+ * and 500 sign-ins (docs/memory.md). An operator's own MALLOC_MMAP_THRESHOLD_ is kept as it is.
  */
 import { spawnSync } from 'node:child_process';
 import { readFileSync, statSync } from 'node:fs';
 import { registerHooks } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+
+/** Blocks of this size or more go back to the system when freed (glibc; other libcs ignore the variable). */
+const MMAP_THRESHOLD_BYTES = 4 * 1024 * 1024;
+if (process.platform === 'linux' && process.env.MALLOC_MMAP_THRESHOLD_ === undefined && process.execve) {
+  process.execve(
+    process.execPath,
+    [process.execPath, ...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    {
+      ...process.env,
+      MALLOC_MMAP_THRESHOLD_: String(MMAP_THRESHOLD_BYTES),
+    },
+  );
+}
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const STRIPPED_DIR = path.join(ROOT, 'node_modules/.cache/talkgroup-server');

@@ -71,10 +71,33 @@ export const WatchChannels = z.object({
 export const MEDIA_KINDS = ['mesh', 'server'] as const;
 export type MediaKind = (typeof MEDIA_KINDS)[number];
 
-/** The browser's offer for its one connection to the media server in a channel (a `server` channel). */
-export const MediaOffer = z.object({ room: z.string().max(200).optional(), sdp: z.string().min(1).max(100_000) });
-/** A candidate of that connection (null: gathering is complete). */
-export const MediaCandidate = z.object({ room: z.string().max(200).optional(), candidate: z.unknown() });
+/**
+ * A page's connections to the media server in a `server` channel (issue 37): `send`, its microphone going up
+ * (sent only while it holds the floor, then forwarded as it is to every listener), and `receive`, the channel's
+ * voice coming down (the channel's stream, `media_watch`). A page that only listens has the second alone.
+ */
+export const MEDIA_LEGS = ['send', 'receive'] as const;
+export type MediaLeg = (typeof MEDIA_LEGS)[number];
+
+/**
+ * The browser's offer to the media server in a channel (a `server` channel): `leg: 'send'` for its microphone
+ * (the answer receives only); without a leg, one connection that sends and receives the channel's mix (an
+ * older page of the app, answered by the channel's mixer).
+ */
+export const MediaOffer = z.object({
+  room: z.string().max(200).optional(),
+  sdp: z.string().min(1).max(100_000),
+  leg: z.literal('send').optional(),
+});
+/**
+ * A candidate of one of those connections (null: gathering is complete); `leg` names which (without it: the
+ * offered one if there is one, else the receiving one).
+ */
+export const MediaCandidate = z.object({
+  room: z.string().max(200).optional(),
+  candidate: z.unknown(),
+  leg: z.enum(MEDIA_LEGS).optional(),
+});
 /** A listener asks for the channel's mix (the media server offers: its answer carries the server's SDP). */
 export const MediaWatch = z.object({ room: z.string().max(200).optional() });
 /** The listener's answer to that offer. */
@@ -274,6 +297,8 @@ export interface ServerToClientEvents {
    * it did not hear, or one of its devices played them, or its status changed): read getMissedTransmissions again.
    */
   missedTransmissionsChanged: (payload: { channelIds: number[]; busy?: boolean }) => void;
+  /** To the user's sockets (issue 34): one of its devices took a channel out of the scan or put it back. */
+  scanListChanged: (payload: { channelId: number; scan: boolean }) => void;
   onLocationChanged: (payload: {
     userId: number;
     lat: number;

@@ -23,9 +23,10 @@ import { registerSecurityHeaders } from './http/security-headers.ts';
 import { legacyRoutes } from './legacy/routes.ts';
 import { startLogPruning } from './lists/change-log.ts';
 import { messageRoutes } from './messages/routes.ts';
-import { registerOpenApi } from './openapi.ts';
+import { registerOpenApi, zodSchemaController } from './openapi.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
+import { turnProbe } from './ops/turn-probe.ts';
 import { patchRoutes } from './patches/routes.ts';
 import { positionRoutes } from './positions/routes.ts';
 import { pushRoutes } from './push/routes.ts';
@@ -38,6 +39,7 @@ import { userRoutes } from './users/routes.ts';
 import { secondFactorRoutes } from './users/second-factor-routes.ts';
 import { missedRoutes } from './voice/missed-routes.ts';
 import { voiceRoutes } from './voice/routes.ts';
+import { scanRoutes } from './voice/scan-routes.ts';
 
 export interface App {
   fastify: FastifyInstance;
@@ -77,13 +79,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     logger: logger === false ? false : { ...(logger === true ? {} : logger), serializers: { req: redactedRequest } },
     bodyLimit: 8 * 1024 * 1024,
     trustProxy: config.trustProxy,
+    schemaController: zodSchemaController,
     ...(config.tlsCert && config.tlsKey ? { https: { cert: config.tlsCert, key: config.tlsKey } } : {}),
   });
   log = fastify.log;
   registerErrorHandler(fastify);
   await registerSecurityHeaders(fastify, config);
   await registerCompression(fastify);
-  const metrics = createMetrics(fastify, config, database);
+  const metrics = await createMetrics(fastify, config, database);
   await registerOpenApi(fastify);
   const services = createServices(config, database, (error, event) =>
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
@@ -95,9 +98,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   );
   fastify.addHook('onClose', async () => stopPruning());
 
-  const push = await createPush(services, metrics.registry, (error, what) =>
-    fastify.log.warn({ err: error }, `${what} failed`),
-  );
+  const push = await createPush(services, metrics, (error, what) => fastify.log.warn({ err: error }, `${what} failed`));
   fastify.addHook('onClose', async () => push.close());
 
   // First: it sets the hook that audits the administrators' calls declared by the routes below.
@@ -115,6 +116,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   dashboardRoutes(fastify, services);
   voiceRoutes(fastify, services);
   missedRoutes(fastify, services);
+  scanRoutes(fastify, services);
   emergencyRoutes(fastify, services);
   positionRoutes(fastify, services);
   geofenceRoutes(fastify, services);
@@ -123,10 +125,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
   metrics.attachSockets(realtime.io);
+  metrics.attachMedia(realtime.mediaHealth);
   specHttpCalls(fastify, services, realtime);
   // Patching is the media planes' (real time's) work: the routes get them as a PatchPlane.
   patchRoutes(fastify, services, realtime.media);
-  healthRoutes(fastify, database, realtime.redisState);
+  healthRoutes(fastify, database, {
+    redisState: realtime.redisState,
+    mediaHealth: realtime.mediaHealth,
+    turnHealth: turnProbe(config.turnUrls),
+  });
 
   const webDir = config.webDir;
   if (webDir && existsSync(path.join(webDir, 'index.html'))) {

@@ -69,6 +69,8 @@ export interface DomainEvents {
    * or they played some; `busy`: their status changed.
    */
   missedChanged: { userIds: number[]; channelIds: number[]; busy?: boolean };
+  /** A member took one of its channels out of the scan or put it back (issue 34): all its devices follow. */
+  scanChanged: { userId: number; channelId: number; scan: boolean };
   /** A private call rang, was answered, or is over (issue 27): both parties hear of it. */
   privateCallChanged: { call: PrivateCall };
 }

@@ -45,6 +45,7 @@ import { type PresenceStore, presenceStore } from './presence/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type UserStore, userStore } from './users/store.ts';
 import { type MissedStore, missedStore } from './voice/missed.ts';
+import { type ScanStore, scanStore } from './voice/scan.ts';
 import { type VoiceStore, voiceStore } from './voice/store.ts';
 
 export interface Services {
@@ -75,6 +76,8 @@ export interface Services {
   voice: VoiceStore;
   /** Who heard which transmission, and who is busy (issue 34). */
   missed: MissedStore;
+  /** The channels each member took out of its scan on /talk (issue 34). */
+  scan: ScanStore;
   /** SOS alerts (issue 14). */
   emergency: EmergencyAlerts;
   /** Expiring counters of the limits: Redis when REDIS_URL is set (shared by instances), else memory. */
@@ -182,6 +185,7 @@ export function createServices(
     devices: deviceStore(db),
     voice: voiceStore(db, urls, config.dataDir),
     missed: missedStore(db),
+    scan: scanStore(db, channels),
     emergency,
     counters,
     signInLimits: signInLimits(counters),

@@ -145,6 +145,7 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/getMissedTransmissions': plain(() => ({})),
   '/user/api/markTransmissionsHeard': plain(() => ({ ids: [1] })),
   '/user/api/setAvailability': plain(() => ({ busy: false })),
+  '/user/api/getScanList': plain(() => ({})),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */
@@ -182,6 +183,7 @@ export const checkedElsewhere: Record<string, string> = {
     'second-factor.test.ts (a second start for one caller is 409: one body cannot serve twice)',
   '/user/api/confirmTotpSetup': "second-factor.test.ts (needs a code of the caller's own new secret)",
   '/user/api/disableTotp': "second-factor.test.ts (needs a code of the caller's own secret)",
+  '/user/api/setChannelScan': 'scan.test.ts (only one of the caller’s own channels: 404 for another)',
 };
 
 /** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */

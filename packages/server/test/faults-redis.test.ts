@@ -7,9 +7,11 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import net from 'node:net';
+import type { FastifyBaseLogger } from 'fastify';
 import { io, type Socket } from 'socket.io-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
+import { connectRedis, heardPublisher } from '../src/realtime/redis.ts';
 import { startCluster } from './cluster-harness.ts';
 import { type Account, createMember, databases, signUpAdmin, type TestApp } from './harness.ts';
 import { eventually } from './realtime-harness.ts';
@@ -54,7 +56,7 @@ function redisServer(port: number) {
     },
     async kill() {
       const running = child;
-      if (!running || running.exitCode !== null) return;
+      if (!running || running.exitCode !== null || running.signalCode !== null) return;
       const exited = new Promise((resolve) => running.once('exit', resolve));
       running.kill('SIGKILL');
       await exited;
@@ -221,5 +223,40 @@ describe('Redis restarted under two instances', () => {
       answers = await Promise.all([press(a), press(b)]);
       expect(answers.filter((answer) => answer.granted)).toHaveLength(1);
     }
+  });
+
+  it('logs a broadcast that Redis never answered instead of ending the process', async () => {
+    const port = await freePort();
+    const redis = redisServer(port);
+    await redis.start();
+    cleanups.push(() => redis.kill());
+    const warnings: string[] = [];
+    const log = { warn: (_: unknown, message: string) => warnings.push(message) } as unknown as FastifyBaseLogger;
+    const pair = await connectRedis(`redis://127.0.0.1:${port}`, log);
+    cleanups.push(() => {
+      pair.pub.destroy();
+      pair.sub.destroy();
+    });
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    cleanups.push(() => {
+      process.off('unhandledRejection', onUnhandled);
+    });
+    // The adapter's way: publish and never wait. Broadcasts are in flight when Redis goes.
+    const publisher = heardPublisher(pair.pub, log);
+    const flood = setInterval(() => {
+      for (let i = 0; i < 50; i += 1) publisher.publish('talkgroup-test', 'x'.repeat(1000));
+    }, 1);
+    cleanups.push(() => clearInterval(flood));
+    await eventually(async () => pair.pub.isReady, 'publishing');
+    await redis.kill();
+    const lost = 'a broadcast to the other instances was lost';
+    await eventually(async () => warnings.includes(lost), 'a lost broadcast logged');
+    clearInterval(flood);
+    // Still a client of node-redis: the rest of its methods work through the wrapper.
+    expect(typeof publisher.isOpen).toBe('boolean');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(unhandled).toEqual([]);
   });
 });

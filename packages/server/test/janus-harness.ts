@@ -5,7 +5,8 @@
  * Janus); `restart` starts it again on the same ports.
  */
 import { type MediaProcess, randomSecret, startJanus } from '../src/ops/dev-media.ts';
-import { JanusConnection, type JanusHandle, JanusSession } from '../src/realtime/media/janus/connection.ts';
+import { JanusConnection, JanusSession } from '../src/realtime/media/janus/connection.ts';
+import { janusKeys } from '../src/realtime/media/janus/secrets.ts';
 import { freePort } from './process-harness.ts';
 
 /**
@@ -80,22 +81,62 @@ export async function janusInspector(url: string, secret = TEST_JANUS_SECRET) {
     connection.start();
   });
   const session = await JanusSession.create(connection);
-  const audiobridge: JanusHandle = await session.attach('janus.plugin.audiobridge');
+  const [audiobridge, videoroom, streaming] = await Promise.all([
+    session.attach('janus.plugin.audiobridge'),
+    session.attach('janus.plugin.videoroom'),
+    session.attach('janus.plugin.streaming'),
+  ]);
+  const keys = janusKeys(secret);
   return {
+    /** The channels whose VideoRoom room (their talkers' uplinks) is there. */
     async rooms(): Promise<number[]> {
-      const listed = await audiobridge.message({ request: 'list', admin_key: secret });
+      const listed = await videoroom.message({ request: 'list', admin_key: secret });
       return ((listed.data.list as Array<{ room: number }> | undefined) ?? []).map((room) => room.room);
     },
+    /** The channel's VideoRoom room is there. */
     async exists(room: number): Promise<boolean> {
+      const answer = await videoroom.message({ request: 'exists', room });
+      return answer.data.exists === true;
+    },
+    /**
+     * Who is in the channel's VideoRoom room (`publisher`: its microphone's connection is up), by the name the
+     * app gave it (the display without the mid the app puts in front: feed.ts).
+     */
+    async participants(room: number): Promise<Array<{ id: number; display?: string; publisher: boolean }>> {
+      const listed = await videoroom.message({ request: 'listparticipants', room });
+      return ((listed.data.participants as Array<{ id: number; display?: string; publisher: boolean }>) ?? []).map(
+        (participant) => ({ ...participant, display: participant.display?.replace(/^mid:[^;]*;/, '') }),
+      );
+    },
+    /** The channel's AudioBridge room (patches, spec clients) is there. */
+    async bridgeExists(room: number): Promise<boolean> {
       const answer = await audiobridge.message({ request: 'exists', room });
       return answer.data.exists === true;
     },
-    async participants(room: number): Promise<Array<{ id: number; display?: string; muted: boolean; setup: boolean }>> {
+    async bridgeParticipants(room: number): Promise<BridgeParticipant[]> {
       const listed = await audiobridge.message({ request: 'listparticipants', room });
-      return (
-        (listed.data.participants as Array<{ id: number; display?: string; muted: boolean; setup: boolean }>) ?? []
-      );
+      return (listed.data.participants as BridgeParticipant[]) ?? [];
+    },
+    /** Pages watching the channel's mountpoint, and the forwarders feeding it now; null: no mountpoint. */
+    async mountpoint(id: number): Promise<{ viewers: number } | null> {
+      const answer = await streaming
+        .message({ request: 'info', id, secret: keys.roomSecret(id) })
+        .catch(() => undefined);
+      const info = answer?.data.info as { viewers?: number } | undefined;
+      return info ? { viewers: Number(info.viewers ?? 0) } : null;
+    },
+    /** The VideoRoom's forwarders of the channel (only the floor holder's, while it holds it). */
+    async forwarders(room: number): Promise<Array<{ publisher_id: number; forwarders: unknown[] }>> {
+      const listed = await videoroom.message({ request: 'listforwarders', room, secret: keys.roomSecret(room) });
+      return (listed.data.publishers as Array<{ publisher_id: number; forwarders: unknown[] }>) ?? [];
     },
     close: () => connection.stop(),
   };
+}
+
+export interface BridgeParticipant {
+  id: number;
+  display?: string;
+  muted: boolean;
+  setup: boolean;
 }

@@ -15,6 +15,8 @@ export interface EndOptions {
   tone?: number;
   /** The tone's track starts enabled (a client that ignores the floor); default: disabled until `talk`. */
   enabled?: boolean;
+  /** It only sends (a page's microphone connection; it hears on another). */
+  sendOnly?: boolean;
 }
 
 declare global {
@@ -95,7 +97,7 @@ export async function mediaPage(browser: Browser, origin: string): Promise<Media
     page,
     offer: (name, options = {}) =>
       page.evaluate(
-        async ([name, tone, enabled]) => {
+        async ([name, tone, enabled, sendOnly]) => {
           window.__audio ??= new AudioContext({ sampleRate: 48_000 });
           const audio = window.__audio;
           await audio.resume();
@@ -111,7 +113,8 @@ export async function mediaPage(browser: Browser, origin: string): Promise<Media
             oscillator.start();
             track = out.stream.getAudioTracks()[0];
             track.enabled = enabled;
-            pc.addTrack(track, out.stream);
+            if (sendOnly) pc.addTransceiver(track, { direction: 'sendonly', streams: [out.stream] });
+            else pc.addTrack(track, out.stream);
           } else pc.addTransceiver('audio', { direction: 'recvonly' });
           const end: MediaEnd = { pc, track, analyser: null };
           pc.ontrack = (event) => window.__hear?.(end, event.streams[0] ?? new MediaStream([event.track]));
@@ -126,7 +129,7 @@ export async function mediaPage(browser: Browser, origin: string): Promise<Media
           });
           return pc.localDescription?.sdp ?? '';
         },
-        [name, options.tone ?? 0, options.enabled ?? false] as const,
+        [name, options.tone ?? 0, options.enabled ?? false, options.sendOnly ?? false] as const,
       ),
     answerOffer: (name, sdp) =>
       page.evaluate(

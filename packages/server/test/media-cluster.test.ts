@@ -28,13 +28,17 @@ afterAll(async () => {
   await browser?.close();
 });
 
-/** Which of these Janus instances has the channel's room. */
+/** Which of these Janus instances has rooms of the channel (its VideoRoom, its mountpoint or its mixer). */
 async function hostOf(januses: TestJanus[], channelId: number): Promise<number[]> {
   const found: number[] = [];
   for (const [index, janus] of januses.entries()) {
     const inspector = await janusInspector(janus.url);
     try {
-      if (await inspector.exists(channelId)) found.push(index);
+      const there =
+        (await inspector.exists(channelId)) ||
+        (await inspector.bridgeExists(channelId)) ||
+        (await inspector.mountpoint(channelId)) !== null;
+      if (there) found.push(index);
     } finally {
       await inspector.close();
     }

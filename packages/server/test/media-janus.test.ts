@@ -48,7 +48,7 @@ describe.each(databases)('channels through Janus on %s', (dialect) => {
   const join = (account: Parameters<typeof joinMedia>[2], name: string, options?: Parameters<typeof joinMedia>[5]) =>
     joinMedia(page, world.url, account, world.red, name, options, (client) => world.track(client));
 
-  it('makes the channel room on the first offer, joins everyone muted, and destroys it when the last leaves', async () => {
+  it('makes the channel rooms on the first offer, forwards nobody without the floor, and destroys them when the last leaves', async () => {
     const inspector = await janusInspector(janus.url);
     try {
       expect(await inspector.exists(world.red.id)).toBe(false);
@@ -57,16 +57,73 @@ describe.each(databases)('channels through Janus on %s', (dialect) => {
       const bob = await join(world.bob, 'bob', { tone: BOB });
       const inRoom = await inspector.participants(world.red.id);
       expect(inRoom.map((participant) => participant.display).sort()).toEqual(['Alice Martin', 'Bob Durand']);
-      expect(inRoom.every((participant) => participant.muted)).toBe(true);
+      // Every page hears the channel on its mountpoint; nobody holds the floor, so nothing is forwarded to it.
+      expect((await inspector.mountpoint(world.red.id))?.viewers).toBe(2);
+      expect(await inspector.forwarders(world.red.id)).toEqual([]);
+      // No mixer: nothing here needs two voices at once.
+      expect(await inspector.bridgeExists(world.red.id)).toBe(false);
 
       alice.client.socket.emit('leave_room', { room: alice.room });
       await eventually(async () => (await inspector.participants(world.red.id)).length === 1, 'alice left the room');
       expect(await inspector.exists(world.red.id)).toBe(true);
       bob.client.close();
       await eventually(async () => !(await inspector.exists(world.red.id)), 'the empty room is destroyed');
+      expect(await inspector.mountpoint(world.red.id)).toBeNull();
     } finally {
       await inspector.close();
     }
+  });
+
+  it("forwards the floor holder's packets as they came, one forwarder while it holds the floor and none after", async () => {
+    const inspector = await janusInspector(janus.url);
+    try {
+      const bob = await join(world.bob, 'bob', { tone: BOB });
+      await join(world.alice, 'alice');
+      await press(page, bob);
+      await hears(page, 'alice', BOB);
+      const forwarded = await inspector.forwarders(world.red.id);
+      expect(forwarded).toHaveLength(1);
+      expect(forwarded[0].forwarders).toHaveLength(1);
+      await release(page, bob);
+      await eventually(async () => (await inspector.forwarders(world.red.id)).length === 0, 'the forward stopped');
+      await silent(page, 'alice', [BOB]);
+    } finally {
+      await inspector.close();
+    }
+  });
+
+  it('carries Opus in-band FEC on every leg: the talker is asked for it, the listeners are told the stream has it', async () => {
+    const talker = world.track(await connect(world.url, world.alice.token));
+    talker.socket.emit('join_room', { room: world.red.rtcSession, mode: 'talk' });
+    await talker.next('all_users');
+    const offer = await page.offer('alice', { tone: ALICE, sendOnly: true });
+    const answered: any = await talker.socket
+      .timeout(20_000)
+      .emitWithAck('media_offer', { room: world.red.rtcSession, sdp: offer, leg: 'send' });
+    expect(answered.success).toBe(true);
+    expect(answered.sdp).toMatch(/a=fmtp:\d+ [^\r\n]*useinbandfec=1/);
+    await page.answer('alice', answered.sdp);
+
+    const listener = world.track(await connect(world.url, world.bob.token));
+    listener.socket.emit('join_room', { room: world.red.rtcSession, mode: 'listen' });
+    await listener.next('all_users');
+    const watched: any = await listener.socket
+      .timeout(20_000)
+      .emitWithAck('media_watch', { room: world.red.rtcSession });
+    expect(watched.success).toBe(true);
+    expect(watched.sdp).toMatch(/a=fmtp:\d+ [^\r\n]*useinbandfec=1/);
+    const answer = await page.answerOffer('bob', watched.sdp);
+    expect(answer).toMatch(/a=fmtp:\d+ [^\r\n]*useinbandfec=1/);
+
+    // One connection through the mixer (an older page, a spec client): its answer asks for FEC too.
+    const older = world.track(await connect(world.url, world.admin.token));
+    older.socket.emit('join_room', { room: world.red.rtcSession, mode: 'talk' });
+    await older.next('all_users');
+    const bridged: any = await older.socket
+      .timeout(20_000)
+      .emitWithAck('media_offer', { room: world.red.rtcSession, sdp: await page.offer('older', { tone: ADMIN }) });
+    expect(bridged.success).toBe(true);
+    expect(bridged.sdp).toMatch(/a=fmtp:\d+ [^\r\n]*useinbandfec=1/);
   });
 
   it('lets only the floor holder be heard, whatever the others send; a preemption mutes the preempted', async () => {
@@ -80,7 +137,7 @@ describe.each(databases)('channels through Janus on %s', (dialect) => {
 
     await press(page, bob);
     await hears(page, 'dave', BOB, [ALICE, ADMIN]);
-    // Talkers hear the room through their own connection too (the mix without their own voice).
+    // Talkers hear the channel on their receiving connection.
     await hears(page, 'admin', BOB, [ALICE]);
 
     // Bob's page keeps sending after its release: Janus mutes it.
@@ -104,7 +161,7 @@ describe.each(databases)('channels through Janus on %s', (dialect) => {
     // Janus writes what it receives from Bob while he holds the floor.
     const folder = world.app.config.janusRecordingsDir;
     await eventually(async () => {
-      const takes = existsSync(folder) ? readdirSync(folder).filter((file) => file.endsWith('-audio.mjr')) : [];
+      const takes = existsSync(folder) ? readdirSync(folder).filter((file) => file.endsWith('.mjr')) : [];
       return takes.some((file) => statSync(path.join(folder, file)).size > 6_000);
     }, 'Janus recorded a second of Bob');
     await release(page, bob);

@@ -84,9 +84,13 @@ describe.each(databases)('patched channels through Janus on %s', (dialect) => {
     const inspector = await janusInspector(janus.url);
     try {
       await eventually(
-        async () => (await inspector.participants(world.red.id)).every((one) => !one.display?.startsWith('patch:')),
+        async () =>
+          !(await inspector.bridgeExists(world.red.id)) ||
+          (await inspector.bridgeParticipants(world.red.id)).every((one) => !one.display?.startsWith('patch:')),
         'the patch participants left',
       );
+      // Unpatched, nothing needs two voices at once: the mixer goes.
+      await eventually(async () => !(await inspector.bridgeExists(world.red.id)), 'the mixer is closed');
     } finally {
       await inspector.close();
     }
@@ -129,9 +133,9 @@ describe.each(databases)('patched channels through Janus on %s', (dialect) => {
     await media.patch('desk-2', [world.red, world.blue]);
     const inspector = await janusInspector(janus.url);
     try {
-      // Made at once, with nobody in either channel yet.
-      expect(await inspector.exists(world.red.id)).toBe(true);
-      expect(await inspector.exists(world.blue.id)).toBe(true);
+      // Made at once, with nobody in either channel yet: the mixers that carry the patch.
+      expect(await inspector.bridgeExists(world.red.id)).toBe(true);
+      expect(await inspector.bridgeExists(world.blue.id)).toBe(true);
     } finally {
       await inspector.close();
     }
@@ -140,8 +144,8 @@ describe.each(databases)('patched channels through Janus on %s', (dialect) => {
     alice.client.close();
     const again = await janusInspector(janus.url);
     try {
-      await eventually(async () => (await again.participants(world.red.id)).length === 1, 'alice left red');
-      expect(await again.exists(world.red.id)).toBe(true);
+      await eventually(async () => (await again.participants(world.red.id)).length === 0, 'alice left red');
+      expect(await again.bridgeExists(world.red.id)).toBe(true);
     } finally {
       await again.close();
     }

@@ -29,16 +29,22 @@ const JANUS_ANSWER = [
 ].join('\r\n');
 
 describe('the answer a browser gets from the media server', () => {
-  it('asks the browser for DTX and 20 ms frames (the AudioBridge mixes 20 ms, one packet a tick)', () => {
+  it('asks the browser for FEC, DTX and 20 ms frames (the AudioBridge mixes 20 ms, one packet a tick)', () => {
     const tuned = tuneAnswer(JANUS_ANSWER);
     expect(tuned).toContain('a=fmtp:111 useinbandfec=1;usedtx=1\r\n');
+    // FEC asked for even where the media server's answer turned it off.
+    expect(tuneAnswer(JANUS_ANSWER.replace('useinbandfec=1;usedtx=0', 'minptime=10;useinbandfec=0'))).toContain(
+      'a=fmtp:111 minptime=10;useinbandfec=1;usedtx=1\r\n',
+    );
     expect(tuned.match(/a=ptime:\d+/g)).toEqual(['a=ptime:20']);
     expect(tuned.endsWith('\r\n')).toBe(true);
   });
 
   it('gives an Opus without parameters a line of its own and leaves a description without Opus alone', () => {
     const bare = JANUS_ANSWER.replace('a=fmtp:111 useinbandfec=1;usedtx=0\r\n', '');
-    expect(tuneAnswer(bare)).toContain('a=rtpmap:111 opus/48000/2\r\na=fmtp:111 usedtx=1\r\na=ptime:20\r\n');
+    expect(tuneAnswer(bare)).toContain(
+      'a=rtpmap:111 opus/48000/2\r\na=fmtp:111 useinbandfec=1;usedtx=1\r\na=ptime:20\r\n',
+    );
     const pcmu = 'v=0\r\nm=audio 9 RTP/AVP 0\r\na=rtpmap:0 PCMU/8000\r\n';
     expect(tuneAnswer(pcmu)).toBe(pcmu);
   });

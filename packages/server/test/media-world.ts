@@ -53,23 +53,45 @@ export async function joinMedia(
   return party;
 }
 
-/** The page's end (again, after a reset) through the media server. */
+/**
+ * The page's ends (again, after a reset) through the media server, as the app's ServerTransport makes them: a
+ * page that talks publishes its microphone (`media_offer`, leg `send`: the end named `name`), and every page
+ * hears the channel's stream (`media_watch`: the end `name.rx`, which `hears` reads).
+ */
 export async function connectMedia(page: MediaPage, party: MediaParty, options: JoinOptions = {}): Promise<void> {
   const { client, name, room } = party;
   await page.hangUp(name);
+  await page.hangUp(receiving(name));
   const mode = options.mode ?? (options.tone ? 'talk' : 'listen');
-  if (mode === 'talk') {
-    const sdp = await page.offer(name, { tone: options.tone, enabled: options.enabled });
-    const answer: any = await client.socket.timeout(20_000).emitWithAck('media_offer', { room, sdp });
+  if (mode === 'talk' && options.tone) {
+    const sdp = await page.offer(name, { tone: options.tone, enabled: options.enabled, sendOnly: true });
+    const answer: any = await client.socket.timeout(20_000).emitWithAck('media_offer', { room, sdp, leg: 'send' });
     if (!answer.success) throw new Error(`media_offer refused: ${answer.result}`);
     await page.answer(name, answer.sdp);
-  } else {
-    const offered: any = await client.socket.timeout(20_000).emitWithAck('media_watch', { room });
-    if (!offered.success) throw new Error(`media_watch refused: ${offered.result}`);
-    const sdp = await page.answerOffer(name, offered.sdp);
-    const done: any = await client.socket.timeout(20_000).emitWithAck('media_answer', { room, sdp });
-    if (!done.success) throw new Error(`media_answer refused: ${done.result}`);
   }
+  const offered: any = await client.socket.timeout(20_000).emitWithAck('media_watch', { room });
+  if (!offered.success) throw new Error(`media_watch refused: ${offered.result}`);
+  const sdp = await page.answerOffer(receiving(name), offered.sdp);
+  const done: any = await client.socket.timeout(20_000).emitWithAck('media_answer', { room, sdp });
+  if (!done.success) throw new Error(`media_answer refused: ${done.result}`);
+  for (const end of mode === 'talk' && options.tone ? [name, receiving(name)] : [receiving(name)])
+    await expect.poll(() => page.state(end), { ...MEDIA_WAIT, message: `${end} connected` }).toBe('connected');
+}
+
+/** The end that hears the channel, of a page named `name`. */
+export const receiving = (name: string) => `${name}.rx`;
+
+/**
+ * An older page of the app, or the end a spec client's offer makes: one connection that sends and receives,
+ * answered by the channel's mixer (`media_offer` without a leg). Its end is `name` (it hears on it too).
+ */
+export async function connectBridged(page: MediaPage, party: MediaParty, tone: number): Promise<void> {
+  const { client, name, room } = party;
+  await page.hangUp(name);
+  const sdp = await page.offer(name, { tone });
+  const answer: any = await client.socket.timeout(20_000).emitWithAck('media_offer', { room, sdp });
+  if (!answer.success) throw new Error(`media_offer refused: ${answer.result}`);
+  await page.answer(name, answer.sdp);
   await expect.poll(() => page.state(name), { ...MEDIA_WAIT, message: `${name} connected` }).toBe('connected');
 }
 
@@ -86,12 +108,15 @@ export async function release(page: MediaPage, party: MediaParty, keepSending = 
   if (!keepSending) await page.talk(party.name, false);
 }
 
-/** Waits until `listener` hears `heard` and, in the same reading, none of `silent`. */
+/**
+ * Waits until `listener` hears `heard` and, in the same reading, none of `silent` (on its receiving end, or on
+ * its one end when it has no other: a bridged page).
+ */
 export async function hears(page: MediaPage, listener: string, heard: number, silent: number[] = []): Promise<void> {
   await expect
     .poll(
       async () => {
-        const [level, ...others] = await page.levels(listener, [heard, ...silent]);
+        const [level, ...others] = await page.levels(await earOf(page, listener), [heard, ...silent]);
         return level > HEARD_DB && others.every((other) => other < SILENT_DB);
       },
       {
@@ -105,9 +130,14 @@ export async function hears(page: MediaPage, listener: string, heard: number, si
 /** Waits until `listener` hears none of these tones. */
 export async function silent(page: MediaPage, listener: string, tones: number[]): Promise<void> {
   await expect
-    .poll(async () => (await page.levels(listener, tones)).every((level) => level < SILENT_DB), {
+    .poll(async () => (await page.levels(await earOf(page, listener), tones)).every((level) => level < SILENT_DB), {
       ...MEDIA_WAIT,
       message: `${listener} hears none of ${tones.join(', ')} Hz`,
     })
     .toBe(true);
+}
+
+/** Where a page hears: its receiving end if it has one, else its one end. */
+async function earOf(page: MediaPage, name: string): Promise<string> {
+  return (await page.state(receiving(name))) === 'none' ? name : receiving(name);
 }

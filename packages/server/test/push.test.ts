@@ -252,13 +252,18 @@ describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
   const rows = (userId: number) =>
     app.services.db.selectFrom('push_subscriptions').selectAll().where('user_id', '=', userId).execute();
   const pushed = (outcome: string) => async () => {
-    const metric = await app.metrics.registry.getSingleMetric('talkgroup_push_total')?.get();
+    const metric = await app.metrics.registry?.getSingleMetric('talkgroup_push_total')?.get();
     return metric?.values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
   };
 
   beforeEach(async () => {
     storage = testStorage(dialect);
-    app = await buildTestApp(storage, { pushEndpointAllow: [service.origin], pushExtraCa: service.cert });
+    // The sends are counted in /metrics, which is there with METRICS_TOKEN.
+    app = await buildTestApp(storage, {
+      pushEndpointAllow: [service.origin],
+      pushExtraCa: service.cert,
+      metricsToken: 'push-metrics-token',
+    });
     url = await listen(app);
     admin = await signUpAdmin(app);
     alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
@@ -331,12 +336,35 @@ describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
     verifyVapid(delivery, service.origin, publicKey);
   });
 
+  it('turns the ringing notification into a missed call when the caller gives up, in the device’s language', async () => {
+    const aliceDevice = await subscribe(alice, 'fr');
+    const started = await app.call('/user/api/startPrivateCall', { userId: alice.id }, admin.token);
+    const callId = started.body.res.callId;
+    expect(decrypt(aliceDevice, await service.next(aliceDevice.path))).toMatchObject({ kind: 'call' });
+    expect((await app.call('/user/api/endPrivateCall', { callId }, admin.token)).status).toBe(200);
+    const missed = await service.next(aliceDevice.path);
+    expect(decrypt(aliceDevice, missed)).toEqual({
+      kind: 'missed_call',
+      title: 'Appel manqué',
+      body: 'Ada Admin vous a appelé.',
+      url: '/talk',
+      tag: `call-${callId}`,
+      callId,
+    });
+    expect(missed.headers.urgency).toBe('normal');
+  });
+
   it('pushes a transmission to the members who are not in the channel, one topic per channel', async () => {
     const carol = await createMember(app, admin, { firstName: 'Carol', lastName: 'Away' });
     await app.services.memberships.add(channel.id, [carol.id]);
     const carolDevice = await subscribe(carol);
     const bobDevice = await subscribe(bob);
     const aliceDevice = await subscribe(alice);
+    // Dan is away too, but busy: his transmissions go to his missed list without a notification.
+    const dan = await createMember(app, admin, { firstName: 'Dan', lastName: 'Busy' });
+    await app.services.memberships.add(channel.id, [dan.id]);
+    const danDevice = await subscribe(dan);
+    expect((await app.call('/user/api/setAvailability', { busy: true }, dan.token)).status).toBe(200);
     // Alice talks; Bob is in the channel (his page), Carol is not.
     const joined = async (account: Account) => {
       const client = await connect(url, account.token);
@@ -363,6 +391,7 @@ describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
     await app.push.sender?.idle();
     expect(service.to(bobDevice.path)).toEqual([]);
     expect(service.to(aliceDevice.path)).toEqual([]);
+    expect(service.to(danDevice.path)).toEqual([]);
   });
 
   it('pushes a geofence crossing to administrators and the channel’s dispatchers', async () => {

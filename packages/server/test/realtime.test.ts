@@ -288,14 +288,17 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
   });
 
   describe('status', () => {
-    it('pushes onUserStatusChanged and userConnected to administrators and to the rooms of the channels', async () => {
+    it('pushes onUserStatusChanged to administrators and to the rooms of the channels, userConnected to administrators', async () => {
       const console = await w.open(w.admin);
       const roommate = await w.joined(w.bob, w.red);
+      // A socket that joins no room: its arrival is pushed once it stopped waiting for a join (status.ts).
       const a = await w.open(w.alice);
       const online = { userId: w.alice.id, online: true, channelIds: [] };
       expect(await console.next('userConnected', (s) => s.userId === w.alice.id)).toEqual(online);
       expect(await console.next('onUserStatusChanged', (s) => s.userId === w.alice.id)).toEqual(online);
       expect(await roommate.next('onUserStatusChanged', (s) => s.userId === w.alice.id)).toEqual(online);
+      // userConnected refreshes the console's lists (spec section 4); a room hears onUserStatusChanged (section 7).
+      expect(roommate.all('userConnected')).toEqual([]);
 
       a.socket.emit('join_room', { room: w.red.rtcSession, name: 'Alice' });
       expect(await console.next('onUserStatusChanged', (s) => s.userId === w.alice.id)).toEqual({
@@ -314,6 +317,37 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
       });
       // One userConnected: the second socket of a user already online is not a new arrival.
       expect(console.all('userConnected').filter((s) => s.userId === w.alice.id)).toHaveLength(1);
+    });
+
+    it('tells a room once of a member who connects and joins: one onUserStatusChanged, in the room already', async () => {
+      const console = await w.open(w.admin);
+      const roommate = await w.joined(w.bob, w.red);
+      const a = await w.open(w.alice);
+      a.socket.emit('join_room', { room: w.red.rtcSession, name: 'Alice' });
+      const inRed = { userId: w.alice.id, online: true, channelIds: [w.red.id] };
+      expect(await console.next('userConnected', (s) => s.userId === w.alice.id)).toEqual(inRed);
+      expect(await roommate.next('onUserStatusChanged', (s) => s.userId === w.alice.id)).toEqual(inRed);
+      await console.flush();
+      await roommate.flush();
+      expect(console.all('onUserStatusChanged').filter((s) => s.userId === w.alice.id)).toEqual([inRed]);
+      expect(roommate.all('onUserStatusChanged').filter((s) => s.userId === w.alice.id)).toEqual([inRed]);
+    });
+
+    it('does not tell a spec client that joined after a change of that change: its peer list already had it', async () => {
+      const console = await w.open(w.admin);
+      const bob = await w.open(w.bob);
+      const alice = await w.open(w.alice);
+      bob.socket.emit('join_room', { room: w.red.rtcSession, name: 'Bob' });
+      await bob.next('all_users');
+      // Alice joins before Bob's arrival in the room is pushed, or after: either way she lists him as a peer.
+      alice.socket.emit('join_room', { room: w.red.rtcSession, name: 'Alice' });
+      expect((await alice.next('all_users')).map((peer: { userId: number }) => peer.userId)).toEqual([w.bob.id]);
+      await console.next('onUserStatusChanged', (s) => s.userId === w.bob.id && s.channelIds.length === 1);
+      await console.next('onUserStatusChanged', (s) => s.userId === w.alice.id && s.channelIds.length === 1);
+      // Bob was there when Alice joined: he hears of it.
+      expect(await bob.next('onUserStatusChanged', (s) => s.userId === w.alice.id)).toMatchObject({ online: true });
+      await alice.flush();
+      expect(alice.all('onUserStatusChanged').filter((s) => s.userId === w.bob.id)).toEqual([]);
     });
   });
 });

@@ -94,12 +94,18 @@ describe.each(databases)('voice history on %s', (dialect) => {
    * The floor grant a browser's recording belongs to (a talk burst, as the floor writes it): the record of a
    * press at that time, for a transmission uploaded afterwards.
    */
-  async function grant(userId: number, startedAt: Date, durationMs: number, plane: 'mesh' | 'server' = 'mesh') {
+  async function grant(
+    userId: number,
+    startedAt: Date,
+    durationMs: number,
+    plane: 'mesh' | 'server' = 'mesh',
+    where: { id: number } = channel,
+  ) {
     return app.services.db
       .insertInto('talk_bursts')
       .values({
         user_id: userId,
-        channel_id: channel.id,
+        channel_id: where.id,
         channel_name: 'Alpha',
         started_at: startedAt.toISOString(),
         ended_at: new Date(startedAt.getTime() + durationMs).toISOString(),
@@ -187,6 +193,42 @@ describe.each(databases)('voice history on %s', (dialect) => {
         createdAt: startedAt,
       }),
     );
+  });
+
+  it('keeps an all call recorded once in each channel its sender held the floor in, and nowhere else', async () => {
+    const create = async (channelName: string) =>
+      (await app.call('/user/api/createChannel', { channelName }, admin.token)).body.res as { id: number };
+    const [bravo, charlie, delta] = [await create('Bravo'), await create('Charlie'), await create('Delta')];
+    for (const other of [bravo, charlie])
+      await app.call('/user/api/addUserToChannel', { userId: mia.id, channelId: other.id }, admin.token);
+    const at = new Date(Date.now() - 5000);
+    // The call took Bravo's floor too; Charlie's was refused (someone else held it).
+    await grant(mia.id, at, 2000, 'mesh', bravo);
+    const kept = await uploadVoice(mia, { startedAt: at.toISOString(), alsoChannelIds: `${bravo.id},${charlie.id}` });
+    expect(kept.status).toBe(200);
+    const history = async (channelId: number) => (await list(admin.token, { channelId })).body.res;
+    const [inAlpha, inBravo, inCharlie] = [
+      await history(channel.id),
+      await history(bravo.id),
+      await history(charlie.id),
+    ];
+    expect(inAlpha).toHaveLength(1);
+    expect(inCharlie).toEqual([]);
+    // The same recording, dated alike.
+    expect(inBravo).toHaveLength(1);
+    expect(inBravo[0]).toMatchObject({ userId: mia.id, createdAt: inAlpha[0].createdAt, durationMs: 2000 });
+    const [first, second] = await Promise.all(
+      [inAlpha[0].url, inBravo[0].url].map(async (url: string) => (await app.fastify.inject(url)).rawPayload),
+    );
+    expect(second.equals(first)).toBe(true);
+
+    // A channel it may not talk in: refused, nothing kept anywhere; a list that is not of ids: a 400 naming it.
+    const refused = await uploadVoice(mia, { alsoChannelIds: String(delta.id) });
+    expect(refused.status).toBe(403);
+    expect(await history(channel.id)).toHaveLength(1);
+    const bad = await uploadVoice(mia, { alsoChannelIds: `x,${bravo.id}` });
+    expect(bad.status).toBe(400);
+    expect(bad.body.result).toMatch(/alsoChannelIds/);
   });
 
   it('accepts Ogg/Opus and refuses a renamed text file, a WAV and an oversized file, writing nothing', async () => {

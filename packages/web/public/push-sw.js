@@ -2,7 +2,8 @@
  * Web Push in the service worker (issue 34), loaded by the generated sw.js (workbox importScripts). Every push
  * shows a notification inside waitUntil (a browser may revoke a subscription that stays silent): an SOS stays
  * until it is touched and vibrates; a ringing call offers Answer and Decline (declining answers the server
- * from here, without opening the app; where actions are not shown, a tap opens the call); a channel's
+ * from here, without opening the app; where actions are not shown, a tap opens the call), and becomes a missed
+ * call (same tag) when nobody answered or the caller gave up; a channel's
  * transmissions share one notification (their tag). A tap focuses an open page of the app, else opens the
  * payload's url. The page keeps {token, language} in the cache 'talkgroup-push' for the decline and the texts.
  */
@@ -49,6 +50,8 @@ function optionsFor(payload, language) {
       ],
     };
   }
+  // The ringing call's notification (same tag) becomes a missed call, quietly: no actions, no ringing.
+  if (payload.kind === 'missed_call') return { ...base, renotify: false };
   // A channel's transmissions replace one another without ringing again.
   if (payload.kind === 'transmission') return { ...base, renotify: false, silent: false };
   return { ...base, renotify: true };

@@ -8,7 +8,8 @@ import { z } from 'zod';
 import { call, OkSchema } from '../call.ts';
 
 /** What the service worker receives, decrypted: shown as a notification, `url` opened by a tap. */
-export const PUSH_KINDS = ['sos', 'call', 'transmission', 'geofence'] as const;
+/** `missed_call`: the ringing call's notification (same tag) becomes a missed call once nobody answered it. */
+export const PUSH_KINDS = ['sos', 'call', 'missed_call', 'transmission', 'geofence'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 export const PushPayloadSchema = z.object({
   kind: z.enum(PUSH_KINDS),

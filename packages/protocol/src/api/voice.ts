@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { call, Id, OkSchema, ok, type ResponseOf } from '../call.ts';
+import { call, Empty, Id, OkSchema, ok, type ResponseOf } from '../call.ts';
 import { VoiceMessageSchema } from '../entities.ts';
 import { VOICE_MAX_DURATION_MS } from '../rules.ts';
 import { IsoTime } from './shared.ts';
@@ -15,6 +15,15 @@ export const UploadVoiceMessageFields = z.object({
   clientId: z
     .string()
     .regex(/^[\w-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _')
+    .optional(),
+  /**
+   * An all call (the dispatch console): the other channels it was heard in, comma-separated ids. The one
+   * recording is kept in each of them where the sender held the floor then (issue 37).
+   */
+  alsoChannelIds: z
+    .string()
+    .regex(/^\d{1,12}(,\d{1,12}){0,49}$/, 'must be channel ids separated by commas')
+    .transform((ids) => [...new Set(ids.split(',').map(Number))])
     .optional(),
 });
 const UploadVoiceMessageForm = UploadVoiceMessageFields.extend({
@@ -83,3 +92,18 @@ export const MarkTransmissionsHeard = call(OkSchema)(
  * missed list; an SOS and a private call still ring.
  */
 export const SetAvailability = call(OkSchema)('/user/api/setAvailability', 'signedIn', z.object({ busy: z.boolean() }));
+
+// Scan (issue 34): while /talk is open, the member hears every channel of theirs except those taken out.
+export const ScanEntrySchema = z.object({ channelId: z.number(), scan: z.boolean() });
+export type ScanEntry = z.output<typeof ScanEntrySchema>;
+/** Each of the member's channels (getMyChannels's) and whether /talk hears it while another is on screen. */
+export const GetScanList = call(ok({ res: z.array(ScanEntrySchema) }))('/user/api/getScanList', 'signedIn', Empty);
+/**
+ * Takes one of the member's channels out of the scan (`scan: false`) or puts it back; kept per user, for all
+ * its devices (scanListChanged). A channel that is not theirs: 404.
+ */
+export const SetChannelScan = call(OkSchema)(
+  '/user/api/setChannelScan',
+  'signedIn',
+  z.object({ channelId: Id, scan: z.boolean() }),
+);

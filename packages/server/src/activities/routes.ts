@@ -8,10 +8,18 @@ import {
   may,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { TokenOwner } from '../auth/sessions.ts';
+import type { SessionStore, TokenOwner } from '../auth/sessions.ts';
+import type { ChannelAccess } from '../channels/access.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { ActivityStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface ActivityRoutesServices {
+  access: ChannelAccess;
+  activities: ActivityStore;
+  sessions: SessionStore;
+}
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -26,7 +34,7 @@ export function cutoffOf(timeFrame: ActivityTimeFrame, now = new Date()): Date {
   return monthAgo;
 }
 
-export function activityRoutes(app: FastifyInstance, services: Services): void {
+export function activityRoutes(app: FastifyInstance, services: ActivityRoutesServices): void {
   const { activities } = services;
   const route = defineRoutes(app, services.sessions);
 

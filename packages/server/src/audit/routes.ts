@@ -1,10 +1,19 @@
 /** The audit log's call (administrators), and the hook that makes route.ts audit administrators' calls. */
 import { GetAuditLog } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { Auditing } from './auditing.ts';
+import type { AuditStore } from './store.ts';
 
-export function auditRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface AuditRoutesServices {
+  audit: AuditStore;
+  auditing: Auditing;
+  sessions: SessionStore;
+}
+
+export function auditRoutes(app: FastifyInstance, services: AuditRoutesServices): void {
   app.decorate('auditing', services.auditing);
   const route = defineRoutes(app, services.sessions);
 

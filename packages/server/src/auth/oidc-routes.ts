@@ -11,15 +11,32 @@ import { randomBytes } from 'node:crypto';
 import { FinishOidcSignIn, GetSignInOptions, type Role } from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
-import type { OidcConfig } from '../config.ts';
-import type { UsersTable } from '../db/schema.ts';
+import type { ActivityStore } from '../activities/store.ts';
+import type { AuditStore } from '../audit/store.ts';
+import type { Config, OidcConfig } from '../config.ts';
+import type { Db, UsersTable } from '../db/schema.ts';
+import type { EventBus } from '../events.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
 import { sessionUserOf } from '../users/routes.ts';
+import type { UserStore } from '../users/store.ts';
+import type { CounterStore } from './counter-store.ts';
 import { OIDC_STATE_TTL_MS, type OidcClaims, oidcClient, roleOf, SsoFailure } from './oidc.ts';
 import { hashPassword } from './passwords.ts';
+import type { SessionStore } from './sessions.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface OidcRoutesServices {
+  activities: ActivityStore;
+  audit: AuditStore;
+  config: Config;
+  counters: CounterStore;
+  db: Db;
+  events: EventBus;
+  sessions: SessionStore;
+  users: UserStore;
+}
 
 const STATE_COOKIE = 'tg_oidc_state';
 const COOKIE_PATH = '/auth/oidc';
@@ -34,7 +51,7 @@ function cookieOf(req: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
-export function oidcRoutes(app: FastifyInstance, services: Services): void {
+export function oidcRoutes(app: FastifyInstance, services: OidcRoutesServices): void {
   const { config, users, sessions, activities, events, audit, db } = services;
   const route = defineRoutes(app, sessions);
 

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { SsoErrorCode } from '@talkgroup/protocol';
 import { ROLES, type Role } from '@talkgroup/protocol';
-import * as client from 'openid-client';
+import type { Configuration } from 'openid-client';
 import type { OidcConfig } from '../config.ts';
 import type { Db } from '../db/schema.ts';
 
@@ -72,18 +72,26 @@ export function roleOf(config: OidcConfig, groups: readonly string[]): Role {
   return ROLES.find((role) => mapped.includes(role)) ?? 'member';
 }
 
+/**
+ * openid-client (with oauth4webapi and jose) is loaded on the first SSO sign-in (Node keeps a module imported
+ * once): most servers have no SSO.
+ */
+const library = () => import('openid-client');
+
 export function oidcClient(config: OidcConfig, db: Db) {
-  let discovered: Promise<client.Configuration> | undefined;
+  let discovered: Promise<Configuration> | undefined;
 
   /** The provider's metadata, read once (again after a failure: the provider may come back). */
-  function provider(): Promise<client.Configuration> {
-    discovered ??= client
-      .discovery(
-        new URL(config.issuer),
-        config.clientId,
-        config.clientSecret,
-        config.clientSecret ? undefined : client.None(),
-        { timeout: 10, ...(config.allowHttp ? { execute: [client.allowInsecureRequests] } : {}) },
+  function provider(): Promise<Configuration> {
+    discovered ??= library()
+      .then((client) =>
+        client.discovery(
+          new URL(config.issuer),
+          config.clientId,
+          config.clientSecret,
+          config.clientSecret ? undefined : client.None(),
+          { timeout: 10, ...(config.allowHttp ? { execute: [client.allowInsecureRequests] } : {}) },
+        ),
       )
       .catch((error: unknown) => {
         discovered = undefined;
@@ -96,6 +104,7 @@ export function oidcClient(config: OidcConfig, db: Db) {
     /** A new sign-in: the provider's address to send the browser to, and the state for its cookie. */
     async start(): Promise<{ url: string; state: string }> {
       const configuration = await provider();
+      const client = await library();
       const now = Date.now();
       await db.deleteFrom('oidc_sign_ins').where('expires_at', '<=', new Date(now).toISOString()).execute();
       const state = client.randomState();
@@ -143,6 +152,7 @@ export function oidcClient(config: OidcConfig, db: Db) {
       if (!row || state !== cookieState || Date.parse(row.expires_at) <= Date.now() || !row.code_verifier || !row.nonce)
         throw new SsoFailure('state');
       const configuration = await provider();
+      const client = await library();
       const callbackUrl = new URL(config.redirectUri);
       callbackUrl.search = query.toString();
       let claims: Record<string, unknown>;

@@ -7,14 +7,10 @@
  * (a security key without a PIN still signs in); a passkey counts as both factors.
  */
 import { createHmac } from 'node:crypto';
-import {
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransport,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransport,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import type { Passkey } from '@talkgroup/protocol';
 import type { FastifyRequest } from 'fastify';
@@ -29,6 +25,14 @@ const RP_NAME = 'Talkgroup';
  * runtime has it (Node 24, as an experimental feature): not before it is stable there.
  */
 const ALGORITHMS = [-8, -7, -257];
+
+type WebAuthn = typeof import('@simplewebauthn/server');
+/**
+ * @simplewebauthn/server is loaded on the first passkey call (Node keeps a module imported once): with its ASN.1,
+ * X.509 and CBOR libraries it is about 8 MB of the heap, which a server whose users never use passkeys never holds
+ * (docs/memory.md).
+ */
+const library = (): Promise<WebAuthn> => import('@simplewebauthn/server');
 
 /** Who the passkeys belong to: the site's host, and the origin the browser must report. */
 export function relyingParty(publicUrl: string | undefined, req: Pick<FastifyRequest, 'protocol' | 'host'>) {
@@ -113,6 +117,7 @@ export function passkeyService(db: Db, secret: Buffer) {
         .select(['credential_id', 'transports'])
         .where('user_id', '=', user.id)
         .execute();
+      const { generateRegistrationOptions } = await library();
       const options = await generateRegistrationOptions({
         rpName: RP_NAME,
         rpID: site.rpID,
@@ -139,7 +144,8 @@ export function passkeyService(db: Db, secret: Buffer) {
       name: string | undefined,
       userAgent: string | undefined,
     ): Promise<Passkey> {
-      let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
+      const { verifyRegistrationResponse } = await library();
+      let verified: Awaited<ReturnType<WebAuthn['verifyRegistrationResponse']>>;
       try {
         verified = await verifyRegistrationResponse({
           response: credential,
@@ -179,6 +185,7 @@ export function passkeyService(db: Db, secret: Buffer) {
 
     /** Options for navigator.credentials.get with no credential listed: the browser offers the site's passkeys. */
     async startSignIn(site: Site): Promise<Record<string, unknown>> {
+      const { generateAuthenticationOptions } = await library();
       const options = await generateAuthenticationOptions({
         rpID: site.rpID,
         userVerification: 'preferred',
@@ -200,7 +207,8 @@ export function passkeyService(db: Db, secret: Buffer) {
       const handle = Buffer.from(handleOf(row.user_id)).toString('base64url');
       if (credential.response.userHandle && credential.response.userHandle !== handle)
         throw new PasskeyRefused('passkey_invalid');
-      let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
+      const { verifyAuthenticationResponse } = await library();
+      let verified: Awaited<ReturnType<WebAuthn['verifyAuthenticationResponse']>>;
       try {
         verified = await verifyAuthenticationResponse({
           response: credential,

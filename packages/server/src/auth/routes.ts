@@ -15,18 +15,36 @@ import {
   StartPasskeySignIn,
 } from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ActivityStore } from '../activities/store.ts';
+import type { Config } from '../config.ts';
+import type { EventBus } from '../events.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOr } from '../http/route.ts';
-import type { Services } from '../services.ts';
 import { sessionUserOf } from '../users/routes.ts';
-import { PasskeyRefused, relyingParty } from './passkeys.ts';
+import type { UserStore } from '../users/store.ts';
+import { PasskeyRefused, type PasskeyService, relyingParty } from './passkeys.ts';
+import type { SecondFactors } from './second-factor.ts';
+import type { SessionStore } from './sessions.ts';
+import type { SignInLimits } from './sign-in-limits.ts';
 import { describeUserAgent } from './user-agent.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface AccountSecurityServices {
+  activities: ActivityStore;
+  config: Config;
+  events: EventBus;
+  passkeys: PasskeyService;
+  secondFactors: SecondFactors;
+  sessions: SessionStore;
+  signInLimits: SignInLimits;
+  users: UserStore;
+}
 
 /** The limits of password sign-ins apply to passkey sign-ins, counted per passkey and address. */
 const passkeyAccount = (credentialId: string) => `#passkey:${credentialId.slice(0, 200)}`;
 
-export function accountSecurityRoutes(app: FastifyInstance, services: Services): void {
+export function accountSecurityRoutes(app: FastifyInstance, services: AccountSecurityServices): void {
   const { passkeys, sessions, users, config, events } = services;
   const route = defineRoutes(app, sessions);
   const site = (req: FastifyRequest) => relyingParty(config.publicUrl, req);

@@ -5,7 +5,6 @@
  * random, only their SHA-256 stored, each used once (also one conditional update).
  */
 import { createHash, randomInt } from 'node:crypto';
-import { generateSecret, generateURI, verify } from 'otplib';
 import type { Db } from '../db/schema.ts';
 import type { Sealer } from './sealed.ts';
 
@@ -24,10 +23,17 @@ function newRecoveryCode(): string {
   return `${letters.slice(0, 5)}-${letters.slice(5)}`;
 }
 
+/**
+ * otplib (with its hashing and base32 plugins) is loaded when a second factor is first set up or checked (Node
+ * keeps a module imported once).
+ */
+const library = () => import('otplib');
+
 export function totpStore(db: Db, sealed: Sealer) {
   /** The step a code of this secret matches (now, or one step either side), after `afterStep`; else undefined. */
   async function matchingStep(secret: string, code: string, afterStep: number | null): Promise<number | undefined> {
     if (!isTotpCode(code)) return undefined;
+    const { verify } = await library();
     const result = await verify({
       secret,
       token: code,
@@ -72,6 +78,7 @@ export function totpStore(db: Db, sealed: Sealer) {
     /** A new secret, not confirmed yet (replacing an earlier unconfirmed one); undefined when TOTP is on. */
     async start(userId: number, label: string): Promise<{ secret: string; otpauthUrl: string } | undefined> {
       if (await this.isOn(userId)) return undefined;
+      const { generateSecret, generateURI } = await library();
       const secret = generateSecret();
       const now = new Date().toISOString();
       await db.deleteFrom('totp_secrets').where('user_id', '=', userId).execute();

@@ -12,11 +12,20 @@ import {
   StartPrivateCall,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import type { PrivateCalls } from './private-calls.ts';
 
-export function callRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface CallRoutesServices {
+  privateCalls: PrivateCalls;
+  sessions: SessionStore;
+  settings: SettingsStore;
+}
+
+export function callRoutes(app: FastifyInstance, services: CallRoutesServices): void {
   const { privateCalls, settings } = services;
   const route = defineRoutes(app, services.sessions);
 

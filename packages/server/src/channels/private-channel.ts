@@ -6,7 +6,8 @@
  * included, it is a channel that does not exist (channels/access.ts).
  */
 import type { Db } from '../db/schema.ts';
-import { type ChannelSummary, isUniqueViolation, toSummary } from './store.ts';
+import { isUniqueViolation } from '../db/unique.ts';
+import { type ChannelSummary, toSummary } from './summary.ts';
 
 /**
  * The hidden channel of two users' private calls: its name and room key hold runs of spaces, which a channel's

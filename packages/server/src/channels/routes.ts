@@ -21,20 +21,45 @@ import {
   type User,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { ActivityStore } from '../activities/store.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import { isUniqueViolation } from '../db/unique.ts';
+import type { EventBus } from '../events.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
+import type { ListChangeLog } from '../lists/change-log.ts';
 import { channelsListSource } from '../lists/channels-list.ts';
 import { liveList } from '../lists/live-list.ts';
-import type { Services } from '../services.ts';
+import type { FileStore } from '../messages/files.ts';
+import type { MessageStore } from '../messages/store.ts';
+import type { PresenceStore } from '../presence/store.ts';
 import { memberView } from '../users/member-view.ts';
-import { type ChannelSummary, isUniqueViolation } from './store.ts';
+import type { UserStore } from '../users/store.ts';
+import type { ChannelAccess } from './access.ts';
+import type { MembershipStore } from './membership.ts';
+import type { ChannelStore, ChannelSummary } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface ChannelRoutesServices {
+  access: ChannelAccess;
+  activities: ActivityStore;
+  channels: ChannelStore;
+  events: EventBus;
+  files: FileStore;
+  listChanges: ListChangeLog;
+  memberships: MembershipStore;
+  messages: MessageStore;
+  presence: PresenceStore;
+  sessions: SessionStore;
+  users: UserStore;
+}
 
 /** Spec section 8: the console shows this text when an update is refused. */
 const NAME_MAX = 200;
 
-export function channelRoutes(app: FastifyInstance, services: Services): void {
+export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServices): void {
   const { channels, memberships, activities, events, users, access } = services;
   const route = defineRoutes(app, services.sessions);
 

@@ -1,61 +1,22 @@
 /** Channels: rows in, the Channel shape of spec section 3 out (members, connected count, latest activity). */
 import { type Activity, type Channel, type ChannelOverview, rtcSessionOf, type VoiceMode } from '@talkgroup/protocol';
-import type { Selectable, Updateable } from 'kysely';
+import type { Updateable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { inSlices } from '../db/batch.ts';
 import { latestRowId } from '../db/latest-row.ts';
 import type { ChannelsTable, Db } from '../db/schema.ts';
 import { privateChannelOf } from './private-channel.ts';
+import { type ChannelRow, type ChannelSummary, toSummary } from './summary.ts';
 
-export interface ChannelSummary {
-  id: number;
-  name: string;
-  rtcSession: string;
-  createdAt: string;
-  /** One talker at a time (the floor); false: an open conference. */
-  floorControl: boolean;
-  /** Transmissions are recorded into the voice history (issue 15). */
-  recording: boolean;
-  /** Through the media server when there is one, or always peer to peer (issue 26). */
-  voiceMode: VoiceMode;
-  /** The hidden channel of a private call (issue 27): no list shows it, only its two members enter it. */
-  hidden: boolean;
-}
-
-type ChannelRow = Selectable<ChannelsTable>;
+export type { ChannelSummary } from './summary.ts';
 
 /** What a listed channel shows of its life, after its members (getAllChannels). */
 export type ChannelActivity = Pick<Channel, 'connected' | 'userActivities'>;
-
-export function toSummary(row: ChannelRow): ChannelSummary {
-  return {
-    id: row.id,
-    name: row.name,
-    rtcSession: row.rtc_session,
-    createdAt: row.created_at,
-    floorControl: row.floor_control !== 0,
-    recording: row.recording !== 0,
-    voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
-    hidden: row.hidden === 1,
-  };
-}
 
 /** A channel as the lists show it: its summary without what only the server needs. */
 function shown(row: ChannelRow) {
   const { hidden: _, ...summary } = toSummary(row);
   return summary;
-}
-
-/** Unique violations of either dialect (SQLite: SQLITE_CONSTRAINT_UNIQUE; PostgreSQL: 23505). */
-export function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: unknown; errcode?: unknown; message?: unknown };
-  return (
-    e?.code === '23505' ||
-    e?.errcode === 2067 ||
-    // A primary key taken (SQLITE_CONSTRAINT_PRIMARYKEY).
-    e?.errcode === 1555 ||
-    (e?.code === 'ERR_SQLITE_ERROR' && String(e.message).includes('UNIQUE constraint failed'))
-  );
 }
 
 export function channelStore(db: Db) {
@@ -155,6 +116,15 @@ export function channelStore(db: Db) {
     const row = await db.updateTable('channels').set(values).where('id', '=', id).returningAll().executeTakeFirst();
     return row ? toSummary(row) : undefined;
   }
+
+  /** The listed channels a user belongs to (not private calls' hidden ones), by name: what getMyChannels lists. */
+  const userChannels = (userId: number) =>
+    db
+      .selectFrom('channels')
+      .innerJoin('channel_members', 'channel_members.channel_id', 'channels.id')
+      .where('channel_members.user_id', '=', userId)
+      .where('channels.hidden', '=', 0)
+      .orderBy('channels.name');
 
   /** The listed channels' rows (not private calls' hidden ones), newest first. */
   const listedNewestFirst = () =>
@@ -272,17 +242,15 @@ export function channelStore(db: Db) {
     /** Connected count and latest activity of these channels (a listed channel's last fields). */
     activityOf: (ids: number[]) => activityOf(ids),
 
-    /** The channels a user belongs to, by name. */
+    /** The channels a user belongs to, by name (getMyChannels's list). */
     async ofUser(userId: number): Promise<Channel[]> {
-      const rows = await db
-        .selectFrom('channels')
-        .innerJoin('channel_members', 'channel_members.channel_id', 'channels.id')
-        .selectAll('channels')
-        .where('channel_members.user_id', '=', userId)
-        .where('channels.hidden', '=', 0)
-        .orderBy('channels.name')
-        .execute();
-      return detail(rows);
+      return detail(await userChannels(userId).selectAll('channels').execute());
+    },
+
+    /** The ids of the channels ofUser lists, in its order, without their members and activity. */
+    async idsOfUser(userId: number): Promise<number[]> {
+      const rows = await userChannels(userId).select('channels.id').execute();
+      return rows.map((row) => row.id);
     },
 
     async exportRows(): Promise<Array<{ name: string; createdAt: string }>> {

@@ -4,15 +4,26 @@
  */
 import { GetClientConfig } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { Config } from '../config.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Push } from '../push/service.ts';
-import type { Services } from '../services.ts';
 import { turnCredential } from './turn-credentials.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface ClientConfigServices {
+  config: Config;
+  sessions: SessionStore;
+}
 
 /** Esri World Imagery and most public imagery sources serve tiles down to zoom 19. */
 const DEFAULT_MAP_MAX_ZOOM = 19;
 
-export function clientConfigRoutes(app: FastifyInstance, services: Services, push: Pick<Push, 'publicKey'>): void {
+export function clientConfigRoutes(
+  app: FastifyInstance,
+  services: ClientConfigServices,
+  push: Pick<Push, 'publicKey'>,
+): void {
   const route = defineRoutes(app, services.sessions);
   const {
     iceServers,

@@ -1,11 +1,18 @@
 /** The dashboard's statistics call (not in the spec: added so the browser never loads every user to count). */
 import { GetStatistics } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { Db } from '../db/schema.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
 import { statisticsStore } from './store.ts';
 
-export function dashboardRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface DashboardServices {
+  db: Db;
+  sessions: SessionStore;
+}
+
+export function dashboardRoutes(app: FastifyInstance, services: DashboardServices): void {
   const route = defineRoutes(app, services.sessions);
   const statistics = statisticsStore(services.db);
 

@@ -4,11 +4,12 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { Kysely, type LogConfig, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
+import type { Dialect } from './dialect.ts';
 import { migrate } from './migrations/index.ts';
 import type { Database, Db } from './schema.ts';
 import { sqliteAdapter } from './sqlite-adapter.ts';
 
-export type Dialect = 'sqlite' | 'postgres';
+export type { Dialect } from './dialect.ts';
 
 export interface OpenedDatabase {
   db: Db;

@@ -319,6 +319,12 @@ export interface VoiceHeardTable {
   heard_at: string;
 }
 
+/** A channel a member took out of its scan (migration 0024): no row, scanned. */
+export interface ScanOffTable {
+  user_id: number;
+  channel_id: number;
+}
+
 /** A user's monitor list (migration 0014): its tiles in order. */
 export interface MonitoredChannelsTable {
   user_id: number;
@@ -445,6 +451,7 @@ export interface Database {
   material_types: MaterialTypesTable;
   voice_messages: VoiceMessagesTable;
   voice_heard: VoiceHeardTable;
+  scan_off: ScanOffTable;
   audit_log: AuditLogTable;
   geofences: GeofencesTable;
   geofence_states: GeofenceStatesTable;

@@ -4,14 +4,26 @@
  */
 import { GetMonitorList, SetMonitorList } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Reader } from '../channels/access.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { ChannelAccess, Reader } from '../channels/access.ts';
+import type { ChannelStore } from '../channels/store.ts';
+import type { Db } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOr } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { UserStore } from '../users/store.ts';
 import { type MonitorList, monitorStore } from './monitor-store.ts';
 
-export function dispatchRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface DispatchServices {
+  access: ChannelAccess;
+  channels: ChannelStore;
+  db: Db;
+  sessions: SessionStore;
+  users: UserStore;
+}
+
+export function dispatchRoutes(app: FastifyInstance, services: DispatchServices): void {
   const { access, channels, users } = services;
   const monitors = monitorStore(services.db);
   const route = defineRoutes(app, services.sessions);

@@ -1,10 +1,17 @@
 /** The emergency alert's calls (issue 14, docs/api.md "Emergency alerts"). */
 import { AcknowledgeEmergencyAlert, GetEmergencyAlerts, SendEmergencyAlert } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { EmergencyAlerts } from './alerts.ts';
 
-export function emergencyRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface EmergencyRoutesServices {
+  emergency: EmergencyAlerts;
+  sessions: SessionStore;
+}
+
+export function emergencyRoutes(app: FastifyInstance, services: EmergencyRoutesServices): void {
   const { emergency } = services;
   const route = defineRoutes(app, services.sessions);
 

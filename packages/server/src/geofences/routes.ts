@@ -5,13 +5,25 @@
  */
 import { CreateGeofence, DeleteGeofence, type Geofence, GetGeofences, may, UpdateGeofence } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Reader } from '../channels/access.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { ChannelAccess, Reader } from '../channels/access.ts';
+import type { EventBus } from '../events.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { UserStore } from '../users/store.ts';
+import type { GeofenceStore } from './store.ts';
 
-export function geofenceRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface GeofenceRoutesServices {
+  access: ChannelAccess;
+  events: EventBus;
+  geofences: GeofenceStore;
+  sessions: SessionStore;
+  users: UserStore;
+}
+
+export function geofenceRoutes(app: FastifyInstance, services: GeofenceRoutesServices): void {
   const { geofences, access, events, users } = services;
   const route = defineRoutes(app, services.sessions);
 

@@ -15,14 +15,23 @@ import {
   GetUserEndCallEventsByCallId,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { TalkBurstStore } from '../floor/talk-bursts.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { authenticate, defineRoutes, routeOptions } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { DeviceStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface LegacyRoutesServices {
+  devices: DeviceStore;
+  sessions: SessionStore;
+  talkBursts: TalkBurstStore;
+}
 
 /** How many call events one answer carries at most, latest first. */
 const CALL_EVENTS_MAX = 500;
 
-export function legacyRoutes(app: FastifyInstance, services: Services): void {
+export function legacyRoutes(app: FastifyInstance, services: LegacyRoutesServices): void {
   const { talkBursts, devices } = services;
   const route = defineRoutes(app, services.sessions);
   const gone = async (): Promise<never> => {

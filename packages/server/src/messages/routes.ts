@@ -16,11 +16,32 @@ import {
   type UploadFileResponse,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { CallLimiter } from '../auth/rate-limit.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { ChannelAccess } from '../channels/access.ts';
+import type { ChannelStore } from '../channels/store.ts';
+import type { EventBus } from '../events.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { authenticate, defineRoutes, fileLinkOptions, parseBody, routeOptions } from '../http/route.ts';
-import type { Services } from '../services.ts';
-import { FILES_PREFIX, sniffImage } from './files.ts';
+import type { UserStore } from '../users/store.ts';
+import { FILES_PREFIX, type FileStore, type FileUrls, sniffImage } from './files.ts';
+import type { SendMessage } from './send.ts';
+import type { MessageStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface MessageRoutesServices {
+  access: ChannelAccess;
+  channels: ChannelStore;
+  events: EventBus;
+  fileUrls: FileUrls;
+  files: FileStore;
+  messages: MessageStore;
+  sendMessage: SendMessage;
+  sessions: SessionStore;
+  uploadLimit: CallLimiter;
+  users: UserStore;
+}
 
 /** Spec section 5's upload message; the type is recognised from the bytes, never from the name. */
 const FILE_NAME_MAX = 200;
@@ -63,7 +84,7 @@ function multipartError(error: unknown): unknown {
   return error;
 }
 
-export function messageRoutes(app: FastifyInstance, services: Services): void {
+export function messageRoutes(app: FastifyInstance, services: MessageRoutesServices): void {
   const { messages, events, files, users, access, sendMessage } = services;
   const route = defineRoutes(app, services.sessions);
 

@@ -27,6 +27,7 @@ const JANUS_FILES = [
   'janus.transport.websockets.jcfg',
   'janus.plugin.audiobridge.jcfg',
   'janus.plugin.streaming.jcfg',
+  'janus.plugin.videoroom.jcfg',
 ];
 
 /**
@@ -140,6 +141,7 @@ export async function startJanus(options: JanusOptions): Promise<MediaProcess> {
     'janus.transport.websockets.jcfg': { ws_port: options.wsPort, ws_ip: '127.0.0.1' },
     'janus.plugin.audiobridge.jcfg': { rtp_port_range: range, admin_key: secret },
     'janus.plugin.streaming.jcfg': { rtp_port_range: range, admin_key: secret },
+    'janus.plugin.videoroom.jcfg': { admin_key: secret },
   };
   for (const file of JANUS_FILES)
     writeFileSync(

@@ -1,10 +1,21 @@
 /**
  * Health for operators and load balancers: GET /healthz says the process is up (no dependency asked);
- * GET /readyz says whether it can serve (the database answers, and Redis when REDIS_URL is set), 503 if
- * not, within about two seconds whatever they do. /health stays as it was for existing monitors.
+ * GET /readyz says whether it can serve (the database answers, Redis when REDIS_URL is set, and one media
+ * server at least when JANUS_URL is set), 503 if not, within about two seconds whatever they do. It also
+ * names each media server (reachable, the channel rooms this instance has on it, its last error) and each
+ * TURN server (answers a STUN binding or a connection); a TURN server down is reported, not a reason for 503
+ * (the voice still goes where a direct path exists). /health stays as it was for existing monitors.
  */
 import type { FastifyInstance } from 'fastify';
 import type { OpenedDatabase } from '../db/open.ts';
+import type { MediaServerHealth } from '../realtime/media/janus/plane.ts';
+import type { TurnHealth } from './turn-probe.ts';
+
+export interface ReadinessSources {
+  redisState: () => Promise<RedisState>;
+  mediaHealth: () => MediaServerHealth[] | null;
+  turnHealth: () => Promise<TurnHealth[]>;
+}
 
 /** Redis as /readyz reports it: not used without REDIS_URL (nothing to wait for), else whether it answers. */
 export interface RedisState {
@@ -12,7 +23,8 @@ export interface RedisState {
   ok: boolean;
 }
 
-export function healthRoutes(app: FastifyInstance, database: OpenedDatabase, redisState: () => Promise<RedisState>) {
+export function healthRoutes(app: FastifyInstance, database: OpenedDatabase, sources: ReadinessSources) {
+  const { redisState, mediaHealth, turnHealth } = sources;
   app.get('/health', async (_req, reply) => {
     const ok = await database.ping();
     return reply.status(ok ? 200 : 503).send({ success: ok, database: { dialect: database.dialect, ok } });
@@ -21,12 +33,27 @@ export function healthRoutes(app: FastifyInstance, database: OpenedDatabase, red
   app.get('/healthz', async () => ({ success: true }));
 
   app.get('/readyz', async (_req, reply) => {
-    const [databaseOk, redis] = await Promise.all([database.ping(), redisState()]);
-    const ok = databaseOk && redis.ok;
+    const [databaseOk, redis, turn] = await Promise.all([database.ping(), redisState(), turnHealth()]);
+    const servers = mediaHealth();
+    // A media server down is not a reason while another can take its channels.
+    const mediaOk = servers === null || servers.some((server) => server.reachable);
+    const ok = databaseOk && redis.ok && mediaOk;
     return reply.status(ok ? 200 : 503).send({
       success: ok,
       database: { dialect: database.dialect, ok: databaseOk, state: databaseOk ? 'ready' : 'unreachable' },
       redis: { ...redis, state: redis.used ? (redis.ok ? 'ready' : 'unreachable') : 'not used' },
+      media: {
+        used: servers !== null,
+        ok: mediaOk,
+        state: servers === null ? 'not used' : mediaOk ? 'ready' : 'unreachable',
+        servers: servers ?? [],
+      },
+      turn: {
+        used: turn.length > 0,
+        ok: turn.every((server) => server.reachable),
+        state: turn.length === 0 ? 'not used' : turn.every((server) => server.reachable) ? 'ready' : 'unreachable',
+        servers: turn,
+      },
     });
   });
 }

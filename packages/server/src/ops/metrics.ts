@@ -3,13 +3,15 @@
  * sockets connected to this instance, the channel rooms with someone in them, who is talking now, database
  * query durations, and the process's own figures (event-loop lag, memory, CPU). Protected by METRICS_TOKEN
  * (Authorization: Bearer) on the main port, or served alone on METRICS_PORT (bind it to a private address).
+ * With neither, nothing can read them: prom-client is not loaded and nothing is measured (docs/memory.md).
  */
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { OpenedDatabase } from '../db/open.ts';
 import type { Io } from '../realtime/context.ts';
+import type { MediaServerHealth } from '../realtime/media/janus/plane.ts';
 
 function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -17,9 +19,43 @@ function sameSecret(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
+/** A counter by one label (every value shown from the start, at 0); a no-op when metrics are not served. */
+export interface LabelledCounter<L extends string> {
+  name: string;
+  help: string;
+  label: string;
+  values: readonly L[];
+}
+
+export interface Metrics {
+  /** prom-client's registry; undefined when /metrics is served nowhere (no METRICS_TOKEN, no METRICS_PORT). */
+  registry: Registry | undefined;
+  /** Counts `value`s of a counter of this registry. */
+  counter<L extends string>(counter: LabelledCounter<L>): (value: L) => void;
+  attachSockets(server: Io): void;
+  attachMedia(health: () => MediaServerHealth[] | null): void;
+  /** The separate listener's port (METRICS_PORT; 0 picks a free one), once listening. */
+  port(): number | undefined;
+}
+
+const notServed = (reply: FastifyReply) =>
+  reply.status(404).send({ success: false, result: 'No such call: GET /metrics' });
+
 /** Created before the routes (its timing hook must see them all); the socket server is given once attached. */
-export function createMetrics(app: FastifyInstance, config: Config, database: OpenedDatabase) {
+export async function createMetrics(app: FastifyInstance, config: Config, database: OpenedDatabase): Promise<Metrics> {
+  if (config.metricsToken === undefined && config.metricsPort === undefined) {
+    app.get('/metrics', { schema: { hide: true } }, (_request, reply) => notServed(reply));
+    return {
+      registry: undefined,
+      counter: () => () => {},
+      attachSockets() {},
+      attachMedia() {},
+      port: () => undefined,
+    };
+  }
+  const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = await import('prom-client');
   let io: Io | undefined;
+  let mediaHealth: () => MediaServerHealth[] | null = () => null;
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'talkgroup_' });
 
@@ -75,6 +111,28 @@ export function createMetrics(app: FastifyInstance, config: Config, database: Op
     },
   });
 
+  // Per media server (JANUS_URL): whether this instance reaches it, and the channel rooms it has there.
+  new Gauge({
+    name: 'talkgroup_media_server_up',
+    help: 'Whether this instance reaches the media server (1) or not (0).',
+    labelNames: ['server'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const server of mediaHealth() ?? []) this.set({ server: server.url }, server.reachable ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'talkgroup_media_server_rooms',
+    help: 'Channel rooms this instance has on the media server.',
+    labelNames: ['server'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const server of mediaHealth() ?? []) this.set({ server: server.url }, server.rooms);
+    },
+  });
+
   database.onQuery((ms, failed) => {
     queries.observe({ dialect: database.dialect }, ms / 1000);
     if (failed) queryErrors.inc();
@@ -88,12 +146,9 @@ export function createMetrics(app: FastifyInstance, config: Config, database: Op
     if (needsToken) {
       const header = request.headers.authorization ?? '';
       const token = header.startsWith('Bearer ') ? header.slice('Bearer '.length) : '';
-      if (!config.metricsToken || !sameSecret(token, config.metricsToken)) {
-        return reply.status(config.metricsToken ? 401 : 404).send({
-          success: false,
-          result: config.metricsToken ? 'Missing or wrong metrics token.' : 'No such call: GET /metrics',
-        });
-      }
+      if (!config.metricsToken) return notServed(reply);
+      if (!sameSecret(token, config.metricsToken))
+        return reply.status(401).send({ success: false, result: 'Missing or wrong metrics token.' });
     }
     reply.header('content-type', registry.contentType);
     return registry.metrics();
@@ -119,12 +174,17 @@ export function createMetrics(app: FastifyInstance, config: Config, database: Op
   });
   return {
     registry,
+    counter({ name, help, label, values }) {
+      const counter = new Counter({ name, help, labelNames: [label], registers: [registry] });
+      for (const value of values) counter.inc({ [label]: value }, 0);
+      return (value) => counter.inc({ [label]: value });
+    },
     attachSockets(server: Io) {
       io = server;
     },
-    /** The separate listener's port (METRICS_PORT; 0 picks a free one), once listening. */
+    attachMedia(health: () => MediaServerHealth[] | null) {
+      mediaHealth = health;
+    },
     port: () => port,
   };
 }
-
-export type Metrics = ReturnType<typeof createMetrics>;

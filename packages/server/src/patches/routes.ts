@@ -5,12 +5,27 @@
  */
 import { GetPatches, PatchChannels, UnpatchChannels } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { ActivityStore } from '../activities/store.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { ChannelAccess } from '../channels/access.ts';
 import type { ChannelSummary } from '../channels/store.ts';
-import { isUniqueViolation } from '../channels/store.ts';
+import { isUniqueViolation } from '../db/unique.ts';
+import type { EventBus } from '../events.ts';
 import { conflict, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { UserStore } from '../users/store.ts';
+import type { PatchStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface PatchRoutesServices {
+  access: ChannelAccess;
+  activities: ActivityStore;
+  events: EventBus;
+  patches: PatchStore;
+  sessions: SessionStore;
+  users: UserStore;
+}
 
 /** What patching needs of the media planes (real time's MediaPlanes has it). */
 export interface PatchPlane {
@@ -19,7 +34,7 @@ export interface PatchPlane {
   unpatch(patchId: string): Promise<void>;
 }
 
-export function patchRoutes(app: FastifyInstance, services: Services, plane: PatchPlane): void {
+export function patchRoutes(app: FastifyInstance, services: PatchRoutesServices, plane: PatchPlane): void {
   const { access, patches, activities, events, users } = services;
   const route = defineRoutes(app, services.sessions);
 

@@ -10,12 +10,25 @@ import {
   PositionExport,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { ChannelAccess } from '../channels/access.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/schema.ts';
 import { forbidden } from '../http/errors.ts';
 import { authenticate, defineRoutes, parseBody } from '../http/route.ts';
-import type { Services } from '../services.ts';
 import { EXPORT_TYPES, positionExport } from './export.ts';
 import { followers } from './followers.ts';
 import { startPositionSweep } from './retention.ts';
+import type { PositionStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface PositionRoutesServices {
+  access: ChannelAccess;
+  config: Config;
+  db: Db;
+  positions: PositionStore;
+  sessions: SessionStore;
+}
 
 const documentOnly = () => (value: unknown) => ({ value });
 
@@ -34,7 +47,7 @@ function stamp(date: Date): string {
   return date.toISOString().slice(0, 16).replaceAll(':', '-');
 }
 
-export function positionRoutes(app: FastifyInstance, services: Services): void {
+export function positionRoutes(app: FastifyInstance, services: PositionRoutesServices): void {
   const { positions, config } = services;
   const route = defineRoutes(app, services.sessions);
   const follow = followers(services.db, services.access);

@@ -3,9 +3,10 @@
  * beside the event), and a failed recipient look-up is logged, never thrown at the emitter.
  * - an SOS: to every member of the channels that hear of it (the sender's and the alert's) and to the roles
  *   that take alerts everywhere (administrators), its sender excluded; urgent;
- * - a private call ringing: to the callee, urgent, kept no longer than it rings;
+ * - a private call ringing: to the callee, urgent, kept no longer than it rings; missed or cancelled, the same
+ *   tag again, so that the ringing notification becomes a missed call;
  * - a transmission: to the channel's members who are not in the channel now (no socket of theirs there),
- *   the talker excluded; one Topic per channel, so that the push service keeps only the latest;
+ *   the talker and busy members excluded; one Topic per channel, so that the push service keeps only the latest;
  * - a geofence crossing: to the roles that receive fences' alerts everywhere, and in the fence's channel to
  *   its members whose role receives them there (dispatchers).
  */
@@ -109,8 +110,27 @@ export function pushNotifications(deps: {
       }),
     ),
     events.on('privateCallChanged', ({ call }) => {
-      if (call.state !== 'ringing' || call.callee.userId === null) return;
+      if (call.callee.userId === null) return;
       const callee = call.callee.userId;
+      // Nobody answered, or the caller gave up: the ringing notification (same tag) says so instead of ringing on.
+      if (call.state === 'missed' || call.state === 'cancelled') {
+        later('push a missed call', () =>
+          push(
+            [callee],
+            {
+              kind: 'missed_call',
+              title: ['missed_call_title', {}],
+              body: ['missed_call_body', { name: call.caller.name }],
+              url: '/talk',
+              tag: `call-${call.callId}`,
+              callId: call.callId,
+            },
+            { urgency: 'normal', ttl: ALERT_TTL_S },
+          ),
+        );
+        return;
+      }
+      if (call.state !== 'ringing') return;
       later('push a private call', () =>
         push(
           [callee],
@@ -139,6 +159,16 @@ export function pushNotifications(deps: {
           .where('channel_id', '=', channel.id)
           .execute();
         for (const row of present) members.delete(row.user_id);
+        // A busy member's transmissions go to its missed list, quietly (Zello's busy: no notification either).
+        if (members.size > 0) {
+          const busy = await db
+            .selectFrom('users')
+            .select('id')
+            .where('id', 'in', [...members])
+            .where('busy', '=', 1)
+            .execute();
+          for (const row of busy) members.delete(row.id);
+        }
         await push(
           members,
           {

@@ -2,12 +2,12 @@
  * Sends pushes without ever holding up what caused them: `enqueue` returns at once, a few sends run at a time
  * beside the event loop's other work, a push service that answers 429 or 5xx (or cannot be reached) is asked
  * again after a growing delay (its Retry-After when it gives one), and one that answers 404 or 410 loses the
- * subscription. `web-push` is loaded on the first send only: an instance that never pushes never holds it.
+ * subscription. `web-push` and its HTTPS agents come with the first send only: an instance that never pushes never
+ * holds them.
  * Every outcome counts in talkgroup_push_total{outcome}.
  */
-import https from 'node:https';
-import { rootCertificates } from 'node:tls';
-import { Counter, type Registry } from 'prom-client';
+import type { Agent } from 'node:https';
+import type { LabelledCounter } from '../ops/metrics.ts';
 import { allowedOrigin, guardedLookup } from './endpoints.ts';
 import type { VapidKeys } from './keys.ts';
 import type { PushSubscriptionStore, StoredSubscription } from './store.ts';
@@ -29,6 +29,14 @@ interface Job {
 
 export type PushOutcome = 'sent' | 'gone' | 'retried' | 'failed' | 'rejected' | 'dropped';
 
+/** talkgroup_push_total{outcome} */
+export const PUSH_COUNTER: LabelledCounter<PushOutcome> = {
+  name: 'talkgroup_push_total',
+  help: 'Web Push sends by outcome: sent, gone (404/410: subscription removed), retried (429/5xx/network), failed (after every retry), rejected (another 4xx), dropped (queue full).',
+  label: 'outcome',
+  values: ['sent', 'gone', 'retried', 'failed', 'rejected', 'dropped'],
+};
+
 /** Sends in flight at once, attempts per push, and the most pushes that may wait (more are dropped, counted). */
 const CONCURRENCY = 16;
 const ATTEMPTS = 4;
@@ -43,29 +51,30 @@ export function pushSender(deps: {
   keys: VapidKeys;
   subject: () => Promise<string>;
   store: PushSubscriptionStore;
-  registry: Registry;
+  /** Counts an outcome (talkgroup_push_total). */
+  count: (outcome: PushOutcome) => void;
   allow: readonly string[];
   extraCa: string | undefined;
   onError: (error: unknown, what: string) => void;
 }) {
-  const counter = new Counter({
-    name: 'talkgroup_push_total',
-    help: 'Web Push sends by outcome: sent, gone (404/410: subscription removed), retried (429/5xx/network), failed (after every retry), rejected (another 4xx), dropped (queue full).',
-    labelNames: ['outcome'] as const,
-    registers: [deps.registry],
-  });
-  for (const outcome of ['sent', 'gone', 'retried', 'failed', 'rejected', 'dropped'] as const)
-    counter.inc({ outcome }, 0);
-  const count = (outcome: PushOutcome) => counter.inc({ outcome });
+  const { count } = deps;
 
-  const ca = deps.extraCa ? [...rootCertificates, deps.extraCa] : undefined;
-  // Endpoints of PUSH_ENDPOINT_ALLOW may be on a private network; every other one may not, checked per connection.
-  const openAgent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
-  const guardedAgent = new https.Agent({ keepAlive: true, lookup: guardedLookup, ...(ca ? { ca } : {}) });
-
-  let library: Promise<WebPush> | undefined;
+  /**
+   * web-push and the HTTPS agents (node:https and node:tls with them) come with the first send. Endpoints of
+   * PUSH_ENDPOINT_ALLOW may be on a private network; every other one may not, checked per connection.
+   */
+  let library: Promise<{ webpush: WebPush; openAgent: Agent; guardedAgent: Agent }> | undefined;
+  let agents: Agent[] = [];
   const load = () => {
-    library ??= import('web-push').then((module) => (module as { default?: WebPush }).default ?? module);
+    library ??= Promise.all([import('web-push'), import('node:https'), import('node:tls')]).then(
+      ([module, https, tls]) => {
+        const ca = deps.extraCa ? [...tls.rootCertificates, deps.extraCa] : undefined;
+        const openAgent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
+        const guardedAgent = new https.Agent({ keepAlive: true, lookup: guardedLookup, ...(ca ? { ca } : {}) });
+        agents = [openAgent, guardedAgent];
+        return { webpush: (module as { default?: WebPush }).default ?? module, openAgent, guardedAgent };
+      },
+    );
     return library;
   };
 
@@ -115,7 +124,7 @@ export function pushSender(deps: {
   }
 
   async function send(job: Job): Promise<void> {
-    const webpush = await load();
+    const { webpush, openAgent, guardedAgent } = await load();
     const { subscription } = job;
     try {
       await webpush.sendNotification({ endpoint: subscription.endpoint, keys: subscription.keys }, job.payload, {
@@ -174,8 +183,7 @@ export function pushSender(deps: {
       queue.length = 0;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      openAgent.destroy();
-      guardedAgent.destroy();
+      for (const agent of agents) agent.destroy();
       settleIdle();
     },
   };

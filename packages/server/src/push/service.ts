@@ -3,12 +3,24 @@
  * subscriptions, the sender's queue and the listeners that decide what is pushed. PUSH=off: no keys, no
  * listeners, getClientConfig says pushPublicKey null and savePushSubscription refuses.
  */
-import type { Registry } from 'prom-client';
-import type { Services } from '../services.ts';
+
+import type { MembershipStore } from '../channels/membership.ts';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/schema.ts';
+import type { EventBus } from '../events.ts';
+import type { Metrics } from '../ops/metrics.ts';
 import { loadVapidKeys } from './keys.ts';
 import { pushNotifications } from './notify.ts';
-import { type PushSender, pushSender } from './sender.ts';
+import { PUSH_COUNTER, type PushSender, pushSender } from './sender.ts';
 import { type PushSubscriptionStore, pushSubscriptionStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface PushServices {
+  config: Config;
+  db: Db;
+  events: EventBus;
+  memberships: MembershipStore;
+}
 
 export interface Push {
   /** base64url of the 65-byte VAPID public key; null when push is off. */
@@ -20,7 +32,7 @@ export interface Push {
 }
 
 /** VAPID_SUBJECT, else mailto: the first administrator's email (read once it is first needed). */
-function subjectOf(services: Services): () => Promise<string> {
+function subjectOf(services: PushServices): () => Promise<string> {
   let subject: string | undefined = services.config.vapidSubject;
   return async () => {
     if (subject) return subject;
@@ -38,8 +50,8 @@ function subjectOf(services: Services): () => Promise<string> {
 }
 
 export async function createPush(
-  services: Services,
-  registry: Registry,
+  services: PushServices,
+  metrics: Pick<Metrics, 'counter'>,
   onError: (error: unknown, what: string) => void,
 ): Promise<Push> {
   const { config } = services;
@@ -50,7 +62,7 @@ export async function createPush(
     keys,
     subject: subjectOf(services),
     store,
-    registry,
+    count: metrics.counter(PUSH_COUNTER),
     allow: config.pushEndpointAllow,
     extraCa: config.pushExtraCa,
     onError,

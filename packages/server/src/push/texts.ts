@@ -24,6 +24,12 @@ export const PUSH_NOTIFICATION_TEXTS = {
     fr: 'Appel privé : répondez ou refusez.',
     de: 'Privater Anruf: annehmen oder ablehnen.',
   },
+  missed_call_title: { en: 'Missed call', fr: 'Appel manqué', de: 'Verpasster Anruf' },
+  missed_call_body: {
+    en: '{{name}} called you.',
+    fr: '{{name}} vous a appelé.',
+    de: '{{name}} hat Sie angerufen.',
+  },
   transmission_title: { en: '{{channel}}', fr: '{{channel}}', de: '{{channel}}' },
   transmission_body: {
     en: '{{name}} is talking in {{channel}}.',

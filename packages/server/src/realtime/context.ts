@@ -2,13 +2,40 @@
 import type { ClientToServerEvents, ParticipationMode, Role, ServerToClientEvents } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server, Socket } from 'socket.io';
-import type { ChannelSummary } from '../channels/store.ts';
+import type { ActivityStore } from '../activities/store.ts';
+import type { PrivateCalls } from '../calls/private-calls.ts';
+import type { ChannelAccess } from '../channels/access.ts';
+import type { MembershipStore } from '../channels/membership.ts';
+import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
+import type { EmergencyAlerts } from '../emergency/alerts.ts';
+import type { EventBus } from '../events.ts';
+import type { TalkBurstStore } from '../floor/talk-bursts.ts';
+import type { GeofenceWatch } from '../geofences/watch.ts';
+import type { SendMessage } from '../messages/send.ts';
+import type { PositionStore } from '../positions/store.ts';
 import type { PresenceWrites } from '../presence/group-commit.ts';
-import type { Services } from '../services.ts';
+import type { PresenceStore } from '../presence/store.ts';
+import type { Arrivals } from './arrivals.ts';
 import type { ChannelCache } from './channel-cache.ts';
 import type { Floor } from './floor.ts';
 import type { MediaPlanes } from './media/plane.ts';
 import type { Talk } from './talk.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface RealtimeServices {
+  access: ChannelAccess;
+  activities: ActivityStore;
+  channels: ChannelStore;
+  emergency: EmergencyAlerts;
+  events: EventBus;
+  geofenceWatch: GeofenceWatch;
+  memberships: MembershipStore;
+  positions: PositionStore;
+  presence: PresenceStore;
+  privateCalls: PrivateCalls;
+  sendMessage: SendMessage;
+  talkBursts: TalkBurstStore;
+}
 
 /** One channel a socket is in: its id, its room key (rtcSession) and how it is there. */
 export interface Participation {
@@ -64,6 +91,8 @@ export interface StatusOptions {
   alsoRooms?: string[];
   /** The user's first socket: it came online. */
   cameOnline?: boolean;
+  /** A socket just connected: the change waits a moment for its first join (status.ts). */
+  arriving?: boolean;
 }
 
 export interface MicChange {
@@ -78,7 +107,7 @@ export interface MicChange {
 /** What every concern of the real-time layer may use. */
 export interface RealtimeContext {
   io: Io;
-  services: Services;
+  services: RealtimeServices;
   log: FastifyBaseLogger;
   instanceId: string;
   /** One push to the union of these rooms: a socket in several of them gets it once. */
@@ -87,6 +116,10 @@ export interface RealtimeContext {
   emitToSocket<E extends EventName>(socket: TalkSocket, event: E, ...args: EventArgs<E>): void;
   /** Pushes a user's presence to administrators and to the rooms of its channels (gathered: status.ts). */
   publishStatus(userId: number, options?: StatusOptions): void;
+  /** The user's arrival, if it waits for a join (status.ts), waits no more. */
+  arrivalSettled(userId: number): void;
+  /** When this instance's sockets connected and joined channel rooms (for the spec's presence events). */
+  arrivals: Arrivals;
   /** Push-to-talk: presses, releases and mic changes, from a socket or from HTTP (talk.ts). */
   talk: Talk;
   /** Who may talk in each channel (floor.ts). */

@@ -4,16 +4,23 @@
  * answered call's room and does not come back within the grace period ends the call.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Services } from '../services.ts';
+import type { PrivateCalls } from '../calls/private-calls.ts';
+import type { EventBus } from '../events.ts';
 import { leaveChannel } from './concerns/rooms.ts';
 import type { Io } from './context.ts';
 import { participationIn } from './participations.ts';
 import type { LocalSocket } from './room-guard.ts';
 
+/** What this part uses of the services (app.ts hands them over). */
+export interface PrivateCallRoomServices {
+  events: EventBus;
+  privateCalls: PrivateCalls;
+}
+
 export function privateCallRooms(
   io: Io,
   deps: {
-    services: Services;
+    services: PrivateCallRoomServices;
     local: Map<string, LocalSocket>;
     log: FastifyBaseLogger;
     shared: boolean;

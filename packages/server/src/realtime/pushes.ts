@@ -62,6 +62,9 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
       for (const userId of new Set(userIds))
         target.toUser(userId, 'missedTransmissionsChanged', { channelIds, ...(busy !== undefined ? { busy } : {}) });
     }),
+    events.on('scanChanged', ({ userId, channelId, scan }) =>
+      target.toUser(userId, 'scanListChanged', { channelId, scan }),
+    ),
     events.on('voiceMessageDeleted', ({ channel, voiceMessageId }) =>
       target.toRoom(channel.rtcSession, 'voiceMessageDeleted', { id: voiceMessageId, channelId: channel.id }),
     ),

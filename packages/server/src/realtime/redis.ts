@@ -44,3 +44,25 @@ export async function connectRedis(url: string, log: FastifyBaseLogger, onBack: 
   }
   return { pub, sub };
 }
+
+/**
+ * The publishing client as the Socket.IO adapter gets it. The adapter publishes without waiting for the answer,
+ * and a publish in flight when Redis goes away is refused ("Socket closed unexpectedly"): unheard, that refusal
+ * would end the process (Node stops on an unhandled rejection). Here each one is logged instead; what it
+ * carried is fetched again by the clients after Redis is back (`resync`). Everything else reaches the client
+ * itself, bound to it (node-redis keeps its state in private fields).
+ */
+export function heardPublisher<T extends object>(client: T, log: FastifyBaseLogger): T {
+  return new Proxy(client, {
+    get(target, property) {
+      const value: unknown = Reflect.get(target, property, target);
+      if (typeof value !== 'function') return value;
+      if (property !== 'publish' && property !== 'sPublish') return value.bind(target);
+      return (...args: unknown[]) => {
+        const sent = value.apply(target, args) as Promise<unknown>;
+        sent.catch((error: unknown) => log.warn({ err: error }, 'a broadcast to the other instances was lost'));
+        return sent;
+      };
+    },
+  });
+}

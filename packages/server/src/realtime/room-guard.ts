@@ -17,8 +17,12 @@
  */
 import { type ChannelStanding, may, type RightsChange } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { ChannelSummary } from '../channels/store.ts';
-import type { Services } from '../services.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { PrivateCalls } from '../calls/private-calls.ts';
+import type { MembershipStore } from '../channels/membership.ts';
+import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
+import type { EventBus } from '../events.ts';
+import type { UserStore } from '../users/store.ts';
 import { followRename, leaveChannel } from './concerns/rooms.ts';
 import { talkerOf } from './concerns/talk.ts';
 import type { Io, SocketData, SocketScope, TalkSocket } from './context.ts';
@@ -27,6 +31,16 @@ import { participationIn } from './participations.ts';
 import { ADMINS_ROOM, lobbyChannelOf, mapRoom } from './room-names.ts';
 import { endSocketSession } from './sessions.ts';
 import { placeSupervision, supervisorRoomsOf } from './supervision.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface RoomGuardServices {
+  channels: ChannelStore;
+  events: EventBus;
+  memberships: MembershipStore;
+  privateCalls: PrivateCalls;
+  sessions: SessionStore;
+  users: UserStore;
+}
 
 export interface LocalSocket {
   socket: TalkSocket;
@@ -52,7 +66,7 @@ const quoted = (names: string[]) => names.map((name) => `"${name}"`).join(', ');
 export function roomGuard(
   io: Io,
   deps: {
-    services: Services;
+    services: RoomGuardServices;
     log: FastifyBaseLogger;
     local: Map<string, LocalSocket>;
     media: MediaPlanes;

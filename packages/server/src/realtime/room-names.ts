@@ -10,6 +10,10 @@ export function channelRoom(rtcSession: string): string {
   return `channel:${rtcSession}`;
 }
 
+export function isChannelRoom(room: string): boolean {
+  return room.startsWith('channel:');
+}
+
 /** The sockets of a channel's room that may see the map (administrators and members with mapRight). */
 export function mapRoom(rtcSession: string): string {
   return `map:${rtcSession}`;
@@ -50,6 +54,11 @@ export function lobbyChannelOf(room: string): number | undefined {
  */
 export function supervisorRoom(channelId: number): string {
   return `supervise:${channelId}`;
+}
+
+/** The rooms of consoles: the administrators' and the supervisors' (not a channel's voice room). */
+export function isConsoleRoom(room: string): boolean {
+  return room === ADMINS_ROOM || room.startsWith('supervise:');
 }
 
 /** The channel of a supervisor room, or undefined for any other room. */

@@ -8,10 +8,12 @@
 import { may } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import type { Db } from '../db/schema.ts';
 import { memoryFloorStore, redisFloorStore } from '../floor/store.ts';
 import type { RedisState } from '../ops/health.ts';
+import type { PatchStore } from '../patches/store.ts';
 import { presenceWrites } from '../presence/group-commit.ts';
-import type { Services } from '../services.ts';
+import { arrivals } from './arrivals.ts';
 import { channelCache } from './channel-cache.ts';
 import { broadcast } from './concerns/broadcast.ts';
 import { chat } from './concerns/chat.ts';
@@ -21,29 +23,42 @@ import { positions } from './concerns/positions.ts';
 import { afterPresence, leaveAll, ownerOf, presenceSettled, rooms } from './concerns/rooms.ts';
 import { talk } from './concerns/talk.ts';
 import { connectionGate } from './connection-gate.ts';
-import type { Concern, Io, RealtimeContext, SocketScope, TalkSocket } from './context.ts';
+import type { Concern, Io, RealtimeContext, RealtimeServices, SocketScope, TalkSocket } from './context.ts';
 import { floorControl } from './floor.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
 import { clientKindRoom, pushers } from './legacy/client-kinds.ts';
 import { specSocketEvents } from './legacy/socket-events.ts';
 import { memoryAssignments, redisAssignments } from './media/janus/assignments.ts';
-import { janusPlane } from './media/janus/plane.ts';
-import { takes } from './media/janus/takes.ts';
+import { janusPlane, type MediaServerHealth } from './media/janus/plane.ts';
+import { type TakeServices, takes } from './media/janus/takes.ts';
 import { meshPlane } from './media/mesh.ts';
-import { mediaPlanes } from './media/plane.ts';
+import { mediaPlanes, SPEC_PEER_ID } from './media/plane.ts';
 import { resolveParticipation } from './participations.ts';
-import { privateCallRooms } from './private-call-rooms.ts';
+import { type PrivateCallRoomServices, privateCallRooms } from './private-call-rooms.ts';
 import { subscribePushes } from './pushes.ts';
-import { connectRedis, type RedisPair } from './redis.ts';
-import { type LocalSocket, roomGuard } from './room-guard.ts';
+import { connectRedis, heardPublisher, type RedisPair } from './redis.ts';
+import { type LocalSocket, type RoomGuardServices, roomGuard } from './room-guard.ts';
 import { ADMINS_ROOM, channelRoom, supervisorRoom, userRoom } from './room-names.ts';
 import { endSessions } from './sessions.ts';
 import { watchSlowClients } from './slow-clients.ts';
 import { socketTasks } from './socket-tasks.ts';
-import { statusPublisher } from './status.ts';
+import { type StatusServices, statusPublisher } from './status.ts';
+import type { SupervisionServices } from './supervision.ts';
 import { supervision } from './supervision.ts';
 import { talkCore } from './talk.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface AttachRealtimeServices
+  extends RealtimeServices,
+    StatusServices,
+    TakeServices,
+    PrivateCallRoomServices,
+    SupervisionServices,
+    RoomGuardServices {
+  db: Db;
+  patches: PatchStore;
+}
 
 export type { Io } from './context.ts';
 
@@ -51,6 +66,8 @@ export interface Realtime
   extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor' | 'media'> {
   /** Whether Redis is used (REDIS_URL) and, if so, answers within a second and a half. */
   redisState(): Promise<RedisState>;
+  /** Each media server (JANUS_URL) as /readyz and /metrics report it; null without one. */
+  mediaHealth(): MediaServerHealth[] | null;
 }
 
 const CONCERNS: Concern[] = [rooms, talk, broadcast, chat, positions, emergency, lobby, specSocketEvents];
@@ -58,7 +75,7 @@ const CONCERNS: Concern[] = [rooms, talk, broadcast, chat, positions, emergency,
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
 
-export async function attachRealtime(fastify: FastifyInstance, services: Services): Promise<Realtime> {
+export async function attachRealtime(fastify: FastifyInstance, services: AttachRealtimeServices): Promise<Realtime> {
   const { config, sessions, presence } = services;
   const log = fastify.log;
   const instanceId = config.instanceId;
@@ -81,7 +98,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     redis = await connectRedis(config.redisUrl, log, () => redisBack());
     const { createAdapter } = await import('@socket.io/redis-adapter');
     // Under the deployment's prefix: deployments (and test runs) that share one Redis never hear each other.
-    io.adapter(createAdapter(redis.pub, redis.sub, { key: `${config.redisKeyPrefix}socket.io` }));
+    io.adapter(createAdapter(heardPublisher(redis.pub, log), redis.sub, { key: `${config.redisKeyPrefix}socket.io` }));
     registry = redisInstanceRegistry(redis.pub, instanceId, `${config.redisKeyPrefix}instances`);
   } else {
     registry = singleInstanceRegistry(instanceId);
@@ -134,7 +151,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
   heartbeat?.unref();
 
   const { emitTo, emitToSocket, specStatuses } = pushers(io);
-  const status = statusPublisher(services, emitTo, log, specStatuses);
+  const arrived = arrivals((socketId) => io.of('/').sockets.get(socketId)?.rooms);
+  const status = statusPublisher(services, emitTo, log, (entries) => specStatuses(entries, arrived.cameAfter));
   const channels = channelCache(services.channels, services.events);
   /** A floor change for a socket of another instance goes to that instance (the Redis adapter carries it). */
   const relayHeard = (channelId: number, socketId: string, heard: boolean) => {
@@ -145,8 +163,13 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     relay: relayHeard,
     switched: (channelId, socketIds, kind, fallback) => {
       void channels.get(channelId).then((channel) => {
-        const plane = { room: channel?.rtcSession ?? '', kind, ...(fallback ? { fallback } : {}) };
-        if (channel) for (const socketId of socketIds) io.to(socketId).emit('media_plane', plane);
+        if (!channel) return;
+        const plane = { room: channel.rtcSession, kind, ...(fallback ? { fallback } : {}) };
+        for (const socketId of socketIds) {
+          io.to(socketId).emit('media_plane', plane);
+          // A spec client knew the media server as a peer: it is gone (the pages connect to it directly now).
+          if (kind === 'mesh') io.to(socketId).emit('user_exit', { id: SPEC_PEER_ID, room: channel.rtcSession });
+        }
       });
     },
     failed: (error, channelId) => log.error({ err: error, channelId }, 'a channel could not change its media plane'),
@@ -176,6 +199,20 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       resetSocket: (socketId, channelId, reason) => {
         void channels.get(channelId).then((channel) => {
           if (channel) io.to(socketId).emit('media_reset', { room: channel.rtcSession, reason });
+        });
+      },
+      tellSpecClient: (socketId, channelId, message) => {
+        void channels.get(channelId).then((channel) => {
+          if (!channel) return;
+          const room = channel.rtcSession;
+          if (message.kind === 'gone') io.to(socketId).emit('user_exit', { id: SPEC_PEER_ID, room });
+          else
+            io.to(socketId).emit('getOffer', {
+              sdp: message.sdp,
+              offerSendID: SPEC_PEER_ID,
+              offerSendName: channel.name,
+              room,
+            });
         });
       },
       relay: relayHeard,
@@ -221,6 +258,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     emitTo,
     emitToSocket,
     publishStatus: status.publish,
+    arrivalSettled: status.settled,
+    arrivals: arrived,
     talk: talkCore({ services, emitTo, floor, media, channelCache: channels, log }),
     floor,
     media,
@@ -288,6 +327,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
     socket.join([userRoom(userId), clientKindRoom(socket)]);
     // Whoever takes every channel's alerts hears the whole console's pushes (administrators).
     if (may(socket.data, null, 'channel.alerts')) socket.join(ADMINS_ROOM);
+    arrived.connected(socket.id);
 
     const tasks = socketTasks(socket, log, () => local.delete(socket.id));
     const scope: SocketScope = {
@@ -299,6 +339,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       requireRoom: (event, claimed) => resolveParticipation(socket.data, event, claimed),
     };
     local.set(socket.id, { socket, scope });
+    // Its arrival is pushed with its first join (status.ts), however long the server takes to answer it.
+    socket.once('join_room', () => status.joinAsked(userId));
 
     void tasks.run('connect', async () => {
       // The token may have been revoked between the handshake and now: its owner must not stay connected.
@@ -311,7 +353,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       void afterPresence(socket, ctx, async (trx) => {
         await presence.add(ownerOf(socket, ctx), trx);
         const count = await presence.socketCount(userId, trx);
-        return () => ctx.publishStatus(userId, { cameOnline: count === 1 });
+        return () => ctx.publishStatus(userId, { cameOnline: count === 1, arriving: true });
       });
       await supervisors.place(socket);
     });
@@ -387,5 +429,6 @@ export async function attachRealtime(fastify: FastifyInstance, services: Service
       clearTimeout(timer);
     }
   };
-  return { io, emitTo, publishStatus: ctx.publishStatus, talk: ctx.talk, floor, media, redisState };
+  const mediaHealth = () => janus?.health() ?? null;
+  return { io, emitTo, publishStatus: ctx.publishStatus, talk: ctx.talk, floor, media, redisState, mediaHealth };
 }

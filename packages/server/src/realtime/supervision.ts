@@ -6,9 +6,14 @@
  * (room-guard.ts, on every instance).
  */
 import { type Actor, may, mayAnywhere } from '@talkgroup/protocol';
-import type { Services } from '../services.ts';
+import type { MembershipStore } from '../channels/membership.ts';
 import type { TalkSocket } from './context.ts';
 import { supervisedChannelOf, supervisorRoom } from './room-names.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface SupervisionServices {
+  memberships: MembershipStore;
+}
 
 /** The supervisor rooms of a user with this role, given its memberships (channel id -> canTalk). */
 export function supervisorRoomsOf(actor: Actor, own: ReadonlyMap<number, boolean>): string[] {
@@ -37,7 +42,7 @@ export async function placeSupervision(socket: TalkSocket, wanted: string[]): Pr
   return left;
 }
 
-export function supervision(services: Services) {
+export function supervision(services: SupervisionServices) {
   return {
     /** At connection: the socket's supervisor rooms from its user's memberships. */
     async place(socket: TalkSocket): Promise<void> {

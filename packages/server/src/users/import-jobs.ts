@@ -19,13 +19,16 @@
 
 import type { UserImportRow } from '@talkgroup/protocol';
 import type { ExpressionBuilder, Selectable } from 'kysely';
+import type { AuditStore } from '../audit/store.ts';
+import type { Transactional } from '../audit/transactional.ts';
+import type { Sealer } from '../auth/sealed.ts';
 import { slices } from '../db/batch.ts';
-import type { Database, ImportJobRowsTable, ImportJobsTable } from '../db/schema.ts';
-import type { Services } from '../services.ts';
+import type { Database, Db, ImportJobRowsTable, ImportJobsTable } from '../db/schema.ts';
 import {
   addImportedUser,
   type ChannelIds,
   classifyUsers,
+  type ImportServices,
   identifierOf,
   passwordOf,
   type Row,
@@ -35,6 +38,14 @@ import {
   updateImportedUser,
 } from './import.ts';
 import { jobReport } from './import-job-report.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface ImportJobServices extends ImportServices {
+  audit: AuditStore;
+  db: Db;
+  importSealer: Sealer;
+  transaction: Transactional['run'];
+}
 
 /** A runner that has not renewed its heartbeat for this long has stopped: another instance may take the job up. */
 export const LEASE_MS = 60_000;
@@ -66,7 +77,7 @@ interface JobOptions {
 class LostJob extends Error {}
 
 export function importJobs(
-  services: Services,
+  services: ImportJobServices,
   settings: { instanceId: string; batch: number; onError: (error: unknown, jobId: number) => void },
 ) {
   const { db } = services;

@@ -27,7 +27,26 @@ import {
   USER_IMPORT_FIELDS,
   type UserImportRow,
 } from '@talkgroup/protocol';
-import type { Services } from '../services.ts';
+import type { ActivityStore } from '../activities/store.ts';
+import type { HashPool } from '../auth/hash-pool.ts';
+import type { PasswordPolicy } from '../auth/password-policy.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { MembershipStore } from '../channels/membership.ts';
+import type { ChannelStore } from '../channels/store.ts';
+import type { EventBus } from '../events.ts';
+import type { UserStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface ImportServices {
+  activities: ActivityStore;
+  channels: ChannelStore;
+  events: EventBus;
+  hashPool: HashPool;
+  memberships: MembershipStore;
+  passwordPolicy: PasswordPolicy;
+  sessions: SessionStore;
+  users: UserStore;
+}
 
 /** Rows handed to the hash pool at once (it runs as many as it has workers: auth/hash-pool.ts). */
 const PARALLEL_HASHES = 4;
@@ -54,7 +73,7 @@ export const identifierOf = (row: UserImportRow) =>
     .toLowerCase();
 
 /** Why a row cannot be imported; undefined when it can. A blank password is allowed for an update. */
-function refusal(row: UserImportRow, services: Services, updating: boolean): Row | undefined {
+function refusal(row: UserImportRow, services: ImportServices, updating: boolean): Row | undefined {
   const empty = USER_IMPORT_FIELDS.find((field) => isBlank(row[field]) && !(field === 'password' && updating));
   if (empty) return { reason: 'empty_field', field: empty };
   const identifier = identifierOf(row);
@@ -87,7 +106,7 @@ export type ChannelIds = Map<string, number>;
  * `channels.unknownChannels`).
  */
 export async function classifyUsers(
-  services: Services,
+  services: ImportServices,
   rawRows: Array<Record<string, unknown>>,
   options: UserImportOptions = {},
 ): Promise<{
@@ -130,7 +149,7 @@ export const passwordOf = (row: UserImportRow) => (isBlank(row.password) ? undef
 
 /** Adds one checked row, its password already hashed; the row as answered (with its id, without the password). */
 export async function addImportedUser(
-  services: Services,
+  services: ImportServices,
   row: UserImportRow,
   passwordHash: string,
   channelIds: ChannelIds,
@@ -154,7 +173,7 @@ export async function addImportedUser(
  * row goes to, and whether the user's role or map access changed. A new password ends the user's sessions.
  */
 export async function updateImportedUser(
-  services: Services,
+  services: ImportServices,
   row: UserImportRow,
   passwordHash: string | undefined,
   channelIds: ChannelIds,
@@ -189,7 +208,7 @@ export async function updateImportedUser(
 
 /** The import of a file at once (small imports; a big one is a job: import-jobs.ts). */
 export async function importUsers(
-  services: Services,
+  services: ImportServices,
   rawRows: Array<Record<string, unknown>>,
   options: UserImportOptions = {},
 ): Promise<UserImportReport> {
@@ -229,7 +248,7 @@ export async function importUsers(
  */
 async function channelsOf(
   rows: UserImportRow[],
-  services: Services,
+  services: ImportServices,
   options: UserImportOptions,
   report: Pick<UserImportReport, 'unknownChannels' | 'createdChannels'>,
 ): Promise<ChannelIds> {

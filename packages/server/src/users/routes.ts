@@ -28,19 +28,31 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { Selectable } from 'kysely';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
-import { secondFactorSignIn } from '../auth/second-factor.ts';
+import { type SecondFactors, secondFactorSignIn } from '../auth/second-factor.ts';
 import type { TokenOwner } from '../auth/sessions.ts';
+import type { SignInLimits } from '../auth/sign-in-limits.ts';
+import type { Config } from '../config.ts';
 import type { UsersTable } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOr, tokenOf } from '../http/route.ts';
+import type { ListChangeLog } from '../lists/change-log.ts';
 import { liveList } from '../lists/live-list.ts';
 import { usersListSource } from '../lists/users-list.ts';
-import type { Services } from '../services.ts';
-import { importUsers } from './import.ts';
-import { importJobs } from './import-jobs.ts';
+import type { VoiceStore } from '../voice/store.ts';
+import { type ImportServices, importUsers } from './import.ts';
+import { type ImportJobServices, importJobs } from './import-jobs.ts';
 import { userPaging } from './paging.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface UserRoutesServices extends ImportJobServices, ImportServices {
+  config: Config;
+  listChanges: ListChangeLog;
+  secondFactors: SecondFactors;
+  signInLimits: SignInLimits;
+  voice: VoiceStore;
+}
 
 /** The user a browser keeps after sign-in (spec section 3, browser storage). */
 export function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authToken'> {
@@ -57,7 +69,7 @@ export function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, '
   };
 }
 
-export function userRoutes(app: FastifyInstance, services: Services): void {
+export function userRoutes(app: FastifyInstance, services: UserRoutesServices): void {
   const { users, sessions, activities, memberships, events, config } = services;
   const route = defineRoutes(app, sessions);
   const secondFactors = secondFactorSignIn(services);

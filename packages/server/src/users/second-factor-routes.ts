@@ -12,13 +12,25 @@ import {
   StartTotpSetup,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import { checkCode, codeLimitKey } from '../auth/second-factor.ts';
+import { checkCode, codeLimitKey, type SecondFactors } from '../auth/second-factor.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { SignInLimits } from '../auth/sign-in-limits.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import type { UserStore } from './store.ts';
 
-export function secondFactorRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface SecondFactorRoutesServices {
+  secondFactors: SecondFactors;
+  sessions: SessionStore;
+  settings: SettingsStore;
+  signInLimits: SignInLimits;
+  users: UserStore;
+}
+
+export function secondFactorRoutes(app: FastifyInstance, services: SecondFactorRoutesServices): void {
   const { users, sessions, settings, secondFactors, signInLimits } = services;
   const { totp } = secondFactors;
   const route = defineRoutes(app, sessions);

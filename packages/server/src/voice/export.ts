@@ -4,7 +4,6 @@
  */
 import * as protocol from '@talkgroup/protocol';
 import type { FastifyReply } from 'fastify';
-import yazl from 'yazl';
 import type { ChannelSummary } from '../channels/store.ts';
 import type { VoiceStore } from './store.ts';
 
@@ -47,6 +46,8 @@ export async function streamVoiceExport(
   /** Only what falls in this window too (a private call's: from its answer to its end). */
   within?: { from: Date; to: Date },
 ): Promise<FastifyReply> {
+  // yazl is loaded by the first export: most instances never make one.
+  const { default: yazl } = await import('yazl');
   const zip = new yazl.ZipFile();
   const from = within ? new Date(Math.max(asked.getTime(), within.from.getTime())) : asked;
   const to = within ? new Date(Math.max(from.getTime(), Math.min(until.getTime(), within.to.getTime()))) : until;

@@ -4,12 +4,22 @@
  * `voice_message` activity at the time it started, and the push to the room.
  */
 import type { VoiceMessage } from '@talkgroup/protocol';
+import type { ActivityStore } from '../activities/store.ts';
 import type { ChannelSummary } from '../channels/store.ts';
-import type { Services } from '../services.ts';
-import type { NewVoiceMessage } from './store.ts';
+import type { EventBus } from '../events.ts';
+import type { MissedStore } from './missed.ts';
+import type { NewVoiceMessage, VoiceStore } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface KeepServices {
+  activities: ActivityStore;
+  events: EventBus;
+  missed: MissedStore;
+  voice: VoiceStore;
+}
 
 export async function keepTransmission(
-  services: Pick<Services, 'voice' | 'activities' | 'events' | 'missed'>,
+  services: KeepServices,
   channel: Pick<ChannelSummary, 'id' | 'name' | 'rtcSession'> & { hidden?: boolean },
   take: Omit<NewVoiceMessage, 'channelId'>,
 ): Promise<VoiceMessage> {

@@ -5,10 +5,21 @@
  */
 import { GetMissedTransmissions, MarkTransmissionsHeard, SetAvailability } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { EventBus } from '../events.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { MissedStore } from './missed.ts';
+import type { VoiceStore } from './store.ts';
 
-export function missedRoutes(app: FastifyInstance, services: Services): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface MissedRoutesServices {
+  events: EventBus;
+  missed: MissedStore;
+  sessions: SessionStore;
+  voice: VoiceStore;
+}
+
+export function missedRoutes(app: FastifyInstance, services: MissedRoutesServices): void {
   const { missed, voice, events } = services;
   const route = defineRoutes(app, services.sessions);
 

@@ -15,16 +15,39 @@ import {
   VoiceExport,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import { isUniqueViolation } from '../channels/store.ts';
+import type { AuditStore } from '../audit/store.ts';
+import type { CallLimiter } from '../auth/rate-limit.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { PrivateCalls } from '../calls/private-calls.ts';
+import type { ChannelAccess } from '../channels/access.ts';
+import type { ChannelStore } from '../channels/store.ts';
+import type { Config } from '../config.ts';
+import { isUniqueViolation } from '../db/unique.ts';
+import type { TalkBurstStore } from '../floor/talk-bursts.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { serverText } from '../http/messages.ts';
 import { authenticate, defineRoutes, parseBody, routeOptions } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { FileUrls } from '../messages/files.ts';
+import type { UserStore } from '../users/store.ts';
 import { sniffVoice } from './audio.ts';
 import { exportOptions, streamVoiceExport } from './export.ts';
-import { keepTransmission } from './keep.ts';
+import { type KeepServices, keepTransmission } from './keep.ts';
 import { startRetentionSweep } from './retention.ts';
 import { VOICE_FILE_NAME, VOICE_FILES_PREFIX } from './store.ts';
+
+/** What this part uses of the services (app.ts hands them over). */
+export interface VoiceRoutesServices extends KeepServices {
+  access: ChannelAccess;
+  audit: AuditStore;
+  channels: ChannelStore;
+  config: Config;
+  fileUrls: FileUrls;
+  privateCalls: PrivateCalls;
+  sessions: SessionStore;
+  talkBursts: TalkBurstStore;
+  users: UserStore;
+  voiceUploadLimit: CallLimiter;
+}
 
 export const INVALID_AUDIO = 'audio: send an Opus recording in WebM or Ogg (as MediaRecorder makes it).';
 export const RECORDING_OFF = serverText('voice_recording_off');
@@ -50,7 +73,7 @@ function multipartError(error: unknown, maxBytes: number): unknown {
   return error;
 }
 
-export function voiceRoutes(app: FastifyInstance, services: Services): void {
+export function voiceRoutes(app: FastifyInstance, services: VoiceRoutesServices): void {
   const { voice, access, events, users, config } = services;
   const route = defineRoutes(app, services.sessions);
 
@@ -175,6 +198,19 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
         }
         await services.voiceUploadLimit(auth.userId);
         const grant = await grantOf(auth.userId, channel, body.startedAt, body.durationMs);
+        // An all call's other channels: the sender may talk there, and held the floor then (its own grant); one
+        // that does not record, or where the call was refused, is left out.
+        const also = [];
+        for (const channelId of body.alsoChannelIds ?? []) {
+          if (channelId === channel.id) continue;
+          const { channel: other } = await access.require(auth, channelId, 'channel.talk');
+          if (!other.recording) continue;
+          const granted = await grantOf(auth.userId, other, body.startedAt, body.durationMs).catch((error) => {
+            if (error instanceof HttpError && error.statusCode === 409) return undefined;
+            throw error;
+          });
+          if (granted) also.push({ channel: other, grant: granted });
+        }
         const message = await keepTransmission(services, channel, {
           userId: auth.userId,
           // Dated by the server: the grant's start, not the browser's clock.
@@ -189,6 +225,18 @@ export function voiceRoutes(app: FastifyInstance, services: Services): void {
           if (isUniqueViolation(error)) throw conflict('voice_no_grant');
           throw error;
         });
+        // The same recording, dated alike, in each (issue 37: an all call is one recording).
+        for (const { channel: other, grant: granted } of also)
+          await keepTransmission(services, other, {
+            userId: auth.userId,
+            startedAt: grant.startedAt,
+            durationMs: body.durationMs,
+            mime,
+            bytes: audio,
+            talkBurstId: granted.id,
+          }).catch((error: unknown) => {
+            if (!isUniqueViolation(error)) throw error;
+          });
         return { success: true, result: 'Voice message saved', res: message };
       },
     );

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import type { AnyDb } from './columns.ts';
 
 // The activity log's size, kept by triggers: counting a million rows on every page of the Activities page

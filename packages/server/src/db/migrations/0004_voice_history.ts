@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 // Voice history (issue 15): one row per recorded transmission; its audio lives under DATA_DIR/voice.

@@ -1,5 +1,5 @@
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 // Hardening (issue 16): a session's last use (idle timeout) and the administrators' audit log.

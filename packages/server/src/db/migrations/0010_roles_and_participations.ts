@@ -11,7 +11,7 @@
  */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import type { AnyDb } from './columns.ts';
 
 const ROLE_CHECK = /\s+check\s*\(\s*"?role"?\s+in\s*\(\s*'admin'\s*,\s*'member'\s*\)\s*\)/i;

@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import type { AnyDb } from './columns.ts';
 
 export function migration(dialect: Dialect): Migration {

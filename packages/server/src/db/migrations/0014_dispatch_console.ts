@@ -9,7 +9,7 @@
  * - settings: the organisation's settings (whether members may call each other), key -> JSON value.
  */
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 export function migration(dialect: Dialect): Migration {

@@ -10,7 +10,7 @@
  *   went to (added, alreadyExisting, notAdded, updated) with the row as answered, without the password.
  */
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 export function migration(dialect: Dialect): Migration {

@@ -11,7 +11,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import type { AnyDb } from './columns.ts';
 
 export function migration(_dialect: Dialect): Migration {

@@ -7,7 +7,7 @@
  *   (fr, en or de) of the request that saved it: the notifications' texts are written in it.
  */
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 export function migration(dialect: Dialect): Migration {

@@ -5,7 +5,7 @@
  * second factor and the identity providers' links.
  */
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import type { AnyDb } from './columns.ts';
 
 export function migration(_dialect: Dialect): Migration {

@@ -9,7 +9,7 @@
  *   session (its SHA-256) with the account. Each row is used once and lives 10 minutes at most (a code, 2).
  */
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 export function migration(dialect: Dialect): Migration {

@@ -6,7 +6,7 @@
  *   for a registration (the account adding a passkey), null for a sign-in (nobody known yet).
  */
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 export function migration(dialect: Dialect): Migration {

@@ -4,7 +4,7 @@
  * session, by password, passkey or single sign-on, and its sessions ended when it was disabled.
  */
 import type { Migration } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
 
 export function migration(dialect: Dialect): Migration {

@@ -1,6 +1,6 @@
 /** What the migrations write differently on SQLite and PostgreSQL: time and real column types, the id column. */
 import type { ColumnDataType, CreateTableBuilder, Kysely } from 'kysely';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 
 /** The database as a migration sees it: untyped, since each migration runs against the schema of its day. */
 export type AnyDb = Kysely<unknown>;

@@ -10,7 +10,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { type Migration, Migrator } from 'kysely/migration';
-import type { Dialect } from '../open.ts';
+import type { Dialect } from '../dialect.ts';
 import { migration as m0001 } from './0001_initial.ts';
 import { migration as m0002 } from './0002_activity_count.ts';
 import { migration as m0003 } from './0003_floor_and_emergency.ts';
@@ -33,6 +33,7 @@ import { migration as m0020 } from './0020_identity_providers.ts';
 import { migration as m0021 } from './0021_passkeys.ts';
 import { migration as m0022 } from './0022_disabled_accounts.ts';
 import { migration as m0023 } from './0023_missed_transmissions.ts';
+import { migration as m0024 } from './0024_scan_list.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -59,6 +60,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0021_passkeys': m0021,
   '0022_disabled_accounts': m0022,
   '0023_missed_transmissions': m0023,
+  '0024_scan_list': m0024,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -18,6 +18,9 @@ export const broadcast: Concern = (socket, scope) => {
       throw new SocketInputError('broadcast_request: your role does not allow an all call.');
     const answer: BroadcastAnswer = { granted: [], refused: [] };
     const kept: MicChange[] = [];
+    // One recording for the whole call, kept in each channel (issue 37).
+    const channelIds = rooms.flatMap((room) => participationByRoom(socket.data, room)?.channelId ?? []);
+    scope.media.allCall(socket.id, channelIds);
     for (const room of rooms) {
       const at = participationByRoom(socket.data, room);
       if (!at || at.hidden) {
@@ -50,6 +53,7 @@ export const broadcast: Concern = (socket, scope) => {
       const at = participationByRoom(socket.data, room);
       if (at) released.push(await scope.talk.release(talkerOf(socket), at));
     }
+    scope.media.allCall(socket.id, null);
     recordInQueue(scope, 'broadcast_release', released);
     return { success: true };
   });

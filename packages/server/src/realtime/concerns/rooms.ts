@@ -16,6 +16,7 @@ import type { ChannelSummary } from '../../channels/store.ts';
 import type { PresenceWrite } from '../../presence/group-commit.ts';
 import type { SocketOwner } from '../../presence/store.ts';
 import type { Concern, Participation, RealtimeContext, TalkSocket } from '../context.ts';
+import { SPEC_PEER_ID } from '../media/plane.ts';
 import { participationByRoom, participationIn, roomsOf } from '../participations.ts';
 import { channelRoom, mapRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
@@ -98,7 +99,7 @@ export const rooms: Concern = (socket, scope) => {
   const { services, io } = scope;
   const { userId } = socket.data;
 
-  scope.answer('join_room', async (payload): Promise<JoinAnswer> => {
+  async function join(payload: unknown): Promise<JoinAnswer> {
     const { room, mode: asked } = parse(JoinRoom, payload, 'join_room');
     const found = await services.channels.byRtcSession(room);
     const missing = `join_room: there is no channel with the room "${room}".`;
@@ -162,26 +163,37 @@ export const rooms: Concern = (socket, scope) => {
       });
     }
     await socket.join(roomsOf(socket.id, at));
-    await scope.media.channel(channel).admit({ socketId: socket.id, userId, name: socket.data.name, mode });
+    if (!current) scope.arrivals.joined(socket.id, channelRoom(room));
+    const spec = asked === undefined;
+    await scope.media
+      .channel(channel)
+      .admit({ socketId: socket.id, userId, name: socket.data.name, mode, ...(spec ? { spec } : {}) });
     // How this channel's voice travels, before its peers: the client picks its transport first.
     const kind = scope.media.kindOf(channel);
     socket.emit('media_plane', scope.media.fallback(channel) ? { room, kind, fallback: true } : { room, kind });
-    // Joined first, listed second: of two sockets joining at once, at least one sees the other.
-    const peers: RoomPeer[] = (await io.in(channelRoom(room)).fetchSockets())
-      .filter((other) => other.id !== socket.id)
-      .map((other) => ({
-        id: other.id,
-        name: other.data.name,
-        userId: other.data.userId,
-        room,
-        mode: participationIn(other.data, channel.id)?.mode ?? 'talk',
-      }));
+    // Joined first, listed second: of two sockets joining at once, at least one sees the other. A spec client
+    // in a channel through the media server sees one peer, the media server, named as the channel (issue 37):
+    // it offers to it as to any peer, and hears every talker through it.
+    const peers: RoomPeer[] =
+      spec && kind === 'server'
+        ? [{ id: SPEC_PEER_ID, name: channel.name, userId: 0, room, mode: 'talk' }]
+        : (await io.in(channelRoom(room)).fetchSockets())
+            .filter((other) => other.id !== socket.id)
+            .map((other) => ({
+              id: other.id,
+              name: other.data.name,
+              userId: other.data.userId,
+              room,
+              mode: participationIn(other.data, channel.id)?.mode ?? 'talk',
+            }));
     scope.emitToSocket(socket, 'all_users', peers);
     if (!current)
       socket.to(channelRoom(room)).emit('user joined', { id: socket.id, name: socket.data.name, userId, room, mode });
     // The spec's clients got `{ success }`; a client that names a mode learns where it is.
     return asked === undefined ? { success: true } : { success: true, room, mode };
-  });
+  }
+  // Once the first join is answered (or refused), the socket's arrival no longer waits for it (status.ts).
+  scope.answer('join_room', (payload) => join(payload).finally(() => scope.arrivalSettled(userId)));
 
   scope.on('leave_room', async (payload) => {
     const { room } = parse(LeaveRoom, payload ?? {}, 'leave_room');

@@ -9,9 +9,10 @@
  * Every socket joins one of two Socket.IO rooms at connection, so that a broadcast reaches one kind of client
  * with `except(the other kind's room)`, on every instance (the Redis adapter carries rooms).
  */
-import type { UserStatus } from '@talkgroup/protocol';
 import type { Socket } from 'socket.io';
 import type { EventArgs, EventName, Io, TalkSocket } from '../context.ts';
+import { isConsoleRoom } from '../room-names.ts';
+import type { GatheredStatus } from '../status.ts';
 
 /** Sockets of clients that asked for one push per change. */
 export const ONE_PUSH_ROOM = 'pushes:once';
@@ -60,14 +61,23 @@ export function pushers(io: Io) {
     },
 
     /**
-     * The spec's clients' rendering of gathered presence changes: one `onUserStatusChanged` per user (and
-     * `userConnected` for a user that came online) to the union of the rooms that hear about it.
+     * The spec's clients' rendering of gathered presence changes: one `onUserStatusChanged` per user to the
+     * union of the rooms that hear about it (the spec's per-room event), and `userConnected` for a user that came
+     * online to the consoles among them (administrators, supervisors: the spec names it among the events that
+     * refresh the lists, not among a room's). `cameLate` names the sockets of this instance that arrived after
+     * the change (arrivals.ts): they are not told of it.
      */
-    specStatuses(entries: Array<{ status: UserStatus; targets: string[]; cameOnline: boolean }>): void {
-      for (const { status, targets, cameOnline } of entries) {
-        const to = io.to(targets).except(ONE_PUSH_ROOM);
-        to.emit('onUserStatusChanged', status);
-        if (cameOnline) to.emit('userConnected', status);
+    specStatuses(entries: GatheredStatus[], cameLate: (targets: string[], at: number) => string[] = () => []): void {
+      for (const { status, targets, cameOnline, at } of entries) {
+        const late = cameLate(targets, at);
+        io.to(targets)
+          .except([ONE_PUSH_ROOM, ...late])
+          .emit('onUserStatusChanged', status);
+        const consoles = targets.filter(isConsoleRoom);
+        if (cameOnline && consoles.length > 0)
+          io.to(consoles)
+            .except([ONE_PUSH_ROOM, ...late])
+            .emit('userConnected', status);
       }
     },
   };

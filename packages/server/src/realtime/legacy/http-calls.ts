@@ -6,15 +6,27 @@
  */
 import { ConnectAdminToChannel, may, UpdateUserMicState } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { TokenOwner } from '../../auth/sessions.ts';
+import type { SessionStore, TokenOwner } from '../../auth/sessions.ts';
+import type { ChannelAccess } from '../../channels/access.ts';
+import type { ChannelStore } from '../../channels/store.ts';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { said } from '../../http/messages.ts';
 import { defineRoutes, requireSelfOr } from '../../http/route.ts';
-import type { Services } from '../../services.ts';
+import type { PresenceStore } from '../../presence/store.ts';
+import type { UserStore } from '../../users/store.ts';
 import type { Realtime } from '../server.ts';
 import type { Talker, TalkPlace } from '../talk.ts';
 
-export function specHttpCalls(app: FastifyInstance, services: Services, realtime: Realtime): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface SpecHttpCallServices {
+  access: ChannelAccess;
+  channels: ChannelStore;
+  presence: PresenceStore;
+  sessions: SessionStore;
+  users: UserStore;
+}
+
+export function specHttpCalls(app: FastifyInstance, services: SpecHttpCallServices, realtime: Realtime): void {
   const { users, access, channels, presence } = services;
   const route = defineRoutes(app, services.sessions);
 

@@ -11,6 +11,12 @@ import type { MediaKind, ParticipationMode } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
 import type { Concern } from '../context.ts';
 
+/**
+ * The id under which a spec client sees the media server in a `server` channel: one peer for the whole
+ * channel, named as the channel (janus/signalling.ts answers what the spec client sends it).
+ */
+export const SPEC_PEER_ID = 'talkgroup-media-server';
+
 export interface MediaParticipant {
   socketId: string;
   userId: number;
@@ -18,6 +24,13 @@ export interface MediaParticipant {
   mode: ParticipationMode;
   /** It holds the floor (a participant moved from another plane keeps being heard). */
   heard?: boolean;
+  /**
+   * A spec client (joined without a mode: it knows only the mesh events). On the media server it sees one peer
+   * for the whole channel (janus/plane.ts, SPEC_PEER_ID).
+   */
+  spec?: boolean;
+  /** It was in the channel already and comes from another plane (nobody offers: a media server offers it). */
+  moved?: boolean;
 }
 
 export interface ChannelMedia {
@@ -80,6 +93,11 @@ export interface MediaPlanes {
    */
   patch(patchId: string, channels: Array<Pick<ChannelSummary, 'id' | 'voiceMode'>>): Promise<void>;
   unpatch(patchId: string): Promise<void>;
+  /**
+   * An all call from this socket in these channels begins (null: it ended): through the media server it is
+   * recorded once, and kept in each channel's history.
+   */
+  allCall(socketId: string, channelIds: number[] | null): void;
   readonly concerns: Concern[];
   stop(): Promise<void>;
 }
@@ -94,6 +112,8 @@ export interface ServerPlane extends MediaPlane {
   /** Joins these channels' voice (see MediaPlanes.patch); absent where the media server cannot. */
   patch?(patchId: string, channelIds: number[]): Promise<void>;
   unpatch?(patchId: string): Promise<void>;
+  /** See MediaPlanes.allCall. */
+  allCall?(socketId: string, channelIds: number[] | null): void;
 }
 
 /** Patching asked of a deployment that cannot patch those channels: the caller answers 409. */
@@ -132,7 +152,7 @@ export function mediaPlanes(mesh: MediaPlane, server?: ServerPlane, hooks: Plane
       const participants = media.participants();
       for (const participant of participants) await media.remove(participant.socketId);
       const target = to.channel(channelId);
-      for (const participant of participants) await target.admit(participant);
+      for (const participant of participants) await target.admit({ ...participant, moved: true });
       switched(
         channelId,
         participants.map((participant) => participant.socketId),
@@ -183,6 +203,7 @@ export function mediaPlanes(mesh: MediaPlane, server?: ServerPlane, hooks: Plane
     async unpatch(patchId) {
       await server?.unpatch?.(patchId);
     },
+    allCall: (socketId, channelIds) => server?.allCall?.(socketId, channelIds),
     concerns: server ? [mesh.concern, server.concern] : [mesh.concern],
     async stop() {
       await Promise.all([mesh.stop(), server?.stop()]);

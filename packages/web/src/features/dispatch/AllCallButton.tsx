@@ -2,7 +2,9 @@
  * All call: held, it talks on every checked tile (all of them when none is checked). One broadcast_request
  * takes each channel's floor (a dispatcher preempts members); the channels granted hear the page's microphone,
  * the others are named with why (someone of higher priority talks, listening only). Released, the floors go
- * back (broadcast_release). A release before the answer gives back whatever the answer granted.
+ * back (broadcast_release). A release before the answer gives back whatever the answer granted. On the mesh the
+ * page records the call once, from its first channel, and the server keeps it in each (the media server does
+ * the same with what it receives).
  */
 import CampaignIcon from '@mui/icons-material/Campaign';
 import Box from '@mui/material/Box';
@@ -18,8 +20,8 @@ const ANSWER_WITHIN_MS = 5000;
 
 export interface AllCallButtonProps {
   socket: TalkgroupSocket | null;
-  /** The rooms to talk in, with their channels' names (the refusals name them). */
-  targets: () => Array<{ room: string; name: string }>;
+  /** The rooms to talk in, with their channels' names (the refusals name them) and ids. */
+  targets: () => Array<{ room: string; name: string; channelId: number }>;
   engineOf: (room: string) => VoiceRoom | undefined;
 }
 
@@ -70,7 +72,11 @@ export function AllCallButton({ socket, targets, engineOf }: AllCallButtonProps)
       return;
     }
     granted.current = answer.granted;
-    for (const room of answer.granted) engineOf(room)?.setBroadcasting(true);
+    // One recording of the call (issue 37): the first channel's, kept in the others too.
+    const channelOf = (room: string) => asked.find((target) => target.room === room)?.channelId;
+    const others = answer.granted.slice(1).flatMap((room) => channelOf(room) ?? []);
+    for (const [index, room] of answer.granted.entries())
+      engineOf(room)?.setBroadcasting(true, index === 0 ? { alsoIn: others } : { records: false });
     setOnAir(answer.granted.length > 0);
   };
 

@@ -116,7 +116,7 @@ export default function DispatchPage() {
     const chosen = desk.checkedIds.length > 0 ? desk.checkedIds : tiles.map(({ channel }) => channel.id);
     return tiles
       .filter(({ channel }) => chosen.includes(channel.id))
-      .map(({ channel }) => ({ room: channel.rtcSession, name: channel.name }));
+      .map(({ channel }) => ({ room: channel.rtcSession, name: channel.name, channelId: channel.id }));
   };
   const patchedWith = (channelId: number) =>
     (patches.data?.res ?? [])

@@ -3,6 +3,8 @@
  * now, the members and their state, the chat (photos from the camera too) and, with mapRight, the map.
  * The voice is the channel's room (its rtcSession), the same as the console's group call view, so members
  * and administrators hear each other. The microphone opens once on entry and a press only enables its track.
+ * The member's other channels are heard too (scan.tsx): a press just after one of their transmissions answers
+ * there ("Reply on Atelier").
  */
 import ChatIcon from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import GroupIcon from '@mui/icons-material/GroupOutlined';
@@ -33,6 +35,7 @@ import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } fr
 import { markMessagesSeen } from './chatSeen.ts';
 import { BusyNotice, PlayMissedButton, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
+import { ScanHeard, useScan } from './scan.tsx';
 import { TalkKeyControl } from './TalkKeyControl.tsx';
 import { TalkMembersList } from './TalkMembersList.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
@@ -104,8 +107,24 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
   }, [tab, newestId, channel.id]);
   const unread = tab === 'chat' ? 0 : Math.max(0, chat.messages.length - seen.current);
 
+  const scan = useScan();
+  const scanRef = useRef(scan);
+  scanRef.current = scan;
+  /** Where the press being held talks: a scanned channel (talk-back), or null: this one. */
+  const talkingBackOn = useRef<number | null>(null);
   const talk = useCallback(
     (on: boolean) => {
+      if (!on && talkingBackOn.current !== null) {
+        scanRef.current.talk(talkingBackOn.current, false);
+        talkingBackOn.current = null;
+        return;
+      }
+      // Within a moment of another channel's transmission, a press answers there (talk-back).
+      const reply = on ? scanRef.current.replyTo : null;
+      if (reply && scanRef.current.talk(reply.channelId, true)) {
+        talkingBackOn.current = reply.channelId;
+        return;
+      }
       if (!canTalk && on) return;
       voice.engine?.setMicEnabled(on);
     },
@@ -125,14 +144,23 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
   );
 
   const talkers = state.peers.filter((peer) => peer.talking).map((peer) => peer.name || t('channel.unnamed'));
+  // A transmission on this channel after another channel's: a press talks here again.
+  const talkedHere = talkers.length > 0 || state.micOn;
+  const { endTalkBack } = scan;
+  useEffect(() => {
+    if (talkedHere) endTalkBack();
+  }, [talkedHere, endTalkBack]);
+  const micOn = state.micOn || scan.talkingOn !== null;
+  const heardElsewhere = scan.heard.map((entry) => `${entry.name} · ${entry.talkers.join(', ')}`).join(' / ');
   // The lock screen and the system's media controls name the channel and who is talking now.
   useMediaSession({
     title: channel.name,
-    artist: state.micOn ? t('channel.youAreTalking') : talkers.length ? talkers.join(', ') : 'Talkgroup',
-    talking: state.micOn,
+    artist: micOn ? t('channel.youAreTalking') : talkers.length ? talkers.join(', ') : heardElsewhere || 'Talkgroup',
+    talking: micOn,
     onTalk: talk,
   });
-  const talkingNow = state.micOn
+  const replyLabel = scan.replyTo ? t('scan.replyOn', { channel: scan.replyTo.name }) : undefined;
+  const talkingNow = micOn
     ? t('channel.youAreTalking')
     : talkers.length
       ? t('channel.talkingNow', { names: talkers.join(', ') })
@@ -234,11 +262,12 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
                 fontSize: '1.15rem',
                 textAlign: 'center',
                 minHeight: 32,
-                color: state.micOn || talkers.length ? 'error.main' : 'text.primary',
+                color: micOn || talkers.length ? 'error.main' : 'text.primary',
               }}
             >
               {talkingNow}
             </Typography>
+            <ScanHeard />
             <BusyNotice busy={missed.busy} room={channel.rtcSession} />
             <PlayMissedButton list={missed.list} />
             {channel.recording ? (
@@ -248,11 +277,13 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             ) : null}
             <Box sx={{ display: 'flex', justifyContent: 'center', py: 1 }}>
               <PushToTalkButton
-                micOn={state.micOn}
-                heldBy={state.floorHolder}
-                disabled={!canTalk}
+                micOn={micOn}
+                heldBy={scan.replyTo ? null : state.floorHolder}
+                disabled={!canTalk && !scan.replyTo}
                 onChange={talk}
                 size={184}
+                label={replyLabel}
+                idleText={replyLabel}
               />
             </Box>
             {room.listenOnly ? (
@@ -336,7 +367,14 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             pb: 'calc(8px + env(safe-area-inset-bottom))',
           }}
         >
-          <PushToTalkButton micOn={state.micOn} disabled={!canTalk} onChange={talk} size={88} compact />
+          <PushToTalkButton
+            micOn={micOn}
+            disabled={!canTalk && !scan.replyTo}
+            onChange={talk}
+            size={88}
+            compact
+            label={replyLabel}
+          />
         </Box>
       ) : null}
     </Box>

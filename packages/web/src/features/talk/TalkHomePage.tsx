@@ -1,8 +1,8 @@
 /**
  * /talk, where a member lands after signing in: its channels (getMyChannels), each with how many of its
  * members are connected now and who is talking there right now (watch_channels, live), one tap from the
- * channel page. An administrator may open it too and finds a
- * way back to the console.
+ * channel page; which channels are heard while the app is open (scan). An administrator may open it too and
+ * finds a way back to the console.
  */
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import DashboardIcon from '@mui/icons-material/DashboardOutlined';
@@ -30,6 +30,7 @@ import { lastSeenMessage } from './chatSeen.ts';
 import { AvailabilitySwitch, MissedCount, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
 import { PushSwitch } from './PushSwitch.tsx';
+import { ScanHeard, ScanSwitch } from './scan.tsx';
 import { useTalkShell } from './TalkLayout.tsx';
 import { TalkTopBar } from './TalkTopBar.tsx';
 import { useOnline } from './useOnline.ts';
@@ -55,6 +56,7 @@ export default function TalkHomePage() {
         sx={{ p: 2, display: 'flex', flexDirection: 'column', gap: 2, maxWidth: 720, width: '100%', mx: 'auto' }}
       >
         <SecureContextHint />
+        <ScanHeard />
         <Typography component="h2" variant="h6">
           {t('home.channels')}
         </Typography>
@@ -140,6 +142,19 @@ export default function TalkHomePage() {
         ) : (
           <Alert severity="info">{t('home.empty')}</Alert>
         )}
+        {channels.data?.res.length ? (
+          <Box component="section" aria-labelledby="scan-title" sx={{ display: 'flex', flexDirection: 'column' }}>
+            <Typography id="scan-title" component="h2" variant="subtitle1" sx={{ fontWeight: 700 }}>
+              {t('scan.title')}
+            </Typography>
+            <Typography variant="body2" sx={{ color: 'text.secondary', mb: 0.5 }}>
+              {t('scan.help')}
+            </Typography>
+            {channels.data.res.map((channel) => (
+              <ScanSwitch key={channel.id} channel={channel} />
+            ))}
+          </Box>
+        ) : null}
         <AvailabilitySwitch />
         <PushSwitch />
         {consoleHome ? (

@@ -1,7 +1,7 @@
 /**
  * The members' app frame (/talk and /talk/:channelId): no console shell, a phone-first page. It registers
  * the service worker (scoped to /talk: the console is never served from a cache), says when the phone is
- * offline or the server refuses its connection, and offers to reload when a new version is installed.
+ * offline or the server refuses its connection, runs the scan of the member's channels (scan.tsx), and offers to reload when a new version is installed.
  */
 
 import { useRegisterSW } from 'virtual:pwa-register/react';
@@ -13,6 +13,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useOutletContext } from 'react-router';
 import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
+import { ScanProvider } from './scan.tsx';
 import { useOnline } from './useOnline.ts';
 
 export interface TalkShellContext {
@@ -65,7 +66,10 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
           {warning}
         </Alert>
       ) : null}
-      <Outlet context={{ accountMenu } satisfies TalkShellContext} />
+      {/* Every channel of the member's is heard while /talk is open (scan), whichever page is on screen. */}
+      <ScanProvider>
+        <Outlet context={{ accountMenu } satisfies TalkShellContext} />
+      </ScanProvider>
       <UpdatePrompt />
     </Box>
   );

@@ -27,6 +27,8 @@ export interface PushToTalkButtonProps {
   compact?: boolean;
   /** The button's name when it is not the page's only one ("Talk on Alpha"); default "Push to talk". */
   label?: string;
+  /** What a press does now, shown under the button while idle ("Reply on Atelier"); default "Hold to talk". */
+  idleText?: string;
 }
 
 const OWN_SPACE = 'input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], [role="listbox"]';
@@ -50,6 +52,7 @@ export const PushToTalkButton = memo(function PushToTalkButton({
   spaceBar = true,
   compact = false,
   label,
+  idleText,
 }: PushToTalkButtonProps) {
   const { t } = useTranslation('room');
   const buttonRef = useRef<HTMLButtonElement | null>(null);
@@ -155,7 +158,7 @@ export const PushToTalkButton = memo(function PushToTalkButton({
       {compact ? null : (
         <Box sx={{ textAlign: 'center' }}>
           <Typography sx={{ fontWeight: 700, color: micOn ? 'error.main' : 'text.primary' }} aria-live="polite">
-            {micOn ? t('ptt.onAir') : heldBy ? t('ptt.busy', { name: heldBy }) : t('ptt.idle')}
+            {micOn ? t('ptt.onAir') : heldBy ? t('ptt.busy', { name: heldBy }) : (idleText ?? t('ptt.idle'))}
           </Typography>
           <Typography id="ptt-hint" variant="caption" sx={{ color: 'text.secondary' }}>
             {touch ? t('ptt.hintTouch') : t('ptt.hint')}

@@ -15,6 +15,8 @@ export interface Transmission {
   startedAt: string;
   durationMs: number;
   audio: Blob;
+  /** An all call: the other channels it is kept in (the server checks this sender held the floor there). */
+  alsoChannelIds?: number[];
 }
 
 /** Where recordings go: the channel the room is in, and whether that channel records. */
@@ -46,6 +48,7 @@ interface Take {
   startedAt: number;
   /** The floor was granted: this take is a transmission. */
   kept: boolean;
+  alsoIn?: number[];
 }
 
 export class TransmissionRecorder {
@@ -64,14 +67,14 @@ export class TransmissionRecorder {
   private talking = false;
 
   /** The press: stops playback and starts recording the (still disabled) track. */
-  begin(track: MediaStreamTrack): void {
+  begin(track: MediaStreamTrack, alsoIn?: number[]): void {
     this.discard();
     this.options.pressed?.();
     this.talking = true;
-    this.startTake(track);
+    this.startTake(track, alsoIn);
   }
 
-  private startTake(track: MediaStreamTrack): void {
+  private startTake(track: MediaStreamTrack, alsoIn?: number[]): void {
     const target = this.options.target();
     const mimeType = supportedMime();
     if (!target?.recording || mimeType === undefined) return;
@@ -81,7 +84,14 @@ export class TransmissionRecorder {
     } catch {
       return;
     }
-    const take: Take = { media, chunks: [], target, startedAt: Date.now(), kept: false };
+    const take: Take = {
+      media,
+      chunks: [],
+      target,
+      startedAt: Date.now(),
+      kept: false,
+      ...(alsoIn?.length ? { alsoIn } : {}),
+    };
     media.ondataavailable = (event) => {
       if (event.data.size > 0) take.chunks.push(event.data);
     };
@@ -110,6 +120,7 @@ export class TransmissionRecorder {
         startedAt: new Date(take.startedAt).toISOString(),
         durationMs,
         audio: new Blob(take.chunks, { type: take.media.mimeType || take.chunks[0].type }),
+        ...(take.alsoIn ? { alsoChannelIds: take.alsoIn } : {}),
       });
     };
     if (take.media.state !== 'inactive') take.media.stop();

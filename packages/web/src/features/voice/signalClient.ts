@@ -3,7 +3,7 @@
  * sends names the channel (`room`), and it hears only the events of its channel (those that name another are
  * for another channel's transport).
  */
-import type { JoinAnswer, ParticipationMode, ServerToClientEvents } from '@talkgroup/protocol';
+import type { JoinAnswer, MediaLeg, ParticipationMode, ServerToClientEvents } from '@talkgroup/protocol';
 import type { RoomSocket } from './voiceRoomState.ts';
 
 type EventName = keyof ServerToClientEvents;
@@ -70,11 +70,14 @@ export class SignalClient {
     this.socket.emit('answer', { sdp, answerSendID: this.socket.id ?? '', answerReceiveID: to, room: this.room });
   }
 
-  /** A `server` channel: the page's offer to the media server; resolves with its answer (or why not). */
-  mediaOffer(sdp: string): Promise<{ success: true; sdp: string } | { success: false; result: string }> {
+  /**
+   * A `server` channel: the page's offer to the media server (`send`: its microphone); resolves with its answer
+   * (or why not).
+   */
+  mediaOffer(sdp: string, leg?: 'send'): Promise<{ success: true; sdp: string } | { success: false; result: string }> {
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve({ success: false, result: 'no answer from the server' }), JOIN_ANSWER_MS);
-      this.socket.emit('media_offer', { room: this.room, sdp }, (answer) => {
+      this.socket.emit('media_offer', { room: this.room, sdp, ...(leg ? { leg } : {}) }, (answer) => {
         clearTimeout(timer);
         resolve(answer);
       });
@@ -103,8 +106,9 @@ export class SignalClient {
     });
   }
 
-  mediaCandidate(candidate: RTCIceCandidateInit | null): void {
-    if (this.socket.connected) this.socket.emit('media_candidate', { room: this.room, candidate });
+  /** A candidate of one of the page's connections to the media server (null: gathering is complete). */
+  mediaCandidate(candidate: RTCIceCandidateInit | null, leg: MediaLeg): void {
+    if (this.socket.connected) this.socket.emit('media_candidate', { room: this.room, candidate, leg });
   }
 
   candidate(to: string, candidate: RTCIceCandidateInit): void {

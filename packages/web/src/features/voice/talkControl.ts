@@ -30,6 +30,15 @@ export function releaseFloor(socket: RoomSocket, room: string): void {
  * (a talk-permit beep); refused, a busy tone and the holder's name; a release disables the track and gives
  * the floor back; the server taking it back (an administrator breaking in, the time limit) switches it off.
  */
+/**
+ * How an all call's channel records it: the first channel's take (`alsoIn`: the others it is kept in too), none
+ * in the others (`records: false`).
+ */
+export interface BroadcastRecording {
+  records?: boolean;
+  alsoIn?: number[];
+}
+
 export class TalkControl {
   micOn = false;
   /** The button is held (the floor may not be granted yet). */
@@ -101,8 +110,11 @@ export class TalkControl {
     if (!track || this.micOn === on) return;
     this.room.talking(on);
     this.micOn = on;
-    if (on) this.room.recorder?.keep(track);
-    else this.room.recorder?.end();
+    if (on && !this.unrecorded) this.room.recorder?.keep(track);
+    else if (!on) {
+      this.unrecorded = false;
+      this.room.recorder?.end();
+    }
     if (!on) releaseFloor(this.room.socket, this.room.name);
     this.room.micChanged();
   }
@@ -147,17 +159,21 @@ export class TalkControl {
    * An all call took this room's floor (broadcast_request, the dispatch console): the microphone is heard
    * here without a press of its own, until the all call ends (or the floor is taken back: `revoked`).
    */
-  broadcast(on: boolean): void {
+  broadcast(on: boolean, recording: BroadcastRecording = {}): void {
     const track = this.room.track();
     if (!track) return;
     if (on) {
       if (this.micOn) return;
       this.floorHolder = null;
       this.room.pressed();
-      this.room.recorder?.begin(track);
+      this.unrecorded = recording.records === false;
+      if (!this.unrecorded) this.room.recorder?.begin(track, recording.alsoIn);
       this.talk(true);
     } else if (this.micOn && !this.pressed) this.talk(false);
   }
+
+  /** This transmission is recorded elsewhere (an all call's other channels: its first channel's take). */
+  private unrecorded = false;
 
   /** After a late HTTP report: the socket says the floor is free again. */
   correct(): void {

@@ -6,12 +6,13 @@
 import { useCallback, useState } from 'react';
 import { readRoomStorage, writeRoomStorage } from '../../api/roomStorage.ts';
 
-function read(): boolean {
+/** The device's choice, which every voice room of the app follows unless its page passes its own. */
+export function storedVoiceProcessing(): boolean {
   return readRoomStorage('voiceProcessing') !== 'off';
 }
 
 export function useVoiceProcessing(): [boolean, (on: boolean) => void] {
-  const [on, setOn] = useState(read);
+  const [on, setOn] = useState(storedVoiceProcessing);
   const change = useCallback((next: boolean) => {
     setOn(next);
     // When the storage refuses, the choice lasts for this page.

@@ -4,6 +4,7 @@
  * loads: `window.__talkgroupDiagnostics = true` (Playwright's addInitScript) or `?diagnostics` in its address.
  */
 import { useEffect, useRef, useState, useSyncExternalStore } from 'react';
+import { storedVoiceProcessing } from './useVoiceProcessing.ts';
 import type { RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoom.ts';
 import { VoiceRoom } from './voiceRoom.ts';
 
@@ -41,11 +42,20 @@ export interface UseVoiceRoomOptions extends Omit<VoiceRoomOptions, 'socket'> {
   socket: RoomSocket | null;
   /** False until what the room needs (the channel, the ICE servers) is known. */
   enabled: boolean;
+  /**
+   * A room heard beside the page's own (the scan's): never the diagnostics' `__talkgroupRoom`, only in
+   * `__talkgroupRooms`. By default a talking room is the page's own, a listening one is not.
+   */
+  beside?: boolean;
 }
 
 export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom | null; state: VoiceRoomState } {
   const [engine, setEngine] = useState<VoiceRoom | null>(null);
-  const { socket, enabled, room, name, video, voiceProcessing, mode, linkTones, iceTransportPolicy } = options;
+  const { socket, enabled, room, name, video, mode, linkTones, iceTransportPolicy, beside } = options;
+  // Every room follows the device's choice (issue 37: the desk's rooms processed the microphone whatever the
+  // choice, and a processed tone arrived 20 dB under a member's), unless its page passes its own.
+  const [storedProcessing] = useState(storedVoiceProcessing);
+  const voiceProcessing = options.voiceProcessing ?? storedProcessing;
   const iceKey = JSON.stringify(options.iceServers);
   // The room is made with the ICE servers it first gets; renewed ones (TURN credentials) reach it below.
   const iceAtStart = useRef(iceKey);
@@ -76,7 +86,7 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
     let detachDiagnostics: (() => void) | undefined;
     if (diagnosticsRequested()) {
       void import('./diagnostics.ts').then(({ attachDiagnostics }) => {
-        if (!left) detachDiagnostics = attachDiagnostics(voice, room, mode !== 'listen');
+        if (!left) detachDiagnostics = attachDiagnostics(voice, room, mode !== 'listen' && !beside);
       });
     }
     void voice.start();
@@ -86,7 +96,7 @@ export function useVoiceRoom(options: UseVoiceRoomOptions): { engine: VoiceRoom 
       detachDiagnostics?.();
       setEngine(null);
     };
-  }, [socket, enabled, room, name, video, report, recorder, mode, linkTones, iceTransportPolicy, output]);
+  }, [socket, enabled, room, name, video, report, recorder, mode, linkTones, iceTransportPolicy, output, beside]);
 
   useEffect(() => {
     engine?.setIce({ iceServers: JSON.parse(iceKey) as RTCIceServer[], iceTransportPolicy });

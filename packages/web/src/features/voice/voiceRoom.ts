@@ -22,7 +22,7 @@ import { MicStateReporter } from './micStateReporter.ts';
 import type { TransmissionRecorder } from './recorder.ts';
 import { ServerTransport } from './serverTransport.ts';
 import { SignalClient } from './signalClient.ts';
-import { TalkControl } from './talkControl.ts';
+import { type BroadcastRecording, TalkControl } from './talkControl.ts';
 import { type PeerState, SnapshotSource, type VoiceRoomOptions, type VoiceRoomState } from './voiceRoomState.ts';
 import type { IceSettings, VoiceTransport } from './voiceTransport.ts';
 
@@ -123,8 +123,9 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private recorderHere(recorder: TransmissionRecorder): TransmissionRecorder {
     const here = () => this.transport.kind === 'mesh';
     return Object.assign(Object.create(recorder) as TransmissionRecorder, {
-      begin: (track: MediaStreamTrack) => (here() ? recorder.begin(track) : undefined),
-      keep: (track: MediaStreamTrack) => (here() ? recorder.keep(track) : undefined),
+      // Every argument passed on: a wrapper that names them drops the next one added (an all call's channels).
+      begin: (...args: Parameters<TransmissionRecorder['begin']>) => (here() ? recorder.begin(...args) : undefined),
+      keep: (...args: Parameters<TransmissionRecorder['keep']>) => (here() ? recorder.keep(...args) : undefined),
       end: () => (here() ? recorder.end() : undefined),
       discard: () => recorder.discard(),
     });
@@ -140,6 +141,10 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     this.transport.leave();
     this.transport = this.makeTransport(payload.kind);
     if (this.started) this.transport.join(this.localStream);
+    // The answer to this page's join (the server admitted it to the channel's media before saying how it goes):
+    // through the media server, the connections start now rather than after the rest of the join (late entry:
+    // a page joining while someone talks hears them sooner).
+    if (this.started && !this.inChannel && payload.kind === 'server') this.transport.channelJoined();
     // The channel moved while this page was in it (the media server went down, or came back): the new
     // transport connects at once (on the mesh to every peer: two pages offering each other settle it).
     if (this.started && this.inChannel) {
@@ -269,6 +274,8 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     } else {
       console.warn('Talkgroup: join refused', this.options.room, answer.result);
       this.joined = false;
+      // Connections started early (media_plane) have no channel to carry.
+      this.transport.reset();
       this.changed();
     }
   }
@@ -357,8 +364,8 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
    * An all call granted this channel's floor (the dispatch console's broadcast_request): the microphone is
    * heard here until `setBroadcasting(false)`; no floor is asked, the all call took it.
    */
-  setBroadcasting(on: boolean): void {
-    if (!this.closed && !this.listening) this.ptt.broadcast(on);
+  setBroadcasting(on: boolean, recording?: BroadcastRecording): void {
+    if (!this.closed && !this.listening) this.ptt.broadcast(on, recording);
   }
 
   /** The join view's camera button: the track stays, so turning it back on needs no negotiation. */

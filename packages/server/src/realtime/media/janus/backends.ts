@@ -9,11 +9,13 @@ import { JanusConnection, type JanusHandle, JanusSession } from './connection.ts
 
 export const AUDIOBRIDGE = 'janus.plugin.audiobridge';
 export const STREAMING = 'janus.plugin.streaming';
+export const VIDEOROOM = 'janus.plugin.videoroom';
 
 export interface BackendControl {
   session: JanusSession;
   audiobridge: JanusHandle;
   streaming: JanusHandle;
+  videoroom: JanusHandle;
 }
 
 export interface JanusBackend {
@@ -66,8 +68,12 @@ export function janusBackends(options: BackendsOptions) {
       async control() {
         control ??= (async () => {
           const session = await JanusSession.create(backend.connection);
-          const [audiobridge, streaming] = await Promise.all([session.attach(AUDIOBRIDGE), session.attach(STREAMING)]);
-          return { session, audiobridge, streaming };
+          const [audiobridge, streaming, videoroom] = await Promise.all([
+            session.attach(AUDIOBRIDGE),
+            session.attach(STREAMING),
+            session.attach(VIDEOROOM),
+          ]);
+          return { session, audiobridge, streaming, videoroom };
         })();
         const made = control;
         try {

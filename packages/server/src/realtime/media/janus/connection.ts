@@ -73,6 +73,8 @@ export class JanusConnection {
   private openTimer: NodeJS.Timeout | undefined;
   private stopped = false;
   up = false;
+  /** Why the connection last failed or dropped, and when (ISO): /readyz names it. Null until one failed. */
+  lastError: { message: string; at: string } | null = null;
   private readonly options: JanusConnectionOptions;
 
   constructor(options: JanusConnectionOptions) {
@@ -86,6 +88,10 @@ export class JanusConnection {
       socket = new WebSocket(this.options.url, 'janus-protocol');
     } catch (error) {
       this.options.log.warn({ err: error, url: this.options.url }, 'could not open the media server connection');
+      this.lastError = {
+        message: error instanceof Error ? error.message : String(error),
+        at: new Date().toISOString(),
+      };
       this.scheduleRetry();
       return;
     }
@@ -128,6 +134,7 @@ export class JanusConnection {
       // Closing a socket that never opened may throw; it is dropped either way.
     }
     const wasUp = this.up;
+    this.lastError = { message: why, at: new Date().toISOString() };
     this.socket = null;
     this.up = false;
     this.failAll(new JanusUnavailableError('The media server connection was lost.'));

@@ -1,10 +1,13 @@
 /**
  * Channels patched together (the dispatch console): what is said in one is heard in the others until the
- * patch ends. For each ordered pair of its channels (from A to B), room B gets a plain-RTP participant (group
- * `patch`, always unmuted) and room A forwards the mix of its own pages (group `local`) to that participant's
- * port. A patch participant's voice is never forwarded (it is not `local`), so no channel hears itself back,
- * whatever the number of channels. Rooms may be on different Janus instances: the forwarder sends to the
- * address the other Janus gave (its AudioBridge `local_ip`).
+ * patch ends. A patch is the moment where two voices may be heard at once (this channel's holder and
+ * another's), so a patched channel mixes (feed.ts): its holder goes into its AudioBridge room (through the
+ * room's relay) and the room's mix feeds its mountpoint. For each ordered pair of its channels (from A to B),
+ * room B gets a plain-RTP participant (group `patch`, always unmuted) and room A forwards the mix of its own
+ * voices (group `local`: the relay and spec clients) to that participant's port. A patch participant's voice is
+ * never forwarded (it is not `local`), so no channel hears itself back, whatever the number of channels. Rooms
+ * may be on different Janus instances: the forwarder sends to the address the other Janus gave (its
+ * AudioBridge `local_ip`).
  *
  * What a patch needs is read from Janus itself and made again where missing (`reconcile`, idempotent, under
  * the patch's lock so that two app instances never make it twice): the participant's name carries the patch,
@@ -15,9 +18,9 @@
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AssignmentStore } from './assignments.ts';
-import { AUDIOBRIDGE, type JanusBackend, type JanusBackends } from './backends.ts';
+import type { JanusBackend, JanusBackends } from './backends.ts';
 import { type JanusHandle, JanusUnavailableError } from './connection.ts';
-import { type JanusRooms, LOCAL_GROUP, PATCH_GROUP } from './rooms.ts';
+import { type JanusRooms, joinAsRtp, LOCAL_GROUP, PATCH_GROUP } from './rooms.ts';
 import type { JanusKeys } from './secrets.ts';
 
 export type PatchList = () => Promise<Array<{ patchId: string; channelIds: number[] }>>;
@@ -52,6 +55,11 @@ export function janusPatches(deps: {
   keys: JanusKeys;
   backendFor: (channelId: number) => Promise<JanusBackend>;
   activePatches?: PatchList;
+  /**
+   * The channel's voices are forwarded again as it needs now (feed.ts): patched, its mixer's mix feeds its
+   * mountpoint; no longer, what is on the air goes straight there again.
+   */
+  refeed: (backend: JanusBackend, channelId: number) => Promise<void>;
 }) {
   const { rooms, store, log, keys, backendFor } = deps;
   /** The patches this instance knows (made here, told by another instance, or listed by activePatches). */
@@ -74,33 +82,27 @@ export function janusPatches(deps: {
   /** From A to B: B's participant bringing A in, and A's forwarder feeding it. */
   async function connect(patchId: string, from: number, to: number): Promise<void> {
     const [source, target] = await Promise.all([backendFor(from), backendFor(to)]);
-    await Promise.all([rooms.room(source, from), rooms.room(target, to)]);
+    await Promise.all([rooms.bridge(source, from), rooms.bridge(target, to)]);
     const name = nameOf(patchId, from);
     const present = (await participantsOf(target, to)).find((participant) => participant.display?.startsWith(name));
     let address = /^(.+):(\d+)$/.exec(present?.display?.slice(name.length) ?? '');
     if (!address) {
-      const { session, audiobridge } = await target.control();
+      const { audiobridge } = await target.control();
       // One made by an instance that died before it could name its address: of no use.
       if (present)
         await audiobridge
           .message({ request: 'kick', room: to, secret: keys.roomSecret(to), id: present.id })
           .catch(() => {});
-      const handle = await session.attach(AUDIOBRIDGE);
-      const joined = await handle.message({
-        request: 'join',
+      const joined = await joinAsRtp(target, {
         room: to,
         pin: keys.roomPin(to),
         group: PATCH_GROUP,
-        display: name,
-        muted: false,
-        rtp: { payload_type: PATCH_PT },
+        name,
+        payloadType: PATCH_PT,
+        what: 'a patch',
       });
-      const rtp = joined.data.rtp as { ip?: string; port?: number } | undefined;
-      if (!rtp?.ip || !rtp.port) throw new Error('the media server gave no RTP address for a patch');
-      // Its address in its name: any instance finds where to forward to.
-      await handle.message({ request: 'configure', display: `${name}${rtp.ip}:${rtp.port}` });
-      handles.set(`${patchId}:${from}:${to}`, handle);
-      address = /^(.+):(\d+)$/.exec(`${rtp.ip}:${rtp.port}`);
+      handles.set(`${patchId}:${from}:${to}`, joined.handle);
+      address = /^(.+):(\d+)$/.exec(`${joined.address.ip}:${joined.address.port}`);
     }
     const [, ip, port] = address ?? [];
     const ssrc = forwarderSsrc(patchId, from, to);
@@ -162,8 +164,11 @@ export function janusPatches(deps: {
       const channelIds = known.get(patchId);
       if (!channelIds) return;
       for (const [from, to] of pairs(channelIds)) await connect(patchId, from, to);
+      for (const channelId of channelIds) await deps.refeed(await backendFor(channelId), channelId);
     });
   }
+
+  const holds = (channelId: number) => [...known.values()].some((channelIds) => channelIds.includes(channelId));
 
   let reapplying = false;
   /** Every patch known here (and those activePatches lists) made again where Janus lost a part of it. */
@@ -187,8 +192,22 @@ export function janusPatches(deps: {
   }, REAPPLY_EVERY_MS);
   timer.unref();
 
+  /** After a patch ended: its channels that no other patch holds stop mixing (unless another voice needs it), and their mixers may go. */
+  async function unmixFreed(channelIds: number[]): Promise<void> {
+    for (const channelId of channelIds) {
+      if (holds(channelId)) continue;
+      const backend = await backendFor(channelId).catch(() => undefined);
+      if (!backend) continue;
+      await deps.refeed(backend, channelId).catch((error) => {
+        if (!(error instanceof JanusUnavailableError)) throw error;
+      });
+      await rooms.destroyBridgeIfUnused(backend, channelId, () => holds(channelId));
+      await rooms.destroyIfUnused(backend, channelId, () => holds(channelId));
+    }
+  }
+
   return {
-    holds: (channelId: number) => [...known.values()].some((channelIds) => channelIds.includes(channelId)),
+    holds,
     async patch(patchId: string, channelIds: number[]): Promise<void> {
       known.set(patchId, [...new Set(channelIds)]);
       try {
@@ -209,10 +228,7 @@ export function janusPatches(deps: {
             if (!(error instanceof JanusUnavailableError)) throw error;
           });
       });
-      for (const channelId of channelIds) {
-        const backend = await backendFor(channelId).catch(() => undefined);
-        if (backend) await rooms.destroyIfUnused(backend, channelId, () => false);
-      }
+      await unmixFreed(channelIds);
     },
     /** Another instance made or ended a patch: known here too (null: ended). */
     learn(patchId: string, channelIds: number[] | null): void {

@@ -1,0 +1,34 @@
+/** A channel as the server uses it (the channel store's rows, the hidden channel of a private call). */
+import type { VoiceMode } from '@talkgroup/protocol';
+import type { Selectable } from 'kysely';
+import type { ChannelsTable } from '../db/schema.ts';
+
+export interface ChannelSummary {
+  id: number;
+  name: string;
+  rtcSession: string;
+  createdAt: string;
+  /** One talker at a time (the floor); false: an open conference. */
+  floorControl: boolean;
+  /** Transmissions are recorded into the voice history (issue 15). */
+  recording: boolean;
+  /** Through the media server when there is one, or always peer to peer (issue 26). */
+  voiceMode: VoiceMode;
+  /** The hidden channel of a private call (issue 27): no list shows it, only its two members enter it. */
+  hidden: boolean;
+}
+
+export type ChannelRow = Selectable<ChannelsTable>;
+
+export function toSummary(row: ChannelRow): ChannelSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    rtcSession: row.rtc_session,
+    createdAt: row.created_at,
+    floorControl: row.floor_control !== 0,
+    recording: row.recording !== 0,
+    voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
+    hidden: row.hidden === 1,
+  };
+}
