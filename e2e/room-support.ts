@@ -149,6 +149,28 @@ export async function connectedIn(page: Page, room: string, userId: number): Pro
   return id;
 }
 
+/**
+ * The socket id of `other`'s page in that channel's room, once `page` holds a connected peer for it: the one
+ * device meant when a user has several pages in the room (a user's peers cannot be told apart by user id).
+ */
+export async function connectedPageIn(page: Page, room: string, other: Page): Promise<string> {
+  let id = '';
+  await expect
+    .poll(
+      async () => {
+        id = (await other.evaluate((key) => window.__talkgroupRooms?.[key]?.selfId ?? '', room)) ?? '';
+        if (!id) return undefined;
+        return page.evaluate(
+          ([key, peerId]) => window.__talkgroupRooms?.[key]?.peers().find((peer) => peer.id === peerId)?.connection,
+          [room, id] as const,
+        );
+      },
+      { timeout: 45_000, message: `a connected peer for that page in ${room}` },
+    )
+    .toBe('connected');
+  return id;
+}
+
 export async function playedIn(page: Page, room: string, peerId: string): Promise<number> {
   return page.evaluate(
     async ([key, id]) => (await window.__talkgroupRooms?.[key]?.inboundAudio(id))?.playedSeconds ?? 0,
@@ -185,6 +207,8 @@ declare global {
     __talkgroupRooms?: Record<
       string,
       {
+        /** The page's own socket id in the room: the peer id the other pages know it by. */
+        selfId: string | null;
         peers(): Array<{ id: string; userId: number | null; connection: string }>;
         recentPeak(peerId: string): number;
         /** The audio level the last received RTP packets carry (RFC 6464, set by the sender), 0..1. */

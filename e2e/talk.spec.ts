@@ -11,6 +11,7 @@ import { type Account, expect as baseExpect, startIn, test, unique } from './fix
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import {
   connectedIn,
+  connectedPageIn,
   connectedPeer,
   expectSilence,
   expectToHear,
@@ -543,7 +544,8 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     // Mia talks on Atelier: Lou's page on Quai hears her and names the channel and the talker.
     const miaAtLou = await connectedIn(phone.page, atelier.rtcSession, mia.id);
     const silence = await silenceIn(phone.page, atelier.rtcSession, miaAtLou);
-    const louAtMia = await connectedIn(talker.page, atelier.rtcSession, lou.id);
+    // Lou has three pages in Atelier (each scans it): Mia must listen to the phone's, the one that replies.
+    const louAtMia = await connectedPageIn(talker.page, atelier.rtcSession, phone.page);
     const miaSilence = await silenceIn(talker.page, atelier.rtcSession, louAtMia);
     const miaPtt = talker.page.getByRole('button', { name: 'Push to talk' });
     await expect(miaPtt).toBeEnabled();
