@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { type Account, expect as baseExpect, startIn, test, unique } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
@@ -42,6 +43,50 @@ test.use({
   },
 });
 test.describe.configure({ timeout: 180_000 });
+
+/**
+ * Watches, in the page itself (a MutationObserver), for a button of that name; the returned function waits until
+ * it was seen. An offer that lasts a few seconds is not missed while the test waits on a loaded machine. With
+ * `holdSpace`, the page presses the space bar (on its body) the moment the button appears: the talk button's
+ * own shortcut; the test lets go with `keyboard.up('Space')`.
+ */
+async function watchForButton(
+  page: Page,
+  name: string,
+  options: { holdSpace?: boolean } = {},
+): Promise<() => Promise<void>> {
+  await page.evaluate(
+    ([label, holdSpace]) => {
+      const holder = window as { __buttonsSeen?: Record<string, boolean> };
+      holder.__buttonsSeen = { ...holder.__buttonsSeen, [label]: false };
+      const seenSoFar = holder.__buttonsSeen;
+      const seen = () => {
+        if (![...document.querySelectorAll('button')].some((b) => b.getAttribute('aria-label') === label)) return false;
+        if (holdSpace)
+          document.body.dispatchEvent(new KeyboardEvent('keydown', { key: ' ', code: 'Space', bubbles: true }));
+        seenSoFar[label] = true;
+        return true;
+      };
+      if (seen()) return;
+      const observer = new MutationObserver(() => {
+        if (seen()) observer.disconnect();
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true });
+    },
+    [name, options.holdSpace ?? false] as const,
+  );
+  return () =>
+    expect
+      .poll(
+        () =>
+          page.evaluate(
+            (label) => (window as { __buttonsSeen?: Record<string, boolean> }).__buttonsSeen?.[label] ?? false,
+            name,
+          ),
+        { message: `the page shows ${name}`, timeout: 45_000 },
+      )
+      .toBe(true);
+}
 
 async function signInOnForm(page: import('@playwright/test').Page, account: Account) {
   await page.goto('/signin');
@@ -519,6 +564,8 @@ test('scan and talk-back: on one channel the member hears its other one, named w
   server,
   seed,
 }) => {
+  // Four pages, three of them in two channels' voice rooms: on a loaded machine this takes minutes.
+  test.setTimeout(300_000);
   const atelier = await seed.channel(unique('Atelier'));
   const quai = await seed.channel(unique('Quai'));
   const mia = await seed.member({ firstName: 'Mia', lastName: 'Atelier' });
@@ -556,22 +603,26 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     await expect
       .poll(() => peakIn(phone.page, atelier.rtcSession, miaAtLou), { message: 'Lou hears Atelier from Quai' })
       .toBeGreaterThan(heardAbove(silence));
+    // The offer to answer lasts 5 s from the end of Mia's transmission. On a loaded machine one of the test's
+    // round trips to a page can take longer than that, so each page watches for the offer itself, from before
+    // Mia lets go: the phone answers the moment it appears (holding the space bar, as a person would).
+    const phoneReplied = await watchForButton(phone.page, `Répondre sur ${atelier.name}`, { holdSpace: true });
+    const englishOffered = await watchForButton(english.page, `Reply on ${atelier.name}`);
+    const germanOffered = await watchForButton(german.page, `Auf ${atelier.name} antworten`);
     await talker.page.mouse.up();
     await expect(phone.page.getByTestId('scan-heard')).toHaveText('');
 
     // Within 5 s, holding the button answers on Atelier; then it talks on Quai again.
     const reply = phone.page.getByRole('button', { name: `Répondre sur ${atelier.name}` });
-    await expect(reply).toBeVisible();
-    await expect(english.page.getByRole('button', { name: `Reply on ${atelier.name}` })).toBeVisible();
-    await expect(german.page.getByRole('button', { name: `Auf ${atelier.name} antworten` })).toBeVisible();
-    await reply.hover();
-    await phone.page.mouse.down();
+    await phoneReplied();
+    await englishOffered();
+    await germanOffered();
     await expect(reply).toHaveAttribute('aria-pressed', 'true');
     await expect(talker.page.getByTestId('talking-now')).toHaveText('Talking: Lou Quai');
     await expect
       .poll(() => peakIn(talker.page, atelier.rtcSession, louAtMia), { message: 'Mia hears the reply' })
       .toBeGreaterThan(heardAbove(miaSilence));
-    await phone.page.mouse.up();
+    await phone.page.keyboard.up('Space');
     await expect(talker.page.getByTestId('talking-now')).toHaveText('Nobody is talking');
     await expect(phone.page.getByRole('button', { name: 'Appuyer pour parler' })).toBeVisible();
     await expect(reply).toHaveCount(0);
@@ -579,8 +630,9 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     // Left alone, the chance to answer ends after 5 s.
     await talker.page.mouse.down();
     await expect(phone.page.getByTestId('scan-heard')).toHaveText(`Sur ${atelier.name} : Mia Atelier`);
+    const offeredAgain = await watchForButton(phone.page, `Répondre sur ${atelier.name}`);
     await talker.page.mouse.up();
-    await expect(reply).toBeVisible();
+    await offeredAgain();
     await expect(reply).toHaveCount(0, { timeout: 15_000 });
     await expect(phone.page.getByRole('button', { name: 'Appuyer pour parler' })).toBeVisible();
 
