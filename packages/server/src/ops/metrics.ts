@@ -10,7 +10,7 @@ import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest }
 import type { Registry } from 'prom-client';
 import type { Config } from '../config.ts';
 import type { OpenedDatabase } from '../db/open.ts';
-import type { Io } from '../realtime/context.ts';
+import type { Io } from '../realtime/io.ts';
 import type { MediaServerHealth } from '../realtime/media/janus/plane.ts';
 
 function sameSecret(given: string, expected: string): boolean {

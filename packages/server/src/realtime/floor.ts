@@ -13,7 +13,7 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { FloorClaim, FloorStore } from '../floor/store.ts';
-import type { RealtimeContext, SocketData } from './context.ts';
+import type { EmitTo, SocketData } from './io.ts';
 import { channelRoom, peerRoom } from './room-names.ts';
 
 export interface FloorOutcome {
@@ -48,15 +48,14 @@ export interface Floor {
   stop(): void;
 }
 
-export function floorControl(
-  deps: Pick<RealtimeContext, 'emitTo'> & {
-    store: FloorStore;
-    maxMs: number;
-    log: FastifyBaseLogger;
-    /** A holding that ran out: its holder's mic goes off (talk bursts, onMicStateChanged). */
-    onTimeout: (claim: FloorClaim, channelId: number) => Promise<void>;
-  },
-): Floor {
+export function floorControl(deps: {
+  emitTo: EmitTo;
+  store: FloorStore;
+  maxMs: number;
+  log: FastifyBaseLogger;
+  /** A holding that ran out: its holder's mic goes off (talk bursts, onMicStateChanged). */
+  onTimeout: (claim: FloorClaim, channelId: number) => Promise<void>;
+}): Floor {
   const { store, maxMs, emitTo, log } = deps;
   /** This instance's timers of the holdings it granted, with their claims and when they run out. */
   const timers = new Map<number, { socketId: string; timer: NodeJS.Timeout; claim: FloorClaim; endsAt: number }>();

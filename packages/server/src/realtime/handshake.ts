@@ -9,7 +9,7 @@ import type { SessionStore } from '../auth/sessions.ts';
 import { databaseUnreachable } from '../http/outages.ts';
 import type { UserStore } from '../users/store.ts';
 import { refusal } from './connection-gate.ts';
-import type { Io, SocketData } from './context.ts';
+import type { Io, SocketData } from './io.ts';
 import { wantsOnePush } from './legacy/client-kinds.ts';
 
 /** The token from the handshake query, or from the Socket.IO `auth` object. */

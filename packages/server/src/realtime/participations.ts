@@ -2,7 +2,7 @@
  * A socket's channels (Mumble keeps the channels a user listens to as a set per user; a socket here keeps its
  * participations): which one an event is about, and the Socket.IO rooms a participation puts it in.
  */
-import type { Participation, SocketData } from './context.ts';
+import type { Participation, SocketData } from './io.ts';
 import { channelRoom, mapRoom, peerRoom } from './room-names.ts';
 import { SocketInputError } from './socket-tasks.ts';
 

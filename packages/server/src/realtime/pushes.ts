@@ -3,7 +3,7 @@
  * target backed by Socket.IO rooms; a test can hand in a recorder.
  */
 import type { DomainEvents, EventBus } from '../events.ts';
-import type { EventArgs, EventName } from './context.ts';
+import type { EventArgs, EventName } from './io.ts';
 
 export interface PushTarget {
   /** To every administrator's sockets. */

@@ -6,7 +6,7 @@
  * check finds the change within `rightsRecheckMs`.
  */
 import type { Config } from '../config.ts';
-import type { Io } from './context.ts';
+import type { Io } from './io.ts';
 
 /** Whether the instances were told (false: no REDIS_URL, they will see it at their next periodic check). */
 export async function tellInstances(

@@ -23,10 +23,11 @@ import { positions } from './concerns/positions.ts';
 import { afterPresence, leaveAll, ownerOf, presenceSettled, rooms } from './concerns/rooms.ts';
 import { talk } from './concerns/talk.ts';
 import { connectionGate } from './connection-gate.ts';
-import type { Concern, Io, RealtimeContext, RealtimeServices, SocketScope, TalkSocket } from './context.ts';
+import type { Concern, RealtimeContext, SocketScope } from './context.ts';
 import { floorControl } from './floor.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
+import type { Io, RealtimeServices, TalkSocket } from './io.ts';
 import { clientKindRoom, pushers } from './legacy/client-kinds.ts';
 import { specSocketEvents } from './legacy/socket-events.ts';
 import { memoryAssignments, redisAssignments } from './media/janus/assignments.ts';
@@ -60,7 +61,7 @@ export interface AttachRealtimeServices
   patches: PatchStore;
 }
 
-export type { Io } from './context.ts';
+export type { Io } from './io.ts';
 
 export interface Realtime
   extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor' | 'media'> {

@@ -1,7 +1,7 @@
 /** Ending sessions: their sockets, on whichever instance, are told why and closed for good. */
 import type { SessionEndReason } from '@talkgroup/protocol';
 import type { DomainEvents } from '../events.ts';
-import type { Io, TalkSocket } from './context.ts';
+import type { Io, TalkSocket } from './io.ts';
 import { userRoom } from './room-names.ts';
 
 const MESSAGES: Record<SessionEndReason, string> = {

@@ -8,7 +8,7 @@
  * bufferedAmount.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Io } from './context.ts';
+import type { Io } from './io.ts';
 
 /** The parts of Engine.IO's connection (engine.io's Socket and its transport) read here. */
 export interface EngineConnection {

@@ -13,7 +13,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore } from '../channels/store.ts';
 import type { PresenceStore } from '../presence/store.ts';
-import type { RealtimeContext, StatusOptions } from './context.ts';
+import type { RealtimeContext } from './context.ts';
+import type { StatusOptions } from './io.ts';
 import { ADMINS_ROOM, channelRoom, supervisorRoom } from './room-names.ts';
 
 /** What this part uses of the services (app.ts hands them over). */

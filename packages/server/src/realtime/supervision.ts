@@ -7,7 +7,7 @@
  */
 import { type Actor, may, mayAnywhere } from '@talkgroup/protocol';
 import type { MembershipStore } from '../channels/membership.ts';
-import type { TalkSocket } from './context.ts';
+import type { TalkSocket } from './io.ts';
 import { supervisedChannelOf, supervisorRoom } from './room-names.ts';
 
 /** What this part uses of the services (app.ts hands them over). */

@@ -5,9 +5,12 @@
  * and is kept afterwards as talk bursts and channel_talk entries.
  */
 import type { FloorAnswer } from '@talkgroup/protocol';
+import type { FastifyBaseLogger } from 'fastify';
 import type { ChannelSummary } from '../channels/store.ts';
-import type { MicChange, Participation, RealtimeContext, SocketData } from './context.ts';
-import type { FloorOutcome, TakeOptions } from './floor.ts';
+import type { ChannelCache } from './channel-cache.ts';
+import type { Floor, FloorOutcome, TakeOptions } from './floor.ts';
+import type { EmitTo, MicChange, Participation, RealtimeServices, SocketData } from './io.ts';
+import type { MediaPlanes } from './media/plane.ts';
 import { channelRoom, lobbyRoom } from './room-names.ts';
 import { SocketInputError } from './socket-tasks.ts';
 
@@ -42,7 +45,15 @@ export interface Talk {
 /** The longest a grant waits for the media server to unmute its holder. */
 const UNMUTE_WAIT_MS = 200;
 
-type TalkDeps = Pick<RealtimeContext, 'services' | 'emitTo' | 'floor' | 'media' | 'channelCache' | 'log'>;
+/** What the talk uses of the real-time context (context.ts gathers the talk with them). */
+interface TalkDeps {
+  services: RealtimeServices;
+  emitTo: EmitTo;
+  floor: Floor;
+  media: MediaPlanes;
+  channelCache: ChannelCache;
+  log: FastifyBaseLogger;
+}
 
 export function talkCore(deps: TalkDeps): Talk {
   const { services, emitTo, floor, media, channelCache, log } = deps;

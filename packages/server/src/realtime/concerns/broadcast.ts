@@ -6,7 +6,8 @@
  * microphone be heard in every granted channel: each hears the same voice, on the mesh or the media server.
  */
 import { type BroadcastAnswer, BroadcastRequest, may, mayAnywhere } from '@talkgroup/protocol';
-import type { Concern, MicChange } from '../context.ts';
+import type { Concern } from '../context.ts';
+import type { MicChange } from '../io.ts';
 import { participationByRoom } from '../participations.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 import { recordInQueue, talkerOf } from './talk.ts';

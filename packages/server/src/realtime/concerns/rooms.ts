@@ -15,7 +15,8 @@ import {
 import type { ChannelSummary } from '../../channels/store.ts';
 import type { PresenceWrite } from '../../presence/group-commit.ts';
 import type { SocketOwner } from '../../presence/store.ts';
-import type { Concern, Participation, RealtimeContext, TalkSocket } from '../context.ts';
+import type { Concern, RealtimeContext } from '../context.ts';
+import type { Participation, TalkSocket } from '../io.ts';
 import { SPEC_PEER_ID } from '../media/plane.ts';
 import { participationByRoom, participationIn, roomsOf } from '../participations.ts';
 import { channelRoom, mapRoom } from '../room-names.ts';

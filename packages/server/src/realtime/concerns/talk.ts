@@ -5,7 +5,8 @@
  * is on its way (node:sqlite writes on this thread: bench/ptt-latency, bench/floor-grant).
  */
 import { FloorRequest } from '@talkgroup/protocol';
-import type { Concern, MicChange, SocketScope, TalkSocket } from '../context.ts';
+import type { Concern, SocketScope } from '../context.ts';
+import type { MicChange, TalkSocket } from '../io.ts';
 import { parse } from '../socket-tasks.ts';
 import type { Talker } from '../talk.ts';
 

@@ -10,7 +10,7 @@
  * with `except(the other kind's room)`, on every instance (the Redis adapter carries rooms).
  */
 import type { Socket } from 'socket.io';
-import type { EventArgs, EventName, Io, TalkSocket } from '../context.ts';
+import type { EventArgs, EventName, Io, TalkSocket } from '../io.ts';
 import { isConsoleRoom } from '../room-names.ts';
 import type { GatheredStatus } from '../status.ts';
 

@@ -6,7 +6,7 @@
  * large channels and enforces the floor.
  */
 import { Answer, Candidate, Offer } from '@talkgroup/protocol';
-import type { Concern } from '../context.ts';
+import type { SocketConcern } from '../io.ts';
 import { peerRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 import { type ChannelMedia, channelRegistry, type MediaParticipant, type MediaPlane } from './plane.ts';
@@ -16,7 +16,7 @@ import { type ChannelMedia, channelRegistry, type MediaParticipant, type MediaPl
  * the signal names (its peer room there), on whichever instance it is connected. Each relayed signal names
  * its channel (`room`), so that a page in several channels hands it to that channel's connections.
  */
-const signalling: Concern = (socket, scope) => {
+const signalling: SocketConcern = (socket, scope) => {
   scope.on('offer', (payload) => {
     const offer = parse(Offer, payload, 'offer');
     const { channelId, room } = scope.requireRoom('offer', offer.room);

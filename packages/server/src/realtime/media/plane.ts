@@ -9,7 +9,7 @@
  */
 import type { MediaKind, ParticipationMode } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
-import type { Concern } from '../context.ts';
+import type { SocketConcern } from '../io.ts';
 
 /**
  * The id under which a spec client sees the media server in a `server` channel: one peer for the whole
@@ -54,7 +54,7 @@ export interface MediaPlane {
   /** How the voice of the channels it carries travels. */
   readonly kind: MediaKind;
   /** The socket events this plane needs (the mesh: the signalling relay; a media server: offers, candidates). */
-  readonly concern: Concern;
+  readonly concern: SocketConcern;
   /** The channel's media on this instance, opened on first use. */
   channel(channelId: number): ChannelMedia;
   /** The channel's media if it is open here. */
@@ -98,7 +98,7 @@ export interface MediaPlanes {
    * recorded once, and kept in each channel's history.
    */
   allCall(socketId: string, channelIds: number[] | null): void;
-  readonly concerns: Concern[];
+  readonly concerns: SocketConcern[];
   stop(): Promise<void>;
 }
 

@@ -21,7 +21,7 @@ import {
   MediaWatch,
   Offer,
 } from '@talkgroup/protocol';
-import type { Concern } from '../../context.ts';
+import type { SocketConcern } from '../../io.ts';
 import { parse, SocketInputError } from '../../socket-tasks.ts';
 import { type JanusHandle, JanusUnavailableError } from './connection.ts';
 
@@ -69,7 +69,7 @@ function specDescription(event: string, value: unknown): SpecDescription {
   throw new SocketInputError(`${event}: sdp must be a session description.`);
 }
 
-export function janusSignalling(signals: MediaSignals): Concern {
+export function janusSignalling(signals: MediaSignals): SocketConcern {
   return (socket, scope) => {
     scope.answer('media_offer', async (payload) => {
       const { room, sdp, leg } = parse(MediaOffer, payload, 'media_offer');
