@@ -9,18 +9,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { OpenedDatabase } from '../db/open.ts';
 import type { MediaServerHealth } from '../realtime/media/janus/plane.ts';
+import type { RedisState } from '../realtime/redis.ts';
 import type { TurnHealth } from './turn-probe.ts';
 
 export interface ReadinessSources {
   redisState: () => Promise<RedisState>;
   mediaHealth: () => MediaServerHealth[] | null;
   turnHealth: () => Promise<TurnHealth[]>;
-}
-
-/** Redis as /readyz reports it: not used without REDIS_URL (nothing to wait for), else whether it answers. */
-export interface RedisState {
-  used: boolean;
-  ok: boolean;
 }
 
 export function healthRoutes(app: FastifyInstance, database: OpenedDatabase, sources: ReadinessSources) {

@@ -1,6 +1,12 @@
 /** The Redis connections of the Socket.IO adapter (REDIS_URL): one to publish, one to subscribe. */
 import type { FastifyBaseLogger } from 'fastify';
 
+/** Redis as /readyz reports it: not used without REDIS_URL (nothing to wait for), else whether it answers. */
+export interface RedisState {
+  used: boolean;
+  ok: boolean;
+}
+
 export type RedisPair = Awaited<ReturnType<typeof connectRedis>>;
 
 /**
