@@ -30,7 +30,6 @@ import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { ListChangeLog } from '../lists/change-log.ts';
-import { channelsListSource } from '../lists/channels-list.ts';
 import { liveList } from '../lists/live-list.ts';
 import type { FileStore } from '../messages/files.ts';
 import type { MessageStore } from '../messages/store.ts';
@@ -38,6 +37,7 @@ import type { PresenceStore } from '../presence/store.ts';
 import { memberView } from '../users/member-view.ts';
 import type { UserStore } from '../users/store.ts';
 import type { ChannelAccess } from './access.ts';
+import { channelsListSource } from './channels-list.ts';
 import type { MembershipStore } from './membership.ts';
 import type { ChannelStore, ChannelSummary } from './store.ts';
 

@@ -39,11 +39,11 @@ import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOr, tokenOf } from '../http/route.ts';
 import type { ListChangeLog } from '../lists/change-log.ts';
 import { liveList } from '../lists/live-list.ts';
-import { usersListSource } from '../lists/users-list.ts';
 import type { VoiceStore } from '../voice/store.ts';
 import { type ImportServices, importUsers } from './import.ts';
 import { type ImportJobServices, importJobs } from './import-jobs.ts';
 import { userPaging } from './paging.ts';
+import { usersListSource } from './users-list.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface UserRoutesServices extends ImportJobServices, ImportServices {

@@ -1,12 +1,12 @@
 /**
- * getAllUsers kept up to date (live-list.ts): each user's JSON in blocks (ordered-blocks.ts); a change to a
- * user (its row, channels, sockets, latest position or activity; migration 0008) builds that user again.
+ * getAllUsers kept up to date (lists/live-list.ts): each user's JSON in blocks (lists/ordered-blocks.ts); a
+ * change to a user (its row, channels, sockets, latest position or activity; migration 0008) builds it again.
  */
 import type { User } from '@talkgroup/protocol';
-import type { UserStore } from '../users/store.ts';
-import type { ListSource } from './live-list.ts';
-import { type Entry, type OrderedBlocks, orderedBlocks } from './ordered-blocks.ts';
-import { answerPieces } from './pieces.ts';
+import type { ListSource } from '../lists/live-list.ts';
+import { type Entry, type OrderedBlocks, orderedBlocks } from '../lists/ordered-blocks.ts';
+import { answerPieces } from '../lists/pieces.ts';
+import type { UserStore } from './store.ts';
 
 const entryOf = (user: User): Entry => ({ id: user.id, createdAt: user.createdAt, json: JSON.stringify(user) });
 

@@ -1,12 +1,12 @@
 /**
- * getAllChannels kept up to date (live-list.ts). Each channel is two pieces: what changes rarely (its row
+ * getAllChannels kept up to date (lists/live-list.ts). Each channel is two pieces: what changes rarely (its row
  * and members) and what changes all day (connected count, latest activity), so that a channel's activity
  * rebuilds a few bytes, not its member list.
  */
 import type { Channel } from '@talkgroup/protocol';
-import type { ChannelActivity, ChannelStore } from '../channels/store.ts';
-import type { ListSource } from './live-list.ts';
-import { answerPieces, type Piece, piece } from './pieces.ts';
+import type { ListSource } from '../lists/live-list.ts';
+import { answerPieces, type Piece, piece } from '../lists/pieces.ts';
+import type { ChannelActivity, ChannelStore } from './store.ts';
 
 interface ListedChannel {
   id: number;
