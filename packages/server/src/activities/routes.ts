@@ -1,6 +1,7 @@
 /** The activity log calls of spec section 7: the latest entries, a paged list, and deleting old entries. */
 import {
   type ActivityTimeFrame,
+  type Capability,
   DASHBOARD_ACTIVITIES_PAGE_SIZE,
   DeleteOldActivities,
   GetAllActivities,
@@ -9,14 +10,17 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore, TokenOwner } from '../auth/sessions.ts';
-import type { ChannelAccess } from '../channels/access.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { ActivityStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface ActivityRoutesServices {
-  access: ChannelAccess;
+  /** Where a reader holds a capability, and a refusal where it does not (channels/access.ts). */
+  access: {
+    channelsWhere(reader: TokenOwner, capability: Capability): Promise<number[] | undefined>;
+    require(reader: TokenOwner, channelId: number, capability: Capability): Promise<unknown>;
+  };
   activities: ActivityStore;
   sessions: SessionStore;
 }

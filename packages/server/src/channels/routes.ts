@@ -31,8 +31,6 @@ import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { ListChangeLog } from '../lists/change-log.ts';
 import { liveList } from '../lists/live-list.ts';
-import type { FileStore } from '../messages/files.ts';
-import type { MessageStore } from '../messages/store.ts';
 import type { PresenceStore } from '../presence/store.ts';
 import { memberView } from '../users/member-view.ts';
 import type { UserStore } from '../users/store.ts';
@@ -47,10 +45,12 @@ export interface ChannelRoutesServices {
   activities: ActivityStore;
   channels: ChannelStore;
   events: EventBus;
-  files: FileStore;
+  /** A deleted channel's uploaded files go (messages/files.ts). */
+  files: { remove(name: string): Promise<void> };
   listChanges: ListChangeLog;
   memberships: MembershipStore;
-  messages: MessageStore;
+  /** The names of a channel's uploaded files (messages/store.ts). */
+  messages: { fileNamesOfChannel(channelId: number): Promise<string[]> };
   presence: PresenceStore;
   sessions: SessionStore;
   users: UserStore;

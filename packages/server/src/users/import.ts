@@ -31,18 +31,24 @@ import type { ActivityStore } from '../activities/store.ts';
 import type { HashPool } from '../auth/hash-pool.ts';
 import type { PasswordPolicy } from '../auth/password-policy.ts';
 import type { SessionStore } from '../auth/sessions.ts';
-import type { MembershipStore } from '../channels/membership.ts';
-import type { ChannelStore } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
 import type { UserStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface ImportServices {
   activities: ActivityStore;
-  channels: ChannelStore;
+  /** A channel by its room key, or a new one (channels/store.ts). */
+  channels: {
+    byRtcSession(rtcSession: string): Promise<{ id: number } | undefined>;
+    create(name: string): Promise<{ id: number; name: string }>;
+  };
   events: EventBus;
   hashPool: HashPool;
-  memberships: MembershipStore;
+  /** Channels' ids by their names, and a user added to channels (channels/membership.ts). */
+  memberships: {
+    channelIdsByNames(names: string[]): Promise<Map<string, number>>;
+    addUserToChannels(userId: number, ids: number[]): Promise<void>;
+  };
   passwordPolicy: PasswordPolicy;
   sessions: SessionStore;
   users: UserStore;

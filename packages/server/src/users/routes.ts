@@ -39,7 +39,6 @@ import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOr, tokenOf } from '../http/route.ts';
 import type { ListChangeLog } from '../lists/change-log.ts';
 import { liveList } from '../lists/live-list.ts';
-import type { VoiceStore } from '../voice/store.ts';
 import { type ImportServices, importUsers } from './import.ts';
 import { type ImportJobServices, importJobs } from './import-jobs.ts';
 import { userPaging } from './paging.ts';
@@ -51,7 +50,12 @@ export interface UserRoutesServices extends ImportJobServices, ImportServices {
   listChanges: ListChangeLog;
   secondFactors: SecondFactors;
   signInLimits: SignInLimits;
-  voice: VoiceStore;
+  /** Also a user's channels set at once (channels/membership.ts). */
+  memberships: ImportServices['memberships'] & {
+    setChannelsOfUser(userId: number, channelIds: number[]): Promise<void>;
+  };
+  /** A deleted user's voice messages go with it, when asked (voice/store.ts). */
+  voice: { removeOfUser(userId: number): Promise<number> };
 }
 
 /** The user a browser keeps after sign-in (spec section 3, browser storage). */
