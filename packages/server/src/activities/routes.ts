@@ -9,9 +9,8 @@ import {
   may,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { SessionStore, TokenOwner } from '../auth/sessions.ts';
 import { said } from '../http/messages.ts';
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, type TokenOwner, type TokenResolver } from '../http/route.ts';
 import type { ActivityStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
@@ -22,7 +21,7 @@ export interface ActivityRoutesServices {
     require(reader: TokenOwner, channelId: number, capability: Capability): Promise<unknown>;
   };
   activities: ActivityStore;
-  sessions: SessionStore;
+  sessions: TokenResolver;
 }
 
 const DAY_MS = 24 * 3600 * 1000;

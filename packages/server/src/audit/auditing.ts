@@ -41,8 +41,8 @@ import {
   UploadUserPhoto,
 } from '@talkgroup/protocol';
 import type { FastifyRequest } from 'fastify';
-import type { TokenOwner } from '../auth/sessions.ts';
 import type { Db } from '../db/schema.ts';
+import type { TokenOwner } from '../http/route.ts';
 import type { AuditStore } from './store.ts';
 import type { Transactional } from './transactional.ts';
 

@@ -1,8 +1,7 @@
 /** The audit log's call (administrators), and the hook that makes route.ts audit administrators' calls. */
 import { GetAuditLog } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { SessionStore } from '../auth/sessions.ts';
-import { defineRoutes } from '../http/route.ts';
+import { defineRoutes, type TokenResolver } from '../http/route.ts';
 import type { Auditing } from './auditing.ts';
 import type { AuditStore } from './store.ts';
 
@@ -10,7 +9,7 @@ import type { AuditStore } from './store.ts';
 export interface AuditRoutesServices {
   audit: AuditStore;
   auditing: Auditing;
-  sessions: SessionStore;
+  sessions: TokenResolver;
 }
 
 export function auditRoutes(app: FastifyInstance, services: AuditRoutesServices): void {

@@ -3,17 +3,9 @@
  * lifetime (TOKEN_TTL_DAYS) and an idle timeout (SESSION_IDLE_HOURS: unused that long, a token ends).
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { Role } from '@talkgroup/protocol';
 import { inSlices } from '../db/batch.ts';
 import type { Db, SignInMethod } from '../db/schema.ts';
-
-export interface TokenOwner {
-  userId: number;
-  role: Role;
-  sessionId: number;
-  /** Opened by a password while the user's role needs a second factor it lacks: only the setup is reachable. */
-  secondFactorPending?: boolean;
-}
+import type { TokenOwner } from '../http/route.ts';
 
 /** Where and how a session was opened: listed on the account page. */
 export interface SessionOrigin {

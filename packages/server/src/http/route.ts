@@ -6,15 +6,28 @@
  * leaves the server.
  */
 
-import type { Access, BodyOf, Call, Capability, ResponseOf } from '@talkgroup/protocol';
+import type { Access, BodyOf, Call, Capability, ResponseOf, Role } from '@talkgroup/protocol';
 import * as protocol from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest, FastifySchema } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
-import type { SessionStore, TokenOwner } from '../auth/sessions.ts';
 import { describeZodError, forbidden, invalidInput, unauthorized } from './errors.ts';
 
 export type { Access };
+
+/** Who a valid token stands for: its user, the user's role, and its session (auth/sessions.ts). */
+export interface TokenOwner {
+  userId: number;
+  role: Role;
+  sessionId: number;
+  /** Opened by a password while the user's role needs a second factor it lacks: only the setup is reachable. */
+  secondFactorPending?: boolean;
+}
+
+/** What the guard asks of the sign-in tokens: who a token stands for, if anyone (auth/sessions.ts answers). */
+export interface TokenResolver {
+  resolve(token: string | undefined): Promise<TokenOwner | undefined>;
+}
 
 export interface RouteContext<Body, Auth> {
   body: Body;
@@ -34,7 +47,7 @@ export function tokenOf(req: FastifyRequest): string | undefined {
  * The guard: public needs no token, every other access a valid one, and a capability a role that holds it
  * somewhere (everywhere, or in its own channels: the handler then asks about the channel the call names).
  */
-export async function authenticate(sessions: SessionStore, req: FastifyRequest, access: Access) {
+export async function authenticate(sessions: TokenResolver, req: FastifyRequest, access: Access) {
   const token = tokenOf(req);
   const owner = token ? await sessions.resolve(token) : undefined;
   if (access === 'public') return owner;
@@ -104,7 +117,7 @@ export const fileLinkOptions = {
   validatorCompiler: documentOnly,
 };
 
-export function defineRoutes(app: FastifyInstance, sessions: SessionStore) {
+export function defineRoutes(app: FastifyInstance, sessions: TokenResolver) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
   return function route<C extends Call<z.ZodType, z.ZodType, A>, A extends Access>(
     call: C & { access: A },

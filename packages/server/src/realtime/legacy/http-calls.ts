@@ -6,11 +6,12 @@
  */
 import { ConnectAdminToChannel, may, UpdateUserMicState } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { SessionStore, TokenOwner } from '../../auth/sessions.ts';
+import type { SessionStore } from '../../auth/sessions.ts';
 import type { ChannelAccess } from '../../channels/access.ts';
 import type { ChannelStore } from '../../channels/store.ts';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { said } from '../../http/messages.ts';
+import type { TokenOwner } from '../../http/route.ts';
 import { defineRoutes, requireSelfOr } from '../../http/route.ts';
 import type { PresenceStore } from '../../presence/store.ts';
 import type { UserStore } from '../../users/store.ts';
