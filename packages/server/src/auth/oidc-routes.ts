@@ -19,12 +19,10 @@ import type { EventBus } from '../events.ts';
 import { forbidden, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import { sessionUserOf } from '../users/routes.ts';
-import type { UserStore } from '../users/store.ts';
 import type { CounterStore } from './counter-store.ts';
 import { OIDC_STATE_TTL_MS, type OidcClaims, oidcClient, roleOf, SsoFailure } from './oidc.ts';
 import { hashPassword } from './passwords.ts';
-import type { SessionStore } from './sessions.ts';
+import { type SessionStore, sessionUserOf } from './sessions.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface OidcRoutesServices {
@@ -35,7 +33,23 @@ export interface OidcRoutesServices {
   db: Db;
   events: EventBus;
   sessions: SessionStore;
-  users: UserStore;
+  /** A user's row by id or by identifier, a new account, a new role (users/store.ts). */
+  users: {
+    row(id: number): Promise<Selectable<UsersTable> | undefined>;
+    rowByIdentifier(identifier: string): Promise<Selectable<UsersTable> | undefined>;
+    create(user: NewAccount): Promise<number>;
+    changeRole(id: number, role: Role): Promise<boolean>;
+  };
+}
+
+/** An account that a first SSO sign-in makes (users/store.ts: NewUser). */
+interface NewAccount {
+  firstName: string;
+  lastName: string;
+  identifier: string;
+  password: string;
+  passwordHash?: string;
+  role: Role;
 }
 
 const STATE_COOKIE = 'tg_oidc_state';

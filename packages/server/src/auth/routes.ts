@@ -15,17 +15,17 @@ import {
   StartPasskeySignIn,
 } from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Selectable } from 'kysely';
 import type { ActivityStore } from '../activities/store.ts';
 import type { Config } from '../config.ts';
+import type { UsersTable } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
 import { badRequest, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOr } from '../http/route.ts';
-import { sessionUserOf } from '../users/routes.ts';
-import type { UserStore } from '../users/store.ts';
 import { PasskeyRefused, type PasskeyService, relyingParty } from './passkeys.ts';
 import type { SecondFactors } from './second-factor.ts';
-import type { SessionStore } from './sessions.ts';
+import { type SessionStore, sessionUserOf } from './sessions.ts';
 import type { SignInLimits } from './sign-in-limits.ts';
 import { describeUserAgent } from './user-agent.ts';
 
@@ -38,7 +38,8 @@ export interface AccountSecurityServices {
   secondFactors: SecondFactors;
   sessions: SessionStore;
   signInLimits: SignInLimits;
-  users: UserStore;
+  /** A user's row (users/store.ts). */
+  users: { row(id: number): Promise<Selectable<UsersTable> | undefined> };
 }
 
 /** The limits of password sign-ins apply to passkey sign-ins, counted per passkey and address. */

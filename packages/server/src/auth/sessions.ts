@@ -3,8 +3,10 @@
  * lifetime (TOKEN_TTL_DAYS) and an idle timeout (SESSION_IDLE_HOURS: unused that long, a token ends).
  */
 import { createHash, randomBytes } from 'node:crypto';
+import type { SignedInUser } from '@talkgroup/protocol';
+import type { Selectable } from 'kysely';
 import { inSlices } from '../db/batch.ts';
-import type { Db, SignInMethod } from '../db/schema.ts';
+import type { Db, SignInMethod, UsersTable } from '../db/schema.ts';
 import type { TokenOwner } from '../http/route.ts';
 
 /** Where and how a session was opened: listed on the account page. */
@@ -18,6 +20,21 @@ export interface SessionOrigin {
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
+}
+
+/** The user a browser keeps after sign-in (spec section 3, browser storage). */
+export function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authToken'> {
+  return {
+    id: row.id,
+    identifier: row.identifier,
+    email: row.identifier,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    display_name: row.display_name,
+    pseudo: row.pseudo,
+    role: row.role,
+    mapRight: row.map_right === 1,
+  };
 }
 
 /** The last use is written at most this often (not on every request). */

@@ -17,7 +17,6 @@ import {
   RemoveUserChannels,
   type Role,
   SetUserDisabled,
-  type SignedInUser,
   SignUpUser,
   UpdatePasswordUser,
   UpdateUserChannelsByChannelName,
@@ -26,12 +25,11 @@ import {
   VerifyPassword,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { Selectable } from 'kysely';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import { type SecondFactors, secondFactorSignIn } from '../auth/second-factor.ts';
+import { sessionUserOf } from '../auth/sessions.ts';
 import type { SignInLimits } from '../auth/sign-in-limits.ts';
 import type { Config } from '../config.ts';
-import type { UsersTable } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
@@ -55,21 +53,6 @@ export interface UserRoutesServices extends ImportJobServices, ImportServices {
   };
   /** A deleted user's voice messages go with it, when asked (voice/store.ts). */
   voice: { removeOfUser(userId: number): Promise<number> };
-}
-
-/** The user a browser keeps after sign-in (spec section 3, browser storage). */
-export function sessionUserOf(row: Selectable<UsersTable>): Omit<SignedInUser, 'authToken'> {
-  return {
-    id: row.id,
-    identifier: row.identifier,
-    email: row.identifier,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    display_name: row.display_name,
-    pseudo: row.pseudo,
-    role: row.role,
-    mapRight: row.map_right === 1,
-  };
 }
 
 export function userRoutes(app: FastifyInstance, services: UserRoutesServices): void {
