@@ -51,5 +51,11 @@ export interface RealtimeContext {
 /** A socket's own helpers, handed to each concern with the socket. */
 export interface SocketScope extends RealtimeContext, SocketEvents {}
 
+/** A socket of this instance, with its scope (room-guard.ts checks them; emergencies and private calls reach them). */
+export interface LocalSocket {
+  socket: TalkSocket;
+  scope: SocketScope;
+}
+
 /** A concern: the events of one subject (rooms, signalling, talk, chat, positions) for one socket. */
 export type Concern = (socket: TalkSocket, scope: SocketScope) => void;

@@ -7,9 +7,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { EventBus } from '../events.ts';
 import { leaveChannel } from './concerns/rooms.ts';
+import type { LocalSocket } from './context.ts';
 import type { Io } from './io.ts';
 import { participationIn } from './participations.ts';
-import type { LocalSocket } from './room-guard.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface PrivateCallRoomServices {

@@ -25,7 +25,7 @@ import type { EventBus } from '../events.ts';
 import type { UserStore } from '../users/store.ts';
 import { followRename, leaveChannel } from './concerns/rooms.ts';
 import { talkerOf } from './concerns/talk.ts';
-import type { SocketScope } from './context.ts';
+import type { LocalSocket, SocketScope } from './context.ts';
 import type { Io, SocketData, TalkSocket } from './io.ts';
 import type { MediaPlanes } from './media/plane.ts';
 import { participationIn } from './participations.ts';
@@ -41,11 +41,6 @@ export interface RoomGuardServices {
   privateCalls: PrivateCalls;
   sessions: SessionStore;
   users: UserStore;
-}
-
-export interface LocalSocket {
-  socket: TalkSocket;
-  scope: SocketScope;
 }
 
 /** The users whose sockets a pass checks: some, or every socket of this instance. */

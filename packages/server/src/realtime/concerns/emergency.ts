@@ -6,9 +6,8 @@
 import { EMERGENCY_FLOOR_MS, EmergencyAlertInput } from '@talkgroup/protocol';
 import type { EventBus } from '../../events.ts';
 import { HttpError } from '../../http/errors.ts';
-import type { Concern } from '../context.ts';
+import type { Concern, LocalSocket } from '../context.ts';
 import { participationIn } from '../participations.ts';
-import type { LocalSocket } from '../room-guard.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 import { talkerOf } from './talk.ts';
 

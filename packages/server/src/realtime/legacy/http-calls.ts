@@ -11,11 +11,10 @@ import type { ChannelAccess } from '../../channels/access.ts';
 import type { ChannelStore } from '../../channels/store.ts';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { said } from '../../http/messages.ts';
-import type { TokenOwner } from '../../http/route.ts';
-import { defineRoutes, requireSelfOr } from '../../http/route.ts';
+import { defineRoutes, requireSelfOr, type TokenOwner } from '../../http/route.ts';
 import type { PresenceStore } from '../../presence/store.ts';
 import type { UserStore } from '../../users/store.ts';
-import type { Realtime } from '../server.ts';
+import type { RealtimeContext } from '../context.ts';
 import type { Talker, TalkPlace } from '../talk.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
@@ -27,7 +26,11 @@ export interface SpecHttpCallServices {
   users: UserStore;
 }
 
-export function specHttpCalls(app: FastifyInstance, services: SpecHttpCallServices, realtime: Realtime): void {
+export function specHttpCalls(
+  app: FastifyInstance,
+  services: SpecHttpCallServices,
+  realtime: Pick<RealtimeContext, 'publishStatus' | 'talk' | 'floor'>,
+): void {
   const { users, access, channels, presence } = services;
   const route = defineRoutes(app, services.sessions);
 
