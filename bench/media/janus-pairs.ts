@@ -12,11 +12,7 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { startJanus } from '../../packages/server/src/ops/dev-media.ts';
-import {
-  JanusConnection,
-  type JanusHandle,
-  JanusSession,
-} from '../../packages/server/src/realtime/media/janus/connection.ts';
+import { JanusConnection, JanusSession } from '../../packages/server/src/realtime/media/janus/connection.ts';
 import { tuneAnswer } from '../../packages/server/src/realtime/media/janus/sdp.ts';
 import { freePort } from '../server-process.ts';
 
@@ -26,6 +22,10 @@ interface Variant {
   dtx: boolean;
   listener: 'bridge' | 'mountpoint';
   unmuteAfterEnable?: boolean;
+  /** The talker publishes in a VideoRoom, forwarded to the mountpoint as it arrived (the app's path). */
+  forward?: 'kept' | 'at the press';
+  /** The mountpoint tells its listeners the stream carries in-band FEC (fmtp useinbandfec=1). */
+  fecFmtp?: boolean;
 }
 
 const VARIANTS: Variant[] = [
@@ -34,6 +34,17 @@ const VARIANTS: Variant[] = [
   { name: 'prebuffer 2, DTX (the app)', prebuffer: 2, dtx: true, listener: 'bridge' },
   { name: 'the app, listener on the mountpoint', prebuffer: 2, dtx: true, listener: 'mountpoint' },
   { name: 'the app, unmuted after the press', prebuffer: 2, dtx: true, listener: 'bridge', unmuteAfterEnable: true },
+  // Forwarded, not mixed (issue 37): where the time goes between the press and the sound.
+  { name: 'forwarded, forward kept', prebuffer: 2, dtx: true, listener: 'mountpoint', forward: 'kept' },
+  { name: 'forwarded at the press', prebuffer: 2, dtx: true, listener: 'mountpoint', forward: 'at the press' },
+  {
+    name: 'forwarded at the press, FEC fmtp (the app)',
+    prebuffer: 2,
+    dtx: true,
+    listener: 'mountpoint',
+    forward: 'at the press',
+    fecFmtp: true,
+  },
 ];
 
 const silent = { info() {}, warn() {}, error() {}, debug() {} } as never;
@@ -161,25 +172,110 @@ export async function measureJanusPairs(browser: Browser, origin: string, presse
     const session = await JanusSession.create(connection);
     const control = await session.attach('janus.plugin.audiobridge');
     const streaming = await session.attach('janus.plugin.streaming');
-    const talkers: Record<string, JanusHandle> = {};
+    const videoroom = await session.attach('janus.plugin.videoroom');
+    /** What a press and a release ask of Janus for each variant (the AudioBridge: unmute; forwarded: a forward). */
+    const onAir: Record<string, (on: boolean) => Promise<unknown>> = {};
+    const mountpoint = async (room: number, fec = false) => {
+      const created = await streaming.message({
+        request: 'create',
+        type: 'rtp',
+        id: room,
+        admin_key: janus.secret,
+        is_private: true,
+        media: [
+          {
+            type: 'audio',
+            mid: 'a',
+            port: 0,
+            iface: '127.0.0.1',
+            pt: 100,
+            codec: 'opus',
+            rtpmap: 'opus/48000/2',
+            ...(fec ? { fmtp: 'useinbandfec=1' } : {}),
+          },
+        ],
+      });
+      return (created.data.stream as { ports: Array<{ port: number }> }).ports[0].port;
+    };
     for (const [index, variant] of VARIANTS.entries()) {
       const room = index + 1;
       results[variant.name] = [];
-      await control.message({
-        request: 'create',
-        room,
-        admin_key: janus.secret,
-        is_private: true,
-        sampling_rate: 48_000,
-        audiolevel_ext: false,
-        default_prebuffering: variant.prebuffer,
-      });
-      const talker = await session.attach('janus.plugin.audiobridge');
-      talkers[variant.name] = talker;
-      await talker.message({ request: 'join', room, muted: true });
-      const offer = await ends.end(`t${room}`, true);
-      const answer = await talker.message({ request: 'configure', muted: true }, { type: 'offer', sdp: offer });
-      await ends.answer(`t${room}`, variant.dtx ? tuneAnswer(answer.jsep?.sdp ?? '') : (answer.jsep?.sdp ?? ''));
+      let port = 0;
+      if (variant.forward) {
+        await videoroom.message({
+          request: 'create',
+          room,
+          admin_key: janus.secret,
+          is_private: true,
+          audiocodec: 'opus',
+          opus_fec: true,
+          opus_dtx: true,
+          audiolevel_ext: false,
+        });
+        const publisher = await session.attach('janus.plugin.videoroom');
+        const offer = await ends.end(`t${room}`, true);
+        const publisherId = 1000 + room;
+        const answer = await publisher.message(
+          { request: 'joinandconfigure', ptype: 'publisher', room, id: publisherId, audiocodec: 'opus' },
+          { type: 'offer', sdp: offer },
+        );
+        await ends.answer(`t${room}`, tuneAnswer(answer.jsep?.sdp ?? ''));
+        port = await mountpoint(room, variant.fecFmtp);
+        const mid = /a=mid:(\S+)/.exec(offer)?.[1] ?? '0';
+        let streamId: number | undefined;
+        const forward = async () => {
+          const forwarded = await videoroom.message({
+            request: 'rtp_forward',
+            room,
+            publisher_id: publisherId,
+            admin_key: janus.secret,
+            host: '127.0.0.1',
+            streams: [{ mid, port, pt: 100, ssrc: 0x10000 + Math.floor(Math.random() * 0x6fff0000) }],
+          });
+          streamId = (forwarded.data.forwarders as Array<{ stream_id: number }>)[0]?.stream_id;
+        };
+        if (variant.forward === 'kept') {
+          await forward();
+          onAir[variant.name] = async () => {};
+        } else
+          onAir[variant.name] = (on) =>
+            on
+              ? forward()
+              : videoroom.message({
+                  request: 'stop_rtp_forward',
+                  room,
+                  publisher_id: publisherId,
+                  stream_id: streamId,
+                  admin_key: janus.secret,
+                });
+      } else {
+        await control.message({
+          request: 'create',
+          room,
+          admin_key: janus.secret,
+          is_private: true,
+          sampling_rate: 48_000,
+          audiolevel_ext: false,
+          default_prebuffering: variant.prebuffer,
+        });
+        const talker = await session.attach('janus.plugin.audiobridge');
+        onAir[variant.name] = (on) => talker.message({ request: 'configure', muted: !on });
+        await talker.message({ request: 'join', room, muted: true });
+        const offer = await ends.end(`t${room}`, true);
+        const answer = await talker.message({ request: 'configure', muted: true }, { type: 'offer', sdp: offer });
+        await ends.answer(`t${room}`, variant.dtx ? tuneAnswer(answer.jsep?.sdp ?? '') : (answer.jsep?.sdp ?? ''));
+        if (variant.listener === 'mountpoint') {
+          port = await mountpoint(room);
+          await control.message({
+            request: 'rtp_forward',
+            room,
+            admin_key: janus.secret,
+            host: '127.0.0.1',
+            port,
+            ptype: 100,
+          });
+        }
+      }
       if (variant.listener === 'bridge') {
         const listener = await session.attach('janus.plugin.audiobridge');
         await listener.message({ request: 'join', room, muted: true });
@@ -190,25 +286,6 @@ export async function measureJanusPairs(browser: Browser, origin: string, presse
         );
         await ends.answer(`l${room}`, listenerAnswer.jsep?.sdp ?? '');
       } else {
-        const created = await streaming.message({
-          request: 'create',
-          type: 'rtp',
-          id: room,
-          admin_key: janus.secret,
-          is_private: true,
-          media: [
-            { type: 'audio', mid: 'a', port: 0, iface: '127.0.0.1', pt: 100, codec: 'opus', rtpmap: 'opus/48000/2' },
-          ],
-        });
-        const port = (created.data.stream as { ports: Array<{ port: number }> }).ports[0].port;
-        await control.message({
-          request: 'rtp_forward',
-          room,
-          admin_key: janus.secret,
-          host: '127.0.0.1',
-          port,
-          ptype: 100,
-        });
         const watcher = await session.attach('janus.plugin.streaming');
         const offered = await watcher.message({ request: 'watch', id: room });
         const watcherAnswer = await ends.end(`l${room}`, false, offered.jsep?.sdp);
@@ -229,19 +306,19 @@ export async function measureJanusPairs(browser: Browser, origin: string, presse
         const [talker, listener] = subject ? [`t${subject.room}`, `l${subject.room}`] : ['bare-t', 'bare-l'];
         const heard = ends.heard(listener);
         await new Promise((resolve) => setTimeout(resolve, 80 + Math.random() * 40));
-        const handle = subject ? talkers[subject.variant.name] : undefined;
+        const air = subject ? onAir[subject.variant.name] : undefined;
         let pressedAt: number;
-        if (handle && !subject?.variant.unmuteAfterEnable) {
+        if (air && !subject?.variant.unmuteAfterEnable) {
           pressedAt = Date.now();
-          await handle.message({ request: 'configure', muted: false });
+          await air(true);
           await ends.enable(talker, true);
         } else {
           pressedAt = await ends.enable(talker, true);
-          await handle?.message({ request: 'configure', muted: false });
+          await air?.(true);
         }
         const heardAt = await heard;
         await ends.enable(talker, false);
-        await handle?.message({ request: 'configure', muted: true });
+        await air?.(false);
         if (heardAt !== null) results[subject ? subject.variant.name : 'bare pair'].push(heardAt - pressedAt);
         await new Promise((resolve) => setTimeout(resolve, 400 + Math.random() * 200));
       }

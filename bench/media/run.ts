@@ -20,8 +20,14 @@
  * mountpoint, the floor holder's packets forwarded as they came) and, on demand, `bridge` (an older page or a
  * spec client: a participant of the channel's mixer).
  *
+ * Janus runs with real-time scheduling, as deploy/janus's systemd drop-in runs it, where this process may give
+ * it (root); `--janus-ordinary` schedules it like any other process (on this shared machine its forwarding then
+ * comes in bursts and every listener's jitter buffer grows: "where the time goes" below the table, README).
+ * `--no-recording`: the room pair's channel is not recorded.
+ *
  * `npm run bench:media [-- --sizes 10,100] [--mesh-sizes 5,10] [--kinds watch,bridge] [--presses 10]
- * [--window 5] [--loss 10,20] [--late 10] [--json] [--janus-pairs] [--pairs-only]`: --json prints every figure
+ * [--window 5] [--loss 10,20] [--late 10] [--json] [--janus-pairs] [--pairs-only] [--janus-ordinary]
+ * [--no-recording]`: --json prints every figure
  * as one JSON object at the end (to compare runs); --loss and --late take 0 to skip them; --janus-pairs adds
  * what Janus's mixer settings do to press-to-sound (janus-pairs.ts); --pairs-only measures only that. Goals
  * printed beside the figures: uplink flat with N; listeners per core; press-to-sound p50 within 1.2x the bare
@@ -36,7 +42,7 @@ import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { login, seedFor, startServer, type TalkgroupServer } from '../../e2e/fixtures.ts';
 import { fakeMicrophoneArgs } from '../../e2e/room-audio.ts';
 import { TONE_WAV } from '../../e2e/room-support.ts';
-import { startJanus } from '../../packages/server/src/ops/dev-media.ts';
+import { JANUS_REALTIME_PRIORITY, startJanus } from '../../packages/server/src/ops/dev-media.ts';
 import { barePress, setUpBarePair } from '../ptt-latency/bare.ts';
 import { openRoomPair, pause, SILENCE_THRESHOLD, SOUND_THRESHOLD } from '../ptt-latency/room-pair.ts';
 import { freePort } from '../server-process.ts';
@@ -98,6 +104,10 @@ interface Row {
   /** Press to the first crowd listener's level (a 1 ms poll), and the bare pair's alike. */
   crowdP50: number;
   barePolledP50: number;
+  /** Where the time goes (p50): press to the talker's track enabled (the grant back), to the listener's RTP level. */
+  enabledP50: number;
+  rtpP50: number;
+  packetP50: number;
 }
 
 interface LossRow {
@@ -124,7 +134,13 @@ const lateRows: LateRow[] = [];
 const loads = [loadavg()[0]];
 const wsPort = await freePort();
 const rtpBase = 30_000 + Math.floor(Math.random() * 20) * 1000;
-const janus = await startJanus({ wsPort, rtpPorts: [rtpBase, rtpBase + 999] });
+// Janus scheduled as deploy/janus's systemd drop-in does (real-time), where this process may; --janus-ordinary
+// measures it scheduled like every other process.
+const janus = await startJanus({
+  wsPort,
+  rtpPorts: [rtpBase, rtpBase + 999],
+  ...(process.argv.includes('--janus-ordinary') ? {} : { realtime: JANUS_REALTIME_PRIORITY }),
+});
 const throughJanus = await startServer({ JANUS_URL: janus.url, JANUS_API_SECRET: janus.secret, LOG_LEVEL: 'error' });
 const onMesh = await startServer({ LOG_LEVEL: 'error' });
 const browser = await chromium.launch(chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)));
@@ -149,7 +165,7 @@ async function closeRoom(room: Awaited<ReturnType<typeof openRoomPair>>): Promis
 }
 
 async function series(server: TalkgroupServer, plane: string, kind: ListenerKind, counts: number[]): Promise<void> {
-  const room = await openRoomPair(browser, server);
+  const room = await openRoomPair(browser, server, { recording: !process.argv.includes('--no-recording') });
   const crowd = loadListeners(browser, server.baseURL, await crowdToken(server, room));
   const barePage = await (await browser.newContext({ baseURL: server.baseURL })).newPage();
   await barePage.goto('/healthz');
@@ -182,6 +198,11 @@ async function series(server: TalkgroupServer, plane: string, kind: ListenerKind
       const barePolled: number[] = [];
       const crowdHeard: number[] = [];
       const sizeStart = room.figures.sound.length;
+      const [enabledStart, rtpStart, packetStart] = [
+        room.figures.enabled.length,
+        room.figures.rtp.length,
+        room.figures.packet.length,
+      ];
       for (let i = 0; i < presses; i += 1) {
         // The first of the crowd hears the press too (on a mountpoint, a mixer participant, or the mesh).
         const crowdAt = crowd.firstHeard(SOUND_THRESHOLD, 5000);
@@ -209,6 +230,10 @@ async function series(server: TalkgroupServer, plane: string, kind: ListenerKind
         bareP50: percentile(bare, 50),
         crowdP50: percentile(crowdHeard, 50),
         barePolledP50: percentile(barePolled, 50),
+        enabledP50: percentile(room.figures.enabled.slice(enabledStart), 50),
+        rtpP50: percentile(room.figures.rtp.slice(rtpStart), 50),
+        // On the mesh the talker's DTX packets come between transmissions too: no first packet to time.
+        packetP50: plane.startsWith('mesh') ? Number.NaN : percentile(room.figures.packet.slice(packetStart), 50),
       });
       loads.push(loadavg()[0]);
       progress('\n');
@@ -222,7 +247,7 @@ async function series(server: TalkgroupServer, plane: string, kind: ListenerKind
 
 /** Listeners behind a lossy downlink: how many of each transmission's listeners heard it. */
 async function lossSeries(server: TalkgroupServer, lossPercent: number, listeners = 5): Promise<void> {
-  const room = await openRoomPair(browser, server);
+  const room = await openRoomPair(browser, server, { recording: !process.argv.includes('--no-recording') });
   const crowd = loadListeners(browser, server.baseURL, await crowdToken(server, room), { lossPercent });
   try {
     progress(`loss ${lossPercent} %, ${listeners} listeners: connecting`);
@@ -359,6 +384,7 @@ if (asJson) {
     JSON.stringify(
       {
         load: loads.map((load) => round(load)),
+        janusScheduling: janus.scheduling,
         sizes: rows.map((row) => ({
           plane: row.plane,
           listeners: row.listeners,
@@ -370,6 +396,9 @@ if (asJson) {
           ratio: round(row.p50 / row.bareP50, 2),
           crowdP50: round(row.crowdP50),
           crowdRatio: round(row.crowdP50 / row.barePolledP50, 2),
+          enabledP50: round(row.enabledP50),
+          rtpP50: round(row.rtpP50),
+          packetP50: round(row.packetP50),
           janusCores: round(row.janusCores, 3),
           janusMillicoresPerListener: round(perListener(row), 2),
           janusRssMb: round(row.janusRssMb),
@@ -411,6 +440,7 @@ if (asJson) {
 function printRows(): void {
   console.log('\nOne talker, N listeners: through Janus (Debian 1.1.2) and on the mesh, one 2-core machine, loopback');
   console.log(`load average (1 min) during the run: ${loads.map((load) => load.toFixed(1)).join(' → ')}`);
+  console.log(`Janus's scheduling: ${janus.scheduling} (--janus-ordinary: as any process)`);
   console.log(
     `${'plane'.padEnd(26)}${'N'.padStart(5)}${'up'.padStart(6)}${'heard'.padStart(9)}${'Janus cores'.padStart(13)}` +
       `${'per listener'.padStart(14)}${'Janus RSS'.padStart(11)}${'per listener'.padStart(14)}${'uplink'.padStart(13)}` +
@@ -432,6 +462,15 @@ function printRows(): void {
         `${`${fixed(row.crowdP50)} ms`.padStart(11)}${fixed(row.crowdP50 / row.barePolledP50, 2).padStart(7)}`,
     );
   }
+  console.log(
+    "\nWhere the time goes (p50 from the press): the talker's track enabled (its grant), the listener's first " +
+      'packet (its receive time), its RTP level (the mesh: the audio-level extension), the sound',
+  );
+  for (const row of rows)
+    console.log(
+      `${row.plane.padEnd(26)}${String(row.listeners).padStart(5)}  enabled ${fixed(row.enabledP50).padStart(6)} ms` +
+        `  first packet ${fixed(row.packetP50).padStart(6)} ms  RTP level ${fixed(row.rtpP50).padStart(6)} ms  sound ${fixed(row.p50).padStart(6)} ms`,
+    );
   console.log(
     'Goals: the talker uplink does not grow with N; listeners per core; press-to-sound p50 within 1.2x the bare ' +
       'pair at 0 and 10 listeners, 1.3x at 100. "up": listeners connected (on the mesh, to each talking page: the ' +

@@ -35,6 +35,8 @@ export interface RoomFigures {
   polled: number[];
   enabled: number[];
   rtp: number[];
+  /** The first audio packet of the press at the listener (any of its connections; its own receive time). */
+  packet: number[];
   /** The listener's room shows the talker talking (its page draws it next). */
   talking: number[];
   /** The talker's tile in the listener's page says so. */
@@ -132,6 +134,7 @@ export async function openRoomPair(
     polled: [],
     enabled: [],
     rtp: [],
+    packet: [],
     talking: [],
     updated: [],
     indicator: [],
@@ -188,12 +191,44 @@ export async function openRoomPair(
         }),
       [talkerId, SOUND_THRESHOLD] as const,
     );
+    // The first packet of the press, as the listener's connections received it (a 2 ms poll of their
+    // statistics; lastPacketReceivedTimestamp is when it arrived).
+    const packet = listener.evaluate(
+      () =>
+        new Promise<number | null>((resolve) => {
+          const pcs = () =>
+            ((window as unknown as { __peerConnections?: RTCPeerConnection[] }).__peerConnections ?? []).filter(
+              (pc) => pc.connectionState === 'connected',
+            );
+          const received = async () => {
+            const seen: Array<{ packets: number; at: number }> = [];
+            for (const pc of pcs())
+              for (const report of (await pc.getStats()).values())
+                if (report.type === 'inbound-rtp' && report.kind === 'audio')
+                  seen.push({ packets: report.packetsReceived ?? 0, at: report.lastPacketReceivedTimestamp ?? 0 });
+            return seen;
+          };
+          const start = performance.now();
+          void received().then((before) => {
+            const tick = async () => {
+              const now = await received();
+              const moved = now.find((entry, index) => before[index] && entry.packets > before[index].packets + 0);
+              // DTX's silence packets (one every 400 ms) before the press are not the press: the first packet
+              // after the press has a receive time after it; the talker's press time is compared afterwards.
+              if (moved) return resolve(moved.at);
+              if (performance.now() - start > 3000) return resolve(null);
+              setTimeout(() => void tick(), 2);
+            };
+            void tick();
+          });
+        }),
+    );
     // Let the watchers start, and spread the presses over the audio frames. The button again under the mouse
     // (a room that filled with listeners may have moved it; forced: its talking animation never keeps still).
     await button.hover({ force: true });
     await pause(80 + Math.random() * 40);
     await talker.mouse.down();
-    const [heardAt, beganAt, seenAt, receivedAt] = await Promise.all([heard, began, seen, received]);
+    const [heardAt, beganAt, seenAt, receivedAt, packetAt] = await Promise.all([heard, began, seen, received, packet]);
     const [pressedAt, micOnAt] = await talker.evaluate(() => [
       (window as unknown as { __pressedAt?: number }).__pressedAt ?? 0,
       window.__talkgroupRoom?.lastMicOnAt ?? 0,
@@ -202,6 +237,7 @@ export async function openRoomPair(
     await talker.mouse.up();
     const fromPress = (at: number) => at - listenerOffset - (pressedAt - talkerOffset);
     if (receivedAt != null && pressedAt) figures.rtp.push(fromPress(receivedAt));
+    if (packetAt != null && pressedAt) figures.packet.push(fromPress(packetAt));
     if (seenAt != null && pressedAt) {
       figures.updated.push(fromPress(seenAt[0]));
       figures.indicator.push(fromPress(seenAt[1]));

@@ -11,7 +11,7 @@
  *                   TURN_ALLOW_PEERS names addresses it may relay to as well (`local`: this machine's, for a Janus
  *                   on it)
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
@@ -55,6 +55,8 @@ export interface MediaProcess {
   pid: number;
   /** The secret it asks for (Janus's api_secret and admin keys, coturn's static-auth-secret). */
   secret: string;
+  /** How the system schedules it (JanusOptions.realtime). */
+  scheduling?: string;
 }
 
 /** A random secret for a development server: 64 hexadecimal characters, like `openssl rand -hex 32`. */
@@ -120,6 +122,21 @@ export interface JanusOptions {
   /** Its api_secret and its plugins' admin_key (JANUS_API_SECRET for the app): a random one when unset. */
   apiSecret?: string;
   debugLevel?: number;
+  /**
+   * Real-time scheduling (`chrt -r`, a priority from 1 to 99), where this process may give it (root, or
+   * CAP_SYS_NICE); otherwise Janus runs as any process. As deploy/janus's systemd drop-in gives it: on a loaded
+   * machine, a Janus scheduled like the rest forwarded packets in bursts (up to 200 ms late), and every
+   * listener's jitter buffer grew to match (bench:media, README).
+   */
+  realtime?: number;
+}
+
+/** The real-time priority deploy/janus's systemd drop-in gives Janus (CPUSchedulingPriority). */
+export const JANUS_REALTIME_PRIORITY = 10;
+
+/** Whether this process may start a child with real-time scheduling at `priority`. */
+export function realtimeAllowed(priority: number): boolean {
+  return spawnSync('chrt', ['-r', String(priority), 'true'], { stdio: 'ignore' }).status === 0;
 }
 
 /**
@@ -148,14 +165,25 @@ export async function startJanus(options: JanusOptions): Promise<MediaProcess> {
       path.join(folder, file),
       withSettings(readFileSync(path.join(SHIPPED_JANUS, file), 'utf8'), settings[file] ?? {}),
     );
-  const { child, output } = started('janus', ['-F', folder, '-C', path.join(folder, 'janus.jcfg')], folder);
+  const janusArgs = ['-F', folder, '-C', path.join(folder, 'janus.jcfg')];
+  const realtime = options.realtime !== undefined && realtimeAllowed(options.realtime);
+  const { child, output } = realtime
+    ? started('chrt', ['-r', String(options.realtime), 'janus', ...janusArgs], folder)
+    : started('janus', janusArgs, folder);
   try {
     await waitForPort(options.wsPort, child, output, 'janus');
   } catch (error) {
     child.kill('SIGKILL');
     throw error;
   }
-  return { url: `ws://127.0.0.1:${options.wsPort}`, stop: stopper(child), output, pid: child.pid ?? 0, secret };
+  return {
+    url: `ws://127.0.0.1:${options.wsPort}`,
+    stop: stopper(child),
+    output,
+    pid: child.pid ?? 0,
+    secret,
+    scheduling: realtime ? `real-time (SCHED_RR ${options.realtime})` : 'ordinary',
+  };
 }
 
 export interface CoturnOptions {
@@ -278,8 +306,12 @@ async function main(): Promise<void> {
           wsPort: Number(process.env.JANUS_WS_PORT ?? 8188),
           rtpPorts: portRange(process.env.JANUS_RTP_PORTS ?? '20000-20999'),
           apiSecret: secret,
+          realtime: JANUS_REALTIME_PRIORITY,
         });
-  console.log(`${which === 'turn' ? 'coturn' : 'Janus'} listening: ${running.url} (Ctrl+C stops it)`);
+  console.log(
+    `${which === 'turn' ? 'coturn' : 'Janus'} listening: ${running.url}` +
+      `${running.scheduling ? `, ${running.scheduling} scheduling` : ''} (Ctrl+C stops it)`,
+  );
   if (!given) console.log(`${name}=${secret} (a random one: give Talkgroup the same)`);
   process.on('SIGINT', () => void running.stop().then(() => process.exit(0)));
   process.on('SIGTERM', () => void running.stop().then(() => process.exit(0)));
