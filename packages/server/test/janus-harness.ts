@@ -29,7 +29,7 @@ export interface TestJanus {
 }
 
 /** A random block of UDP ports for one Janus (its ICE and its plugins' RTP). */
-function portBlock(size = 200): [number, number] {
+export function portBlock(size = 200): [number, number] {
   const base = 30_000 + Math.floor(Math.random() * 120) * size;
   return [base, base + size - 1];
 }

@@ -7,6 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { JANUS_REALTIME_PRIORITY, type MediaProcess, realtimeAllowed, startJanus } from '../src/ops/dev-media.ts';
+import { portBlock } from './janus-harness.ts';
 import { freePort } from './process-harness.ts';
 
 const SCHED_OTHER = 0;
@@ -22,11 +23,6 @@ function threadsOf(pid: number): Array<{ policy: number; priority: number }> {
   });
 }
 
-const ports = (): [number, number] => {
-  const base = 30_000 + Math.floor(Math.random() * 120) * 200;
-  return [base, base + 199];
-};
-
 describe("Janus's scheduling", () => {
   let janus: MediaProcess | undefined;
   afterEach(async () => {
@@ -35,7 +31,7 @@ describe("Janus's scheduling", () => {
   });
 
   it('is real-time, at the drop-in priority, where this process may give it', async () => {
-    janus = await startJanus({ wsPort: await freePort(), rtpPorts: ports(), realtime: JANUS_REALTIME_PRIORITY });
+    janus = await startJanus({ wsPort: await freePort(), rtpPorts: portBlock(), realtime: JANUS_REALTIME_PRIORITY });
     const threads = threadsOf(janus.pid);
     expect(threads.length).toBeGreaterThan(1);
     if (realtimeAllowed(JANUS_REALTIME_PRIORITY)) {
@@ -48,7 +44,7 @@ describe("Janus's scheduling", () => {
   });
 
   it('is ordinary without the option', async () => {
-    janus = await startJanus({ wsPort: await freePort(), rtpPorts: ports() });
+    janus = await startJanus({ wsPort: await freePort(), rtpPorts: portBlock() });
     expect(janus.scheduling).toBe('ordinary');
     for (const thread of threadsOf(janus.pid)) expect(thread.policy).toBe(SCHED_OTHER);
   });
