@@ -21,6 +21,7 @@
  *   told (`media_reset`) and offer again, to another Janus if one is alive; with none left the channels go
  *   peer to peer (plane.ts moves them) and come back once one answers again.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import { type ChannelMedia, channelRegistry, type MediaParticipant, type ServerPlane, SPEC_PEER_ID } from '../plane.ts';
 import { type AssignmentStore, candidateFor } from './assignments.ts';
@@ -110,6 +111,8 @@ export interface MediaServerHealth {
 
 const LOST = 'The media server restarted: reconnecting the voice.';
 const SPEC_REOFFER_MS = 1_000;
+/** When an empty channel's rooms are looked at again while Janus still counts someone in them. */
+const CLOSE_AGAIN_MS = [250, 500, 1_000, 2_000, 4_000, 8_000];
 
 export function janusPlane(options: JanusPlaneOptions) {
   const { log, takes, store } = options;
@@ -509,8 +512,27 @@ export function janusPlane(options: JanusPlaneOptions) {
     specHandleOf: (channelId, socketId) => participantOf(channelId, socketId)?.bridge?.handle,
   });
 
+  /**
+   * Nobody here is in the channel any more: its rooms go once Janus counts nobody either. Janus may still count
+   * the last one for a moment (it finishes a detach after answering it) or another instance's participants, so
+   * it is asked again a few times, unawaited, until someone comes back here.
+   */
+  async function closeWhenEmpty(backend: JanusBackend, channelId: number): Promise<void> {
+    const emptyHere = () => !channels.has(channelId) && !placed.has(channelId);
+    const destroy = () => rooms.destroyIfUnused(backend, channelId, () => patches.holds(channelId));
+    if (!(await destroy())) return;
+    void (async () => {
+      for (const wait of CLOSE_AGAIN_MS) {
+        await sleep(wait, undefined, { ref: false });
+        if (!emptyHere() || !(await destroy())) return;
+      }
+    })();
+  }
+
   const registry = channelRegistry((channelId, closed): ChannelMedia => {
     const participants = new Map<string, Participant>();
+    /** The links of those who left, while Janus lets them go. */
+    const leaving = new Set<Promise<void>>();
     channels.set(channelId, participants);
     const setHeard = async (socketId: string, heard: boolean) => {
       const participant = participants.get(socketId);
@@ -550,16 +572,21 @@ export function janusPlane(options: JanusPlaneOptions) {
         clearTimeout(participant.reoffer);
         if (!everyone().some((other) => other.socketId === socketId)) allCalls.delete(socketId);
         const bridged = participant.bridge !== undefined;
-        await serial(participant, async () => dropLinks(participant, true));
+        const left = serial(participant, async () => dropLinks(participant, true));
+        leaving.add(left);
+        await left.finally(() => leaving.delete(left));
         const backend = backends.byUrl(placed.get(channelId) ?? '');
         if (participants.size > 0) {
           // One who was in the mixer left: the mixer may go (if no spec client and no patch needs it).
           if (bridged && backend) await rooms.destroyBridgeIfUnused(backend, channelId, () => patches.holds(channelId));
           return;
         }
+        // Whoever left just before is still being let go by Janus: it is not counted as staying.
+        await Promise.allSettled([...leaving]);
+        if (participants.size > 0) return;
         forgetChannel();
         placed.delete(channelId);
-        if (backend) await rooms.destroyIfUnused(backend, channelId, () => patches.holds(channelId));
+        if (backend) await closeWhenEmpty(backend, channelId);
       },
       grantTalk: (socketId) => setHeard(socketId, true),
       revokeTalk: (socketId) => setHeard(socketId, false),

@@ -351,10 +351,12 @@ export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogge
 
     /**
      * Destroys the channel's rooms and mountpoint when nobody is in any of them, on any instance (Janus counts
-     * them), and `keep` (a patch holds the channel) says no.
+     * them), and `keep` (a patch holds the channel) says no. Resolves true when Janus still counted someone:
+     * another instance's participant, or one whose detach Janus has not finished yet (the caller looks again).
      */
-    async destroyIfUnused(backend: JanusBackend, channelId: number, keep: () => boolean): Promise<void> {
-      if (!backend.up || keep()) return;
+    async destroyIfUnused(backend: JanusBackend, channelId: number, keep: () => boolean): Promise<boolean> {
+      if (!backend.up || keep()) return false;
+      let counted = false;
       try {
         await store.exclusive(`room:${channelId}`, async () => {
           const { videoroom, streaming } = await backend.control();
@@ -366,19 +368,28 @@ export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogge
               exists(NO_SUCH_SFU_ROOM)(error);
               return -1;
             });
-          if (publishers > 0) return;
+          if (publishers > 0) {
+            counted = true;
+            return;
+          }
           const info = await streaming.message({ request: 'info', id: channelId, secret }).catch((error) => {
             exists(NO_SUCH_MOUNTPOINT)(error);
             return undefined;
           });
           const viewers = Number((info?.data.info as { viewers?: number } | undefined)?.viewers ?? 0);
-          if (viewers > 0) return;
+          if (viewers > 0) {
+            counted = true;
+            return;
+          }
           const bridged = await rooms.bridged(backend, channelId);
           if (bridged) {
             const others = (await bridgeParticipants(backend, channelId)).filter(
               (participant) => !participant.display?.startsWith(RELAY_NAME),
             );
-            if (others.length > 0) return;
+            if (others.length > 0) {
+              counted = true;
+              return;
+            }
           }
           if (keep()) return;
           rooms.forget(backend, channelId);
@@ -387,9 +398,10 @@ export function janusRooms(deps: { store: AssignmentStore; log: FastifyBaseLogge
           if (bridged) await destroyBridge(backend, channelId);
         });
       } catch (error) {
-        if (error instanceof JanusPluginError && [NO_SUCH_ROOM, NO_SUCH_SFU_ROOM].includes(error.code)) return;
+        if (error instanceof JanusPluginError && [NO_SUCH_ROOM, NO_SUCH_SFU_ROOM].includes(error.code)) return false;
         log.warn({ err: error, channelId }, 'could not close a media room');
       }
+      return counted;
     },
   };
 

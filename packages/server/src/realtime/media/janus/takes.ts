@@ -75,11 +75,15 @@ export function takes(deps: {
       };
     },
 
-    /** The take ended (Janus closed its file): convert it and keep it; the files go in any case. */
+    /**
+     * The take ended (Janus closed its file): convert it and keep it. The files go in any case, and before the
+     * take is listed: whoever sees it in the history finds nothing of it left in the shared folder.
+     */
     async finish(take: Take): Promise<void> {
       const durationMs = Date.now() - take.startedAt.getTime();
       const mjr = take.file;
       const ogg = `${take.base}.opus`;
+      const removeFiles = () => Promise.all([rm(mjr, { force: true }), rm(ogg, { force: true })]);
       try {
         // An all call's one take is kept in each of its channels that records (issue 37).
         const channels = await Promise.all([take.channelId, ...(take.alsoIn?.() ?? [])].map(deps.channelOf));
@@ -87,6 +91,7 @@ export function takes(deps: {
         if (recording.length === 0 || durationMs < SHORTEST_TAKE_MS) return;
         await run('janus-pp-rec', [mjr, ogg], { timeout: 60_000 });
         const bytes = await readFile(ogg);
+        await removeFiles();
         const mime = sniffVoice(bytes);
         if (!mime) throw new Error(`janus-pp-rec wrote no Ogg Opus file from ${mjr}`);
         for (const channel of recording)
@@ -100,7 +105,7 @@ export function takes(deps: {
       } catch (error) {
         log.error({ err: error, take: take.base }, 'a transmission recorded by the media server was not kept');
       } finally {
-        await Promise.all([rm(mjr, { force: true }), rm(ogg, { force: true })]);
+        await removeFiles();
       }
     },
   };
