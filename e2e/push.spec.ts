@@ -5,7 +5,7 @@
  * /talk page offers the Notifications switch. The server's side (encryption, VAPID, who gets what) is
  * packages/server/test/push.test.ts.
  */
-import { expect, test } from './fixtures.ts';
+import { expect, test, useSession } from './fixtures.ts';
 
 const PHONE = { width: 390, height: 844 };
 
@@ -23,16 +23,8 @@ test('the service worker shows each kind of push as its notification', async ({ 
   const origin = new URL(baseURL as string).origin;
   await page.context().grantPermissions(['notifications'], { origin });
   await page.setViewportSize(PHONE);
-  await page.context().addInitScript(
-    ({ member }) => {
-      localStorage.setItem('id', String(member.id));
-      localStorage.setItem('role', 'member');
-      localStorage.setItem('firstName', member.firstName);
-      localStorage.setItem('lastName', member.lastName);
-      localStorage.setItem('TOKEN_KEY', member.token);
-    },
-    { member },
-  );
+  // Remembered: the session is in localStorage, as on a phone that signed in once.
+  await useSession(page, member, { remember: true });
   await page.goto('/talk');
   await expect(page.getByRole('switch', { name: 'Notifications' })).toBeEnabled();
   await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);

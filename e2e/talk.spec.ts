@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
-import { type Account, expect as baseExpect, startIn, test, unique } from './fixtures.ts';
+import { type Account, expect as baseExpect, startIn, test, unique, useSession } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import {
   connectedIn,
@@ -331,16 +331,8 @@ test('the app is installable: manifest and service worker served, the shell open
 
   const member = await seed.member();
   await page.setViewportSize(PHONE);
-  await page.context().addInitScript(
-    ({ member }) => {
-      localStorage.setItem('id', String(member.id));
-      localStorage.setItem('role', 'member');
-      localStorage.setItem('firstName', member.firstName);
-      localStorage.setItem('lastName', member.lastName);
-      localStorage.setItem('TOKEN_KEY', member.token);
-    },
-    { member },
-  );
+  // Remembered: the session is in localStorage, as on a phone that signed in once.
+  await useSession(page, member, { remember: true });
   await page.goto('/talk');
   await expect(page.locator('link[rel="manifest"]')).toHaveAttribute('href', '/manifest.webmanifest');
   const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
