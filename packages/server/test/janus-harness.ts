@@ -1,10 +1,11 @@
 /**
  * A real Janus for the media server's tests: Debian's package with the shipped configuration (deploy/janus/,
- * through startJanus), its API on a free port and its media on a UDP range of its own (other test runs on
- * this machine use theirs). `kill` ends it the hard way (SIGKILL, a crash) or freezes it (SIGSTOP, a hung
- * Janus); `restart` starts it again on the same ports.
+ * through startJanus) and scheduled as its systemd drop-in schedules it (real-time, where this process may
+ * give it: a test on a loaded machine hears what production would), its API on a free port and its media on a
+ * UDP range of its own (other test runs on this machine use theirs). `kill` ends it the hard way (SIGKILL, a
+ * crash) or freezes it (SIGSTOP, a hung Janus); `restart` starts it again on the same ports.
  */
-import { type MediaProcess, randomSecret, startJanus } from '../src/ops/dev-media.ts';
+import { JANUS_REALTIME_PRIORITY, type MediaProcess, randomSecret, startJanus } from '../src/ops/dev-media.ts';
 import { JanusConnection, JanusSession } from '../src/realtime/media/janus/connection.ts';
 import { janusKeys } from '../src/realtime/media/janus/secrets.ts';
 import { freePort } from './process-harness.ts';
@@ -37,7 +38,7 @@ export function portBlock(size = 200): [number, number] {
 export async function testJanus(): Promise<TestJanus> {
   const wsPort = await freePort();
   const rtpPorts = portBlock();
-  const start = () => startJanus({ wsPort, rtpPorts, apiSecret: TEST_JANUS_SECRET });
+  const start = () => startJanus({ wsPort, rtpPorts, apiSecret: TEST_JANUS_SECRET, realtime: JANUS_REALTIME_PRIORITY });
   let running: MediaProcess = await start();
   return {
     url: running.url,
