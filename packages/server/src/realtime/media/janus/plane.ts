@@ -581,9 +581,10 @@ export function janusPlane(options: JanusPlaneOptions) {
           if (bridged && backend) await rooms.destroyBridgeIfUnused(backend, channelId, () => patches.holds(channelId));
           return;
         }
-        // Whoever left just before is still being let go by Janus: it is not counted as staying.
+        // Whoever left just before is still being let go by Janus: it is not counted as staying. The last of
+        // those who left together closes the channel, once (a newcomer since has a channel of its own).
         await Promise.allSettled([...leaving]);
-        if (participants.size > 0) return;
+        if (participants.size > 0 || channels.get(channelId) !== participants) return;
         forgetChannel();
         placed.delete(channelId);
         if (backend) await closeWhenEmpty(backend, channelId);
