@@ -74,6 +74,25 @@ describe.each(databases)('channels through Janus on %s', (dialect) => {
     }
   });
 
+  it('destroys the rooms when every page leaves at once, and makes them again for the next page', async () => {
+    const inspector = await janusInspector(janus.url);
+    try {
+      const alice = await join(world.alice, 'alice', { tone: ALICE });
+      const bob = await join(world.bob, 'bob', { tone: BOB });
+      expect((await inspector.mountpoint(world.red.id))?.viewers).toBe(2);
+      // Both at once: each is still being let go by Janus while the other leaves.
+      alice.client.close();
+      bob.client.close();
+      await eventually(async () => !(await inspector.exists(world.red.id)), 'the empty room is destroyed');
+      expect(await inspector.mountpoint(world.red.id)).toBeNull();
+      await join(world.alice, 'alice again', { tone: ALICE });
+      expect(await inspector.exists(world.red.id)).toBe(true);
+      expect((await inspector.mountpoint(world.red.id))?.viewers).toBe(1);
+    } finally {
+      await inspector.close();
+    }
+  });
+
   it("forwards the floor holder's packets as they came, one forwarder while it holds the floor and none after", async () => {
     const inspector = await janusInspector(janus.url);
     try {
