@@ -134,9 +134,16 @@ export interface JanusOptions {
 /** The real-time priority deploy/janus's systemd drop-in gives Janus (CPUSchedulingPriority). */
 export const JANUS_REALTIME_PRIORITY = 10;
 
-/** Whether this process may start a child with real-time scheduling at `priority`. */
+const allowedPriorities = new Map<number, boolean>();
+
+/** Whether this process may start a child with real-time scheduling at `priority` (asked of `chrt` once). */
 export function realtimeAllowed(priority: number): boolean {
-  return spawnSync('chrt', ['-r', String(priority), 'true'], { stdio: 'ignore' }).status === 0;
+  let allowed = allowedPriorities.get(priority);
+  if (allowed === undefined) {
+    allowed = spawnSync('chrt', ['-r', String(priority), 'true'], { stdio: 'ignore' }).status === 0;
+    allowedPriorities.set(priority, allowed);
+  }
+  return allowed;
 }
 
 /**
