@@ -98,8 +98,13 @@ async function inboundAudio(pc: RTCPeerConnection | null): Promise<InboundAudio 
  */
 export function attachDiagnostics(engine: VoiceRoom, room: string, primary = true): () => void {
   const meter = new LevelMeter();
-  /** The audio tracks each watched stream had: a new track (or stream) is watched afresh. */
-  const watchedTracks = new Map<string, string>();
+  /**
+   * Each peer's meter, named by its stream's audio tracks: a new track (or stream) is watched afresh, and peers
+   * that share one stream (through the media server, every peer is heard on the channel's one stream) share one
+   * meter, instead of a hundred analysers on the same audio in a channel of a hundred.
+   */
+  const meterOf = new Map<string, string>();
+  const of = (peerId: string) => meterOf.get(peerId) ?? '';
   let micOn = engine.getSnapshot().micOn;
   let lastMicOnAt = 0;
   let lastMicOffAt = 0;
@@ -123,16 +128,16 @@ export function attachDiagnostics(engine: VoiceRoom, room: string, primary = tru
       else if (!talkingSince.has(peer.id)) talkingSince.set(peer.id, performance.timeOrigin + performance.now());
       const tracks = peer.stream?.getAudioTracks().map((track) => track.id) ?? [];
       const key = tracks.join(',');
-      if (peer.stream && tracks.length > 0 && watchedTracks.get(peer.id) !== key) {
-        watchedTracks.set(peer.id, key);
-        meter.watch(peer.id, peer.stream);
+      if (!peer.stream || tracks.length === 0) {
+        meterOf.delete(peer.id);
+        continue;
       }
+      meterOf.set(peer.id, key);
+      if (!meter.ids().includes(key)) meter.watch(key, peer.stream);
     }
-    for (const id of meter.ids()) {
-      if (present.has(id)) continue;
-      meter.unwatch(id);
-      watchedTracks.delete(id);
-    }
+    for (const id of meterOf.keys()) if (!present.has(id)) meterOf.delete(id);
+    const used = new Set(meterOf.values());
+    for (const key of meter.ids()) if (!used.has(key)) meter.unwatch(key);
   };
   const unsubscribe = engine.subscribe(sync);
   sync();
@@ -166,13 +171,13 @@ export function attachDiagnostics(engine: VoiceRoom, room: string, primary = tru
         talking,
       })),
     talkingSince: (peerId: string) => talkingSince.get(peerId) ?? 0,
-    levels: () => Object.fromEntries(engine.getSnapshot().peers.map((peer) => [peer.id, meter.level(peer.id)])),
-    recentPeak: (peerId: string) => meter.recentPeak(peerId),
+    levels: () => Object.fromEntries(engine.getSnapshot().peers.map((peer) => [peer.id, meter.level(of(peer.id))])),
+    recentPeak: (peerId: string) => meter.recentPeak(of(peerId)),
     rtpLevel: (peerId: string) => rtpLevel(engine.connectionOf(peerId)),
     waitForLevel: (peerId: string, threshold: number, timeoutMs: number, above = true) =>
-      meter.waitFor(peerId, threshold, timeoutMs, above),
+      meter.waitFor(of(peerId), threshold, timeoutMs, above),
     waitForOnset: (peerId: string, threshold: number, timeoutMs: number) =>
-      meter.waitForOnset(peerId, threshold, timeoutMs),
+      meter.waitForOnset(of(peerId), threshold, timeoutMs),
     inboundAudio: (peerId: string) => inboundAudio(engine.connectionOf(peerId)),
   });
   if (primary) window.__talkgroupRoom = handle;

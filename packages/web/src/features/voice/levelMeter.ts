@@ -91,7 +91,7 @@ export class LevelMeter {
     this.watched.delete(id);
   }
 
-  /** The peers watched now. */
+  /** What is watched now (the ids given to watch). */
   ids(): string[] {
     return [...this.watched.keys()];
   }
