@@ -133,7 +133,7 @@ interface LateRow {
 }
 
 /** A late entry's moments (epoch ms in the page): join_room sent, then each step, then the first sound. */
-const LATE_STEPS = ['asked', 'connected', 'packet'] as const;
+const LATE_STEPS = ['asked', 'described', 'connected', 'packet'] as const;
 type LateStep = (typeof LATE_STEPS)[number];
 type LateMarks = { joinAt: number; soundAt: number } & Partial<Record<LateStep, number>>;
 
@@ -315,16 +315,21 @@ async function lossSeries(server: TalkgroupServer, lossPercent: number, listener
 /**
  * Marks, in every page of the context from now on, when it sends `join_room` and when it first plays a sound
  * above the threshold from anyone of its room; and on the way (LATE_STEPS): when it asks for the voice
- * (`media_watch` through the media server, its first `offer` on the mesh), when a connection of the page is
- * up, when its first audio packet arrived.
+ * (`media_watch` through the media server, its first `offer` on the mesh), when it gets the other side's
+ * description (the media server's offer, a talker's answer), when a connection of the page is up, when its
+ * first audio packet arrived.
  */
 async function markJoinAndSound(page: Page): Promise<void> {
   await page.context().addInitScript((threshold) => {
     const now = () => performance.timeOrigin + performance.now();
-    const marks: { joinAt: number; soundAt: number; asked?: number; connected?: number; packet?: number } = {
-      joinAt: 0,
-      soundAt: 0,
-    };
+    const marks: {
+      joinAt: number;
+      soundAt: number;
+      asked?: number;
+      described?: number;
+      connected?: number;
+      packet?: number;
+    } = { joinAt: 0, soundAt: 0 };
     (window as unknown as { __late: typeof marks }).__late = marks;
     const send = WebSocket.prototype.send;
     WebSocket.prototype.send = function (this: WebSocket, data) {
@@ -334,6 +339,17 @@ async function markJoinAndSound(page: Page): Promise<void> {
       }
       return send.call(this, data);
     };
+    const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
+    RTCPeerConnection.prototype.setRemoteDescription = function (
+      this: RTCPeerConnection,
+      description: RTCSessionDescriptionInit,
+    ) {
+      if (marks.joinAt && !marks.described) marks.described = now();
+      return (setRemote as (this: RTCPeerConnection, description: RTCSessionDescriptionInit) => Promise<void>).call(
+        this,
+        description,
+      );
+    } as typeof setRemote;
     const Native = window.RTCPeerConnection;
     window.RTCPeerConnection = class extends Native {
       constructor(configuration?: RTCConfiguration) {
@@ -387,8 +403,7 @@ async function lateEntry(server: TalkgroupServer, plane: string): Promise<void> 
       if (marks) {
         values.push(marks.soundAt - marks.joinAt);
         for (const step of LATE_STEPS) if (marks[step]) steps[step].push((marks[step] as number) - marks.joinAt);
-      }
-      else missed += 1;
+      } else missed += 1;
       progress(marks ? '.' : 'x');
       await pause(500);
     }
@@ -476,9 +491,7 @@ if (asJson) {
           p95: round(percentile(row.values, 95)),
           n: row.values.length,
           missed: row.missed,
-          stepsP50: Object.fromEntries(
-            LATE_STEPS.map((step) => [step, round(percentile(row.steps[step], 50))]),
-          ),
+          stepsP50: Object.fromEntries(LATE_STEPS.map((step) => [step, round(percentile(row.steps[step], 50))])),
         })),
         ...(janusPairs
           ? {
@@ -563,7 +576,8 @@ function printRows(): void {
       console.log(
         `${row.plane.padEnd(8)} p50 ${fixed(percentile(row.values, 50)).padStart(6)} ms  p95 ${fixed(percentile(row.values, 95)).padStart(6)} ms` +
           `  n=${row.values.length}${row.missed ? `, ${row.missed} not heard within 10 s` : ''}` +
-          `  (p50 from join_room: asked ${fixed(percentile(row.steps.asked, 50))}, connected ` +
+          `  (p50 from join_room: asked ${fixed(percentile(row.steps.asked, 50))}, the other side's description ` +
+          `${fixed(percentile(row.steps.described, 50))}, connected ` +
           `${fixed(percentile(row.steps.connected, 50))}, first packet ${fixed(percentile(row.steps.packet, 50))} ms)`,
       );
   }

@@ -227,8 +227,10 @@ export class ServerTransport implements VoiceTransport {
   /** The server knows this page is in the channel now: its connections are made (again, after a reconnection). */
   channelJoined(): void {
     if (!this.joined) return;
-    void this.receive.connect();
-    void this.send.connect();
+    // The channel's voice first: the server handles one page's requests to the media server in turn, so a
+    // microphone published at the same time would hold back the answer that starts the stream (late entry:
+    // a page joining while someone talks hears them sooner). The microphone follows once it is answered.
+    void this.receive.connect().finally(() => void this.send.connect());
   }
 
   present(peers: RoomPeer[]): void {
