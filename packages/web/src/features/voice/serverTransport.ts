@@ -77,6 +77,7 @@ class Leg {
 
   close(): void {
     this.attempt++;
+    this.negotiating = null;
     for (const timer of this.timers.splice(0)) clearTimeout(timer);
     if (this.pc) {
       this.pc.onicecandidate = null;
@@ -95,7 +96,19 @@ class Leg {
     this.timers.push(setTimeout(() => void this.connect(), delay));
   }
 
-  async connect(): Promise<void> {
+  /** The negotiation under way: a second call (the channel joined again meanwhile) waits for the same one. */
+  private negotiating: Promise<void> | null = null;
+
+  connect(): Promise<void> {
+    if (this.negotiating) return this.negotiating;
+    const run = this.establish().finally(() => {
+      if (this.negotiating === run) this.negotiating = null;
+    });
+    this.negotiating = run;
+    return run;
+  }
+
+  private async establish(): Promise<void> {
     const { signal } = this.transport;
     if (!this.transport.wanted() || this.pc || !signal.connected) return;
     const attempt = ++this.attempt;
