@@ -159,12 +159,12 @@ const browser = await chromium.launch(chromiumLaunchOptions(fakeMicrophoneArgs(T
 // makes its audio threads real-time, which would take the crowd's decoding out of the idle class. Janus, which
 // does the fan-out, stays real-time. --crowd-beside: in the measured pair's browser, as before.
 const crowdShared = process.argv.includes('--crowd-beside');
-const niceDir = crowdShared ? undefined : mkdtempSync(path.join(tmpdir(), 'talkgroup-crowd-'));
-const crowdBrowser = niceDir
+const crowdDir = crowdShared ? undefined : mkdtempSync(path.join(tmpdir(), 'talkgroup-crowd-'));
+const crowdBrowser = crowdDir
   ? await chromium.launch({
       ...chromiumLaunchOptions(['--autoplay-policy=no-user-gesture-required']),
       executablePath: (() => {
-        const wrapper = path.join(niceDir, 'chromium');
+        const wrapper = path.join(crowdDir, 'chromium');
         const dropNice = existsSync('/usr/bin/setpriv') ? 'setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice ' : '';
         writeFileSync(wrapper, `#!/bin/sh\nexec ${dropNice}chrt --idle 0 ${JSON.stringify(CHROMIUM_PATH)} "$@"\n`);
         chmodSync(wrapper, 0o755);
@@ -446,7 +446,7 @@ try {
 } finally {
   await browser.close();
   if (crowdBrowser !== browser) await crowdBrowser.close();
-  if (niceDir) rmSync(niceDir, { recursive: true, force: true });
+  if (crowdDir) rmSync(crowdDir, { recursive: true, force: true });
   await throughJanus.stop();
   await onMesh.stop();
   await janus.stop();
