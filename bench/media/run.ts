@@ -155,7 +155,7 @@ const onMesh = await startServer({ LOG_LEVEL: 'error' });
 const browser = await chromium.launch(chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)));
 // The crowd stands for phones elsewhere: a browser of its own, run only when nothing else wants the CPU, so that
 // decoding a hundred streams on this machine's two cores does not starve the talker and the listener measured.
-// SCHED_IDLE, and without CAP_SYS_NICE where setpriv is there: Chromium sets its own nice values and, as root,
+// SCHED_IDLE, and as root without CAP_SYS_NICE (setpriv): Chromium sets its own nice values and, as root,
 // makes its audio threads real-time, which would take the crowd's decoding out of the idle class. Janus, which
 // does the fan-out, stays real-time. --crowd-beside: in the measured pair's browser, as before.
 const crowdShared = process.argv.includes('--crowd-beside');
@@ -165,7 +165,9 @@ const crowdBrowser = crowdDir
       ...chromiumLaunchOptions(['--autoplay-policy=no-user-gesture-required']),
       executablePath: (() => {
         const wrapper = path.join(crowdDir, 'chromium');
-        const dropNice = existsSync('/usr/bin/setpriv') ? 'setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice ' : '';
+        // Only root holds CAP_SYS_NICE (and only root may drop it from the bounding set).
+        const root = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
+        const dropNice = root ? 'setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice ' : '';
         writeFileSync(wrapper, `#!/bin/sh\nexec ${dropNice}chrt --idle 0 ${JSON.stringify(CHROMIUM_PATH)} "$@"\n`);
         chmodSync(wrapper, 0o755);
         return wrapper;
