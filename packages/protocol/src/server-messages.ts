@@ -151,6 +151,7 @@ export const SERVER_MESSAGE_CODES = [
   'second_factor_passkey',
   'passkey_required_by_policy',
   'second_factor_setup_required',
+  'confirm_identity',
   'totp_already_on',
   'totp_not_started',
   'totp_not_on',

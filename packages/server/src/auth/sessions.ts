@@ -56,6 +56,8 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
           user_agent: origin.userAgent?.slice(0, 300) ?? null,
           address: origin.address ?? null,
           second_factor_pending: origin.secondFactorPending ? 1 : 0,
+          // Signing in proves it is the owner: the sensitive calls are open for a few minutes (auth/confirmation.ts).
+          confirmed_at: now.toISOString(),
         })
         .execute();
       return token;
@@ -75,6 +77,7 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
           'sessions.created_at as createdAt',
           'sessions.last_seen_at as lastSeenAt',
           'sessions.second_factor_pending as secondFactorPending',
+          'sessions.confirmed_at as confirmedAt',
         ])
         .where('sessions.token_hash', '=', hashToken(token))
         .where('sessions.expires_at', '>', new Date(now).toISOString())
@@ -99,6 +102,7 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
         role: row.role,
         sessionId: row.sessionId,
         ...(row.secondFactorPending === 1 ? { secondFactorPending: true } : {}),
+        ...(row.confirmedAt ? { confirmedAt: Date.parse(row.confirmedAt) } : {}),
       };
     },
 

@@ -45,6 +45,8 @@ export interface SessionsTable {
   address: string | null;
   /** 1: opened by a password while the user's role needs a second factor it lacks (migration 0019). */
   second_factor_pending: ColumnType<number, number | undefined, number>;
+  /** When the owner last proved it is them in this session (sign-in, confirmIdentity; migration 0025). */
+  confirmed_at: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A user's TOTP secret (migration 0019): sealed at rest; the last accepted time step, so a code works once. */
@@ -110,13 +112,38 @@ export interface IdentityLinksTable {
 /** One step of a sign-in through the provider: its `state` (PKCE verifier, nonce), then its one-time code. */
 export interface OidcSignInsTable {
   id: Generated<number>;
-  kind: 'state' | 'code';
+  /** `intent`: a link or a confirmation asked by a signed-in session, before its state (migration 0025). */
+  kind: 'intent' | 'state' | 'code';
   /** SHA-256 of the state or of the code; neither is stored. */
   key_hash: string;
   code_verifier: string | null;
   nonce: string | null;
   user_id: number | null;
   expires_at: string;
+  /** What the sign-in is for (migration 0025); null: signing in. */
+  purpose: ColumnType<OidcPurpose | null, OidcPurpose | null | undefined, OidcPurpose | null>;
+  /** The session that asked to link or confirm. */
+  session_id: ColumnType<number | null, number | null | undefined, number | null>;
+  /** SHA-256 of the browser binding cookie set at the start; the code is redeemed only with it. */
+  binding_hash: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1: the provider said a second factor was used (OIDC_MFA_AMR / OIDC_MFA_ACR). */
+  mfa: ColumnType<number, number | undefined, number>;
+}
+
+/** What a sign-in through the provider is for: signing in, linking it to one's account, confirming it is one. */
+export type OidcPurpose = 'signin' | 'link' | 'confirm';
+
+/** A provider identity refused because an unlinked account has its email (migration 0025): an administrator decides. */
+export interface IdentityRequestsTable {
+  id: Generated<number>;
+  issuer: string;
+  subject: string;
+  email: string;
+  name: string;
+  /** The account whose login is that email. */
+  user_id: number;
+  created_at: string;
+  last_seen_at: string;
 }
 
 /** What an administrator did (issue 16): written in the transaction of the change, never pruned. */
@@ -470,6 +497,7 @@ export interface Database {
   webauthn_challenges: WebauthnChallengesTable;
   identity_links: IdentityLinksTable;
   oidc_sign_ins: OidcSignInsTable;
+  identity_requests: IdentityRequestsTable;
   totp_secrets: TotpSecretsTable;
   recovery_codes: RecoveryCodesTable;
 }

@@ -22,6 +22,8 @@ export interface TokenOwner {
   sessionId: number;
   /** Opened by a password while the user's role needs a second factor it lacks: only the setup is reachable. */
   secondFactorPending?: boolean;
+  /** When the owner last proved it is them in this session (ms since the epoch; auth/confirmation.ts). */
+  confirmedAt?: number;
 }
 
 /** What the guard asks of the sign-in tokens: who a token stands for, if anyone (auth/sessions.ts answers). */

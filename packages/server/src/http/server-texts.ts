@@ -579,6 +579,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'Votre organisation exige un second facteur pour votre rôle : configurez d’abord la validation en deux étapes ou une clé d’accès sur la page de votre compte.',
     de: 'Ihre Organisation verlangt für Ihre Rolle einen zweiten Faktor: Richten Sie zuerst auf Ihrer Kontoseite die Zwei-Schritt-Verifizierung oder einen Passkey ein.',
   },
+  confirm_identity: {
+    en: 'Confirm it’s you first: give your password or a code again.',
+    fr: 'Confirmez d’abord que c’est bien vous : saisissez de nouveau votre mot de passe ou un code.',
+    de: 'Bestätigen Sie zuerst, dass Sie es sind: Geben Sie Ihr Passwort oder einen Code erneut ein.',
+  },
   totp_already_on: {
     en: 'Two-step verification is already on: turn it off first to set it up again.',
     fr: 'La validation en deux étapes est déjà activée : désactivez-la d’abord pour la configurer à nouveau.',

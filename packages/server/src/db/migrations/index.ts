@@ -34,6 +34,7 @@ import { migration as m0021 } from './0021_passkeys.ts';
 import { migration as m0022 } from './0022_disabled_accounts.ts';
 import { migration as m0023 } from './0023_missed_transmissions.ts';
 import { migration as m0024 } from './0024_scan_list.ts';
+import { migration as m0025 } from './0025_sign_in_review.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -61,6 +62,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0022_disabled_accounts': m0022,
   '0023_missed_transmissions': m0023,
   '0024_scan_list': m0024,
+  '0025_sign_in_review': m0025,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
