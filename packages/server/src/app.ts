@@ -133,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     redisState: realtime.redisState,
     mediaHealth: realtime.mediaHealth,
     turnHealth: turnProbe(config.turnUrls),
+    metricsToken: config.metricsToken,
   });
 
   const webDir = config.webDir;

@@ -42,6 +42,52 @@ describe.each(databases)('health and readiness on %s', (dialect) => {
   });
 });
 
+describe('/readyz names nothing internal to a remote client (issue 47)', () => {
+  let app: TestApp;
+  afterEach(async () => {
+    await app.close();
+  });
+  const token = 'r'.repeat(32);
+  const readyz = async (remoteAddress: string, headers: Record<string, string> = {}) => {
+    const answer = await app.fastify.inject({ method: 'GET', url: '/readyz', remoteAddress, headers });
+    return { status: answer.statusCode, body: answer.json() };
+  };
+
+  it('answers ready or not alone, and the details with the metrics token or from this machine', async () => {
+    app = await startApp('sqlite', { metricsToken: token, turnUrls: ['turn:127.0.0.1:1?transport=tcp'] });
+    const remote = await readyz('203.0.113.5');
+    expect(remote).toEqual({ status: 200, body: { success: true, ready: true } });
+    expect(await readyz('203.0.113.5', { authorization: `Bearer ${'x'.repeat(32)}` })).toEqual(remote);
+
+    const withToken = await readyz('203.0.113.5', { authorization: `Bearer ${token}` });
+    expect(withToken.body).toMatchObject({ success: true, ready: true, database: { ok: true } });
+    expect(withToken.body.turn.servers[0].url).toBe('turn:127.0.0.1:1?transport=tcp');
+    for (const local of ['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+      expect((await readyz(local)).body.database).toMatchObject({ ok: true, state: 'ready' });
+    // A local reverse proxy that TRUST_PROXY does not name: whoever it forwards is not this machine.
+    expect((await readyz('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' })).body).toEqual({
+      success: true,
+      ready: true,
+    });
+  });
+
+  it('reads the address as TRUST_PROXY says: a remote client through a local proxy gets no details', async () => {
+    app = await startApp('sqlite', { trustProxy: ['loopback'] });
+    expect((await readyz('127.0.0.1', { 'x-forwarded-for': '203.0.113.5' })).body).toEqual({
+      success: true,
+      ready: true,
+    });
+    expect((await readyz('127.0.0.1', { 'x-forwarded-for': '127.0.0.1' })).body.database.ok).toBe(true);
+    // A client that claims to be local to a proxy that trusts every hop is still seen (each hop is read).
+    await app.close();
+    app = await startApp('sqlite', { trustProxy: true });
+    expect((await readyz('127.0.0.1', { 'x-forwarded-for': '127.0.0.1, 203.0.113.5' })).body).toEqual({
+      success: true,
+      ready: true,
+    });
+  });
+});
+
 describe('logs without secrets', () => {
   it('replaces tokens, signatures and the call view data in logged request URLs', () => {
     expect(redactUrl('/socket.io/?EIO=4&transport=websocket&token=abc.def')).toBe(

@@ -13,7 +13,8 @@ import type { OpenedDatabase } from '../db/open.ts';
 import type { Io } from '../realtime/io.ts';
 import type { MediaServerHealth } from '../realtime/media/janus/plane.ts';
 
-function sameSecret(given: string, expected: string): boolean {
+/** A constant-time comparison of a given secret with the expected one. */
+export function sameSecret(given: string, expected: string): boolean {
   const a = Buffer.from(given);
   const b = Buffer.from(expected);
   return a.length === b.length && timingSafeEqual(a, b);
