@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activities/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
+import { identityRoutes } from './auth/identity-routes.ts';
 import { oidcRoutes } from './auth/oidc-routes.ts';
 import { accountSecurityRoutes } from './auth/routes.ts';
 import { callRoutes } from './calls/routes.ts';
@@ -111,6 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   activityRoutes(fastify, services);
   messageRoutes(fastify, services);
   legacyRoutes(fastify, services);
+  identityRoutes(fastify, services);
   clientConfigRoutes(fastify, services, push);
   pushRoutes(fastify, services, push);
   dashboardRoutes(fastify, services);

@@ -39,6 +39,16 @@ export interface OidcConfig {
   redirectUri: string;
   /** OIDC_ALLOW_HTTP=true (tests and development only): an http:// issuer is accepted. */
   allowHttp: boolean;
+  /**
+   * OIDC_LINK_BY_EMAIL=true (issue 47; off by default): a provider identity whose verified email is an existing
+   * account's login is linked to it at its first sign-in, never for an administrator's account or an identity the
+   * role map makes an administrator. Off: only the account's owner (from /account) or an administrator links.
+   */
+  linkByEmail: boolean;
+  /** OIDC_MFA_AMR: `amr` values that say a second factor was used (default mfa, otp, hwk, swk). */
+  mfaAmr: string[];
+  /** OIDC_MFA_ACR: `acr` values that say a second factor was used (default none). */
+  mfaAcr: string[];
 }
 
 export interface Config {
@@ -414,7 +424,15 @@ function parseOidc(env: NodeJS.ProcessEnv, publicUrl: string | undefined): OidcC
   if (!issuer) {
     if (only)
       throw new ConfigError('OIDC_ONLY=true needs single sign-on: set OIDC_ISSUER, OIDC_CLIENT_ID and PUBLIC_URL');
-    for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET', 'OIDC_ROLE_MAP', 'OIDC_ROLE_CLAIM'])
+    for (const name of [
+      'OIDC_CLIENT_ID',
+      'OIDC_CLIENT_SECRET',
+      'OIDC_ROLE_MAP',
+      'OIDC_ROLE_CLAIM',
+      'OIDC_LINK_BY_EMAIL',
+      'OIDC_MFA_AMR',
+      'OIDC_MFA_ACR',
+    ])
       if (env[name])
         throw new ConfigError(`${name} is set but OIDC_ISSUER is not: set the provider's issuer address too`);
     return undefined;
@@ -459,7 +477,21 @@ function parseOidc(env: NodeJS.ProcessEnv, publicUrl: string | undefined): OidcC
     only,
     redirectUri: `${publicUrl}/auth/oidc/callback`,
     allowHttp,
+    linkByEmail: parseFlag('OIDC_LINK_BY_EMAIL', env.OIDC_LINK_BY_EMAIL),
+    mfaAmr: parseClaimValues('OIDC_MFA_AMR', env.OIDC_MFA_AMR, ['mfa', 'otp', 'hwk', 'swk']),
+    mfaAcr: parseClaimValues('OIDC_MFA_ACR', env.OIDC_MFA_ACR, []),
   };
+}
+
+/** OIDC_MFA_AMR / OIDC_MFA_ACR: values separated by commas or spaces; unset: the default; `none`: no value counts. */
+function parseClaimValues(name: string, raw: string | undefined, fallback: string[]): string[] {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (raw.trim() === 'none') return [];
+  const values = raw.split(/[\s,]+/).filter(Boolean);
+  const bad = values.find((value) => value.length > 200 || /[^\x21-\x7e]/.test(value));
+  if (bad !== undefined)
+    throw new ConfigError(`${name} must list claim values separated by commas (such as mfa,otp,hwk), not "${raw}"`);
+  return values;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

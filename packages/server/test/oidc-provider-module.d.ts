@@ -15,5 +15,31 @@ declare module 'oidc-provider' {
       },
     );
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
+    interactionDetails(
+      req: IncomingMessage,
+      res: ServerResponse,
+    ): Promise<{
+      grantId?: string;
+      session?: { accountId?: string };
+      params: Record<string, unknown>;
+      prompt: { name: string; details: Record<string, unknown> };
+    }>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
+    Grant: GrantClass;
+  }
+
+  interface Grant {
+    addOIDCScope(scope: string): void;
+    addOIDCClaims(claims: string[]): void;
+    save(): Promise<string>;
+  }
+  interface GrantClass {
+    new (properties: { accountId?: string; clientId: string }): Grant;
+    find(id: string): Promise<Grant | undefined>;
   }
 }

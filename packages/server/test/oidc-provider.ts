@@ -14,6 +14,9 @@ export interface TestIdentity {
   given_name?: string;
   family_name?: string;
   groups?: string[];
+  /** How the provider says the person signed in (the ID token's `amr` and `acr`), given at the login page. */
+  amr?: string[];
+  acr?: string;
 }
 
 export const TEST_CLIENT = { id: 'talkgroup', secret: 'a-client-secret-for-the-tests-only-0123456789' };
@@ -28,11 +31,62 @@ export interface TestProvider {
 export async function startTestProvider(redirectUri: string): Promise<TestProvider> {
   const identities = new Map<string, TestIdentity>();
   let handler: ((req: never, res: never) => void) | undefined;
-  const server: Server = createServer((req, res) => handler?.(req as never, res as never));
+  let provider: Provider | undefined;
+  const server: Server = createServer((req, res) => {
+    // The development login form names the account only: its submission is finished here, with the `amr` and
+    // `acr` of the identity (what a real provider sets from how the person authenticated).
+    if (req.method === 'POST' && /^\/interaction\/[^/]+$/.test(req.url ?? '') && provider) {
+      const current = provider;
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        const form = new URLSearchParams(Buffer.concat(chunks).toString());
+        const finish = async () => {
+          if (form.get('prompt') === 'login') {
+            const accountId = form.get('login') ?? '';
+            const identity = identities.get(accountId);
+            await current.interactionFinished(
+              req,
+              res,
+              {
+                login: {
+                  accountId,
+                  ...(identity?.amr ? { amr: identity.amr } : {}),
+                  ...(identity?.acr ? { acr: identity.acr } : {}),
+                },
+              },
+              { mergeWithLastSubmission: false },
+            );
+            return;
+          }
+          const details = await current.interactionDetails(req, res);
+          const grant = details.grantId
+            ? await current.Grant.find(details.grantId)
+            : new current.Grant({ accountId: details.session?.accountId, clientId: String(details.params.client_id) });
+          if (!grant) throw new Error('no grant');
+          const missing = details.prompt.details as { missingOIDCScope?: string[]; missingOIDCClaims?: string[] };
+          if (missing.missingOIDCScope) grant.addOIDCScope(missing.missingOIDCScope.join(' '));
+          if (missing.missingOIDCClaims) grant.addOIDCClaims(missing.missingOIDCClaims);
+          await current.interactionFinished(
+            req,
+            res,
+            { consent: { grantId: await grant.save() } },
+            { mergeWithLastSubmission: true },
+          );
+        };
+        finish().catch((error: unknown) => {
+          res.statusCode = 500;
+          res.end(String(error));
+        });
+      });
+      return;
+    }
+    handler?.(req as never, res as never);
+  });
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const provider = new Provider(issuer, {
+  provider = new Provider(issuer, {
     clients: [
       {
         client_id: TEST_CLIENT.id,
@@ -47,7 +101,8 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
     pkce: { required: () => true },
     scopes: ['openid', 'email', 'profile', 'groups'],
     claims: {
-      openid: ['sub'],
+      // How the person authenticated, and when, in every ID token (as Entra ID and Keycloak send them).
+      openid: ['sub', 'amr', 'acr', 'auth_time'],
       email: ['email', 'email_verified'],
       profile: ['given_name', 'family_name', 'name'],
       groups: ['groups'],

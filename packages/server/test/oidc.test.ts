@@ -4,6 +4,7 @@
  * claims, the role from the groups, the link by verified email, a deleted account refused, a wrong or reused
  * state refused, a refusal at the provider and an unreachable provider landing on /signin with their code.
  */
+import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import {
@@ -18,6 +19,9 @@ import {
 import { startTestProvider, TEST_CLIENT, type TestProvider, throughProvider } from './oidc-provider.ts';
 
 const PUBLIC_URL = 'http://talk.test';
+/** The TOTP code of the secret `offsetSteps` 30-second steps from now. */
+const codeAt = (secret: string, offsetSteps = 0) =>
+  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
 const REDIRECT_URI = `${PUBLIC_URL}/auth/oidc/callback`;
 
 function ssoEnv(issuer: string, more: Record<string, string> = {}) {
@@ -48,15 +52,38 @@ afterAll(async () => {
   await provider?.close();
 });
 
-/** GET /auth/oidc/start as a browser: the provider's address and the state cookie. */
-async function start(app: TestApp) {
-  const response = await app.fastify.inject({ method: 'GET', url: '/auth/oidc/start' });
+/** A browser's cookies on Talkgroup (names do not clash across paths in these tests). */
+class TalkJar {
+  readonly cookies = new Map<string, string>();
+  take(setCookie: string | string[] | undefined): void {
+    for (const line of [setCookie ?? []].flat()) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header(): string {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+}
+
+/** GET /auth/oidc/start as a browser: the provider's address; the state and binding cookies go in the jar. */
+async function start(app: TestApp, jar = new TalkJar(), purpose?: 'link' | 'confirm') {
+  const response = await app.fastify.inject({
+    method: 'GET',
+    url: `/auth/oidc/start${purpose ? `?for=${purpose}` : ''}`,
+    headers: { cookie: jar.header() },
+  });
   expect(response.statusCode).toBe(303);
   const setCookie = [response.headers['set-cookie'] ?? []].flat().join('\n');
+  jar.take(response.headers['set-cookie']);
   const cookie = /tg_oidc_state=[^;]+/.exec(setCookie)?.[0] ?? '';
   expect(setCookie).toMatch(/HttpOnly/);
   expect(setCookie).toMatch(/SameSite=Lax/);
-  return { location: String(response.headers.location), cookie };
+  return { location: String(response.headers.location), cookie, jar };
 }
 
 /** The provider's redirect back, handed to /auth/oidc/callback: where Talkgroup sends the browser. */
@@ -71,31 +98,59 @@ async function callback(app: TestApp, redirect: string, cookie: string) {
   return String(response.headers.location);
 }
 
-/** A whole sign-in through the provider as `sub`; the landing address on Talkgroup. */
-async function ssoLanding(app: TestApp, sub: string, options: { deny?: boolean } = {}) {
-  const { location, cookie } = await start(app);
+/** A whole trip through the provider as `sub`; the landing address on Talkgroup (the jar holds the binding). */
+async function ssoLanding(app: TestApp, sub: string, options: { deny?: boolean; jar?: TalkJar } = {}) {
+  const { location, jar } = await start(app, options.jar);
   expect(location.startsWith(`${provider.issuer}/`)).toBe(true);
   const authorization = new URL(location);
   expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
   expect(authorization.searchParams.get('state')).toBeTruthy();
   expect(authorization.searchParams.get('nonce')).toBeTruthy();
   expect(authorization.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
-  const back = await throughProvider(location, REDIRECT_URI, { sub, ...options });
-  return callback(app, back, cookie);
+  const back = await throughProvider(location, REDIRECT_URI, { sub, ...(options.deny ? { deny: true } : {}) });
+  return callback(app, back, jar.header());
 }
 
-/** The one-time code of a landing on /signin#sso=..., exchanged as the web app does. */
-async function finish(app: TestApp, landing: string) {
+/** The one-time code of a landing on /signin#sso=..., exchanged as the web app does (with this browser's cookies). */
+async function finish(app: TestApp, landing: string, jar: TalkJar, more: { otp?: string } = {}) {
   expect(landing).toMatch(/^\/signin#sso=[\w-]+$/);
   const code = landing.slice('/signin#sso='.length);
-  return app.call('/user/api/finishOidcSignIn', { code });
+  const response = await app.fastify.inject({
+    method: 'POST',
+    url: '/user/api/finishOidcSignIn',
+    headers: { cookie: jar.header(), 'accept-language': 'en' },
+    payload: { code, ...more },
+  });
+  jar.take(response.headers['set-cookie']);
+  return { status: response.statusCode, body: response.json() };
 }
 
 async function ssoSignIn(app: TestApp, sub: string) {
-  const finished = await finish(app, await ssoLanding(app, sub));
+  const jar = new TalkJar();
+  const finished = await finish(app, await ssoLanding(app, sub, { jar }), jar);
   expect(finished.status).toBe(200);
   expectNoSecrets(finished.body);
   return finished.body.user as { id: number; role: string; authToken: string; email: string; firstName: string };
+}
+
+/**
+ * A signed-in session's trip through the provider (startOidcLink / startOidcConfirm, then /auth/oidc/start?for=):
+ * the landing address.
+ */
+async function sessionTrip(app: TestApp, token: string, purpose: 'link' | 'confirm', sub: string, returnTo?: string) {
+  const asked = await app.fastify.inject({
+    method: 'POST',
+    url: purpose === 'link' ? '/user/api/startOidcLink' : '/user/api/startOidcConfirm',
+    headers: { 'x-access-token': token },
+    payload: returnTo ? { returnTo } : {},
+  });
+  expect(asked.statusCode).toBe(200);
+  expect(asked.json().res.url).toBe(`/auth/oidc/start?for=${purpose}`);
+  const jar = new TalkJar();
+  jar.take(asked.headers['set-cookie']);
+  const { location } = await start(app, jar, purpose);
+  const back = await throughProvider(location, REDIRECT_URI, { sub });
+  return callback(app, back, jar.header());
 }
 
 describe.each(databases)('single sign-on on %s', (dialect) => {
@@ -111,7 +166,7 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
 
   it('offers the provider on /signin and creates the account from the claims, its role from the groups', async () => {
     const options = await app.call('/user/api/getSignInOptions');
-    expect(options.body).toEqual({ success: true, sso: { name: 'Example ID' }, passwordSignIn: true });
+    expect(options.body).toMatchObject({ success: true, sso: { name: 'Example ID' }, passwordSignIn: true });
 
     provider.identities.set(`alice-${dialect}`, {
       email: `Alice.${dialect}@Example.org`,
@@ -154,37 +209,127 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
     ]);
   });
 
-  it('gives a one-time code: used once, and no token in any address', async () => {
+  it('gives a one-time code: used once, only in the browser that started the sign-in, no token in any address', async () => {
     provider.identities.set('once', { email: 'once@example.org', email_verified: true, given_name: 'Otto' });
-    const landing = await ssoLanding(app, 'once');
+    const jar = new TalkJar();
+    const landing = await ssoLanding(app, 'once', { jar });
     expect(landing).not.toMatch(/token/i);
-    expect((await finish(app, landing)).status).toBe(200);
-    const replay = await finish(app, landing);
-    expect(replay.status).toBe(401);
-    expect(replay.body.code).toBe('sso_code_invalid');
+    // Another browser (an attacker's code opened by a victim, or the victim's code stolen): no binding cookie.
+    const elsewhere = await finish(app, landing, new TalkJar());
+    expect(elsewhere).toMatchObject({ status: 401, body: { code: 'sso_code_other_browser' } });
+    expect(elsewhere.body.result).toBe('This single sign-on was started in another browser: start it again here.');
+    // Nor with another sign-in's binding.
+    const other = new TalkJar();
+    await start(app, other);
+    expect((await finish(app, landing, other)).body.code).toBe('sso_code_other_browser');
+    expect((await finish(app, landing, jar)).status).toBe(200);
+    const replay = await finish(app, landing, jar);
+    expect(replay).toMatchObject({ status: 401, body: { code: 'sso_code_invalid' } });
     const forged = await app.call('/user/api/finishOidcSignIn', { code: 'not-a-code' });
     expect(forged.status).toBe(401);
   });
 
-  it('links an existing account by an email the provider says is verified, then by issuer and sub', async () => {
-    const bob = await createMember(app, admin, { email: 'bob@example.org' });
+  it('never joins an existing account by its email: the owner links it from /account, signed in', async () => {
+    const bob = await createMember(app, admin, { email: 'bob@example.org', password: 'bob-password-1' });
     provider.identities.set('bob-sub', { email: 'bob@example.org', email_verified: true, groups: ['tg-dispatch'] });
+    expect(await ssoLanding(app, 'bob-sub')).toBe('/signin?sso_error=link_required');
+    // The refused sign-in waits for an administrator, naming both the identity and the account it met.
+    const pending = await app.call('/user/api/getIdentityRequests', {}, admin.token);
+    expect(pending.body.res).toEqual([
+      expect.objectContaining({
+        provider: 'Example ID',
+        email: 'bob@example.org',
+        account: expect.objectContaining({ userId: bob.id, identifier: 'bob@example.org', role: 'member' }),
+      }),
+    ]);
+    expect((await app.call('/user/api/getIdentityRequests', {}, bob.token)).status).toBe(403);
+
+    // Bob, signed in with his own password, links the provider (signing in just now confirmed it is him).
+    expect(await sessionTrip(app, bob.token, 'link', 'bob-sub')).toBe('/account#sso_linked');
+    const links = await app.call('/user/api/getIdentityLinks', {}, bob.token);
+    expect(links.body.res).toEqual([expect.objectContaining({ provider: 'Example ID', email: 'bob@example.org' })]);
+    expect((await app.call('/user/api/getIdentityRequests', {}, admin.token)).body.res).toEqual([]);
     const linked = await ssoSignIn(app, 'bob-sub');
     expect(linked).toMatchObject({ id: bob.id, role: 'dispatcher', firstName: 'Mia' });
     // Later the provider's email changes: the link holds by sub.
     provider.identities.set('bob-sub', { email: 'robert@example.org', email_verified: true, groups: [] });
     expect((await ssoSignIn(app, 'bob-sub')).id).toBe(bob.id);
+    // A second link from the same account, or another account taking this identity, is refused.
+    expect((await app.call('/user/api/startOidcLink', {}, bob.token)).body.code).toBe('sso_link_exists');
+    const carol = await createMember(app, admin, { email: 'carol@example.org' });
+    expect(await sessionTrip(app, carol.token, 'link', 'bob-sub')).toBe('/account?sso_error=already_linked');
 
-    // An unverified email does not take an account over.
-    await createMember(app, admin, { email: 'carol@example.org' });
-    provider.identities.set('mallory', { email: 'carol@example.org', email_verified: false });
-    expect(await ssoLanding(app, 'mallory')).toBe('/signin?sso_error=email_unverified');
-    // Nor does another subject with the email of an account already linked.
-    provider.identities.set('bob-twin', { email: 'bob@example.org', email_verified: true });
-    expect(await ssoLanding(app, 'bob-twin')).toBe('/signin?sso_error=already_linked');
-    // No email at all: nothing to make an account from.
+    // A link started by someone else's session is nothing in this browser: no intent cookie, no trip.
+    const forged = await app.fastify.inject({ method: 'GET', url: '/auth/oidc/start?for=link' });
+    expect(forged.headers.location).toBe('/account?sso_error=session_gone');
+    // An unverified or missing email still makes nothing of an account.
     provider.identities.set('nobody', {});
     expect(await ssoLanding(app, 'nobody')).toBe('/signin?sso_error=no_email');
+
+    const log = await app.call('/user/api/getAuditLog', { start: 0, limit: 20 }, admin.token);
+    const link = log.body.res.entries.find((entry: { action: string }) => entry.action === 'user.sso_link');
+    expect(link.changes).toMatchObject({ via: { after: 'owner' } });
+  });
+
+  it('leaves a squatted email to the administrator: the squatter gains nothing, the person gets in', async () => {
+    await app.close();
+    app = await startApp(dialect, { ...ssoConfig(provider.issuer), allowSignup: true });
+    admin = await signUpAdmin(app);
+    // Anyone signs up with the boss's email and a password of their own: public sign-up makes a member only.
+    const squat = await app.call('/user/api/signUpUser', {
+      firstName: 'Not',
+      lastName: 'Boss',
+      email: 'boss@corp.example',
+      password: 'squatter-pass-1',
+      role: 'admin',
+    });
+    expect(squat).toMatchObject({ status: 403, body: { code: 'not_allowed' } });
+    const member = await app.call('/user/api/signUpUser', {
+      firstName: 'Not',
+      lastName: 'Boss',
+      email: 'boss@corp.example',
+      password: 'squatter-pass-1',
+    });
+    expect(member.body.user.role).toBe('member');
+    // The real boss signs in through the provider, whose groups make them an administrator: refused, nothing joined.
+    provider.identities.set('boss', { email: 'boss@corp.example', email_verified: true, groups: ['tg-admins'] });
+    expect(await ssoLanding(app, 'boss')).toBe('/signin?sso_error=link_required');
+    const squatter = await app.call('/user/api/login', {
+      user_email: 'boss@corp.example',
+      user_password: 'squatter-pass-1',
+    });
+    expect(squatter.body.user.role).toBe('member');
+    // The administrator sees both, dismisses the request and deletes the squatted account; the boss gets in.
+    const [request] = (await app.call('/user/api/getIdentityRequests', {}, admin.token)).body.res;
+    expect(request.account.userId).toBe(member.body.user.id);
+    expect((await app.call('/user/api/dismissIdentityRequest', { requestId: request.id }, admin.token)).status).toBe(
+      200,
+    );
+    expect((await app.call('/user/api/deleteUser', { UserId: member.body.user.id }, admin.token)).status).toBe(200);
+    const boss = await ssoSignIn(app, 'boss');
+    expect(boss).toMatchObject({ role: 'admin', email: 'boss@corp.example' });
+    expect(boss.id).not.toBe(member.body.user.id);
+    const log = await app.call('/user/api/getAuditLog', { start: 0, limit: 30 }, admin.token);
+    expect(log.body.res.entries.map((entry: { action: string }) => entry.action)).toContain('user.sso_dismiss');
+  });
+
+  it('an administrator links a pending sign-in to the account it met', async () => {
+    const dora = await createMember(app, admin, { email: 'dora@example.org', password: 'dora-password-1' });
+    provider.identities.set('dora-sub', { email: 'dora@example.org', email_verified: true });
+    expect(await ssoLanding(app, 'dora-sub')).toBe('/signin?sso_error=link_required');
+    const [request] = (await app.call('/user/api/getIdentityRequests', {}, admin.token)).body.res;
+    expect((await app.call('/user/api/linkIdentityRequest', { requestId: request.id }, dora.token)).status).toBe(403);
+    const linked = await app.call('/user/api/linkIdentityRequest', { requestId: request.id }, admin.token);
+    expect(linked).toMatchObject({ status: 200, body: { code: 'identity_linked' } });
+    expect((await app.call('/user/api/linkIdentityRequest', { requestId: request.id }, admin.token)).status).toBe(404);
+    expect((await ssoSignIn(app, 'dora-sub')).id).toBe(dora.id);
+    // Dora's password still opens her account: she owns both.
+    expect(
+      (await app.call('/user/api/login', { user_email: 'dora@example.org', user_password: 'dora-password-1' })).status,
+    ).toBe(200);
+    const log = await app.call('/user/api/getAuditLog', { start: 0, limit: 20 }, admin.token);
+    const link = log.body.res.entries.find((entry: { action: string }) => entry.action === 'user.sso_link');
+    expect(link).toMatchObject({ actor: { id: admin.id }, changes: { via: { after: 'administrator' } } });
   });
 
   it('refuses a deleted account even though the provider says yes', async () => {
@@ -195,8 +340,11 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
     expect(await ssoLanding(app, `dave-${dialect}`)).toBe('/signin?sso_error=account_deleted');
     const users = await app.services.db.selectFrom('users').select('identifier').execute();
     expect(users.map((row) => row.identifier)).not.toContain('dave@example.org');
-    // An administrator makes the account again: the provider's verified email links it.
+    // An administrator makes the account again: that alone links nothing, the administrator links the request.
     const remade = await createMember(app, admin, { email: 'dave@example.org' });
+    expect(await ssoLanding(app, `dave-${dialect}`)).toBe('/signin?sso_error=link_required');
+    const [request] = (await app.call('/user/api/getIdentityRequests', {}, admin.token)).body.res;
+    expect((await app.call('/user/api/linkIdentityRequest', { requestId: request.id }, admin.token)).status).toBe(200);
     expect(await ssoSignIn(app, `dave-${dialect}`)).toMatchObject({ id: remade.id });
   });
 
@@ -204,11 +352,12 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
     provider.identities.set(`erin-${dialect}`, { email: 'erin@example.org', email_verified: true, given_name: 'Erin' });
     const erin = await ssoSignIn(app, `erin-${dialect}`);
     // A code handed out before the account was disabled opens nothing either.
-    const pending = await ssoLanding(app, `erin-${dialect}`);
+    const jar = new TalkJar();
+    const pending = await ssoLanding(app, `erin-${dialect}`, { jar });
     const off = await app.call('/user/api/setUserDisabled', { userId: erin.id, disabled: true }, admin.token);
     expect(off.status).toBe(200);
     expect((await app.call('/user/api/getMyChannels', {}, erin.authToken)).status).toBe(401);
-    expect(await finish(app, pending)).toMatchObject({ status: 403, body: { code: 'account_disabled' } });
+    expect(await finish(app, pending, jar)).toMatchObject({ status: 403, body: { code: 'account_disabled' } });
     expect(await ssoLanding(app, `erin-${dialect}`)).toBe('/signin?sso_error=account_disabled');
     const links = await app.services.db.selectFrom('identity_links').select('user_id').execute();
     expect(links.map((row) => row.user_id)).toContain(erin.id);
@@ -233,23 +382,128 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
 
     const second = await start(app);
     const good = await throughProvider(second.location, REDIRECT_URI, { sub: 'erin' });
-    const landing = await callback(app, good, second.cookie);
-    expect((await finish(app, landing)).status).toBe(200);
+    const landing = await callback(app, good, second.jar.header());
+    expect((await finish(app, landing, second.jar)).status).toBe(200);
     // A state serves once.
     expect(await callback(app, good, second.cookie)).toBe('/signin?sso_error=state');
 
     expect(await ssoLanding(app, 'erin', { deny: true })).toBe('/signin?sso_error=denied');
   });
 
-  it('with OIDC_ONLY hides the password form and refuses passwords but an administrator’s', async () => {
+  it('asks the local second factor after a provider that does not say one was used, where the role needs one', async () => {
+    await app.call('/user/api/setSecurityPolicy', { requireSecondFactor: ['admin', 'dispatcher'] }, admin.token);
+    // No factor anywhere: the session reaches only the setup, as after a password.
+    provider.identities.set('fay', {
+      email: 'fay@example.org',
+      email_verified: true,
+      groups: ['tg-dispatch'],
+      amr: ['pwd'],
+    });
+    const jar = new TalkJar();
+    const first = await finish(app, await ssoLanding(app, 'fay', { jar }), jar);
+    expect(first.body).toMatchObject({ success: true, secondFactorSetupRequired: true });
+    const fay = first.body.user as { id: number; authToken: string };
+    expect((await app.call('/user/api/getMyChannels', {}, fay.authToken)).body.code).toBe(
+      'second_factor_setup_required',
+    );
+    const started = await app.call('/user/api/startTotpSetup', {}, fay.authToken);
+    const secret = started.body.res.secret as string;
+    const on = await app.call('/user/api/confirmTotpSetup', { code: await codeAt(secret) }, fay.authToken);
+    expect(on.status).toBe(200);
+
+    // With TOTP: the code waits for it (a wrong one is refused and counted), then opens the session.
+    const again = new TalkJar();
+    const landing = await ssoLanding(app, 'fay', { jar: again });
+    expect(await finish(app, landing, again)).toMatchObject({ status: 401, body: { code: 'second_factor_required' } });
+    expect(await finish(app, landing, again, { otp: '000000' })).toMatchObject({
+      status: 401,
+      body: { code: 'second_factor_wrong' },
+    });
+    const opened = await finish(app, landing, again, { otp: await codeAt(secret, 1) });
+    expect(opened.status).toBe(200);
+    expect(opened.body.secondFactorSetupRequired).toBeUndefined();
+
+    // A provider that says it asked a second factor (amr "mfa", or OIDC_MFA_ACR) is enough.
+    provider.identities.set('fay', { ...provider.identities.get('fay'), amr: ['pwd', 'mfa'] });
+    const trusted = new TalkJar();
+    expect((await finish(app, await ssoLanding(app, 'fay', { jar: trusted }), trusted)).status).toBe(200);
+    await app.close();
+    app = await startApp(dialect, ssoConfig(provider.issuer, { OIDC_MFA_AMR: 'none', OIDC_MFA_ACR: 'gold' }));
+    admin = await signUpAdmin(app);
+    await app.call('/user/api/setSecurityPolicy', { requireSecondFactor: ['dispatcher'] }, admin.token);
+    provider.identities.set('gil', {
+      email: 'gil@example.org',
+      email_verified: true,
+      groups: ['tg-dispatch'],
+      amr: ['mfa'],
+    });
+    const silver = new TalkJar();
+    expect(
+      (await finish(app, await ssoLanding(app, 'gil', { jar: silver }), silver)).body.secondFactorSetupRequired,
+    ).toBe(true);
+    provider.identities.set('gil', { ...provider.identities.get('gil'), acr: 'gold' });
+    const gold = new TalkJar();
+    const goldAnswer = await finish(app, await ssoLanding(app, 'gil', { jar: gold }), gold);
+    expect(goldAnswer).toMatchObject({ status: 200, body: { success: true } });
+    expect(goldAnswer.body.secondFactorSetupRequired).toBeUndefined();
+  });
+
+  it('lets a single sign-on user confirm it is them through the provider, and remove its link once confirmed', async () => {
+    provider.identities.set('hal', { email: 'hal@example.org', email_verified: true });
+    const hal = await ssoSignIn(app, 'hal');
+    // Signed in long enough ago: a sensitive change asks to confirm it is them first.
+    await app.services.db.updateTable('sessions').set({ confirmed_at: null }).where('user_id', '=', hal.id).execute();
+    const [link] = (await app.call('/user/api/getIdentityLinks', {}, hal.authToken)).body.res;
+    const refused = await app.call('/user/api/unlinkIdentity', { linkId: link.id }, hal.authToken);
+    expect(refused).toMatchObject({ status: 403, body: { code: 'confirm_identity' } });
+    // Another identity at the provider proves nothing about Hal.
+    provider.identities.set('ian', { email: 'ian@example.org', email_verified: true });
+    expect(await sessionTrip(app, hal.authToken, 'confirm', 'ian', '/account')).toBe('/account?sso_error=not_linked');
+    expect(await sessionTrip(app, hal.authToken, 'confirm', 'hal', '/account?tab=1')).toBe('/account?tab=1#confirmed');
+    const unlinked = await app.call('/user/api/unlinkIdentity', { linkId: link.id }, hal.authToken);
+    expect(unlinked).toMatchObject({ status: 200, body: { code: 'identity_unlinked' } });
+    expect((await app.call('/user/api/getIdentityLinks', {}, hal.authToken)).body.res).toEqual([]);
+    // Only a path of this site to come back to.
+    const away = await app.call('/user/api/startOidcConfirm', { returnTo: '//evil.example' }, hal.authToken);
+    expect(away.status).toBe(400);
+  });
+
+  it('with OIDC_LINK_BY_EMAIL links a member’s account by a verified email, and its other ways in end', async () => {
+    await app.close();
+    app = await startApp(dialect, ssoConfig(provider.issuer, { OIDC_LINK_BY_EMAIL: 'true' }));
+    admin = await signUpAdmin(app);
+    const joe = await createMember(app, admin, { email: 'joe@example.org', password: 'joe-password-1' });
+    provider.identities.set('joe', { email: 'joe@example.org', email_verified: true });
+    expect((await ssoSignIn(app, 'joe')).id).toBe(joe.id);
+    // Whoever set the password (maybe not Joe) is out: the old session and the password no longer open it.
+    expect((await app.call('/user/api/getMyChannels', {}, joe.token)).status).toBe(401);
+    const old = await app.call('/user/api/login', { user_email: 'joe@example.org', user_password: 'joe-password-1' });
+    expect(old.status).toBe(401);
+    // Never for an administrator's account, nor for an identity the groups make an administrator.
+    provider.identities.set('admin-twin', { email: 'admin@example.org', email_verified: true });
+    expect(await ssoLanding(app, 'admin-twin')).toBe('/signin?sso_error=link_required');
+    await createMember(app, admin, { email: 'kim@example.org' });
+    provider.identities.set('kim', { email: 'kim@example.org', email_verified: true, groups: ['tg-admins'] });
+    expect(await ssoLanding(app, 'kim')).toBe('/signin?sso_error=link_required');
+    // Nor on an email the provider does not vouch for.
+    await createMember(app, admin, { email: 'lea@example.org' });
+    provider.identities.set('lea', { email: 'lea@example.org', email_verified: false });
+    expect(await ssoLanding(app, 'lea')).toBe('/signin?sso_error=link_required');
+  });
+
+  it('with OIDC_ONLY hides the password form and answers a member’s right password as a wrong one', async () => {
     await app.close();
     app = await startApp(dialect, ssoConfig(provider.issuer, { OIDC_ONLY: 'true' }));
     admin = await signUpAdmin(app);
     const options = await app.call('/user/api/getSignInOptions');
     expect(options.body).toMatchObject({ sso: { name: 'Example ID' }, passwordSignIn: false });
-    await expect(createMember(app, admin, { email: 'pat@example.org' })).rejects.toThrow(/password_sign_in_off/);
+    await expect(createMember(app, admin, { email: 'pat@example.org', password: 'pat-password-1' })).rejects.toThrow(
+      /invalid_credentials/,
+    );
+    const right = await app.call('/user/api/login', { user_email: 'pat@example.org', user_password: 'pat-password-1' });
     const wrong = await app.call('/user/api/login', { user_email: 'pat@example.org', user_password: 'wrong-one' });
-    expect(wrong.body.code).toBe('invalid_credentials');
+    expect(right).toMatchObject({ status: 401, body: { code: 'invalid_credentials' } });
+    expect(right).toEqual(wrong);
   });
 });
 
@@ -284,7 +538,7 @@ describe('single sign-on without its provider', () => {
 
   it('offers no provider when OIDC_ISSUER is unset', async () => {
     app = await startApp('sqlite');
-    expect((await app.call('/user/api/getSignInOptions')).body).toEqual({
+    expect((await app.call('/user/api/getSignInOptions')).body).toMatchObject({
       success: true,
       sso: null,
       passwordSignIn: true,

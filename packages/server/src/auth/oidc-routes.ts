@@ -1,59 +1,58 @@
 /**
- * Single sign-on's addresses and calls (issue 38; docs/api.md, "Single sign-on"):
- * - GET /auth/oidc/start: to the provider, with a new state (its cookie) and PKCE challenge.
- * - GET /auth/oidc/callback: back from it; the account is found by issuer + sub, or linked by a verified email,
- *   or created from the claims; its role follows OIDC_ROLE_CLAIM / OIDC_ROLE_MAP. Lands on /signin#sso=<code>,
- *   or /signin?sso_error=<code> (a sentence on the page, never a stack).
- * - POST /user/api/finishOidcSignIn { code }: the code for the session, answered as /user/api/login is.
+ * Single sign-on's addresses and calls (issues 38 and 47; docs/api.md, "Single sign-on"):
+ * - GET /auth/oidc/start: to the provider, with a new state (its cookie), PKCE challenge and browser binding (a
+ *   cookie only finishOidcSignIn reads). `?for=link` / `?for=confirm`: the trip a signed-in session asked for
+ *   (startOidcLink, startOidcConfirm), found by its intent cookie.
+ * - GET /auth/oidc/callback: back from it. Signing in lands on /signin#sso=<code> or /signin?sso_error=<code>;
+ *   a link on /account#sso_linked, a confirmation on its return path with #confirmed (errors: ?sso_error=).
+ * - POST /user/api/finishOidcSignIn { code, otp? }: the code for the session, in the browser that started the
+ *   sign-in only, answered as /user/api/login is (the local second factor when the role needs one and the
+ *   provider does not say one was used).
+ * - POST /user/api/startOidcLink, /user/api/startOidcConfirm: the trips of a signed-in session.
  * - POST /user/api/getSignInOptions: what /signin offers.
+ * Which account an identity opens is auth/oidc-accounts.ts.
  */
-import { randomBytes } from 'node:crypto';
-import { FinishOidcSignIn, GetSignInOptions, type Role } from '@talkgroup/protocol';
+import { FinishOidcSignIn, GetSignInOptions, ReturnPath, StartOidcConfirm, StartOidcLink } from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Selectable } from 'kysely';
 import type { ActivityStore } from '../activities/store.ts';
-import type { AuditStore } from '../audit/store.ts';
 import type { Config, OidcConfig } from '../config.ts';
-import type { Db, UsersTable } from '../db/schema.ts';
-import type { EventBus } from '../events.ts';
-import { forbidden, unauthorized } from '../http/errors.ts';
+import type { Db } from '../db/schema.ts';
+import { badRequest, conflict, forbidden, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
+import { requireConfirmed } from './confirmation.ts';
 import type { CounterStore } from './counter-store.ts';
-import { OIDC_STATE_TTL_MS, type OidcClaims, oidcClient, roleOf, SsoFailure } from './oidc.ts';
-import { hashPassword } from './passwords.ts';
+import {
+  OIDC_STATE_TTL_MS,
+  type OidcClient,
+  type OidcPurposeOf,
+  oidcClient,
+  providerSaysMfa,
+  SsoFailure,
+  sha256,
+} from './oidc.ts';
+import { type OidcAccountServices, type OidcAccounts, oidcAccounts } from './oidc-accounts.ts';
+import { checkCode, type SecondFactors } from './second-factor.ts';
 import { type SessionStore, sessionUserOf } from './sessions.ts';
+import type { SignInLimits } from './sign-in-limits.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
-export interface OidcRoutesServices {
+export interface OidcRoutesServices extends OidcAccountServices {
   activities: ActivityStore;
-  audit: AuditStore;
   config: Config;
   counters: CounterStore;
   db: Db;
-  events: EventBus;
+  secondFactors: SecondFactors;
   sessions: SessionStore;
-  /** A user's row by id or by identifier, a new account, a new role (users/store.ts). */
-  users: {
-    row(id: number): Promise<Selectable<UsersTable> | undefined>;
-    rowByIdentifier(identifier: string): Promise<Selectable<UsersTable> | undefined>;
-    create(user: NewAccount): Promise<number>;
-    changeRole(id: number, role: Role): Promise<boolean>;
-  };
-}
-
-/** An account that a first SSO sign-in makes (users/store.ts: NewUser). */
-interface NewAccount {
-  firstName: string;
-  lastName: string;
-  identifier: string;
-  password: string;
-  passwordHash?: string;
-  role: Role;
+  signInLimits: SignInLimits;
 }
 
 const STATE_COOKIE = 'tg_oidc_state';
+const INTENT_COOKIE = 'tg_oidc_intent';
+const RETURN_COOKIE = 'tg_oidc_return';
+const BINDING_COOKIE = 'tg_oidc_browser';
 const COOKIE_PATH = '/auth/oidc';
+const FINISH_PATH = FinishOidcSignIn.path;
 /** Sign-ins one address may start per minute (a whole site behind one NAT starting at 9 o'clock fits). */
 const SSO_STARTS_PER_MINUTE = 120;
 
@@ -65,207 +64,209 @@ function cookieOf(req: FastifyRequest, name: string): string | undefined {
   return undefined;
 }
 
+/** A cookie of this flow: HttpOnly, SameSite=Lax (the provider's redirect back is a top-level GET), Secure on https. */
+function cookieFor(config: Config) {
+  const secure = config.publicUrl?.startsWith('https:') ? '; Secure' : '';
+  return (name: string, value: string, path: string, maxAgeSeconds: number) =>
+    `${name}=${encodeURIComponent(value)}; Path=${path}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+}
+
+/** Where a trip's failure lands: on /signin for a sign-in, on the page that asked for a link or a confirmation. */
+function landingOf(purpose: OidcPurposeOf['purpose'] | undefined, returnTo: string) {
+  return purpose === 'link' ? '/account' : purpose === 'confirm' ? returnTo : '/signin';
+}
+
 export function oidcRoutes(app: FastifyInstance, services: OidcRoutesServices): void {
-  const { config, users, sessions, activities, events, audit, db } = services;
+  const { config, sessions } = services;
   const route = defineRoutes(app, sessions);
+  const oidc = config.oidc;
+  const provider = oidc ? oidcClient(oidc, services.db) : undefined;
+  const accounts = oidc ? oidcAccounts(oidc, services) : undefined;
+  const cookie = cookieFor(config);
 
   route(GetSignInOptions, async () => ({
     success: true,
-    sso: config.oidc ? { name: config.oidc.name } : null,
-    passwordSignIn: !config.oidc?.only,
+    sso: oidc ? { name: oidc.name } : null,
+    passwordSignIn: !oidc?.only,
+    // Issue 47: passkeys only with PUBLIC_URL (their relying party); off, the page offers none.
+    passkeys: config.publicUrl !== undefined,
   }));
 
-  const oidc = config.oidc;
-  const provider = oidc ? oidcClient(oidc, db) : undefined;
+  finishRoute(app, services, provider);
 
-  route(FinishOidcSignIn, async ({ body, req }) => {
-    const userId = provider ? await provider.redeemCode(body.code) : undefined;
-    const row = userId === undefined ? undefined : await users.row(userId);
-    if (!row) throw unauthorized('sso_code_invalid');
-    // Disabled between the provider's yes and this exchange.
-    if (row.disabled_at) throw forbidden('account_disabled');
-    const authToken = await sessions.create(row.id, {
-      method: 'sso',
-      userAgent: req.headers['user-agent'],
-      address: req.ip,
-    });
-    await activities.record('login', { userId: row.id });
-    return { success: true, ...said('login_ok'), user: { ...sessionUserOf(row), authToken } };
+  /** The provider of a signed-in session's trip (400 without one). */
+  const configured = () => {
+    if (!oidc || !provider || !accounts) throw badRequest('sso_off');
+    return { oidc, provider, accounts };
+  };
+
+  route(StartOidcLink, async ({ auth, reply }) => {
+    const { provider, accounts } = configured();
+    // Linking opens the account to the provider's identity: its owner proves it is them first.
+    requireConfirmed(auth);
+    if (await accounts.linkedSubject(auth.userId)) throw conflict('sso_link_exists');
+    const intent = await provider.createIntent('link', auth.sessionId);
+    reply.header('set-cookie', cookie(INTENT_COOKIE, intent, COOKIE_PATH, OIDC_STATE_TTL_MS / 1000));
+    return { success: true, res: { url: `${COOKIE_PATH}/start?for=link` } };
   });
 
-  if (!oidc || !provider) return;
-  const secure = config.publicUrl?.startsWith('https:') ? '; Secure' : '';
-  const stateCookie = (value: string, maxAgeSeconds: number) =>
-    `${STATE_COOKIE}=${value}; Path=${COOKIE_PATH}; Max-Age=${maxAgeSeconds}; HttpOnly; SameSite=Lax${secure}`;
+  route(StartOidcConfirm, async ({ auth, body, reply }) => {
+    const { provider, accounts } = configured();
+    if (!(await accounts.linkedSubject(auth.userId))) throw badRequest('sso_not_linked');
+    const intent = await provider.createIntent('confirm', auth.sessionId);
+    const maxAge = OIDC_STATE_TTL_MS / 1000;
+    reply.header('set-cookie', [
+      cookie(INTENT_COOKIE, intent, COOKIE_PATH, maxAge),
+      cookie(RETURN_COOKIE, body.returnTo ?? '/account', COOKIE_PATH, maxAge),
+    ]);
+    return { success: true, res: { url: `${COOKIE_PATH}/start?for=confirm` } };
+  });
 
-  function failed(req: FastifyRequest, reply: FastifyReply, failure: unknown) {
+  if (!oidc || !provider || !accounts) return;
+  browserRoutes(app, { services, oidc, provider, accounts, cookie });
+}
+
+/** GET /auth/oidc/start and /auth/oidc/callback: the browser's trip to the provider and back. */
+function browserRoutes(
+  app: FastifyInstance,
+  context: {
+    services: OidcRoutesServices;
+    oidc: OidcConfig;
+    provider: OidcClient;
+    accounts: OidcAccounts;
+    cookie: ReturnType<typeof cookieFor>;
+  },
+) {
+  const { services, oidc, provider, accounts, cookie } = context;
+  const cleared = [
+    cookie(STATE_COOKIE, '', COOKIE_PATH, 0),
+    cookie(INTENT_COOKIE, '', COOKIE_PATH, 0),
+    cookie(RETURN_COOKIE, '', COOKIE_PATH, 0),
+  ];
+
+  /** The return path of a confirmation, checked again (it came back in a cookie). */
+  const returnPathOf = (req: FastifyRequest) => {
+    const parsed = ReturnPath.safeParse(cookieOf(req, RETURN_COOKIE));
+    return parsed.success ? parsed.data : '/account';
+  };
+
+  function failed(req: FastifyRequest, reply: FastifyReply, failure: unknown, purpose?: OidcPurposeOf['purpose']) {
     const code = failure instanceof SsoFailure ? failure.code : 'failed';
     const detail = failure instanceof SsoFailure ? failure.detail : failure;
     req.log.warn({ err: detail instanceof Error ? detail : undefined, detail: String(detail ?? '') }, `sso: ${code}`);
+    const landing = new URL(landingOf(purpose, returnPathOf(req)), 'http://here');
+    landing.searchParams.set('sso_error', code);
     return reply
-      .header('set-cookie', stateCookie('', 0))
+      .header('set-cookie', cleared)
       .header('cache-control', 'no-store')
-      .redirect(`/signin?sso_error=${code}`, 303);
+      .redirect(`${landing.pathname}${landing.search}`, 303);
   }
 
   app.get(`${COOKIE_PATH}/start`, { schema: { hide: true } }, async (req, reply) => {
+    const wanted = new URLSearchParams(req.url.split('?')[1] ?? '').get('for');
+    const purpose = wanted === 'link' || wanted === 'confirm' ? wanted : 'signin';
     try {
       // Each start keeps a row for 10 minutes: one address starts a bounded number of them.
       if ((await services.counters.increment(`rate:sso-start:${req.ip}`, 60_000)) > SSO_STARTS_PER_MINUTE)
         throw new SsoFailure('too_many', req.ip);
-      const { url, state } = await provider.start();
+      let intent: OidcPurposeOf = { purpose: 'signin', sessionId: null };
+      if (purpose !== 'signin') {
+        // Only the browser whose session asked (its intent cookie): a link sent to someone else starts nothing.
+        const asked = await provider.takeIntent(cookieOf(req, INTENT_COOKIE), purpose);
+        if (!asked) throw new SsoFailure('session_gone', 'no intent cookie for this trip');
+        intent = asked;
+      }
+      const started = await provider.start(intent);
+      const maxAge = OIDC_STATE_TTL_MS / 1000;
       return reply
-        .header('set-cookie', stateCookie(state, OIDC_STATE_TTL_MS / 1000))
+        .header('set-cookie', [
+          cookie(STATE_COOKIE, started.state, COOKIE_PATH, maxAge),
+          cookie(INTENT_COOKIE, '', COOKIE_PATH, 0),
+          ...(purpose === 'signin' ? [cookie(BINDING_COOKIE, started.binding, FINISH_PATH, maxAge)] : []),
+        ])
         .header('cache-control', 'no-store')
-        .redirect(url, 303);
+        .redirect(started.url, 303);
     } catch (failure) {
-      return failed(req, reply, failure);
+      return failed(req, reply, failure, purpose);
     }
   });
 
   app.get(`${COOKIE_PATH}/callback`, { schema: { hide: true } }, async (req, reply) => {
+    let purpose: OidcPurposeOf['purpose'] | undefined;
     try {
       const query = new URLSearchParams(req.url.split('?')[1] ?? '');
-      const claims = await provider.finish(query, cookieOf(req, STATE_COOKIE));
-      const user = await accountOf(oidc, claims, req);
-      const code = await provider.issueCode(user.id);
-      return reply
-        .header('set-cookie', stateCookie('', 0))
-        .header('cache-control', 'no-store')
-        .redirect(`/signin#sso=${code}`, 303);
+      const { claims, intent, bindingHash } = await provider.finish(query, cookieOf(req, STATE_COOKIE));
+      purpose = intent.purpose;
+      let landing: string;
+      if (intent.purpose === 'link') {
+        await accounts.linkToSession(claims, intent.sessionId, req);
+        landing = '/account#sso_linked';
+      } else if (intent.purpose === 'confirm') {
+        await accounts.confirmSession(claims, intent.sessionId);
+        landing = `${returnPathOf(req).split('#')[0]}#confirmed`;
+      } else {
+        const user = await accounts.signIn(claims, req);
+        const code = await provider.issueCode(user.id, { mfa: providerSaysMfa(oidc, claims), bindingHash });
+        landing = `/signin#sso=${code}`;
+      }
+      return reply.header('set-cookie', cleared).header('cache-control', 'no-store').redirect(landing, 303);
     } catch (failure) {
-      return failed(req, reply, failure);
+      return failed(req, reply, failure, purpose);
     }
   });
+}
 
-  /** Written as the user's own action: the provider, not an administrator, made the change. */
-  async function audited(
-    req: FastifyRequest,
-    user: { id: number; name: string },
-    action: string,
-    changes: Record<string, { before: unknown; after: unknown }>,
-  ) {
-    await audit.write({
-      actorId: user.id,
-      action,
-      targetType: 'user',
-      targetId: user.id,
-      targetName: user.name,
-      changes,
+/** POST /user/api/finishOidcSignIn: the code of a finished sign-in for its session, as /user/api/login answers. */
+function finishRoute(app: FastifyInstance, services: OidcRoutesServices, provider: OidcClient | undefined) {
+  const { users, sessions, secondFactors, signInLimits } = services;
+  const route = defineRoutes(app, sessions);
+  const cookie = cookieFor(services.config);
+
+  route(FinishOidcSignIn, async ({ body, req, reply }) => {
+    // Wrong codes count against the address as wrong passwords do (a right one takes its attempt back).
+    const attempt = `#sso:${sha256(body.code)}`;
+    await signInLimits.attempt(attempt, req.ip);
+    const code = provider ? await provider.readCode(body.code) : undefined;
+    const row = code ? await users.row(code.userId) : undefined;
+    if (!code || !row) throw unauthorized('sso_code_invalid');
+    // Only the browser that started this sign-in: someone else's code signs nobody in here (login CSRF).
+    const binding = cookieOf(req, BINDING_COOKIE);
+    if (!code.bindingHash || !binding || sha256(binding) !== code.bindingHash)
+      throw unauthorized('sso_code_other_browser');
+    await signInLimits.succeeded(attempt, req.ip);
+    // Disabled between the provider's yes and this exchange.
+    if (row.disabled_at) throw forbidden('account_disabled');
+    let setupRequired = false;
+    // The role must have a second factor: the provider's counts only when it says one was used.
+    if (!code.mfa && (await secondFactors.requiredFor(row.role))) {
+      if (await secondFactors.totp.isOn(row.id)) {
+        if (!body.otp) {
+          await provider?.holdCode(body.code);
+          throw unauthorized('second_factor_required');
+        }
+        await checkCode(services, row.id, body.otp, req.ip, unauthorized('second_factor_wrong'));
+      } else if (await secondFactors.hasOtherThanTotp(row.id)) {
+        throw unauthorized('second_factor_passkey');
+      } else {
+        setupRequired = true;
+      }
+    }
+    if (!(await provider?.takeCode(body.code))) throw unauthorized('sso_code_invalid');
+    const authToken = await sessions.create(row.id, {
+      method: 'sso',
+      userAgent: req.headers['user-agent'],
       address: req.ip,
-      requestId: String(req.id),
+      ...(setupRequired ? { secondFactorPending: true } : {}),
     });
-  }
-
-  /** The subject an account is linked to at this provider, if any. */
-  async function linkedSubject(config: OidcConfig, userId: number): Promise<string | undefined> {
-    const row = await db
-      .selectFrom('identity_links')
-      .select('subject')
-      .where('issuer', '=', config.issuer)
-      .where('user_id', '=', userId)
-      .executeTakeFirst();
-    return row?.subject;
-  }
-
-  /** The account of the provider's subject: linked, linked now by a verified email, or created from the claims. */
-  async function accountOf(
-    config: OidcConfig,
-    claims: OidcClaims,
-    req: FastifyRequest,
-  ): Promise<Selectable<UsersTable>> {
-    const now = new Date().toISOString();
-    const mappedRole: Role | undefined = config.roleClaim ? roleOf(config, claims.groups) : undefined;
-    const link = await db
-      .selectFrom('identity_links')
-      .select(['id', 'user_id'])
-      .where('issuer', '=', config.issuer)
-      .where('subject', '=', claims.sub)
-      .executeTakeFirst();
-    let row: Selectable<UsersTable> | undefined;
-    if (link) {
-      row = link.user_id === null ? undefined : await users.row(link.user_id);
-      if (!row) {
-        // The link outlives a deleted account: the provider's yes no longer opens anything, unless an
-        // administrator made the account again (its login the email the provider vouches for).
-        const remade = claims.email && claims.emailVerified ? await users.rowByIdentifier(claims.email) : undefined;
-        if (!remade || (await linkedSubject(config, remade.id)))
-          throw new SsoFailure('account_deleted', `subject ${claims.sub}`);
-        await db.updateTable('identity_links').set({ user_id: remade.id }).where('id', '=', link.id).execute();
-        await audited(req, { id: remade.id, name: remade.identifier }, 'user.sso_link', {
-          provider: { before: null, after: config.issuer },
-        });
-        row = remade;
-      }
-    } else {
-      if (!claims.email) throw new SsoFailure('no_email', `subject ${claims.sub}`);
-      row = await users.rowByIdentifier(claims.email);
-      if (row) {
-        // An account made before single sign-on: taken over only on the provider's word that the email is theirs.
-        if (!claims.emailVerified) throw new SsoFailure('email_unverified', claims.email);
-        const other = await linkedSubject(config, row.id);
-        if (other) throw new SsoFailure('already_linked', `${claims.email} is linked to subject ${other}`);
-        await audited(req, { id: row.id, name: row.identifier }, 'user.sso_link', {
-          provider: { before: null, after: config.issuer },
-        });
-      } else {
-        const firstName = claims.givenName ?? claims.name?.split(' ')[0] ?? claims.email.split('@')[0] ?? '';
-        const lastName =
-          claims.familyName ?? (claims.givenName ? '' : claims.name?.split(' ').slice(1).join(' ')) ?? '';
-        const role = mappedRole ?? 'member';
-        const id = await users.create({
-          firstName: firstName.slice(0, 100),
-          lastName: lastName.slice(0, 100),
-          identifier: claims.email,
-          // No password: one nobody knows (an administrator may give one later).
-          password: '',
-          passwordHash: await hashPassword(randomBytes(24).toString('base64url')),
-          role,
-        });
-        events.emit('usersChanged', {});
-        row = await users.row(id);
-        if (!row) throw new SsoFailure('failed', 'the new account is gone');
-        await audited(req, { id, name: row.identifier }, 'user.sso_create', {
-          provider: { before: null, after: config.issuer },
-          role: { before: null, after: role },
-        });
-      }
-      await db
-        .insertInto('identity_links')
-        .values({
-          issuer: config.issuer,
-          subject: claims.sub,
-          user_id: row.id,
-          email: claims.email,
-          created_at: now,
-          last_used_at: null,
-        })
-        .execute();
-    }
-    await db
-      .updateTable('identity_links')
-      .set({ last_used_at: now, ...(claims.email ? { email: claims.email } : {}) })
-      .where('issuer', '=', config.issuer)
-      .where('subject', '=', claims.sub)
-      .execute();
-    // The provider's yes opens nothing for an account an administrator turned off (its link stays).
-    if (row.disabled_at) throw new SsoFailure('account_disabled', `${row.identifier} is disabled`);
-    // The role follows the provider's groups at every sign-in (the last administrator is never demoted).
-    if (mappedRole && mappedRole !== row.role) {
-      const before = row.role;
-      if (await users.changeRole(row.id, mappedRole)) {
-        await audited(req, { id: row.id, name: row.identifier }, 'user.sso_role', {
-          role: { before, after: mappedRole },
-        });
-        events.emit('rightsChanged', { userIds: [row.id] });
-        events.emit('usersChanged', {});
-        row = (await users.row(row.id)) ?? row;
-      } else {
-        req.log.warn(`sso: ${row.identifier} keeps the role ${before}: the last administrator is not demoted`);
-      }
-    }
-    return row;
-  }
+    await services.activities.record('login', { userId: row.id });
+    reply.header('set-cookie', cookie(BINDING_COOKIE, '', FINISH_PATH, 0));
+    return {
+      success: true,
+      ...said('login_ok'),
+      user: { ...sessionUserOf(row), authToken },
+      ...(setupRequired ? { secondFactorSetupRequired: true } : {}),
+    };
+  });
 }
 
 /** The line printed at start: what to register at the provider. */

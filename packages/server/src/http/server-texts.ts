@@ -119,6 +119,41 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'La connexion par mot de passe est désactivée ici : utilisez l’authentification unique.',
     de: 'Die Anmeldung mit Passwort ist hier abgeschaltet: Verwenden Sie die Einmalanmeldung.',
   },
+  sso_code_other_browser: {
+    en: 'This single sign-on was started in another browser: start it again here.',
+    fr: 'Cette authentification unique a été lancée dans un autre navigateur : recommencez-la ici.',
+    de: 'Diese Einmalanmeldung wurde in einem anderen Browser begonnen: Beginnen Sie sie hier neu.',
+  },
+  sso_off: {
+    en: 'Single sign-on is not set up on this server.',
+    fr: 'L’authentification unique n’est pas configurée sur ce serveur.',
+    de: 'Die Einmalanmeldung ist auf diesem Server nicht eingerichtet.',
+  },
+  sso_not_linked: {
+    en: 'Your account is not linked to the identity provider: confirm with your password or a code.',
+    fr: 'Votre compte n’est pas lié au fournisseur d’identité : confirmez avec votre mot de passe ou un code.',
+    de: 'Ihr Konto ist nicht mit dem Identitätsanbieter verknüpft: Bestätigen Sie mit Ihrem Passwort oder einem Code.',
+  },
+  sso_link_exists: {
+    en: 'Your account is already linked to an identity at this provider: unlink it first.',
+    fr: 'Votre compte est déjà lié à une identité chez ce fournisseur : supprimez d’abord ce lien.',
+    de: 'Ihr Konto ist bereits mit einer Identität bei diesem Anbieter verknüpft: Heben Sie diese Verknüpfung zuerst auf.',
+  },
+  identity_link_not_found: {
+    en: 'No such link to the identity provider.',
+    fr: 'Ce lien avec le fournisseur d’identité n’existe pas.',
+    de: 'Diese Verknüpfung mit dem Identitätsanbieter gibt es nicht.',
+  },
+  identity_request_not_found: {
+    en: 'This pending sign-in no longer exists.',
+    fr: 'Cette connexion en attente n’existe plus.',
+    de: 'Diese wartende Anmeldung gibt es nicht mehr.',
+  },
+  unlink_sso_only: {
+    en: 'Your organisation signs in through the identity provider only: the link stays (an administrator can remove it).',
+    fr: 'Votre organisation se connecte uniquement par le fournisseur d’identité : le lien reste (un administrateur peut le supprimer).',
+    de: 'Ihre Organisation meldet sich nur über den Identitätsanbieter an: Die Verknüpfung bleibt (ein Administrator kann sie entfernen).',
+  },
   invalid_credentials: {
     en: 'Invalid login or password.',
     fr: 'Identifiant ou mot de passe incorrect.',
@@ -473,6 +508,21 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     en: 'The user’s second factor was removed: they sign in with their password and set up a new one.',
     fr: 'Le second facteur de l’utilisateur a été supprimé : il se connecte avec son mot de passe et en configure un nouveau.',
     de: 'Der zweite Faktor des Benutzers wurde entfernt: Er meldet sich mit seinem Passwort an und richtet einen neuen ein.',
+  },
+  identity_linked: {
+    en: 'The identity was linked to the account: it signs in with the provider from now on.',
+    fr: 'L’identité a été liée au compte : elle se connecte désormais par le fournisseur.',
+    de: 'Die Identität wurde mit dem Konto verknüpft: Sie meldet sich ab jetzt über den Anbieter an.',
+  },
+  identity_unlinked: {
+    en: 'The link to the identity provider was removed.',
+    fr: 'Le lien avec le fournisseur d’identité a été supprimé.',
+    de: 'Die Verknüpfung mit dem Identitätsanbieter wurde entfernt.',
+  },
+  identity_request_dismissed: {
+    en: 'The pending sign-in was dismissed.',
+    fr: 'La connexion en attente a été ignorée.',
+    de: 'Die wartende Anmeldung wurde verworfen.',
   },
   security_policy_saved: {
     en: 'Security settings saved.',

@@ -25,6 +25,7 @@ import {
   VerifyPassword,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import { requireConfirmed } from '../auth/confirmation.ts';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import { type SecondFactors, secondFactorSignIn } from '../auth/second-factor.ts';
 import { sessionUserOf } from '../auth/sessions.ts';
@@ -87,12 +88,13 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
     const row = await users.rowByIdentifier(identifier);
     // Same work and same answer for an unknown login and a wrong password.
     const valid = await verifyPassword(body.user_password, row?.password_hash ?? DUMMY_HASH);
-    if (!row || !valid) throw unauthorized('invalid_credentials');
+    // OIDC_ONLY: the provider signs everyone in; an administrator's password stays the way in when it is down.
+    // Any other account's right password is answered as a wrong one (the answer must not confirm it).
+    const passwordsOff = config.oidc?.only === true && row?.role !== 'admin';
+    if (!row || !valid || passwordsOff) throw unauthorized('invalid_credentials');
     await services.signInLimits.succeeded(identifier, req.ip);
     // Said only to whoever knows the password: a disabled account is not told apart from a wrong one before.
     if (row.disabled_at) throw forbidden('account_disabled');
-    // OIDC_ONLY: the provider signs everyone in; an administrator's password stays the way in when it is down.
-    if (config.oidc?.only && row.role !== 'admin') throw forbidden('password_sign_in_off');
     // A hash made with older scrypt figures is replaced now that the password is known.
     if (needsRehash(row.password_hash)) await users.setPasswordHash(row.id, await hashPassword(body.user_password));
     // Issue 38: an account with TOTP needs its code too (or a recovery code), limited like the password.
@@ -184,6 +186,9 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
     const current = await users.row(body.id);
     if (!current) throw notFound('user_not_found');
     const identifier = body.email?.trim().toLowerCase();
+    // One's own email is one's login (and where a provider's identity is matched): a session that did not prove
+    // it is its owner within 5 minutes changes it only after "confirm it's you" (issue 47).
+    if (identifier && identifier !== current.identifier && auth.userId === body.id) requireConfirmed(auth);
     if (identifier && identifier !== current.identifier && (await users.rowByIdentifier(identifier))) {
       throw conflict('login_taken');
     }
