@@ -2,7 +2,8 @@
 import { createRequire } from 'node:module';
 import { buildApp } from './app.ts';
 import { oidcStartLine } from './auth/oidc-routes.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type StartStep, stalledStartSentence, startFailureSentence } from './ops/start-failure.ts';
 
 /**
  * Pretty logs in a terminal when pino-pretty is installed: it is a development dependency, so a production
@@ -18,8 +19,13 @@ function prettyTransport(): { transport?: { target: string } } {
   }
 }
 
+/** How far the start got, for the sentence printed if it fails. */
+const progress: { step: StartStep; config?: Config } = { step: 'configuration' };
+
 async function main() {
   const config = loadConfig();
+  progress.config = config;
+  progress.step = 'build';
   const app = await buildApp(config, {
     logger: {
       level: config.logLevel,
@@ -27,6 +33,7 @@ async function main() {
     },
   });
   const log = app.fastify.log;
+  progress.step = 'administrator';
 
   if (config.adminLogin && config.adminPassword && (await app.services.users.count()) === 0) {
     const weak = app.services.passwordPolicy.problem(config.adminPassword);
@@ -42,7 +49,9 @@ async function main() {
   }
   await app.services.sessions.purgeExpired();
 
+  progress.step = 'listen';
   await app.fastify.listen({ port: config.port, host: config.host });
+  progress.step = 'serving';
   log.info(
     `Talkgroup ${process.env.npm_package_version ?? ''} on ${app.services.database.dialect}, data in ${config.dataDir}`,
   );
@@ -64,6 +73,16 @@ async function main() {
 }
 
 main().catch((error) => {
-  console.error(error instanceof ConfigError ? `Configuration error: ${error.message}` : error);
+  if (error instanceof ConfigError) console.error(`Configuration error: ${error.message}`);
+  else {
+    console.error(startFailureSentence(error, progress.step, progress.config));
+    console.error(error);
+  }
+  process.exit(1);
+});
+// The event loop emptied before the server listened: never a silent exit with status 0.
+process.once('beforeExit', () => {
+  if (progress.step === 'serving') return;
+  console.error(stalledStartSentence(progress.step));
   process.exit(1);
 });

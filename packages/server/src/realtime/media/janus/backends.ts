@@ -92,9 +92,16 @@ export function janusBackends(options: BackendsOptions) {
     all: backends,
     byUrl: (url: string) => backends.find((backend) => backend.url === url),
     alive: () => backends.filter((backend) => backend.up),
-    /** Resolves once one Janus answers, or after a short while (a deployment whose Janus is down starts too). */
-    ready: () =>
-      Promise.race([anyUp, new Promise<void>((resolve) => setTimeout(resolve, FIRST_CONNECTION_MS).unref())]),
+    /**
+     * Resolves once one Janus answers, or after a short while (a deployment whose Janus is down starts too). The
+     * wait holds the process: a refused connection leaves nothing else running while the server starts (its
+     * retries do not hold it), and the process would end there, silently and with status 0.
+     */
+    ready: async () => {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([anyUp, new Promise<void>((resolve) => (timer = setTimeout(resolve, FIRST_CONNECTION_MS)))]);
+      clearTimeout(timer);
+    },
     async stop() {
       await Promise.all(backends.map((backend) => backend.connection.stop()));
     },

@@ -8,9 +8,13 @@
  * The connection never gives up: it reconnects with back-off, and says when it is up (a fresh Janus: every
  * session, handle and room of the old one is gone) and down. A Janus that dies closes the WebSocket at once;
  * one that hangs (stopped, overloaded, a dead link without a reset) is caught by a ping every second that
- * must be answered within PING_TIMEOUT_MS, so that either is noticed within a few seconds.
+ * must be answered within PING_TIMEOUT_MS, so that either is noticed within a few seconds. A connection that
+ * never opens is tried again the same way, from the first attempt on: a server started while its Janus is
+ * down uses it once it answers. Node's WebSocket says nothing of why a connection failed to open, so a plain
+ * TCP connection to the same address says it (refused, no such host, or a handshake Janus did not accept).
  */
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 
 export interface JanusMessage {
@@ -45,6 +49,42 @@ const PING_TIMEOUT_MS = 2_500;
 /** A WebSocket handshake that does not finish in this time (a hung Janus still accepts TCP connections). */
 const OPEN_TIMEOUT_MS = 5_000;
 
+const CONNECT_ERRORS: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens on that port',
+  ENOTFOUND: 'no such host name',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  ECONNRESET: 'the connection was reset',
+  ETIMEDOUT: 'no answer to a connection',
+};
+
+/** Why a WebSocket to `url` did not open, as a TCP connection to its host and port tells it. */
+export function whyNotOpened(url: string): Promise<string> {
+  const target = new URL(url);
+  const host = target.hostname.replace(/^\[|\]$/g, '');
+  const port = Number(target.port) || (target.protocol === 'wss:' ? 443 : 80);
+  return new Promise((resolve) => {
+    const socket = connect({ host, port });
+    socket.setTimeout(OPEN_TIMEOUT_MS, () => {
+      socket.destroy();
+      resolve(CONNECT_ERRORS.ETIMEDOUT as string);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(
+        target.protocol === 'wss:'
+          ? 'the port answers but the secure WebSocket handshake failed (its certificate, or not Janus there)'
+          : "the port answers but the WebSocket handshake failed (not Janus's WebSocket transport there)",
+      );
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => {
+      socket.destroy();
+      resolve(CONNECT_ERRORS[error.code ?? ''] ?? error.code ?? error.message);
+    });
+  });
+}
+
 interface Pending {
   resolve: (message: JanusMessage) => void;
   reject: (error: Error) => void;
@@ -71,6 +111,8 @@ export class JanusConnection {
   private retryTimer: NodeJS.Timeout | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private openTimer: NodeJS.Timeout | undefined;
+  /** The current socket opened (a drop before that is a failed attempt, told apart by whyNotOpened). */
+  private opened = false;
   private stopped = false;
   up = false;
   /** Why the connection last failed or dropped, and when (ISO): /readyz names it. Null until one failed. */
@@ -96,10 +138,12 @@ export class JanusConnection {
       return;
     }
     this.socket = socket;
+    this.opened = false;
     this.openTimer = setTimeout(() => this.drop(socket, 'no answer to the connection'), OPEN_TIMEOUT_MS);
     this.openTimer.unref();
     socket.onopen = () => {
       clearTimeout(this.openTimer);
+      this.opened = true;
       this.retries = 0;
       this.up = true;
       this.options.log.info({ url: this.options.url }, 'media server connected');
@@ -134,7 +178,15 @@ export class JanusConnection {
       // Closing a socket that never opened may throw; it is dropped either way.
     }
     const wasUp = this.up;
-    this.lastError = { message: why, at: new Date().toISOString() };
+    const at = new Date().toISOString();
+    if (this.opened || why !== 'connection closed') this.lastError = { message: why, at };
+    else {
+      // A failed attempt: the reason the last one found stays until this one's is known.
+      this.lastError ??= { message: why, at };
+      void whyNotOpened(this.options.url).then((reason) => {
+        if (!this.up) this.lastError = { message: reason, at };
+      });
+    }
     this.socket = null;
     this.up = false;
     this.failAll(new JanusUnavailableError('The media server connection was lost.'));

@@ -654,6 +654,19 @@ export function janusPlane(options: JanusPlaneOptions) {
     ready: async () => {
       await backends.ready();
       wasAvailable = backends.alive().length > 0;
+      // A Janus that does not answer at start is said once, in words an operator acts on; its connection keeps
+      // trying, and says "media server connected" once it answers.
+      for (const backend of backends.all) {
+        if (backend.up) continue;
+        const why = backend.connection.lastError?.message ?? 'no answer yet';
+        const meanwhile = wasAvailable
+          ? 'the other media servers take its channels'
+          : 'the server serves meanwhile with voice peer to peer, and /readyz answers 503 (not ready)';
+        log.warn(
+          { url: backend.url, why },
+          `the media server at JANUS_URL ${backend.url} does not answer (${why}): ${meanwhile}; it keeps trying and moves the channels to it once it answers`,
+        );
+      }
     },
     /** Each Janus: reachable now, the channel rooms this instance has on it, why it last failed (/readyz). */
     health: (): MediaServerHealth[] =>
