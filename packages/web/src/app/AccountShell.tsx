@@ -2,7 +2,13 @@
  * /account (issue 38): the account feature's page with the account menu of the top bars, and its sections
  * in order. Each section belongs to the feature; this file only puts them on the page.
  */
-import { AccountPage, PasskeysSection, SessionsSection, TwoStepSection } from '../features/account/index.ts';
+import {
+  AccountPage,
+  PasskeysSection,
+  SessionsSection,
+  SsoSection,
+  TwoStepSection,
+} from '../features/account/index.ts';
 import { AccountMenu } from './shell/AccountMenu.tsx';
 
 export default function AccountShell() {
@@ -10,6 +16,7 @@ export default function AccountShell() {
     <AccountPage accountMenu={<AccountMenu />}>
       <PasskeysSection />
       <TwoStepSection />
+      <SsoSection />
       <SessionsSection />
     </AccountPage>
   );

@@ -26,7 +26,7 @@ import {
   type SsoErrorCode,
 } from '@talkgroup/protocol';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api, errorMessage } from '../../api/client.ts';
@@ -76,6 +76,8 @@ export default function SignInPage() {
   // Issue 38: the account has a second factor: the page asks for its code after the password.
   const [otpAsked, setOtpAsked] = useState(false);
   const [otp, setOtp] = useState('');
+  /** A single sign-on whose code waits for the local second factor. */
+  const [ssoFactor, setSsoFactor] = useState<{ code: string; remember: boolean } | null>(null);
   const signUpOpen = useQuery({
     queryKey: callKey(GetSignUpState, {}),
     queryFn: ({ signal }) => api(GetSignUpState, {}, { anonymous: true, signal }),
@@ -97,7 +99,35 @@ export default function SignInPage() {
     navigate(setupRequired ? '/account' : '/channelsList', { replace: true });
   };
 
-  // The provider's one-time code, exchanged once for the session (the code leaves the address at once).
+  /**
+   * The provider's one-time code for the session. A role that must have a second factor, signed in by a provider
+   * that does not say one was used, gives the local code first: the page asks for it and sends the same code again.
+   */
+  const exchange = async (code: string, remember: boolean, factor?: string) => {
+    try {
+      const response = await api(FinishOidcSignIn, { code, ...(factor ? { otp: factor } : {}) }, { anonymous: true });
+      if (!response.success || !response.user?.authToken) throw new Error('no token in the answer');
+      signedIn(response.user, remember, response.secondFactorSetupRequired === true);
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        (error.code === 'second_factor_required' || error.code === 'second_factor_wrong')
+      ) {
+        setSsoFactor({ code, remember });
+        if (error.code === 'second_factor_wrong') {
+          setOtp('');
+          setFailure(errorMessage(error, t('signIn.error')));
+        }
+        return;
+      }
+      setSsoFactor(null);
+      setFailure(errorMessage(error, t('sso.errors.failed')));
+    } finally {
+      setFinishing(false);
+    }
+  };
+
+  // The code leaves the address at once and is exchanged once.
   useEffect(() => {
     if (!ssoCode || exchanged.current) return;
     exchanged.current = true;
@@ -107,18 +137,16 @@ export default function SignInPage() {
       remember = sessionStorage.getItem(SSO_REMEMBER_KEY) === 'true';
       sessionStorage.removeItem(SSO_REMEMBER_KEY);
     } catch {}
-    api(FinishOidcSignIn, { code: ssoCode }, { anonymous: true })
-      .then((response) => {
-        if (!response.success || !response.user?.authToken) throw new Error('no token in the answer');
-        queryClient.clear();
-        saveSignIn(response.user, remember);
-        navigate('/channelsList', { replace: true });
-      })
-      .catch((error: unknown) => {
-        setFailure(errorMessage(error, t('sso.errors.failed')));
-        setFinishing(false);
-      });
-  }, [ssoCode, navigate, queryClient, t]);
+    void exchange(ssoCode, remember);
+  });
+
+  const sendSsoFactor = (event: FormEvent) => {
+    event.preventDefault();
+    if (!ssoFactor || !otp.trim()) return;
+    setFailure(null);
+    setFinishing(true);
+    void exchange(ssoFactor.code, ssoFactor.remember, otp.trim());
+  };
 
   const signInWithProvider = () => {
     try {
@@ -158,11 +186,33 @@ export default function SignInPage() {
         </Typography>
       }
     >
-      <Box component="form" noValidate onSubmit={signIn} sx={{ display: 'grid', gap: 2.25 }}>
+      {ssoFactor ? (
+        <Box component="form" noValidate onSubmit={sendSsoFactor} sx={{ display: 'grid', gap: 2.25 }}>
+          {failure ? <Alert severity="error">{failure}</Alert> : <Alert severity="info">{t('sso.otpAsked')}</Alert>}
+          <TextInput
+            id="signin-sso-otp"
+            name="otp"
+            label={t('signIn.otp')}
+            value={otp}
+            onChange={(event) => setOtp(event.target.value)}
+            autoComplete="one-time-code"
+            autoFocus
+            required
+            slotProps={{ input: { spellCheck: false, autoCapitalize: 'none', maxLength: 40 } }}
+            helperText={t('signIn.otpHelp')}
+          />
+          <Button type="submit" variant="contained" size="large" disabled={finishing || !otp.trim()}>
+            {t('sso.continue')}
+          </Button>
+        </Box>
+      ) : null}
+      <Box component="form" noValidate onSubmit={signIn} sx={{ display: ssoFactor ? 'none' : 'grid', gap: 2.25 }}>
         {state.notice === 'registered' && !failure ? <Alert severity="success">{t('signUp.success')}</Alert> : null}
         {state.notice === 'expired' && !failure ? <Alert severity="info">{t('signIn.expired')}</Alert> : null}
         {failure ? <Alert severity="error">{failure}</Alert> : null}
-        {ssoError && !failure ? <Alert severity="error">{t(ssoError)}</Alert> : null}
+        {ssoError && !failure ? (
+          <Alert severity="error">{t(ssoError, { name: options?.sso?.name ?? '' })}</Alert>
+        ) : null}
         {finishing ? <Alert severity="info">{t('sso.finishing')}</Alert> : null}
         {options?.sso ? (
           <>

@@ -9,18 +9,20 @@ import FormGroup from '@mui/material/FormGroup';
 import Paper from '@mui/material/Paper';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { GetSecurityPolicy, ROLES, type Role, SetSecurityPolicy } from '@talkgroup/protocol';
+import { GetSecurityPolicy, GetSignInOptions, ROLES, type Role, SetSecurityPolicy } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PendingSignIns } from './PendingSignIns.tsx';
 
 export default function SecurityPage() {
   const { t } = useTranslation(['settings', 'common']);
   const client = useQueryClient();
   const policy = useApiQuery(GetSecurityPolicy, {});
+  const signInOptions = useApiQuery(GetSignInOptions, {});
   const [failure, setFailure] = useState<string>();
   const [saved, setSaved] = useState(false);
   const save = useApiMutation(SetSecurityPolicy, {
@@ -79,6 +81,7 @@ export default function SecurityPage() {
           {saved ? t('common:server.security_policy_saved') : ''}
         </Typography>
       </Paper>
+      {signInOptions.data?.sso ? <PendingSignIns /> : null}
     </>
   );
 }
