@@ -40,6 +40,9 @@ function handshake(
   });
 }
 
+/** Refused before Engine.IO opened a session: the refusal's own packets, with no session behind them. */
+const refusedEarly = (answer: { body: string }) => answer.body.startsWith('0{"sid":"refused"');
+
 describe('a connection flood from one address', () => {
   let app: TestApp;
   afterEach(async () => {
@@ -59,18 +62,26 @@ describe('a connection flood from one address', () => {
       code: 'too_many_connections',
       message: 'Zu viele Verbindungen von Ihrer Adresse: Warten Sie eine Minute und versuchen Sie es erneut.',
     });
-    // A flood that ignores the refusals is refused earlier, at the transport's handshake, past twice the rate.
+    // A flood that ignores the refusals is refused earlier, before the transport opens, past twice the rate,
+    // and still with the code and the sentence (issue 47: a bare 400 before), on either transport.
     const answers = [];
     for (let i = 0; i < 10; i++) answers.push(await handshake(port, { from: '127.0.0.1' }));
-    const refused = answers.filter((answer) => answer.status === 403);
+    const refused = answers.filter(refusedEarly);
     expect(refused.length).toBeGreaterThan(0);
-    expect(JSON.parse(refused[0]?.body ?? '{}').message).toBe(CONNECTION_REFUSED);
+    expect(refused[0]?.status).toBe(200);
+    expect(refused[0]?.body).toContain(JSON.stringify({ code: 'too_many_connections', message: CONNECTION_REFUSED }));
+    expect(await refusalData(url, admin.token)).toEqual({ code: 'too_many_connections', message: CONNECTION_REFUSED });
+    expect(await refusalData(url, admin.token, { 'accept-language': 'fr' }, 'polling')).toEqual({
+      code: 'too_many_connections',
+      message: 'Trop de connexions depuis votre adresse : attendez une minute et réessayez.',
+    });
 
     // Another address is not held back by the flood.
     for (let i = 0; i < 5; i++) {
       const other = await handshake(port, { from: '127.0.0.2' });
       expect(other.status).toBe(200);
       expect(other.body).toContain('"sid"');
+      expect(refusedEarly(other)).toBe(false);
     }
   });
 
@@ -104,10 +115,11 @@ describe('a connection flood from one address', () => {
     await listen(app);
     const { port } = app.fastify.server.address() as AddressInfo;
     // Transport handshakes are refused past twice the rate (sockets past the rate, as above).
-    for (let i = 0; i < 10; i++) expect((await handshake(port, { forwardedFor: '203.0.113.7' })).status).toBe(200);
-    expect((await handshake(port, { forwardedFor: '203.0.113.7' })).status).toBe(403);
+    for (let i = 0; i < 10; i++)
+      expect(refusedEarly(await handshake(port, { forwardedFor: '203.0.113.7' }))).toBe(false);
+    expect(refusedEarly(await handshake(port, { forwardedFor: '203.0.113.7' }))).toBe(true);
     // Same proxy, another client behind it.
-    expect((await handshake(port, { forwardedFor: '198.51.100.9' })).status).toBe(200);
+    expect(refusedEarly(await handshake(port, { forwardedFor: '198.51.100.9' }))).toBe(false);
   });
 
   it('lets ordinary reconnections through at the default rate', async () => {

@@ -135,9 +135,10 @@ export async function refusalData(
   url: string,
   token: string | undefined,
   headers: Record<string, string> = {},
+  transport: 'websocket' | 'polling' = 'websocket',
 ): Promise<{ code: string; message: string }> {
   const socket = io(url, {
-    transports: ['websocket'],
+    transports: [transport],
     reconnection: false,
     forceNew: true,
     extraHeaders: headers,

@@ -86,8 +86,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
   const io: Io = new Server(fastify.server, {
     serveClient: false,
     maxHttpBufferSize: 1e6,
-    allowRequest: (request, callback) => gate.allowRequest(request, callback),
   });
+  io.engine.use(gate.handshake);
   watchSlowClients(io, config.maxSocketBufferBytes, log);
 
   let redis: RedisPair | undefined;
