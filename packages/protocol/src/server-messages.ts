@@ -150,6 +150,8 @@ export const SERVER_MESSAGE_CODES = [
   'push_endpoint_unknown',
   'push_key_invalid',
   'push_auth_invalid',
+  'push_endpoint_taken',
+  'push_decline_refused',
   'passkey_invalid',
   'passkey_exists',
   'passkey_unknown',

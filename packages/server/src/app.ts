@@ -8,6 +8,7 @@ import { auditRoutes } from './audit/routes.ts';
 import { identityRoutes } from './auth/identity-routes.ts';
 import { oidcRoutes } from './auth/oidc-routes.ts';
 import { accountSecurityRoutes } from './auth/routes.ts';
+import { startSessionSweep } from './auth/session-sweep.ts';
 import { callRoutes } from './calls/routes.ts';
 import { channelRoutes } from './channels/routes.ts';
 import { clientConfigRoutes } from './client-config/routes.ts';
@@ -98,6 +99,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     fastify.log.warn({ err: error }, 'pruning the lists change log failed'),
   );
   fastify.addHook('onClose', async () => stopPruning());
+  const stopSessionSweep = startSessionSweep(services.sessions, (error) =>
+    fastify.log.warn({ err: error }, 'sweeping the ended sessions failed'),
+  );
+  fastify.addHook('onClose', () => stopSessionSweep());
 
   const push = await createPush(services, metrics, (error, what) => fastify.log.warn({ err: error }, `${what} failed`));
   fastify.addHook('onClose', async () => push.close());

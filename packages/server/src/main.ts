@@ -47,7 +47,6 @@ async function main() {
     });
     log.info(`created the administrator ${config.adminLogin}`);
   }
-  await app.services.sessions.purgeExpired();
 
   progress.step = 'listen';
   await app.fastify.listen({ port: config.port, host: config.host });

@@ -184,6 +184,7 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/confirmTotpSetup': "second-factor.test.ts (needs a code of the caller's own new secret)",
   '/user/api/disableTotp': "second-factor.test.ts (needs a code of the caller's own secret)",
   '/user/api/setChannelScan': 'scan.test.ts (only one of the caller’s own channels: 404 for another)',
+  '/user/api/declinePushedCall': 'push.test.ts (public: only with the ringing call’s decline key, from its push)',
 };
 
 /** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */

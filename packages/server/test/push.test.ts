@@ -1,20 +1,18 @@
 /**
- * Web Push (issue 34): a local HTTPS push service (a certificate made here with openssl, trusted by the app
- * through config.pushExtraCa) receives what the server sends; the test decrypts each payload with the
- * subscription's keys as RFC 8291 says (aes128gcm), checks it, and verifies the VAPID JWT (RFC 8292) with the
- * public key getClientConfig gives. Then the refusals (endpoint, keys), the 404/410 clean-up, the retries,
- * and the subscriptions that go with a logout, a revocation and a deleted user.
+ * Web Push (issues 34 and 47): a local HTTPS push service (push-harness.ts; a certificate made with openssl,
+ * trusted by the app through config.pushExtraCa) receives what the server sends; the test decrypts each payload
+ * with the subscription's keys as RFC 8291 says (aes128gcm), checks it, and verifies the VAPID JWT (RFC 8292)
+ * with the public key getClientConfig gives. Then the refusals (endpoint, keys, another user's endpoint), the
+ * limits (one subscription per session, five per user), the decline of a call from its notification with the
+ * call's key alone, the 404/410 clean-up, the retries, the subscriptions that go with a logout, a revocation, a
+ * deleted user and a session that ended or idled out, and an SOS that a push service that never answers does
+ * not hold up. The sender's own rules (lanes, push services on probation) are push-queue.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { createDecipheriv, createECDH, createPublicKey, type ECDH, hkdfSync, randomBytes, verify } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import type { IncomingHttpHeaders } from 'node:http';
-import { createServer, type Server } from 'node:https';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { createECDH, randomBytes } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startSessionSweep } from '../src/auth/session-sweep.ts';
 import type { ChannelSummary } from '../src/channels/store.ts';
+import { migration as migration0027 } from '../src/db/migrations/0027_push_limits.ts';
 import type { Dialect } from '../src/db/open.ts';
 import {
   type Account,
@@ -25,201 +23,14 @@ import {
   type TestApp,
   testStorage,
 } from './harness.ts';
+import { decrypt, PushService, subscriber, verifyVapid } from './push-harness.ts';
 import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
-interface Delivery {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** A push service on 127.0.0.1 with its own self-signed certificate; answers 201 unless told otherwise. */
-class PushService {
-  readonly deliveries: Delivery[] = [];
-  /** Status codes to answer on a path, in order, before 201. */
-  readonly answers = new Map<string, number[]>();
-  private readonly waiters: Array<() => void> = [];
-  private readonly taken = new Set<Delivery>();
-  private server: Server | undefined;
-  private dir = '';
-  cert = '';
-  origin = '';
-
-  async start(): Promise<void> {
-    this.dir = mkdtempSync(path.join(tmpdir(), 'talkgroup-push-'));
-    const key = path.join(this.dir, 'key.pem');
-    const cert = path.join(this.dir, 'cert.pem');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        key,
-        '-out',
-        cert,
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { stdio: 'ignore' },
-    );
-    this.cert = readFileSync(cert, 'utf8');
-    this.server = createServer({ key: readFileSync(key), cert: this.cert }, (req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.on('end', () => {
-        const url = req.url ?? '';
-        const status = this.answers.get(url)?.shift() ?? 201;
-        res.writeHead(status, status === 503 ? { 'retry-after': '0' } : {}).end();
-        this.deliveries.push({ path: url, headers: req.headers, body: Buffer.concat(chunks) });
-        for (const wake of this.waiters.splice(0)) wake();
-      });
-    });
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
-    this.origin = `https://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  /** The next delivery to this path not taken yet; waits for it. */
-  async next(pathname: string): Promise<Delivery> {
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      const found = this.deliveries.find((d) => d.path === pathname && !this.taken.has(d));
-      if (found) {
-        this.taken.add(found);
-        return found;
-      }
-      if (Date.now() > deadline) throw new Error(`no push reached ${pathname}`);
-      await new Promise<void>((resolve) => {
-        this.waiters.push(resolve);
-        setTimeout(resolve, 200);
-      });
-    }
-  }
-
-  /** Deliveries to this path so far. */
-  to(pathname: string): Delivery[] {
-    return this.deliveries.filter((d) => d.path === pathname);
-  }
-
-  async stop(): Promise<void> {
-    this.server?.closeAllConnections();
-    await new Promise<void>((resolve) => this.server?.close(() => resolve()));
-    rmSync(this.dir, { recursive: true, force: true });
-  }
-}
-
-/** A browser's side of a subscription: its ECDH key pair and auth secret. */
-interface Subscriber {
-  path: string;
-  endpoint: string;
-  ecdh: ECDH;
-  auth: Buffer;
-  json: { endpoint: string; expirationTime: null; keys: { p256dh: string; auth: string } };
-}
-
-let subscriberCount = 0;
-function subscriber(origin: string): Subscriber {
-  subscriberCount += 1;
-  const ecdh = createECDH('prime256v1');
-  ecdh.generateKeys();
-  const auth = randomBytes(16);
-  const pathname = `/push/${subscriberCount}-${randomBytes(4).toString('hex')}`;
-  const endpoint = `${origin}${pathname}`;
-  return {
-    path: pathname,
-    endpoint,
-    ecdh,
-    auth,
-    json: {
-      endpoint,
-      expirationTime: null,
-      keys: { p256dh: ecdh.getPublicKey().toString('base64url'), auth: auth.toString('base64url') },
-    },
-  };
-}
-
-/** RFC 8291 / RFC 8188: one aes128gcm record, decrypted with the subscription's private key and secret. */
-function decrypt(sub: Subscriber, delivery: Delivery): any {
-  expect(delivery.headers['content-encoding']).toBe('aes128gcm');
-  const body = delivery.body;
-  const salt = body.subarray(0, 16);
-  const recordSize = body.readUInt32BE(16);
-  const idLength = body[20] as number;
-  expect(idLength).toBe(65);
-  const serverKey = body.subarray(21, 21 + idLength);
-  const record = body.subarray(21 + idLength);
-  expect(record.length).toBeLessThanOrEqual(recordSize);
-  const shared = sub.ecdh.computeSecret(serverKey);
-  const keyInfo = Buffer.concat([Buffer.from('WebPush: info\0'), sub.ecdh.getPublicKey(), serverKey]);
-  const ikm = Buffer.from(hkdfSync('sha256', shared, sub.auth, keyInfo, 32));
-  const cek = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: aes128gcm\0'), 16));
-  const nonce = Buffer.from(hkdfSync('sha256', ikm, salt, Buffer.from('Content-Encoding: nonce\0'), 12));
-  const decipher = createDecipheriv('aes-128-gcm', cek, nonce);
-  decipher.setAuthTag(record.subarray(record.length - 16));
-  const plain = Buffer.concat([decipher.update(record.subarray(0, record.length - 16)), decipher.final()]);
-  let end = plain.length - 1;
-  while (end >= 0 && plain[end] === 0) end--;
-  // The last (only) record ends with the delimiter 2, then its padding.
-  expect(plain[end]).toBe(2);
-  return JSON.parse(plain.subarray(0, end).toString('utf8'));
-}
-
-/** RFC 8292: `vapid t=<JWT>, k=<public key>`, an ES256 JWT for the push service's origin, under a day. */
-function verifyVapid(delivery: Delivery, origin: string, publicKey: string): { sub: string } {
-  const match = /^vapid t=([^,\s]+),\s*k=([A-Za-z0-9_-]+)$/.exec(String(delivery.headers.authorization));
-  expect(match).not.toBeNull();
-  const [, jwt = '', k] = match as RegExpExecArray;
-  expect(k).toBe(publicKey);
-  const [header = '', payload = '', signature = ''] = jwt.split('.');
-  expect(JSON.parse(Buffer.from(header, 'base64url').toString())).toMatchObject({ alg: 'ES256', typ: 'JWT' });
-  const claims = JSON.parse(Buffer.from(payload, 'base64url').toString());
-  const now = Date.now() / 1000;
-  expect(claims.aud).toBe(origin);
-  expect(claims.exp).toBeGreaterThan(now);
-  expect(claims.exp).toBeLessThanOrEqual(now + 24 * 3600 + 5);
-  expect(claims.sub).toMatch(/^(mailto:|https:)/);
-  const point = Buffer.from(publicKey, 'base64url');
-  expect(point.length).toBe(65);
-  const key = createPublicKey({
-    key: {
-      kty: 'EC',
-      crv: 'P-256',
-      x: point.subarray(1, 33).toString('base64url'),
-      y: point.subarray(33).toString('base64url'),
-    },
-    format: 'jwk',
-  });
-  const good = verify(
-    'sha256',
-    Buffer.from(`${header}.${payload}`),
-    { key, dsaEncoding: 'ieee-p1363' },
-    Buffer.from(signature, 'base64url'),
-  );
-  expect(good).toBe(true);
-  // The same check must fail on another text: the verification is not vacuous.
-  expect(
-    verify(
-      'sha256',
-      Buffer.from(`${header}.x`),
-      { key, dsaEncoding: 'ieee-p1363' },
-      Buffer.from(signature, 'base64url'),
-    ),
-  ).toBe(false);
-  return claims;
-}
-
 describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
   const service = new PushService();
+  /** A push service that reads every request and never answers (its certificate is the other one's). */
+  const silent = new PushService();
   let storage: ReturnType<typeof testStorage>;
   let app: TestApp;
   let url: string;
@@ -230,8 +41,15 @@ describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
   let publicKey: string;
   const clients: TestClient[] = [];
 
-  beforeAll(() => service.start());
-  afterAll(() => service.stop());
+  beforeAll(async () => {
+    await service.start();
+    silent.mode = 'hold';
+    await silent.start({ key: service.key, cert: service.cert });
+  });
+  afterAll(async () => {
+    await silent.stop();
+    await service.stop();
+  });
 
   /** A JSON POST with Accept-Language. */
   const callIn = async (language: string, route: string, body: object, token: string) => {
@@ -260,7 +78,7 @@ describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
     storage = testStorage(dialect);
     // The sends are counted in /metrics, which is there with METRICS_TOKEN.
     app = await buildTestApp(storage, {
-      pushEndpointAllow: [service.origin],
+      pushEndpointAllow: [service.origin, silent.origin],
       pushExtraCa: service.cert,
       metricsToken: 'push-metrics-token',
     });
@@ -330,10 +148,61 @@ describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
       url: `/talk?call=${started.body.res.callId}`,
       tag: `call-${started.body.res.callId}`,
       callId: started.body.res.callId,
+      declineKey: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
     });
     expect(delivery.headers.urgency).toBe('high');
     expect(delivery.headers.ttl).toBe(String(app.config.privateCallRingMs / 1000));
     verifyVapid(delivery, service.origin, publicKey);
+  });
+
+  it('declines a ringing call with the decline key of its push alone, once, and nothing else with it', async () => {
+    const aliceDevice = await subscribe(alice, 'fr');
+    const first = await app.call('/user/api/startPrivateCall', { userId: alice.id }, admin.token);
+    const callId = first.body.res.callId;
+    const { declineKey } = decrypt(aliceDevice, await service.next(aliceDevice.path));
+    const decline = (body: object) =>
+      app.fastify.inject({
+        method: 'POST',
+        url: '/user/api/declinePushedCall',
+        payload: body,
+        headers: { 'accept-language': 'fr' },
+      });
+
+    // Not another call's key, not a key of the right length made up, not an unknown call: one answer for all.
+    const refusals = [
+      { callId, key: `${declineKey.slice(0, -1)}${declineKey.endsWith('A') ? 'B' : 'A'}` },
+      { callId: callId + 1, key: declineKey },
+      { callId, key: 'short' },
+    ];
+    for (const body of refusals) {
+      const refused = await decline(body);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({
+        success: false,
+        code: 'push_decline_refused',
+        result: 'Cet appel ne peut pas être refusé avec cette clé.',
+      });
+    }
+    const calls = async () => (await app.call('/user/api/getPrivateCalls', {}, admin.token)).body.res;
+    expect((await calls())[0]).toMatchObject({ callId, state: 'ringing' });
+
+    // No token: the key is enough, and the caller hears that the call was declined.
+    const declined = await decline({ callId, key: declineKey });
+    expect(declined.statusCode).toBe(200);
+    expect(declined.json()).toMatchObject({ success: true, code: 'call_declined' });
+    expect((await calls())[0]).toMatchObject({ callId, state: 'declined' });
+    // Once: the call no longer rings.
+    const again = await decline({ callId, key: declineKey });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ success: false, code: 'call_not_ringing' });
+
+    // The next call has a key of its own; the first call's key does not decline it.
+    const second = await app.call('/user/api/startPrivateCall', { userId: alice.id }, admin.token);
+    const next = decrypt(aliceDevice, await service.next(aliceDevice.path));
+    expect(next.callId).toBe(second.body.res.callId);
+    expect(next.declineKey).not.toBe(declineKey);
+    expect((await decline({ callId: next.callId, key: declineKey })).statusCode).toBe(403);
+    expect((await calls())[0]).toMatchObject({ callId: next.callId, state: 'ringing' });
   });
 
   it('turns the ringing notification into a missed call when the caller gives up, in the device’s language', async () => {
@@ -533,6 +402,253 @@ describe.each(databases)('Web Push on %s', (dialect: Dialect) => {
 
     expect((await app.call('/user/api/deleteUser', { UserId: alice.id }, admin.token)).status).toBe(200);
     expect(await rows(alice.id)).toEqual([]);
+  });
+
+  /** Another session of this account (a sign-in on another device), without a password check. */
+  const newSession = (account: Account) => app.services.sessions.create(account.id);
+  const saveWith = (token: string, sub: { json: object }) =>
+    app.call('/user/api/savePushSubscription', { subscription: sub.json }, token);
+
+  it('keeps one subscription per session and five per user, the least recently saved going; never six at once', async () => {
+    // One per session: a new one from the same session replaces the previous one.
+    const first = await subscribe(alice);
+    const replacing = await subscribe(alice);
+    expect((await rows(alice.id)).map((row) => row.endpoint)).toEqual([replacing.endpoint]);
+    expect(first.endpoint).not.toBe(replacing.endpoint);
+
+    // Five per user: each new session's subscription past five puts out the least recently saved.
+    const devices = [replacing];
+    for (let i = 0; i < 5; i++) {
+      const device = subscriber(service.origin);
+      expect((await saveWith(await newSession(alice), device)).status).toBe(200);
+      devices.push(device);
+    }
+    const kept = (await rows(alice.id)).map((row) => row.endpoint).sort();
+    expect(kept).toEqual(
+      devices
+        .slice(1)
+        .map((device) => device.endpoint)
+        .sort(),
+    );
+
+    // Seven sessions saving at once: still five, whichever wins.
+    const tokens = await Promise.all(Array.from({ length: 7 }, () => newSession(alice)));
+    const racing = tokens.map(() => subscriber(service.origin));
+    const answers = await Promise.all(tokens.map((token, i) => saveWith(token, racing[i] as { json: object })));
+    expect(answers.map((answer) => answer.status)).toEqual(tokens.map(() => 200));
+    const after = await rows(alice.id);
+    expect(after).toHaveLength(5);
+    expect(new Set(after.map((row) => row.session_id)).size).toBe(5);
+    // Bob's are his own: Alice's saves never touched them.
+    await subscribe(bob);
+    expect(await rows(bob.id)).toHaveLength(1);
+
+    // The unique index holds even for a write that skips the store.
+    const [one] = after;
+    const now = new Date().toISOString();
+    await expect(
+      app.services.db
+        .insertInto('push_subscriptions')
+        .values({
+          user_id: alice.id,
+          session_id: one?.session_id as number,
+          endpoint: `${service.origin}/push/direct`,
+          p256dh: one?.p256dh as string,
+          auth: one?.auth as string,
+          language: 'en',
+          created_at: now,
+          updated_at: now,
+        })
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it('refuses another user’s endpoint (409) without touching its row; its own user moves it to a new session', async () => {
+    const device = await subscribe(alice);
+    const [before] = await rows(alice.id);
+    // Bob presents Alice's endpoint with keys of his own.
+    const bobKeys = subscriber(service.origin).json.keys;
+    const taken = await callIn(
+      'de',
+      '/user/api/savePushSubscription',
+      { subscription: { ...device.json, keys: bobKeys } },
+      bob.token,
+    );
+    expect(taken.status).toBe(409);
+    expect(taken.body).toMatchObject({
+      success: false,
+      code: 'push_endpoint_taken',
+      result:
+        'Diese Push-Adresse ist für ein anderes Konto gespeichert: Abonnieren Sie auf diesem Gerät erneut, um eine neue zu erhalten.',
+    });
+    expect(await rows(alice.id)).toEqual([before]);
+    expect(await rows(bob.id)).toEqual([]);
+    // Her SOS still reaches her device, with her keys.
+    expect((await app.call('/user/api/sendEmergencyAlert', { channelId: channel.id }, bob.token)).status).toBe(200);
+    expect(decrypt(device, await service.next(device.path))).toMatchObject({ kind: 'sos' });
+
+    // Alice signs in again on the same device: the same endpoint moves to the new session, still one row.
+    const again = await newSession(alice);
+    expect((await saveWith(again, device)).status).toBe(200);
+    const moved = await rows(alice.id);
+    expect(moved).toHaveLength(1);
+    expect(moved[0]?.id).toBe(before?.id);
+    expect(moved[0]?.session_id).not.toBe(before?.session_id);
+  });
+
+  it('pushes only to live sessions; the sweep deletes the sessions that ended or idled out, and their subscriptions', async () => {
+    const carol = await createMember(app, admin, { firstName: 'Carol', lastName: 'Idle' });
+    await app.services.memberships.add(channel.id, [carol.id]);
+    const aliceDevice = await subscribe(alice);
+    const carolDevice = await subscribe(carol);
+    const adminDevice = await subscribe(admin);
+    const sessionOf = async (userId: number) => (await rows(userId))[0]?.session_id as number;
+    // Alice's session is past its lifetime; Carol's unused for longer than SESSION_IDLE_HOURS.
+    const past = (ms: number) => new Date(Date.now() - ms).toISOString();
+    await app.services.db
+      .updateTable('sessions')
+      .set({ expires_at: past(1000) })
+      .where('id', '=', await sessionOf(alice.id))
+      .execute();
+    await app.services.db
+      .updateTable('sessions')
+      .set({ last_seen_at: past(app.config.sessionIdleMs + 60_000) })
+      .where('id', '=', await sessionOf(carol.id))
+      .execute();
+
+    expect((await app.call('/user/api/sendEmergencyAlert', { channelId: channel.id }, bob.token)).status).toBe(200);
+    expect(decrypt(adminDevice, await service.next(adminDevice.path))).toMatchObject({ kind: 'sos' });
+    await app.push.sender?.idle();
+    expect(service.to(aliceDevice.path)).toEqual([]);
+    expect(service.to(carolDevice.path)).toEqual([]);
+    // The rows are there until the sweep.
+    expect(await rows(alice.id)).toHaveLength(1);
+    expect(await rows(carol.id)).toHaveLength(1);
+
+    // The sweep the app starts runs on a schedule (here every 50 ms instead of 10 minutes).
+    const errors: unknown[] = [];
+    const stop = startSessionSweep(app.services.sessions, (error) => errors.push(error), 50);
+    try {
+      await eventually(async () => (await rows(alice.id)).length === 0 && (await rows(carol.id)).length === 0, 'swept');
+    } finally {
+      await stop();
+    }
+    const sessions = await app.services.db.selectFrom('sessions').select('user_id').execute();
+    expect(sessions.map((row) => row.user_id)).not.toContain(alice.id);
+    expect(sessions.map((row) => row.user_id)).not.toContain(carol.id);
+    expect(await rows(admin.id)).toHaveLength(1);
+    expect(errors).toEqual([]);
+  });
+
+  it('migration 0027 keeps, of existing rows, the most recently saved per session and five per user', async () => {
+    const db = app.services.db;
+    // The table as 0017 left it: no unique index on session_id.
+    await db.schema.dropIndex('push_subscriptions_one_per_session').execute();
+    await db.schema.createIndex('push_subscriptions_session').on('push_subscriptions').column('session_id').execute();
+    const keys = subscriber(service.origin).json.keys;
+    const row = (userId: number, sessionId: number, name: string, minutesAgo: number) => {
+      const at = new Date(Date.now() - minutesAgo * 60_000).toISOString();
+      return {
+        user_id: userId,
+        session_id: sessionId,
+        endpoint: `${service.origin}/push/${name}`,
+        p256dh: keys.p256dh,
+        auth: keys.auth,
+        language: 'en' as const,
+        created_at: at,
+        updated_at: at,
+      };
+    };
+    // Bob: three rows in one session (the one saved a minute ago stays).
+    const bobSession = (
+      await db.selectFrom('sessions').select('id').where('user_id', '=', bob.id).executeTakeFirstOrThrow()
+    ).id;
+    // Alice: seven sessions, one row each (the five most recently saved stay).
+    const aliceSessions: number[] = [];
+    for (let i = 0; i < 7; i++) await app.services.sessions.create(alice.id);
+    for (const session of await db.selectFrom('sessions').select('id').where('user_id', '=', alice.id).execute())
+      aliceSessions.push(session.id);
+    await db
+      .insertInto('push_subscriptions')
+      .values([
+        row(bob.id, bobSession, 'bob-old', 30),
+        row(bob.id, bobSession, 'bob-new', 1),
+        row(bob.id, bobSession, 'bob-mid', 10),
+        ...aliceSessions.map((sessionId, i) => row(alice.id, sessionId, `alice-${i}`, 100 - i)),
+      ])
+      .execute();
+
+    await migration0027(dialect).up(db as never);
+
+    expect((await rows(bob.id)).map((r) => r.endpoint)).toEqual([`${service.origin}/push/bob-new`]);
+    const kept = (await rows(alice.id)).map((r) => r.endpoint.split('/').pop()).sort();
+    const newest = aliceSessions.map((_, i) => `alice-${i}`).slice(-5);
+    expect(kept).toEqual(newest.sort());
+    await expect(
+      db
+        .insertInto('push_subscriptions')
+        .values(row(bob.id, bobSession, 'bob-again', 0))
+        .execute(),
+    ).rejects.toThrow();
+  });
+
+  it('delivers an SOS while a push service that never answers still holds the sends of 300 subscriptions', async () => {
+    // 300 members whose subscriptions lead to a push service that reads each request and never answers
+    // (written straight into the database: one user may keep five at most).
+    const at = new Date().toISOString();
+    const silentIds = (
+      await app.services.db
+        .insertInto('users')
+        .values(
+          Array.from({ length: 300 }, (_, i) => ({
+            first_name: 'Silent',
+            last_name: String(i),
+            identifier: `silent${i}@example.org`,
+            pseudo: '',
+            display_name: `Silent ${i}`,
+            phone_number: '',
+            password_hash: 'none',
+            map_right: 0,
+            role: 'member' as const,
+            created_at: at,
+          })),
+        )
+        .returning('id')
+        .execute()
+    ).map((row) => row.id);
+    await app.services.memberships.add(channel.id, silentIds);
+    const keys = subscriber(silent.origin).json.keys;
+    for (const userId of silentIds) await app.services.sessions.create(userId);
+    const sessions = await app.services.db
+      .selectFrom('sessions')
+      .select(['id', 'user_id'])
+      .where('user_id', 'in', silentIds)
+      .execute();
+    const values = sessions.map((session) => ({
+      user_id: session.user_id,
+      session_id: session.id,
+      endpoint: `${silent.origin}/push/silent-${session.user_id}`,
+      p256dh: keys.p256dh,
+      auth: keys.auth,
+      language: 'en' as const,
+      created_at: at,
+      updated_at: at,
+    }));
+    await app.services.db.insertInto('push_subscriptions').values(values).execute();
+    // Dora joins after them: in one first-in first-out queue, her push would wait behind all 300.
+    const dora = await createMember(app, admin, { firstName: 'Dora', lastName: 'Late' });
+    await app.services.memberships.add(channel.id, [dora.id]);
+    const doraDevice = await subscribe(dora);
+
+    const heldBefore = silent.holding;
+    expect((await app.call('/user/api/sendEmergencyAlert', { channelId: channel.id }, bob.token)).status).toBe(200);
+    expect(decrypt(doraDevice, await service.next(doraDevice.path))).toMatchObject({ kind: 'sos' });
+    // Dora's push went while the silent push service still held sends and had the rest waiting (in one queue,
+    // it would have come after every one of them had timed out).
+    const pending = app.push.sender?.state().services[silent.origin];
+    expect((pending?.inFlight ?? 0) + (pending?.waiting ?? 0)).toBeGreaterThan(0);
+    await silent.until(() => silent.holding > heldBefore, 'the SOS pushes it holds');
+    await eventually(async () => (await pushed('sent')()) === 1, 'the SOS to Dora counted as sent');
   });
 });
 

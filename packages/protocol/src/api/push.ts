@@ -5,7 +5,7 @@
  * to subscribe with (null: push is off).
  */
 import { z } from 'zod';
-import { call, OkSchema } from '../call.ts';
+import { call, Id, OkSchema } from '../call.ts';
 
 /** What the service worker receives, decrypted: shown as a notification, `url` opened by a tap. */
 /** `missed_call`: the ringing call's notification (same tag) becomes a missed call once nobody answered it. */
@@ -21,6 +21,11 @@ export const PushPayloadSchema = z.object({
   tag: z.string(),
   /** A ringing call's id: the service worker's decline action answers it. */
   callId: z.number().optional(),
+  /**
+   * A ringing call's decline key (issue 47): with `callId`, declinePushedCall declines that call, and nothing
+   * else, without a session token (the service worker keeps none).
+   */
+  declineKey: z.string().optional(),
 });
 export type PushPayload = z.output<typeof PushPayloadSchema>;
 
@@ -31,7 +36,11 @@ export const PushSubscriptionSchema = z.object({
 });
 export type PushSubscriptionInput = z.output<typeof PushSubscriptionSchema>;
 
-/** One row per endpoint: saving the same endpoint again updates it (its keys, its session). */
+/**
+ * One row per endpoint, at most one per session and five per user: saving replaces the session's previous one
+ * and, past five, the user's least recently saved one. The same endpoint saved again by its user updates it (its
+ * keys, its session); another user's endpoint is refused (409 push_endpoint_taken).
+ */
 export const SavePushSubscription = call(OkSchema)(
   '/user/api/savePushSubscription',
   'signedIn',
@@ -42,4 +51,14 @@ export const DeletePushSubscription = call(OkSchema)(
   '/user/api/deletePushSubscription',
   'signedIn',
   z.object({ endpoint: z.string().min(1).max(2048) }),
+);
+/**
+ * Declines a ringing call from its notification (the service worker): no token, the call's decline key from its
+ * push instead (issue 47). 403 push_decline_refused for a wrong key or an unknown call; 409 call_not_ringing once
+ * it no longer rings (so it works once).
+ */
+export const DeclinePushedCall = call(OkSchema)(
+  '/user/api/declinePushedCall',
+  'public',
+  z.object({ callId: Id, key: z.string().min(1).max(100) }),
 );

@@ -160,8 +160,22 @@ export function sessionStore(db: Db, ttlMs: number, idleMs = Number.POSITIVE_INF
       return Number(result.numDeletedRows);
     },
 
-    async purgeExpired(): Promise<void> {
-      await db.deleteFrom('sessions').where('expires_at', '<=', new Date().toISOString()).execute();
+    /**
+     * Deletes the sessions past their lifetime or unused for the idle time (auth/session-sweep.ts runs it on a
+     * schedule); what hangs on a session goes with it (push subscriptions: by cascade). Returns how many went.
+     */
+    async purgeExpired(now = Date.now()): Promise<number> {
+      const idleSince = Number.isFinite(idleMs) ? new Date(now - idleMs).toISOString() : undefined;
+      const result = await db
+        .deleteFrom('sessions')
+        .where((eb) => {
+          const expired = eb('expires_at', '<=', new Date(now).toISOString());
+          return idleSince === undefined
+            ? expired
+            : eb.or([expired, eb(eb.fn.coalesce('last_seen_at', 'created_at'), '<=', idleSince)]);
+        })
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
   };
 }

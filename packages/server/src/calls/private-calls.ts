@@ -181,6 +181,19 @@ export function privateCalls(deps: {
       return answered;
     },
 
+    /**
+     * The callee declines from its notification, without a session (push/routes.ts checked the call's decline
+     * key first): only while it rings, so once.
+     */
+    async declineRinging(callId: number): Promise<PrivateCall> {
+      const call = await store.byId(callId);
+      if (!call) throw notFound('private_call_not_found');
+      const open = await settle(call);
+      const declined = open && (await move(open, 'declined', ['ringing']));
+      if (!declined) throw new HttpError(409, 'call_not_ringing');
+      return declined;
+    },
+
     /** A party hangs up: a ringing call is cancelled (the caller) or declined (the callee). */
     async end(user: Reader, callId: number): Promise<PrivateCall> {
       const call = await partyCall(user, callId);

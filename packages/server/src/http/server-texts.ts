@@ -549,6 +549,16 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'L’adresse du service de notifications est introuvable : vérifiez le réseau de l’appareil et réessayez.',
     de: 'Die Adresse des Push-Dienstes wird nicht gefunden: Prüfen Sie das Netz des Geräts und versuchen Sie es erneut.',
   },
+  push_endpoint_taken: {
+    en: 'This push address is saved for another account: subscribe this device again to get a new one.',
+    fr: 'Cette adresse de notifications est enregistrée pour un autre compte : réabonnez cet appareil pour en obtenir une nouvelle.',
+    de: 'Diese Push-Adresse ist für ein anderes Konto gespeichert: Abonnieren Sie auf diesem Gerät erneut, um eine neue zu erhalten.',
+  },
+  push_decline_refused: {
+    en: 'This call cannot be declined with this key.',
+    fr: 'Cet appel ne peut pas être refusé avec cette clé.',
+    de: 'Dieser Anruf kann mit diesem Schlüssel nicht abgelehnt werden.',
+  },
   push_key_invalid: {
     en: 'The subscription’s p256dh key is not a valid P-256 public key.',
     fr: 'La clé p256dh de l’abonnement n’est pas une clé publique P-256 valide.',

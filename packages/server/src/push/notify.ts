@@ -3,17 +3,20 @@
  * beside the event), and a failed recipient look-up is logged, never thrown at the emitter.
  * - an SOS: to every member of the channels that hear of it (the sender's and the alert's) and to the roles
  *   that take alerts everywhere (administrators), its sender excluded; urgent;
- * - a private call ringing: to the callee, urgent, kept no longer than it rings; missed or cancelled, the same
- *   tag again, so that the ringing notification becomes a missed call;
+ * - a private call ringing: to the callee, urgent, kept no longer than it rings, with the call's decline key (the
+ *   notification's Decline needs no session token); missed or cancelled, the same tag again, so that the ringing
+ *   notification becomes a missed call;
  * - a transmission: to the channel's members who are not in the channel now (no socket of theirs there),
  *   the talker and busy members excluded; one Topic per channel, so that the push service keeps only the latest;
  * - a geofence crossing: to the roles that receive fences' alerts everywhere, and in the fence's channel to
  *   its members whose role receives them there (dispatchers).
+ * All but transmissions go in the sender's alert lane, ahead of transmissions.
  */
 import { type Capability, may, type PushKind, type PushPayload, ROLES, type ServerLanguage } from '@talkgroup/protocol';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
+import type { CallDeclineKeys } from './decline-keys.ts';
 import type { PushOptions, PushSender } from './sender.ts';
 import type { PushSubscriptionStore, StoredSubscription } from './store.ts';
 import { type PushTextKey, pushText } from './texts.ts';
@@ -29,6 +32,7 @@ interface Message {
   url: string;
   tag: string;
   callId?: number;
+  declineKey?: string;
 }
 
 export function pushNotifications(deps: {
@@ -37,6 +41,7 @@ export function pushNotifications(deps: {
   memberships: MembershipStore;
   store: PushSubscriptionStore;
   sender: PushSender;
+  declineKeys: CallDeclineKeys;
   ringMs: number;
   onError: (error: unknown, what: string) => void;
 }) {
@@ -73,6 +78,7 @@ export function pushNotifications(deps: {
       url: message.url,
       tag: message.tag,
       ...(message.callId !== undefined ? { callId: message.callId } : {}),
+      ...(message.declineKey !== undefined ? { declineKey: message.declineKey } : {}),
     };
     return JSON.stringify(payload);
   };
@@ -105,7 +111,7 @@ export function pushNotifications(deps: {
             url: alert.channelId !== null ? `/talk/${alert.channelId}` : '/talk',
             tag: `sos-${alert.id}`,
           },
-          { urgency: 'high', ttl: ALERT_TTL_S },
+          { urgency: 'high', ttl: ALERT_TTL_S, lane: 'alert' },
         );
       }),
     ),
@@ -125,7 +131,7 @@ export function pushNotifications(deps: {
               tag: `call-${call.callId}`,
               callId: call.callId,
             },
-            { urgency: 'normal', ttl: ALERT_TTL_S },
+            { urgency: 'normal', ttl: ALERT_TTL_S, lane: 'alert' },
           ),
         );
         return;
@@ -141,8 +147,9 @@ export function pushNotifications(deps: {
             url: `/talk?call=${call.callId}`,
             tag: `call-${call.callId}`,
             callId: call.callId,
+            declineKey: deps.declineKeys.of(call.callId, callee),
           },
-          { urgency: 'high', ttl: Math.max(1, Math.ceil(deps.ringMs / 1000)) },
+          { urgency: 'high', ttl: Math.max(1, Math.ceil(deps.ringMs / 1000)), lane: 'alert' },
         ),
       );
     }),
@@ -178,7 +185,7 @@ export function pushNotifications(deps: {
             url: `/talk/${channel.id}`,
             tag: `channel-${channel.id}`,
           },
-          { urgency: 'normal', ttl: TRANSMISSION_TTL_S, topic: `channel-${channel.id}` },
+          { urgency: 'normal', ttl: TRANSMISSION_TTL_S, topic: `channel-${channel.id}`, lane: 'transmission' },
         );
       });
     }),
@@ -198,7 +205,7 @@ export function pushNotifications(deps: {
             url: '/dispatch',
             tag: `geofence-${alert.geofenceId}-${alert.userId}`,
           },
-          { urgency: 'normal', ttl: ALERT_TTL_S },
+          { urgency: 'normal', ttl: ALERT_TTL_S, lane: 'alert' },
         );
       }),
     ),

@@ -1,9 +1,10 @@
-/** savePushSubscription and deletePushSubscription (issue 34; docs/api.md). */
-import { DeletePushSubscription, SavePushSubscription } from '@talkgroup/protocol';
+/** savePushSubscription, deletePushSubscription and declinePushedCall (issues 34 and 47; docs/api.md). */
+import { DeclinePushedCall, DeletePushSubscription, SavePushSubscription } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
+import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { Config } from '../config.ts';
-import { badRequest } from '../http/errors.ts';
+import { badRequest, conflict, forbidden } from '../http/errors.ts';
 import { languageOf, said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import { checkEndpoint, checkKeys } from './endpoints.ts';
@@ -13,6 +14,7 @@ import type { Push } from './service.ts';
 export interface PushRoutesServices {
   config: Config;
   sessions: SessionStore;
+  privateCalls: Pick<PrivateCalls, 'byId' | 'declineRinging'>;
 }
 
 export function pushRoutes(app: FastifyInstance, services: PushRoutesServices, push: Push): void {
@@ -24,12 +26,24 @@ export function pushRoutes(app: FastifyInstance, services: PushRoutesServices, p
     const refused =
       (await checkEndpoint(subscription.endpoint, services.config.pushEndpointAllow)) ?? checkKeys(subscription.keys);
     if (refused) throw badRequest(refused);
-    await push.store.save(auth, subscription, languageOf(req));
+    // Another user's endpoint is never taken over: a browser gives each subscription an endpoint of its own, so
+    // the same one from another account is a copy (the page then subscribes again and gets a fresh one).
+    if ((await push.store.save(auth, subscription, languageOf(req))) === 'taken') throw conflict('push_endpoint_taken');
     return { success: true, ...said('push_saved') };
   });
 
   route(DeletePushSubscription, async ({ body, auth }) => {
     await push.store.remove(auth.userId, body.endpoint);
     return { success: true, ...said('push_deleted') };
+  });
+
+  route(DeclinePushedCall, async ({ body }) => {
+    const call = push.declineKeys ? await services.privateCalls.byId(body.callId) : undefined;
+    const callee = call?.callee.userId ?? null;
+    // An unknown call and a wrong key answer alike: the key is the only way in.
+    if (!call || callee === null || !push.declineKeys?.matches(call.callId, callee, body.key))
+      throw forbidden('push_decline_refused');
+    await services.privateCalls.declineRinging(call.callId);
+    return { success: true, ...said('call_declined') };
   });
 }

@@ -1,14 +1,18 @@
 /**
  * Web Push (issue 34), put together at start: the VAPID keys (made once, kept in the database, or given), the
- * subscriptions, the sender's queue and the listeners that decide what is pushed. PUSH=off: no keys, no
- * listeners, getClientConfig says pushPublicKey null and savePushSubscription refuses.
+ * subscriptions, the sender's queues, the calls' decline keys and the listeners that decide what is pushed.
+ * PUSH=off: no keys, no listeners, getClientConfig says pushPublicKey null, savePushSubscription and
+ * declinePushedCall refuse.
  */
 
 import type { MembershipStore } from '../channels/membership.ts';
 import type { Config } from '../config.ts';
+import type { OpenedDatabase } from '../db/open.ts';
 import type { Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
+import { loadOrCreateSecret } from '../messages/files.ts';
 import type { Metrics } from '../ops/metrics.ts';
+import { type CallDeclineKeys, callDeclineKeys } from './decline-keys.ts';
 import { loadVapidKeys } from './keys.ts';
 import { pushNotifications } from './notify.ts';
 import { PUSH_COUNTER, type PushSender, pushSender } from './sender.ts';
@@ -17,6 +21,7 @@ import { type PushSubscriptionStore, pushSubscriptionStore } from './store.ts';
 /** What this part uses of the services (app.ts hands them over). */
 export interface PushServices {
   config: Config;
+  database: Pick<OpenedDatabase, 'dialect'>;
   db: Db;
   events: EventBus;
   memberships: MembershipStore;
@@ -28,6 +33,8 @@ export interface Push {
   store: PushSubscriptionStore;
   /** Undefined when push is off. */
   sender: PushSender | undefined;
+  /** The ringing calls' decline keys (in the call's push); undefined when push is off. */
+  declineKeys: CallDeclineKeys | undefined;
   close(): void;
 }
 
@@ -55,8 +62,13 @@ export async function createPush(
   onError: (error: unknown, what: string) => void,
 ): Promise<Push> {
   const { config } = services;
-  const store = pushSubscriptionStore(services.db);
-  if (!config.push) return { publicKey: null, store, sender: undefined, close() {} };
+  const store = pushSubscriptionStore(services.db, {
+    dialect: services.database.dialect,
+    sessionIdleMs: config.sessionIdleMs,
+  });
+  if (!config.push) return { publicKey: null, store, sender: undefined, declineKeys: undefined, close() {} };
+  // DATA_DIR/secret.key, which every instance shares (services.ts reads the same file).
+  const declineKeys = callDeclineKeys(loadOrCreateSecret(config.dataDir));
   const keys = await loadVapidKeys(services.db, config);
   const sender = pushSender({
     keys,
@@ -73,6 +85,7 @@ export async function createPush(
     memberships: services.memberships,
     store,
     sender,
+    declineKeys,
     ringMs: config.privateCallRingMs,
     onError,
   });
@@ -80,6 +93,7 @@ export async function createPush(
     publicKey: keys.publicKey,
     store,
     sender,
+    declineKeys,
     close() {
       stop();
       sender.close();
