@@ -41,6 +41,8 @@ export interface ServerDatabase {
    * organisation of thousands without hashing thousands of passwords. Returns their ids.
    */
   insertMembers(members: SeedMember[], passwordOf: number): number[];
+  /** The user's sessions proved it was them long ago: a sensitive change asks "Confirm it's you" (issue 47). */
+  forgetConfirmations(userId: number): void;
   close(): void;
 }
 
@@ -48,6 +50,9 @@ export function openServerDatabase(server: Pick<TalkgroupServer, 'dataDir'>): Se
   const db = new DatabaseSync(path.join(server.dataDir, 'talkgroup.sqlite'));
   db.exec('PRAGMA busy_timeout = 5000');
   return {
+    forgetConfirmations(userId) {
+      db.prepare('UPDATE sessions SET confirmed_at = NULL WHERE user_id = ?').run(userId);
+    },
     setCreatedAt(table, id, at) {
       const statement =
         table === 'users'

@@ -3,8 +3,11 @@
  * provider (oidc-provider, its own login and consent pages) and lands signed in; a refusal at the provider is a
  * sentence on /signin in the reader's language. The flow's checks are the server's tests (oidc.test.ts).
  */
+
+import type { Page } from '@playwright/test';
 import { startTestProvider, type TestProvider } from '../packages/server/test/oidc-provider.ts';
-import { expect, freePort, startIn, startServer, type TalkgroupServer, test } from './fixtures.ts';
+import { openServerDatabase } from './database.ts';
+import { expect, freePort, login, startIn, startServer, type TalkgroupServer, test } from './fixtures.ts';
 
 let provider: TestProvider;
 let talk: TalkgroupServer;
@@ -62,6 +65,100 @@ test('"Sign in with Example ID" goes through the provider and lands in the conso
     token: Boolean(sessionStorage.getItem('TOKEN_KEY')),
   }));
   expect(stored).toEqual({ email: 'nina.sso@example.org', role: 'dispatcher', token: true });
+});
+
+/** Through oidc-provider's own login and consent pages as `sub`. */
+async function atProvider(page: Page, sub: string) {
+  await page.locator('input[name="login"]').fill(sub);
+  await page.locator('input[name="password"]').fill('anything');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+test('an account with the same email is not joined: the owner links it from /account after confirming it is them', async ({
+  page,
+}) => {
+  const admin = await login(talk, 'admin.sso@example.org', 'admin-secret-1');
+  const created = await talk.call(
+    '/user/api/signUpUser',
+    { firstName: 'Omar', lastName: 'Diallo', email: 'omar@example.org', password: 'omar-password-1' },
+    admin.token,
+  );
+  expect(created.status).toBe(200);
+  provider.identities.set('omar', { email: 'omar@example.org', email_verified: true, given_name: 'Omar' });
+
+  // Through the provider first: refused, with how to link.
+  await page.goto(`${talk.baseURL}/signin`);
+  await page.getByRole('button', { name: 'Sign in with Example ID' }).click();
+  await atProvider(page, 'omar');
+  await expect(page.getByRole('alert')).toContainText(
+    'An account with this email already exists here and is not linked to Example ID',
+  );
+
+  // Signed in with the password; the session's proof is old by the time Omar links.
+  await page.getByRole('textbox', { name: 'Login', exact: true }).fill('omar@example.org');
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill('omar-password-1');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(page).toHaveURL(/\/talk$/);
+  const database = openServerDatabase(talk);
+  database.forgetConfirmations(created.body.user.id);
+  database.close();
+  await page.goto(`${talk.baseURL}/account`);
+  await page.getByRole('button', { name: 'Link Example ID' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm it’s you' });
+  await confirm.getByLabel('Password').fill('omar-password-1');
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  // The provider still knows Omar from the first trip: it sends the browser straight back.
+  await expect(page).toHaveURL(/\/account$/);
+  await expect(page.getByRole('status')).toHaveText(
+    'Your account is linked to Example ID: you can sign in through it.',
+  );
+  await expect(page.getByRole('button', { name: 'Unlink Example ID' })).toBeVisible();
+});
+
+test('an administrator sees a pending sign-in on /settings and links it', async ({ browser }) => {
+  const admin = await login(talk, 'admin.sso@example.org', 'admin-secret-1');
+  await talk.call(
+    '/user/api/signUpUser',
+    { firstName: 'Pia', lastName: 'Lund', email: 'pia@example.org', password: 'pia-password-1' },
+    admin.token,
+  );
+  provider.identities.set('pia', {
+    email: 'pia@example.org',
+    email_verified: true,
+    given_name: 'Pia',
+    family_name: 'Lund',
+  });
+  const person = await browser.newContext();
+  await startIn(person, 'en');
+  const page = await person.newPage();
+  await page.goto(`${talk.baseURL}/signin`);
+  await page.getByRole('button', { name: 'Sign in with Example ID' }).click();
+  await atProvider(page, 'pia');
+  await expect(page.getByRole('alert')).toContainText('not linked to Example ID');
+
+  const console = await browser.newContext();
+  await startIn(console, 'en');
+  const settings = await console.newPage();
+  await settings.goto(`${talk.baseURL}/signin`);
+  await settings.getByRole('textbox', { name: 'Login', exact: true }).fill('admin.sso@example.org');
+  await settings.getByRole('textbox', { name: 'Password', exact: true }).fill('admin-secret-1');
+  await settings.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await expect(settings).toHaveURL(/\/channelsList$/);
+  await settings.goto(`${talk.baseURL}/settings`);
+  const pending = settings.getByRole('list', { name: 'Pending sign-ins' });
+  await expect(pending).toContainText('Pia Lund (pia@example.org) through Example ID');
+  await pending.getByRole('button', { name: 'Link to pia@example.org' }).click();
+  await expect(settings.getByRole('status').filter({ hasText: 'linked' })).toHaveText(
+    'The identity was linked to the account: it signs in with the provider from now on.',
+  );
+  await expect(settings.getByText('No pending sign-in.')).toBeVisible();
+
+  // Pia signs in through the provider now (the provider remembers her: straight back, signed in).
+  await page.getByRole('button', { name: 'Sign in with Example ID' }).click();
+  await expect(page).toHaveURL(/\/talk$/);
+  await person.close();
+  await console.close();
 });
 
 test.describe('in French', () => {

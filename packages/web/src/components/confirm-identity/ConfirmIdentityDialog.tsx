@@ -30,7 +30,7 @@ export interface ConfirmIdentityDialogProps {
 }
 
 export function ConfirmIdentityDialog({ open, onDone }: ConfirmIdentityDialogProps) {
-  const { t } = useTranslation('common');
+  const { t } = useTranslation('account');
   const [way, setWay] = useState<'password' | 'code'>('password');
   const [value, setValue] = useState('');
   const [busy, setBusy] = useState(false);
