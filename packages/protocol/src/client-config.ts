@@ -38,6 +38,8 @@ export const ClientConfigSchema = z.object({
    * 34); null when push is off (PUSH=off).
    */
   pushPublicKey: z.string().nullable(),
+  /** Passkeys are on: PUBLIC_URL is set (their relying party; issue 47). Off, the account page offers none. */
+  passkeys: z.boolean(),
 });
 export type ClientConfig = z.output<typeof ClientConfigSchema>;
 

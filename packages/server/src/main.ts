@@ -2,6 +2,7 @@
 import { createRequire } from 'node:module';
 import { buildApp } from './app.ts';
 import { oidcStartLine } from './auth/oidc-routes.ts';
+import { passkeysStartLine } from './auth/passkeys.ts';
 import { type Config, ConfigError, loadConfig } from './config.ts';
 import { type StartStep, stalledStartSentence, startFailureSentence } from './ops/start-failure.ts';
 
@@ -56,6 +57,8 @@ async function main() {
   );
   const sso = oidcStartLine(config.oidc);
   if (sso) log.info(sso);
+  const passkeysOff = passkeysStartLine(config.publicUrl);
+  if (passkeysOff) log.info(passkeysOff);
 
   let closing = false;
   const shutdown = async (signal: string) => {

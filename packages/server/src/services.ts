@@ -156,7 +156,7 @@ export function createServices(
     events,
   });
   const settings = settingsStore(db);
-  const passkeys = passkeyService(db, secret);
+  const passkeys = passkeyService(db, secret, config.publicUrl);
   return {
     config,
     database: { ...database, db },
@@ -215,6 +215,6 @@ export function createServices(
     }),
     settings,
     passkeys,
-    secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys),
+    secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys, events),
   };
 }

@@ -183,6 +183,7 @@ export const checkedElsewhere: Record<string, string> = {
     'second-factor.test.ts (a second start for one caller is 409: one body cannot serve twice)',
   '/user/api/confirmTotpSetup': "second-factor.test.ts (needs a code of the caller's own new secret)",
   '/user/api/disableTotp': "second-factor.test.ts (needs a code of the caller's own secret)",
+  '/user/api/confirmIdentity': "second-factor.test.ts (needs the caller's own password or code)",
   '/user/api/setChannelScan': 'scan.test.ts (only one of the caller’s own channels: 404 for another)',
   '/user/api/declinePushedCall': 'push.test.ts (public: only with the ringing call’s decline key, from its push)',
 };

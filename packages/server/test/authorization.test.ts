@@ -99,7 +99,8 @@ describe.each(databases)('who may do what on %s', (dialect) => {
   let f: Fixture;
 
   beforeEach(async () => {
-    app = await startApp(dialect, { pushEndpointAllow: [PUSH_ORIGIN] });
+    // PUBLIC_URL: passkeys are on (issue 47), so that startPasskeyRegistration's cell answers for every caller.
+    app = await startApp(dialect, { pushEndpointAllow: [PUSH_ORIGIN], publicUrl: 'https://matrix.invalid' });
     const admin = await signUpAdmin(app);
     const insider = await createMember(app, admin);
     const outsider = await createMember(app, admin);

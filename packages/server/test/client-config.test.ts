@@ -31,6 +31,8 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         positionRetentionDays: 7,
         mediaServer: false,
         pushPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
+        // No PUBLIC_URL: passkeys are off (issue 47).
+        passkeys: false,
       },
     });
   });

@@ -164,3 +164,15 @@ export function expectNoSecrets(body: unknown): void {
     if (text.includes(word)) throw new Error(`response leaks ${word}: ${text.slice(0, 300)}`);
   }
 }
+
+/**
+ * The user's sessions proved their owner longer ago than "confirm it's you" allows (auth/confirmation.ts): the
+ * sensitive calls answer 403 `confirm_identity` until confirmIdentity.
+ */
+export async function ageConfirmation(app: TestApp, userId: number): Promise<void> {
+  await app.services.db
+    .updateTable('sessions')
+    .set({ confirmed_at: new Date(Date.now() - 10 * 60_000).toISOString() })
+    .where('user_id', '=', userId)
+    .execute();
+}

@@ -1,11 +1,25 @@
 /**
  * Passkeys (issue 38) with a software authenticator (webauthn-authenticator.ts) answering the server's real
  * options: registration, sign-in without a login, single-use and expiring challenges, the relying party (the
- * host of PUBLIC_URL, else the request's), a cloned authenticator, deletion, and the audit rows.
+ * host of PUBLIC_URL; none, and passkeys off, without it), a cloned authenticator, deletion, and the audit rows.
+ * Issue 47: a passkey is both factors only when it verified its user, enrolling frees only the enrolling session,
+ * adding or deleting one needs "confirm it's you", starting a sign-in is limited per address, challenges are swept.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+import { generate } from 'otplib';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { passkeysStartLine } from '../src/auth/passkeys.ts';
+import { PASSKEY_SIGN_IN_START_LIMIT } from '../src/auth/rate-limit.ts';
 import { runAdminCommand } from '../src/ops/admin.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import {
+  type Account,
+  ageConfirmation as ageConfirmationOf,
+  createMember,
+  databases,
+  signUpAdmin,
+  startApp,
+  type TestApp,
+} from './harness.ts';
 import { type SoftAuthenticator, softAuthenticator } from './webauthn-authenticator.ts';
 
 const SITE = 'https://talk.example.org';
@@ -55,7 +69,10 @@ describe.each(databases)('passkeys on %s', (dialect) => {
       mia.token,
     );
     expect(added.status).toBe(200);
-    expect(added.body).toMatchObject({ code: 'passkey_added', res: { name: 'Work phone', lastUsedAt: null } });
+    expect(added.body).toMatchObject({
+      code: 'passkey_added',
+      res: { name: 'Work phone', lastUsedAt: null, userVerified: true },
+    });
 
     const options = (await app.call('/user/api/startPasskeySignIn', {})).body.res;
     expect(options.rpId).toBe('talk.example.org');
@@ -192,6 +209,153 @@ describe.each(databases)('passkeys on %s', (dialect) => {
     expect((await signInWith(await assertion(key))).status).toBe(401);
   });
 
+  const ageConfirmation = (account: Account) => ageConfirmationOf(app, account.id);
+  const passwordSignIn = async (account: Account) => {
+    const answer = await app.call('/user/api/login', {
+      user_email: account.identifier,
+      user_password: account.password,
+    });
+    expect(answer.status).toBe(200);
+    return answer.body as { user: { authToken: string }; secondFactorSetupRequired?: boolean };
+  };
+
+  it('is a second factor only when it verifies its user: required at registration and sign-in where two are', async () => {
+    await app.call('/user/api/setSecurityPolicy', { requireSecondFactor: ['member'] }, admin.token);
+    const waiting = await passwordSignIn(mia);
+    expect(waiting.secondFactorSetupRequired).toBe(true);
+    const token = waiting.user.authToken;
+    // A security key without a PIN: the options ask for user verification, its answer without it is refused.
+    const start = await app.call('/user/api/startPasskeyRegistration', {}, token);
+    expect(start.body.res.authenticatorSelection).toMatchObject({ userVerification: 'required' });
+    const noPin = softAuthenticator({ userVerified: false });
+    const refused = await app.call(
+      '/user/api/finishPasskeyRegistration',
+      { credential: noPin.register(start.body.res, SITE) },
+      token,
+    );
+    expect(refused).toMatchObject({ status: 400, body: { success: false, code: 'passkey_verification_required' } });
+    expect(refused.body.result).toMatch(/did not verify you/);
+    expect((await app.call('/user/api/getPasskeys', {}, token)).body.res).toEqual([]);
+    expect((await app.call('/user/api/getMyChannels', {}, token)).body.code).toBe('second_factor_setup_required');
+
+    const key = softAuthenticator();
+    expect((await register({ ...mia, token }, key)).body.res).toMatchObject({ userVerified: true });
+    expect((await app.call('/user/api/getMyChannels', {}, token)).status).toBe(200);
+    // The same passkey answering without verifying its user (the PIN skipped) is possession alone: one factor.
+    key.userVerified = false;
+    const unverified = await signInWith(await assertion(key));
+    expect(unverified).toMatchObject({ status: 401, body: { success: false, code: 'passkey_unverified' } });
+    expect(unverified.body.user).toBeUndefined();
+    key.userVerified = true;
+    expect((await signInWith(await assertion(key))).status).toBe(200);
+  });
+
+  it('without user verification signs in an account that needs one factor, not one with two-step verification', async () => {
+    const key = softAuthenticator({ userVerified: false });
+    const start = await app.call('/user/api/startPasskeyRegistration', {}, mia.token);
+    expect(start.body.res.authenticatorSelection).toMatchObject({ userVerification: 'preferred' });
+    const added = await app.call(
+      '/user/api/finishPasskeyRegistration',
+      { credential: key.register(start.body.res, SITE) },
+      mia.token,
+    );
+    expect(added.body.res).toMatchObject({ userVerified: false });
+    // A password alone is all this account needs: the passkey alone is as much.
+    expect((await signInWith(await assertion(key))).status).toBe(200);
+
+    const totp = await app.call('/user/api/startTotpSetup', {}, mia.token);
+    const code = await generate({ secret: totp.body.res.secret });
+    expect((await app.call('/user/api/confirmTotpSetup', { code }, mia.token)).status).toBe(200);
+    // Two-step verification on: every sign-in needs two factors, a passkey that does not verify its user is one.
+    expect((await signInWith(await assertion(key))).body.code).toBe('passkey_unverified');
+    // A PIN set on the key since: it verifies its user, signs in, and is a second factor from now on.
+    key.userVerified = true;
+    expect((await signInWith(await assertion(key))).status).toBe(200);
+    expect((await app.call('/user/api/getPasskeys', {}, mia.token)).body.res).toMatchObject([{ userVerified: true }]);
+    expect((await app.call('/user/api/startPasskeyRegistration', {}, mia.token)).body.res).toMatchObject({
+      authenticatorSelection: { userVerification: 'required' },
+    });
+  });
+
+  it('keeps the last passkey that verifies its user where the role must have one; one that does not may go', async () => {
+    const noPin = softAuthenticator({ userVerified: false });
+    const unverifiedId = (await register(mia, noPin)).body.res.id;
+    await app.call('/user/api/setSecurityPolicy', { requireSecondFactor: ['member'] }, admin.token);
+    // The passkey without verification is no factor: the password opens only the setup.
+    expect((await passwordSignIn(mia)).secondFactorSetupRequired).toBe(true);
+    const key = softAuthenticator();
+    const verifiedId = (await register(mia, key)).body.res.id;
+    const kept = await app.call('/user/api/deletePasskey', { id: verifiedId }, mia.token);
+    expect(kept).toMatchObject({ status: 403, body: { code: 'passkey_required_by_policy' } });
+    expect((await app.call('/user/api/deletePasskey', { id: unverifiedId }, mia.token)).status).toBe(200);
+    // Now a factor: the password alone sends to the passkey.
+    const alone = await app.call('/user/api/login', { user_email: mia.identifier, user_password: mia.password });
+    expect(alone.body.code).toBe('second_factor_passkey');
+  });
+
+  it('frees only the session that enrolled: the user’s other waiting sessions end', async () => {
+    await app.call('/user/api/setSecurityPolicy', { requireSecondFactor: ['member'] }, admin.token);
+    const ended: unknown[] = [];
+    app.services.events.on('sessionsEnded', (event) => ended.push(event));
+    // Someone who has the password waits in a session of its own while the real user enrols.
+    const intruder = (await passwordSignIn(mia)).user.authToken;
+    const owner = (await passwordSignIn(mia)).user.authToken;
+    expect((await register({ ...mia, token: owner }, softAuthenticator())).status).toBe(200);
+    expect((await app.call('/user/api/getMyChannels', {}, owner)).status).toBe(200);
+    const out = await app.call('/user/api/getMyChannels', {}, intruder);
+    expect(out).toMatchObject({ status: 401, body: { code: 'session_expired' } });
+    // A session that did not wait (opened before the policy) is left alone.
+    expect((await app.call('/user/api/getMyChannels', {}, mia.token)).status).toBe(200);
+    expect(ended).toEqual([{ userId: mia.id, sessionId: expect.any(Number), reason: 'ended' }]);
+  });
+
+  it('adds or deletes a passkey only within 5 minutes of a confirmation, at the start and at the finish', async () => {
+    const key = softAuthenticator();
+    const start = await app.call('/user/api/startPasskeyRegistration', {}, mia.token);
+    expect(start.status).toBe(200);
+    await ageConfirmation(mia);
+    const credential = key.register(start.body.res, SITE);
+    const finish = () => app.call('/user/api/finishPasskeyRegistration', { credential }, mia.token);
+    const refused = await finish();
+    expect(refused).toMatchObject({ status: 403, body: { success: false, code: 'confirm_identity' } });
+    expect(refused.body.result).toMatch(/Confirm it’s you/);
+    expect((await app.call('/user/api/startPasskeyRegistration', {}, mia.token)).body.code).toBe('confirm_identity');
+    const confirmed = await app.call('/user/api/confirmIdentity', { password: mia.password }, mia.token);
+    expect(confirmed).toMatchObject({ status: 200, body: { code: 'identity_confirmed' } });
+    expect(Date.parse(confirmed.body.res.confirmedUntil) - Date.now()).toBeGreaterThan(4 * 60_000);
+    // The same answer again: the refusal did not spend its challenge.
+    const added = await finish();
+    expect(added.status).toBe(200);
+
+    await ageConfirmation(mia);
+    const remove = () => app.call('/user/api/deletePasskey', { id: added.body.res.id }, mia.token);
+    expect((await remove()).body.code).toBe('confirm_identity');
+    expect((await app.call('/user/api/getPasskeys', {}, mia.token)).body.res).toHaveLength(1);
+    expect((await app.call('/user/api/confirmIdentity', { password: mia.password }, mia.token)).status).toBe(200);
+    expect((await remove()).body.code).toBe('passkey_deleted');
+  });
+
+  it('limits the passkey sign-ins one address starts, with a sentence', async () => {
+    const start = (address: string) =>
+      app.fastify.inject({
+        method: 'POST',
+        url: '/user/api/startPasskeySignIn',
+        remoteAddress: address,
+        headers: { 'accept-language': 'en' },
+        payload: {},
+      });
+    const statuses: number[] = [];
+    for (let i = 0; i < PASSKEY_SIGN_IN_START_LIMIT.max; i += 1)
+      statuses.push((await start('198.51.100.7')).statusCode);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
+    const refused = await start('198.51.100.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ success: false, code: 'too_many_passkey_sign_ins' });
+    expect(refused.json().result).toMatch(/wait \d+ seconds/);
+    // Another address is not held by this one's starts.
+    expect((await start('198.51.100.8')).statusCode).toBe(200);
+  });
+
   // `npm run admin` opens the database of DATA_DIR (not this test's PostgreSQL schema): SQLite only here.
   it.runIf(dialect === 'sqlite')(
     'are removed by `npm run admin -- reset-second-factor`, with the sessions',
@@ -231,24 +395,96 @@ describe.each(databases)('passkeys on %s', (dialect) => {
 });
 
 describe.each(databases)('passkeys without PUBLIC_URL on %s', (dialect) => {
-  it('belong to the host the request names', async () => {
+  it('are off: every passkey call says so, the pages are told, and a passkey is no factor', async () => {
     const app = await startApp(dialect);
     try {
       const admin = await signUpAdmin(app);
+      // A passkey kept from when PUBLIC_URL was set, which verified its user.
+      await app.services.db
+        .insertInto('passkeys')
+        .values({
+          user_id: admin.id,
+          credential_id: 'kept-from-before',
+          public_key: 'AA',
+          counter: 1,
+          transports: '[]',
+          name: 'Old key',
+          created_at: new Date().toISOString(),
+          user_verified: 1,
+        })
+        .execute();
+      const headers = { 'x-access-token': admin.token, host: 'radio.example.com:8443', 'accept-language': 'en' };
+      // Well-formed answers, so that the refusal is the server's and not the body's.
       const key = softAuthenticator();
-      const headers = { 'x-access-token': admin.token, host: 'radio.example.com:8443' };
-      const post = (url: string, payload: object, extra: object = {}) =>
-        app.fastify.inject({ method: 'POST', url, headers: { ...headers, ...extra }, payload });
-      const start = (await post('/user/api/startPasskeyRegistration', {})).json();
-      expect(start.res.rp.id).toBe('radio.example.com');
       const origin = 'http://radio.example.com:8443';
-      expect(
-        (await post('/user/api/finishPasskeyRegistration', { credential: key.register(start.res, origin) })).statusCode,
-      ).toBe(200);
-      const options = (await post('/user/api/startPasskeySignIn', {})).json().res;
-      expect(
-        (await post('/user/api/finishPasskeySignIn', { credential: key.authenticate(options, origin) })).statusCode,
-      ).toBe(200);
+      const made = { rp: { id: 'radio.example.com' }, user: { id: 'AAAA' }, challenge: 'AAAA' };
+      const asked = { rpId: 'radio.example.com', challenge: 'AAAA' };
+      for (const url of [
+        '/user/api/startPasskeyRegistration',
+        '/user/api/finishPasskeyRegistration',
+        '/user/api/getPasskeys',
+        '/user/api/deletePasskey',
+        '/user/api/startPasskeySignIn',
+        '/user/api/finishPasskeySignIn',
+      ]) {
+        const payload: object = url.endsWith('Registration')
+          ? { credential: key.register(made, origin) }
+          : url.endsWith('SignIn')
+            ? { credential: key.authenticate(asked, origin) }
+            : url.includes('delete')
+              ? { id: 1 }
+              : {};
+        const refused = await app.fastify.inject({ method: 'POST', url, headers, payload });
+        expect([url, refused.statusCode, refused.json().code]).toEqual([url, 400, 'passkeys_off']);
+        expect(refused.json().result).toMatch(/PUBLIC_URL/);
+      }
+      expect((await app.call('/user/api/getSignInOptions', {})).body).toMatchObject({ passkeys: false });
+      expect((await app.call('/user/api/getClientConfig', {}, admin.token)).body.res).toMatchObject({
+        passkeys: false,
+      });
+      // The administrators' role must have a second factor: the old passkey does not count (it cannot sign in),
+      // so the password opens the setup instead of sending the administrator to a passkey.
+      await app.call('/user/api/setSecurityPolicy', { requireSecondFactor: ['admin'] }, admin.token);
+      const signedIn = await app.call('/user/api/login', {
+        user_email: admin.identifier,
+        user_password: admin.password,
+      });
+      expect(signedIn).toMatchObject({ status: 200, body: { secondFactorSetupRequired: true } });
+    } finally {
+      await app.close();
+    }
+  });
+});
+
+describe('passkeys without PUBLIC_URL', () => {
+  it('say so at start, naming PUBLIC_URL', () => {
+    expect(passkeysStartLine(undefined)).toMatch(/passkeys are off: set PUBLIC_URL/);
+    expect(passkeysStartLine('https://talk.example.org')).toBeUndefined();
+  });
+});
+
+describe.each(databases)('passkey challenges on %s', (dialect) => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('nobody answered are swept every minute, not only when a new one is written', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const app = await startApp(dialect, { publicUrl: SITE });
+    try {
+      for (let i = 0; i < 3; i += 1) expect((await app.call('/user/api/startPasskeySignIn', {})).status).toBe(200);
+      const [kept] = await app.services.db.selectFrom('webauthn_challenges').select('id').execute();
+      await app.services.db
+        .updateTable('webauthn_challenges')
+        .set({ expires_at: new Date(Date.now() - 1000).toISOString() })
+        .where('id', '!=', kept.id)
+        .execute();
+      const sweep = vi.spyOn(app.services.passkeys, 'sweepExpiredChallenges');
+      vi.advanceTimersByTime(60_000);
+      expect(sweep).toHaveBeenCalledTimes(1);
+      expect(await sweep.mock.results[0]?.value).toBe(2);
+      const left = await app.services.db.selectFrom('webauthn_challenges').select('id').execute();
+      expect(left).toEqual([{ id: kept.id }]);
     } finally {
       await app.close();
     }

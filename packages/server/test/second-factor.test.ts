@@ -2,11 +2,21 @@
  * Issue 38, a second factor: TOTP set up and confirmed, sign-in with a code (one step either side, each code
  * once) or a recovery code (each once), five wrong codes wait, turning it off; the security policy forcing
  * the setup (403 and a refused socket until it is done); an administrator's reset; their audit rows.
+ * Issue 47: "confirm it's you" (confirmIdentity) before turning TOTP on or changing one's own email, and an
+ * enrolment that frees only its own session.
  */
 import { generate } from 'otplib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SIGN_IN_POLICY } from '../src/auth/sign-in-limits.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import {
+  type Account,
+  ageConfirmation,
+  createMember,
+  databases,
+  signUpAdmin,
+  startApp,
+  type TestApp,
+} from './harness.ts';
 import { connect, listen, refusalData } from './realtime-harness.ts';
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -242,6 +252,99 @@ describe.each(databases)('second factor on %s', (dialect) => {
     expect(onRow).toMatchObject({ actor: { id: mia.id }, targetId: mia.id });
     // No secret in the log.
     expect(JSON.stringify(log.body)).not.toMatch(/recoveryCodes|secret/);
+  });
+
+  const confirmIdentity = (account: Account, body: object, address = '192.0.2.10') =>
+    app.fastify
+      .inject({
+        method: 'POST',
+        url: '/user/api/confirmIdentity',
+        remoteAddress: address,
+        headers: { 'x-access-token': account.token, 'accept-language': 'en' },
+        payload: body,
+      })
+      .then((response) => ({ status: response.statusCode, body: response.json() }));
+
+  it('confirms it is you with the password, a current code or a recovery code; wrong ones are limited 400s', async () => {
+    const { secret, recoveryCodes } = await setUpTotp(app, mia);
+    const wrong = await confirmIdentity(mia, { password: 'not-the-password' });
+    expect(wrong).toMatchObject({ status: 400, body: { success: false, code: 'identity_password_wrong' } });
+    expect(wrong.body.result).toMatch(/password is wrong/);
+    expect((await confirmIdentity(mia, { code: '000000' })).body.code).toBe('second_factor_wrong');
+    // The session itself is fine after a wrong one (a 401 would sign the page out).
+    expect((await app.call('/user/api/getSecondFactorState', {}, mia.token)).status).toBe(200);
+    expect((await confirmIdentity(mia, {})).body.code).toBe('invalid_input');
+    expect((await confirmIdentity(mia, { password: mia.password, code: '123456' })).body.code).toBe('invalid_input');
+
+    for (const body of [{ password: mia.password }, { code: await codeAt(secret, 1) }, { code: recoveryCodes[0] }]) {
+      await ageConfirmation(app, mia.id);
+      expect((await app.call('/user/api/startTotpSetup', {}, mia.token)).body.code).toBe('confirm_identity');
+      const confirmed = await confirmIdentity(mia, body);
+      expect(confirmed).toMatchObject({ status: 200, body: { success: true, code: 'identity_confirmed' } });
+      expect(confirmed.body.result).toMatch(/5 minutes/);
+      const until = Date.parse(confirmed.body.res.confirmedUntil) - Date.now();
+      expect(until).toBeGreaterThan(4 * 60_000);
+      expect(until).toBeLessThanOrEqual(5 * 60_000);
+      // Past the confirmation: the call now says what it would have said (TOTP is already on).
+      expect((await app.call('/user/api/startTotpSetup', {}, mia.token)).body.code).toBe('totp_already_on');
+    }
+    // A recovery code serves once, here as anywhere.
+    expect((await confirmIdentity(mia, { code: recoveryCodes[0] })).body.code).toBe('second_factor_wrong');
+
+    // Guessing the password through a stolen session waits as sign-ins do (five, then 429), on its own address too.
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i += 1)
+      statuses.push((await confirmIdentity(mia, { password: `guess-${i}` }, '198.51.100.30')).status);
+    expect(statuses).toEqual([400, 400, 400, 400, 400, 429]);
+  });
+
+  it('turns TOTP on only within 5 minutes of a confirmation, at the start and at the completion; off with its code', async () => {
+    await ageConfirmation(app, mia.id);
+    const refused = await app.call('/user/api/startTotpSetup', {}, mia.token);
+    expect(refused).toMatchObject({ status: 403, body: { success: false, code: 'confirm_identity' } });
+    expect((await confirmIdentity(mia, { password: mia.password })).status).toBe(200);
+    const started = await app.call('/user/api/startTotpSetup', {}, mia.token);
+    expect(started.status).toBe(200);
+    await ageConfirmation(app, mia.id);
+    const code = await codeAt(started.body.res.secret);
+    expect((await app.call('/user/api/confirmTotpSetup', { code }, mia.token)).body.code).toBe('confirm_identity');
+    expect((await login(app, mia)).status).toBe(200);
+    expect((await confirmIdentity(mia, { password: mia.password })).status).toBe(200);
+    expect((await app.call('/user/api/confirmTotpSetup', { code }, mia.token)).status).toBe(200);
+    // Turning it off: the current code it asks for is the factor given now.
+    await ageConfirmation(app, mia.id);
+    const off = await app.call('/user/api/disableTotp', { code: await codeAt(started.body.res.secret, 1) }, mia.token);
+    expect(off).toMatchObject({ status: 200, body: { code: 'totp_off' } });
+  });
+
+  it('a waiting session confirms it is you; its enrolment ends the user’s other waiting sessions', async () => {
+    await app.call('/user/api/setSecurityPolicy', { requireSecondFactor: ['member'] }, admin.token);
+    const intruder = (await login(app, mia)).body.user.authToken;
+    const owner = (await login(app, mia)).body.user.authToken;
+    await ageConfirmation(app, mia.id);
+    const asOwner = { ...mia, token: owner };
+    expect((await app.call('/user/api/startTotpSetup', {}, owner)).body.code).toBe('confirm_identity');
+    expect((await confirmIdentity(asOwner, { password: mia.password })).status).toBe(200);
+    await setUpTotp(app, asOwner);
+    expect((await app.call('/user/api/getMyChannels', {}, owner)).status).toBe(200);
+    expect((await app.call('/user/api/getMyChannels', {}, intruder)).status).toBe(401);
+    // Opened before the policy: never held, never ended.
+    expect((await app.call('/user/api/getMyChannels', {}, mia.token)).status).toBe(200);
+  });
+
+  it('changes one’s own email only within 5 minutes of a confirmation; another user’s as before', async () => {
+    await ageConfirmation(app, admin.id);
+    const own = { id: admin.id, firstName: 'Ada', lastName: 'Admin', email: 'ada@example.org' };
+    const refused = await app.call('/user/api/updateUserData', own, admin.token);
+    expect(refused).toMatchObject({ status: 403, body: { code: 'confirm_identity' } });
+    // The same email, or another field: nothing to confirm.
+    const same = { ...own, email: admin.identifier, lastName: 'Lovelace' };
+    expect((await app.call('/user/api/updateUserData', same, admin.token)).status).toBe(200);
+    const other = { id: mia.id, firstName: 'Mia', lastName: 'Field', email: 'mia.field@example.org' };
+    expect((await app.call('/user/api/updateUserData', other, admin.token)).status).toBe(200);
+    expect((await confirmIdentity(admin, { password: admin.password })).status).toBe(200);
+    const changed = await app.call('/user/api/updateUserData', own, admin.token);
+    expect(changed).toMatchObject({ status: 200, body: { res: { email: 'ada@example.org' } } });
   });
 
   it('only an administrator reads and sets the policy; a wrong role is a clear 400', async () => {

@@ -23,9 +23,11 @@ export interface SoftAuthenticator {
   authenticate(options: any, origin: string, rpId?: string): object;
   /** The signature counter it will report next (a cloned authenticator goes back). */
   counter: number;
+  /** Whether it verifies its user (PIN, fingerprint: the UV flag) in what it answers next; true by default. */
+  userVerified: boolean;
 }
 
-export function softAuthenticator(): SoftAuthenticator {
+export function softAuthenticator({ userVerified = true }: { userVerified?: boolean } = {}): SoftAuthenticator {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
   const credential = randomBytes(16);
@@ -53,6 +55,7 @@ export function softAuthenticator(): SoftAuthenticator {
   const authenticator: SoftAuthenticator = {
     credentialId: b64u(credential),
     counter: 1,
+    userVerified,
     register(options, origin) {
       rpIdOfRegistration = options.rp.id;
       userHandle = options.user.id;
@@ -60,7 +63,7 @@ export function softAuthenticator(): SoftAuthenticator {
       idLength.writeUInt16BE(credential.length);
       const authData = Buffer.concat([
         sha256(options.rp.id),
-        Buffer.from([UP | UV | AT]),
+        Buffer.from([UP | (authenticator.userVerified ? UV : 0) | AT]),
         counterBytes(0),
         Buffer.alloc(16), // AAGUID: none
         idLength,
@@ -88,7 +91,8 @@ export function softAuthenticator(): SoftAuthenticator {
       };
     },
     authenticate(options, origin, rpId = options.rpId ?? rpIdOfRegistration) {
-      const authData = Buffer.concat([sha256(rpId), Buffer.from([UP | UV]), counterBytes(authenticator.counter)]);
+      const flags = UP | (authenticator.userVerified ? UV : 0);
+      const authData = Buffer.concat([sha256(rpId), Buffer.from([flags]), counterBytes(authenticator.counter)]);
       authenticator.counter += 1;
       const clientDataJSON = clientData('webauthn.get', options.challenge, origin);
       const signature = sign('sha256', Buffer.concat([authData, sha256(clientDataJSON)]), privateKey);

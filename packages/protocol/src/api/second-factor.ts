@@ -47,6 +47,22 @@ export const ConfirmTotpSetup = call(ok({ res: z.object({ recoveryCodes: z.array
   'signedIn',
   z.object({ code: OneTimeCode }),
 );
+/**
+ * "Confirm it's you" (issue 47): the password, or a code (a current code of the authenticator app or an unused
+ * recovery code), given again opens this session's sensitive calls for 5 minutes (adding or removing a passkey,
+ * turning TOTP on, changing one's own email), which otherwise answer 403 `confirm_identity`. Exactly one of the
+ * two. A wrong one: 400 `identity_password_wrong` / `second_factor_wrong`, limited as sign-ins are.
+ */
+export const ConfirmIdentity = call(ok({ res: z.object({ confirmedUntil: z.string() }) }))(
+  '/user/api/confirmIdentity',
+  'signedIn',
+  z
+    .object({ password: z.string().min(1, 'must not be empty').max(1024).optional(), code: OneTimeCode.optional() })
+    .refine((body) => (body.password === undefined) !== (body.code === undefined), {
+      message: 'give either the password or a code',
+      path: ['password'],
+    }),
+);
 /** A current code or a recovery code turns TOTP off (and removes the recovery codes). */
 export const DisableTotp = call(OkSchema)('/user/api/disableTotp', 'signedIn', z.object({ code: OneTimeCode }));
 export const GetSecurityPolicy = call(ok({ res: SecurityPolicySchema }))(
@@ -76,4 +92,6 @@ export const SETUP_PENDING_ALLOWED: readonly string[] = [
   '/user/api/getClientConfig',
   '/user/api/startPasskeyRegistration',
   '/user/api/finishPasskeyRegistration',
+  '/user/api/getPasskeys',
+  '/user/api/confirmIdentity',
 ];

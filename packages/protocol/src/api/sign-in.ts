@@ -42,31 +42,50 @@ export const PasskeySchema = z.object({
   createdAt: z.string(),
   /** Null until its first sign-in. */
   lastUsedAt: z.string().nullable(),
+  /**
+   * The authenticator verified the user (PIN, fingerprint, face) when it was added or at a later sign-in: only
+   * such a passkey counts as both factors (issue 47).
+   */
+  userVerified: z.boolean(),
 });
 export type Passkey = z.output<typeof PasskeySchema>;
 
-/** A new passkey of one's own: the options for navigator.credentials.create (a challenge good once, 5 minutes). */
+/**
+ * A new passkey of one's own: the options for navigator.credentials.create (a challenge good once, 5 minutes).
+ * Needs a confirmation within 5 minutes (403 `confirm_identity`, as its finish does); user verification is
+ * required where the account needs two factors. Every passkey call answers 400 `passkeys_off` without PUBLIC_URL.
+ */
 export const StartPasskeyRegistration = call(ok({ res: WebAuthnOptionsSchema }))(
   '/user/api/startPasskeyRegistration',
   'signedIn',
   z.object({}),
 );
-/** The authenticator's answer to those options: the passkey is kept under `name` (default: the browser's). */
+/**
+ * The authenticator's answer to those options: the passkey is kept under `name` (default: the browser's). An
+ * account that needs two factors gets 400 `passkey_verification_required` for one that did not verify the user.
+ */
 export const FinishPasskeyRegistration = call(ok({ res: PasskeySchema }))(
   '/user/api/finishPasskeyRegistration',
   'signedIn',
   z.object({ credential: RegistrationCredentialSchema, name: text(60).optional() }),
 );
 export const GetPasskeys = call(ok({ res: z.array(PasskeySchema) }))('/user/api/getPasskeys', 'signedIn', z.object({}));
+/** Needs a confirmation within 5 minutes (403 `confirm_identity`). */
 export const DeletePasskey = call(OkSchema)('/user/api/deletePasskey', 'signedIn', z.object({ id: Id }));
 
-/** Sign-in without a login: options with no credentials listed, so the browser offers every passkey of the site. */
+/**
+ * Sign-in without a login: options with no credentials listed, so the browser offers every passkey of the site.
+ * Limited per address (429 `too_many_passkey_sign_ins`).
+ */
 export const StartPasskeySignIn = call(ok({ res: WebAuthnOptionsSchema }))(
   '/user/api/startPasskeySignIn',
   'public',
   z.object({}),
 );
-/** Signs in as the passkey's owner: the answer of /user/api/login. A passkey counts as both factors. */
+/**
+ * Signs in as the passkey's owner: the answer of /user/api/login. A passkey counts as both factors only when the
+ * authenticator verified the user: an account that needs two factors gets 401 `passkey_unverified` otherwise.
+ */
 export const FinishPasskeySignIn = call(ok({ user: SignedInUserSchema }))(
   '/user/api/finishPasskeySignIn',
   'public',

@@ -1,6 +1,7 @@
 /**
- * Rate limits of calls a user may repeat (chat messages, uploads): a number per window per user, counted in
- * the shared counter store (Redis across instances). Over it, a 429 that says how long to wait.
+ * Rate limits of calls a user may repeat (chat messages, uploads), or an address (starting a passkey sign-in): a
+ * number per window per user or address, counted in the shared counter store (Redis across instances). Over it,
+ * a 429 that says how long to wait.
  */
 import { HttpError } from '../http/errors.ts';
 import type { CounterStore } from './counter-store.ts';
@@ -9,7 +10,7 @@ export interface CallLimit {
   max: number;
   windowMs: number;
   /** What the 429 says. */
-  code: 'too_many_messages' | 'too_many_uploads' | 'too_many_calls';
+  code: 'too_many_messages' | 'too_many_uploads' | 'too_many_calls' | 'too_many_passkey_sign_ins' | 'too_many_sign_ups';
 }
 
 export const chatLimit = (perMinute: number): CallLimit => ({
@@ -26,10 +27,23 @@ export const VOICE_UPLOAD_LIMIT: CallLimit = { max: 30, windowMs: 60_000, code: 
 /** Private calls a user may start per minute: a ring is loud, and nobody needs more (issue 27). */
 export const PRIVATE_CALL_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_calls' };
 
+/**
+ * Passkey sign-ins one address may start per minute (issue 47): each start writes a challenge row, and nobody is
+ * known yet to count it against. As many as single sign-on's starts: a whole site behind one NAT opening the
+ * sign-in page at 9 o'clock fits (the page starts one as it opens, for the login field's suggestions).
+ */
+export const PASSKEY_SIGN_IN_START_LIMIT: CallLimit = { max: 120, windowMs: 60_000, code: 'too_many_passkey_sign_ins' };
+
+/**
+ * Public sign-ups one address may make (issue 47): each hashes a password and writes an account. Enough for a
+ * team signing up from one office in an hour; an administrator's creations are not counted.
+ */
+export const SIGN_UP_LIMIT: CallLimit = { max: 30, windowMs: 60 * 60_000, code: 'too_many_sign_ups' };
+
 export function callLimiter(store: CounterStore, name: string, limit: CallLimit) {
-  /** Counts one call of the user; throws the 429 when it is one too many. */
-  return async function take(userId: number): Promise<void> {
-    const key = `rate:${name}:${userId}`;
+  /** Counts one call of the user (or of the address, for a call made signed out); throws the 429 past the limit. */
+  return async function take(who: number | string): Promise<void> {
+    const key = `rate:${name}:${who}`;
     const count = await store.increment(key, limit.windowMs);
     if (count > limit.max) {
       const seconds = Math.max(1, Math.ceil((await store.remaining(key)) / 1000));

@@ -62,6 +62,8 @@ export function clientConfigRoutes(
         positionRetentionDays: positionRetentionMs / (24 * 3600 * 1000),
         mediaServer: janusUrls.length > 0,
         pushPublicKey: push.publicKey,
+        // Issue 47: passkeys only with PUBLIC_URL (their relying party).
+        passkeys: services.config.publicUrl !== undefined,
       },
     };
   });

@@ -83,6 +83,8 @@ export interface PasskeysTable {
   name: string;
   created_at: string;
   last_used_at: string | null;
+  /** 1 once the authenticator verified the user (UV) at registration or a sign-in: then it is a second factor. */
+  user_verified: Generated<number>;
 }
 
 /** A WebAuthn challenge handed out: good once, until expires_at. */

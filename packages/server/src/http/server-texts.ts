@@ -599,6 +599,36 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'Aucune clé d’accès de ce type sur votre compte.',
     de: 'Kein solcher Passkey in Ihrem Konto.',
   },
+  identity_confirmed: {
+    en: 'Thank you: for 5 minutes you can change how you sign in.',
+    fr: 'Merci : pendant 5 minutes, vous pouvez modifier vos moyens de connexion.',
+    de: 'Danke: 5 Minuten lang können Sie Ihre Anmeldemethoden ändern.',
+  },
+  passkeys_off: {
+    en: 'Passkeys are off on this server: its administrator turns them on by setting PUBLIC_URL (the address users reach).',
+    fr: 'Les clés d’accès sont désactivées sur ce serveur : son administrateur les active en définissant PUBLIC_URL (l’adresse où les utilisateurs l’atteignent).',
+    de: 'Passkeys sind auf diesem Server ausgeschaltet: Die Administration schaltet sie ein, indem sie PUBLIC_URL setzt (die Adresse, unter der die Benutzer ihn erreichen).',
+  },
+  passkey_unverified: {
+    en: 'This passkey did not verify you (PIN, fingerprint or face) and your account needs two factors: use a passkey that does, or sign in with your password.',
+    fr: 'Cette clé d’accès ne vous a pas vérifié (code PIN, empreinte ou visage) et votre compte exige deux facteurs : utilisez une clé d’accès qui le fait, ou connectez-vous avec votre mot de passe.',
+    de: 'Dieser Passkey hat Sie nicht verifiziert (PIN, Fingerabdruck oder Gesicht) und Ihr Konto verlangt zwei Faktoren: Verwenden Sie einen Passkey, der das tut, oder melden Sie sich mit Ihrem Passwort an.',
+  },
+  passkey_verification_required: {
+    en: 'Your account needs two factors and this passkey did not verify you (PIN, fingerprint or face): add one that does, such as your phone’s screen lock or a security key with a PIN.',
+    fr: 'Votre compte exige deux facteurs et cette clé d’accès ne vous a pas vérifié (code PIN, empreinte ou visage) : ajoutez-en une qui le fait, comme le verrouillage d’écran de votre téléphone ou une clé de sécurité avec code PIN.',
+    de: 'Ihr Konto verlangt zwei Faktoren und dieser Passkey hat Sie nicht verifiziert (PIN, Fingerabdruck oder Gesicht): Fügen Sie einen hinzu, der das tut, etwa die Bildschirmsperre Ihres Telefons oder einen Sicherheitsschlüssel mit PIN.',
+  },
+  too_many_passkey_sign_ins: {
+    en: 'Too many passkey sign-ins started from your address: wait {{seconds}} seconds and try again.',
+    fr: 'Trop de connexions par clé d’accès lancées depuis votre adresse : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele Passkey-Anmeldungen von Ihrer Adresse gestartet: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  identity_password_wrong: {
+    en: 'This password is wrong: enter the one you sign in with.',
+    fr: 'Ce mot de passe est incorrect : saisissez celui avec lequel vous vous connectez.',
+    de: 'Dieses Passwort ist falsch: Geben Sie das Passwort ein, mit dem Sie sich anmelden.',
+  },
   session_not_found: {
     en: 'No such session: it may have ended already.',
     fr: 'Session introuvable : elle est peut-être déjà terminée.',
