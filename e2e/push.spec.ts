@@ -2,9 +2,14 @@
  * Web Push in the browser (issue 34): Chromium's DevTools protocol delivers pushes to the /talk service
  * worker (ServiceWorker.deliverPushMessage), which shows each one as a notification: an SOS that stays and
  * vibrates, a call with Answer and Decline, a channel's transmissions in one notification (its tag). The
- * /talk page offers the Notifications switch. The server's side (encryption, VAPID, who gets what) is
+ * /talk page offers the Notifications switch. A real ringing call is declined from its notification's Decline
+ * with the call's decline key alone (issue 47): the member did not tick "remember me", and nothing outside the
+ * tab holds a token. The server's side (encryption, VAPID, who gets what, the key's checks) is
  * packages/server/test/push.test.ts.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { callDeclineKeys } from '../packages/server/src/push/decline-keys.ts';
 import { expect, test, useSession } from './fixtures.ts';
 
 const PHONE = { width: 390, height: 844 };
@@ -18,13 +23,19 @@ interface Shown {
   data: { url?: string; kind?: string; callId?: number };
 }
 
-test('the service worker shows each kind of push as its notification', async ({ page, seed, baseURL }) => {
+test('the service worker shows each kind of push as its notification', async ({
+  page,
+  seed,
+  baseURL,
+  server,
+  admin,
+}) => {
   const member = await seed.member();
   const origin = new URL(baseURL as string).origin;
   await page.context().grantPermissions(['notifications'], { origin });
   await page.setViewportSize(PHONE);
-  // Remembered: the session is in localStorage, as on a phone that signed in once.
-  await useSession(page, member, { remember: true });
+  // Not remembered: the token is in this tab's sessionStorage only.
+  await useSession(page, member, { remember: false });
   await page.goto('/talk');
   await expect(page.getByRole('switch', { name: 'Notifications' })).toBeEnabled();
   await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
@@ -127,4 +138,53 @@ test('the service worker shows each kind of push as its notification', async ({ 
   // Even a push without a payload of ours shows something (a silent push may cost the subscription).
   await cdp.send('ServiceWorker.deliverPushMessage', { origin, registrationId: id, data: 'not json' });
   await expect.poll(() => byTag('talkgroup')).toHaveLength(1);
+
+  // A real call rings; its push carries the call's decline key (the server's, from DATA_DIR/secret.key).
+  const channel = await seed.channel();
+  await seed.addToChannel(channel.id, [admin.id, member.id]);
+  const started = await server.call('/user/api/startPrivateCall', { userId: member.id }, admin.token);
+  expect(started.status).toBe(200);
+  const callId: number = started.body.res.callId;
+  const secret = Buffer.from(readFileSync(path.join(server.dataDir, 'secret.key'), 'utf8').trim(), 'hex');
+  await deliver({
+    kind: 'call',
+    title: 'Ada is calling you',
+    body: 'Private call: answer or decline.',
+    url: `/talk?call=${callId}`,
+    tag: `call-${callId}`,
+    callId,
+    declineKey: callDeclineKeys(secret).of(callId, member.id),
+  });
+  await expect.poll(() => byTag(`call-${callId}`)).toHaveLength(1);
+  // Nothing outside the tab holds the token: not localStorage, not the worker's cache.
+  const kept = await page.evaluate(async () => {
+    const state = await (await caches.open('talkgroup-push')).match('/push-state');
+    return { local: localStorage.getItem('TOKEN_KEY'), cache: state ? await state.text() : '' };
+  });
+  expect(kept.local).toBeNull();
+  expect(kept.cache).not.toContain(member.token);
+  // Its Decline, as the notification's action would (DevTools cannot press a notification's button).
+  const worker = page
+    .context()
+    .serviceWorkers()
+    .find((w) => new URL(w.url()).origin === origin);
+  expect(worker).toBeDefined();
+  await worker?.evaluate(async (tag) => {
+    // The worker's globals (the test's types are the page's).
+    const scope = globalThis as unknown as {
+      registration: ServiceWorkerRegistration;
+      dispatchEvent(event: Event): boolean;
+      NotificationEvent: new (type: string, init: { notification: Notification; action: string }) => Event;
+    };
+    const [notification] = await scope.registration.getNotifications({ tag });
+    if (!notification) throw new Error(`no notification ${tag}`);
+    scope.dispatchEvent(new scope.NotificationEvent('notificationclick', { notification, action: 'decline' }));
+  }, `call-${callId}`);
+  await expect
+    .poll(async () => {
+      const calls = await server.call('/user/api/getPrivateCalls', {}, admin.token);
+      return calls.body.res.find((call: { callId: number }) => call.callId === callId)?.state;
+    })
+    .toBe('declined');
+  await expect.poll(() => byTag(`call-${callId}`)).toHaveLength(0);
 });

@@ -5,7 +5,9 @@
  * from here, without opening the app; where actions are not shown, a tap opens the call), and becomes a missed
  * call (same tag) when nobody answered or the caller gave up; a channel's
  * transmissions share one notification (their tag). A tap focuses an open page of the app, else opens the
- * payload's url. The page keeps {token, language} in the cache 'talkgroup-push' for the decline and the texts.
+ * payload's url. The page keeps {language} in the cache 'talkgroup-push' for the actions' texts. No session token
+ * is kept for the worker (issue 47): a ringing call's push carries its decline key, and declinePushedCall
+ * declines that call, and only it, with that key.
  */
 const PUSH_CACHE = 'talkgroup-push';
 const PUSH_STATE = '/push-state';
@@ -30,7 +32,7 @@ function optionsFor(payload, language) {
   const base = {
     body: payload.body,
     tag: payload.tag,
-    data: { url: payload.url, kind: payload.kind, callId: payload.callId },
+    data: { url: payload.url, kind: payload.kind, callId: payload.callId, declineKey: payload.declineKey },
     icon: '/icons/icon-192.png',
     badge: '/icons/icon-192.png',
     lang: language,
@@ -100,30 +102,46 @@ async function openOrFocus(url) {
   return self.clients.openWindow(target.href);
 }
 
-async function decline(callId) {
+async function decline(callId, key) {
+  if (callId === undefined || typeof key !== 'string') return;
   const state = await pushState();
-  if (!state.token || callId === undefined) return;
   try {
-    await fetch('/user/api/answerPrivateCall', {
+    await fetch('/user/api/declinePushedCall', {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        'x-access-token': state.token,
         ...(state.language ? { 'accept-language': state.language } : {}),
       },
-      body: JSON.stringify({ callId, accept: false }),
+      body: JSON.stringify({ callId, key }),
     });
   } catch {
     // Offline: the call stops ringing by itself (missed).
   }
 }
 
+// A version before issue 47 kept the session token here: whatever it kept goes, the language stays.
+self.addEventListener('activate', (event) => {
+  event.waitUntil(
+    (async () => {
+      const state = await pushState();
+      if (!('token' in state)) return;
+      const cache = await caches.open(PUSH_CACHE);
+      await cache.put(
+        PUSH_STATE,
+        new Response(JSON.stringify(state.language ? { language: state.language } : {}), {
+          headers: { 'content-type': 'application/json' },
+        }),
+      );
+    })(),
+  );
+});
+
 self.addEventListener('notificationclick', (event) => {
   const notification = event.notification;
   const data = notification.data ?? {};
   notification.close();
   if (data.kind === 'call' && event.action === 'decline') {
-    event.waitUntil(decline(data.callId));
+    event.waitUntil(decline(data.callId, data.declineKey));
     return;
   }
   event.waitUntil(openOrFocus(data.url));

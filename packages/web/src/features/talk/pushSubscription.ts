@@ -1,13 +1,13 @@
 /**
  * This device's Web Push subscription (issue 34): what the browser allows, turning it on (permission, the
  * service worker's PushManager with the server's VAPID key, savePushSubscription) and off (unsubscribe,
- * deletePushSubscription). The service worker (public/push-sw.js) reads {token, language} from the cache
- * 'talkgroup-push' to decline a call from its notification and to name its actions.
+ * deletePushSubscription). The service worker (public/push-sw.js) reads {language} from the cache
+ * 'talkgroup-push' to name a call's actions. No session token is kept there (issue 47: nothing outlives the tab
+ * when "remember me" is off): a call's push carries its own decline key, all the worker needs to decline it.
  */
 import { DeletePushSubscription, SavePushSubscription } from '@talkgroup/protocol';
 import i18next from 'i18next';
-import { api } from '../../api/client.ts';
-import { getToken } from '../../api/session.ts';
+import { ApiError, api } from '../../api/client.ts';
 
 const PUSH_CACHE = 'talkgroup-push';
 const PUSH_STATE = '/push-state';
@@ -56,11 +56,12 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes;
 }
 
+/** The language of the notifications' actions; written over any state an older version kept (its token). */
 async function keepState(): Promise<void> {
   const cache = await caches.open(PUSH_CACHE);
   await cache.put(
     PUSH_STATE,
-    new Response(JSON.stringify({ token: getToken(), language: i18next.language?.slice(0, 2) || 'en' }), {
+    new Response(JSON.stringify({ language: i18next.language?.slice(0, 2) || 'en' }), {
       headers: { 'content-type': 'application/json' },
     }),
   );
@@ -70,33 +71,44 @@ async function forgetState(): Promise<void> {
   await caches.delete(PUSH_CACHE).catch(() => false);
 }
 
-async function save(subscription: PushSubscription, userId: number): Promise<void> {
+/** Saves the subscription; false when the server holds its endpoint for another account (409). */
+async function save(subscription: PushSubscription, userId: number): Promise<boolean> {
   const json = subscription.toJSON();
-  await api(SavePushSubscription, {
-    subscription: {
-      endpoint: subscription.endpoint,
-      expirationTime: subscription.expirationTime ?? null,
-      keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
-    },
-  });
+  try {
+    await api(SavePushSubscription, {
+      subscription: {
+        endpoint: subscription.endpoint,
+        expirationTime: subscription.expirationTime ?? null,
+        keys: { p256dh: json.keys?.p256dh ?? '', auth: json.keys?.auth ?? '' },
+      },
+    });
+  } catch (error) {
+    if (error instanceof ApiError && error.code === 'push_endpoint_taken') return false;
+    throw error;
+  }
   localStorage.setItem(OWNER_KEY, String(userId));
   await keepState();
+  return true;
 }
 
 /**
  * Whether this device is subscribed for this user. A subscription kept by the browser for this user is saved
- * again (a new sign-in, a new session: the server removed the old one's); one of another user is removed.
+ * again (a new sign-in, a new session: the server moves it to this one); one of another user is removed, and so
+ * is one whose endpoint the server holds for another account.
  */
 export async function currentSubscription(userId: number): Promise<boolean> {
   const existing = await (await registration()).pushManager.getSubscription();
   if (!existing) return false;
-  if (localStorage.getItem(OWNER_KEY) !== String(userId) || Notification.permission !== 'granted') {
+  if (
+    localStorage.getItem(OWNER_KEY) !== String(userId) ||
+    Notification.permission !== 'granted' ||
+    !(await save(existing, userId))
+  ) {
     await existing.unsubscribe().catch(() => false);
     localStorage.removeItem(OWNER_KEY);
     await forgetState();
     return false;
   }
-  await save(existing, userId);
   return true;
 }
 
@@ -113,8 +125,13 @@ export async function turnOn(publicKey: string, userId: number): Promise<'on' | 
     await subscription.unsubscribe();
     subscription = null;
   }
-  subscription ??= await pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
-  await save(subscription, userId);
+  const subscribe = () => pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) });
+  subscription ??= await subscribe();
+  if (!(await save(subscription, userId))) {
+    // Its endpoint is another account's on the server: a new subscription gets an endpoint of its own.
+    await subscription.unsubscribe();
+    if (!(await save(await subscribe(), userId))) throw new Error('push endpoint refused twice');
+  }
   return 'on';
 }
 
