@@ -162,6 +162,7 @@ export const SERVER_MESSAGE_CODES = [
   'passkey_verification_required',
   'too_many_passkey_sign_ins',
   'identity_password_wrong',
+  'too_many_sign_ups',
   'session_not_found',
   'second_factor_required',
   'account_disabled',

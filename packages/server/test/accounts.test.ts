@@ -61,6 +61,27 @@ describe.each(databases)('accounts on %s', (dialect) => {
     expect(member.body.user.role).toBe('member');
   });
 
+  it('limits the public sign-ups of one address (issue 47), not an administrator’s creations', async () => {
+    await app.close();
+    app = await startApp(dialect, { allowSignup: true });
+    const admin = await signUpAdmin(app);
+    const signUp = (address: string, token?: string) =>
+      app.fastify.inject({
+        method: 'POST',
+        url: '/user/api/signUpUser',
+        remoteAddress: address,
+        headers: { 'accept-language': 'en', ...(token ? { 'x-access-token': token } : {}) },
+        // An existing login: each try is counted without hashing a password.
+        payload: { firstName: 'Eve', lastName: 'Again', email: 'admin@example.org', password: 'second-secret-2' },
+      });
+    for (let i = 0; i < 30; i++) expect((await signUp('198.51.100.7')).statusCode).toBe(409);
+    const refused = await signUp('198.51.100.7');
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toMatchObject({ code: 'too_many_sign_ups', params: { seconds: expect.any(Number) } });
+    expect((await signUp('198.51.100.8')).statusCode).toBe(409);
+    expect((await signUp('198.51.100.7', admin.token)).statusCode).toBe(409);
+  });
+
   it('creates a member with pseudo and mapRight when an administrator signs the user up', async () => {
     const admin = await signUpAdmin(app);
     const created = await app.call(

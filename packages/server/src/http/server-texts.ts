@@ -629,6 +629,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'Ce mot de passe est incorrect : saisissez celui avec lequel vous vous connectez.',
     de: 'Dieses Passwort ist falsch: Geben Sie das Passwort ein, mit dem Sie sich anmelden.',
   },
+  too_many_sign_ups: {
+    en: 'Too many accounts created from your address: wait {{seconds}} seconds and try again.',
+    fr: 'Trop de comptes créés depuis votre adresse : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele Konten von Ihrer Adresse angelegt: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
   session_not_found: {
     en: 'No such session: it may have ended already.',
     fr: 'Session introuvable : elle est peut-être déjà terminée.',

@@ -26,7 +26,9 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { requireConfirmed } from '../auth/confirmation.ts';
+import type { CounterStore } from '../auth/counter-store.ts';
 import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
+import { callLimiter, SIGN_UP_LIMIT } from '../auth/rate-limit.ts';
 import { type SecondFactors, secondFactorSignIn } from '../auth/second-factor.ts';
 import { sessionUserOf } from '../auth/sessions.ts';
 import type { SignInLimits } from '../auth/sign-in-limits.ts';
@@ -45,6 +47,8 @@ import { usersListSource } from './users-list.ts';
 /** What this part uses of the services (app.ts hands them over). */
 export interface UserRoutesServices extends ImportJobServices, ImportServices {
   config: Config;
+  /** The limits' counters (public sign-ups per address). */
+  counters: CounterStore;
   listChanges: ListChangeLog;
   secondFactors: SecondFactors;
   signInLimits: SignInLimits;
@@ -127,13 +131,18 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
     };
   });
 
-  route(SignUpUser, async ({ body, auth }) => {
+  const signUpLimit = callLimiter(services.counters, 'sign-up', SIGN_UP_LIMIT);
+  route(SignUpUser, async ({ body, auth, req }) => {
     let role: Role;
     if (auth && may(auth, null, 'users.manage')) role = body.role ?? 'member';
     else if ((await users.count()) === 0) role = 'admin';
     else if (!config.allowSignup) throw forbidden('signup_closed');
+    // Public sign-up never makes a privileged account (issue 47), and one address makes a bounded number.
     else if (body.role !== undefined && body.role !== 'member') throw forbidden('not_allowed');
-    else role = 'member';
+    else {
+      await signUpLimit(req.ip);
+      role = 'member';
+    }
     if (await users.rowByIdentifier(body.email)) throw conflict('login_taken');
     services.passwordPolicy.check(body.password);
     const id = await users.create({
