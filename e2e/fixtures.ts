@@ -5,7 +5,8 @@
  *   so `page.goto('/signin')` works. Tests of one worker share its database: use unique names (`unique()`).
  * - `admin`: the administrator of that server, created by the first sign-up; each test gets a token of its own,
  *   so that a test that revokes tokens or signs out cannot sign out the tests after it.
- * - `freshServer`: a server of its own with an empty database, for first-run tests (started on demand).
+ * - `freshServer`: a server of its own with an empty database and no PUBLIC_URL, for first-run tests (started on
+ *   demand).
  * - `seed`: create members and channels through the HTTP API.
  * - `language` (option, default 'en'): the language a new browser context starts in; `null` keeps the
  *   product's default (French). Texts in the specs are English unless a spec sets another language.
@@ -123,6 +124,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
         CHAT_MESSAGES_PER_MINUTE: '1000',
         // Every browser of every test connects from 127.0.0.1: the per-address flood limit is the server tests'.
         CONNECTION_RATE_PER_MINUTE: '100000',
+        // Passkeys need PUBLIC_URL (issue 47), and a relying party must be a name, never an IP address: the
+        // passkey tests open this same server as `localhost`.
+        PUBLIC_URL: `http://localhost:${port}`,
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -346,7 +350,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   },
   // biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a fixture needs from this pattern
   freshServer: async ({}, use) => {
-    const server = await startServer();
+    // A first run as installed: no PUBLIC_URL, so passkeys are off (auth.spec.ts checks the pages say so).
+    const server = await startServer({ PUBLIC_URL: '' });
     await use(server);
     await server.stop();
   },

@@ -1,16 +1,21 @@
 /**
  * Passkeys and sessions in the browser (issue 38), with Chromium's virtual authenticator (DevTools protocol
- * `WebAuthn`): a member adds a passkey on /account, signs out, signs in with "Sign in with a passkey" (no
- * login typed), sees where it is signed in and ends another session, then deletes the passkey. The page is
- * opened on `localhost`: a relying party must be a domain, never an IP address.
+ * `WebAuthn`): a member adds a passkey on /account (after "Confirm it's you", issue 47), signs out, signs in with
+ * "Sign in with a passkey" (no login typed), sees where it is signed in and ends another session, then deletes
+ * the passkey; a passkey that does not verify its user is one factor: refused where two are needed, marked as such.
+ * The page is opened on `localhost` (the servers' PUBLIC_URL, e2e/fixtures.ts): a relying party must be a
+ * domain, never an IP address.
  */
 import type { Page } from '@playwright/test';
+import { generate } from 'otplib';
+import { openServerDatabase } from './database.ts';
 import { expect, test, useSession } from './fixtures.ts';
 
 /** The server's address under the name `localhost` (same port, same server). */
 const onLocalhost = (baseURL: string) => baseURL.replace('127.0.0.1', 'localhost');
 
-async function addVirtualAuthenticator(page: Page) {
+/** A platform authenticator; `verifies: false` is one without a PIN or biometrics (the UV flag never set). */
+async function addVirtualAuthenticator(page: Page, { verifies = true } = {}) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -18,12 +23,19 @@ async function addVirtualAuthenticator(page: Page) {
       protocol: 'ctap2',
       transport: 'internal',
       hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
+      hasUserVerification: verifies,
+      isUserVerified: verifies,
       automaticPresenceSimulation: true,
     },
   });
   return { cdp, authenticatorId };
+}
+
+/** A browser without conditional mediation: "Sign in with a passkey" asks, instead of the login field. */
+async function withoutPasskeySuggestions(page: Page) {
+  await page.context().addInitScript(() => {
+    if (window.PublicKeyCredential) PublicKeyCredential.isConditionalMediationAvailable = async () => false;
+  });
 }
 
 test('a member adds a passkey, signs in with it without a login, ends another session and deletes the passkey', async ({
@@ -48,7 +60,15 @@ test('a member adds a passkey, signs in with it without a login, ends another se
   await expect(page.getByRole('heading', { name: 'My account', level: 1 })).toBeVisible();
   const passkeys = page.getByRole('region', { name: 'Passkeys' });
   await expect(passkeys.getByText('No passkey yet.')).toBeVisible();
+  // The sign-in proved it was Mia long enough ago: adding a passkey asks again, then goes on by itself.
+  const database = openServerDatabase(server);
+  database.forgetConfirmations(mia.id);
+  database.close();
   await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  const confirm = page.getByRole('dialog', { name: 'Confirm it’s you' });
+  await confirm.getByLabel('Password').fill(mia.password);
+  await confirm.getByRole('button', { name: 'Confirm' }).click();
+  await expect(confirm).toBeHidden();
   await expect(passkeys.getByRole('status')).toHaveText(/Passkey “Chrome · Linux” added\./);
   await expect(passkeys.getByRole('listitem')).toHaveCount(1);
   await expect(passkeys.getByRole('listitem')).toContainText('never used');
@@ -68,9 +88,7 @@ test('a member adds a passkey, signs in with it without a login, ends another se
   await expect(page.getByRole('button', { name: /Mia Passkey/ })).toBeVisible();
 
   // A browser without conditional mediation: the button asks for the passkey.
-  await page.context().addInitScript(() => {
-    if (window.PublicKeyCredential) PublicKeyCredential.isConditionalMediationAvailable = async () => false;
-  });
+  await withoutPasskeySuggestions(page);
   await page.goto(`${site}/talk`);
   await signOut();
   await expect(page).toHaveURL(/\/signin$/);
@@ -91,6 +109,49 @@ test('a member adds a passkey, signs in with it without a login, ends another se
   await expect(passkeys.getByRole('listitem')).toContainText('last used on');
   await passkeys.getByRole('button', { name: 'Delete Chrome · Linux' }).click();
   await expect(passkeys.getByText('No passkey yet.')).toBeVisible();
+});
+
+test('a passkey that does not verify its user is one factor: refused where two are needed, marked where one is', async ({
+  page,
+  server,
+  seed,
+}) => {
+  const mia = await seed.member({ firstName: 'Mia', lastName: 'Nopin' });
+  const site = onLocalhost(server.baseURL);
+  // A security key without a PIN: the browser never sets the UV flag. (One that can verify its user but fails to
+  // is refused by Chromium itself, before the server sees anything; and Chromium finds no discoverable passkey
+  // without user verification at sign-in: the server tests check that refusal with a software authenticator.)
+  await addVirtualAuthenticator(page, { verifies: false });
+  await useSession(page, mia);
+  await page.goto(`${site}/account`);
+  const passkeys = page.getByRole('region', { name: 'Passkeys' });
+  await expect(passkeys.getByText('No passkey yet.')).toBeVisible();
+
+  // Two-step verification goes on (from another device) while the browser makes the passkey: the server, asked
+  // to keep it for an account that now needs two factors, refuses it and the page says why.
+  let secret = '';
+  await page.route('**/user/api/startPasskeyRegistration', async (route) => {
+    const response = await route.fetch();
+    secret = (await server.call('/user/api/startTotpSetup', {}, mia.token)).body.res.secret;
+    const code = await generate({ secret });
+    expect((await server.call('/user/api/confirmTotpSetup', { code }, mia.token)).status).toBe(200);
+    await route.fulfill({ response });
+  });
+  await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(passkeys.getByRole('alert')).toContainText(
+    'Your account needs two factors and this passkey did not verify you (PIN, fingerprint or face)',
+  );
+  await expect(passkeys.getByText('No passkey yet.')).toBeVisible();
+  await page.unroute('**/user/api/startPasskeyRegistration');
+
+  // Two-step verification off again: one factor is all the account needs; the passkey is kept, marked as such.
+  const nextCode = await generate({ secret, epoch: Math.floor(Date.now() / 1000) + 30 });
+  expect((await server.call('/user/api/disableTotp', { code: nextCode }, mia.token)).status).toBe(200);
+  await passkeys.getByRole('button', { name: 'Add a passkey' }).click();
+  await expect(passkeys.getByRole('status')).toHaveText(/Passkey “.+” added\./);
+  await expect(passkeys.getByRole('listitem')).toContainText(
+    'does not check your PIN, fingerprint or face: one verification step only',
+  );
 });
 
 test.describe('in French', () => {

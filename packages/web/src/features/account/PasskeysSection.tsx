@@ -1,7 +1,10 @@
 /**
  * "Clés d'accès" on /account (issue 38): one's passkeys (name, added, last used) with a delete button each,
  * and "Ajouter une clé d'accès", which asks the browser for a new discoverable credential. Where the browser
- * has no WebAuthn, the section says so instead of offering a button that cannot work.
+ * has no WebAuthn, the section says so instead of offering a button that cannot work; where the server has no
+ * PUBLIC_URL (passkeys off, issue 47), it says that instead. Adding and deleting ask "Confirm it's you" when the
+ * server answers `confirm_identity` (at the start or the finish of an addition), then go on by themselves. A
+ * passkey that does not verify its user says it is one step only.
  */
 import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import KeyIcon from '@mui/icons-material/Key';
@@ -20,6 +23,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
 import { callKey, useApiQuery } from '../../api/queries.ts';
+import { markSecondFactorSetup } from '../../api/session.ts';
+import { useClientConfig } from '../../api/useClientConfig.ts';
+import { useConfirmedAction } from '../../components/confirm-identity/useConfirmedAction.tsx';
 import { formatDate } from '../../i18n/dates.ts';
 import { AccountSection } from './AccountPage.tsx';
 
@@ -34,7 +40,9 @@ export function webAuthnProblem(error: unknown): 'cancelled' | 'exists' | undefi
 export function PasskeysSection() {
   const { t } = useTranslation('account');
   const queryClient = useQueryClient();
-  const passkeys = useApiQuery(GetPasskeys, {});
+  const on = useClientConfig().data?.passkeys;
+  const passkeys = useApiQuery(GetPasskeys, {}, { enabled: on === true });
+  const confirmed = useConfirmedAction();
   const [busy, setBusy] = useState(false);
   const [notice, setNotice] = useState<{ severity: 'success' | 'error' | 'info'; text: string } | null>(null);
   const supported = browserSupportsWebAuthn();
@@ -44,9 +52,14 @@ export function PasskeysSection() {
     setBusy(true);
     setNotice(null);
     try {
-      const options = await api(StartPasskeyRegistration, {});
+      // Either step may ask "Confirm it's you" first (undefined: the person gave up).
+      const options = await confirmed.run(() => api(StartPasskeyRegistration, {}));
+      if (!options) return;
       const credential = await startRegistration({ optionsJSON: options.res as never });
-      const added = await api(FinishPasskeyRegistration, { credential: credential as never });
+      const added = await confirmed.run(() => api(FinishPasskeyRegistration, { credential: credential as never }));
+      if (!added) return;
+      // A passkey that verifies its user is a second factor: a session held for one reaches the app again.
+      if (added.res.userVerified) markSecondFactorSetup(false);
       setNotice({ severity: 'success', text: t('passkeys.added', { name: added.res.name }) });
     } catch (error) {
       const problem = webAuthnProblem(error);
@@ -64,7 +77,7 @@ export function PasskeysSection() {
   const remove = async (id: number, name: string) => {
     setNotice(null);
     try {
-      await api(DeletePasskey, { id });
+      if (!(await confirmed.run(() => api(DeletePasskey, { id })))) return;
       setNotice({ severity: 'success', text: t('passkeys.deleted', { name }) });
     } catch (error) {
       setNotice({ severity: 'error', text: errorMessage(error, t('passkeys.failed')) });
@@ -74,8 +87,15 @@ export function PasskeysSection() {
   };
 
   const list = passkeys.data?.res ?? [];
+  if (on === false)
+    return (
+      <AccountSection id="passkeys" title={t('passkeys.title')}>
+        <Alert severity="info">{t('passkeys.off')}</Alert>
+      </AccountSection>
+    );
   return (
     <AccountSection id="passkeys" title={t('passkeys.title')}>
+      {confirmed.dialog}
       <Typography variant="body2" sx={{ color: 'text.secondary', mb: 2 }}>
         {t('passkeys.explain')}
       </Typography>
@@ -112,6 +132,7 @@ export function PasskeysSection() {
                   passkey.lastUsedAt
                     ? t('passkeys.lastUsed', { date: formatDate(passkey.lastUsedAt) })
                     : t('passkeys.neverUsed'),
+                  ...(passkey.userVerified ? [] : [t('passkeys.unverified')]),
                 ].join(' · ')}
               />
             </ListItem>
@@ -119,7 +140,7 @@ export function PasskeysSection() {
         </List>
       )}
       {supported ? (
-        <Button variant="contained" startIcon={<KeyIcon />} onClick={() => void add()} disabled={busy}>
+        <Button variant="contained" startIcon={<KeyIcon />} onClick={() => void add()} disabled={busy || !on}>
           {t('passkeys.add')}
         </Button>
       ) : (

@@ -2,7 +2,9 @@
  * Two-step verification (issue 38) on /account: set it up (a QR code and the secret as text, a code to
  * confirm), then the 10 recovery codes shown once (with a copy button); once on, turn it off with a code. A
  * session the organisation holds until a second factor is set (the security policy) says so here and reaches
- * the rest of the app as soon as it is done.
+ * the rest of the app as soon as it is done. Setting it up asks "Confirm it's you" when the server answers
+ * `confirm_identity` (at the start or at the confirmation, issue 47), then goes on by itself; turning it off
+ * needs none (its code is the factor given now).
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -10,13 +12,14 @@ import Button from '@mui/material/Button';
 import Stack from '@mui/material/Stack';
 import Typography from '@mui/material/Typography';
 import { ConfirmTotpSetup, DisableTotp, GetSecondFactorState, StartTotpSetup } from '@talkgroup/protocol';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import QRCode from 'qrcode';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client.ts';
+import { api, errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { markSecondFactorSetup, useSession } from '../../api/session.ts';
+import { useConfirmedAction } from '../../components/confirm-identity/useConfirmedAction.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { AccountSection } from './AccountPage.tsx';
 
@@ -51,17 +54,23 @@ export function TwoStepSection() {
   const [copied, setCopied] = useState(false);
   const qr = useQrCode(setup?.otpauthUrl);
   const refresh = () => client.invalidateQueries({ queryKey: callKey(GetSecondFactorState, {}) });
+  const confirmed = useConfirmedAction();
 
-  const start = useApiMutation(StartTotpSetup, {
+  // Both steps may ask "Confirm it's you" first: undefined when the person gave up.
+  const start = useMutation({
+    mutationFn: () => confirmed.run(() => api(StartTotpSetup, {})),
     onSuccess: (answer) => {
+      if (!answer) return;
       setFailure(undefined);
       setCode('');
       setSetup(answer.res);
     },
     onError: (error) => setFailure(errorMessage(error, t('twoStep.failed'))),
   });
-  const confirm = useApiMutation(ConfirmTotpSetup, {
+  const confirm = useMutation({
+    mutationFn: (body: { code: string }) => confirmed.run(() => api(ConfirmTotpSetup, body)),
     onSuccess: (answer) => {
+      if (!answer) return;
       setFailure(undefined);
       setSetup(undefined);
       setCode('');
@@ -101,6 +110,7 @@ export function TwoStepSection() {
 
   return (
     <AccountSection id="two-step" title={t('twoStep.title')}>
+      {confirmed.dialog}
       <Stack spacing={2}>
         {session?.secondFactorSetup ? <Alert severity="warning">{t('twoStep.required')}</Alert> : null}
         {failure ? <Alert severity="error">{failure}</Alert> : null}
@@ -157,7 +167,7 @@ export function TwoStepSection() {
 
         {!on && !setup && !recoveryCodes && state.data ? (
           <Box>
-            <Button variant="contained" onClick={() => start.mutate({})} disabled={start.isPending}>
+            <Button variant="contained" onClick={() => start.mutate()} disabled={start.isPending}>
               {t('twoStep.setUp')}
             </Button>
           </Box>

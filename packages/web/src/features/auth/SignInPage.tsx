@@ -271,7 +271,10 @@ export default function SignInPage() {
             />
           </>
         ) : null}
-        <PasskeySignIn onSignedIn={(user) => signedIn(user, form.values.remember)} onProblem={setFailure} />
+        {/* Passkeys only where the server has PUBLIC_URL (issue 47): shown once the options say so. */}
+        {options?.passkeys ? (
+          <PasskeySignIn onSignedIn={(user) => signedIn(user, form.values.remember)} onProblem={setFailure} />
+        ) : null}
       </Box>
     </AuthLayout>
   );
