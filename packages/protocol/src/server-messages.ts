@@ -135,6 +135,7 @@ export const SERVER_MESSAGE_CODES = [
   'channel_already_patched',
   'patch_not_found',
   'private_call_not_found',
+  'private_calls_not_auditable',
   'call_not_allowed',
   'call_self',
   'call_busy',

@@ -174,6 +174,8 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/startPrivateCall': 'private-calls.test.ts (who may call whom depends on both users)',
   '/user/api/answerPrivateCall': 'private-calls.test.ts (only the callee, only while it rings)',
   '/user/api/endPrivateCall': 'private-calls.test.ts (only a party)',
+  '/user/api/listPrivateCalls':
+    'private-calls.test.ts (only with PRIVATE_CALLS_AUDITABLE=true: without it, 403 for every caller)',
   '/user/api/finishPasskeyRegistration': 'passkeys.test.ts (needs an authenticator’s answer to its own challenge)',
   '/user/api/deletePasskey': 'passkeys.test.ts (only one’s own passkey)',
   '/user/api/startPasskeySignIn': 'passkeys.test.ts (public: anyone starts a sign-in)',

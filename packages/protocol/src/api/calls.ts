@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { call, Empty, Flag, Id, OkSchema, ok } from '../call.ts';
 import { type Actor, may } from '../roles.ts';
+import { IsoTime } from './shared.ts';
 
 /** How long a call rings before it counts as missed. */
 export const PRIVATE_CALL_RING_MS = 30_000;
@@ -77,4 +78,43 @@ export const SetCallSettings = call(ok({ res: CallSettingsSchema }))(
   '/user/api/setCallSettings',
   'settings.manage',
   z.object({ membersMayCallMembers: Flag }),
+);
+
+/** How many calls `listPrivateCalls` gives when not told, and at most. */
+export const PRIVATE_CALLS_LIST_DEFAULT = 100;
+export const PRIVATE_CALLS_LIST_MAX = 500;
+
+/** A private call as compliance sees it: who, when and how long; nothing of what was said. */
+export const ListedPrivateCallSchema = z.object({
+  callId: z.number(),
+  /** The caller, then the callee (`userId` null once that account is deleted; the name stays). */
+  parties: z.array(Party),
+  startedAt: z.string(),
+  answeredAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  /** From its answer to its end (to now while it goes on); 0 when it was never answered. */
+  durationMs: z.number(),
+  state: z.enum(PRIVATE_CALL_STATES),
+});
+export type ListedPrivateCall = z.output<typeof ListedPrivateCallSchema>;
+
+/**
+ * Compliance (issue 47): the private calls that started in [from, to), newest first, for one who may export a
+ * private call's voice (`voice.manage`, and the server runs with PRIVATE_CALLS_AUDITABLE=true; otherwise 403
+ * `private_calls_not_auditable`). Each listing is written to the audit log (`privateCall.list`: who, the
+ * period). `hasMore`: calls older than the last one given are left out (ask again with `to` set to its start).
+ */
+export const ListPrivateCalls = call(ok({ res: z.array(ListedPrivateCallSchema), hasMore: z.boolean() }))(
+  '/user/api/listPrivateCalls',
+  'voice.manage',
+  z
+    .object({
+      from: IsoTime.optional(),
+      to: IsoTime.optional(),
+      limit: z.number().int().min(1).max(PRIVATE_CALLS_LIST_MAX).default(PRIVATE_CALLS_LIST_DEFAULT),
+    })
+    .refine((body) => !body.from || !body.to || body.to.getTime() > body.from.getTime(), {
+      message: 'must be after from',
+      path: ['to'],
+    }),
 );

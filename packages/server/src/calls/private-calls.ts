@@ -225,6 +225,9 @@ export function privateCalls(deps: {
 
     history: (userId: number, limit: number) => store.ofUser(userId, limit),
 
+    /** Every call of a period, for compliance (calls/routes.ts checks who may and audits it). */
+    inPeriod: (period: { from?: Date; to?: Date; limit: number }) => store.inPeriod(period),
+
     stop(): void {
       for (const timer of ringing.values()) clearTimeout(timer);
       ringing.clear();

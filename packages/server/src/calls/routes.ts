@@ -1,18 +1,23 @@
 /**
  * Private calls and who may make them (issue 27, docs/api.md "Private calls"): start, answer and end a call,
  * a user's own calls, and the organisation's call settings (members calling members), which an administrator
- * changes and the audit log keeps.
+ * changes and the audit log keeps. Compliance (issue 47): where PRIVATE_CALLS_AUDITABLE=true, one who may
+ * export a private call lists the calls of a period to choose one; each listing is audited.
  */
 import {
   AnswerPrivateCall,
   EndPrivateCall,
   GetCallSettings,
   GetPrivateCalls,
+  ListPrivateCalls,
   SetCallSettings,
   StartPrivateCall,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { AuditStore } from '../audit/store.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import type { Config } from '../config.ts';
+import { forbidden } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { SettingsStore } from '../settings/store.ts';
@@ -20,6 +25,8 @@ import type { PrivateCalls } from './private-calls.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface CallRoutesServices {
+  audit: AuditStore;
+  config: Pick<Config, 'privateCallsAuditable'>;
   privateCalls: PrivateCalls;
   sessions: SessionStore;
   settings: SettingsStore;
@@ -53,6 +60,28 @@ export function callRoutes(app: FastifyInstance, services: CallRoutesServices): 
     success: true,
     res: await privateCalls.history(auth.userId, body.limit),
   }));
+
+  // Who listed which period is written before anything is answered: a listing the audit log missed never
+  // reaches anyone.
+  route(ListPrivateCalls, async ({ body, auth, req }) => {
+    if (!services.config.privateCallsAuditable) throw forbidden('private_calls_not_auditable');
+    const period = { from: body.from?.toISOString() ?? null, to: body.to?.toISOString() ?? null };
+    await services.audit.write({
+      actorId: auth.userId,
+      action: 'privateCall.list',
+      targetType: 'privateCall',
+      targetId: null,
+      targetName: null,
+      changes: {
+        from: { before: null, after: period.from },
+        to: { before: null, after: period.to },
+      },
+      address: req.ip,
+      requestId: req.id,
+    });
+    const { calls, hasMore } = await privateCalls.inPeriod(body);
+    return { success: true, res: calls, hasMore };
+  });
 
   route(GetCallSettings, async () => ({ success: true, res: await settings.calls() }));
 

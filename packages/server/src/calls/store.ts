@@ -1,5 +1,5 @@
 /** Private calls (issue 27): who called whom, in which hidden channel, and how it went. */
-import type { PrivateCall, PrivateCallState } from '@talkgroup/protocol';
+import type { ListedPrivateCall, PrivateCall, PrivateCallState } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { Db, PrivateCallsTable } from '../db/schema.ts';
 
@@ -148,6 +148,53 @@ export function privateCallStore(db: Db) {
         .where('private_calls.state', 'in', OPEN_STATES)
         .execute();
       return rows.map(toCall);
+    },
+
+    /**
+     * Every call that started in [from, to), newest first, as compliance lists them (issue 47): its parties and
+     * times, nothing of its channel. One more than `limit` is read to tell whether older ones are left out.
+     */
+    async inPeriod(
+      period: { from?: Date; to?: Date; limit: number },
+      now = new Date(),
+    ): Promise<{ calls: ListedPrivateCall[]; hasMore: boolean }> {
+      let query = db
+        .selectFrom('private_calls')
+        .select([
+          'id',
+          'caller_id',
+          'caller_name',
+          'callee_id',
+          'callee_name',
+          'state',
+          'started_at',
+          'answered_at',
+          'ended_at',
+        ]);
+      if (period.from) query = query.where('started_at', '>=', period.from.toISOString());
+      if (period.to) query = query.where('started_at', '<', period.to.toISOString());
+      const rows = await query
+        .orderBy('started_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(period.limit + 1)
+        .execute();
+      const calls = rows.slice(0, period.limit).map(
+        (row): ListedPrivateCall => ({
+          callId: row.id,
+          parties: [
+            { userId: row.caller_id, name: row.caller_name },
+            { userId: row.callee_id, name: row.callee_name },
+          ],
+          startedAt: row.started_at,
+          answeredAt: row.answered_at,
+          endedAt: row.ended_at,
+          durationMs: row.answered_at
+            ? Math.max(0, Date.parse(row.ended_at ?? now.toISOString()) - Date.parse(row.answered_at))
+            : 0,
+          state: row.state as PrivateCallState,
+        }),
+      );
+      return { calls, hasMore: rows.length > period.limit };
     },
 
     /** A user's calls, made or received, newest first. */

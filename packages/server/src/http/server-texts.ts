@@ -449,6 +449,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   },
   patch_not_found: { en: 'Patch not found.', fr: 'Raccordement introuvable.', de: 'Zusammenschaltung nicht gefunden.' },
   private_call_not_found: { en: 'Call not found.', fr: 'Appel introuvable.', de: 'Anruf nicht gefunden.' },
+  private_calls_not_auditable: {
+    en: 'Private calls are not open to audit on this server: it runs without PRIVATE_CALLS_AUDITABLE=true.',
+    fr: 'Les appels privés ne sont pas ouverts à l’audit sur ce serveur : il fonctionne sans PRIVATE_CALLS_AUDITABLE=true.',
+    de: 'Privatanrufe sind auf diesem Server nicht für Prüfungen freigegeben: Er läuft ohne PRIVATE_CALLS_AUDITABLE=true.',
+  },
   call_not_allowed: {
     en: 'You may not call this person privately: a member calls the dispatchers and administrators of its channels.',
     fr: 'Vous ne pouvez pas appeler cette personne en privé : un membre appelle les répartiteurs et les administrateurs de ses canaux.',
