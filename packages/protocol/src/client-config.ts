@@ -40,6 +40,11 @@ export const ClientConfigSchema = z.object({
   pushPublicKey: z.string().nullable(),
   /** Passkeys are on: PUBLIC_URL is set (their relying party; issue 47). Off, the account page offers none. */
   passkeys: z.boolean(),
+  /**
+   * Private calls may be listed and their voice exported by those who export voice, audited
+   * (PRIVATE_CALLS_AUDITABLE; issue 47): the audit log's page offers the list.
+   */
+  privateCallsAuditable: z.boolean(),
 });
 export type ClientConfig = z.output<typeof ClientConfigSchema>;
 

@@ -33,6 +33,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         pushPublicKey: expect.stringMatching(/^[A-Za-z0-9_-]{87}$/),
         // No PUBLIC_URL: passkeys are off (issue 47).
         passkeys: false,
+        privateCallsAuditable: false,
       },
     });
   });

@@ -64,6 +64,7 @@ export function clientConfigRoutes(
         pushPublicKey: push.publicKey,
         // Issue 47: passkeys only with PUBLIC_URL (their relying party).
         passkeys: services.config.publicUrl !== undefined,
+        privateCallsAuditable: services.config.privateCallsAuditable,
       },
     };
   });

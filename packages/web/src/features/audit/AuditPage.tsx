@@ -1,6 +1,8 @@
 /**
  * /auditLog (issue 16): what administrators did, newest first — when, who, the action, its target, the
  * changed fields (before → after), the address. Filter by kind of target; pages of 25 (kept in ?page=).
+ * Below it, where private calls may be audited (PRIVATE_CALLS_AUDITABLE) and the reader may export voice,
+ * the private calls of a period, each one's voice exported with a reason (issue 47).
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -22,7 +24,10 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { errorMessage } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
+import { useMay } from '../../api/session.ts';
+import { useClientConfig } from '../../api/useClientConfig.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { PrivateCallsAudit } from './PrivateCallsAudit.tsx';
 
 const PAGE_SIZE = 25;
 type TargetType = (typeof AUDIT_TARGET_TYPES)[number];
@@ -64,6 +69,8 @@ export default function AuditPage() {
     { start: page * PAGE_SIZE, limit: PAGE_SIZE, ...(target ? { targetType: target } : {}) },
     { placeholderData: keepPreviousData },
   );
+  const { may } = useMay();
+  const auditableCalls = useClientConfig().data?.privateCallsAuditable === true && may('voice.manage');
   const entries = log.data?.res.entries ?? [];
   const total = log.data?.res.totalRecords ?? 0;
   const time = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'short', timeStyle: 'medium' });
@@ -156,6 +163,7 @@ export default function AuditPage() {
           labelDisplayedRows={({ from, to, count }) => t('audit:pager', { from, to, count })}
         />
       </Paper>
+      {auditableCalls ? <PrivateCallsAudit /> : null}
     </Box>
   );
 }
