@@ -78,7 +78,7 @@ export function PendingSignIns() {
                 date: formatDate(request.lastSeenAt),
               })}
             />
-            <Stack direction="row" spacing={1}>
+            <Stack direction="row" useFlexGap sx={{ flexWrap: 'wrap', gap: 1, maxWidth: '100%' }}>
               <Button
                 variant="contained"
                 size="small"
