@@ -131,7 +131,7 @@ describe('the push sender', () => {
     expect(sender?.state()).toMatchObject({ waiting: 26 });
   });
 
-  it('stalls a push service that fails on the network: two attempts each, one send at a time until it answers', async () => {
+  it('stalls a push service that fails on the network: two attempts, one send at a time, 1,000 waiting, until it answers', async () => {
     start([]);
     const before = a.received.length;
     a.mode = 'cut';
@@ -142,15 +142,25 @@ describe('the push sender', () => {
     expect(a.received.length - before).toBe(6);
     expect(counted('retried')).toBe(3);
     expect(counted('failed')).toBe(3);
-    // Stalled, it gets one send at a time; once it answers quickly, it is answering again.
+    // Stalled, it gets one send at a time and keeps 1,000 waiting at most (the oldest transmissions go first);
+    // once it answers quickly, it is answering again.
     a.mode = 'hold';
     enqueue(subscriptions(a, 'back', 3), 'alert');
     await a.until(() => a.holding === 1, 'one send');
     expect(stateOf(a)).toMatchObject({ health: 'stalled', inFlight: 1, waiting: 2 });
+    enqueue(subscriptions(a, 'late-talk', 1200), 'transmission');
+    expect(stateOf(a)).toMatchObject({ inFlight: 1, waiting: 1000 });
+    expect(counted('dropped')).toBe(202);
     a.mode = 'answer';
     a.release();
     await sender?.idle();
     expect(stateOf(a)?.health).toBe('answering');
-    expect(counted('sent')).toBe(3);
+    expect(counted('sent')).toBe(1001);
+    // The two alerts waiting were kept; the first 202 transmissions went.
+    const sentTalk = a.deliveries.filter((request) => request.path.startsWith('/push/late-talk-'));
+    const numbers = sentTalk.map((request) => Number(request.path.split('-').pop())).sort((x, y) => x - y);
+    expect(numbers).toHaveLength(998);
+    expect(numbers[0]).toBe(202);
+    expect(a.deliveries.filter((request) => request.path.startsWith('/push/back-'))).toHaveLength(3);
   });
 });

@@ -69,18 +69,27 @@ export function pushNotifications(deps: {
     return rows.map((row) => row.id);
   };
 
-  const payloadFor = (message: Message) => (subscription: StoredSubscription) => {
-    const language: ServerLanguage = subscription.language;
-    const payload: PushPayload = {
-      kind: message.kind,
-      title: pushText(message.title[0], language, message.title[1]),
-      body: pushText(message.body[0], language, message.body[1]),
-      url: message.url,
-      tag: message.tag,
-      ...(message.callId !== undefined ? { callId: message.callId } : {}),
-      ...(message.declineKey !== undefined ? { declineKey: message.declineKey } : {}),
+  /** The message's payload in each subscription's language, written once per language (an SOS may reach thousands). */
+  const payloadFor = (message: Message) => {
+    const written = new Map<ServerLanguage, string>();
+    return (subscription: StoredSubscription) => {
+      const language: ServerLanguage = subscription.language;
+      let text = written.get(language);
+      if (text === undefined) {
+        const payload: PushPayload = {
+          kind: message.kind,
+          title: pushText(message.title[0], language, message.title[1]),
+          body: pushText(message.body[0], language, message.body[1]),
+          url: message.url,
+          tag: message.tag,
+          ...(message.callId !== undefined ? { callId: message.callId } : {}),
+          ...(message.declineKey !== undefined ? { declineKey: message.declineKey } : {}),
+        };
+        text = JSON.stringify(payload);
+        written.set(language, text);
+      }
+      return text;
     };
-    return JSON.stringify(payload);
   };
 
   const push = async (userIds: Iterable<number>, message: Message, options: PushOptions) => {

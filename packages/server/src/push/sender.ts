@@ -14,7 +14,9 @@
  * - A push service that answers 429 or 5xx (or cannot be reached) is asked again after a growing delay (its
  *   Retry-After when it gives one); one that answers 404 or 410 loses the subscription. A push whose TTL has
  *   passed while it waited is not sent (the push service would drop it).
- * - At most 50,000 pushes wait: past that, the push service with the most waiting loses its least urgent, newest.
+ * - At most 50,000 pushes wait: past that, the push service with the most waiting loses its least urgent, newest;
+ *   a stalled push service keeps 1,000 waiting at most (its least urgent, oldest go first): at one send at a time,
+ *   it could not send more before their TTL anyway.
  *
  * `web-push` (encryption, VAPID) and the HTTPS agents come with the first send only: an instance that never
  * pushes never holds them. Every outcome counts in talkgroup_push_total{outcome}.
@@ -69,6 +71,7 @@ const SEND_TIMEOUT_MS: Record<PushServiceHealth, number> = { answering: 10_000, 
 const SLOW_MS = 5_000;
 const ATTEMPTS: Record<PushServiceHealth, number> = { answering: 4, new: 4, stalled: 2 };
 const QUEUE_MAX = 50_000;
+const STALLED_WAITING_MAX = 1_000;
 const BACKOFF_MS = 1000;
 const BACKOFF_MAX_MS = 60_000;
 const ANSWER_BODY_MAX = 64 * 1024;
@@ -222,8 +225,20 @@ export function pushSender(deps: {
       for (const done of idleWaiters.splice(0)) done();
   };
 
+  /** A stalled push service's least urgent, oldest waiting push goes (counted as dropped). */
+  function dropOldest(service: PushService): void {
+    const lane = [...PUSH_LANES].reverse().find((name) => service.lanes[name].length > 0);
+    if (!lane) return;
+    service.lanes[lane].shift();
+    if (service.lanes[lane].length === 0) turns[lane].delete(service);
+    service.waiting -= 1;
+    waitingTotal -= 1;
+    count('dropped');
+  }
+
   function add(job: Job): void {
     const service = serviceOf(originOf(job.subscription.endpoint));
+    if (service.health === 'stalled' && service.waiting >= STALLED_WAITING_MAX) dropOldest(service);
     if (waitingTotal >= QUEUE_MAX && !evictFor(service, job.options.lane)) {
       count('dropped');
       return;
@@ -388,10 +403,12 @@ export function pushSender(deps: {
       }
       // Timed out, refused or cut: the push service is stalled until it answers quickly again.
       service.health = 'stalled';
+      while (service.waiting > STALLED_WAITING_MAX) dropOldest(service);
       retryLater(service, job, undefined);
       return;
     }
     service.health = Date.now() - started > SLOW_MS ? 'stalled' : 'answering';
+    if (service.health === 'stalled') while (service.waiting > STALLED_WAITING_MAX) dropOldest(service);
     const { status } = answer;
     if (status >= 200 && status < 300) count('sent');
     else if (status === 404 || status === 410) {
