@@ -35,9 +35,9 @@ import { migration as m0022 } from './0022_disabled_accounts.ts';
 import { migration as m0023 } from './0023_missed_transmissions.ts';
 import { migration as m0024 } from './0024_scan_list.ts';
 import { migration as m0025 } from './0025_sign_in_review.ts';
-import { migration as m0028 } from './0028_private_calls_by_time.ts';
 import { migration as m0026 } from './0026_passkey_user_verification.ts';
 import { migration as m0027 } from './0027_push_limits.ts';
+import { migration as m0028 } from './0028_private_calls_by_time.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -66,9 +66,9 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0023_missed_transmissions': m0023,
   '0024_scan_list': m0024,
   '0025_sign_in_review': m0025,
-  '0028_private_calls_by_time': m0028,
   '0026_passkey_user_verification': m0026,
   '0027_push_limits': m0027,
+  '0028_private_calls_by_time': m0028,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
