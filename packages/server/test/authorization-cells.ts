@@ -137,7 +137,10 @@ export const bodies: Record<string, Variant | Variant[]> = {
   // Turned on (it is on): the other cells' outsider keeps signing in.
   '/user/api/setUserDisabled': plain((f) => ({ userId: f.outsider.id, disabled: false })),
   // Its origin is in the matrix app's PUSH_ENDPOINT_ALLOW (authorization.test.ts): no address to resolve.
-  '/user/api/savePushSubscription': plain(() => ({ subscription: PUSH_SUBSCRIPTION })),
+  // An endpoint is one user's (another user's save of it is 409): each caller saves one of its own.
+  '/user/api/savePushSubscription': plain(() => ({
+    subscription: { ...PUSH_SUBSCRIPTION, endpoint: `${PUSH_ORIGIN}/send/${randomBytes(6).toString('hex')}` },
+  })),
   '/user/api/deletePushSubscription': plain(() => ({ endpoint: PUSH_SUBSCRIPTION.endpoint })),
   '/user/api/startPasskeyRegistration': plain(() => ({})),
   '/user/api/getPasskeys': plain(() => ({})),
@@ -146,6 +149,8 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/markTransmissionsHeard': plain(() => ({ ids: [1] })),
   '/user/api/setAvailability': plain(() => ({ busy: false })),
   '/user/api/getScanList': plain(() => ({})),
+  '/user/api/getIdentityLinks': plain(() => ({})),
+  '/user/api/getIdentityRequests': plain(() => ({})),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */
@@ -156,6 +161,11 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/getSignUpState': 'server-messages.test.ts',
   '/user/api/getSignInOptions': 'oidc.test.ts (public: what /signin offers)',
   '/user/api/finishOidcSignIn': 'oidc.test.ts (public: a one-time code of a finished single sign-on)',
+  '/user/api/startOidcLink': 'oidc.test.ts (needs a provider and a session confirmed in the last 5 minutes)',
+  '/user/api/startOidcConfirm': 'oidc.test.ts (needs a provider and an account linked to it)',
+  '/user/api/unlinkIdentity': 'oidc.test.ts (one’s own link, confirmed; anyone’s for administrators; else 404)',
+  '/user/api/linkIdentityRequest': 'oidc.test.ts (needs a pending sign-in, which a provider trip makes)',
+  '/user/api/dismissIdentityRequest': 'oidc.test.ts (needs a pending sign-in, which a provider trip makes)',
   '/user/api/getUserById/': 'users.test.ts',
   '/user/api/updatePasswordUser': 'users.test.ts',
   '/user/api/verifyPassword': 'users.test.ts',

@@ -302,6 +302,12 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
     // The administrator sees both, dismisses the request and deletes the squatted account; the boss gets in.
     const [request] = (await app.call('/user/api/getIdentityRequests', {}, admin.token)).body.res;
     expect(request.account.userId).toBe(member.body.user.id);
+    const byMember = await app.call(
+      '/user/api/dismissIdentityRequest',
+      { requestId: request.id },
+      squatter.body.user.authToken,
+    );
+    expect(byMember.status).toBe(403);
     expect((await app.call('/user/api/dismissIdentityRequest', { requestId: request.id }, admin.token)).status).toBe(
       200,
     );
@@ -456,6 +462,9 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
     const [link] = (await app.call('/user/api/getIdentityLinks', {}, hal.authToken)).body.res;
     const refused = await app.call('/user/api/unlinkIdentity', { linkId: link.id }, hal.authToken);
     expect(refused).toMatchObject({ status: 403, body: { code: 'confirm_identity' } });
+    // Someone else's link is no link at all for a member.
+    const other = await createMember(app, admin);
+    expect((await app.call('/user/api/unlinkIdentity', { linkId: link.id }, other.token)).status).toBe(404);
     // Another identity at the provider proves nothing about Hal.
     provider.identities.set('ian', { email: 'ian@example.org', email_verified: true });
     expect(await sessionTrip(app, hal.authToken, 'confirm', 'ian', '/account')).toBe('/account?sso_error=not_linked');
