@@ -11,7 +11,7 @@ import {
   may,
   UnlinkIdentity,
 } from '@talkgroup/protocol';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { AuditStore } from '../audit/store.ts';
 import type { Config } from '../config.ts';
@@ -43,6 +43,22 @@ export function identityRoutes(app: FastifyInstance, services: IdentityRoutesSer
   /** The provider's name for an issuer: OIDC_NAME for the one configured, else the issuer's host. */
   const providerName = (issuer: string) =>
     issuer === config.oidc?.issuer ? config.oidc.name : (URL.parse(issuer)?.host ?? issuer);
+  /** A change to a user's identities, in the audit log under the one who made it. */
+  const audited = (
+    req: FastifyRequest,
+    actorId: number,
+    target: { userId: number; identifier: string },
+    action: string,
+    changes: Record<string, { before: unknown; after: unknown }>,
+  ) =>
+    audit.write({
+      ...auditContextOf(req, actorId),
+      action,
+      targetType: 'user',
+      targetId: target.userId,
+      targetName: target.identifier,
+      changes,
+    });
 
   route(GetIdentityLinks, async ({ body, auth }) => {
     const userId = body.userId ?? auth.userId;
@@ -81,14 +97,7 @@ export function identityRoutes(app: FastifyInstance, services: IdentityRoutesSer
       if (config.oidc?.only && auth.role !== 'admin') throw forbidden('unlink_sso_only');
     }
     await db.deleteFrom('identity_links').where('id', '=', link.id).execute();
-    await audit.write({
-      ...auditContextOf(req, auth.userId),
-      action: 'user.sso_unlink',
-      targetType: 'user',
-      targetId: link.userId,
-      targetName: link.identifier,
-      changes: { provider: { before: link.issuer, after: null } },
-    });
+    await audited(req, auth.userId, link, 'user.sso_unlink', { provider: { before: link.issuer, after: null } });
     return { success: true, ...said('identity_unlinked') };
   });
 
@@ -144,13 +153,8 @@ export function identityRoutes(app: FastifyInstance, services: IdentityRoutesSer
       .executeTakeFirst();
     if (!request) throw notFound('identity_request_not_found');
     await db.deleteFrom('identity_requests').where('id', '=', request.id).execute();
-    await audit.write({
-      ...auditContextOf(req, auth.userId),
-      action: 'user.sso_dismiss',
-      targetType: 'user',
-      targetId: request.userId,
-      targetName: request.identifier,
-      changes: { pendingSignIn: { before: request.email, after: null } },
+    await audited(req, auth.userId, request, 'user.sso_dismiss', {
+      pendingSignIn: { before: request.email, after: null },
     });
     return { success: true, ...said('identity_request_dismissed') };
   });

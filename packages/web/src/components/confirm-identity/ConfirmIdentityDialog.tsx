@@ -21,6 +21,7 @@ import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { CancelButton, FormDialog, SubmitButton } from '../FormDialog.tsx';
+import { OneTimeCodeInput } from '../OneTimeCodeInput.tsx';
 import { TextInput } from '../TextInput.tsx';
 
 export interface ConfirmIdentityDialogProps {
@@ -106,16 +107,12 @@ export function ConfirmIdentityDialog({ open, onDone }: ConfirmIdentityDialogPro
             required
           />
         ) : (
-          <TextInput
+          <OneTimeCodeInput
             id="confirm-identity-code"
             name="code"
             label={t('confirmIdentity.code')}
             value={value}
-            onChange={(event) => setValue(event.target.value)}
-            autoComplete="one-time-code"
-            autoFocus
-            required
-            slotProps={{ input: { spellCheck: false, autoCapitalize: 'none', maxLength: 40 } }}
+            onValueChange={setValue}
           />
         )}
         {factors.data?.res.totp ? (

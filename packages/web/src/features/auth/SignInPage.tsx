@@ -32,6 +32,7 @@ import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api, errorMessage } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 import { saveSignIn } from '../../api/session.ts';
+import { OneTimeCodeInput } from '../../components/OneTimeCodeInput.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { AuthActions } from './AuthActions.tsx';
 import { AuthLayout } from './AuthLayout.tsx';
@@ -189,16 +190,12 @@ export default function SignInPage() {
       {ssoFactor ? (
         <Box component="form" noValidate onSubmit={sendSsoFactor} sx={{ display: 'grid', gap: 2.25 }}>
           {failure ? <Alert severity="error">{failure}</Alert> : <Alert severity="info">{t('sso.otpAsked')}</Alert>}
-          <TextInput
+          <OneTimeCodeInput
             id="signin-sso-otp"
             name="otp"
             label={t('signIn.otp')}
             value={otp}
-            onChange={(event) => setOtp(event.target.value)}
-            autoComplete="one-time-code"
-            autoFocus
-            required
-            slotProps={{ input: { spellCheck: false, autoCapitalize: 'none', maxLength: 40 } }}
+            onValueChange={setOtp}
             helperText={t('signIn.otpHelp')}
           />
           <Button type="submit" variant="contained" size="large" disabled={finishing || !otp.trim()}>
@@ -246,16 +243,12 @@ export default function SignInPage() {
             {otpAsked ? (
               <>
                 {failure ? null : <Alert severity="info">{t('signIn.otpAsked')}</Alert>}
-                <TextInput
+                <OneTimeCodeInput
                   id="signin-otp"
                   name="otp"
                   label={t('signIn.otp')}
                   value={otp}
-                  onChange={(event) => setOtp(event.target.value)}
-                  autoComplete="one-time-code"
-                  autoFocus
-                  required
-                  slotProps={{ input: { spellCheck: false, autoCapitalize: 'none', maxLength: 40 } }}
+                  onValueChange={setOtp}
                   helperText={t('signIn.otpHelp')}
                 />
               </>
