@@ -18,36 +18,16 @@
  *   a stalled push service keeps 1,000 waiting at most (its least urgent, oldest go first): at one send at a time,
  *   it could not send more before their TTL anyway.
  *
- * `web-push` (encryption, VAPID) and the HTTPS agents come with the first send only: an instance that never
- * pushes never holds them. Every outcome counts in talkgroup_push_total{outcome}.
+ * What waits and in which order is send-queue.ts; one request, its deadline and `web-push`, push-request.ts.
+ * Every outcome counts in talkgroup_push_total{outcome}.
  */
-import type { Agent } from 'node:https';
 import type { LabelledCounter } from '../ops/metrics.ts';
-import { allowedOrigin, guardedLookup } from './endpoints.ts';
 import type { VapidKeys } from './keys.ts';
+import { type PushAnswer, pushRequests } from './push-request.ts';
+import { type Job, type PushOptions, type PushService, type PushServiceHealth, sendQueue } from './send-queue.ts';
 import type { PushSubscriptionStore, StoredSubscription } from './store.ts';
 
-/** `alert` goes before `transmission`. */
-export const PUSH_LANES = ['alert', 'transmission'] as const;
-export type PushLane = (typeof PUSH_LANES)[number];
-
-export interface PushOptions {
-  urgency: 'very-low' | 'low' | 'normal' | 'high';
-  /** Seconds the push service keeps it while the device is away. */
-  ttl: number;
-  /** A later push of the same topic replaces this one at the push service (base64url, 32 characters at most). */
-  topic?: string;
-  lane: PushLane;
-}
-
-interface Job {
-  subscription: StoredSubscription;
-  payload: string;
-  options: PushOptions;
-  attempt: number;
-  /** Past this (ms since the epoch) the push is not worth sending: its TTL has passed. */
-  staleAt: number;
-}
+export { PUSH_LANES, type PushLane, type PushOptions, type PushServiceHealth } from './send-queue.ts';
 
 export type PushOutcome = 'sent' | 'gone' | 'retried' | 'failed' | 'rejected' | 'dropped' | 'expired';
 
@@ -59,8 +39,6 @@ export const PUSH_COUNTER: LabelledCounter<PushOutcome> = {
   values: ['sent', 'gone', 'retried', 'failed', 'rejected', 'dropped', 'expired'],
 };
 
-export type PushServiceHealth = 'new' | 'answering' | 'stalled';
-
 /** Sends in flight at once, in all, and those that new and stalled push services may hold together. */
 const IN_FLIGHT_MAX = 64;
 const PROBATION_MAX = 4;
@@ -70,57 +48,19 @@ const PER_SERVICE: Record<PushServiceHealth, number> = { answering: 16, new: 2, 
 const SEND_TIMEOUT_MS: Record<PushServiceHealth, number> = { answering: 10_000, new: 10_000, stalled: 3_000 };
 const SLOW_MS = 5_000;
 const ATTEMPTS: Record<PushServiceHealth, number> = { answering: 4, new: 4, stalled: 2 };
-const QUEUE_MAX = 50_000;
-const STALLED_WAITING_MAX = 1_000;
 const BACKOFF_MS = 1000;
 const BACKOFF_MAX_MS = 60_000;
-const ANSWER_BODY_MAX = 64 * 1024;
-/** Push services remembered (their health) at most; the least recently used are forgotten past it. */
-const SERVICES_MAX = 10_000;
 /** The browsers' push services (Chrome and Edge's FCM, Firefox's autopush, Safari's, Windows'): answering at first. */
 const KNOWN_PUSH_HOSTS =
   /(^|\.)(fcm\.googleapis\.com|push\.services\.mozilla\.com|push\.apple\.com|notify\.windows\.com)$/;
 
-type WebPush = typeof import('web-push');
-
-/** A first-in first-out list that takes from its head in constant time. */
-class Fifo<T> {
-  private items: T[] = [];
-  private head = 0;
-  get length(): number {
-    return this.items.length - this.head;
+const hostOf = (origin: string): string => {
+  try {
+    return new URL(origin).hostname;
+  } catch {
+    return '';
   }
-  push(item: T): void {
-    this.items.push(item);
-  }
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head];
-    this.items[this.head] = undefined as T;
-    this.head += 1;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
-  /** The newest item, taken off. */
-  pop(): T | undefined {
-    return this.length > 0 ? this.items.pop() : undefined;
-  }
-  clear(): void {
-    this.items = [];
-    this.head = 0;
-  }
-}
-
-interface PushService {
-  origin: string;
-  health: PushServiceHealth;
-  lanes: Record<PushLane, Fifo<Job>>;
-  waiting: number;
-  inFlight: number;
-}
+};
 
 export function pushSender(deps: {
   keys: VapidKeys;
@@ -135,85 +75,17 @@ export function pushSender(deps: {
   answeringAtFirst?: (origin: string) => boolean;
 }) {
   const { count } = deps;
-
-  /**
-   * web-push and the HTTPS agents (node:https and node:tls with them) come with the first send. Endpoints of
-   * PUSH_ENDPOINT_ALLOW may be on a private network; every other one may not, checked per connection.
-   */
-  let library:
-    | Promise<{ webpush: WebPush; https: typeof import('node:https'); openAgent: Agent; guardedAgent: Agent }>
-    | undefined;
-  let agents: Agent[] = [];
-  const load = () => {
-    library ??= Promise.all([import('web-push'), import('node:https'), import('node:tls')]).then(
-      ([module, https, tls]) => {
-        const ca = deps.extraCa ? [...tls.rootCertificates, deps.extraCa] : undefined;
-        const openAgent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
-        const guardedAgent = new https.Agent({ keepAlive: true, lookup: guardedLookup, ...(ca ? { ca } : {}) });
-        agents = [openAgent, guardedAgent];
-        return { webpush: (module as { default?: WebPush }).default ?? module, https, openAgent, guardedAgent };
-      },
-    );
-    return library;
-  };
-
-  /** Push services by origin: those with pushes waiting or in flight, and the health of those seen lately. */
-  const services = new Map<string, PushService>();
-  /**
-   * Per lane, the push services with pushes waiting in it, in the order they are served: one served goes to the
-   * back (round robin); one without room keeps its place.
-   */
-  const turns: Record<PushLane, Set<PushService>> = { alert: new Set(), transmission: new Set() };
+  const requests = pushRequests(deps);
+  const queue = sendQueue({
+    dropped: () => count('dropped'),
+    answeringAtFirst:
+      deps.answeringAtFirst ?? ((origin) => deps.allow.includes(origin) || KNOWN_PUSH_HOSTS.test(hostOf(origin))),
+  });
   const timers = new Set<NodeJS.Timeout>();
-  const inFlightRequests = new Set<AbortController>();
-  let waitingTotal = 0;
   let inFlightTotal = 0;
   let probationInFlight = 0;
   let closed = false;
   const idleWaiters: Array<() => void> = [];
-
-  const hostOf = (origin: string): string => {
-    try {
-      return new URL(origin).hostname;
-    } catch {
-      return '';
-    }
-  };
-
-  const originOf = (endpoint: string): string => {
-    try {
-      return new URL(endpoint).origin;
-    } catch {
-      return endpoint;
-    }
-  };
-
-  function serviceOf(origin: string): PushService {
-    let service = services.get(origin);
-    if (service) {
-      // Most recently used last: the first ones are forgotten first.
-      services.delete(origin);
-    } else {
-      const trusted = deps.answeringAtFirst
-        ? deps.answeringAtFirst(origin)
-        : deps.allow.includes(origin) || KNOWN_PUSH_HOSTS.test(hostOf(origin));
-      service = {
-        origin,
-        health: trusted ? 'answering' : 'new',
-        lanes: { alert: new Fifo(), transmission: new Fifo() },
-        waiting: 0,
-        inFlight: 0,
-      };
-    }
-    services.set(origin, service);
-    if (services.size > SERVICES_MAX) {
-      for (const [key, old] of services) {
-        if (services.size <= SERVICES_MAX) break;
-        if (old.waiting === 0 && old.inFlight === 0) services.delete(key);
-      }
-    }
-    return service;
-  }
 
   const onProbation = (service: PushService) => service.health !== 'answering';
 
@@ -221,74 +93,13 @@ export function pushSender(deps: {
     service.inFlight < PER_SERVICE[service.health] && (!onProbation(service) || probationInFlight < PROBATION_MAX);
 
   const settleIdle = () => {
-    if (inFlightTotal === 0 && waitingTotal === 0 && timers.size === 0)
+    if (inFlightTotal === 0 && queue.waiting === 0 && timers.size === 0)
       for (const done of idleWaiters.splice(0)) done();
   };
 
-  /** A stalled push service's least urgent, oldest waiting push goes (counted as dropped). */
-  function dropOldest(service: PushService): void {
-    const lane = [...PUSH_LANES].reverse().find((name) => service.lanes[name].length > 0);
-    if (!lane) return;
-    service.lanes[lane].shift();
-    if (service.lanes[lane].length === 0) turns[lane].delete(service);
-    service.waiting -= 1;
-    waitingTotal -= 1;
-    count('dropped');
-  }
-
-  function add(job: Job): void {
-    const service = serviceOf(originOf(job.subscription.endpoint));
-    if (service.health === 'stalled' && service.waiting >= STALLED_WAITING_MAX) dropOldest(service);
-    if (waitingTotal >= QUEUE_MAX && !evictFor(service, job.options.lane)) {
-      count('dropped');
-      return;
-    }
-    service.lanes[job.options.lane].push(job);
-    service.waiting += 1;
-    waitingTotal += 1;
-    turns[job.options.lane].add(service);
-  }
-
-  /**
-   * Room for one more push of `lane` to `incoming`: the push service with the most waiting loses its least urgent,
-   * newest one. False when that would be the incoming push itself (it is dropped instead).
-   */
-  function evictFor(incoming: PushService, lane: PushLane): boolean {
-    let largest: PushService | undefined;
-    for (const service of services.values()) if (!largest || service.waiting > largest.waiting) largest = service;
-    if (!largest) return false;
-    const laneOfVictim = [...PUSH_LANES].reverse().find((name) => (largest as PushService).lanes[name].length > 0);
-    if (!laneOfVictim) return false;
-    const sameOrLower = PUSH_LANES.indexOf(laneOfVictim) <= PUSH_LANES.indexOf(lane);
-    if (largest === incoming && sameOrLower) return false;
-    largest.lanes[laneOfVictim].pop();
-    if (largest.lanes[laneOfVictim].length === 0) turns[laneOfVictim].delete(largest);
-    largest.waiting -= 1;
-    waitingTotal -= 1;
-    count('dropped');
-    return true;
-  }
-
-  /** The next push to send: the most urgent lane first, push services in turn within it. */
-  function next(): { service: PushService; job: Job } | undefined {
-    for (const lane of PUSH_LANES) {
-      const inTurn = turns[lane];
-      for (const service of inTurn) {
-        if (!hasRoom(service)) continue;
-        const job = service.lanes[lane].shift() as Job;
-        service.waiting -= 1;
-        waitingTotal -= 1;
-        inTurn.delete(service);
-        if (service.lanes[lane].length > 0) inTurn.add(service);
-        return { service, job };
-      }
-    }
-    return undefined;
-  }
-
   function pump(): void {
     while (!closed && inFlightTotal < IN_FLIGHT_MAX) {
-      const picked = next();
+      const picked = queue.next(hasRoom);
       if (!picked) break;
       const { service, job } = picked;
       if (Date.now() >= job.staleAt) {
@@ -326,7 +137,7 @@ export function pushSender(deps: {
     const timer = setTimeout(() => {
       timers.delete(timer);
       if (closed) return;
-      add({ ...job, attempt: job.attempt + 1 });
+      queue.add({ ...job, attempt: job.attempt + 1 });
       pump();
       settleIdle();
     }, delay);
@@ -334,67 +145,11 @@ export function pushSender(deps: {
     timers.add(timer);
   }
 
-  interface Answer {
-    status: number;
-    headers: Record<string, string | string[] | undefined>;
-  }
-
-  /** One POST to the push service, within `timeoutMs` in all; the answer's body is read up to 64 kB. */
-  async function post(job: Job, timeoutMs: number): Promise<Answer> {
-    const { webpush, https, openAgent, guardedAgent } = await load();
-    const { subscription } = job;
-    const details = webpush.generateRequestDetails(
-      { endpoint: subscription.endpoint, keys: subscription.keys },
-      job.payload,
-      {
-        vapidDetails: {
-          subject: await deps.subject(),
-          publicKey: deps.keys.publicKey,
-          privateKey: deps.keys.privateKey,
-        },
-        TTL: job.options.ttl,
-        urgency: job.options.urgency,
-        ...(job.options.topic ? { topic: job.options.topic } : {}),
-        contentEncoding: 'aes128gcm',
-      },
-    );
-    const abort = new AbortController();
-    inFlightRequests.add(abort);
-    const deadline = setTimeout(() => abort.abort(new Error('push send timed out')), timeoutMs);
-    try {
-      return await new Promise<Answer>((resolve, reject) => {
-        const request = https.request(
-          details.endpoint,
-          {
-            method: details.method,
-            headers: details.headers as Record<string, string | number>,
-            agent: allowedOrigin(subscription.endpoint, deps.allow) ? openAgent : guardedAgent,
-            signal: abort.signal,
-          },
-          (response) => {
-            let read = 0;
-            response.on('data', (chunk: Buffer) => {
-              read += chunk.length;
-              if (read > ANSWER_BODY_MAX) response.destroy(new Error('push service answer too long'));
-            });
-            response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers }));
-            response.on('error', reject);
-          },
-        );
-        request.on('error', reject);
-        request.end(details.body ?? undefined);
-      });
-    } finally {
-      clearTimeout(deadline);
-      inFlightRequests.delete(abort);
-    }
-  }
-
   async function send(service: PushService, job: Job): Promise<void> {
     const started = Date.now();
-    let answer: Answer;
+    let answer: PushAnswer;
     try {
-      answer = await post(job, SEND_TIMEOUT_MS[service.health]);
+      answer = await requests.post(job, SEND_TIMEOUT_MS[service.health]);
     } catch (error) {
       if (closed) return;
       if ((error as { code?: string }).code === 'EPUSHPRIVATE') {
@@ -403,12 +158,12 @@ export function pushSender(deps: {
       }
       // Timed out, refused or cut: the push service is stalled until it answers quickly again.
       service.health = 'stalled';
-      while (service.waiting > STALLED_WAITING_MAX) dropOldest(service);
+      queue.trimStalled(service);
       retryLater(service, job, undefined);
       return;
     }
     service.health = Date.now() - started > SLOW_MS ? 'stalled' : 'answering';
-    if (service.health === 'stalled') while (service.waiting > STALLED_WAITING_MAX) dropOldest(service);
+    if (service.health === 'stalled') queue.trimStalled(service);
     const { status } = answer;
     if (status >= 200 && status < 300) count('sent');
     else if (status === 404 || status === 410) {
@@ -431,17 +186,17 @@ export function pushSender(deps: {
       // TTL 0 (deliver now or never) is left to the push service.
       const staleAt = options.ttl > 0 ? Date.now() + options.ttl * 1000 : Number.POSITIVE_INFINITY;
       for (const subscription of subscriptions)
-        add({ subscription, payload: payloadOf(subscription), options, attempt: 0, staleAt });
+        queue.add({ subscription, payload: payloadOf(subscription), options, attempt: 0, staleAt });
       pump();
     },
     /** What waits and runs now, and each push service's health (tests, benchmarks). */
     state() {
       return {
-        waiting: waitingTotal,
+        waiting: queue.waiting,
         inFlight: inFlightTotal,
         retrying: timers.size,
         services: Object.fromEntries(
-          [...services.values()].map((service) => [
+          [...queue.services()].map((service) => [
             service.origin,
             { health: service.health, waiting: service.waiting, inFlight: service.inFlight },
           ]),
@@ -457,14 +212,10 @@ export function pushSender(deps: {
     },
     close(): void {
       closed = true;
-      for (const service of services.values()) for (const lane of PUSH_LANES) service.lanes[lane].clear();
-      services.clear();
-      for (const lane of PUSH_LANES) turns[lane].clear();
-      waitingTotal = 0;
+      queue.clear();
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
-      for (const abort of inFlightRequests) abort.abort(new Error('push sender closed'));
-      for (const agent of agents) agent.destroy();
+      requests.close();
       settleIdle();
     },
   };
