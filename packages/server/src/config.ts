@@ -1,54 +1,38 @@
-/** Environment -> typed configuration, in one place (README lists every variable). */
-import { readFileSync } from 'node:fs';
+/**
+ * Environment -> typed configuration, in one place (README lists every variable); how one value is read is
+ * config-values.ts, single sign-on's variables config-oidc.ts.
+ */
 import path from 'node:path';
 import {
   IMPORT_JOB_ABOVE_DEFAULT,
-  knownRole,
   POSITION_RETENTION_DAYS_DEFAULT,
   PRIVATE_CALL_RING_MS,
-  ROLES,
-  type Role,
   VOICE_MAX_BYTES_DEFAULT,
   VOICE_RETENTION_DAYS_DEFAULT,
 } from '@talkgroup/protocol';
+import { type OidcConfig, parseOidc } from './config-oidc.ts';
+import {
+  ConfigError,
+  parseBytes,
+  parseCount,
+  parseDays,
+  parseFlag,
+  parseHours,
+  parseOrigins,
+  parsePort,
+  parsePositiveSeconds,
+  parseSeconds,
+  parseUrls,
+  readPem,
+} from './config-values.ts';
+
+export type { OidcConfig };
+export { ConfigError };
 
 export interface IceServer {
   urls: string | string[];
   username?: string;
   credential?: string;
-}
-
-/** Single sign-on through an OpenID Connect provider (issue 38): OIDC_* variables; absent when OIDC_ISSUER is unset. */
-export interface OidcConfig {
-  /** The provider's issuer identifier (OIDC_ISSUER): its discovery document is at /.well-known/openid-configuration. */
-  issuer: string;
-  clientId: string;
-  /** OIDC_CLIENT_SECRET; unset: a public client (PKCE alone). */
-  clientSecret: string | undefined;
-  /** The provider's name on the sign-in button (OIDC_NAME): "Sign in with {name}". */
-  name: string;
-  /** OIDC_SCOPES, space-separated (default `openid email profile`). */
-  scopes: string;
-  /** The claim that carries the groups or roles (OIDC_ROLE_CLAIM, e.g. `groups`); unset: everyone is a member. */
-  roleClaim: string | undefined;
-  /** OIDC_ROLE_MAP (`group:role,...`): a group's role; a user in no mapped group is a member, in several the strongest. */
-  roleMap: Array<{ group: string; role: Role }>;
-  /** OIDC_ONLY=true: the password form is hidden and /user/api/login refused (npm run admin stays). */
-  only: boolean;
-  /** The address the provider sends the browser back to: {PUBLIC_URL}/auth/oidc/callback. */
-  redirectUri: string;
-  /** OIDC_ALLOW_HTTP=true (tests and development only): an http:// issuer is accepted. */
-  allowHttp: boolean;
-  /**
-   * OIDC_LINK_BY_EMAIL=true (issue 47; off by default): a provider identity whose verified email is an existing
-   * account's login is linked to it at its first sign-in, never for an administrator's account or an identity the
-   * role map makes an administrator. Off: only the account's owner (from /account) or an administrator links.
-   */
-  linkByEmail: boolean;
-  /** OIDC_MFA_AMR: `amr` values that say a second factor was used (default mfa, otp, hwk, swk). */
-  mfaAmr: string[];
-  /** OIDC_MFA_ACR: `acr` values that say a second factor was used (default none). */
-  mfaAcr: string[];
 }
 
 export interface Config {
@@ -177,8 +161,6 @@ export interface Config {
   publicUrl: string | undefined;
 }
 
-export class ConfigError extends Error {}
-
 function parseIcePolicy(raw: string | undefined): 'all' | 'relay' {
   if (raw === undefined || raw === '' || raw === 'all') return 'all';
   if (raw === 'relay') return 'relay';
@@ -204,98 +186,12 @@ function parseIceServers(raw: string | undefined): IceServer[] {
   return parsed as IceServer[];
 }
 
-function parsePort(raw: string | undefined, name = 'PORT'): number {
-  const port = Number(raw ?? 8080);
-  if (!Number.isInteger(port) || port < 0 || port > 65535)
-    throw new ConfigError(`${name} must be a port number, not "${raw}"`);
-  return port;
-}
-
-function parseSeconds(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds < 0)
-    throw new ConfigError(`${name} must be a number of seconds, not "${raw}"`);
-  return seconds;
-}
-
-function parsePositiveSeconds(name: string, raw: string | undefined, fallback: number): number {
-  const seconds = parseSeconds(name, raw, fallback);
-  if (seconds <= 0) throw new ConfigError(`${name} must be a number of seconds above 0, not "${raw}"`);
-  return seconds;
-}
-
-function parseDays(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const days = Number(raw);
-  if (!Number.isFinite(days) || days <= 0)
-    throw new ConfigError(`${name} must be a number of days above 0, not "${raw}"`);
-  return days;
-}
-
-function parseBytes(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const bytes = Number(raw);
-  if (!Number.isInteger(bytes) || bytes < 1024)
-    throw new ConfigError(`${name} must be a number of bytes (1024 or more), not "${raw}"`);
-  return bytes;
-}
-
-/** TLS_CERT / TLS_KEY: the PEM itself, or the path of a file that holds it. */
-function readPem(name: string, raw: string | undefined, base: string): string | undefined {
-  if (!raw) return undefined;
-  if (raw.includes('-----BEGIN')) return raw;
-  const file = path.resolve(base, raw);
-  try {
-    return readFileSync(file, 'utf8');
-  } catch {
-    throw new ConfigError(`${name} must be PEM contents or the path of a readable PEM file; cannot read ${file}`);
-  }
-}
-
-function parseCount(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const count = Number(raw);
-  if (!Number.isInteger(count) || count < 1)
-    throw new ConfigError(`${name} must be a whole number above 0, not "${raw}"`);
-  return count;
-}
-
 function parsePasswordMinLength(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 8;
   const length = Number(raw);
   if (!Number.isInteger(length) || length < 8 || length > 64)
     throw new ConfigError(`PASSWORD_MIN_LENGTH must be a whole number from 8 to 64, not "${raw}"`);
   return length;
-}
-
-function parseHours(name: string, raw: string | undefined, fallback: number): number {
-  if (raw === undefined || raw === '') return fallback;
-  const hours = Number(raw);
-  if (!Number.isFinite(hours) || hours <= 0)
-    throw new ConfigError(`${name} must be a number of hours above 0, not "${raw}"`);
-  return hours;
-}
-
-/** A comma list of addresses of one scheme (JANUS_URL: ws:// or wss://; TURN_URLS: turn: or turns:). */
-function parseUrls(name: string, raw: string | undefined, scheme: RegExp, example: string): string[] {
-  const urls = (raw ?? '')
-    .split(',')
-    .map((url) => url.trim())
-    .filter(Boolean);
-  for (const url of urls)
-    if (!scheme.test(url)) throw new ConfigError(`${name} must list addresses such as ${example}, not "${url}"`);
-  return urls;
-}
-
-/** FRAME_ANCESTORS: origins (https://partner.example.org) separated by spaces or commas. */
-function parseOrigins(name: string, raw: string | undefined): string[] {
-  const origins = (raw ?? '').split(/[\s,]+/).filter(Boolean);
-  for (const origin of origins) {
-    if (!/^https?:\/\/(\*\.)?[a-z0-9.-]+(:\d+)?$/i.test(origin))
-      throw new ConfigError(`${name} must list origins such as https://intranet.example.org, not "${origin}"`);
-  }
-  return origins;
 }
 
 /** PUBLIC_URL: an http(s) origin, a trailing slash allowed; kept as the origin (no path). */
@@ -308,13 +204,6 @@ function parsePublicUrl(raw: string | undefined): string | undefined {
   if (!url || !/^https?:$/.test(url.protocol) || (url.pathname !== '/' && url.pathname !== '') || url.search)
     throw new ConfigError(`PUBLIC_URL must be the address users reach, such as https://talk.example.org, not "${raw}"`);
   return url.origin;
-}
-
-/** A setting that is on or off: `true` or `false` (unset: off). */
-function parseFlag(name: string, raw: string | undefined): boolean {
-  if (raw === undefined || raw === '' || raw === 'false') return false;
-  if (raw === 'true') return true;
-  throw new ConfigError(`${name} must be true or false, not "${raw}"`);
 }
 
 /** TRUST_PROXY: true/false, a number of proxy hops, or the proxies' addresses or CIDRs (comma-separated). */
@@ -397,101 +286,6 @@ function parseVapidSubject(raw: string | undefined): string | undefined {
   if (!/^(mailto:.+@.+|https:\/\/.+)$/.test(raw))
     throw new ConfigError(`VAPID_SUBJECT must be a mailto: or https: address, not "${raw}"`);
   return raw;
-}
-
-/** OIDC_ROLE_MAP: `group:role` pairs separated by commas; a group may hold colons itself (the last one splits). */
-function parseRoleMap(raw: string | undefined): OidcConfig['roleMap'] {
-  const pairs = (raw ?? '')
-    .split(',')
-    .map((pair) => pair.trim())
-    .filter(Boolean);
-  return pairs.map((pair) => {
-    const at = pair.lastIndexOf(':');
-    const group = pair.slice(0, at).trim();
-    const role = knownRole(pair.slice(at + 1).trim());
-    if (at <= 0 || !group || !role)
-      throw new ConfigError(
-        `OIDC_ROLE_MAP must list group:role pairs separated by commas (roles: ${ROLES.join(', ')}), such as tg-admins:admin,tg-dispatch:dispatcher; "${pair}" is not one`,
-      );
-    return { group, role };
-  });
-}
-
-function parseOidc(env: NodeJS.ProcessEnv, publicUrl: string | undefined): OidcConfig | undefined {
-  const issuer = env.OIDC_ISSUER || undefined;
-  const only = parseFlag('OIDC_ONLY', env.OIDC_ONLY);
-  const allowHttp = parseFlag('OIDC_ALLOW_HTTP', env.OIDC_ALLOW_HTTP);
-  if (!issuer) {
-    if (only)
-      throw new ConfigError('OIDC_ONLY=true needs single sign-on: set OIDC_ISSUER, OIDC_CLIENT_ID and PUBLIC_URL');
-    for (const name of [
-      'OIDC_CLIENT_ID',
-      'OIDC_CLIENT_SECRET',
-      'OIDC_ROLE_MAP',
-      'OIDC_ROLE_CLAIM',
-      'OIDC_LINK_BY_EMAIL',
-      'OIDC_MFA_AMR',
-      'OIDC_MFA_ACR',
-    ])
-      if (env[name])
-        throw new ConfigError(`${name} is set but OIDC_ISSUER is not: set the provider's issuer address too`);
-    return undefined;
-  }
-  let issuerUrl: URL;
-  try {
-    issuerUrl = new URL(issuer);
-  } catch {
-    throw new ConfigError(
-      `OIDC_ISSUER must be the provider's issuer address, such as https://login.example.org/realms/talk, not "${issuer}"`,
-    );
-  }
-  if (issuerUrl.protocol !== 'https:' && !(issuerUrl.protocol === 'http:' && allowHttp))
-    throw new ConfigError(
-      `OIDC_ISSUER must be an https:// address (OIDC_ALLOW_HTTP=true accepts http:// for tests only), not "${issuer}"`,
-    );
-  const clientId = env.OIDC_CLIENT_ID?.trim();
-  if (!clientId)
-    throw new ConfigError('OIDC_CLIENT_ID is required with OIDC_ISSUER: the client (application) id the provider gave');
-  if (!publicUrl)
-    throw new ConfigError(
-      'PUBLIC_URL is required with OIDC_ISSUER: the provider sends users back to {PUBLIC_URL}/auth/oidc/callback',
-    );
-  const scopes = (env.OIDC_SCOPES || 'openid email profile').split(/[\s,]+/).filter(Boolean);
-  if (!scopes.includes('openid'))
-    throw new ConfigError(`OIDC_SCOPES must include openid (default: openid email profile), not "${env.OIDC_SCOPES}"`);
-  const roleMap = parseRoleMap(env.OIDC_ROLE_MAP);
-  const roleClaim = env.OIDC_ROLE_CLAIM?.trim() || undefined;
-  if (roleMap.length > 0 && !roleClaim)
-    throw new ConfigError('OIDC_ROLE_MAP needs OIDC_ROLE_CLAIM: the claim that carries the groups, such as groups');
-  const name = env.OIDC_NAME?.trim() || issuerUrl.hostname;
-  if (name.length > 60)
-    throw new ConfigError(`OIDC_NAME must be a short name for the sign-in button (60 characters at most)`);
-  return {
-    issuer,
-    clientId,
-    clientSecret: env.OIDC_CLIENT_SECRET || undefined,
-    name,
-    scopes: scopes.join(' '),
-    roleClaim,
-    roleMap,
-    only,
-    redirectUri: `${publicUrl}/auth/oidc/callback`,
-    allowHttp,
-    linkByEmail: parseFlag('OIDC_LINK_BY_EMAIL', env.OIDC_LINK_BY_EMAIL),
-    mfaAmr: parseClaimValues('OIDC_MFA_AMR', env.OIDC_MFA_AMR, ['mfa', 'otp', 'hwk', 'swk']),
-    mfaAcr: parseClaimValues('OIDC_MFA_ACR', env.OIDC_MFA_ACR, []),
-  };
-}
-
-/** OIDC_MFA_AMR / OIDC_MFA_ACR: values separated by commas or spaces; unset: the default; `none`: no value counts. */
-function parseClaimValues(name: string, raw: string | undefined, fallback: string[]): string[] {
-  if (raw === undefined || raw.trim() === '') return fallback;
-  if (raw.trim() === 'none') return [];
-  const values = raw.split(/[\s,]+/).filter(Boolean);
-  const bad = values.find((value) => value.length > 200 || /[^\x21-\x7e]/.test(value));
-  if (bad !== undefined)
-    throw new ConfigError(`${name} must list claim values separated by commas (such as mfa,otp,hwk), not "${raw}"`);
-  return values;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
