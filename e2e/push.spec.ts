@@ -38,7 +38,17 @@ test('the service worker shows each kind of push as its notification', async ({
   await useSession(page, member, { remember: false });
   await page.goto('/talk');
   await expect(page.getByRole('switch', { name: 'Notifications' })).toBeEnabled();
-  await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  // `ready` gives the registration while its worker may still be activating: a push delivered then can be lost
+  // (seen on a loaded machine), so the pushes wait until the worker is activated.
+  await page.evaluate(async () => {
+    const worker = (await navigator.serviceWorker.ready).active;
+    if (!worker || worker.state === 'activated') return;
+    await new Promise<void>((resolve) => {
+      worker.addEventListener('statechange', () => {
+        if (worker.state === 'activated') resolve();
+      });
+    });
+  });
 
   const cdp = await page.context().newCDPSession(page);
   const registrationId = new Promise<string>((resolve) => {
