@@ -39,7 +39,7 @@ import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { startServer } from '../../e2e/fixtures.ts';
 import { fakeMicrophoneArgs } from '../../e2e/room-audio.ts';
 import { TONE_WAV } from '../../e2e/room-support.ts';
-import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from '../../packages/web/src/features/voice/opusSettings.ts';
+import { applyOpusSettings, JITTER_BUFFER_TARGET_MS } from '../../packages/web/src/engines/voice/opusSettings.ts';
 import { type BarePair, type BarePairOptions, bareJitterBuffer, barePress, setUpBarePair } from './bare.ts';
 import { type BareFigures, printReport } from './report.ts';
 import { openRoomPair, pause, SILENCE_THRESHOLD, SOUND_THRESHOLD } from './room-pair.ts';

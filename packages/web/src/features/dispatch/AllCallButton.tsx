@@ -14,7 +14,7 @@ import type { BroadcastAnswer } from '@talkgroup/protocol';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TalkgroupSocket } from '../../api/socket.ts';
-import type { VoiceRoom } from '../voice/index.ts';
+import type { VoiceRoom } from '../../engines/voice/index.ts';
 
 const ANSWER_WITHIN_MS = 5000;
 

@@ -26,7 +26,7 @@ import { useClientConfig } from '../../api/useClientConfig.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { CallHistory, CallSettingsSwitch } from '../calls/index.ts';
 import { useEmergencyAlerts } from '../emergency/index.ts';
-import type { VoiceRoom } from '../voice/index.ts';
+import type { VoiceRoom } from '../../engines/voice/index.ts';
 import { AllCallButton } from './AllCallButton.tsx';
 import type { ChannelOutput } from './channelOutput.ts';
 import { DispatchAlerts } from './DispatchAlerts.tsx';

@@ -35,7 +35,7 @@ import {
   useTransmissionRecorder,
   useVoiceRoom,
   type VoiceRoom,
-} from '../voice/index.ts';
+} from '../../engines/voice/index.ts';
 import { ChannelOutput } from './channelOutput.ts';
 
 export interface TileChannel {

@@ -11,7 +11,7 @@ import type { VoiceMessage } from '@talkgroup/protocol';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../i18n/dates.ts';
-import { playingVoiceId, playVoiceMessages, stopVoicePlayback, subscribeVoicePlayback } from '../voice/index.ts';
+import { playingVoiceId, playVoiceMessages, stopVoicePlayback, subscribeVoicePlayback } from '../../engines/voice/index.ts';
 
 export function LastHeardStrip({ items, channelName }: { items: VoiceMessage[]; channelName: (id: number) => string }) {
   const { t, i18n } = useTranslation('dispatch');

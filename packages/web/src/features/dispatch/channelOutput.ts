@@ -4,7 +4,7 @@
  * channel is heard at once, each at its level (Dimetra's selected and unselected speakers). An analyser sits
  * behind each gain: what the page plays of a channel, after its level (the diagnostics read it).
  */
-import type { AudioOutput } from '../voice/index.ts';
+import type { AudioOutput } from '../../engines/voice/index.ts';
 
 /** The page's one audio context, made on first use and resumed at each gesture (autoplay policies). */
 let shared: AudioContext | null = null;

@@ -29,7 +29,7 @@ import { useNotify } from '../../components/Notifier.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
 import { SosButton } from '../emergency/index.ts';
-import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../voice/index.ts';
+import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../../engines/voice/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
 import { ListeningPanel } from './listening/ListeningPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';

@@ -14,7 +14,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
-import { MediaProblemAlert, PushToTalkButton } from '../voice/index.ts';
+import { MediaProblemAlert, PushToTalkButton } from '../../engines/voice/index.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
 import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
 import { useRoom } from './useRoom.ts';

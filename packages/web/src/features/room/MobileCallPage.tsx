@@ -17,7 +17,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
-import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../voice/index.ts';
+import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../../engines/voice/index.ts';
 import { ChatPanel } from './chat/ChatPanel.tsx';
 import { RoomMapSection } from './map/RoomMapSection.tsx';
 import { ChannelMembersTable } from './members/ChannelMembersTable.tsx';

@@ -26,7 +26,7 @@ import {
   useVoiceProcessing,
   useVoiceRoom,
   VoiceLinkStatus,
-} from '../voice/index.ts';
+} from '../../engines/voice/index.ts';
 import { micRequestOf, parseCallLink } from './callLink.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
 import { RoomNotice } from './RoomFrame.tsx';

@@ -1,6 +1,6 @@
 /**
  * The room's public face for other features (the members' app, features/talk): the room hook, its frame
- * and the pieces a channel page shows. The voice itself is features/voice's. The room's own pages are loaded by app/router.tsx from their files.
+ * and the pieces a channel page shows. The voice itself is engines/voice's. The room's own pages are loaded by app/router.tsx from their files.
  */
 export { ChatPanel } from './chat/ChatPanel.tsx';
 export { MembersMap } from './map/MembersMap.tsx';

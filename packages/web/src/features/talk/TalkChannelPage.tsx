@@ -31,7 +31,7 @@ import { PageLoader } from '../../components/PageLoader.tsx';
 import { useActivitySentence } from '../activities/index.ts';
 import { ChannelAlertList, SosButton, useChannelAlerts } from '../emergency/index.ts';
 import { type ChannelMember, ChatPanel, type RoomChannel, RoomFrame, RoomMapSection, useRoom } from '../room/index.ts';
-import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } from '../voice/index.ts';
+import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } from '../../engines/voice/index.ts';
 import { markMessagesSeen } from './chatSeen.ts';
 import { BusyNotice, PlayMissedButton, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';

@@ -7,7 +7,7 @@ import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
 import { PrivateCallButton } from '../calls/index.ts';
 import { type ChannelMember, memberName } from '../room/index.ts';
-import type { PeerState } from '../voice/index.ts';
+import type { PeerState } from '../../engines/voice/index.ts';
 
 type MemberState = 'talking' | 'inChannel' | 'online' | 'offline';
 

@@ -24,7 +24,7 @@ import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { useServerEvents } from '../../api/serverEvents.ts';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { useNotify } from '../../components/Notifier.tsx';
-import { playVoiceMessages, setIncomingMuted } from '../voice/index.ts';
+import { playVoiceMessages, setIncomingMuted } from '../../engines/voice/index.ts';
 
 /** The member's missed transmissions (and, with `channelId`, that channel's list), kept fresh by the pushes. */
 export function useMissed(channelId?: number) {

@@ -24,7 +24,7 @@ import type { TalkgroupSocket } from '../../api/socket.ts';
 import { useClientConfig } from '../../api/useClientConfig.ts';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { useNotify } from '../../components/Notifier.tsx';
-import { useTransmissionRecorder, useVoiceRoom, type VoiceRoom } from '../voice/index.ts';
+import { useTransmissionRecorder, useVoiceRoom, type VoiceRoom } from '../../engines/voice/index.ts';
 import { useMissed } from './missed.tsx';
 
 /** How long after another channel's transmission ended a press answers on that channel. */

@@ -14,7 +14,7 @@ import Typography from '@mui/material/Typography';
 import { memo, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TalkgroupSocket } from '../../../api/socket.ts';
-import { useVoiceRoom } from '../../voice/index.ts';
+import { useVoiceRoom } from '../../../engines/voice/index.ts';
 import type { RoomChannel } from '../useRoomChannel.ts';
 
 const STORAGE_KEY = 'talkgroup.listening';

@@ -12,7 +12,7 @@ import Typography from '@mui/material/Typography';
 import { keyframes } from '@mui/system';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { PeerState } from '../../voice/index.ts';
+import type { PeerState } from '../../../engines/voice/index.ts';
 import { gridBand, gridColumns } from './gridLayout.ts';
 
 const pulse = keyframes`
