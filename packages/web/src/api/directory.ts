@@ -2,19 +2,16 @@
  * The team directory as the console reads it: every user (spec section 7, getAllUsers) and every channel with
  * its figures but not its member list (getChannelOverviews, issue 18: at 100,000 users the members of every
  * channel are tens of MB), kept fresh by the server's pushes and by refreshDirectory() after a change made here.
- * Shared by the users, channels, import-export and room features.
+ * Shared by the users, channels and room features and the import-export engine.
  *
  *   useUsers() / useChannels()   TanStack queries of the two lists
  *   useUsersPaged()              whether the organisation is past USERS_PAGED_ABOVE users (issue 18): then the
  *                                user tables ask for a page at a time (getUsersPage), never the whole list
- *   useUserTable(kind, ...)      the users of a table, whole or a page at a time, with its `server` paging
- *                                (`enabled: false` while the table is not shown, e.g. a closed dialog)
  *   useRefreshDirectory()        () => invalidates users, channels, members of channels and dashboard figures
  *   refreshDirectory(client)     the same, for a mutation's onSuccess
  *   useLiveChannels()            subscribes the calling list to channel and presence pushes
  */
 import {
-  type BodyOf,
   type ChannelOverview,
   GetAllUsers,
   GetChannelOverviews,
@@ -25,13 +22,9 @@ import {
   GetUsersInChannel,
   GetUsersPage,
   USERS_PAGED_ABOVE,
-  type User,
-  type UserSortField,
 } from '@talkgroup/protocol';
-import { keepPreviousData, type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useMemo } from 'react';
-import type { PageSizes } from '../components/table/useConsoleTable.ts';
-import { type ServerPagingState, type ServerTable, useServerPaging } from '../components/table/useServerPaging.ts';
+import { type QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import { api } from './client.ts';
 import { callKey, useApiQuery } from './queries.ts';
 import { useServerEvent, useServerEvents } from './serverEvents.ts';
@@ -48,76 +41,6 @@ export function useUsers(options: { enabled?: boolean } = {}) {
 export function useUsersPaged({ enabled = true }: { enabled?: boolean } = {}): boolean | undefined {
   const probe = useApiQuery(GetUsersPage, { start: 0, limit: 1 }, { staleTime: 60_000, enabled });
   return probe.data ? probe.data.res.totalRecords > USERS_PAGED_ABOVE : undefined;
-}
-
-/**
- * The users of a table. Up to USERS_PAGED_ABOVE users: the whole list (getAllUsers), searched, sorted and
- * paged in the browser. Past it: a page at a time from the server (getUsersPage) and `server`, the paging that
- * ConsoleTable takes; `sortFields` says which column sorts by which field of the server (the other columns
- * cannot be sorted then).
- */
-/** How long a fetched page is shown without asking again (pushes and refreshDirectory invalidate it anyway). */
-const PAGE_FRESH_MS = 10_000;
-
-export function useUserTable(
-  kind: 'list' | 'selection',
-  pageSizes: PageSizes,
-  sortFields: Partial<Record<string, UserSortField>>,
-  { enabled = true }: { enabled?: boolean } = {},
-): {
-  users: User[];
-  query: { isPending: boolean; isError: boolean; refetch: () => unknown };
-  server?: ServerTable;
-} {
-  const paged = useUsersPaged({ enabled });
-  const whole = useUsers({ enabled: enabled && paged === false });
-  const queryClient = useQueryClient();
-  const bodyOf = useCallback(
-    ({
-      query,
-      pagination: { pageIndex, pageSize },
-      sorting: [sort],
-    }: ServerPagingState): BodyOf<typeof GetUsersPage> => ({
-      start: pageIndex * pageSize,
-      limit: pageSize,
-      search: query.trim() || undefined,
-      sort: (sort && sortFields[sort.id]) || 'createdAt',
-      direction: sort && !sort.desc ? 'asc' : 'desc',
-    }),
-    [sortFields],
-  );
-  const paging = useServerPaging(kind, pageSizes, (next) =>
-    queryClient.fetchQuery({
-      queryKey: callKey(GetUsersPage, bodyOf(next)),
-      queryFn: ({ signal }) => api(GetUsersPage, bodyOf(next), { signal }),
-      staleTime: PAGE_FRESH_MS,
-    }),
-  );
-  const search = paging.query.trim() || undefined;
-  const page = useApiQuery(GetUsersPage, bodyOf(paging), {
-    // Asked at once, beside the count: past the threshold the first rows need no second round trip.
-    enabled: enabled && paged !== false,
-    placeholderData: keepPreviousData,
-    // A page fetched for a change (useServerPaging's prepare) is shown as it is, not asked again.
-    staleTime: PAGE_FRESH_MS,
-  });
-  const sortable = useMemo(() => new Set(Object.keys(sortFields)), [sortFields]);
-  if (paged !== true) {
-    return {
-      users: whole.data?.res ?? [],
-      query: { isPending: paged === undefined || whole.isPending, isError: whole.isError, refetch: whole.refetch },
-    };
-  }
-  return {
-    users: page.data?.res.users ?? [],
-    query: { isPending: page.isPending, isError: page.isError, refetch: page.refetch },
-    server: {
-      ...paging,
-      rowCount: page.data?.res.totalRecords ?? 0,
-      allIds: () => api(GetUserIds, { search }).then((answer) => answer.res),
-      sortable,
-    },
-  };
 }
 
 /**

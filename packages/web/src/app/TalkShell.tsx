@@ -4,8 +4,8 @@
  * banner of the console: an alert must reach every administrator's screen.
  */
 import { useMay } from '../api/session.ts';
-import { PrivateCallCenter } from '../features/calls/index.ts';
-import { EmergencyCenter } from '../features/emergency/index.ts';
+import { PrivateCallCenter } from '../engines/calls/index.ts';
+import { EmergencyCenter } from '../engines/emergency/index.ts';
 import { TalkLayout } from '../features/talk/index.ts';
 import { AccountMenu } from './shell/AccountMenu.tsx';
 

@@ -27,7 +27,7 @@ function page(load: () => Promise<{ default: ComponentType }>, ...namespaces: Na
 const ShellLayout = page(() => import('./shell/ShellLayout.tsx'));
 const NotFoundPage = page(() => import('./NotFoundPage.tsx'));
 const DashboardPage = page(
-  () => import('../features/dashboard/index.ts').then((feature) => ({ default: feature.DashboardPage })),
+  () => import('./dashboard/index.ts').then((feature) => ({ default: feature.DashboardPage })),
   'dashboard',
   'activity',
   'users',

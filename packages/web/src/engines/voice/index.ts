@@ -2,7 +2,7 @@
  * The voice engine (issue 34: out of features/room): joining a channel's voice (peer to peer or through the
  * media server), push-to-talk and the floor, the microphone and its processing, recording and uploading each
  * transmission, playing recorded ones, and the controls every voice page shows. The room pages, /talk,
- * /dispatch and private calls all use it; it imports no other feature.
+ * /dispatch and private calls all use it; it imports no feature (engines sit below them).
  */
 export { setIncomingMuted } from './incoming.ts';
 export { MediaProblemAlert } from './MediaProblemAlert.tsx';

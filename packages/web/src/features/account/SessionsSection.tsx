@@ -1,8 +1,8 @@
 /** "Sessions" on /account (issue 38): where one is signed in, each other session ended from here. */
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { SessionsList } from '../../components/SessionsList.tsx';
 import { AccountSection } from './AccountPage.tsx';
-import { SessionsList } from './SessionsList.tsx';
 
 export function SessionsSection() {
   const { t } = useTranslation('account');

@@ -1,7 +1,6 @@
 /** The user's own account page (/account): passkeys, second factor, single sign-on, sessions. */
 export { AccountPage, AccountSection } from './AccountPage.tsx';
 export { PasskeysSection, webAuthnProblem } from './PasskeysSection.tsx';
-export { SessionsList } from './SessionsList.tsx';
 export { SessionsSection } from './SessionsSection.tsx';
 export { SsoSection } from './SsoSection.tsx';
 export { TwoStepSection } from './TwoStepSection.tsx';

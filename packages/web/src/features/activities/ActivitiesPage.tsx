@@ -19,7 +19,7 @@ import { useTranslation } from 'react-i18next';
 import { useMay } from '../../api/session.ts';
 import { useLatestSearchParams } from '../../api/useLatestSearchParams.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { RowsExportMenu } from '../import-export/index.ts';
+import { RowsExportMenu } from '../../engines/import-export/index.ts';
 import { ActivityFilters } from './ActivityFilters.tsx';
 import { ActivityTimeline } from './ActivityTimeline.tsx';
 import { type ActivityFilterValues, callFilter, filterFromParams, isFiltering, writeFilter } from './activityFilter.ts';

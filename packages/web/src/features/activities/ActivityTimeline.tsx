@@ -30,8 +30,8 @@ import Typography from '@mui/material/Typography';
 import type { Activity, ActivityType } from '@talkgroup/protocol';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ActivitySentence } from '../../engines/activities/ActivitySentence.tsx';
 import { formatDate } from '../../i18n/dates.ts';
-import { ActivitySentence } from './ActivitySentence.tsx';
 
 type Tone = 'primary' | 'secondary' | 'info' | 'error' | 'success' | 'grey';
 

@@ -2,9 +2,9 @@
 import { type Activity, type BodyOf, GetAllActivities } from '@talkgroup/protocol';
 import type { TFunction } from 'i18next';
 import { api } from '../../api/client.ts';
+import { type ActivityT, activitySentence } from '../../engines/activities/activitySentence.ts';
+import type { ExportRows } from '../../engines/import-export/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
-import type { ExportRows } from '../import-export/index.ts';
-import { type ActivityT, activitySentence } from './activitySentence.ts';
 
 /** The most a call gives; and the most an export holds (a spreadsheet of more is no longer read). */
 const PAGE = 1000;

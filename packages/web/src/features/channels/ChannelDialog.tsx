@@ -25,12 +25,12 @@ import { useController, useForm, useWatch } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { z } from 'zod';
 import { ApiError, errorMessage } from '../../api/client.ts';
-import { useUserTable } from '../../api/directory.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { CancelButton, FormDialog, SubmitButton } from '../../components/FormDialog.tsx';
 import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { SelectionTable } from '../../components/table/SelectionTable.tsx';
 import { SELECTION_PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
+import { useUserTable } from '../../components/table/useUserTable.ts';
 import { useSaveChannel } from './api/saveChannel.ts';
 
 export interface ChannelDialogProps {

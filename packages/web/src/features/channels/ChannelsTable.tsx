@@ -22,7 +22,7 @@ import { useChannels, useLiveChannels } from '../../api/directory.ts';
 import { useMay } from '../../api/session.ts';
 import { ConsoleTable, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
-import { ExportButton, ImportButton } from '../import-export/index.ts';
+import { ExportButton, ImportButton } from '../../engines/import-export/index.ts';
 import { ChannelDialog } from './ChannelDialog.tsx';
 import { ConnectedCount } from './ConnectedCount.tsx';
 import { DeleteChannelConfirm } from './DeleteChannelConfirm.tsx';

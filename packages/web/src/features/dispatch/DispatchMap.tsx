@@ -14,10 +14,11 @@ import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 import { useServerEvents } from '../../api/serverEvents.ts';
 import { useClientConfig } from '../../api/useClientConfig.ts';
-import { useActivitySentence } from '../activities/index.ts';
-import { PrivateCallButton } from '../calls/index.ts';
-import { type ChannelMember, MembersMap, memberName } from '../room/index.ts';
-import { TrackingLayers, TrackingToolbar, useMapTracking } from '../tracking/index.ts';
+import { useActivitySentence } from '../../engines/activities/index.ts';
+import { PrivateCallButton } from '../../engines/calls/index.ts';
+import { MembersMap } from '../../engines/map/index.ts';
+import { type ChannelMember, memberName } from '../../engines/room/index.ts';
+import { TrackingLayers, TrackingToolbar, useMapTracking } from '../../engines/tracking/index.ts';
 
 export interface DispatchMapProps {
   /** The monitored channels: their members are on the map, and a new zone belongs to one of them. */

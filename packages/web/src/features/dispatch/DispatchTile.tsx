@@ -26,9 +26,8 @@ import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
 import { getToken } from '../../api/session.ts';
 import type { TalkgroupSocket } from '../../api/socket.ts';
-import { formatDate } from '../../i18n/dates.ts';
-import { PrivateCallButton } from '../calls/index.ts';
-import { memberName } from '../room/index.ts';
+import { PrivateCallButton } from '../../engines/calls/index.ts';
+import { memberName } from '../../engines/room/index.ts';
 import {
   PushToTalkButton,
   playVoiceMessages,
@@ -36,6 +35,7 @@ import {
   useVoiceRoom,
   type VoiceRoom,
 } from '../../engines/voice/index.ts';
+import { formatDate } from '../../i18n/dates.ts';
 import { ChannelOutput } from './channelOutput.ts';
 
 export interface TileChannel {

@@ -10,8 +10,13 @@ import Typography from '@mui/material/Typography';
 import type { VoiceMessage } from '@talkgroup/protocol';
 import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
+import {
+  playingVoiceId,
+  playVoiceMessages,
+  stopVoicePlayback,
+  subscribeVoicePlayback,
+} from '../../engines/voice/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
-import { playingVoiceId, playVoiceMessages, stopVoicePlayback, subscribeVoicePlayback } from '../../engines/voice/index.ts';
 
 export function LastHeardStrip({ items, channelName }: { items: VoiceMessage[]; channelName: (id: number) => string }) {
   const { t, i18n } = useTranslation('dispatch');

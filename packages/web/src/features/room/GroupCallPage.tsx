@@ -27,18 +27,18 @@ import { api, errorMessage } from '../../api/client.ts';
 import { useChosen } from '../../api/useChosen.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
-import { useActivitySentence } from '../activities/index.ts';
-import { SosButton } from '../emergency/index.ts';
+import { useActivitySentence } from '../../engines/activities/index.ts';
+import { SosButton } from '../../engines/emergency/index.ts';
+import { RoomMapSection } from '../../engines/map/RoomMapSection.tsx';
+import { ChatPanel } from '../../engines/room/chat/ChatPanel.tsx';
+import { UsersInChannelSection } from '../../engines/room/members/UsersInChannelSection.tsx';
+import type { ChannelMember } from '../../engines/room/members/useChannelMembers.ts';
+import { RoomFrame } from '../../engines/room/RoomFrame.tsx';
+import { useRoom } from '../../engines/room/useRoom.ts';
 import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../../engines/voice/index.ts';
-import { ChatPanel } from './chat/ChatPanel.tsx';
 import { ListeningPanel } from './listening/ListeningPanel.tsx';
-import { RoomMapSection } from './map/RoomMapSection.tsx';
-import { UsersInChannelSection } from './members/UsersInChannelSection.tsx';
-import type { ChannelMember } from './members/useChannelMembers.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
-import { RoomFrame } from './RoomFrame.tsx';
 import { SearchUserDialog } from './SearchUserDialog.tsx';
-import { useRoom } from './useRoom.ts';
 
 /** Counts the messages that arrived while the panel was closed. */
 /** From this width the open chat is a column beside the room (issue 17 point 8); narrower below WIDE_LAYOUT_MIN_WIDTH. */

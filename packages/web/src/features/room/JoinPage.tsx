@@ -14,10 +14,10 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
+import { RoomFrame, SignedInRoom } from '../../engines/room/RoomFrame.tsx';
+import { useRoom } from '../../engines/room/useRoom.ts';
 import { MediaProblemAlert, PushToTalkButton } from '../../engines/voice/index.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
-import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
-import { useRoom } from './useRoom.ts';
 
 export default function JoinPage() {
   const { t } = useTranslation('room');

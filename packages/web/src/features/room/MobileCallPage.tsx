@@ -16,15 +16,15 @@ import { useCallback, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { usePageTitle } from '../../components/PageHeader.tsx';
-import { useActivitySentence } from '../activities/index.ts';
+import { useActivitySentence } from '../../engines/activities/index.ts';
+import { RoomMapSection } from '../../engines/map/RoomMapSection.tsx';
+import { ChatPanel } from '../../engines/room/chat/ChatPanel.tsx';
+import { ChannelMembersTable } from '../../engines/room/members/ChannelMembersTable.tsx';
+import type { ChannelMember } from '../../engines/room/members/useChannelMembers.ts';
+import { RoomFrame, SignedInRoom } from '../../engines/room/RoomFrame.tsx';
+import { useRoom } from '../../engines/room/useRoom.ts';
 import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../../engines/voice/index.ts';
-import { ChatPanel } from './chat/ChatPanel.tsx';
-import { RoomMapSection } from './map/RoomMapSection.tsx';
-import { ChannelMembersTable } from './members/ChannelMembersTable.tsx';
-import type { ChannelMember } from './members/useChannelMembers.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
-import { RoomFrame, SignedInRoom } from './RoomFrame.tsx';
-import { useRoom } from './useRoom.ts';
 
 type MobileTab = 'voice' | 'chat' | 'members';
 

@@ -22,7 +22,7 @@ import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../api/client.ts';
-import { refreshDirectory, useUserTable } from '../../api/directory.ts';
+import { refreshDirectory } from '../../api/directory.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import { useConfirm } from '../../components/ConfirmProvider.tsx';
 import { DialogAlert } from '../../components/DialogAlert.tsx';
@@ -30,6 +30,7 @@ import { FormDialog } from '../../components/FormDialog.tsx';
 import type { Notice } from '../../components/Notifier.tsx';
 import { ConsoleTable } from '../../components/table/ConsoleTable.tsx';
 import { PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
+import { useUserTable } from '../../components/table/useUserTable.ts';
 
 export interface SearchUserDialogProps {
   open: boolean;

@@ -20,6 +20,9 @@ import { useClientConfig } from '../../api/useClientConfig.ts';
 import { ConnectionBanner } from '../../components/ConnectionBanner.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
+import { RoomNotice } from '../../engines/room/RoomFrame.tsx';
+import { useRoomChannel } from '../../engines/room/useRoomChannel.ts';
+import { useRoomSocket } from '../../engines/room/useRoomSocket.ts';
 import {
   MediaProblemAlert,
   PushToTalkButton,
@@ -29,9 +32,6 @@ import {
 } from '../../engines/voice/index.ts';
 import { micRequestOf, parseCallLink } from './callLink.ts';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
-import { RoomNotice } from './RoomFrame.tsx';
-import { useRoomChannel } from './useRoomChannel.ts';
-import { useRoomSocket } from './useRoomSocket.ts';
 
 const MIC_EVENT = 'talkgroup:mic';
 

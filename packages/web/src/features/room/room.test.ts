@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { markerLabel } from '../../engines/map/markerLabel.ts';
 import { micRequestOf, parseCallLink } from './callLink.ts';
-import { markerLabel } from './map/markerLabel.ts';
 import { gridBand, gridColumns } from './participants/gridLayout.ts';
 
 describe('map marker label', () => {

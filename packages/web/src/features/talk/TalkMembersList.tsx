@@ -5,8 +5,8 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
-import { PrivateCallButton } from '../calls/index.ts';
-import { type ChannelMember, memberName } from '../room/index.ts';
+import { PrivateCallButton } from '../../engines/calls/index.ts';
+import { type ChannelMember, memberName } from '../../engines/room/index.ts';
 import type { PeerState } from '../../engines/voice/index.ts';
 
 type MemberState = 'talking' | 'inChannel' | 'online' | 'offline';

@@ -12,7 +12,7 @@ import IconButton from '@mui/material/IconButton';
 import Tooltip from '@mui/material/Tooltip';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SessionsList } from '../account/index.ts';
+import { SessionsList } from '../../components/SessionsList.tsx';
 
 export function UserSessionsButton({ userId, name }: { userId: number; name: string }) {
   const { t } = useTranslation('users');

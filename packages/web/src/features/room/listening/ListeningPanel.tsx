@@ -14,8 +14,8 @@ import Typography from '@mui/material/Typography';
 import { memo, useCallback, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TalkgroupSocket } from '../../../api/socket.ts';
+import type { RoomChannel } from '../../../engines/room/useRoomChannel.ts';
 import { useVoiceRoom } from '../../../engines/voice/index.ts';
-import type { RoomChannel } from '../useRoomChannel.ts';
 
 const STORAGE_KEY = 'talkgroup.listening';
 

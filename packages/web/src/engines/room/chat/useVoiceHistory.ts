@@ -16,7 +16,7 @@ import { api } from '../../../api/client.ts';
 import { callKey } from '../../../api/queries.ts';
 import { readVoiceListened, writeVoiceListened } from '../../../api/roomStorage.ts';
 import type { TalkgroupSocket } from '../../../api/socket.ts';
-import { playingVoiceId, playVoiceMessages, stopVoicePlayback, subscribeVoicePlayback } from '../../../engines/voice/index.ts';
+import { playingVoiceId, playVoiceMessages, stopVoicePlayback, subscribeVoicePlayback } from '../../voice/index.ts';
 
 export interface VoiceHistoryOptions {
   channelId: number | undefined;

@@ -17,7 +17,7 @@ import { callKey, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent } from '../../api/serverEvents.ts';
 import { useSession } from '../../api/session.ts';
 import { formatDate } from '../../i18n/dates.ts';
-import { playVoiceMessages } from '../../engines/voice/index.ts';
+import { playVoiceMessages } from '../voice/index.ts';
 
 /** The call's transmissions: its pair's voice history between its answer and its end. */
 async function playCall(call: PrivateCall): Promise<void> {

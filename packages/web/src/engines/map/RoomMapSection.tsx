@@ -1,7 +1,7 @@
 /**
  * The map area of the room (spec section 2): the members' map with the channel users table beside it, the
  * 'Unknown location' dialog, and on narrow screens a button that scrolls to the map. With the channel named,
- * its trails and zones too (issue 28, features/tracking): the tools above the map, the layers in it.
+ * its trails and zones too (issue 28, engines/tracking): the tools above the map, the layers in it.
  */
 import MapIcon from '@mui/icons-material/Map';
 import Box from '@mui/material/Box';
@@ -13,11 +13,11 @@ import type { ClientConfig } from '@talkgroup/protocol';
 import { WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { PrivateCallButton } from '../../calls/index.ts';
-import { type MapTracking, TrackingLayers, TrackingToolbar, useMapTracking } from '../../tracking/index.ts';
-import { ChannelMembersTable } from '../members/ChannelMembersTable.tsx';
-import { UnknownLocationDialog } from '../members/UnknownLocationDialog.tsx';
-import { type ChannelMember, memberName } from '../members/useChannelMembers.ts';
+import { PrivateCallButton } from '../calls/index.ts';
+import { ChannelMembersTable } from '../room/members/ChannelMembersTable.tsx';
+import { UnknownLocationDialog } from '../room/members/UnknownLocationDialog.tsx';
+import { type ChannelMember, memberName } from '../room/members/useChannelMembers.ts';
+import { type MapTracking, TrackingLayers, TrackingToolbar, useMapTracking } from '../tracking/index.ts';
 import { MembersMap, type MembersMapHandle } from './MembersMap.tsx';
 
 export interface RoomMapSectionProps {

@@ -14,9 +14,9 @@ import { EndSession, GetSessions, type SessionInfo } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { api, errorMessage } from '../../api/client.ts';
-import { callKey, useApiQuery } from '../../api/queries.ts';
-import { formatDate } from '../../i18n/dates.ts';
+import { api, errorMessage } from '../api/client.ts';
+import { callKey, useApiQuery } from '../api/queries.ts';
+import { formatDate } from '../i18n/dates.ts';
 
 export function SessionsList({ userId }: { userId?: number }) {
   const { t } = useTranslation('account');

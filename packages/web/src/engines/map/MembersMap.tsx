@@ -25,8 +25,8 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
-import { dateLocale } from '../../../i18n/dates.ts';
-import { type ChannelMember, memberName } from '../members/useChannelMembers.ts';
+import { dateLocale } from '../../i18n/dates.ts';
+import { type ChannelMember, memberName } from '../room/members/useChannelMembers.ts';
 import { CooperativeGestures, type GestureHint } from './CooperativeGestures.tsx';
 import { markerLabel } from './markerLabel.ts';
 
@@ -59,7 +59,7 @@ export interface MembersMapProps {
   ref?: Ref<MembersMapHandle>;
   /** What a member's popup offers besides its facts (a "Private call" button). */
   memberAction?: (member: ChannelMember) => ReactNode;
-  /** Layers drawn inside the map, under the members (trails, zones: features/tracking's TrackingLayers). */
+  /** Layers drawn inside the map, under the members (trails, zones: engines/tracking's TrackingLayers). */
   children?: ReactNode;
 }
 

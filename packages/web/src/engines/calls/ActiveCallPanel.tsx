@@ -14,7 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { useSharedSocket } from '../../api/serverEvents.ts';
 import { getToken } from '../../api/session.ts';
 import { useClientConfig } from '../../api/useClientConfig.ts';
-import { MediaProblemAlert, PushToTalkButton, useTransmissionRecorder, useVoiceRoom } from '../../engines/voice/index.ts';
+import { MediaProblemAlert, PushToTalkButton, useTransmissionRecorder, useVoiceRoom } from '../voice/index.ts';
 import { hangUp } from './callState.ts';
 
 export interface ActiveCallPanelProps {

@@ -24,7 +24,7 @@ import { DASHBOARD_ACTIVITIES_PAGE_SIZE } from '@talkgroup/protocol';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
-import { ActivityTimeline, useActivityPage } from '../activities/index.ts';
+import { ActivityTimeline, useActivityPage } from '../../features/activities/index.ts';
 
 function PagedTimeline({ label, pagerLabel }: { label: string; pagerLabel: string }) {
   const { t } = useTranslation(['dashboard', 'common']);

@@ -17,7 +17,7 @@ import { api } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
 import { useMay, useSession } from '../../api/session.ts';
 import { useClientConfig } from '../../api/useClientConfig.ts';
-import { useTransmissionRecorder, useVoiceProcessing, useVoiceRoom } from '../../engines/voice/index.ts';
+import { useTransmissionRecorder, useVoiceProcessing, useVoiceRoom } from '../voice/index.ts';
 import { useChat } from './chat/useChat.ts';
 import { useChannelMembers } from './members/useChannelMembers.ts';
 import { useRoomChannel } from './useRoomChannel.ts';

@@ -9,7 +9,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { RecordedMark } from '../../../engines/voice/index.ts';
+import { RecordedMark } from '../../voice/index.ts';
 import type { VoiceHistory } from './useVoiceHistory.ts';
 import { VoiceExportDialog } from './VoiceExportDialog.tsx';
 
