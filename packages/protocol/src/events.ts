@@ -125,15 +125,22 @@ export const BroadcastRequest = z.object({
  */
 export type BroadcastRefusal = 'busy' | 'listen_only' | 'not_joined' | 'not_allowed';
 
-/** The answer to broadcast_request: the floor is taken channel by channel; these rooms are the caller's now. */
+/**
+ * The answer to broadcast_request: the floor is taken channel by channel; these rooms are the caller's now,
+ * under one grant (`grantId`, when any was granted) that the call's recording names when it is uploaded.
+ */
 export interface BroadcastAnswer {
   granted: string[];
+  grantId?: string;
   refused: Array<{ room: string; reason: BroadcastRefusal; holder?: { userId: number; name: string } }>;
 }
 
-/** A refused press: someone else holds the floor, or this socket may only listen there (mode or rights). */
+/**
+ * A granted press names its grant (`grantId`: the upload of what was said names it too); a refused one, who
+ * holds the floor, or that this socket may only listen there (mode or rights).
+ */
 export type FloorAnswer =
-  | { granted: true }
+  | { granted: true; grantId: string }
   | { granted: false; holder: { userId: number; name: string } }
   | { granted: false; reason: 'listen_only' };
 
@@ -255,7 +262,7 @@ export interface ServerToClientEvents {
    * To the holder only: the server gave it the floor without a press (an emergency: open microphone for
    * holdMs, then floor_revoked with reason timeout).
    */
-  floor_granted: (payload: { room: string; reason: 'emergency'; holdMs: number }) => void;
+  floor_granted: (payload: { room: string; reason: 'emergency'; holdMs: number; grantId: string }) => void;
   /** To every administrator and the rooms of the sender's channels: an SOS. */
   emergencyAlert: (alert: EmergencyAlert) => void;
   /** To the same: an administrator took the alert. */

@@ -5,7 +5,7 @@ import { VOICE_MAX_DURATION_MS } from '../rules.ts';
 import { IsoTime } from './shared.ts';
 
 // Voice history (issue 15; see docs/api.md)
-/** Multipart form: audio (the recording), channelId, startedAt, durationMs, clientId?. */
+/** Multipart form: audio (the recording), channelId, startedAt, durationMs, clientId?, grantId?, alsoChannelIds?. */
 export const UPLOAD_VOICE_MESSAGE_PATH = '/user/api/uploadVoiceMessage';
 export const UploadVoiceMessageFields = z.object({
   channelId: Id,
@@ -15,6 +15,14 @@ export const UploadVoiceMessageFields = z.object({
   clientId: z
     .string()
     .regex(/^[\w-]{8,64}$/, 'must be 8 to 64 letters, digits, - or _')
+    .optional(),
+  /**
+   * The floor grant this transmission was said under, as the floor's answer named it (floor_request,
+   * broadcast_request, floor_granted). Without it (an older page), nothing is kept.
+   */
+  grantId: z
+    .string()
+    .regex(/^[\w-]{8,64}$/, 'must be the grantId of the floor answer')
     .optional(),
   /**
    * An all call (the dispatch console): the other channels it was heard in, comma-separated ids. The one

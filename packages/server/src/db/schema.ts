@@ -229,6 +229,8 @@ export interface TalkBurstsTable {
   ended_at: string | null;
   /** How the channel's voice went when the floor was granted (migration 0016): 'mesh' or 'server'; null before. */
   plane: string | null;
+  /** The floor grant's id, as its answer carried it (migration 0029; an all call's channels share one); null before. */
+  grant_id: string | null;
 }
 
 export interface DevicesTable {

@@ -1,20 +1,33 @@
 /**
- * Floor control: one talker per channel (issue 14). The decision comes from the floor store (memory, or an
- * atomic Redis script across instances) and is pushed at once (floor_taken, floor_idle, floor_revoked);
- * talk bursts and activities are written after, by the callers. A holding ends when its holder releases,
- * leaves, disconnects or is preempted (a dispatcher breaks in on a member, an administrator on both, an emergency
- * on anyone), and after FLOOR_MAX_SECONDS at the latest.
+ * Giving the floor and taking it back (issue 14): a take asks the holders (holders.ts, by policy.ts's rule:
+ * one holder per channel, memory or an atomic Redis script across instances) and is pushed at once through the
+ * socket layer's `signals` (floor_taken, floor_idle, floor_revoked); talk bursts and activities are written
+ * after, by the callers. Each grant has an id that the answer carries. A holding ends when its holder
+ * releases, leaves, disconnects or is preempted, and after FLOOR_MAX_SECONDS at the latest.
  */
-import {
-  EMERGENCY_FLOOR_PRIORITY,
-  type FloorAnswer,
-  type FloorRevokeReason,
-  floorPriorityOf,
-} from '@talkgroup/protocol';
+import { randomUUID } from 'node:crypto';
+import type { FloorAnswer, FloorRevokeReason, Role } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import type { FloorClaim, FloorStore } from '../floor/store.ts';
-import type { EmitTo, SocketData } from './io.ts';
-import { channelRoom, peerRoom } from './room-names.ts';
+import type { FloorClaim, FloorStore } from './holders.ts';
+import { claimPriority } from './policy.ts';
+
+/** Who presses: a socket's user (or, over HTTP, a user and the socket id that stands for it). */
+export interface Talker {
+  userId: number;
+  name: string;
+  role: Role;
+  socketId: string;
+}
+
+/** How the floor's changes reach the channel's pages (the socket layer implements it: realtime/floor-signals.ts). */
+export interface FloorSignals {
+  /** The room's pages learn who talks now (floor_taken). */
+  taken(room: string, claim: FloorClaim): void;
+  /** The room's pages learn the floor is free (floor_idle). */
+  idle(room: string): void;
+  /** The holder's socket learns why the floor was taken back (floor_revoked). */
+  revoked(channelId: number, socketId: string, room: string, reason: FloorRevokeReason): void;
+}
 
 export interface FloorOutcome {
   answer: FloorAnswer;
@@ -27,15 +40,12 @@ export interface TakeOptions {
   emergency?: boolean;
   /** How long the holding may last; FLOOR_MAX_SECONDS when absent. */
   holdMs?: number;
+  /** The grant's id (an all call's channels share one); a new one when absent. */
+  grantId?: string;
 }
 
 export interface Floor {
-  take(
-    holder: Pick<SocketData, 'userId' | 'name' | 'role'> & { socketId: string },
-    room: string,
-    channelId: number,
-    options?: TakeOptions,
-  ): Promise<FloorOutcome>;
+  take(holder: Talker, room: string, channelId: number, options?: TakeOptions): Promise<FloorOutcome>;
   /** Frees the floor if `socketId` holds it; `reason` tells the holder why (none when it let go itself). */
   free(socketId: string, room: string, channelId: number, reason?: FloorRevokeReason): Promise<FloorClaim | undefined>;
   /** Who holds the channel's floor now (across instances). */
@@ -49,14 +59,14 @@ export interface Floor {
 }
 
 export function floorControl(deps: {
-  emitTo: EmitTo;
+  signals: FloorSignals;
   store: FloorStore;
   maxMs: number;
   log: FastifyBaseLogger;
   /** A holding that ran out: its holder's mic goes off (talk bursts, onMicStateChanged). */
   onTimeout: (claim: FloorClaim, channelId: number) => Promise<void>;
 }): Floor {
-  const { store, maxMs, emitTo, log } = deps;
+  const { store, maxMs, signals, log } = deps;
   /** This instance's timers of the holdings it granted, with their claims and when they run out. */
   const timers = new Map<number, { socketId: string; timer: NodeJS.Timeout; claim: FloorClaim; endsAt: number }>();
 
@@ -69,14 +79,14 @@ export function floorControl(deps: {
 
   const floor: Floor = {
     async take(holder, room, channelId, options = {}) {
-      const priority = options.emergency ? EMERGENCY_FLOOR_PRIORITY : floorPriorityOf(holder.role);
       const claim: FloorClaim = {
         socketId: holder.socketId,
         userId: holder.userId,
         name: holder.name,
         role: holder.role,
-        priority,
+        priority: claimPriority(holder.role, options.emergency),
         since: new Date().toISOString(),
+        grantId: options.grantId ?? randomUUID(),
       };
       const holdMs = options.holdMs ?? maxMs;
       // A little longer in the store than the timer: the timer frees it, the expiry only covers a lost instance.
@@ -84,9 +94,7 @@ export function floorControl(deps: {
       if (!decision.granted) {
         return { answer: { granted: false, holder: { userId: decision.holder.userId, name: decision.holder.name } } };
       }
-      if (decision.preempted) {
-        emitTo([peerRoom(channelId, decision.preempted.socketId)], 'floor_revoked', { room, reason: 'preempted' });
-      }
+      if (decision.preempted) signals.revoked(channelId, decision.preempted.socketId, room, 'preempted');
       const alreadyHeld = timers.get(channelId)?.socketId === claim.socketId;
       if (!alreadyHeld || options.holdMs !== undefined) {
         disarm(channelId);
@@ -97,25 +105,20 @@ export function floorControl(deps: {
           })().catch((error) => log.error({ err: error, channelId }, 'could not take the floor back'));
         }, holdMs);
         timer.unref();
-        timers.set(channelId, { socketId: claim.socketId, timer, claim, endsAt: Date.now() + holdMs });
+        timers.set(channelId, { socketId: claim.socketId, timer, claim: decision.kept, endsAt: Date.now() + holdMs });
       }
-      if (!alreadyHeld) {
-        emitTo([channelRoom(room)], 'floor_taken', {
-          room,
-          userId: claim.userId,
-          name: claim.name,
-          since: claim.since,
-        });
-      }
-      return { answer: { granted: true }, preempted: decision.preempted };
+      if (!alreadyHeld) signals.taken(room, decision.kept);
+      // Its own socket's holding keeps its grant (and the talk burst that names it).
+      const grantId = decision.kept.grantId ?? (claim.grantId as string);
+      return { answer: { granted: true, grantId }, preempted: decision.preempted };
     },
 
     async free(socketId, room, channelId, reason) {
       const freed = await store.release(channelId, socketId);
       if (!freed) return undefined;
       disarm(channelId, socketId);
-      if (reason) emitTo([peerRoom(channelId, socketId)], 'floor_revoked', { room, reason });
-      emitTo([channelRoom(room)], 'floor_idle', { room });
+      if (reason) signals.revoked(channelId, socketId, room, reason);
+      signals.idle(room);
       return freed;
     },
 

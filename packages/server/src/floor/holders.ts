@@ -1,33 +1,21 @@
 /**
  * Who holds the floor of each channel. One holder per channel across instances: with Redis the decision is
  * one atomic script (never a read then a write); without Redis there is one instance, and memory is the
- * truth. Answered without any database write, so a grant is as fast as a round trip to Redis.
+ * truth. Both apply policy.ts's `decideTake`. Answered without any database write, so a grant is as fast as a
+ * round trip to Redis.
  */
-import { floorPriorityOf, ROLES, type Role } from '@talkgroup/protocol';
+import { floorPriorityOf, ROLES } from '@talkgroup/protocol';
+import { decideTake, type FloorClaim } from './policy.ts';
 
-export interface FloorClaim {
-  socketId: string;
-  userId: number;
-  name: string;
-  role: Role;
-  /** ISO time of the grant. */
-  since: string;
-  /** Who may take the floor from whom: a higher priority preempts a lower one (the role's, protocol's roles.ts). */
-  priority: number;
-}
+export type { FloorClaim } from './policy.ts';
 
-/** A claim written by an older instance has no priority: its role tells. */
-const priorityOf = (claim: FloorClaim) =>
-  typeof claim.priority === 'number' ? claim.priority : floorPriorityOf(claim.role);
-
-export type FloorDecision = { granted: true; preempted?: FloorClaim } | { granted: false; holder: FloorClaim };
+/** A take's outcome: granted, the claim the floor keeps (its grant) and the holding it ended; or who holds it. */
+export type FloorDecision =
+  | { granted: true; kept: FloorClaim; preempted?: FloorClaim }
+  | { granted: false; holder: FloorClaim };
 
 export interface FloorStore {
-  /**
-   * Gives the floor to `claim` when nobody holds it, when its socket already does (keeping the higher of the
-   * two priorities), or when the claim's priority is higher than the holder's. `ttlMs` bounds a holding that
-   * nobody releases (a lost instance).
-   */
+  /** Takes the floor for `claim` as policy.ts decides. `ttlMs` bounds a holding nobody releases (a lost instance). */
   take(channelId: number, claim: FloorClaim, ttlMs: number): Promise<FloorDecision>;
   /** Frees the floor if this socket holds it; returns the claim that was freed. */
   release(channelId: number, socketId: string): Promise<FloorClaim | undefined>;
@@ -45,13 +33,10 @@ export function memoryFloorStore(): FloorStore {
   return {
     async take(channelId, claim, ttlMs) {
       const holder = current(channelId);
-      const same = holder?.socketId === claim.socketId;
-      if (holder && !same && priorityOf(claim) <= priorityOf(holder)) return { granted: false, holder };
-      holders.set(channelId, {
-        claim: holder && same ? { ...holder, priority: Math.max(priorityOf(holder), claim.priority) } : claim,
-        until: Date.now() + ttlMs,
-      });
-      return holder && holder.socketId !== claim.socketId ? { granted: true, preempted: holder } : { granted: true };
+      const decision = decideTake(holder, claim);
+      if (!decision.granted) return { granted: false, holder: holder as FloorClaim };
+      holders.set(channelId, { claim: decision.keeps, until: Date.now() + ttlMs });
+      return { granted: true, kept: decision.keeps, preempted: decision.preempted };
     },
     async release(channelId, socketId) {
       const holder = current(channelId);
@@ -71,7 +56,8 @@ export interface FloorRedis {
   get(key: string): Promise<unknown>;
 }
 
-// ARGV: the claim (JSON), its priority, the time to live (ms), each role's priority (JSON: for claims without one).
+// policy.ts's decideTake, atomically. ARGV: the claim (JSON), its priority, the time to live (ms), each role's
+// priority (JSON: for claims without one). Answers {granted, the holding ended or refusing, the claim kept}.
 const TAKE = `
 local current = redis.call('GET', KEYS[1])
 if current then
@@ -84,18 +70,20 @@ if current then
   local wanted = tonumber(ARGV[2])
   if holder.socketId == claim.socketId then
     if wanted > held then
-      redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-    else
-      redis.call('PEXPIRE', KEYS[1], ARGV[3])
+      holder.priority = wanted
+      local kept = cjson.encode(holder)
+      redis.call('SET', KEYS[1], kept, 'PX', ARGV[3])
+      return {1, '', kept}
     end
-    return {1, ''}
+    redis.call('PEXPIRE', KEYS[1], ARGV[3])
+    return {1, '', current}
   end
-  if wanted <= held then return {0, current} end
+  if wanted <= held then return {0, current, ''} end
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-  return {1, current}
+  return {1, current, ARGV[1]}
 end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
-return {1, ''}`;
+return {1, '', ARGV[1]}`;
 
 const RELEASE = `
 local current = redis.call('GET', KEYS[1])
@@ -109,7 +97,7 @@ const ROLE_PRIORITIES = JSON.stringify(Object.fromEntries(ROLES.map((role) => [r
 export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
   return {
     async take(channelId, claim, ttlMs) {
-      const [granted, other] = (await redis.eval(TAKE, {
+      const [granted, other, kept] = (await redis.eval(TAKE, {
         keys: [`${prefix}${channelId}`],
         arguments: [
           JSON.stringify(claim),
@@ -117,8 +105,9 @@ export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
           String(Math.max(1, Math.round(ttlMs))),
           ROLE_PRIORITIES,
         ],
-      })) as [number, string];
-      if (granted === 1) return other ? { granted: true, preempted: JSON.parse(other) } : { granted: true };
+      })) as [number, string, string];
+      if (granted === 1)
+        return { granted: true, kept: JSON.parse(kept), ...(other ? { preempted: JSON.parse(other) } : {}) };
       return { granted: false, holder: JSON.parse(other) };
     },
     async release(channelId, socketId) {

@@ -1,24 +1,42 @@
 /**
- * Push-to-talk, whichever way it arrives (a socket's press, an emergency's open microphone, the spec's HTTP
- * mic-state call through legacy/): a press goes through the floor of its channel, a grant or a release is
- * shown to the room at once and passed to the media plane (which lets the holder be heard or silences it),
- * and is kept afterwards as talk bursts and channel_talk entries.
+ * Push-to-talk, whichever way it arrives (a socket's press, an emergency's open microphone, an all call, the
+ * spec's HTTP mic-state call): a press is refused or allowed by policy.ts, goes through the floor of its
+ * channel (grants.ts), is shown to the room at once and passed to the media plane (which lets the holder be
+ * heard or silences it), and is kept afterwards as talk bursts (naming the grant) and channel_talk entries.
  */
-import type { FloorAnswer } from '@talkgroup/protocol';
+import { randomUUID } from 'node:crypto';
+import type { FloorAnswer, MediaKind, ParticipationMode } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { ActivityStore } from '../activities/store.ts';
 import type { ChannelSummary } from '../channels/store.ts';
-import type { ChannelCache } from './channel-cache.ts';
-import type { Floor, FloorOutcome, TakeOptions } from './floor.ts';
-import type { EmitTo, MicChange, Participation, RealtimeServices, SocketData } from './io.ts';
-import type { MediaPlanes } from './media/plane.ts';
-import { channelRoom, lobbyRoom } from './room-names.ts';
-import { SocketInputError } from './socket-tasks.ts';
+import type { EventBus } from '../events.ts';
+import type { PresenceStore } from '../presence/store.ts';
+import type { Floor, FloorOutcome, TakeOptions, Talker } from './grants.ts';
+import { asksFloor, pressRefusal } from './policy.ts';
+import type { TalkBurstStore } from './talk-bursts.ts';
 
-/** Who presses: a socket's user (or, over HTTP, a user and the socket id that stands for it). */
-export type Talker = Pick<SocketData, 'userId' | 'name' | 'role'> & { socketId: string };
+export type { Talker } from './grants.ts';
 
 /** Where: a channel the talker is in, how, and whether its rights let it talk there. */
-export type TalkPlace = Pick<Participation, 'channelId' | 'room' | 'mode' | 'mayTalk'>;
+export interface TalkPlace {
+  channelId: number;
+  /** The channel's room key (rtcSession). */
+  room: string;
+  mode: ParticipationMode;
+  mayTalk: boolean;
+}
+
+/** A mic that went on or off in a channel: shown at once, kept afterwards. */
+export interface MicChange {
+  userId: number;
+  name: string;
+  channel: Pick<ChannelSummary, 'id' | 'name' | 'rtcSession'>;
+  /** The socket that talks, or '' when the change came over HTTP from a user without a socket there. */
+  socketId: string;
+  on: boolean;
+  /** A mic on: the grant it talks under (its talk burst keeps it). */
+  grantId?: string;
+}
 
 export interface PressOutcome {
   answer: FloorAnswer;
@@ -39,24 +57,36 @@ export interface Talk {
   /** Shows and keeps a mic change (a holding that ran out). */
   changeMicState(change: MicChange): Promise<void>;
   /** Leaving while talking ends the burst; the others see the mic go off. */
-  endTalkOnLeave(talker: Talker, at: Pick<Participation, 'room' | 'channelId'>): Promise<void>;
+  endTalkOnLeave(talker: Talker, at: Pick<TalkPlace, 'room' | 'channelId'>): Promise<void>;
 }
 
 /** The longest a grant waits for the media server to unmute its holder. */
 const UNMUTE_WAIT_MS = 200;
 
-/** What the talk uses of the real-time context (context.ts gathers the talk with them). */
-interface TalkDeps {
-  services: RealtimeServices;
-  emitTo: EmitTo;
+/** What the talk uses: the floor, the stores it keeps bursts in, and the socket layer's ports (context.ts). */
+export interface TalkDeps {
+  services: {
+    activities: Pick<ActivityStore, 'record'>;
+    events: Pick<EventBus, 'emit'>;
+    presence: Pick<PresenceStore, 'setMicState'>;
+    talkBursts: TalkBurstStore;
+  };
   floor: Floor;
-  media: MediaPlanes;
-  channelCache: ChannelCache;
+  /** Lets a socket be heard on its channel's media plane or silences it; how the channel's voice goes. */
+  media: {
+    heard(channelId: number, socketId: string, heard: boolean): Promise<void>;
+    kindOf(channel: Pick<ChannelSummary, 'voiceMode'>): MediaKind;
+  };
+  channelCache: { get(channelId: number): Promise<ChannelSummary | undefined> };
+  /** Tells a channel's room and lobby that a mic went on or off (onMicStateChanged). */
+  showMic(room: string, channelId: number, change: Pick<MicChange, 'socketId' | 'userId' | 'name' | 'on'>): void;
+  /** The error a refused call gets (the socket layer's, so that the client reads the sentence). */
+  refusal(sentence: string): Error;
   log: FastifyBaseLogger;
 }
 
 export function talkCore(deps: TalkDeps): Talk {
-  const { services, emitTo, floor, media, channelCache, log } = deps;
+  const { services, floor, media, channelCache, log } = deps;
 
   /**
    * Tells the room (and the channel lists) that a mic went on or off, and the media plane who is heard;
@@ -64,13 +94,7 @@ export function talkCore(deps: TalkDeps): Talk {
    */
   function announce(change: MicChange): Promise<void> {
     const { channel } = change;
-    emitTo([channelRoom(channel.rtcSession), lobbyRoom(channel.id)], 'onMicStateChanged', {
-      id: change.socketId,
-      userId: change.userId,
-      name: change.name,
-      micState: change.on,
-      room: channel.rtcSession,
-    });
+    deps.showMic(channel.rtcSession, channel.id, change);
     if (!change.socketId) return Promise.resolve();
     return media
       .heard(channel.id, change.socketId, change.on)
@@ -93,7 +117,7 @@ export function talkCore(deps: TalkDeps): Talk {
     // The grant keeps how the voice went (the talker's browser records on the mesh, the media server otherwise).
     if (on) {
       const current = await channelCache.get(channel.id);
-      await services.talkBursts.start(change.userId, channel, current ? media.kindOf(current) : 'mesh');
+      await services.talkBursts.start(change.userId, channel, current ? media.kindOf(current) : 'mesh', change.grantId);
       services.events.emit('transmissionStarted', {
         channel: { id: channel.id, name: channel.name, hidden: current?.hidden ?? false },
         userId: change.userId,
@@ -105,29 +129,31 @@ export function talkCore(deps: TalkDeps): Talk {
 
   async function channelOf(channelId: number): Promise<ChannelSummary> {
     const channel = await channelCache.get(channelId);
-    if (!channel) throw new SocketInputError('This channel no longer exists.');
+    if (!channel) throw deps.refusal('This channel no longer exists.');
     return channel;
   }
 
-  const own = (talker: Talker, channel: ChannelSummary, on: boolean): MicChange => ({
+  const own = (talker: Talker, channel: ChannelSummary, on: boolean, grantId?: string): MicChange => ({
     userId: talker.userId,
     name: talker.name,
     channel,
     socketId: talker.socketId,
     on,
+    ...(grantId ? { grantId } : {}),
   });
 
   const talk: Talk = {
     async press(talker, at, options = {}) {
       const channel = await channelOf(at.channelId);
-      // An emergency opens the sender's microphone whatever its mode or rights (issue 14).
-      if (!options.emergency && (at.mode === 'listen' || !at.mayTalk))
-        return { answer: { granted: false, reason: 'listen_only' }, changes: [] };
-      // Floor control off (an open conference): everyone may talk, without asking the floor store.
-      let outcome: FloorOutcome = { answer: { granted: true } };
-      if (channel.floorControl) outcome = await floor.take(talker, at.room, at.channelId, options);
+      const refused = pressRefusal(at, options.emergency);
+      if (refused) return { answer: { granted: false, reason: refused }, changes: [] };
+      // An open conference grants without asking the holders; its grant has an id all the same.
+      const grantId = options.grantId ?? randomUUID();
+      const outcome: FloorOutcome = asksFloor(channel)
+        ? await floor.take(talker, at.room, at.channelId, { ...options, grantId })
+        : { answer: { granted: true, grantId } };
       if (!outcome.answer.granted) return { answer: outcome.answer, changes: [] };
-      const holder = own(talker, channel, true);
+      const holder = own(talker, channel, true, outcome.answer.grantId);
       const changes = outcome.preempted ? [{ ...outcome.preempted, channel, on: false }, holder] : [holder];
       if (outcome.preempted) void announce(changes[0]);
       // The talker's browser starts sending when it gets the answer: a media server unmutes it first (a
@@ -158,13 +184,7 @@ export function talkCore(deps: TalkDeps): Talk {
     async endTalkOnLeave(talker, at) {
       const ended = await services.talkBursts.end(talker.userId, at.channelId);
       if (!ended) return;
-      emitTo([channelRoom(at.room), lobbyRoom(at.channelId)], 'onMicStateChanged', {
-        id: talker.socketId,
-        userId: talker.userId,
-        name: talker.name,
-        micState: false,
-        room: at.room,
-      });
+      deps.showMic(at.room, at.channelId, { ...talker, on: false });
       await media.heard(at.channelId, talker.socketId, false);
       if (!(await logged(at.channelId))) return;
       await services.activities.record('channel_talk', {

@@ -1,6 +1,7 @@
 /**
- * Talk bursts: one row per press of the push-to-talk button (mic on, then off). The open burst of a user in
- * a channel is the row without ended_at, so the state survives whichever instance or call reports the end.
+ * Talk bursts, the floor's grants as the database keeps them: one row per press of the push-to-talk button
+ * (mic on, then off), naming the grant's id. The open burst of a user in a channel is the row without
+ * ended_at, so the state survives whichever instance or call reports the end.
  */
 import type { CallEvent, MediaKind } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
@@ -24,10 +25,15 @@ export function talkBurstStore(db: Db) {
   return {
     /**
      * Opens a burst unless one is already open; true when this call opened it. `plane`: how the channel's voice
-     * goes now ('mesh': the talker's browser records it and uploads it against this grant; 'server': the media
+     * goes now ('mesh': the talker's browser records it and uploads it naming `grantId`; 'server': the media
      * server records it).
      */
-    async start(userId: number, channel: { id: number; name: string }, plane: MediaKind = 'mesh'): Promise<boolean> {
+    async start(
+      userId: number,
+      channel: { id: number; name: string },
+      plane: MediaKind = 'mesh',
+      grantId?: string,
+    ): Promise<boolean> {
       const open = await db
         .selectFrom('talk_bursts')
         .select('id')
@@ -45,6 +51,7 @@ export function talkBurstStore(db: Db) {
           started_at: new Date().toISOString(),
           ended_at: null,
           plane,
+          grant_id: grantId ?? null,
         })
         .execute();
       return true;
@@ -105,42 +112,33 @@ export function talkBurstStore(db: Db) {
     },
 
     /**
-     * The floor grant an uploaded transmission belongs to: of this user's bursts in the channel that started
-     * within `toleranceMs` of `startedAt` and that no transmission used yet, the nearest; undefined if none.
+     * The grant of this id in this channel (an all call's channels share one id), whoever it was given to, and
+     * whether an upload used it already; undefined if there is none. `elsewhere`: the grant exists, but only
+     * in other channels.
      */
-    async grantFor(
-      userId: number,
-      channelId: number,
-      startedAt: Date,
-      toleranceMs: number,
-    ): Promise<{ id: number; startedAt: Date; endedAt: Date | null; plane: MediaKind } | undefined> {
+    async grant(grantId: string, channelId: number): Promise<GrantRecord | { elsewhere: true } | undefined> {
       const rows = await db
         .selectFrom('talk_bursts')
-        .select(['id', 'started_at', 'ended_at', 'plane'])
-        .where('user_id', '=', userId)
-        .where('channel_id', '=', channelId)
-        .where('started_at', '>=', new Date(startedAt.getTime() - toleranceMs).toISOString())
-        .where('started_at', '<=', new Date(startedAt.getTime() + toleranceMs).toISOString())
-        .where(({ not, exists, selectFrom }) =>
-          not(
-            exists(
-              selectFrom('voice_messages')
-                .select('voice_messages.id')
-                .whereRef('voice_messages.talk_burst_id', '=', 'talk_bursts.id'),
-            ),
-          ),
+        .select(['id', 'user_id', 'channel_id', 'started_at', 'ended_at', 'plane'])
+        .select(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('voice_messages')
+              .select('voice_messages.id')
+              .whereRef('voice_messages.talk_burst_id', '=', 'talk_bursts.id'),
+          ).as('used'),
         )
+        .where('grant_id', '=', grantId)
         .execute();
-      const distance = (row: { started_at: string }) => Math.abs(Date.parse(row.started_at) - startedAt.getTime());
-      const nearest = rows.sort((a, b) => distance(a) - distance(b))[0];
-      return (
-        nearest && {
-          id: nearest.id,
-          startedAt: new Date(nearest.started_at),
-          endedAt: nearest.ended_at ? new Date(nearest.ended_at) : null,
-          plane: nearest.plane === 'server' ? 'server' : 'mesh',
-        }
-      );
+      const here = rows.find((row) => row.channel_id === channelId);
+      if (!here) return rows.length > 0 ? { elsewhere: true } : undefined;
+      return {
+        id: here.id,
+        userId: here.user_id,
+        startedAt: new Date(here.started_at),
+        endedAt: here.ended_at ? new Date(here.ended_at) : null,
+        plane: here.plane === 'server' ? 'server' : 'mesh',
+        used: Boolean(here.used),
+      };
     },
 
     async byId(id: number): Promise<TalkBurst | undefined> {
@@ -151,3 +149,14 @@ export function talkBurstStore(db: Db) {
 }
 
 export type TalkBurstStore = ReturnType<typeof talkBurstStore>;
+
+/** A grant as an upload checks it: whose, when, how the voice went, and whether a transmission used it. */
+export interface GrantRecord {
+  id: number;
+  /** Null once its user was deleted. */
+  userId: number | null;
+  startedAt: Date;
+  endedAt: Date | null;
+  plane: MediaKind;
+  used: boolean;
+}

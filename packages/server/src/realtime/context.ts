@@ -3,10 +3,11 @@
  * What the parts share below it (the io server's types, a socket's own) is io.ts.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { Floor } from '../floor/grants.ts';
+import type { Talk } from '../floor/push-to-talk.ts';
 import type { PresenceWrites } from '../presence/group-commit.ts';
 import type { Arrivals } from './arrivals.ts';
 import type { ChannelCache } from './channel-cache.ts';
-import type { Floor } from './floor.ts';
 import type {
   EmitTo,
   EventArgs,
@@ -18,7 +19,6 @@ import type {
   TalkSocket,
 } from './io.ts';
 import type { MediaPlanes } from './media/plane.ts';
-import type { Talk } from './talk.ts';
 
 /** What every concern of the real-time layer may use. */
 export interface RealtimeContext {

@@ -8,7 +8,7 @@ import type { ActivityStore } from '../activities/store.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
-import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
+import type { ChannelStore } from '../channels/store.ts';
 import type { EmergencyAlerts } from '../emergency/alerts.ts';
 import type { EventBus } from '../events.ts';
 import type { TalkBurstStore } from '../floor/talk-bursts.ts';
@@ -94,14 +94,7 @@ export interface StatusOptions {
   arriving?: boolean;
 }
 
-export interface MicChange {
-  userId: number;
-  name: string;
-  channel: Pick<ChannelSummary, 'id' | 'name' | 'rtcSession'>;
-  /** The socket that talks, or '' when the change came over HTTP from a user without a socket there. */
-  socketId: string;
-  on: boolean;
-}
+export type { MicChange } from '../floor/push-to-talk.ts';
 
 /** A socket's own helpers, handed with the socket to each concern (context.ts: SocketScope). */
 export interface SocketEvents {

@@ -9,7 +9,9 @@ import { may } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { Db } from '../db/schema.ts';
-import { memoryFloorStore, redisFloorStore } from '../floor/store.ts';
+import { floorControl } from '../floor/grants.ts';
+import { memoryFloorStore, redisFloorStore } from '../floor/holders.ts';
+import { talkCore } from '../floor/push-to-talk.ts';
 import type { PatchStore } from '../patches/store.ts';
 import { presenceWrites } from '../presence/group-commit.ts';
 import { arrivals } from './arrivals.ts';
@@ -17,13 +19,13 @@ import { channelCache } from './channel-cache.ts';
 import { broadcast } from './concerns/broadcast.ts';
 import { chat } from './concerns/chat.ts';
 import { emergency, emergencyFloor } from './concerns/emergency.ts';
+import { floorRequests } from './concerns/floor.ts';
 import { lobby } from './concerns/lobby.ts';
 import { positions } from './concerns/positions.ts';
 import { afterPresence, leaveAll, ownerOf, presenceSettled, rooms } from './concerns/rooms.ts';
-import { talk } from './concerns/talk.ts';
 import { connectionGate } from './connection-gate.ts';
 import type { Concern, LocalSocket, RealtimeContext, SocketScope } from './context.ts';
-import { floorControl } from './floor.ts';
+import { floorSignals, micShown } from './floor-signals.ts';
 import { authenticateSockets, tokenOf } from './handshake.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
 import type { Io, RealtimeServices, TalkSocket } from './io.ts';
@@ -42,11 +44,10 @@ import { type RoomGuardServices, roomGuard } from './room-guard.ts';
 import { ADMINS_ROOM, channelRoom, supervisorRoom, userRoom } from './room-names.ts';
 import { endSessions } from './sessions.ts';
 import { watchSlowClients } from './slow-clients.ts';
-import { socketTasks } from './socket-tasks.ts';
+import { SocketInputError, socketTasks } from './socket-tasks.ts';
 import { type StatusServices, statusPublisher } from './status.ts';
 import type { SupervisionServices } from './supervision.ts';
 import { supervision } from './supervision.ts';
-import { talkCore } from './talk.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface AttachRealtimeServices
@@ -70,7 +71,7 @@ export interface Realtime
   mediaHealth(): MediaServerHealth[] | null;
 }
 
-const CONCERNS: Concern[] = [rooms, talk, broadcast, chat, positions, emergency, lobby, specSocketEvents];
+const CONCERNS: Concern[] = [rooms, floorRequests, broadcast, chat, positions, emergency, lobby, specSocketEvents];
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */
 const EXPECTED_DISCONNECTS = new Set(['client namespace disconnect', 'server namespace disconnect']);
@@ -241,7 +242,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
     if (redis) io.serverSideEmit('geofencesChanged');
   });
   const floor = floorControl({
-    emitTo,
+    signals: floorSignals(emitTo),
     log,
     store: redis ? redisFloorStore(redis.pub, `${config.redisKeyPrefix}floor:`) : memoryFloorStore(),
     maxMs: config.floorMaxMs,
@@ -260,7 +261,15 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
     publishStatus: status.publish,
     arrivalSettled: status.settled,
     arrivals: arrived,
-    talk: talkCore({ services, emitTo, floor, media, channelCache: channels, log }),
+    talk: talkCore({
+      services,
+      floor,
+      media,
+      channelCache: channels,
+      showMic: micShown(emitTo),
+      refusal: (sentence) => new SocketInputError(sentence),
+      log,
+    }),
     floor,
     media,
     channelCache: channels,

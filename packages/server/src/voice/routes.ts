@@ -53,8 +53,7 @@ export const INVALID_AUDIO = 'audio: send an Opus recording in WebM or Ogg (as M
 export const RECORDING_OFF = serverText('voice_recording_off');
 export const RECORDED_BY_SERVER = serverText('voice_recorded_by_server');
 export const NO_GRANT = serverText('voice_no_grant');
-/** How far an upload's start may be from its grant's, and how much longer than the grant it may last. */
-export const GRANT_START_TOLERANCE_MS = 5000;
+/** How much longer than its grant a recording may last (it starts at the press, a moment before the grant). */
 export const GRANT_LENGTH_TOLERANCE_MS = 2000;
 const FIELDS = 'audio, channelId, startedAt, durationMs and clientId';
 
@@ -78,22 +77,30 @@ export function voiceRoutes(app: FastifyInstance, services: VoiceRoutesServices)
   const route = defineRoutes(app, services.sessions);
 
   /**
-   * The floor grant (talk burst) an upload belongs to (issue 35): a record nobody can forge. The sender held the
-   * floor then (its burst started within GRANT_START_TOLERANCE_MS of the recording's start), the recording lasts
-   * no longer than the grant did (plus GRANT_LENGTH_TOLERANCE_MS; a grant still open counts until now), no other
-   * upload used it, and the browser recorded it (the mesh): what goes through the media server, the server
-   * records. A transmission made while the link dropped after its grant had its grant: it is kept once.
+   * The floor grant (talk burst) an upload belongs to (issue 35), found by the id the floor's answer gave
+   * (issue 48): a record nobody can forge. The grant is the sender's, in this channel; the recording lasts no
+   * longer than the grant did (plus GRANT_LENGTH_TOLERANCE_MS; a grant still open counts until now); no other
+   * upload used it; and the browser recorded it (the mesh): what goes through the media server, the server
+   * records. A transmission made while the link dropped after its grant had its grant: it is kept once. An
+   * upload naming no grant (an older page) is answered as one without a grant was before.
    */
   async function grantOf(
     userId: number,
     channel: { id: number; voiceMode: 'mesh' | 'server' },
-    startedAt: Date,
+    grantId: string | undefined,
     durationMs: number,
   ) {
-    const grant = await services.talkBursts.grantFor(userId, channel.id, startedAt, GRANT_START_TOLERANCE_MS);
     const recordedByServer = config.janusUrls.length > 0 && channel.voiceMode !== 'mesh';
-    if (grant?.plane === 'server' || (!grant && recordedByServer)) throw conflict('voice_recorded_by_server');
-    if (!grant) throw conflict('voice_no_grant');
+    const grant = grantId === undefined ? undefined : await services.talkBursts.grant(grantId, channel.id);
+    if (grantId === undefined || !grant) {
+      if (recordedByServer) throw conflict('voice_recorded_by_server');
+      if (grantId === undefined) throw conflict('voice_no_grant');
+      throw badRequest('grantId: no floor grant has this id: name the grantId of the floor answer.');
+    }
+    if ('elsewhere' in grant) throw badRequest('grantId: this floor grant was given in another channel.');
+    if (grant.userId !== userId) throw forbidden('grantId: this floor grant was given to someone else.');
+    if (grant.plane === 'server') throw conflict('voice_recorded_by_server');
+    if (grant.used) throw conflict('voice_no_grant');
     const lasted = (grant.endedAt ?? new Date()).getTime() - grant.startedAt.getTime();
     if (durationMs > lasted + GRANT_LENGTH_TOLERANCE_MS) throw conflict('voice_no_grant');
     return grant;
@@ -197,16 +204,17 @@ export function voiceRoutes(app: FastifyInstance, services: VoiceRoutesServices)
             return { success: true, result: 'Voice message saved', res: voice.toVoiceMessage(already, auth.userId) };
         }
         await services.voiceUploadLimit(auth.userId);
-        const grant = await grantOf(auth.userId, channel, body.startedAt, body.durationMs);
-        // An all call's other channels: the sender may talk there, and held the floor then (its own grant); one
-        // that does not record, or where the call was refused, is left out.
+        const grant = await grantOf(auth.userId, channel, body.grantId, body.durationMs);
+        // An all call's other channels: the sender may talk there, and held the floor then (the call's grant, one
+        // id for all its channels); one that does not record, or where the call was refused, is left out.
         const also = [];
         for (const channelId of body.alsoChannelIds ?? []) {
           if (channelId === channel.id) continue;
           const { channel: other } = await access.require(auth, channelId, 'channel.talk');
           if (!other.recording) continue;
-          const granted = await grantOf(auth.userId, other, body.startedAt, body.durationMs).catch((error) => {
-            if (error instanceof HttpError && error.statusCode === 409) return undefined;
+          const granted = await grantOf(auth.userId, other, body.grantId, body.durationMs).catch((error) => {
+            // The call was refused there (no grant of this id in that channel), or that grant is spent.
+            if (error instanceof HttpError && [400, 409].includes(error.statusCode)) return undefined;
             throw error;
           });
           if (granted) also.push({ channel: other, grant: granted });

@@ -5,46 +5,42 @@
  * The answer says which channels are the caller's now and why the others are not. The page then lets its
  * microphone be heard in every granted channel: each hears the same voice, on the mesh or the media server.
  */
-import { type BroadcastAnswer, BroadcastRequest, may, mayAnywhere } from '@talkgroup/protocol';
+import { randomUUID } from 'node:crypto';
+import { type BroadcastAnswer, BroadcastRequest } from '@talkgroup/protocol';
+import { broadcastRefusal, mayCallAll } from '../../floor/policy.ts';
 import type { Concern } from '../context.ts';
 import type { MicChange } from '../io.ts';
 import { participationByRoom } from '../participations.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
-import { recordInQueue, talkerOf } from './talk.ts';
+import { recordInQueue, talkerOf } from './floor.ts';
 
 export const broadcast: Concern = (socket, scope) => {
   scope.answerNow('broadcast_request', async (payload): Promise<BroadcastAnswer> => {
     const { rooms } = parse(BroadcastRequest, payload, 'broadcast_request');
-    if (!mayAnywhere(socket.data, 'channel.broadcast'))
+    if (!mayCallAll(socket.data))
       throw new SocketInputError('broadcast_request: your role does not allow an all call.');
     const answer: BroadcastAnswer = { granted: [], refused: [] };
     const kept: MicChange[] = [];
+    // One grant id for the whole call: its one recording names it, and is kept in each channel granted.
+    const grantId = randomUUID();
     // One recording for the whole call, kept in each channel (issue 37).
     const channelIds = rooms.flatMap((room) => participationByRoom(socket.data, room)?.channelId ?? []);
     scope.media.allCall(socket.id, channelIds);
     for (const room of rooms) {
       const at = participationByRoom(socket.data, room);
-      if (!at || at.hidden) {
-        answer.refused.push({ room, reason: 'not_joined' });
+      const refusal = broadcastRefusal(socket.data, at);
+      if (refusal || !at) {
+        answer.refused.push({ room, reason: refusal ?? 'not_joined' });
         continue;
       }
-      // The socket is in the channel: a member of it (or one who may be in every channel), with the rights read at the join.
-      const standing = { member: true, canTalk: at.mayTalk };
-      if (!may(socket.data, standing, 'channel.broadcast')) {
-        answer.refused.push({
-          room,
-          reason: may(socket.data, standing, 'channel.talk') ? 'not_allowed' : 'listen_only',
-        });
-        continue;
-      }
-      const { answer: floor, changes } = await scope.talk.press(talkerOf(socket), at);
+      const { answer: floor, changes } = await scope.talk.press(talkerOf(socket), at, { grantId });
       kept.push(...changes);
       if (floor.granted) answer.granted.push(room);
       else if ('holder' in floor) answer.refused.push({ room, reason: 'busy', holder: floor.holder });
       else answer.refused.push({ room, reason: 'listen_only' });
     }
     recordInQueue(scope, 'broadcast_request', kept);
-    return answer;
+    return answer.granted.length > 0 ? { ...answer, grantId } : answer;
   });
 
   scope.answerNow('broadcast_release', async (payload) => {

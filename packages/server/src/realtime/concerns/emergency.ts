@@ -9,7 +9,7 @@ import { HttpError } from '../../http/errors.ts';
 import type { Concern, LocalSocket } from '../context.ts';
 import { participationIn } from '../participations.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
-import { talkerOf } from './talk.ts';
+import { talkerOf } from './floor.ts';
 
 export const emergency: Concern = (socket, scope) => {
   scope.answer('emergency_alert', async (payload) => {
@@ -40,7 +40,12 @@ export function emergencyFloor(events: EventBus, local: Map<string, LocalSocket>
         });
         // Only another emergency holds a floor an emergency cannot take: that one goes on.
         if (!answer.granted) return;
-        socket.emit('floor_granted', { room: at.room, reason: 'emergency', holdMs: EMERGENCY_FLOOR_MS });
+        socket.emit('floor_granted', {
+          room: at.room,
+          reason: 'emergency',
+          holdMs: EMERGENCY_FLOOR_MS,
+          grantId: answer.grantId,
+        });
         await scope.talk.record(changes);
       });
     }

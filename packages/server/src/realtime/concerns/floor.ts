@@ -1,14 +1,14 @@
 /**
- * Push-to-talk over the floor: `floor_request` (a press) and `floor_release`. A press is decided and shown at
+ * The floor's socket events (the floor itself is in floor/): `floor_request` (a press) and `floor_release`. A press is decided and shown at
  * once, beside the socket's queue: a grant must never wait behind the writes of earlier events (the last
  * release's talk burst). Its talk bursts follow in the queue, in the order the events came, once the answer
  * is on its way (node:sqlite writes on this thread: bench/ptt-latency, bench/floor-grant).
  */
 import { FloorRequest } from '@talkgroup/protocol';
+import type { Talker } from '../../floor/push-to-talk.ts';
 import type { Concern, SocketScope } from '../context.ts';
 import type { MicChange, TalkSocket } from '../io.ts';
 import { parse } from '../socket-tasks.ts';
-import type { Talker } from '../talk.ts';
 
 export function talkerOf(socket: TalkSocket): Talker {
   const { userId, name, role } = socket.data;
@@ -24,7 +24,7 @@ export function recordInQueue(scope: SocketScope, event: string, changes: MicCha
   });
 }
 
-export const talk: Concern = (socket, scope) => {
+export const floorRequests: Concern = (socket, scope) => {
   scope.answerNow('floor_request', async (payload) => {
     const at = scope.requireRoom('floor_request', parse(FloorRequest, payload, 'floor_request').room);
     const { answer, changes } = await scope.talk.press(talkerOf(socket), at);

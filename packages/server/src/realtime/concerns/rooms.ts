@@ -21,7 +21,7 @@ import { SPEC_PEER_ID } from '../media/plane.ts';
 import { participationByRoom, participationIn, roomsOf } from '../participations.ts';
 import { channelRoom, mapRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
-import { talkerOf } from './talk.ts';
+import { talkerOf } from './floor.ts';
 
 export type LeaveReason = 'leave' | 'disconnect' | 'evicted';
 

@@ -9,13 +9,13 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../../auth/sessions.ts';
 import type { ChannelAccess } from '../../channels/access.ts';
 import type { ChannelStore } from '../../channels/store.ts';
+import type { Talker, TalkPlace } from '../../floor/push-to-talk.ts';
 import { conflict, forbidden, HttpError, notFound } from '../../http/errors.ts';
 import { said } from '../../http/messages.ts';
 import { defineRoutes, requireSelfOr, type TokenOwner } from '../../http/route.ts';
 import type { PresenceStore } from '../../presence/store.ts';
 import type { UserStore } from '../../users/store.ts';
 import type { RealtimeContext } from '../context.ts';
-import type { Talker, TalkPlace } from '../talk.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface SpecHttpCallServices {

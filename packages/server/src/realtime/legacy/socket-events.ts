@@ -3,7 +3,7 @@
  * release: the floor decides, as for `floor_request`) and `message created` (a chat message, as `message`).
  */
 import { ChatMessage, MicStateChange } from '@talkgroup/protocol';
-import { recordInQueue, talkerOf } from '../concerns/talk.ts';
+import { recordInQueue, talkerOf } from '../concerns/floor.ts';
 import type { Concern } from '../context.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 

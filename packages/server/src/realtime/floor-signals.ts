@@ -1,0 +1,30 @@
+/**
+ * The floor's pushes (floor/ decides, knows no socket): who talks now, a free floor and a floor taken back,
+ * and a mic that went on or off, each to the rooms that must hear it.
+ */
+import type { FloorSignals } from '../floor/grants.ts';
+import type { TalkDeps } from '../floor/push-to-talk.ts';
+import type { EmitTo } from './io.ts';
+import { channelRoom, lobbyRoom, peerRoom } from './room-names.ts';
+
+export function floorSignals(emitTo: EmitTo): FloorSignals {
+  return {
+    taken: (room, claim) =>
+      emitTo([channelRoom(room)], 'floor_taken', { room, userId: claim.userId, name: claim.name, since: claim.since }),
+    idle: (room) => emitTo([channelRoom(room)], 'floor_idle', { room }),
+    revoked: (channelId, socketId, room, reason) =>
+      emitTo([peerRoom(channelId, socketId)], 'floor_revoked', { room, reason }),
+  };
+}
+
+/** onMicStateChanged to the channel's room and to its lobby (the channel lists). */
+export function micShown(emitTo: EmitTo): TalkDeps['showMic'] {
+  return (room, channelId, change) =>
+    emitTo([channelRoom(room), lobbyRoom(channelId)], 'onMicStateChanged', {
+      id: change.socketId,
+      userId: change.userId,
+      name: change.name,
+      micState: change.on,
+      room,
+    });
+}
