@@ -1,4 +1,7 @@
-/** What the domain plugins receive: stores, the session store and the event bus. Nothing reaches a global. */
+/**
+ * What the domain plugins receive: stores, the session store and the event bus. Nothing reaches a global.
+ * Every store is built here, once, and handed to the routes that use it: no route builds its own.
+ */
 import { type ActivityStore, activityStore } from './activities/store.ts';
 import { type Auditing, auditing } from './audit/auditing.ts';
 import { type AuditStore, auditStore } from './audit/store.ts';
@@ -26,8 +29,10 @@ import { type ChannelAccess, channelAccess } from './channels/access.ts';
 import { type MembershipStore, membershipStore } from './channels/membership.ts';
 import { type ChannelStore, channelStore } from './channels/store.ts';
 import type { Config } from './config.ts';
+import { type StatisticsStore, statisticsStore } from './dashboard/store.ts';
 import type { OpenedDatabase } from './db/open.ts';
 import type { Db } from './db/schema.ts';
+import { type MonitorStore, monitorStore } from './dispatch/monitor-store.ts';
 import { type EmergencyAlerts, emergencyAlerts } from './emergency/alerts.ts';
 import { emergencyStore } from './emergency/store.ts';
 import { createEventBus, type EventBus } from './events.ts';
@@ -42,6 +47,7 @@ import { type MessageStore, messageStore } from './messages/store.ts';
 import { type PatchStore, patchStore } from './patches/store.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
+import { type PushSubscriptionStore, pushSubscriptionStore } from './push/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type UserStore, userStore } from './users/store.ts';
 import { type MissedStore, missedStore } from './voice/missed.ts';
@@ -116,6 +122,12 @@ export interface Services {
   passkeys: PasskeyService;
   /** Second factors (issue 38): TOTP with recovery codes, whether a user has one, whether its role needs one. */
   secondFactors: SecondFactors;
+  /** The dashboard's counts (getStatistics). */
+  statistics: StatisticsStore;
+  /** Each dispatch desk's monitored channels, volumes and mutes (issue 27). */
+  monitors: MonitorStore;
+  /** Web Push subscriptions, one per session (issue 34); kept even with PUSH=off, so that they can be removed. */
+  pushSubscriptions: PushSubscriptionStore;
 }
 
 export function createServices(
@@ -216,5 +228,8 @@ export function createServices(
     settings,
     passkeys,
     secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys, events),
+    statistics: statisticsStore(db),
+    monitors: monitorStore(db),
+    pushSubscriptions: pushSubscriptionStore(db, { dialect: database.dialect, sessionIdleMs: config.sessionIdleMs }),
   };
 }

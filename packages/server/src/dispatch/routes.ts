@@ -7,25 +7,23 @@ import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { ChannelStore } from '../channels/store.ts';
-import type { Db } from '../db/schema.ts';
 import { notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, requireSelfOr } from '../http/route.ts';
 import type { UserStore } from '../users/store.ts';
-import { type MonitorList, monitorStore } from './monitor-store.ts';
+import type { MonitorList, MonitorStore } from './monitor-store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface DispatchServices {
   access: ChannelAccess;
   channels: ChannelStore;
-  db: Db;
+  monitors: MonitorStore;
   sessions: SessionStore;
   users: UserStore;
 }
 
 export function dispatchRoutes(app: FastifyInstance, services: DispatchServices): void {
-  const { access, channels, users } = services;
-  const monitors = monitorStore(services.db);
+  const { access, channels, monitors, users } = services;
   const route = defineRoutes(app, services.sessions);
 
   /** The list without the channels its owner may no longer monitor (it left them, or its role changed). */

@@ -7,7 +7,6 @@
 
 import type { MembershipStore } from '../channels/membership.ts';
 import type { Config } from '../config.ts';
-import type { OpenedDatabase } from '../db/open.ts';
 import type { Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
 import { loadOrCreateSecret } from '../messages/files.ts';
@@ -16,15 +15,15 @@ import { type CallDeclineKeys, callDeclineKeys } from './decline-keys.ts';
 import { loadVapidKeys } from './keys.ts';
 import { pushNotifications } from './notify.ts';
 import { PUSH_COUNTER, type PushSender, pushSender } from './sender.ts';
-import { type PushSubscriptionStore, pushSubscriptionStore } from './store.ts';
+import type { PushSubscriptionStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface PushServices {
   config: Config;
-  database: Pick<OpenedDatabase, 'dialect'>;
   db: Db;
   events: EventBus;
   memberships: MembershipStore;
+  pushSubscriptions: PushSubscriptionStore;
 }
 
 export interface Push {
@@ -62,10 +61,7 @@ export async function createPush(
   onError: (error: unknown, what: string) => void,
 ): Promise<Push> {
   const { config } = services;
-  const store = pushSubscriptionStore(services.db, {
-    dialect: services.database.dialect,
-    sessionIdleMs: config.sessionIdleMs,
-  });
+  const store = services.pushSubscriptions;
   if (!config.push) return { publicKey: null, store, sender: undefined, declineKeys: undefined, close() {} };
   // DATA_DIR/secret.key, which every instance shares (services.ts reads the same file).
   const declineKeys = callDeclineKeys(loadOrCreateSecret(config.dataDir));
