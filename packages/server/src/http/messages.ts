@@ -12,9 +12,20 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyRequest } from 'fastify';
 import { SERVER_TEXTS } from './server-texts.ts';
+import { PUSH_NOTIFICATION_TEXTS, type PushNotificationKey } from './server-texts-push.ts';
+
+/** A catalogue's sentence with its `{{name}}` placeholders filled (a missing one is left empty). */
+function filled(text: string, params: ServerMessageParams | Record<string, string>): string {
+  return text.replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+}
 
 export function serverText(code: ServerMessageCode, params: ServerMessageParams = {}, language: ServerLanguage = 'en') {
-  return SERVER_TEXTS[code][language].replace(/\{\{(\w+)\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  return filled(SERVER_TEXTS[code][language], params);
+}
+
+/** What a Web Push notification says, in the subscribed device's language. */
+export function pushText(key: PushNotificationKey, language: ServerLanguage, params: Record<string, string>): string {
+  return filled(PUSH_NOTIFICATION_TEXTS[key][language], params);
 }
 
 export function isServerMessageCode(value: unknown): value is ServerMessageCode {

@@ -1,6 +1,6 @@
 /**
  * The server's sentences about voice (the floor, recordings), private calls, the dispatch console's patches and
- * monitor list, geofences and Web Push, by code and language; server-texts.ts holds them with the others.
+ * monitor list and geofences, by code and language; server-texts.ts holds them with the others.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 
@@ -96,56 +96,6 @@ export const VOICE_TEXTS = {
     en: 'This call is not yours.',
     fr: 'Cet appel ne vous concerne pas.',
     de: 'Dieser Anruf betrifft Sie nicht.',
-  },
-  push_saved: {
-    en: 'Notifications are on for this device.',
-    fr: 'Les notifications sont activées sur cet appareil.',
-    de: 'Benachrichtigungen sind auf diesem Gerät eingeschaltet.',
-  },
-  push_deleted: {
-    en: 'Notifications are off for this device.',
-    fr: 'Les notifications sont désactivées sur cet appareil.',
-    de: 'Benachrichtigungen sind auf diesem Gerät ausgeschaltet.',
-  },
-  push_off: {
-    en: 'Notifications are turned off on this server.',
-    fr: 'Les notifications sont désactivées sur ce serveur.',
-    de: 'Benachrichtigungen sind auf diesem Server ausgeschaltet.',
-  },
-  push_endpoint_https: {
-    en: 'The push service address must be an https:// address.',
-    fr: 'L’adresse du service de notifications doit commencer par https://.',
-    de: 'Die Adresse des Push-Dienstes muss mit https:// beginnen.',
-  },
-  push_endpoint_private: {
-    en: 'The push service address leads to a private or local network: the server does not send there.',
-    fr: 'L’adresse du service de notifications mène à un réseau privé ou local : le serveur n’y envoie rien.',
-    de: 'Die Adresse des Push-Dienstes führt in ein privates oder lokales Netz: Der Server sendet nicht dorthin.',
-  },
-  push_endpoint_unknown: {
-    en: 'The push service address does not resolve: check the device’s network and try again.',
-    fr: 'L’adresse du service de notifications est introuvable : vérifiez le réseau de l’appareil et réessayez.',
-    de: 'Die Adresse des Push-Dienstes wird nicht gefunden: Prüfen Sie das Netz des Geräts und versuchen Sie es erneut.',
-  },
-  push_endpoint_taken: {
-    en: 'This push address is saved for another account: subscribe this device again to get a new one.',
-    fr: 'Cette adresse de notifications est enregistrée pour un autre compte : réabonnez cet appareil pour en obtenir une nouvelle.',
-    de: 'Diese Push-Adresse ist für ein anderes Konto gespeichert: Abonnieren Sie auf diesem Gerät erneut, um eine neue zu erhalten.',
-  },
-  push_decline_refused: {
-    en: 'This call cannot be declined with this key.',
-    fr: 'Cet appel ne peut pas être refusé avec cette clé.',
-    de: 'Dieser Anruf kann mit diesem Schlüssel nicht abgelehnt werden.',
-  },
-  push_key_invalid: {
-    en: 'The subscription’s p256dh key is not a valid P-256 public key.',
-    fr: 'La clé p256dh de l’abonnement n’est pas une clé publique P-256 valide.',
-    de: 'Der p256dh-Schlüssel des Abonnements ist kein gültiger öffentlicher P-256-Schlüssel.',
-  },
-  push_auth_invalid: {
-    en: 'The subscription’s auth secret must be 16 bytes (base64url).',
-    fr: 'Le secret auth de l’abonnement doit faire 16 octets (base64url).',
-    de: 'Das auth-Geheimnis des Abonnements muss 16 Byte lang sein (base64url).',
   },
   voice_recording_off: {
     en: 'Recording is turned off for this channel.',

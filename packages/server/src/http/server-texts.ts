@@ -1,9 +1,12 @@
 /**
  * The server's sentences, by code (packages/protocol/src/server-messages.ts) and language: English keeps the
- * spec's sentences where section 8 gives them. Read through messages.ts. Those about signing in are in
- * server-texts-sign-in.ts, those about voice, calls, dispatch and push in server-texts-voice.ts.
+ * spec's sentences where section 8 gives them. Read through messages.ts. One file per domain, each the same
+ * shape (a `<DOMAIN>_TEXTS` object of code -> { en, fr, de }), spread here into the one catalogue whose type
+ * asks a text of every code: signing in in server-texts-sign-in.ts; voice, calls, dispatch and geofences in
+ * server-texts-voice.ts; Web Push (and its notifications) in server-texts-push.ts; the rest below.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
+import { PUSH_TEXTS } from './server-texts-push.ts';
 import { SIGN_IN_TEXTS } from './server-texts-sign-in.ts';
 import { VOICE_TEXTS } from './server-texts-voice.ts';
 
@@ -12,6 +15,7 @@ type Texts = Record<ServerLanguage, string>;
 export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...SIGN_IN_TEXTS,
   ...VOICE_TEXTS,
+  ...PUSH_TEXTS,
   registered: { en: 'Register successfully', fr: 'Inscription réussie', de: 'Registrierung erfolgreich' },
   user_updated: {
     en: 'User updated successfully',

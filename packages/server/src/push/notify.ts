@@ -16,10 +16,11 @@ import { type Capability, may, type PushKind, type PushPayload, ROLES, type Serv
 import type { MembershipStore } from '../channels/membership.ts';
 import type { Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
+import { pushText } from '../http/messages.ts';
+import type { PushNotificationKey } from '../http/server-texts-push.ts';
 import type { CallDeclineKeys } from './decline-keys.ts';
 import type { PushOptions, PushSender } from './sender.ts';
 import type { PushSubscriptionStore, StoredSubscription } from './store.ts';
-import { type PushTextKey, pushText } from './texts.ts';
 
 /** How long an SOS or a geofence alert is worth delivering to a device that was away; a transmission's less. */
 const ALERT_TTL_S = 3600;
@@ -27,8 +28,8 @@ const TRANSMISSION_TTL_S = 300;
 
 interface Message {
   kind: PushKind;
-  title: [PushTextKey, Record<string, string>];
-  body: [PushTextKey, Record<string, string>];
+  title: [PushNotificationKey, Record<string, string>];
+  body: [PushNotificationKey, Record<string, string>];
   url: string;
   tag: string;
   callId?: number;
