@@ -1,6 +1,6 @@
 /**
  * Push-to-talk records each transmission (issue 15): from the press, kept once the floor is granted,
- * delivered at the release; a refused press keeps nothing; a channel that does not record starts no recorder;
+ * delivered at the release naming its grant (issue 48: the server finds the grant by that id); a refused press keeps nothing; a channel that does not record starts no recorder;
  * a press stops playback. MediaRecorder is a stand-in here; e2e/voice-history.spec.ts records for real.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -31,7 +31,11 @@ function talkControl(granted: boolean, recorder: TransmissionRecorder) {
     connected: true,
     emit(event: string, _payload: unknown, ack?: (answer: unknown) => void) {
       if (event === 'floor_request')
-        ack?.(granted ? { granted: true } : { granted: false, holder: { userId: 2, name: 'Noe' } });
+        ack?.(
+          granted
+            ? { granted: true, grantId: 'grant-of-press' }
+            : { granted: false, holder: { userId: 2, name: 'Noe' } },
+        );
     },
   } as unknown as RoomSocket;
   const track = { enabled: false } as MediaStreamTrack;
@@ -87,7 +91,7 @@ describe('recording transmissions', () => {
     await vi.waitFor(() => expect(ptt.micOn).toBe(true));
     ptt.press(false);
     expect(delivered).toHaveLength(1);
-    expect(delivered[0]).toMatchObject({ channelId: 7, audio: expect.any(Blob) });
+    expect(delivered[0]).toMatchObject({ channelId: 7, audio: expect.any(Blob), grantId: 'grant-of-press' });
     expect(delivered[0].durationMs).toBeGreaterThanOrEqual(1);
     expect(Date.parse(delivered[0].startedAt)).toBeLessThanOrEqual(Date.now());
   });
@@ -109,6 +113,18 @@ describe('recording transmissions', () => {
     expect(FakeMediaRecorder.started).toBe(0);
     expect(playbackStops).toBe(1);
     expect(delivered).toEqual([]);
+  });
+
+  it('names the grant the server gave without a press (an emergency) and the grant of an all call', () => {
+    const ptt = talkControl(true, recorder());
+    ptt.granted({ room: 'Alpha', holdMs: 10_000, grantId: 'grant-of-emergency' });
+    ptt.revoked({ room: 'Alpha' });
+    ptt.broadcast(true, { alsoIn: [8], grantId: 'grant-of-all-call' });
+    ptt.broadcast(false);
+    expect(delivered.map(({ grantId, alsoChannelIds }) => ({ grantId, alsoChannelIds }))).toEqual([
+      { grantId: 'grant-of-emergency', alsoChannelIds: undefined },
+      { grantId: 'grant-of-all-call', alsoChannelIds: [8] },
+    ]);
   });
 
   it('delivers what was said when the link drops during the transmission', async () => {

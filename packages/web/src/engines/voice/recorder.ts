@@ -17,6 +17,8 @@ export interface Transmission {
   audio: Blob;
   /** An all call: the other channels it is kept in (the server checks this sender held the floor there). */
   alsoChannelIds?: number[];
+  /** The floor grant it was said under, as the floor's answer named it: the server finds the grant by it. */
+  grantId?: string;
 }
 
 /** Where recordings go: the channel the room is in, and whether that channel records. */
@@ -49,6 +51,7 @@ interface Take {
   /** The floor was granted: this take is a transmission. */
   kept: boolean;
   alsoIn?: number[];
+  grantId?: string;
 }
 
 export class TransmissionRecorder {
@@ -99,10 +102,12 @@ export class TransmissionRecorder {
     this.take = take;
   }
 
-  /** The floor is granted (a press, or the server giving it): the take is a transmission. */
-  keep(track: MediaStreamTrack): void {
+  /** The floor is granted (a press, or the server giving it): the take is a transmission of that grant. */
+  keep(track: MediaStreamTrack, grantId?: string): void {
     if (!this.talking) this.begin(track);
-    if (this.take) this.take.kept = true;
+    if (!this.take) return;
+    this.take.kept = true;
+    if (grantId) this.take.grantId = grantId;
   }
 
   /** The release: stops and delivers a kept take. */
@@ -121,6 +126,7 @@ export class TransmissionRecorder {
         durationMs,
         audio: new Blob(take.chunks, { type: take.media.mimeType || take.chunks[0].type }),
         ...(take.alsoIn ? { alsoChannelIds: take.alsoIn } : {}),
+        ...(take.grantId ? { grantId: take.grantId } : {}),
       });
     };
     if (take.media.state !== 'inactive') take.media.stop();

@@ -37,6 +37,8 @@ export function releaseFloor(socket: RoomSocket, room: string): void {
 export interface BroadcastRecording {
   records?: boolean;
   alsoIn?: number[];
+  /** The all call's grant (broadcast_request's answer): its recording names it when uploaded. */
+  grantId?: string;
 }
 
 export class TalkControl {
@@ -93,7 +95,7 @@ export class TalkControl {
       if (answer.granted) {
         this.floorHolder = null;
         // The track first: the beep's Web Audio set-up (an AudioContext on the first press) must not delay it.
-        this.talk(true);
+        this.talk(true, answer.grantId);
         this.room.tone('permit');
       } else {
         this.room.recorder?.discard();
@@ -105,12 +107,13 @@ export class TalkControl {
     });
   }
 
-  talk(on: boolean): void {
+  /** `grantId`: the floor's grant the microphone goes on under (its recording's upload names it). */
+  talk(on: boolean, grantId?: string): void {
     const track = this.room.track();
     if (!track || this.micOn === on) return;
     this.room.talking(on);
     this.micOn = on;
-    if (on && !this.unrecorded) this.room.recorder?.keep(track);
+    if (on && !this.unrecorded) this.room.recorder?.keep(track, grantId);
     else if (!on) {
       this.unrecorded = false;
       this.room.recorder?.end();
@@ -142,11 +145,11 @@ export class TalkControl {
    * microphone opens for `holdMs`. The server takes the floor back then (floor_revoked); should that word
    * be lost, the microphone closes by itself a moment later unless the button is held.
    */
-  granted = (payload: { room: string; holdMs: number }): void => {
+  granted = (payload: { room: string; holdMs: number; grantId?: string }): void => {
     if (payload.room !== this.room.name || !this.room.track()) return;
     this.floorHolder = null;
     if (!this.micOn) {
-      this.talk(true);
+      this.talk(true, payload.grantId);
       this.room.tone('permit');
     }
     clearTimeout(this.openMicTimer);
@@ -168,7 +171,7 @@ export class TalkControl {
       this.room.pressed();
       this.unrecorded = recording.records === false;
       if (!this.unrecorded) this.room.recorder?.begin(track, recording.alsoIn);
-      this.talk(true);
+      this.talk(true, recording.grantId);
     } else if (this.micOn && !this.pressed) this.talk(false);
   }
 

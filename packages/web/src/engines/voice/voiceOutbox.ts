@@ -46,6 +46,7 @@ export async function uploadTransmission(transmission: Transmission, token: stri
   form.append('startedAt', transmission.startedAt);
   form.append('durationMs', String(Math.round(transmission.durationMs)));
   form.append('clientId', transmission.clientId);
+  if (transmission.grantId) form.append('grantId', transmission.grantId);
   if (transmission.alsoChannelIds?.length) form.append('alsoChannelIds', transmission.alsoChannelIds.join(','));
   const extension = transmission.audio.type.includes('ogg') ? 'ogg' : 'webm';
   // The file goes last: the server reads the fields before it reads the audio.

@@ -76,7 +76,10 @@ export function AllCallButton({ socket, targets, engineOf }: AllCallButtonProps)
     const channelOf = (room: string) => asked.find((target) => target.room === room)?.channelId;
     const others = answer.granted.slice(1).flatMap((room) => channelOf(room) ?? []);
     for (const [index, room] of answer.granted.entries())
-      engineOf(room)?.setBroadcasting(true, index === 0 ? { alsoIn: others } : { records: false });
+      engineOf(room)?.setBroadcasting(
+        true,
+        index === 0 ? { alsoIn: others, grantId: answer.grantId } : { records: false },
+      );
     setOnAir(answer.granted.length > 0);
   };
 
