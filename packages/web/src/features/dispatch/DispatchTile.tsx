@@ -104,46 +104,11 @@ function CallMembersMenu({ channel }: { channel: TileChannel }) {
 }
 
 export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps) {
-  const { channel, index, selected, volume, muted, level, checked, sos, patchedWith, talkers, last } = props;
-  const { socket, iceServers, self, onSelect, onVolume, onMute, onCheck, onVoice } = props;
-  const { t, i18n } = useTranslation('dispatch');
-  const [output] = useState(() => new ChannelOutput());
-  useEffect(() => () => output.close(), [output]);
-  useEffect(() => output.setLevel(level), [output, level]);
-
-  const recorder = useTransmissionRecorder({
-    channelId: channel.id,
-    recording: channel.recording,
-    userId: self.id,
-    token: getToken() ?? undefined,
-    socket,
-  });
-  const { engine, state } = useVoiceRoom({
-    socket,
-    enabled: iceServers !== undefined,
-    room: channel.rtcSession,
-    name: self.name,
-    mode: 'talk',
-    iceServers: iceServers ?? [],
-    linkTones: false,
-    recorder,
-    output,
-  });
-  useEffect(() => {
-    if (!engine) return;
-    onVoice(channel.rtcSession, { engine, output });
-    return () => onVoice(channel.rtcSession, null);
-  }, [engine, output, channel.rtcSession, onVoice]);
-
-  const talk = useCallback((on: boolean) => engine?.setMicEnabled(on), [engine]);
+  const { channel, index, selected, volume, muted, checked, sos, patchedWith, talkers, last } = props;
+  const { self, onSelect, onVolume, onMute, onCheck } = props;
+  const { t } = useTranslation('dispatch');
+  const { state, talk } = useTileVoice(props);
   const speaking = state.micOn ? [self.name, ...talkers.filter((name) => name !== self.name)] : talkers;
-  const lastText = last
-    ? t('tile.last', {
-        name: last.display_name,
-        time: formatDate(last.createdAt, 'HH:mm', i18n.resolvedLanguage),
-        seconds: Math.max(1, Math.round(last.durationMs / 1000)),
-      })
-    : t('tile.noLast');
 
   return (
     <Paper
@@ -162,38 +127,15 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         minWidth: 0,
       }}
     >
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
-        <Checkbox
-          size="small"
-          checked={checked}
-          onChange={(event) => onCheck(channel.id, event.target.checked)}
-          slotProps={{ input: { 'aria-label': t('tile.check', { channel: channel.name }) } }}
-        />
-        <Typography component="h2" variant="h6" sx={{ flex: 1, minWidth: 0, fontWeight: 700 }} noWrap>
-          {index <= 9 ? `${index}. ` : ''}
-          {channel.name}
-        </Typography>
-        {sos ? (
-          <Chip
-            color="error"
-            size="small"
-            label="SOS"
-            aria-label={t('tile.sos', { channel: channel.name, name: sos })}
-          />
-        ) : null}
-        {/* The name stays "Select {channel}" (pressed or not); the text is short so the channel's name shows. */}
-        <Button
-          size="small"
-          variant={selected ? 'contained' : 'outlined'}
-          aria-pressed={selected}
-          aria-label={t('tile.select', { channel: channel.name })}
-          onClick={() => onSelect(channel.id)}
-          sx={{ flexShrink: 0 }}
-        >
-          {selected ? t('tile.selected') : t('tile.selectShort')}
-        </Button>
-      </Box>
-
+      <TileHeader
+        channel={channel}
+        index={index}
+        selected={selected}
+        checked={checked}
+        sos={sos}
+        onSelect={onSelect}
+        onCheck={onCheck}
+      />
       <Typography
         role="status"
         aria-label={t('tile.talking', { channel: channel.name })}
@@ -201,7 +143,6 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
       >
         {speaking.length ? t('tile.talkers', { names: speaking.join(', ') }) : t('tile.quiet')}
       </Typography>
-
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="body2" aria-label={t('tile.connectedOf', { channel: channel.name })}>
           {t('tile.connected', { connected: channel.connected, total: channel.usersCount })}
@@ -215,40 +156,8 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
           />
         ) : null}
       </Box>
-
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
-        <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }} noWrap title={lastText}>
-          {lastText}
-        </Typography>
-        <IconButton
-          size="small"
-          disabled={!last}
-          aria-label={t('tile.playLast', { channel: channel.name })}
-          onClick={() => last && playVoiceMessages([last])}
-        >
-          <PlayArrowIcon fontSize="small" />
-        </IconButton>
-      </Box>
-
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-        {muted ? <VolumeOffIcon fontSize="small" aria-hidden /> : <VolumeUpIcon fontSize="small" aria-hidden />}
-        <Slider
-          size="small"
-          value={volume}
-          min={0}
-          max={100}
-          onChange={(_event, value) => onVolume(channel.id, value as number, false)}
-          onChangeCommitted={(_event, value) => onVolume(channel.id, value as number, true)}
-          slotProps={{ input: { 'aria-label': t('tile.volume', { channel: channel.name }) } }}
-        />
-        <Switch
-          size="small"
-          checked={muted}
-          onChange={(event) => onMute(channel.id, event.target.checked)}
-          slotProps={{ input: { 'aria-label': t('tile.mute', { channel: channel.name }) } }}
-        />
-      </Box>
-
+      <LastTransmission channel={channel} last={last} />
+      <TileVolume channel={channel} volume={volume} muted={muted} onVolume={onVolume} onMute={onMute} />
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
         <PushToTalkButton
           micOn={state.micOn}
@@ -274,3 +183,136 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
     </Paper>
   );
 });
+
+/**
+ * The tile's voice room on the page's socket, in talk mode, heard through its own gain (ChannelOutput, at the
+ * level the page gives it), each transmission recorded where the channel records; handed to the page (onVoice).
+ */
+function useTileVoice({ channel, level, socket, iceServers, self, onVoice }: DispatchTileProps) {
+  const [output] = useState(() => new ChannelOutput());
+  useEffect(() => () => output.close(), [output]);
+  useEffect(() => output.setLevel(level), [output, level]);
+  const recorder = useTransmissionRecorder({
+    channelId: channel.id,
+    recording: channel.recording,
+    userId: self.id,
+    token: getToken() ?? undefined,
+    socket,
+  });
+  const { engine, state } = useVoiceRoom({
+    socket,
+    enabled: iceServers !== undefined,
+    room: channel.rtcSession,
+    name: self.name,
+    mode: 'talk',
+    iceServers: iceServers ?? [],
+    linkTones: false,
+    recorder,
+    output,
+  });
+  useEffect(() => {
+    if (!engine) return;
+    onVoice(channel.rtcSession, { engine, output });
+    return () => onVoice(channel.rtcSession, null);
+  }, [engine, output, channel.rtcSession, onVoice]);
+  const talk = useCallback((on: boolean) => engine?.setMicEnabled(on), [engine]);
+  return { state, talk };
+}
+
+/** The check box (all call, patch), the key and name, an open SOS and "Select {channel}". */
+function TileHeader({
+  channel,
+  index,
+  selected,
+  checked,
+  sos,
+  onSelect,
+  onCheck,
+}: Pick<DispatchTileProps, 'channel' | 'index' | 'selected' | 'checked' | 'sos' | 'onSelect' | 'onCheck'>) {
+  const { t } = useTranslation('dispatch');
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
+      <Checkbox
+        size="small"
+        checked={checked}
+        onChange={(event) => onCheck(channel.id, event.target.checked)}
+        slotProps={{ input: { 'aria-label': t('tile.check', { channel: channel.name }) } }}
+      />
+      <Typography component="h2" variant="h6" sx={{ flex: 1, minWidth: 0, fontWeight: 700 }} noWrap>
+        {index <= 9 ? `${index}. ` : ''}
+        {channel.name}
+      </Typography>
+      {sos ? (
+        <Chip color="error" size="small" label="SOS" aria-label={t('tile.sos', { channel: channel.name, name: sos })} />
+      ) : null}
+      {/* The name stays "Select {channel}" (pressed or not); the text is short so the channel's name shows. */}
+      <Button
+        size="small"
+        variant={selected ? 'contained' : 'outlined'}
+        aria-pressed={selected}
+        aria-label={t('tile.select', { channel: channel.name })}
+        onClick={() => onSelect(channel.id)}
+        sx={{ flexShrink: 0 }}
+      >
+        {selected ? t('tile.selected') : t('tile.selectShort')}
+      </Button>
+    </Box>
+  );
+}
+
+/** "Last: {name} at {time}, {seconds} s" and its play button. */
+function LastTransmission({ channel, last }: Pick<DispatchTileProps, 'channel' | 'last'>) {
+  const { t, i18n } = useTranslation('dispatch');
+  const lastText = last
+    ? t('tile.last', {
+        name: last.display_name,
+        time: formatDate(last.createdAt, 'HH:mm', i18n.resolvedLanguage),
+        seconds: Math.max(1, Math.round(last.durationMs / 1000)),
+      })
+    : t('tile.noLast');
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5 }}>
+      <Typography variant="body2" sx={{ flex: 1, minWidth: 0 }} noWrap title={lastText}>
+        {lastText}
+      </Typography>
+      <IconButton
+        size="small"
+        disabled={!last}
+        aria-label={t('tile.playLast', { channel: channel.name })}
+        onClick={() => last && playVoiceMessages([last])}
+      >
+        <PlayArrowIcon fontSize="small" />
+      </IconButton>
+    </Box>
+  );
+}
+
+function TileVolume({
+  channel,
+  volume,
+  muted,
+  onVolume,
+  onMute,
+}: Pick<DispatchTileProps, 'channel' | 'volume' | 'muted' | 'onVolume' | 'onMute'>) {
+  const { t } = useTranslation('dispatch');
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
+      {muted ? <VolumeOffIcon fontSize="small" aria-hidden /> : <VolumeUpIcon fontSize="small" aria-hidden />}
+      <Slider
+        size="small"
+        value={volume}
+        min={0}
+        max={100}
+        onChange={(_event, value) => onVolume(channel.id, value as number, false)}
+        onChangeCommitted={(_event, value) => onVolume(channel.id, value as number, true)}
+        slotProps={{ input: { 'aria-label': t('tile.volume', { channel: channel.name }) } }}
+      />
+      <Switch
+        size="small"
+        checked={muted}
+        onChange={(event) => onMute(channel.id, event.target.checked)}
+        slotProps={{ input: { 'aria-label': t('tile.mute', { channel: channel.name }) } }}
+      />
+    </Box>
+  );
+}
