@@ -266,10 +266,13 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
     it('takes the floor of every channel asked in one step each, preempting a member, and gives them back', async () => {
       const member = await online(mia, [talk('alpha')]);
       const dispatcher = await online(desk, [talk('alpha'), talk('bravo'), talk('charlie')]);
-      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({ granted: true });
+      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({
+        granted: true,
+        grantId: expect.any(String),
+      });
 
       const answer = await dispatcher.emitAck('broadcast_request', { rooms: ['alpha', 'bravo', 'charlie'] });
-      expect(answer).toEqual({ granted: ['alpha', 'bravo', 'charlie'], refused: [] });
+      expect(answer).toEqual({ granted: ['alpha', 'bravo', 'charlie'], refused: [], grantId: expect.any(String) });
       expect(await member.next('floor_revoked')).toEqual({ room: 'alpha', reason: 'preempted' });
       for (const room of ['alpha', 'bravo', 'charlie'])
         expect(
@@ -284,16 +287,23 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
       dispatcher.socket.emit('broadcast_release', { rooms: ['alpha', 'bravo', 'charlie'] });
       for (const room of ['alpha', 'bravo', 'charlie'])
         await dispatcher.next('floor_idle', (idle) => idle.room === room);
-      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({ granted: true });
+      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({
+        granted: true,
+        grantId: expect.any(String),
+      });
     });
 
     it('says why a channel was refused: busy with a higher priority, listening, or not joined', async () => {
       const boss = await online(admin, [talk('bravo')]);
       const dispatcher = await online(desk, [talk('alpha'), talk('bravo'), { room: 'charlie', mode: 'listen' }]);
-      expect(await boss.emitAck('floor_request', { room: 'bravo' })).toEqual({ granted: true });
+      expect(await boss.emitAck('floor_request', { room: 'bravo' })).toEqual({
+        granted: true,
+        grantId: expect.any(String),
+      });
       const answer = await dispatcher.emitAck('broadcast_request', { rooms: ['alpha', 'bravo', 'charlie', 'delta'] });
       expect(answer).toEqual({
         granted: ['alpha'],
+        grantId: expect.any(String),
         refused: [
           { room: 'bravo', reason: 'busy', holder: { userId: admin.id, name: 'Ada Admin' } },
           { room: 'charlie', reason: 'listen_only' },
@@ -306,7 +316,10 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
       const member = await online(mia, [talk('alpha'), talk('bravo')]);
       const answer = await member.emitAck('broadcast_request', { rooms: ['alpha', 'bravo'] });
       expect(answer).toEqual({ success: false, result: 'broadcast_request: your role does not allow an all call.' });
-      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({ granted: true });
+      expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({
+        granted: true,
+        grantId: expect.any(String),
+      });
     });
   });
 });
@@ -343,10 +356,17 @@ describe.runIf(redisUrl)('the all call across two instances sharing Redis', () =
     const m = await joined(urlTwo, member);
     const a = await joined(urlOne, deskA);
     const b = await joined(urlTwo, deskB);
-    expect(await m.emitAck('floor_request', { room: rooms[0] })).toEqual({ granted: true });
+    expect(await m.emitAck('floor_request', { room: rooms[0] })).toEqual({
+      granted: true,
+      grantId: expect.any(String),
+    });
 
     // Desk A (instance one) breaks in on the member (instance two) in both channels.
-    expect(await a.emitAck('broadcast_request', { rooms })).toEqual({ granted: rooms, refused: [] });
+    expect(await a.emitAck('broadcast_request', { rooms })).toEqual({
+      granted: rooms,
+      refused: [],
+      grantId: expect.any(String),
+    });
     expect(await m.next('floor_revoked')).toEqual({ room: rooms[0], reason: 'preempted' });
     a.socket.emit('broadcast_release', { rooms });
     for (const room of rooms) await m.next('floor_idle', (idle) => idle.room === room);

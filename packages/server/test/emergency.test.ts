@@ -130,12 +130,17 @@ describe.each(databases)('emergency alerts and the floor switch on %s', (dialect
   it('gives the sender the floor with top priority: an administrator holding it is preempted and cannot take it back', async () => {
     const a = await joined(alice);
     const boss = await joined(admin);
-    expect(await request(boss)).toEqual({ granted: true });
+    expect(await request(boss)).toEqual({ granted: true, grantId: expect.any(String) });
     const sent = await app.call('/user/api/sendEmergencyAlert', {}, alice.token);
     expect(sent.status).toBe(200);
     // Without channelId, the alert is for the channel the sender is in.
     expect(sent.body.res.channelId).toBe(channel.id);
-    expect(await a.next('floor_granted')).toEqual({ room: channel.rtcSession, reason: 'emergency', holdMs: 10000 });
+    expect(await a.next('floor_granted')).toEqual({
+      room: channel.rtcSession,
+      reason: 'emergency',
+      holdMs: 10000,
+      grantId: expect.any(String),
+    });
     expect(await boss.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'preempted' });
     expect(await boss.next('onMicStateChanged', (c) => c.userId === alice.id && c.micState)).toMatchObject({
       micState: true,
@@ -155,8 +160,8 @@ describe.each(databases)('emergency alerts and the floor switch on %s', (dialect
     await app.services.memberships.add(open.id, [alice.id, bob.id]);
     const a = await joined(alice, open.rtcSession);
     const b = await joined(bob, open.rtcSession);
-    expect(await request(a, open.rtcSession)).toEqual({ granted: true });
-    expect(await request(b, open.rtcSession)).toEqual({ granted: true });
+    expect(await request(a, open.rtcSession)).toEqual({ granted: true, grantId: expect.any(String) });
+    expect(await request(b, open.rtcSession)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await b.next('onMicStateChanged', (c) => c.userId === alice.id)).toMatchObject({ micState: true });
 
     // Turned on again: one talker at a time.
@@ -179,7 +184,7 @@ describe.each(databases)('emergency alerts and the floor switch on %s', (dialect
         .execute();
       return talks.length === 2 && talks.every((t) => typeof t.duration_ms === 'number' && t.duration_ms >= 0);
     }, 'two channel_talk entries with a duration');
-    expect(await request(a, open.rtcSession)).toEqual({ granted: true });
+    expect(await request(a, open.rtcSession)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await request(b, open.rtcSession)).toMatchObject({ granted: false, holder: { userId: alice.id } });
     const log = await app.call('/user/api/getAllActivities/', { start: 0, limit: 10 }, admin.token);
     const talk = log.body.res.activities.find((a: { type: string }) => a.type === 'channel_talk');

@@ -169,7 +169,7 @@ describe('Redis restarted under two instances', () => {
     // Alice holds the floor when Redis goes.
     const press = (page: Page) =>
       page.socket.timeout(15_000).emitWithAck('floor_request', { room }) as Promise<{ granted: boolean }>;
-    expect(await press(a)).toEqual({ granted: true });
+    expect(await press(a)).toEqual({ granted: true, grantId: expect.any(String) });
     await eventually(async () => b.floor.some((f) => f.event === 'floor_taken'), 'bob hears that alice talks');
     const connectsBefore = [a.connects, b.connects];
 

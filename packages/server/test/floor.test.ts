@@ -47,7 +47,7 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
   it('grants a free floor, tells the room who talks, denies the next member with the holder, and frees on release', async () => {
     const a = await joined(alice);
     const b = await joined(bob);
-    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await b.next('floor_taken')).toMatchObject({
       room: channel.rtcSession,
       userId: alice.id,
@@ -59,14 +59,14 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
     a.socket.emit('floor_release', { room: channel.rtcSession });
     expect(await b.next('floor_idle')).toEqual({ room: channel.rtcSession });
     expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: false });
-    expect(await request(b)).toEqual({ granted: true });
+    expect(await request(b)).toEqual({ granted: true, grantId: expect.any(String) });
     await eventually(async () => (await burstsOf(alice.id)).some((burst) => burst.ended_at !== null), 'burst closed');
   });
 
   it('shows a new talker at once, even while the last release is still being written', async () => {
     const a = await joined(alice);
     const b = await joined(bob);
-    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: true });
 
     // The release's talk burst takes its time to be closed (a busy disk).
@@ -81,7 +81,7 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
     };
     a.socket.emit('floor_release', { room: channel.rtcSession });
     expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: false });
-    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await b.next('onMicStateChanged')).toMatchObject({ userId: alice.id, micState: true });
 
     written();
@@ -100,8 +100,8 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
   it('lets an administrator preempt a member (floor_revoked to the member), never the reverse', async () => {
     const a = await joined(alice);
     const boss = await joined(admin);
-    expect(await request(a)).toEqual({ granted: true });
-    expect(await request(boss)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
+    expect(await request(boss)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await a.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'preempted' });
     expect(await a.next('floor_taken', (taken) => taken.userId === admin.id)).toMatchObject({
       name: 'Ada Admin',
@@ -117,26 +117,26 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
   it('frees the floor at once when its holder disconnects or leaves the room', async () => {
     const a = await joined(alice);
     const b = await joined(bob);
-    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
     a.close();
     expect(await b.next('floor_idle')).toEqual({ room: channel.rtcSession });
-    expect(await request(b)).toEqual({ granted: true });
+    expect(await request(b)).toEqual({ granted: true, grantId: expect.any(String) });
     // Acknowledged: the leave is done before the next request (another socket's events run apart).
     expect(await b.emitAck('leave_room', {})).toEqual({ success: true });
     const c = await joined(alice);
-    expect(await request(c)).toEqual({ granted: true });
+    expect(await request(c)).toEqual({ granted: true, grantId: expect.any(String) });
   });
 
   it('takes the floor back after the maximum talk time (FLOOR_MAX_SECONDS)', async () => {
     const a = await joined(alice);
     const b = await joined(bob);
-    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await a.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'timeout' });
     expect(await b.next('floor_idle')).toEqual({ room: channel.rtcSession });
     expect(await b.next('onMicStateChanged', (change) => change.micState === false)).toMatchObject({
       userId: alice.id,
     });
-    expect(await request(b)).toEqual({ granted: true });
+    expect(await request(b)).toEqual({ granted: true, grantId: expect.any(String) });
   });
 
   it("treats old clients' micStateChange as a request and a release, and refuses a second talker", async () => {
@@ -165,7 +165,7 @@ describe.each(databases)('the floor of a channel on %s', (dialect) => {
       channelIds: [channel.id],
     });
     const a = await joined(alice);
-    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await list.next('onMicStateChanged')).toMatchObject({
       userId: alice.id,
       name: 'Alice Field',
@@ -231,9 +231,9 @@ describe.runIf(redisUrl)('the floor across two instances sharing Redis', () => {
       await other.next('floor_idle');
     }
 
-    expect(await request(a)).toEqual({ granted: true });
+    expect(await request(a)).toEqual({ granted: true, grantId: expect.any(String) });
     const boss = await joinedAt(urlTwo, admin);
-    expect(await request(boss)).toEqual({ granted: true });
+    expect(await request(boss)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await a.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'preempted' });
     expect(await request(b)).toMatchObject({ granted: false, holder: { userId: admin.id } });
   });

@@ -98,7 +98,7 @@ export async function connectBridged(page: MediaPage, party: MediaParty, tone: n
 /** Presses (floor_request) and, granted, enables the page's track as the app does. */
 export async function press(page: MediaPage, party: MediaParty): Promise<void> {
   const answer: any = await party.client.socket.timeout(20_000).emitWithAck('floor_request', { room: party.room });
-  expect(answer).toEqual({ granted: true });
+  expect(answer).toEqual({ granted: true, grantId: expect.any(String) });
   await page.talk(party.name, true);
 }
 

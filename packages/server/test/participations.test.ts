@@ -73,7 +73,7 @@ describe.each(databases)('participations on %s', (dialect) => {
         room,
         mode: 'talk',
       });
-      expect(await client.emitAck('floor_request', { room })).toEqual({ granted: true });
+      expect(await client.emitAck('floor_request', { room })).toEqual({ granted: true, grantId: expect.any(String) });
       const mic = { id: client.id, userId: account.id, name, micState: true, room };
       expect(await d.next('onMicStateChanged', (p) => p.room === room)).toEqual(mic);
       expect(await client.emitAck('message', { channelId: channel.id, message: `hello ${room}` })).toEqual({
@@ -116,7 +116,10 @@ describe.each(databases)('participations on %s', (dialect) => {
     // A's floor comes free; the desk takes it while Carol still holds B's, where it only listens.
     a.socket.emit('floor_release', { room: w.red.rtcSession });
     await d.next('floor_idle', (p) => p.room === w.red.rtcSession);
-    expect(await d.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({ granted: true });
+    expect(await d.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({
+      granted: true,
+      grantId: expect.any(String),
+    });
     expect(await d.emitAck('floor_request', { room: w.blue.rtcSession })).toEqual({
       granted: false,
       reason: 'listen_only',
@@ -166,7 +169,10 @@ describe.each(databases)('participations on %s', (dialect) => {
     });
     expect(await d.emitAck('typing', {})).toEqual({ success: false, result: several('typing') });
     // Nothing was pressed: A's floor is free.
-    expect(await a.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({ granted: true });
+    expect(await a.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({
+      granted: true,
+      grantId: expect.any(String),
+    });
 
     expect(await d.emitAck('leave_room', { room: w.blue.rtcSession })).toEqual({ success: true });
     expect(await b.next('user_exit')).toEqual({ id: d.id, room: w.blue.rtcSession });

@@ -91,11 +91,11 @@ describe.each(databases)('private calls on %s', (dialect) => {
     });
     expect(await miaSocket.emitAck('join_room', { room, mode: 'talk' })).toEqual({ success: true, room, mode: 'talk' });
     // Push-to-talk both ways: one at a time, each heard by the other.
-    expect(await deskSocket.emitAck('floor_request', { room })).toEqual({ granted: true });
+    expect(await deskSocket.emitAck('floor_request', { room })).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await miaSocket.next('floor_taken', (taken) => taken.room === room)).toMatchObject({ userId: desk.id });
     deskSocket.socket.emit('floor_release', { room });
     await miaSocket.next('floor_idle', (idle) => idle.room === room);
-    expect(await miaSocket.emitAck('floor_request', { room })).toEqual({ granted: true });
+    expect(await miaSocket.emitAck('floor_request', { room })).toEqual({ granted: true, grantId: expect.any(String) });
     expect(
       await deskSocket.next('floor_taken', (taken) => taken.room === room && taken.userId !== desk.id),
     ).toMatchObject({ userId: mia.id });
@@ -377,7 +377,10 @@ describe.each(databases)('private calls on %s', (dialect) => {
       expect(trail.status).toBe(403);
       // The recheck of its rights (it no longer supervises North) keeps it in the call: the call is not a membership.
       expect(await deskSocket.next('rights_changed')).toMatchObject({ changes: ['channels'] });
-      expect(await deskSocket.emitAck('floor_request', { room: call.room })).toEqual({ granted: true });
+      expect(await deskSocket.emitAck('floor_request', { room: call.room })).toEqual({
+        granted: true,
+        grantId: expect.any(String),
+      });
       expect((await hangUp(desk, call.callId)).status).toBe(200);
       const hidden = (await app.services.channels.byRtcSession(call.room))?.id as number;
       for (const party of [desk, mia])

@@ -151,7 +151,10 @@ describe.runIf(redisUrl)('several instances sharing Redis', () => {
       expect(await watching.next('rights_changed')).toMatchObject({ changes: ['channels'], left: [] });
       expect(await x.next('user_exit')).toEqual({ id: y.id, room: channel.rtcSession });
       for (const client of [y, watching]) await client.next('onChannelsChanged');
-      expect(await x.emitAck('floor_request', { room: channel.rtcSession })).toEqual({ granted: true });
+      expect(await x.emitAck('floor_request', { room: channel.rtcSession })).toEqual({
+        granted: true,
+        grantId: expect.any(String),
+      });
       for (const client of [y, watching]) {
         await barrier(client, bob);
         expect(client.all('onMicStateChanged')).toEqual([]);

@@ -70,7 +70,10 @@ describe.each(databases)('rights rechecked on open sockets on %s', (dialect) => 
       success: true,
       channelIds: [w.red.id],
     });
-    expect(await alice.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({ granted: true });
+    expect(await alice.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({
+      granted: true,
+      grantId: expect.any(String),
+    });
     expect(await watching.next('onMicStateChanged')).toMatchObject({ userId: w.alice.id, micState: true });
     alice.socket.emit('floor_release', { room: w.red.rtcSession });
     expect(await watching.next('onMicStateChanged')).toMatchObject({ userId: w.alice.id, micState: false });
@@ -96,7 +99,10 @@ describe.each(databases)('rights rechecked on open sockets on %s', (dialect) => 
     expect(await alice.next('user_exit')).toEqual({ id: inRoom.id, room: w.red.rtcSession });
 
     // Talk and chat of the channel reach neither socket any more.
-    expect(await alice.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({ granted: true });
+    expect(await alice.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({
+      granted: true,
+      grantId: expect.any(String),
+    });
     await alice.emitAck('message', { channelId: w.red.id, message: 'after the removal' });
     for (const client of [inRoom, watching]) {
       await client.flush();
@@ -114,7 +120,10 @@ describe.each(databases)('rights rechecked on open sockets on %s', (dialect) => 
   it('makes a member listen-only while it holds the floor: the floor goes back at once, its next press is refused', async () => {
     const alice = await w.joined(w.alice, w.red);
     const bob = await w.joined(w.bob, w.red);
-    expect(await bob.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({ granted: true });
+    expect(await bob.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({
+      granted: true,
+      grantId: expect.any(String),
+    });
     await alice.next('floor_taken', (f) => f.userId === w.bob.id);
 
     const rights = (canTalk: boolean) =>
@@ -134,7 +143,10 @@ describe.each(databases)('rights rechecked on open sockets on %s', (dialect) => 
 
     expect((await rights(true)).status).toBe(200);
     expect(await bob.next('rights_changed')).toMatchObject({ changes: ['talk'] });
-    expect(await bob.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({ granted: true });
+    expect(await bob.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({
+      granted: true,
+      grantId: expect.any(String),
+    });
   });
 
   it("demotes an administrator: its sockets leave the administrators' room, no more positions of others' channels", async () => {

@@ -150,14 +150,14 @@ describe.each(databases)('roles on %s', (dialect) => {
     const field = await inRoom(url, alice, alpha);
     const console = await inRoom(url, admin, alpha);
 
-    expect(await press(field, alpha)).toEqual({ granted: true });
-    expect(await press(desk, alpha)).toEqual({ granted: true });
+    expect(await press(field, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
+    expect(await press(desk, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await field.next('floor_revoked')).toEqual({ room: alpha.rtcSession, reason: 'preempted' });
     expect(await press(field, alpha)).toEqual({
       granted: false,
       holder: { userId: dispatcher.id, name: await nameOf(dispatcher.id) },
     });
-    expect(await press(console, alpha)).toEqual({ granted: true });
+    expect(await press(console, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await desk.next('floor_revoked')).toEqual({ room: alpha.rtcSession, reason: 'preempted' });
     expect(await press(desk, alpha)).toMatchObject({ granted: false, holder: { userId: admin.id } });
 
@@ -295,8 +295,8 @@ describe.each(databases)('roles on %s', (dialect) => {
     ]);
 
     // The same socket, still in the room, presses with a dispatcher's priority now.
-    expect(await press(other, alpha)).toEqual({ granted: true });
-    expect(await press(after, alpha)).toEqual({ granted: true });
+    expect(await press(other, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
+    expect(await press(after, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await other.next('floor_revoked')).toEqual({ room: alpha.rtcSession, reason: 'preempted' });
     expect((await as(alice)('/user/api/getAllActivities/', {})).status).toBe(200);
 

@@ -68,14 +68,14 @@ describe.each(databases)('the right to talk on %s', (dialect) => {
     expect(await b.next('floor_revoked')).toEqual({ room: room(), reason: 'revoked' });
     expect(await a.next('floor_idle')).toEqual({ room: room() });
     expect(await b.emitAck('floor_request', { room: room() })).toEqual({ granted: false, reason: 'listen_only' });
-    expect(await a.emitAck('floor_request', { room: room() })).toEqual({ granted: true });
+    expect(await a.emitAck('floor_request', { room: room() })).toEqual({ granted: true, grantId: expect.any(String) });
   });
 
   it('takes updateUserMicState and micStateChange through the floor', async () => {
     const x = await w.joined(w.alice, w.red);
     const y = await w.joined(w.bob, w.red);
     const watcher = await w.joined(w.admin, w.red);
-    expect(await x.emitAck('floor_request', { room: room() })).toEqual({ granted: true });
+    expect(await x.emitAck('floor_request', { room: room() })).toEqual({ granted: true, grantId: expect.any(String) });
     await watcher.next('onMicStateChanged', (p) => p.userId === w.alice.id && p.micState === true);
 
     // Alice holds the floor: Bob's HTTP press is refused, and nobody sees his mic go on.

@@ -2,6 +2,7 @@
  * Voice history (issue 15): uploads checked by their bytes, who may upload, list, play, delete and export,
  * paging, pushes, the retention sweep and a deleted talker.
  */
+import { randomUUID } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { inflateRawSync } from 'node:zlib';
@@ -91,8 +92,8 @@ describe.each(databases)('voice history on %s', (dialect) => {
   });
 
   /**
-   * The floor grant a browser's recording belongs to (a talk burst, as the floor writes it): the record of a
-   * press at that time, for a transmission uploaded afterwards.
+   * The floor grant a browser's recording belongs to (a talk burst, as the floor writes it, naming the grant's
+   * id): the record of a press at that time, for a transmission uploaded afterwards naming `grantId`.
    */
   async function grant(
     userId: number,
@@ -100,8 +101,9 @@ describe.each(databases)('voice history on %s', (dialect) => {
     durationMs: number,
     plane: 'mesh' | 'server' = 'mesh',
     where: { id: number } = channel,
+    grantId: string = randomUUID(),
   ) {
-    return app.services.db
+    const row = await app.services.db
       .insertInto('talk_bursts')
       .values({
         user_id: userId,
@@ -110,22 +112,24 @@ describe.each(databases)('voice history on %s', (dialect) => {
         started_at: startedAt.toISOString(),
         ended_at: new Date(startedAt.getTime() + durationMs).toISOString(),
         plane,
+        grant_id: grantId,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
+    return { id: row.id, grantId };
   }
 
-  /** Uploads a transmission; a sender who may talk there held the floor then (its grant), unless `granted` false. */
+  /** Uploads a transmission; a sender who may talk there held the floor then (its grant, named by the upload). */
   async function uploadVoice(
     who: Account | undefined,
     fields: Record<string, string | number> = {},
     audio: { bytes: Buffer; fileName?: string; contentType?: string } | null = { bytes: webmOpus() },
-    granted = true,
   ): Promise<{ status: number; body: any }> {
     const all = { channelId: channel.id, startedAt: new Date().toISOString(), durationMs: 2000, ...fields };
     const at = new Date(String(all.startedAt));
-    if (who && granted && !Number.isNaN(at.getTime())) await grant(who.id, at, Number(all.durationMs) || 1);
-    return sendVoice(who?.token, all, audio);
+    if (!who || Number.isNaN(at.getTime())) return sendVoice(who?.token, all, audio);
+    const given = await grant(who.id, at, Number(all.durationMs) || 1, 'mesh', channel, fields.grantId as string);
+    return sendVoice(who.token, { ...all, grantId: given.grantId }, audio);
   }
 
   async function sendVoice(
@@ -202,9 +206,14 @@ describe.each(databases)('voice history on %s', (dialect) => {
     for (const other of [bravo, charlie])
       await app.call('/user/api/addUserToChannel', { userId: mia.id, channelId: other.id }, admin.token);
     const at = new Date(Date.now() - 5000);
-    // The call took Bravo's floor too; Charlie's was refused (someone else held it).
-    await grant(mia.id, at, 2000, 'mesh', bravo);
-    const kept = await uploadVoice(mia, { startedAt: at.toISOString(), alsoChannelIds: `${bravo.id},${charlie.id}` });
+    // The call took Bravo's floor too, under the call's one grant; Charlie's was refused (someone else held it).
+    const grantId = randomUUID();
+    await grant(mia.id, at, 2000, 'mesh', bravo, grantId);
+    const kept = await uploadVoice(mia, {
+      startedAt: at.toISOString(),
+      alsoChannelIds: `${bravo.id},${charlie.id}`,
+      grantId,
+    });
     expect(kept.status).toBe(200);
     const history = async (channelId: number) => (await list(admin.token, { channelId })).body.res;
     const [inAlpha, inBravo, inCharlie] = [
@@ -465,7 +474,8 @@ describe.each(databases)('voice history on %s', (dialect) => {
       const socket = await connect(url, mia.token);
       try {
         expect((await socket.emitAck('join_room', { room: channel.rtcSession, mode: 'talk' })).success).toBe(true);
-        expect(await socket.emitAck('floor_request', { room: channel.rtcSession })).toEqual({ granted: true });
+        const answer = (await socket.emitAck('floor_request', { room: channel.rtcSession })) as { grantId: string };
+        expect(answer).toEqual({ granted: true, grantId: expect.stringMatching(/^[\w-]{8,64}$/) });
         const burst = await eventually(
           async () => (await app.services.talkBursts.ofUser(mia.id, 1))[0],
           'the grant kept as a talk burst',
@@ -474,11 +484,12 @@ describe.each(databases)('voice history on %s', (dialect) => {
         await eventually(async () => (await app.services.talkBursts.byId(burst.id))?.endedAt, 'the grant ended');
         // The browser's clock is 3 s off: the record says when the floor was granted.
         const claimed = new Date(Date.parse(burst.startedAt) + 3000).toISOString();
-        const sent = await sendVoice(mia.token, { channelId: channel.id, startedAt: claimed, durationMs: 500 });
+        const named = { channelId: channel.id, startedAt: claimed, durationMs: 500, grantId: answer.grantId };
+        const sent = await sendVoice(mia.token, named);
         expect(sent.status).toBe(200);
         expect(sent.body.res.createdAt).toBe(burst.startedAt);
         // The same grant again (another clientId): refused, nothing written.
-        const again = await sendVoice(mia.token, { channelId: channel.id, startedAt: claimed, durationMs: 500 });
+        const again = await sendVoice(mia.token, named);
         expect(again.status).toBe(409);
         expect(again.body.result).toMatch(/^No transmission of yours matches this recording/);
         expect(storedFiles()).toHaveLength(1);
@@ -487,41 +498,76 @@ describe.each(databases)('voice history on %s', (dialect) => {
       }
     });
 
-    it('refuses a forged, old, too long or borrowed recording', async () => {
+    it('refuses a recording naming no grant (an older page) or longer than its grant', async () => {
       const now = Date.now();
       const refused = async (fields: Record<string, string | number>) => {
         const answer = await sendVoice(mia.token, { channelId: channel.id, durationMs: 2000, ...fields });
         expect(answer.status).toBe(409);
         expect(answer.body.result).toMatch(/^No transmission of yours matches/);
       };
-      // No grant at all; three days ago; 6 s from the only grant.
-      await refused({ startedAt: new Date(now).toISOString() });
-      await refused({ startedAt: new Date(now - 3 * 24 * 3600_000).toISOString() });
+      // A grant of hers at that very time is not found by time: the upload names none.
       await grant(mia.id, new Date(now - 20_000), 2000);
-      await refused({ startedAt: new Date(now - 14_000).toISOString() });
+      await refused({ startedAt: new Date(now - 20_000).toISOString() });
       // Longer than its grant (2 s) by more than 2 s.
-      await refused({ startedAt: new Date(now - 20_000).toISOString(), durationMs: 4500 });
-      // Another talker's grant; a grant in another channel.
-      await grant(admin.id, new Date(now - 40_000), 2000);
-      await refused({ startedAt: new Date(now - 40_000).toISOString() });
+      const { grantId } = await grant(mia.id, new Date(now - 60_000), 2000);
+      await refused({ startedAt: new Date(now - 60_000).toISOString(), durationMs: 4500, grantId });
       expect(storedFiles()).toHaveLength(0);
-      // Mia's own grant, within the tolerances, is kept.
+      // The same grant, within the tolerance, is kept, dated by the grant whatever the browser's clock says.
       const kept = await sendVoice(mia.token, {
         channelId: channel.id,
-        startedAt: new Date(now - 16_000).toISOString(),
+        startedAt: new Date(now - 3 * 24 * 3600_000).toISOString(),
         durationMs: 3900,
+        grantId,
       });
       expect(kept.status).toBe(200);
-      expect(kept.body.res.createdAt).toBe(new Date(now - 20_000).toISOString());
+      expect(kept.body.res.createdAt).toBe(new Date(now - 60_000).toISOString());
+    });
+
+    it("finds the grant by the id the upload names, and refuses another user's, an unknown or another channel's", async () => {
+      const now = Date.now();
+      const bravo = (await app.call('/user/api/createChannel', { channelName: 'Bravo' }, admin.token)).body.res;
+      await app.call('/user/api/addUserToChannel', { userId: mia.id, channelId: bravo.id }, admin.token);
+      // Two grants of hers that started at the same moment (a time search could not tell them apart).
+      const first = await grant(mia.id, new Date(now - 30_000), 2000);
+      const second = await grant(mia.id, new Date(now - 30_000), 4000);
+      const adas = await grant(admin.id, new Date(now - 30_000), 2000);
+      const inBravo = await grant(mia.id, new Date(now - 30_000), 2000, 'mesh', bravo);
+      const upload = (grantId: string, durationMs = 2000) =>
+        sendVoice(mia.token, { channelId: channel.id, startedAt: new Date(now).toISOString(), durationMs, grantId });
+
+      const someoneElses = await upload(adas.grantId);
+      expect(someoneElses.status).toBe(403);
+      expect(someoneElses.body.result).toBe('grantId: this floor grant was given to someone else.');
+      const unknown = await upload(randomUUID());
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.result).toMatch(/^grantId: no floor grant has this id/);
+      const elsewhere = await upload(inBravo.grantId);
+      expect(elsewhere.status).toBe(400);
+      expect(elsewhere.body.result).toBe('grantId: this floor grant was given in another channel.');
+      expect(storedFiles()).toHaveLength(0);
+
+      // The second grant, by its id: a 5.5 s recording fits it (4 s + 2 s), not the first one (2 s).
+      const kept = await upload(second.grantId, 5500);
+      expect(kept.status).toBe(200);
+      const kepts = await app.services.db
+        .selectFrom('voice_messages')
+        .select('talk_burst_id')
+        .where('id', '=', kept.body.res.id)
+        .executeTakeFirstOrThrow();
+      expect(kepts.talk_burst_id).toBe(second.id);
+      // Spent now: the same id again is refused; the first grant is still its own.
+      expect((await upload(second.grantId)).status).toBe(409);
+      expect((await upload(first.grantId)).status).toBe(200);
     });
 
     it('refuses uploads where the media server records the channel', async () => {
       const at = new Date(Date.now() - 5000);
-      await grant(mia.id, at, 2000, 'server');
+      const { grantId } = await grant(mia.id, at, 2000, 'server');
       const answer = await sendVoice(mia.token, {
         channelId: channel.id,
         startedAt: at.toISOString(),
         durationMs: 1000,
+        grantId,
       });
       expect(answer.status).toBe(409);
       expect(answer.body.result).toBe(
