@@ -24,7 +24,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AssignmentStore } from './assignments.ts';
 import type { JanusBackend } from './backends.ts';
 import { JanusPluginError, JanusUnavailableError } from './connection.ts';
-import { type JanusRooms, MOUNTPOINT_IFACE, OPUS_PT, type RtpAddress } from './rooms.ts';
+import { MOUNTPOINT_IFACE, OPUS_PT, type RtpAddress } from './room-requests.ts';
+import type { JanusRooms } from './rooms.ts';
 import type { JanusKeys } from './secrets.ts';
 
 /** The SSRC of the mixer's mix forwarded to the mountpoint. */

@@ -13,7 +13,7 @@ import { applyHeard } from './on-air.ts';
 import { type Participant, serial } from './participants.ts';
 import { withRoom } from './placement.ts';
 import { type JanusPlaneState, participantOf } from './plane-state.ts';
-import { LOCAL_GROUP, PREBUFFER_PACKETS } from './rooms.ts';
+import { LOCAL_GROUP, PREBUFFER_PACKETS } from './room-requests.ts';
 import { audioMid, tuneAnswer } from './sdp.ts';
 import type { MediaSignals, SpecDescription } from './signalling.ts';
 

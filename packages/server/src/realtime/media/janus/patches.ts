@@ -20,7 +20,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AssignmentStore } from './assignments.ts';
 import type { JanusBackend, JanusBackends } from './backends.ts';
 import { type JanusHandle, JanusUnavailableError } from './connection.ts';
-import { type JanusRooms, joinAsRtp, LOCAL_GROUP, PATCH_GROUP } from './rooms.ts';
+import { joinAsRtp, LOCAL_GROUP, PATCH_GROUP } from './room-requests.ts';
+import type { JanusRooms } from './rooms.ts';
 import type { JanusKeys } from './secrets.ts';
 
 export type PatchList = () => Promise<Array<{ patchId: string; channelIds: number[] }>>;

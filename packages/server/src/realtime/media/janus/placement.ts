@@ -7,7 +7,7 @@ import type { JanusBackend } from './backends.ts';
 import { JanusPluginError, JanusUnavailableError } from './connection.ts';
 import { linksOf } from './participants.ts';
 import type { JanusPlaneState } from './plane-state.ts';
-import { NO_SUCH_MOUNTPOINT, NO_SUCH_ROOM, NO_SUCH_SFU_ROOM } from './rooms.ts';
+import { NO_SUCH_MOUNTPOINT, NO_SUCH_ROOM, NO_SUCH_SFU_ROOM } from './room-requests.ts';
 
 /**
  * The channel's Janus, agreed with the other instances; participants still linked elsewhere start over (but
