@@ -24,7 +24,7 @@
  *
  * Janus runs with real-time scheduling, as deploy/janus's systemd drop-in runs it, where this process may give
  * it (root); `--janus-ordinary` schedules it like any other process (on this shared machine its forwarding then
- * comes in bursts and every listener's jitter buffer grows: "where the time goes" below the table, README).
+ * comes in bursts and every listener's jitter buffer grows: "where the time goes" below the table, docs/benchmarks.md).
  * `--no-recording`: the room pair's channel is not recorded.
  *
  * `npm run bench:media [-- --sizes 10,100] [--mesh-sizes 5,10] [--kinds watch,bridge] [--presses 10]

@@ -1,5 +1,5 @@
 /**
- * Environment -> typed configuration, in one place (README lists every variable); how one value is read is
+ * Environment -> typed configuration, in one place (docs/operators/configuration.md lists each variable); how one value is read is
  * config-values.ts, single sign-on's variables config-oidc.ts.
  */
 import path from 'node:path';

@@ -2,7 +2,7 @@
  * `npm run backup -- <file>`: one archive with a consistent copy of the SQLite database taken while the
  * server runs (node:sqlite backup(): a snapshot, whatever is written meanwhile), then the uploaded images,
  * the voice recordings and the signing key of file links. With PostgreSQL the database is left to
- * pg_dump (README, "Operating Talkgroup") and the archive holds the files and the key.
+ * pg_dump (docs/operators/backups.md) and the archive holds the files and the key.
  */
 import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 /**
  * A media server and a TURN server for development and tests, from Debian's packages (janus, coturn): each
  * started with a configuration of its own in a temporary folder, on the ports given, and stopped with the
- * returned function. Production runs them as services with the configurations the README shows.
+ * returned function. Production runs them as services with the configurations docs/operators/janus.md and turn.md show.
  *
  *   npm run janus   Janus with deploy/janus/'s configuration: its API on ws://127.0.0.1:8188 (JANUS_WS_PORT), its
  *                   media on UDP 20000-20999 (JANUS_RTP_PORTS), asking for JANUS_API_SECRET (a random one, printed,
@@ -126,7 +126,7 @@ export interface JanusOptions {
    * Real-time scheduling (`chrt -r`, a priority from 1 to 99), where this process may give it (root, or
    * CAP_SYS_NICE); otherwise Janus runs as any process. As deploy/janus's systemd drop-in gives it: on a loaded
    * machine, a Janus scheduled like the rest forwarded packets in bursts (up to 200 ms late), and every
-   * listener's jitter buffer grew to match (bench:media, README).
+   * listener's jitter buffer grew to match (bench:media, docs/benchmarks.md).
    */
   realtime?: number;
 }

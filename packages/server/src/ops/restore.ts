@@ -1,7 +1,7 @@
 /**
  * `npm run restore -- <file>`: puts a backup (backup.ts) into an empty DATA_DIR — the SQLite database, the
  * uploaded images, the voice recordings and the signing key — and then `npm start` serves it. With
- * PostgreSQL, restore the database with pg_restore first (README); this puts back the files and the key.
+ * PostgreSQL, restore the database with pg_restore first (docs/operators/backups.md); this puts back the files and the key.
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -13,7 +13,7 @@
  * - `a=ptime:10`: 10 ms frames instead of 20, so the first frame leaves sooner: p50 59 -> 48 ms on top of
  *   DTX (four pairs each). It costs about 16 kbit/s of packet headers while talking, nothing when silent.
  * - Both, with the jitter buffer minimum below: 0.59 to 0.65 of the defaults' press-to-sound in the bench's
- *   runs (README); DTX alone 0.83, 10 ms frames alone 0.82 in the same run.
+ *   runs (docs/benchmarks.md); DTX alone 0.83, 10 ms frames alone 0.82 in the same run.
  * - `useinbandfec=1` stays as Chromium offers it: no delay, and a lost packet is covered.
  */
 

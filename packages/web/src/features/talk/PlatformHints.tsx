@@ -1,6 +1,6 @@
 /**
  * What the browser will not do, said where it matters: a microphone only on a secure page (https, or
- * localhost). What works with the screen off or the app closed is the README's ("The phone in a pocket").
+ * localhost). What works with the screen off or the app closed is in docs/members/phone-app.md ("The phone in a pocket").
  */
 import Alert from '@mui/material/Alert';
 import { useTranslation } from 'react-i18next';

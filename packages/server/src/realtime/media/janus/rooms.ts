@@ -7,7 +7,7 @@
  *   are forwarded (feed.ts), as they arrived, without decoding or mixing;
  * - the **Streaming** mountpoint, which every page of the channel watches (the pages that talk too, on a second
  *   connection): it relays whatever is forwarded to its port, encoded once by the talker's browser, to all of
- *   them (README, "Large channels": 1.8 millicores per listener). Janus rewrites sequence numbers and
+ *   them (docs/benchmarks.md: 1.8 millicores per listener). Janus rewrites sequence numbers and
  *   timestamps when the source changes (a new holder), so a listener's connection never restarts;
  * - the **AudioBridge** room, only where two voices must be heard at once or a client can only send and
  *   receive on one connection: a patch (the dispatch console: another channel's voice comes in through a plain
