@@ -23,6 +23,7 @@
  *                                           one leaves the process bigger), into BENCH_SNAPSHOT_DIR
  *                                           (./bench-memory-snapshots); summed by bench/memory/heap-summary.ts
  *   BENCH_DATABASE_URL=postgres://…         on PostgreSQL (a schema of its own, dropped at the end)
+ *   BENCH_WEB_DIR=/path/to/dist               serve that build of the web app (else packages/web/dist if built)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -72,7 +73,10 @@ const SETTLE_MS = 10_000;
 const PASSWORD = 'Memory-bench-2026!';
 const METRICS_TOKEN = randomBytes(16).toString('hex');
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const WEB_DIR = path.join(ROOT, 'packages/web/dist');
+/** The built web app to serve: BENCH_WEB_DIR, else packages/web/dist when there is one. */
+const WEB_DIR = path.resolve(process.env.BENCH_WEB_DIR ?? path.join(ROOT, 'packages/web/dist'));
+
+const serving = existsSync(path.join(WEB_DIR, 'index.html'));
 
 if (MEMBERSHIPS > USERS * CHANNELS) throw new Error('--memberships is more than --users times --channels');
 if (SOCKETS > USERS || ROOMS > CHANNELS) throw new Error('more sockets than users, or more rooms than channels');
@@ -218,7 +222,7 @@ const login = (u: number) => `memory${u}@example.org`;
 function report(readings: Reading[]): void {
   const database = process.env.BENCH_DATABASE_URL ? 'PostgreSQL' : 'SQLite';
   console.log(
-    `Server memory as \`npm start\` runs it (${database}, flags ${SERVER_NODE_FLAGS.join(' ')}, load ${loadavg()[0].toFixed(1)})`,
+    `Server memory as \`npm start\` runs it (${database}, ${serving ? 'serving the web app' : 'no web app'}, flags ${SERVER_NODE_FLAGS.join(' ')}, load ${loadavg()[0].toFixed(1)})`,
   );
   console.log(
     'phase                                                    |  RSS MB | anon MB | file MB | heap used MB | heap total MB | external MB | CPU s',
@@ -240,8 +244,8 @@ async function main() {
     ...(process.env as Record<string, string>),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    // The built web app when there is one (as `npm start` serves it), without building it here.
-    WEB_DIR: existsSync(path.join(WEB_DIR, 'index.html')) ? WEB_DIR : '',
+    // The built web app when there is one (as `npm start` serves it), without building it here; the report says which.
+    WEB_DIR: serving ? WEB_DIR : '',
     LOG_LEVEL: 'warn',
     ...(METRICS ? { METRICS_TOKEN } : {}),
     // Every socket comes from 127.0.0.1: the per-address limits must not refuse them.

@@ -4,6 +4,12 @@ import { VitePWA } from 'vite-plugin-pwa';
 import { initialSizeReport } from './build/initial-size.ts';
 import { precompress } from './build/precompress.ts';
 
+/** 'src/i18n/locales/en/room.json' -> 'texts-en': one chunk per language. */
+function catalogueOf(id: string): string | null {
+  const language = /[\\/]i18n[\\/]locales[\\/](\w+)[\\/]/.exec(id)?.[1];
+  return language ? `texts-${language}` : null;
+}
+
 /** The server the dev mode proxies to (npm run dev starts it on 8080). */
 const server = process.env.TALKGROUP_SERVER ?? 'http://127.0.0.1:8080';
 
@@ -77,9 +83,26 @@ export default defineConfig({
     chunkSizeWarningLimit: 1200,
     rolldownOptions: {
       output: {
-        // Everything the first page needs in one chunk: it is loaded anyway, and one file compresses better
-        // than the dozen small shared chunks that lazy pages would otherwise carve out of it.
-        codeSplitting: { groups: [{ name: 'initial', tags: ['$initial'] }] },
+        // A handful of files per page, not dozens (issue 48: the room's first visit fetched 77 scripts). Each
+        // group is one file, the highest priority first; a module no group takes stays with its lazy page.
+        codeSplitting: {
+          groups: [
+            // Everything the first page needs: it is loaded anyway, and one file compresses better than the dozen
+            // small shared chunks that lazy pages would otherwise carve out of it.
+            { name: 'initial', tags: ['$initial'], priority: 100 },
+            // One language's catalogues in one file (about 15 KB gzipped), loaded with the first page that needs
+            // any of them; the fallback language's too, as i18next asks for it.
+            { name: catalogueOf, test: /[\\/]i18n[\\/]locales[\\/]/, priority: 50 },
+            // Leaflet, for the maps of the room, the dispatch console, the members' app and the users' trails.
+            // Not Geoman: it extends the global `L` once Leaflet has run, and loads only where zones are drawn.
+            { name: 'map', test: /[\\/]node_modules[\\/](leaflet|react-leaflet|@react-leaflet)[\\/]/, priority: 40 },
+            // The console's frame: its shell, and what follows the user's rights on every signed-in page.
+            { name: 'shell', test: /[\\/]src[\\/]app[\\/](shell[\\/]|RightsFollower)/, priority: 20 },
+            // What two or more lazy pages share (MUI's parts, the tables, the voice engine, the room's pieces):
+            // one file, cached once for every page. Spreadsheets stay apart (ExcelJS, only on import and export).
+            { name: 'console', test: (id) => !/exceljs|workbook/.test(id), minShareCount: 2, priority: 10 },
+          ],
+        },
       },
     },
   },
