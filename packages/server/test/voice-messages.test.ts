@@ -474,7 +474,9 @@ describe.each(databases)('voice history on %s', (dialect) => {
       const socket = await connect(url, mia.token);
       try {
         expect((await socket.emitAck('join_room', { room: channel.rtcSession, mode: 'talk' })).success).toBe(true);
-        const answer = (await socket.emitAck('floor_request', { room: channel.rtcSession })) as { grantId: string };
+        const answer = (await socket.emitAck('floor_request', { room: channel.rtcSession })) as unknown as {
+          grantId: string;
+        };
         expect(answer).toEqual({ granted: true, grantId: expect.stringMatching(/^[\w-]{8,64}$/) });
         const burst = await eventually(
           async () => (await app.services.talkBursts.ofUser(mia.id, 1))[0],
