@@ -1,8 +1,13 @@
 /** The import's password hashing pool: hashes that sign-in verifies, on as many workers as it was given. */
 import { availableParallelism } from 'node:os';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPool } from '../src/auth/hash-pool.ts';
-import { needsRehash, verifyPassword } from '../src/auth/passwords.ts';
+import { needsRehash, OWASP_FIGURES, setScryptFiguresForTests, verifyPassword } from '../src/auth/passwords.ts';
+import { TEST_FIGURES } from './setup-figures.ts';
+
+// The other files hash with cheap figures (setup-figures.ts); the pool is checked with OWASP's.
+beforeAll(() => setScryptFiguresForTests(OWASP_FIGURES));
+afterAll(() => setScryptFiguresForTests(TEST_FIGURES));
 
 describe('hash pool', () => {
   it('hashes with today’s figures, in a form sign-in verifies, each password its own salt', async () => {
@@ -18,6 +23,7 @@ describe('hash pool', () => {
       expect(await verifyPassword('second-secret', first)).toBe(false);
       expect(again).not.toBe(first);
       expect(needsRehash(first)).toBe(false);
+      expect(first).toMatch(/^scrypt\$16384\$8\$5\$/);
       // The same NFKC normalisation as sign-in: a composed and a decomposed é are one password.
       expect(await verifyPassword('caf\u0065\u0301', await pool.hash('caf\u00e9'))).toBe(true);
     } finally {

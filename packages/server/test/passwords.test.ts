@@ -3,11 +3,32 @@
  * hashes upgraded at sign-in, a change of one's own password asking the current one and ending the other
  * sessions, and sessions that end when idle or too old.
  */
+import { execFileSync } from 'node:child_process';
 import { randomBytes, scrypt } from 'node:crypto';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { needsRehash, verifyPassword } from '../src/auth/passwords.ts';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { needsRehash, OWASP_FIGURES, setScryptFiguresForTests, verifyPassword } from '../src/auth/passwords.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { type Account, createMember, databases, signIn, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import { TEST_FIGURES } from './setup-figures.ts';
+
+// The other files hash with cheap figures (setup-figures.ts); this one checks OWASP's.
+beforeAll(() => setScryptFiguresForTests(OWASP_FIGURES));
+afterAll(() => setScryptFiguresForTests(TEST_FIGURES));
+
+it("hashes with OWASP's figures in a server process, where nothing changes them", () => {
+  const module = new URL('../src/auth/passwords.ts', import.meta.url).pathname;
+  const hash = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const m = await import(${JSON.stringify(module)}); console.log(await m.hashPassword('x'));`,
+    ],
+    { encoding: 'utf8' },
+  ).trim();
+  expect(hash).toMatch(/^scrypt\$16384\$8\$5\$/);
+  expect(OWASP_FIGURES).toEqual({ N: 16384, r: 8, p: 5 });
+});
 
 /** A hash as the previous release wrote it (scrypt N=16384, r=8, p=1). */
 function oldHash(password: string): Promise<string> {

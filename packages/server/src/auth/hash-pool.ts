@@ -9,7 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { formatHash, SCRYPT } from './passwords.ts';
+import { formatHash, type ScryptFigures, scryptOptions } from './passwords.ts';
 
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
@@ -33,7 +33,7 @@ interface Job {
 
 export function hashPool(size = Math.max(1, availableParallelism() - 1)) {
   const idle: Worker[] = [];
-  const busy = new Map<Worker, { job: Job; salt: Buffer }>();
+  const busy = new Map<Worker, { job: Job; salt: Buffer; figures: ScryptFigures }>();
   const queue: Job[] = [];
   let stopTimer: NodeJS.Timeout | undefined;
   let nextId = 0;
@@ -45,7 +45,7 @@ export function hashPool(size = Math.max(1, availableParallelism() - 1)) {
       const running = busy.get(worker);
       busy.delete(worker);
       if (running) {
-        if (message.key) running.job.resolve(formatHash(running.salt, Buffer.from(message.key)));
+        if (message.key) running.job.resolve(formatHash(running.salt, Buffer.from(message.key), running.figures));
         else running.job.reject(new Error(message.error ?? 'password hashing failed'));
       }
       idle.push(worker);
@@ -66,8 +66,9 @@ export function hashPool(size = Math.max(1, availableParallelism() - 1)) {
       if (!worker) return;
       const job = queue.shift() as Job;
       const salt = randomBytes(16);
-      busy.set(worker, { job, salt });
-      worker.postMessage({ id: nextId++, password: job.password, salt, options: SCRYPT });
+      const options = scryptOptions();
+      busy.set(worker, { job, salt, figures: options });
+      worker.postMessage({ id: nextId++, password: job.password, salt, options });
     }
     if (busy.size === 0) {
       clearTimeout(stopTimer);

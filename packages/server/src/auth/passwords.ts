@@ -1,14 +1,31 @@
 /** Password hashing with node:crypto scrypt, a per-user salt and a constant-time compare. */
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
+export interface ScryptFigures {
+  N: number;
+  r: number;
+  p: number;
+}
+
 // OWASP's scrypt figures (Password Storage Cheat Sheet) trade memory for passes: N=2^17,r=8,p=1 or, the
 // same cost with 16 MiB instead of 128 MiB per hash, N=2^14,r=8,p=5 (several sign-ins at once stay cheap in
 // memory). Hashes made with older figures are upgraded at the next successful sign-in (needsRehash).
-const N = 16384;
-const R = 8;
-const P = 5;
+export const OWASP_FIGURES: ScryptFigures = Object.freeze({ N: 16384, r: 8, p: 5 });
 const KEY_LENGTH = 32;
 const SCRYPT_MAXMEM = 64 * 1024 * 1024;
+
+// Today's figures. Only the unit tests change them (setScryptFiguresForTests): no setting, variable or request
+// reaches this, and every server process (the browser tests' too) hashes with OWASP's figures.
+let today: ScryptFigures = OWASP_FIGURES;
+
+/**
+ * The unit tests' figures: each test signs up and signs in several accounts on a fresh database, and at about
+ * 150 ms of a core per hash, OWASP's figures were a third of the suite's time. Hashes stay real scrypt hashes
+ * in the same format; passwords.test.ts and hash-pool.test.ts put OWASP's figures back and check them.
+ */
+export function setScryptFiguresForTests(figures: ScryptFigures): void {
+  today = Object.freeze({ ...figures });
+}
 
 function derive(password: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -19,17 +36,20 @@ function derive(password: string, salt: Buffer, n: number, r: number, p: number)
 }
 
 /** Today's figures, for a hasher of its own (hash-pool.ts): `scrypt(password.normalize('NFKC'), salt, ...)`. */
-export const SCRYPT = { N, r: R, p: P, keyLength: KEY_LENGTH, maxmem: SCRYPT_MAXMEM } as const;
+export function scryptOptions() {
+  return { N: today.N, r: today.r, p: today.p, keyLength: KEY_LENGTH, maxmem: SCRYPT_MAXMEM };
+}
 
 /** `scrypt$N$r$p$salt$hash` (base64 parts) of a key made with today's figures. */
-export function formatHash(salt: Buffer, key: Buffer): string {
-  return ['scrypt', N, R, P, salt.toString('base64'), key.toString('base64')].join('$');
+export function formatHash(salt: Buffer, key: Buffer, figures: ScryptFigures = today): string {
+  return ['scrypt', figures.N, figures.r, figures.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
 /** Returns `scrypt$N$r$p$salt$hash` (base64 parts), so parameters can change without breaking old hashes. */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  return formatHash(salt, await derive(password, salt, N, R, P));
+  const figures = today;
+  return formatHash(salt, await derive(password, salt, figures.N, figures.r, figures.p), figures);
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
@@ -43,7 +63,7 @@ export async function verifyPassword(password: string, stored: string): Promise<
 /** True when the stored hash was made with other figures than today's: rehash it after a good sign-in. */
 export function needsRehash(stored: string): boolean {
   const [scheme, n, r, p] = stored.split('$');
-  return scheme !== 'scrypt' || Number(n) !== N || Number(r) !== R || Number(p) !== P;
+  return scheme !== 'scrypt' || Number(n) !== today.N || Number(r) !== today.r || Number(p) !== today.p;
 }
 
 /** A hash of a random password: sign-in for an unknown login costs the same time as for a known one. */
