@@ -5,6 +5,7 @@
  * returns. Mounting needs root, as the CI runs.
  */
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { closeSync, openSync, readdirSync, rmSync, truncateSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -69,9 +70,11 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
   /** A transmission of Mia's: the floor granted to her then (its talk burst), and the browser's recording of it. */
   async function uploadVoice(bytes: Buffer) {
     const at = new Date();
+    const grantId = randomUUID();
     await app.services.db
       .insertInto('talk_bursts')
       .values({
+        grant_id: grantId,
         user_id: mia.id,
         channel_id: channel.id,
         channel_name: channel.name,
@@ -81,7 +84,7 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
       })
       .execute();
     const form = multipartForm(
-      { channelId: channel.id, startedAt: at.toISOString(), durationMs: 2000 },
+      { channelId: channel.id, startedAt: at.toISOString(), durationMs: 2000, grantId },
       { field: 'audio', fileName: 'talk.webm', contentType: 'audio/webm', bytes },
     );
     const response = await app.fastify.inject({

@@ -11,6 +11,7 @@ import { sql } from 'kysely';
 import { type App, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Dialect, type OpenedDatabase, openDatabase } from '../src/db/open.ts';
+import { copyMigratedSqlite, createMigratedSchema } from './migrated-copies.ts';
 
 export const databases: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
@@ -27,11 +28,18 @@ export function testStorage(dialect: Dialect) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-test-'));
   const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
   const opened: OpenedDatabase[] = [];
+  let created = false;
   return {
     dataDir,
     /** Its keys in Redis (and the Socket.IO adapter's channels): apart from every other test's. */
     redisKeyPrefix: `test-${randomBytes(6).toString('hex')}:`,
     async open(): Promise<OpenedDatabase> {
+      // The first instance starts from a database migrated once per test process (migrated-copies.ts).
+      if (!created) {
+        created = true;
+        if (pgSchema) await createMigratedSchema(process.env.TEST_DATABASE_URL as string, pgSchema);
+        else await copyMigratedSqlite(dataDir);
+      }
       const database = await openDatabase({
         dataDir,
         databaseUrl: dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,

@@ -77,6 +77,25 @@ function migrationsFor(dialect: Dialect): Record<string, Migration> {
   return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, migration(dialect)]));
 }
 
+/**
+ * True when the database already records every migration: the usual start, answered by one read instead of
+ * Kysely's introspection of every schema's tables (slow on a PostgreSQL database holding many schemas).
+ */
+async function allApplied(db: AnyDb, names: string[], schema: string | undefined): Promise<boolean> {
+  const exists = schema
+    ? sql<{ found: string | null }>`select to_regclass(${`${schema}.kysely_migration`}) as found`
+    : sql<{
+        found: string | null;
+      }>`select name as found from sqlite_master where type = 'table' and name = 'kysely_migration'`;
+  const [found] = (await exists.execute(db)).rows;
+  // No migration table yet: a new database.
+  if (!found?.found) return false;
+  const table = schema ? sql`${sql.id(schema)}.kysely_migration` : sql`kysely_migration`;
+  const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+  const applied = new Set(rows.map((row) => row.name));
+  return names.every((name) => applied.has(name));
+}
+
 export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<void> {
   const migrations = migrationsFor(dialect);
   // Kysely looks for its migration tables in every schema unless told which one: on a PostgreSQL database
@@ -85,6 +104,7 @@ export async function migrate(db: Kysely<unknown>, dialect: Dialect): Promise<vo
     dialect === 'postgres'
       ? (await sql<{ schema: string }>`select current_schema() as schema`.execute(db as AnyDb)).rows[0]?.schema
       : undefined;
+  if (await allApplied(db as AnyDb, Object.keys(migrations), migrationTableSchema)) return;
   const migrator = new Migrator({
     db: db as AnyDb,
     provider: { getMigrations: async () => migrations },
