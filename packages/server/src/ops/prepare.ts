@@ -9,7 +9,16 @@
  *   line and column where they were, so stack traces point at the sources.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { stripTypeScriptTypes } from 'node:module';
 import path from 'node:path';
 
@@ -73,7 +82,7 @@ export function strippedPathOf(source: string, root = ROOT, strippedDir = STRIPP
 }
 
 /**
- * Writes the stripped copy of every source file that has none or an older one; returns how many it wrote.
+ * Writes the stripped copy of every source file that has none or one of another time; returns how many it wrote.
  * Each copy is written beside its place and renamed into it: two servers starting at once never read half a
  * file.
  */
@@ -87,10 +96,13 @@ export function stripSources(sources = SERVER_SOURCES, root = ROOT, strippedDir 
     }
     if (!entry.endsWith('.ts') || entry.endsWith('.test.ts')) return;
     const target = strippedPathOf(entry, root, strippedDir);
-    if (existsSync(target) && statSync(target).mtimeMs >= stat.mtimeMs) return;
+    // A copy carries its source's modification time: any other time, later ones too, means another content (a
+    // server that read the source just before an edit wrote its copy just after).
+    if (existsSync(target) && Math.abs(statSync(target).mtimeMs - stat.mtimeMs) < 1) return;
     mkdirSync(path.dirname(target), { recursive: true });
     const temporary = `${target}.${process.pid}.tmp`;
     writeFileSync(temporary, stripTypeScriptTypes(readFileSync(entry, 'utf8'), { mode: 'strip' }));
+    utimesSync(temporary, stat.atime, stat.mtime);
     renameSync(temporary, target);
     written += 1;
   };
