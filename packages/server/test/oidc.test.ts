@@ -4,45 +4,21 @@
  * claims, the role from the groups, the link by verified email, a deleted account refused, a wrong or reused
  * state refused, a refusal at the provider and an unreachable provider landing on /signin with their code.
  */
-import { generate } from 'otplib';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import {
-  type Account,
-  createMember,
-  databases,
-  expectNoSecrets,
-  signUpAdmin,
-  startApp,
-  type TestApp,
-} from './harness.ts';
-import { startTestProvider, TEST_CLIENT, type TestProvider, throughProvider } from './oidc-provider.ts';
-
-const PUBLIC_URL = 'http://talk.test';
-/** The TOTP code of the secret `offsetSteps` 30-second steps from now. */
-const codeAt = (secret: string, offsetSteps = 0) =>
-  generate({ secret, epoch: Math.floor(Date.now() / 1000) + offsetSteps * 30 });
-const REDIRECT_URI = `${PUBLIC_URL}/auth/oidc/callback`;
-
-function ssoEnv(issuer: string, more: Record<string, string> = {}) {
-  return {
-    PUBLIC_URL,
-    OIDC_ISSUER: issuer,
-    OIDC_CLIENT_ID: TEST_CLIENT.id,
-    OIDC_CLIENT_SECRET: TEST_CLIENT.secret,
-    OIDC_NAME: 'Example ID',
-    OIDC_SCOPES: 'openid email profile groups',
-    OIDC_ROLE_CLAIM: 'groups',
-    OIDC_ROLE_MAP: 'tg-admins:admin,tg-dispatch:dispatcher',
-    OIDC_ALLOW_HTTP: 'true',
-    ...more,
-  };
-}
-
-function ssoConfig(issuer: string, more: Record<string, string> = {}) {
-  const { publicUrl, oidc } = loadConfig(ssoEnv(issuer, more));
-  return { publicUrl, oidc };
-}
+  callback,
+  codeAt,
+  finish,
+  REDIRECT_URI,
+  sessionTrip,
+  ssoConfig,
+  ssoLanding,
+  ssoSignIn,
+  start,
+  TalkJar,
+} from './oidc-flow.ts';
+import { startTestProvider, type TestProvider, throughProvider } from './oidc-provider.ts';
 
 let provider: TestProvider;
 beforeAll(async () => {
@@ -51,107 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await provider?.close();
 });
-
-/** A browser's cookies on Talkgroup (names do not clash across paths in these tests). */
-class TalkJar {
-  readonly cookies = new Map<string, string>();
-  take(setCookie: string | string[] | undefined): void {
-    for (const line of [setCookie ?? []].flat()) {
-      const [pair = ''] = line.split(';');
-      const at = pair.indexOf('=');
-      const name = pair.slice(0, at).trim();
-      const value = pair.slice(at + 1).trim();
-      if (value === '' || /max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-  }
-  header(): string {
-    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
-  }
-}
-
-/** GET /auth/oidc/start as a browser: the provider's address; the state and binding cookies go in the jar. */
-async function start(app: TestApp, jar = new TalkJar(), purpose?: 'link' | 'confirm') {
-  const response = await app.fastify.inject({
-    method: 'GET',
-    url: `/auth/oidc/start${purpose ? `?for=${purpose}` : ''}`,
-    headers: { cookie: jar.header() },
-  });
-  expect(response.statusCode).toBe(303);
-  const setCookie = [response.headers['set-cookie'] ?? []].flat().join('\n');
-  jar.take(response.headers['set-cookie']);
-  const cookie = /tg_oidc_state=[^;]+/.exec(setCookie)?.[0] ?? '';
-  expect(setCookie).toMatch(/HttpOnly/);
-  expect(setCookie).toMatch(/SameSite=Lax/);
-  return { location: String(response.headers.location), cookie, jar };
-}
-
-/** The provider's redirect back, handed to /auth/oidc/callback: where Talkgroup sends the browser. */
-async function callback(app: TestApp, redirect: string, cookie: string) {
-  const url = new URL(redirect);
-  const response = await app.fastify.inject({
-    method: 'GET',
-    url: `${url.pathname}${url.search}`,
-    headers: cookie ? { cookie } : {},
-  });
-  expect(response.statusCode).toBe(303);
-  return String(response.headers.location);
-}
-
-/** A whole trip through the provider as `sub`; the landing address on Talkgroup (the jar holds the binding). */
-async function ssoLanding(app: TestApp, sub: string, options: { deny?: boolean; jar?: TalkJar } = {}) {
-  const { location, jar } = await start(app, options.jar);
-  expect(location.startsWith(`${provider.issuer}/`)).toBe(true);
-  const authorization = new URL(location);
-  expect(authorization.searchParams.get('code_challenge_method')).toBe('S256');
-  expect(authorization.searchParams.get('state')).toBeTruthy();
-  expect(authorization.searchParams.get('nonce')).toBeTruthy();
-  expect(authorization.searchParams.get('redirect_uri')).toBe(REDIRECT_URI);
-  const back = await throughProvider(location, REDIRECT_URI, { sub, ...(options.deny ? { deny: true } : {}) });
-  return callback(app, back, jar.header());
-}
-
-/** The one-time code of a landing on /signin#sso=..., exchanged as the web app does (with this browser's cookies). */
-async function finish(app: TestApp, landing: string, jar: TalkJar, more: { otp?: string } = {}) {
-  expect(landing).toMatch(/^\/signin#sso=[\w-]+$/);
-  const code = landing.slice('/signin#sso='.length);
-  const response = await app.fastify.inject({
-    method: 'POST',
-    url: '/user/api/finishOidcSignIn',
-    headers: { cookie: jar.header(), 'accept-language': 'en' },
-    payload: { code, ...more },
-  });
-  jar.take(response.headers['set-cookie']);
-  return { status: response.statusCode, body: response.json() };
-}
-
-async function ssoSignIn(app: TestApp, sub: string) {
-  const jar = new TalkJar();
-  const finished = await finish(app, await ssoLanding(app, sub, { jar }), jar);
-  expect(finished.status).toBe(200);
-  expectNoSecrets(finished.body);
-  return finished.body.user as { id: number; role: string; authToken: string; email: string; firstName: string };
-}
-
-/**
- * A signed-in session's trip through the provider (startOidcLink / startOidcConfirm, then /auth/oidc/start?for=):
- * the landing address.
- */
-async function sessionTrip(app: TestApp, token: string, purpose: 'link' | 'confirm', sub: string, returnTo?: string) {
-  const asked = await app.fastify.inject({
-    method: 'POST',
-    url: purpose === 'link' ? '/user/api/startOidcLink' : '/user/api/startOidcConfirm',
-    headers: { 'x-access-token': token },
-    payload: returnTo ? { returnTo } : {},
-  });
-  expect(asked.statusCode).toBe(200);
-  expect(asked.json().res.url).toBe(`/auth/oidc/start?for=${purpose}`);
-  const jar = new TalkJar();
-  jar.take(asked.headers['set-cookie']);
-  const { location } = await start(app, jar, purpose);
-  const back = await throughProvider(location, REDIRECT_URI, { sub });
-  return callback(app, back, jar.header());
-}
 
 describe.each(databases)('single sign-on on %s', (dialect) => {
   let app: TestApp;
@@ -513,90 +388,5 @@ describe.each(databases)('single sign-on on %s', (dialect) => {
     const wrong = await app.call('/user/api/login', { user_email: 'pat@example.org', user_password: 'wrong-one' });
     expect(right).toMatchObject({ status: 401, body: { code: 'invalid_credentials' } });
     expect(right).toEqual(wrong);
-  });
-});
-
-describe('single sign-on without its provider', () => {
-  let app: TestApp;
-  afterEach(async () => {
-    await app?.close();
-  });
-
-  it('lands on /signin with "unreachable" when the provider does not answer', async () => {
-    // A port that was free a moment ago: nothing listens there.
-    const gone = await startTestProvider(REDIRECT_URI);
-    await gone.close();
-    app = await startApp('sqlite', ssoConfig(gone.issuer));
-    const response = await app.fastify.inject({ method: 'GET', url: '/auth/oidc/start' });
-    expect(response.statusCode).toBe(303);
-    expect(response.headers.location).toBe('/signin?sso_error=unreachable');
-  });
-
-  it('limits the sign-ins one address starts in a minute', async () => {
-    const gone = await startTestProvider(REDIRECT_URI);
-    await gone.close();
-    app = await startApp('sqlite', ssoConfig(gone.issuer));
-    const landings: string[] = [];
-    for (let i = 0; i < 121; i++) {
-      const response = await app.fastify.inject({ method: 'GET', url: '/auth/oidc/start' });
-      landings.push(String(response.headers.location));
-    }
-    expect(landings.slice(0, 120).every((landing) => landing === '/signin?sso_error=unreachable')).toBe(true);
-    expect(landings[120]).toBe('/signin?sso_error=too_many');
-  });
-
-  it('offers no provider when OIDC_ISSUER is unset', async () => {
-    app = await startApp('sqlite');
-    expect((await app.call('/user/api/getSignInOptions')).body).toMatchObject({
-      success: true,
-      sso: null,
-      passwordSignIn: true,
-    });
-    const response = await app.fastify.inject({ method: 'GET', url: '/auth/oidc/start' });
-    expect(response.statusCode).toBe(404);
-  });
-});
-
-describe('single sign-on configuration', () => {
-  const issuer = 'https://login.example.org/realms/talk';
-  const refused = (env: Record<string, string>, variable: string) => {
-    expect(() => loadConfig(env)).toThrow(ConfigError);
-    expect(() => loadConfig(env)).toThrow(variable);
-  };
-
-  it('reads the provider and prints the redirect URI from PUBLIC_URL', () => {
-    const { oidc } = loadConfig({ ...ssoEnv(issuer), PUBLIC_URL: 'https://talk.example.org/', OIDC_ALLOW_HTTP: '' });
-    expect(oidc).toMatchObject({
-      issuer,
-      clientId: TEST_CLIENT.id,
-      name: 'Example ID',
-      scopes: 'openid email profile groups',
-      roleClaim: 'groups',
-      roleMap: [
-        { group: 'tg-admins', role: 'admin' },
-        { group: 'tg-dispatch', role: 'dispatcher' },
-      ],
-      only: false,
-      redirectUri: 'https://talk.example.org/auth/oidc/callback',
-    });
-    expect(
-      loadConfig({ OIDC_ISSUER: issuer, OIDC_CLIENT_ID: 'x', PUBLIC_URL: 'https://t.example.org' }).oidc?.scopes,
-    ).toBe('openid email profile');
-    expect(loadConfig({}).oidc).toBeUndefined();
-  });
-
-  it('refuses to start on a wrong value, naming the variable', () => {
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', OIDC_ROLE_MAP: 'tg-admins:boss' }, 'OIDC_ROLE_MAP');
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', OIDC_ROLE_MAP: 'tg-admins' }, 'OIDC_ROLE_MAP');
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', OIDC_ROLE_CLAIM: '' }, 'OIDC_ROLE_CLAIM');
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', PUBLIC_URL: '' }, 'PUBLIC_URL');
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', PUBLIC_URL: 'talk.example.org' }, 'PUBLIC_URL');
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', OIDC_CLIENT_ID: '' }, 'OIDC_CLIENT_ID');
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', OIDC_SCOPES: 'email profile' }, 'OIDC_SCOPES');
-    refused({ ...ssoEnv(issuer), OIDC_ALLOW_HTTP: '', OIDC_ONLY: 'yes' }, 'OIDC_ONLY');
-    refused({ ...ssoEnv('http://login.example.org'), OIDC_ALLOW_HTTP: '' }, 'OIDC_ISSUER');
-    refused({ ...ssoEnv('not an address'), OIDC_ALLOW_HTTP: '' }, 'OIDC_ISSUER');
-    refused({ OIDC_ONLY: 'true' }, 'OIDC_ONLY');
-    refused({ OIDC_CLIENT_ID: 'x' }, 'OIDC_CLIENT_ID');
   });
 });
