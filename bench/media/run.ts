@@ -39,7 +39,7 @@ import { execSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from '@playwright/test';
+import { type Browser, chromium } from '@playwright/test';
 import { CHROMIUM_PATH, chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { login, seedFor, startServer, type TalkgroupServer } from '../../e2e/fixtures.ts';
 import { fakeMicrophoneArgs } from '../../e2e/room-audio.ts';
@@ -49,7 +49,9 @@ import { barePress, setUpBarePair } from '../ptt-latency/bare.ts';
 import { openRoomPair, pause, SILENCE_THRESHOLD, SOUND_THRESHOLD } from '../ptt-latency/room-pair.ts';
 import { freePort } from '../server-process.ts';
 import { measureJanusPairs } from './janus-pairs.ts';
+import { markJoinAndSound, waitForMarks } from './late-marks.ts';
 import { type ListenerKind, loadListeners } from './load-listeners.ts';
+import { LATE_STEPS, type LateRow, type LossRow, percentile, printReport, type Row } from './report.ts';
 
 const option = (name: string) => {
   const at = process.argv.indexOf(name);
@@ -82,60 +84,6 @@ function usage(pid: number): { cpu: number; rssMb: number } {
   const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
   return { cpu, rssMb: rss };
 }
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const rank = (p / 100) * (sorted.length - 1);
-  return sorted[Math.floor(rank)] + (sorted[Math.ceil(rank)] - sorted[Math.floor(rank)]) * (rank - Math.floor(rank));
-}
-
-const round = (value: number, digits = 1) => (Number.isFinite(value) ? Number(value.toFixed(digits)) : null);
-
-interface Row {
-  plane: string;
-  listeners: number;
-  connected: number;
-  heard: string;
-  janusCores: number;
-  janusRssMb: number;
-  uplinkKbps: number;
-  p50: number;
-  p95: number;
-  bareP50: number;
-  /** Press to the first crowd listener's level (a 1 ms poll), and the bare pair's alike. */
-  crowdP50: number;
-  barePolledP50: number;
-  /** Where the time goes (p50): press to the talker's track enabled (the grant back), to the listener's RTP level. */
-  enabledP50: number;
-  rtpP50: number;
-  packetP50: number;
-}
-
-interface LossRow {
-  lossPercent: number;
-  /** What the relays really dropped. */
-  droppedPercent: number;
-  listeners: number;
-  transmissions: number;
-  /** Listener-transmissions heard, of all. */
-  heard: number;
-  of: number;
-}
-
-interface LateRow {
-  plane: string;
-  /** From join_room to the first sound played, ms. */
-  values: number[];
-  /** Where the time goes, each from join_room (ms): see LateMarks. */
-  steps: Record<LateStep, number[]>;
-  missed: number;
-}
-
-/** A late entry's moments (epoch ms in the page): join_room sent, then each step, then the first sound. */
-const LATE_STEPS = ['asked', 'described', 'connected', 'packet'] as const;
-type LateStep = (typeof LATE_STEPS)[number];
-type LateMarks = { joinAt: number; soundAt: number } & Partial<Record<LateStep, number>>;
 
 const rows: Row[] = [];
 const lossRows: LossRow[] = [];
@@ -314,78 +262,6 @@ async function lossSeries(server: TalkgroupServer, lossPercent: number, listener
   }
 }
 
-/**
- * Marks, in every page of the context from now on, when it sends `join_room` and when it first plays a sound
- * above the threshold from anyone of its room; and on the way (LATE_STEPS): when it asks for the voice
- * (`media_watch` through the media server, its first `offer` on the mesh), when it gets the other side's
- * description (the media server's offer, a talker's answer), when a connection of the page is up, when its
- * first audio packet arrived.
- */
-async function markJoinAndSound(page: Page): Promise<void> {
-  await page.context().addInitScript((threshold) => {
-    const now = () => performance.timeOrigin + performance.now();
-    const marks: {
-      joinAt: number;
-      soundAt: number;
-      asked?: number;
-      described?: number;
-      connected?: number;
-      packet?: number;
-    } = { joinAt: 0, soundAt: 0 };
-    (window as unknown as { __late: typeof marks }).__late = marks;
-    const send = WebSocket.prototype.send;
-    WebSocket.prototype.send = function (this: WebSocket, data) {
-      if (typeof data === 'string') {
-        if (!marks.joinAt && data.includes('"join_room"')) marks.joinAt = now();
-        if (marks.joinAt && !marks.asked && /"(media_watch|offer)"/.test(data)) marks.asked = now();
-      }
-      return send.call(this, data);
-    };
-    const setRemote = RTCPeerConnection.prototype.setRemoteDescription;
-    RTCPeerConnection.prototype.setRemoteDescription = function (
-      this: RTCPeerConnection,
-      description: RTCSessionDescriptionInit,
-    ) {
-      if (marks.joinAt && !marks.described) marks.described = now();
-      return (setRemote as (this: RTCPeerConnection, description: RTCSessionDescriptionInit) => Promise<void>).call(
-        this,
-        description,
-      );
-    } as typeof setRemote;
-    const Native = window.RTCPeerConnection;
-    window.RTCPeerConnection = class extends Native {
-      constructor(configuration?: RTCConfiguration) {
-        super(configuration);
-        this.addEventListener('connectionstatechange', () => {
-          if (this.connectionState !== 'connected' || !marks.joinAt) return;
-          const connectedAt = now();
-          // The first packet's own arrival time, polled until one came; "connected" is then the connection
-          // that brought it (the media server's send leg receives nothing).
-          const poll = async () => {
-            if (marks.packet) return;
-            for (const report of (await this.getStats()).values())
-              if (report.type === 'inbound-rtp' && report.kind === 'audio' && report.packetsReceived > 0) {
-                marks.packet = report.lastPacketReceivedTimestamp;
-                marks.connected = connectedAt;
-                return;
-              }
-            if (this.connectionState === 'connected') setTimeout(() => void poll(), 2);
-          };
-          void poll();
-        });
-      }
-    };
-    const timer = setInterval(() => {
-      const room = window.__talkgroupRoom;
-      if (!marks.joinAt || !room) return;
-      if (Object.values(room.levels()).some((level) => level > threshold)) {
-        marks.soundAt = performance.timeOrigin + performance.now();
-        clearInterval(timer);
-      }
-    }, 2);
-  }, SOUND_THRESHOLD);
-}
-
 /** While the talker talks, the listener's page joins again: join_room to the first sound, each round. */
 async function lateEntry(server: TalkgroupServer, plane: string): Promise<void> {
   const room = await openRoomPair(browser, server);
@@ -416,18 +292,6 @@ async function lateEntry(server: TalkgroupServer, plane: string): Promise<void> 
   }
 }
 
-async function waitForMarks(page: Page): Promise<LateMarks | null> {
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    const marks = await page
-      .evaluate(() => (window as unknown as { __late?: LateMarks }).__late)
-      .catch(() => undefined);
-    if (marks?.joinAt && marks.soundAt) return marks;
-    await pause(50);
-  }
-  return null;
-}
-
 let janusPairs: Record<string, number[]> | undefined;
 try {
   if (withPairs) {
@@ -454,133 +318,13 @@ try {
   await janus.stop();
 }
 
-const fixed = (value: number, digits = 1) => (Number.isFinite(value) ? value.toFixed(digits) : '—');
-/** Millicores of Janus per listener beyond the plane's first size. */
-function perListener(row: Row): number {
-  const base = rows.find((other) => other.plane === row.plane && other.listeners === 0);
-  return base && row.listeners > 0 ? ((row.janusCores - base.janusCores) / row.listeners) * 1000 : Number.NaN;
-}
-
-if (asJson) {
-  console.log(
-    JSON.stringify(
-      {
-        load: loads.map((load) => round(load)),
-        janusScheduling: janus.scheduling,
-        sizes: rows.map((row) => ({
-          plane: row.plane,
-          listeners: row.listeners,
-          connected: row.connected,
-          heard: row.heard,
-          p50: round(row.p50),
-          p95: round(row.p95),
-          bareP50: round(row.bareP50),
-          ratio: round(row.p50 / row.bareP50, 2),
-          crowdP50: round(row.crowdP50),
-          crowdRatio: round(row.crowdP50 / row.barePolledP50, 2),
-          enabledP50: round(row.enabledP50),
-          rtpP50: round(row.rtpP50),
-          packetP50: round(row.packetP50),
-          janusCores: round(row.janusCores, 3),
-          janusMillicoresPerListener: round(perListener(row), 2),
-          janusRssMb: round(row.janusRssMb),
-          uplinkKbps: round(row.uplinkKbps),
-        })),
-        loss: lossRows.map((row) => ({ ...row, droppedPercent: round(row.droppedPercent) })),
-        lateEntry: lateRows.map((row) => ({
-          plane: row.plane,
-          p50: round(percentile(row.values, 50)),
-          p95: round(percentile(row.values, 95)),
-          n: row.values.length,
-          missed: row.missed,
-          stepsP50: Object.fromEntries(LATE_STEPS.map((step) => [step, round(percentile(row.steps[step], 50))])),
-        })),
-        ...(janusPairs
-          ? {
-              janusPairs: Object.fromEntries(
-                Object.entries(janusPairs).map(([name, values]) => [name, round(percentile(values, 50))]),
-              ),
-            }
-          : {}),
-      },
-      null,
-      2,
-    ),
-  );
-} else {
-  if (janusPairs) {
-    console.log('\nPress (unmute, then track enabled) to sound, through one mixer room, a 1 ms poll of the level');
-    const floor = percentile(janusPairs['bare pair'], 50);
-    for (const [name, values] of Object.entries(janusPairs))
-      console.log(
-        `${name.padEnd(42)} n=${String(values.length).padStart(3)}  p50 ${fixed(percentile(values, 50)).padStart(6)} ms` +
-          `  p95 ${fixed(percentile(values, 95)).padStart(6)} ms  ratio to the bare pair ${fixed(percentile(values, 50) / floor, 2)}`,
-      );
-  }
-  if (!pairsOnly) printRows();
-}
-
-function printRows(): void {
-  console.log('\nOne talker, N listeners: through Janus (Debian 1.1.2) and on the mesh, one 2-core machine, loopback');
-  console.log(`load average (1 min) during the run: ${loads.map((load) => load.toFixed(1)).join(' → ')}`);
-  console.log(`Janus's scheduling: ${janus.scheduling} (--janus-ordinary: as any process)`);
-  console.log(
-    `${'plane'.padEnd(26)}${'N'.padStart(5)}${'up'.padStart(6)}${'heard'.padStart(9)}${'Janus cores'.padStart(13)}` +
-      `${'per listener'.padStart(14)}${'Janus RSS'.padStart(11)}${'per listener'.padStart(14)}${'uplink'.padStart(13)}` +
-      `${'p50'.padStart(9)}${'p95'.padStart(9)}${'bare p50'.padStart(10)}${'ratio'.padStart(7)}` +
-      `${'crowd p50'.padStart(11)}${'ratio'.padStart(7)}`,
-  );
-  for (const row of rows) {
-    const base = rows.find((other) => other.plane === row.plane && other.listeners === 0);
-    const extra = row.listeners > 0 && base ? row.listeners : Number.NaN;
-    console.log(
-      `${row.plane.padEnd(26)}${String(row.listeners).padStart(5)}${String(row.connected).padStart(6)}` +
-        `${row.heard.padStart(9)}${fixed(row.janusCores, 3).padStart(13)}` +
-        `${`${fixed(perListener(row), 2)} mc`.padStart(14)}` +
-        `${`${fixed(row.janusRssMb)} MB`.padStart(11)}` +
-        `${`${fixed(base ? ((row.janusRssMb - base.janusRssMb) / extra) * 1024 : Number.NaN, 0)} KB`.padStart(14)}` +
-        `${`${fixed(row.uplinkKbps)} kbit/s`.padStart(13)}${`${fixed(row.p50)} ms`.padStart(9)}` +
-        `${`${fixed(row.p95)} ms`.padStart(9)}${`${fixed(row.bareP50)} ms`.padStart(10)}` +
-        `${fixed(row.p50 / row.bareP50, 2).padStart(7)}` +
-        `${`${fixed(row.crowdP50)} ms`.padStart(11)}${fixed(row.crowdP50 / row.barePolledP50, 2).padStart(7)}`,
-    );
-  }
-  console.log(
-    "\nWhere the time goes (p50 from the press): the talker's track enabled (its grant), the listener's first " +
-      'packet (its receive time), its RTP level (the mesh: the audio-level extension), the sound',
-  );
-  for (const row of rows)
-    console.log(
-      `${row.plane.padEnd(26)}${String(row.listeners).padStart(5)}  enabled ${fixed(row.enabledP50).padStart(6)} ms` +
-        `  first packet ${fixed(row.packetP50).padStart(6)} ms  RTP level ${fixed(row.rtpP50).padStart(6)} ms  sound ${fixed(row.p50).padStart(6)} ms`,
-    );
-  console.log(
-    'Goals: the talker uplink does not grow with N; listeners per core; press-to-sound p50 within 1.2x the bare ' +
-      'pair at 0 and 10 listeners, 1.3x at 100. "up": listeners connected (on the mesh, to each talking page: the ' +
-      'talker and the other app page); mc: millicores of Janus per listener beyond N = 0; p50/p95: press to the ' +
-      'sound at the app listener (a talking page); crowd p50: press to the first crowd listener hearing it (a 1 ms ' +
-      'poll), ratio to the bare pair as polled (the crowd runs in an idle-class browser, on what CPU is left, ' +
-      'unless --crowd-beside).',
-  );
-  if (lossRows.length > 0) {
-    console.log(
-      "\nLossy downlinks (a relay drops the media server's packets to each listener at random), Opus in-band FEC",
-    );
-    for (const row of lossRows)
-      console.log(
-        `loss ${String(row.lossPercent).padStart(3)} % (dropped ${fixed(row.droppedPercent)} %): ${row.heard} of ${row.of} ` +
-          `listener-transmissions heard (${row.listeners} listeners, ${row.transmissions} transmissions)`,
-      );
-  }
-  if (lateRows.length > 0) {
-    console.log('\nLate entry: a page joins while someone talks; join_room to the first sound it plays (goal: 350 ms)');
-    for (const row of lateRows)
-      console.log(
-        `${row.plane.padEnd(8)} p50 ${fixed(percentile(row.values, 50)).padStart(6)} ms  p95 ${fixed(percentile(row.values, 95)).padStart(6)} ms` +
-          `  n=${row.values.length}${row.missed ? `, ${row.missed} not heard within 10 s` : ''}` +
-          `  (p50 from join_room: asked ${fixed(percentile(row.steps.asked, 50))}, the other side's description ` +
-          `${fixed(percentile(row.steps.described, 50))}, connected ` +
-          `${fixed(percentile(row.steps.connected, 50))}, first packet ${fixed(percentile(row.steps.packet, 50))} ms)`,
-      );
-  }
-}
+printReport({
+  asJson,
+  pairsOnly,
+  loads,
+  scheduling: janus.scheduling,
+  rows,
+  lossRows,
+  lateRows,
+  janusPairs,
+});
