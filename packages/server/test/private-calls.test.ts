@@ -4,17 +4,9 @@
  * that no list shows and only its parties enter while the call is answered.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  type Account,
-  createMember,
-  databases,
-  expectNoSecrets,
-  signUpAdmin,
-  startApp,
-  type TestApp,
-} from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, databases, expectNoSecrets, type TestApp } from './harness.ts';
+import { callRequests, privateCallCast } from './private-call-cast.ts';
+import { eventually } from './realtime-harness.ts';
 
 describe.each(databases)('private calls on %s', (dialect) => {
   let app: TestApp;
@@ -25,17 +17,11 @@ describe.each(databases)('private calls on %s', (dialect) => {
   let max: Account;
   let stranger: Account;
   let channelId: number;
-  const clients: TestClient[] = [];
+  const { start, answer, hangUp, online, closeSockets } = callRequests(
+    () => app,
+    () => url,
+  );
 
-  const online = async (account: Account) => {
-    const client = await connect(url, account.token, { pushesOnce: true });
-    clients.push(client);
-    return client;
-  };
-  const start = (from: Account, to: Account) => app.call('/user/api/startPrivateCall', { userId: to.id }, from.token);
-  const answer = (by: Account, callId: number, accept: boolean) =>
-    app.call('/user/api/answerPrivateCall', { callId, accept }, by.token);
-  const hangUp = (by: Account, callId: number) => app.call('/user/api/endPrivateCall', { callId }, by.token);
   const activityTypes = async () =>
     (await app.call('/user/api/getAllActivities/', { start: 0, limit: 100 }, admin.token)).body.res
       .activities as Array<{
@@ -46,18 +32,10 @@ describe.each(databases)('private calls on %s', (dialect) => {
     }>;
 
   beforeEach(async () => {
-    app = await startApp(dialect, { privateCallRingMs: 1500 });
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    desk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-    max = await createMember(app, admin, { firstName: 'Max', lastName: 'Field' });
-    stranger = await createMember(app, admin, { firstName: 'Sam', lastName: 'Elsewhere' });
-    channelId = (await app.call('/user/api/createChannel', { channelName: 'North' }, admin.token)).body.res.id;
-    await app.services.memberships.add(channelId, [desk.id, mia.id, max.id]);
+    ({ app, url, admin, desk, mia, max, stranger, channelId } = await privateCallCast(dialect));
   });
   afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
+    closeSockets();
     await app.close();
   });
 
@@ -295,285 +273,5 @@ describe.each(databases)('private calls on %s', (dialect) => {
     await miaSocket.emitAck('join_room', { room, mode: 'talk' });
     miaSocket.close();
     expect(await deskSocket.next('privateCallUpdated', (c) => c.state === 'ended')).toMatchObject({ callId });
-  });
-
-  describe('private stays private (issue 35)', () => {
-    const same = async (path: string, body: (channelId: number) => object, token: string, hidden: number) => {
-      const [asHidden, asMissing] = [
-        await app.call(path, body(hidden), token),
-        await app.call(path, body(999_999), token),
-      ];
-      expect({ path, status: asHidden.status, code: asHidden.body.code }).toEqual({
-        path,
-        status: asMissing.status,
-        code: asMissing.body.code,
-      });
-      expect(asHidden.status, `${path}: ${JSON.stringify(asHidden.body)}`).toBeGreaterThanOrEqual(403);
-      return asHidden;
-    };
-    const hour = () => ({ from: new Date(Date.now() - 3600_000).toISOString(), to: new Date().toISOString() });
-
-    it('answers for the hidden channel as for a channel that does not exist, administrators included', async () => {
-      const call = (await start(desk, mia)).body.res;
-      await answer(mia, call.callId, true);
-      const hidden = (await app.call('/user/api/getPrivateCalls', {}, desk.token)).body.res[0].channelId as number;
-      for (const who of [admin, max, desk, mia]) {
-        await same('/user/api/getchannelmessagelistForAdmin', (channelId) => ({ channelId }), who.token, hidden);
-        await same('/user/api/getUsersInChannel', (channelId) => ({ channelId }), who.token, hidden);
-        await same('/user/api/sendMessage', (channelId) => ({ channelId, textMsg: 'hello' }), who.token, hidden);
-        await same('/user/api/getGeofences', (channelId) => ({ channelId }), who.token, hidden);
-        await same(
-          '/user/api/exportPositions',
-          (channelId) => ({ channelId, format: 'gpx', ...hour() }),
-          who.token,
-          hidden,
-        );
-        await same('/user/api/exportVoiceMessages', (channelId) => ({ channelId, ...hour() }), who.token, hidden);
-      }
-      // The voice history is its two parties' only.
-      for (const who of [admin, max])
-        await same('/user/api/getChannelVoiceMessages', (channelId) => ({ channelId }), who.token, hidden);
-      for (const party of [desk, mia])
-        expect((await app.call('/user/api/getChannelVoiceMessages', { channelId: hidden }, party.token)).status).toBe(
-          200,
-        );
-      // Sockets: no watch, and no room, for an administrator either (the answer of a room that does not exist).
-      const adminSocket = await online(admin);
-      expect(await adminSocket.emitAck('watch_channels', { channelIds: [hidden, channelId] })).toEqual({
-        success: true,
-        channelIds: [channelId],
-      });
-      expect(await adminSocket.emitAck('join_room', { room: call.room, mode: 'listen' })).toEqual({
-        success: false,
-        result: `join_room: there is no channel with the room "${call.room}".`,
-      });
-      // Nobody joins it by name or by id; nobody is its member, the parties neither.
-      const byName = await app.call(
-        '/user/api/updateUserChannelsByChannelName/',
-        { userIdentifier: max.identifier, channelNames: [call.room] },
-        admin.token,
-      );
-      expect(byName.status).toBe(200);
-      expect(byName.body.params).toEqual({ count: 0 });
-      expect(
-        (await app.call('/user/api/addUserToChannel', { userId: max.id, channelId: hidden }, admin.token)).status,
-      ).toBe(404);
-      await app.services.memberships.add(hidden, [max.id]);
-      await app.services.memberships.addUserToChannels(max.id, [hidden]);
-      expect([...(await app.services.memberships.memberIds(hidden))]).toEqual([]);
-      await same('/user/api/getchannelmessagelistForAdmin', (channelId) => ({ channelId }), max.token, hidden);
-    });
-
-    it('gives the parties the call only while it lasts: no room, positions, alerts or geofences after', async () => {
-      const deskSocket = await online(desk);
-      const miaSocket = await online(mia);
-      const call = (await start(desk, mia)).body.res;
-      await answer(mia, call.callId, true);
-      expect((await deskSocket.emitAck('join_room', { room: call.room, mode: 'talk' })).success).toBe(true);
-      expect((await miaSocket.emitAck('join_room', { room: call.room, mode: 'talk' })).success).toBe(true);
-      // An administrator takes the dispatcher out of North: the call is no way to follow Mia.
-      await app.call('/user/api/deleteUserFromChannel', { userId: desk.id, channelId }, admin.token);
-      const trail = await app.call('/user/api/getPositionHistory', { userId: mia.id }, desk.token);
-      expect(trail.status).toBe(403);
-      // The recheck of its rights (it no longer supervises North) keeps it in the call: the call is not a membership.
-      expect(await deskSocket.next('rights_changed')).toMatchObject({ changes: ['channels'] });
-      expect(await deskSocket.emitAck('floor_request', { room: call.room })).toEqual({
-        granted: true,
-        grantId: expect.any(String),
-      });
-      expect((await hangUp(desk, call.callId)).status).toBe(200);
-      const hidden = (await app.services.channels.byRtcSession(call.room))?.id as number;
-      for (const party of [desk, mia])
-        await eventually(async () => !(await app.services.presence.socketIn(party.id, hidden)), 'the parties out');
-      expect((await deskSocket.emitAck('join_room', { room: call.room, mode: 'talk' })).success).toBe(false);
-      expect(
-        (await app.call('/user/api/getchannelmessagelistForAdmin', { channelId: hidden }, desk.token)).status,
-      ).toBe(403);
-      expect((await app.call('/user/api/getGeofences', { channelId: hidden }, desk.token)).status).toBe(403);
-      expect((await app.call('/user/api/getAllActivities/', { channelId: hidden }, desk.token)).status).toBe(403);
-    });
-
-    it('rings one call per person: two callers at the same instant get one ring and one busy', async () => {
-      await app.call('/user/api/setCallSettings', { membersMayCallMembers: true }, admin.token);
-      const answers = await Promise.all([start(desk, mia), start(admin, mia), start(max, mia)]);
-      expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409]);
-      for (const refused of answers.filter((a) => a.status === 409)) {
-        expect(refused.body.code).toBe('call_busy');
-        expect(refused.body.result).not.toContain('Mia');
-      }
-      const rows = await app.services.db.selectFrom('call_parties').selectAll().execute();
-      expect(rows.map((row) => row.user_id).sort()).toContain(mia.id);
-      expect(rows).toHaveLength(2);
-      // Over, both are free again.
-      await hangUp(mia, answers.find((a) => a.status === 200)?.body.res.callId);
-      expect(await app.services.db.selectFrom('call_parties').selectAll().execute()).toEqual([]);
-      expect((await start(admin, mia)).status).toBe(200);
-    });
-
-    it('makes crossed calls one call, answered', async () => {
-      const deskSocket = await online(desk);
-      const first = await start(desk, mia);
-      const crossed = await start(mia, desk);
-      expect(crossed.status).toBe(200);
-      expect(crossed.body.code).toBe('call_answered');
-      expect(crossed.body.res.callId).toBe(first.body.res.callId);
-      expect(await deskSocket.next('privateCallUpdated', (c) => c.state === 'active')).toMatchObject({
-        callId: first.body.res.callId,
-      });
-      await hangUp(desk, first.body.res.callId);
-      // At the same instant: still one call, answered.
-      const both = await Promise.all([start(desk, mia), start(mia, desk)]);
-      expect(both.map((a) => a.status)).toEqual([200, 200]);
-      expect(both[0].body.res.callId).toBe(both[1].body.res.callId);
-      const open = await app.services.db
-        .selectFrom('private_calls')
-        .select(['id', 'state'])
-        .where('state', 'in', ['ringing', 'active'])
-        .execute();
-      expect(open).toEqual([{ id: both[0].body.res.callId, state: 'active' }]);
-    });
-  });
-});
-
-describe.each(databases)('a private call exported for compliance on %s', (dialect) => {
-  it('exports a call only with PRIVATE_CALLS_AUDITABLE=true and a reason, audited; never by its channel id', async () => {
-    for (const auditable of [false, true]) {
-      const app = await startApp(dialect, { privateCallsAuditable: auditable });
-      try {
-        const admin = await signUpAdmin(app);
-        const mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-        const { callId } = (await app.call('/user/api/startPrivateCall', { userId: mia.id }, admin.token)).body.res;
-        await app.call('/user/api/answerPrivateCall', { callId, accept: true }, mia.token);
-        await app.call('/user/api/endPrivateCall', { callId }, mia.token);
-        const hidden = (await app.call('/user/api/getPrivateCalls', {}, mia.token)).body.res[0].channelId;
-        const hour = {
-          from: new Date(Date.now() - 3600_000).toISOString(),
-          to: new Date(Date.now() + 1000).toISOString(),
-        };
-        const exportIt = (body: object) => app.call('/user/api/exportVoiceMessages', { ...hour, ...body }, admin.token);
-        expect((await exportIt({ channelId: hidden })).status).toBe(404);
-        const withReason = await exportIt({ callId, reason: 'Court order 2024-17' });
-        const audit = (await app.call('/user/api/getAuditLog', { targetType: 'privateCall' }, admin.token)).body.res;
-        if (!auditable) {
-          expect(withReason.status).toBe(404);
-          expect(audit.entries).toEqual([]);
-          continue;
-        }
-        expect((await exportIt({ callId })).status).toBe(400);
-        expect(withReason.status).toBe(200);
-        expect(audit.entries).toEqual([
-          expect.objectContaining({
-            action: 'privateCall.export',
-            actor: { id: admin.id, name: expect.any(String) },
-            targetId: callId,
-            changes: { reason: { before: null, after: 'Court order 2024-17' } },
-          }),
-        ]);
-        // A member who may not export voice may not export a call either.
-        expect(
-          (await app.call('/user/api/exportVoiceMessages', { ...hour, callId, reason: 'x' }, mia.token)).status,
-        ).toBe(403);
-      } finally {
-        await app.close();
-      }
-    }
-  });
-});
-
-describe.each(databases)('private calls listed for compliance on %s (issue 47)', (dialect) => {
-  let app: TestApp;
-  afterEach(async () => {
-    await app.close();
-  });
-  const list = (token: string, body: object = {}) => app.call('/user/api/listPrivateCalls', body, token);
-  const listings = async (token: string) =>
-    (await app.call('/user/api/getAuditLog', { targetType: 'privateCall' }, token)).body.res.entries.filter(
-      (entry: { action: string }) => entry.action === 'privateCall.list',
-    );
-
-  it('answers 403 with a sentence without PRIVATE_CALLS_AUDITABLE, and audits nothing', async () => {
-    app = await startApp(dialect);
-    const admin = await signUpAdmin(app);
-    const refused = await list(admin.token);
-    expect(refused.status).toBe(403);
-    expect(refused.body).toEqual({
-      success: false,
-      code: 'private_calls_not_auditable',
-      result: 'Private calls are not open to audit on this server: it runs without PRIVATE_CALLS_AUDITABLE=true.',
-    });
-    expect(await listings(admin.token)).toEqual([]);
-  });
-
-  it('lists the calls of [from, to) newest first with their parties and length, nothing of their content, audited', async () => {
-    app = await startApp(dialect, { privateCallsAuditable: true });
-    const admin = await signUpAdmin(app);
-    const mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-    const max = await createMember(app, admin, { firstName: 'Max', lastName: 'Field' });
-    let lastStart = 0;
-    const call = async (to: Account, how: 'ended' | 'declined' | 'active') => {
-      // Each call starts in a millisecond of its own, so that a bound can fall between two of them.
-      while (Date.now() <= lastStart) await new Promise((resolve) => setImmediate(resolve));
-      const { callId } = (await app.call('/user/api/startPrivateCall', { userId: to.id }, admin.token)).body.res;
-      lastStart = Date.now();
-      await app.call('/user/api/answerPrivateCall', { callId, accept: how !== 'declined' }, to.token);
-      if (how === 'ended') await app.call('/user/api/endPrivateCall', { callId }, to.token);
-      return callId as number;
-    };
-    const ended = await call(mia, 'ended');
-    const declined = await call(max, 'declined');
-    const active = await call(mia, 'active');
-
-    const all = await list(admin.token);
-    expect(all.status).toBe(200);
-    expect(all.body.hasMore).toBe(false);
-    const [third, second, first] = all.body.res;
-    expect(all.body.res.map((c: { callId: number }) => c.callId)).toEqual([active, declined, ended]);
-    const admin_ = { userId: admin.id, name: expect.any(String) };
-    expect(first).toEqual({
-      callId: ended,
-      parties: [admin_, { userId: mia.id, name: 'Mia Field' }],
-      startedAt: expect.any(String),
-      answeredAt: expect.any(String),
-      endedAt: expect.any(String),
-      durationMs: Date.parse(first.endedAt) - Date.parse(first.answeredAt),
-      state: 'ended',
-    });
-    expect(second).toEqual({
-      callId: declined,
-      parties: [admin_, { userId: max.id, name: 'Max Field' }],
-      startedAt: expect.any(String),
-      answeredAt: null,
-      endedAt: expect.any(String),
-      durationMs: 0,
-      state: 'declined',
-    });
-    expect(third).toMatchObject({ callId: active, endedAt: null, state: 'active' });
-    expect(third.durationMs).toBeGreaterThanOrEqual(0);
-
-    // `from` is in the period, `to` is not; a limit says that older calls are left out.
-    const since = await list(admin.token, { from: second.startedAt });
-    expect(since.body.res.map((c: { callId: number }) => c.callId)).toEqual([active, declined]);
-    const before = await list(admin.token, { to: second.startedAt });
-    expect(before.body.res.map((c: { callId: number }) => c.callId)).toEqual([ended]);
-    const newest = await list(admin.token, { limit: 1 });
-    expect(newest.body).toMatchObject({ res: [{ callId: active }], hasMore: true });
-
-    expect((await list(admin.token, { from: second.startedAt, to: second.startedAt })).status).toBe(400);
-    expect((await list(admin.token, { limit: 501 })).status).toBe(400);
-    // Only one who may export a call's voice lists them; a refusal is not audited.
-    expect((await list(mia.token)).status).toBe(403);
-
-    const audited = await listings(admin.token);
-    expect(audited).toHaveLength(4);
-    expect(audited.at(-1)).toMatchObject({
-      actor: { id: admin.id },
-      action: 'privateCall.list',
-      targetType: 'privateCall',
-      changes: { from: { before: null, after: null }, to: { before: null, after: null } },
-    });
-    expect(audited[2].changes).toEqual({
-      from: { before: null, after: second.startedAt },
-      to: { before: null, after: null },
-    });
   });
 });
