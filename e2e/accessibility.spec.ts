@@ -1,6 +1,6 @@
 /**
  * Issue 17 point 7: axe-core finds no serious or critical violation on any screen of the console and its
- * dialogs, at a laptop width (the members' app has its own check in talk.spec.ts).
+ * dialogs, at a laptop width (the members' app has its own check in talk-app.spec.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
