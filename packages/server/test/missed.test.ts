@@ -4,6 +4,7 @@
  * ones heard for every device (pushed to the member's sockets), the window and the member's join time, the
  * Available / Busy status, and nobody reads another's list or marks another channel's transmissions.
  */
+import { randomUUID } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { multipartForm, webmOpus } from './chat-fixtures.ts';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
@@ -25,9 +26,11 @@ describe.each(databases)('missed transmissions on %s', (dialect) => {
 
   /** A transmission of `who` in `channel`, recorded by the talker's browser (with its floor grant) and kept. */
   async function transmit(who: Account, channel: { id: number }, startedAt = new Date()): Promise<number> {
+    const grantId = randomUUID();
     await app.services.db
       .insertInto('talk_bursts')
       .values({
+        grant_id: grantId,
         user_id: who.id,
         channel_id: channel.id,
         channel_name: 'x',
@@ -37,7 +40,7 @@ describe.each(databases)('missed transmissions on %s', (dialect) => {
       })
       .execute();
     const form = multipartForm(
-      { channelId: channel.id, startedAt: startedAt.toISOString(), durationMs: 1500 },
+      { channelId: channel.id, startedAt: startedAt.toISOString(), durationMs: 1500, grantId },
       { field: 'audio', fileName: 'talk.webm', contentType: 'audio/webm', bytes: webmOpus() },
     );
     const response = await app.fastify.inject({
