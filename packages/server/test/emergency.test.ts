@@ -77,6 +77,11 @@ describe.each(databases)('emergency alerts and the floor switch on %s', (dialect
 
     const activity = await console.next('onActivity', (a) => a.type === 'emergency');
     expect(activity).toMatchObject({ user: { id: alice.id }, channel: { id: channel.id, name: 'Net' } });
+    // Kept in the activity log that the console reads (moved from e2e/emergency.spec.ts).
+    const log = await app.call('/user/api/getAllActivities/', { start: 0, limit: 20 }, admin.token);
+    expect(log.body.res.activities).toContainEqual(
+      expect.objectContaining({ type: 'emergency', user: expect.objectContaining({ id: alice.id }) }),
+    );
 
     const again = await app.call('/user/api/sendEmergencyAlert', {}, alice.token);
     expect(again.status).toBe(429);
