@@ -4,8 +4,8 @@
  *
  * 1. src/ops/prepare.ts runs in a process of its own: it builds the web app when needed and writes the
  *    stripped JavaScript of the server's and the protocol's sources.
- * 2. A module hook hands Node that JavaScript for each of those sources (as long as the copy is not older than
- *    its source, else Node strips the source itself), so that every path, import and `import.meta.url` stays
+ * 2. A module hook hands Node that JavaScript for each of those sources (as long as the copy carries its source's
+ *    modification time, else Node strips the source itself), so that every path, import and `import.meta.url` stays
  *    the source's.
  * 3. The server starts: src/main.ts.
  *
@@ -46,12 +46,12 @@ const prepared = spawnSync(
 );
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
-/** The stripped copy of a source file, if it is there and not older than the source. */
+/** The stripped copy of a source file, if it is there and carries its source's time (src/ops/prepare.ts). */
 function strippedSource(file) {
   if (!SOURCES.some((dir) => file.startsWith(dir))) return undefined;
   const stripped = path.join(STRIPPED_DIR, path.relative(ROOT, file)).replace(/\.ts$/, '.js');
   try {
-    if (statSync(stripped).mtimeMs < statSync(file).mtimeMs) return undefined;
+    if (Math.abs(statSync(stripped).mtimeMs - statSync(file).mtimeMs) >= 1) return undefined;
     return readFileSync(stripped, 'utf8');
   } catch {
     return undefined;
