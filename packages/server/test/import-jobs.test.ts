@@ -4,7 +4,8 @@
  * leaves it to the next start (each user created once), and other users' sign-ins stay fast while it hashes.
  * Hashes keep their full strength here: the threshold and the batch are lowered instead, to keep the rows few.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { OWASP_FIGURES, setScryptFiguresForTests } from '../src/auth/passwords.ts';
 import {
   type Account,
   buildTestApp,
@@ -16,10 +17,16 @@ import {
   type TestApp,
   testStorage,
 } from './harness.ts';
+import { TEST_FIGURES } from './setup-figures.ts';
 
 const PASSWORD = 'Import-pass-2025';
 /** Small enough for a few rows to make a job of several batches. */
 const JOBS = { importJobAbove: 5, importJobBatch: 4 };
+
+// A job's pace is what these tests follow (its progress between batches, a shutdown in the middle): its rows are
+// hashed with OWASP's figures, as a server does, not with the other files' cheap ones (setup-figures.ts).
+beforeAll(() => setScryptFiguresForTests(OWASP_FIGURES));
+afterAll(() => setScryptFiguresForTests(TEST_FIGURES));
 /** A job of a few dozen full-strength hashes on a busy 2-core machine: generous, never waited on when idle. */
 const JOB_WAIT_MS = 45_000;
 

@@ -225,12 +225,14 @@ export async function importUsers(
   const updates = entries.flatMap((entry) => (entry.action === 'update' ? [entry.row] : []));
 
   for (let i = 0; i < fresh.length; i += PARALLEL_HASHES) {
-    await Promise.all(
+    // In the file's order, whichever hash is done first.
+    const added = await Promise.all(
       fresh.slice(i, i + PARALLEL_HASHES).map(async (row) => {
         const hash = await services.hashPool.hash(String(row.password));
-        report.added.push(await addImportedUser(services, row, hash, channelIds));
+        return addImportedUser(services, row, hash, channelIds);
       }),
     );
+    report.added.push(...added);
   }
 
   const rightsChanged: number[] = [];
