@@ -1,0 +1,89 @@
+/**
+ * `npm test`: every check, side by side instead of one after the other. The lint, the type check, the web app's
+ * build and the server's unit tests start at once; the browser tests start as soon as the build is done. Each
+ * line of output says which check printed it, and the summary gives each one's answer and time.
+ *
+ * Side by side because most of a test waits on something (a socket, a database, a page drawing): two suites
+ * fill each other's waits on two cores, and on a busy machine they get more of its time than one at a time.
+ * The unit tests' files and the browser tests' servers each keep their own database, ports and processes.
+ *
+ * `npm test -- unit` (or lint, typecheck, e2e) runs only the checks named.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+interface Check {
+  name: string;
+  command: string[];
+  /** A check that must pass first (the browser tests need the build). */
+  after?: string;
+}
+
+const CHECKS: Check[] = [
+  { name: 'lint', command: ['npm', 'run', '--silent', 'lint'] },
+  { name: 'typecheck', command: ['npm', 'run', '--silent', 'typecheck'] },
+  { name: 'unit', command: ['npm', 'run', '--silent', 'test:unit'] },
+  { name: 'build', command: ['npm', 'run', '--silent', 'build'] },
+  { name: 'e2e', command: ['npx', 'playwright', 'test'], after: 'build' },
+];
+
+const wanted = process.argv.slice(2);
+const selected = wanted.length
+  ? CHECKS.filter(
+      (check) => wanted.includes(check.name) || CHECKS.some((c) => wanted.includes(c.name) && c.after === check.name),
+    )
+  : CHECKS;
+if (wanted.some((name) => !CHECKS.some((check) => check.name === name))) {
+  console.error(
+    `npm test: unknown check among ${wanted.join(', ')}; the checks are ${CHECKS.map((c) => c.name).join(', ')}.`,
+  );
+  process.exit(2);
+}
+
+const width = Math.max(...selected.map((check) => check.name.length));
+const started = Date.now();
+const results = new Map<string, { code: number; seconds: number }>();
+
+function run(check: Check): Promise<number> {
+  const begin = Date.now();
+  const child = spawn(check.command[0] as string, check.command.slice(1), {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+  });
+  const label = `[${check.name.padEnd(width)}]`;
+  for (const stream of [child.stdout, child.stderr]) {
+    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${label} ${line}\n`));
+  }
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      const result = code ?? (signal ? 1 : 0);
+      results.set(check.name, { code: result, seconds: Math.round((Date.now() - begin) / 1000) });
+      process.stdout.write(`${label} ${result === 0 ? 'passed' : `FAILED (exit ${result})`}\n`);
+      resolve(result);
+    });
+  });
+}
+
+const running = new Map<string, Promise<number>>();
+for (const check of selected) {
+  const before = check.after ? running.get(check.after) : undefined;
+  running.set(
+    check.name,
+    before
+      ? before.then((code) => {
+          if (code === 0) return run(check);
+          results.set(check.name, { code: 1, seconds: 0 });
+          process.stdout.write(`[${check.name.padEnd(width)}] not run: ${check.after} failed\n`);
+          return 1;
+        })
+      : run(check),
+  );
+}
+const codes = await Promise.all(running.values());
+
+console.log(`\nnpm test, ${Math.round((Date.now() - started) / 1000)} s in all:`);
+for (const check of selected) {
+  const result = results.get(check.name);
+  console.log(`  ${check.name.padEnd(width)}  ${result?.code === 0 ? 'passed' : 'FAILED'}  ${result?.seconds ?? 0} s`);
+}
+process.exit(codes.some((code) => code !== 0) ? 1 : 0);
