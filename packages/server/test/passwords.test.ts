@@ -5,15 +5,13 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes, scrypt } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { needsRehash, OWASP_FIGURES, setScryptFiguresForTests, verifyPassword } from '../src/auth/passwords.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { type Account, createMember, databases, signIn, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { TEST_FIGURES } from './setup-figures.ts';
 
-// The other files hash with cheap figures (setup-figures.ts); this one checks OWASP's.
-beforeAll(() => setScryptFiguresForTests(OWASP_FIGURES));
-afterAll(() => setScryptFiguresForTests(TEST_FIGURES));
+// The other tests hash with cheap figures (setup-figures.ts); the two that check the figures use OWASP's.
 
 it("hashes with OWASP's figures in a server process, where nothing changes them", () => {
   const module = new URL('../src/auth/passwords.ts', import.meta.url).pathname;
@@ -128,8 +126,13 @@ describe.each(databases)('passwords and sessions on %s', (dialect) => {
   });
 
   it("hashes with today's scrypt figures and upgrades an old hash at the next successful sign-in", async () => {
-    expect(needsRehash(await hashOf(admin.id))).toBe(false);
+    setScryptFiguresForTests(OWASP_FIGURES);
+    onTestFinished(() => setScryptFiguresForTests(TEST_FIGURES));
     const mia = await createMember(app, admin, { password: 'mia-password-1' });
+    expect(needsRehash(await hashOf(mia.id))).toBe(false);
+    expect(await hashOf(mia.id)).toMatch(/^scrypt\$16384\$8\$5\$/);
+    // An account hashed with other figures (the suite's cheap ones, here) is due for a new hash.
+    expect(needsRehash(await hashOf(admin.id))).toBe(true);
     await app.services.users.setPasswordHash(mia.id, await oldHash('mia-password-1'));
     expect((await app.call('/user/api/login', { user_email: mia.identifier, user_password: 'wrong-one' })).status).toBe(
       401,

@@ -27,7 +27,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { requireConfirmed } from '../auth/confirmation.ts';
 import type { CounterStore } from '../auth/counter-store.ts';
-import { DUMMY_HASH, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
+import { dummyHash, hashPassword, needsRehash, verifyPassword } from '../auth/passwords.ts';
 import { callLimiter, SIGN_UP_LIMIT } from '../auth/rate-limit.ts';
 import { type SecondFactors, secondFactorSignIn } from '../auth/second-factor.ts';
 import { sessionUserOf } from '../auth/sessions.ts';
@@ -91,7 +91,7 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
     await services.signInLimits.attempt(identifier, req.ip);
     const row = await users.rowByIdentifier(identifier);
     // Same work and same answer for an unknown login and a wrong password.
-    const valid = await verifyPassword(body.user_password, row?.password_hash ?? DUMMY_HASH);
+    const valid = await verifyPassword(body.user_password, row?.password_hash ?? (await dummyHash()));
     // OIDC_ONLY: the provider signs everyone in; an administrator's password stays the way in when it is down.
     // Any other account's right password is answered as a wrong one (the answer must not confirm it).
     const passwordsOff = config.oidc?.only === true && row?.role !== 'admin';
