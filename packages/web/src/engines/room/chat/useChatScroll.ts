@@ -42,11 +42,20 @@ export function useChatScroll(listRef: RefObject<HTMLElement | null>, newestKey:
     const list = listRef.current;
     if (!list) return;
     const onScroll = () => {
-      atBottom.current = list.scrollHeight - list.scrollTop - list.clientHeight < AT_BOTTOM_PX;
-      if (atBottom.current) {
+      if (list.scrollHeight - list.scrollTop - list.clientHeight < AT_BOTTOM_PX) {
+        atBottom.current = true;
         bottomTop.current = list.scrollTop;
         setUnseen(false);
+        return;
       }
+      // Far from the end without having moved up: the list grew below while this event was on its way (an image
+      // loaded between our scroll to the end and its event, often on a busy phone). Still reading the end.
+      if (atBottom.current && list.scrollTop >= bottomTop.current - 1) {
+        list.scrollTop = list.scrollHeight;
+        bottomTop.current = list.scrollTop;
+        return;
+      }
+      atBottom.current = false;
     };
     // An image that loads (load does not bubble: captured) makes the list taller: keep the end in view. Unless
     // the reader scrolled up meanwhile: an image scrolled into view can load before the scroll event says so.
