@@ -45,10 +45,12 @@ import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret 
 import { messageSender, type SendMessage } from './messages/send.ts';
 import { type MessageStore, messageStore } from './messages/store.ts';
 import { type PatchStore, patchStore } from './patches/store.ts';
+import { type Followers, followers } from './positions/followers.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
 import { type PushSubscriptionStore, pushSubscriptionStore } from './push/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
+import { type UserPaging, userPaging } from './users/paging.ts';
 import { type UserStore, userStore } from './users/store.ts';
 import { type MissedStore, missedStore } from './voice/missed.ts';
 import { type ScanStore, scanStore } from './voice/scan.ts';
@@ -128,6 +130,10 @@ export interface Services {
   monitors: MonitorStore;
   /** Web Push subscriptions, one per session (issue 34); kept even with PUSH=off, so that they can be removed. */
   pushSubscriptions: PushSubscriptionStore;
+  /** The users list a page at a time (getUsersPage): search, sort, the rows of one page. */
+  userPages: UserPaging;
+  /** Whose position a reader may follow (the map, trails). */
+  followers: Followers;
 }
 
 export function createServices(
@@ -231,5 +237,7 @@ export function createServices(
     statistics: statisticsStore(db),
     monitors: monitorStore(db),
     pushSubscriptions: pushSubscriptionStore(db, { dialect: database.dialect, sessionIdleMs: config.sessionIdleMs }),
+    userPages: userPaging(db, users),
+    followers: followers(db, access),
   };
 }

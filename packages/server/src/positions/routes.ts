@@ -17,13 +17,14 @@ import type { Db } from '../db/schema.ts';
 import { forbidden } from '../http/errors.ts';
 import { authenticate, defineRoutes, parseBody } from '../http/route.ts';
 import { EXPORT_TYPES, positionExport } from './export.ts';
-import { followers } from './followers.ts';
+import type { Followers } from './followers.ts';
 import { startPositionSweep } from './retention.ts';
 import type { PositionStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface PositionRoutesServices {
   access: ChannelAccess;
+  followers: Followers;
   config: Config;
   db: Db;
   positions: PositionStore;
@@ -50,7 +51,7 @@ function stamp(date: Date): string {
 export function positionRoutes(app: FastifyInstance, services: PositionRoutesServices): void {
   const { positions, config } = services;
   const route = defineRoutes(app, services.sessions);
-  const follow = followers(services.db, services.access);
+  const follow = services.followers;
 
   route(GetPositionHistory, async ({ body, auth }) => {
     await follow.requireFollowable(auth, [body.userId]);

@@ -41,12 +41,13 @@ import type { ListChangeLog } from '../lists/change-log.ts';
 import { liveList } from '../lists/live-list.ts';
 import { type ImportServices, importUsers } from './import.ts';
 import { type ImportJobServices, importJobs } from './import-jobs.ts';
-import { userPaging } from './paging.ts';
+import type { UserPaging } from './paging.ts';
 import { usersListSource } from './users-list.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface UserRoutesServices extends ImportJobServices, ImportServices {
   config: Config;
+  userPages: UserPaging;
   /** The limits' counters (public sign-ups per address). */
   counters: CounterStore;
   listChanges: ListChangeLog;
@@ -185,7 +186,7 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
   route(GetAllUsers, async ({ req, reply }) => sendList(req, reply, await allUsers.current()) as never);
 
   // Issue 18: the list a page at a time, for organisations too large to load whole.
-  const paging = userPaging(services.db, users);
+  const paging = services.userPages;
   route(GetUsersPage, async ({ body }) => ({ success: true, res: await paging.page(body) }));
   route(GetUserIds, async ({ body }) => ({ success: true, res: await paging.ids(body.search, body.channelId) }));
 
