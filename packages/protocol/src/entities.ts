@@ -29,6 +29,15 @@ export const ACTIVITY_TYPES = [
   'channel_patch',
   'channel_unpatch',
   'private_call',
+  'dispatch_request',
+  'dispatch_take',
+  'dispatch_return',
+  'dispatch_transfer',
+  'dispatch_close',
+  'dispatch_cancel',
+  'dispatch_abandon',
+  'dispatch_expire',
+  'status_change',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -51,6 +60,15 @@ export const TIMELINE_ACTIVITY_TYPES = [
   'channel_patch',
   'channel_unpatch',
   'private_call',
+  'dispatch_request',
+  'dispatch_take',
+  'dispatch_return',
+  'dispatch_transfer',
+  'dispatch_close',
+  'dispatch_cancel',
+  'dispatch_abandon',
+  'dispatch_expire',
+  'status_change',
 ] as const satisfies readonly ActivityType[];
 
 export const ActivitySchema = z.object({
@@ -70,6 +88,31 @@ export const ActivitySchema = z.object({
   durationMs: z.number().optional(),
   /** geofence_enter, geofence_exit: the zone, its name kept (absent for other types). */
   geofence: z.object({ id: z.number().nullable(), name: z.string() }).optional(),
+  /**
+   * dispatch_* (issue 49): the request, its requester and priority, how long it had waited in the queue and (from
+   * its first take) been handled at that step; `to`: a transfer's dispatcher. The activity's `user` is who made
+   * the step (the member asking, cancelling, or gone; the dispatcher taking, sending back, transferring,
+   * closing); `channel` is the request's.
+   */
+  dispatch: z
+    .object({
+      requestId: z.number(),
+      requester: z.string(),
+      priority: z.string(),
+      waitedMs: z.number(),
+      handledMs: z.number().optional(),
+      to: z.string().optional(),
+      answer: z.string().optional(),
+    })
+    .optional(),
+  /** status_change (issue 49): the member's new status (null: none) and who set it, if not the member. */
+  status: z
+    .object({
+      label: z.object({ fr: z.string(), en: z.string(), de: z.string() }).nullable(),
+      color: z.string().nullable(),
+      by: z.string().optional(),
+    })
+    .optional(),
 });
 export type Activity = z.output<typeof ActivitySchema>;
 

@@ -2,6 +2,8 @@
 import { z } from 'zod';
 import type { PrivateCall } from './api/calls.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
+import type { DispatchRequest } from './api/queue.ts';
+import type { MemberStatus } from './api/statuses.ts';
 import type { EmergencyAlert } from './emergency.ts';
 import type { Activity, Message, VoiceMessage } from './entities.ts';
 
@@ -217,6 +219,11 @@ export interface ClientToServerEvents {
     payload: { channelId?: number | string; lat?: number; lng?: number; accuracy?: number },
     ack?: (answer: { success: true; res: EmergencyAlert } | { success: false; result: string }) => void,
   ) => void;
+  /**
+   * The dispatch console is open on this socket's page (`open: true`) or no longer (issue 49): a dispatcher with
+   * no such socket gets a waiting request's reminder as a Web Push instead of the console's sound.
+   */
+  dispatch_console: (payload: { open: boolean }) => void;
 }
 
 /** Why the server ended a session's sockets for good (the client must not reconnect with that token). */
@@ -340,4 +347,17 @@ export interface ServerToClientEvents {
   geofenceAlert: (alert: GeofenceAlert) => void;
   /** To the same: a fence was drawn, changed or deleted (maps fetch getGeofences again). */
   geofencesChanged: (payload: { channelId: number | null }) => void;
+  /**
+   * A dispatch request changed (issue 49), one event per request: to its member's sockets, and to every
+   * administrator and dispatcher who may dispatch its channel (on every instance). A waiting request whose place
+   * moved is a change too.
+   */
+  dispatchCallsChanged: (request: DispatchRequest) => void;
+  /**
+   * A member's status changed (issue 49): to administrators, the rooms and supervisors of its channels, and its
+   * own sockets. `statusId` null: none.
+   */
+  memberStatusChanged: (status: MemberStatus) => void;
+  /** The organisation's list of statuses changed (listStatuses again). */
+  statusesChanged: () => void;
 }

@@ -34,6 +34,8 @@ export const CAPABILITIES = {
   'channel.broadcast': 'talk in several channels at once (all call)',
   'channel.patch': "patch a channel's voice with other channels (through the media server)",
   'channel.call': "call a channel's members privately (a private call)",
+  'channel.dispatch':
+    "answer a channel's dispatch requests (the call queue: take, send back, transfer, close) and set its members' statuses",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
@@ -82,6 +84,7 @@ export const ROLE_RULES = {
       'channel.broadcast': 'canTalk',
       'channel.patch': true,
       'channel.call': true,
+      'channel.dispatch': true,
     },
     floorPriority: 1,
   },

@@ -5,8 +5,10 @@
  */
 import type {
   Activity,
+  DispatchRequest,
   EmergencyAlert,
   GeofenceAlert,
+  MemberStatus,
   Message,
   PrivateCall,
   SessionEndReason,
@@ -73,6 +75,15 @@ export interface DomainEvents {
   scanChanged: { userId: number; channelId: number; scan: boolean };
   /** A private call rang, was answered, or is over (issue 27): both parties hear of it. */
   privateCallChanged: { call: PrivateCall };
+  /**
+   * Dispatch requests changed (issue 49): each goes to its member and to those who may dispatch its channel.
+   * `reminded`: these were just recalled (the dispatchers not on the dispatch console get a Web Push).
+   */
+  dispatchCallsChanged: { requests: DispatchRequest[]; reminded?: boolean };
+  /** A member's status changed (issue 49). */
+  memberStatusChanged: { status: MemberStatus };
+  /** The organisation's list of statuses changed. */
+  statusesChanged: Record<string, never>;
 }
 
 export type DomainEventName = keyof DomainEvents;

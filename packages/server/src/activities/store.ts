@@ -27,7 +27,29 @@ export function toActivity(row: Selectable<ActivitiesTable>): Activity {
     ...(row.geofence_name !== null && row.geofence_name !== undefined
       ? { geofence: { id: row.geofence_id ?? null, name: row.geofence_name } }
       : {}),
+    ...detailOf(row),
   };
+}
+
+/** A dispatch step's or a status change's own fields (migration 0030), from the row's columns and JSON detail. */
+function detailOf(row: Selectable<ActivitiesTable>): Pick<Activity, 'dispatch' | 'status'> {
+  if (!row.detail) return {};
+  const detail = JSON.parse(row.detail) as ActivityDetail;
+  if (detail.status) return { status: detail.status };
+  if (!detail.dispatch) return {};
+  return {
+    dispatch: {
+      ...detail.dispatch,
+      waitedMs: row.waited_ms ?? 0,
+      ...(row.handled_ms !== null && row.handled_ms !== undefined ? { handledMs: row.handled_ms } : {}),
+    },
+  };
+}
+
+/** What an activity's `detail` column holds: a dispatch step (its times are columns of their own) or a status. */
+export interface ActivityDetail {
+  dispatch?: Omit<NonNullable<Activity['dispatch']>, 'waitedMs' | 'handledMs'>;
+  status?: NonNullable<Activity['status']>;
 }
 
 export interface ActivitySubject {
@@ -42,6 +64,11 @@ export interface ActivitySubject {
   durationMs?: number;
   /** geofence_enter, geofence_exit: the fence crossed. */
   geofence?: { id: number; name: string };
+  /** dispatch_*: how long the request had waited, and been handled, at that step. */
+  waitedMs?: number;
+  handledMs?: number;
+  /** dispatch_*, status_change: what the step names. */
+  detail?: ActivityDetail;
 }
 
 const PUSHED_PER_BATCH = 8;
@@ -81,6 +108,9 @@ export function activityStore(db: Db, events: EventBus) {
         created_at: (subject.at ?? new Date()).toISOString(),
         ...(subject.durationMs !== undefined ? { duration_ms: Math.round(subject.durationMs) } : {}),
         ...(subject.geofence ? { geofence_id: subject.geofence.id, geofence_name: subject.geofence.name } : {}),
+        ...(subject.waitedMs !== undefined ? { waited_ms: Math.round(subject.waitedMs) } : {}),
+        ...(subject.handledMs !== undefined ? { handled_ms: Math.round(subject.handledMs) } : {}),
+        ...(subject.detail ? { detail: JSON.stringify(subject.detail) } : {}),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

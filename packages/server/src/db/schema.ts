@@ -50,6 +50,11 @@ export interface UsersTable {
   disabled_at: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1: Busy (migration 0023): transmissions go to the member's missed list instead of playing. */
   busy: ColumnType<number, number | undefined, number>;
+  /** The member's status (migration 0030): one of `statuses`, when and by whom it was set. */
+  status_id: ColumnType<number | null, number | null | undefined, number | null>;
+  status_at: ColumnType<string | null, string | null | undefined, string | null>;
+  status_by_id: ColumnType<number | null, number | null | undefined, number | null>;
+  status_by_name: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface SessionsTable {
@@ -149,6 +154,53 @@ export interface ActivitiesTable {
   /** geofence_enter, geofence_exit: the fence (its id may outlive it) and its name (migration 0012). */
   geofence_id: Generated<number | null>;
   geofence_name: Generated<string | null>;
+  /** dispatch_*: how long the request had waited, and been handled, at that step (migration 0030). */
+  waited_ms: Generated<number | null>;
+  handled_ms: Generated<number | null>;
+  /** JSON: a dispatch step's request, requester, priority, transfer target; a status change's label (migration 0030). */
+  detail: Generated<string | null>;
+}
+
+/** A member's request for dispatch (migration 0030, issue 49); times are ISO strings. */
+export interface DispatchRequestsTable {
+  id: Generated<number>;
+  channel_id: number;
+  channel_name: string;
+  requester_id: number;
+  requester_name: string;
+  priority: string;
+  note: string;
+  state: string;
+  created_at: string;
+  /** The start of the current wait (null unless waiting). */
+  waiting_since: string | null;
+  /** The waits before the current one, added. */
+  waited_before_ms: ColumnType<number, number | undefined, number>;
+  held_by_id: number | null;
+  held_by_name: string | null;
+  transfer_to_id: number | null;
+  transfer_to_name: string | null;
+  transfer_until: string | null;
+  answer: string | null;
+  call_id: number | null;
+  first_taken_at: string | null;
+  /** When the waiting request is due for its reminder, and for expiry (null unless waiting). */
+  remind_at: string | null;
+  reminded_at: string | null;
+  expire_at: string | null;
+  /** Since when its member has been seen offline (the sweep's), null while it is online. */
+  offline_since: string | null;
+  ended_at: string | null;
+}
+
+/** The organisation's statuses (migration 0030). */
+export interface StatusesTable {
+  id: Generated<number>;
+  label_fr: string;
+  label_en: string;
+  label_de: string;
+  color: string;
+  position: number;
 }
 
 /**
@@ -342,6 +394,8 @@ export interface Database {
   channel_patch_members: ChannelPatchMembersTable;
   private_calls: PrivateCallsTable;
   call_parties: CallPartiesTable;
+  dispatch_requests: DispatchRequestsTable;
+  statuses: StatusesTable;
   settings: SettingsTable;
   import_jobs: ImportJobsTable;
   import_job_rows: ImportJobRowsTable;

@@ -6,6 +6,7 @@
  * server-texts-voice.ts; Web Push (and its notifications) in server-texts-push.ts; the rest below.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
+import { DISPATCH_TEXTS } from './server-texts-dispatch.ts';
 import { PUSH_TEXTS } from './server-texts-push.ts';
 import { SIGN_IN_TEXTS } from './server-texts-sign-in.ts';
 import { VOICE_TEXTS } from './server-texts-voice.ts';
@@ -16,6 +17,7 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...SIGN_IN_TEXTS,
   ...VOICE_TEXTS,
   ...PUSH_TEXTS,
+  ...DISPATCH_TEXTS,
   registered: { en: 'Register successfully', fr: 'Inscription réussie', de: 'Registrierung erfolgreich' },
   user_updated: {
     en: 'User updated successfully',

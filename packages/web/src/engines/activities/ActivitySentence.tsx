@@ -12,11 +12,11 @@ const ZONE = '\u2063z\u2063';
 export function ActivitySentence({
   activity,
 }: {
-  activity: Pick<Activity, 'type' | 'user' | 'channel'> & Partial<Pick<Activity, 'geofence'>>;
+  activity: Pick<Activity, 'type' | 'user' | 'channel'> & Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status'>>;
 }) {
   const { t } = useTranslation('activity');
   const names = activityNames(t, activity);
-  const template = activitySentence(t, activity, { user: USER, channel: CHANNEL, zone: ZONE });
+  const template = activitySentence(t, activity, { ...names, user: USER, channel: CHANNEL, zone: ZONE });
   return (
     <>
       {template.split(/(\u2063[ucz]\u2063)/).map((part, index) => {

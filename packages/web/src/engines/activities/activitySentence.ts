@@ -5,7 +5,7 @@
  * `useActivitySentence()`.
  */
 import { ACTIVITY_TYPES, type Activity, type ActivityType } from '@talkgroup/protocol';
-import type { TFunction } from 'i18next';
+import i18next, { type TFunction } from 'i18next';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatDate } from '../../i18n/dates.ts';
@@ -17,15 +17,26 @@ export type ActivityNames = {
   channel: string;
   /** The geofence of a geofence_enter / geofence_exit. */
   zone: string;
+  /** dispatch_*: the member who asked, and a transfer's dispatcher. */
+  requester: string;
+  to: string;
+  /** status_change: the new status's label in the reader's language. */
+  status: string;
 };
+
+type Named = Pick<Activity, 'user' | 'channel'> & Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status'>>;
+
+/** A status's label in the page's language (French, the default, when it has none in it). */
+function statusLabel(t: ActivityT, status: Activity['status']): string {
+  if (!status?.label) return t('noStatus');
+  const language = (i18next.resolvedLanguage ?? i18next.language ?? 'fr').slice(0, 2);
+  return status.label[language as 'fr' | 'en' | 'de'] ?? status.label.fr;
+}
 
 const KNOWN_TYPES: ReadonlySet<string> = new Set(ACTIVITY_TYPES);
 
 /** The user's display name (or first and last name), the channel's and the zone's names, as the activity kept them. */
-export function activityNames(
-  t: ActivityT,
-  activity: Pick<Activity, 'user' | 'channel'> & Partial<Pick<Activity, 'geofence'>>,
-): ActivityNames {
+export function activityNames(t: ActivityT, activity: Named): ActivityNames {
   const user = activity.user;
   const userName =
     user?.display_name?.trim() || `${user?.firstName ?? ''} ${user?.lastName ?? ''}`.trim() || t('someone');
@@ -33,13 +44,16 @@ export function activityNames(
     user: userName,
     channel: activity.channel?.name?.trim() || t('unknownChannel'),
     zone: activity.geofence?.name?.trim() || t('unknownZone'),
+    requester: activity.dispatch?.requester?.trim() || userName,
+    to: activity.dispatch?.to?.trim() || t('someone'),
+    status: statusLabel(t, activity.status),
   };
 }
 
 /** Every type of spec section 3 has its sentence; a type the console does not know still reads. */
 export function activitySentence(
   t: ActivityT,
-  activity: Pick<Activity, 'type' | 'user' | 'channel'> & Partial<Pick<Activity, 'geofence'>>,
+  activity: Named & Pick<Activity, 'type'>,
   names: ActivityNames = activityNames(t, activity),
 ): string {
   if (KNOWN_TYPES.has(activity.type)) return t(`types.${activity.type as ActivityType}`, names);

@@ -4,7 +4,9 @@
  */
 
 import AddCircleOutlineOutlined from '@mui/icons-material/AddCircleOutlineOutlined';
+import Badge from '@mui/icons-material/Badge';
 import CallOutlined from '@mui/icons-material/CallOutlined';
+import CancelOutlined from '@mui/icons-material/CancelOutlined';
 import ChatBubbleOutlineOutlined from '@mui/icons-material/ChatBubbleOutlineOutlined';
 import DeleteOutlined from '@mui/icons-material/DeleteOutlined';
 import EditOutlined from '@mui/icons-material/EditOutlined';
@@ -20,9 +22,15 @@ import Login from '@mui/icons-material/Login';
 import Logout from '@mui/icons-material/Logout';
 import MarkChatReadOutlined from '@mui/icons-material/MarkChatReadOutlined';
 import MicNone from '@mui/icons-material/MicNone';
+import PersonOff from '@mui/icons-material/PersonOff';
+import PhoneForwarded from '@mui/icons-material/PhoneForwarded';
 import PlaceOutlined from '@mui/icons-material/PlaceOutlined';
 import Sos from '@mui/icons-material/Sos';
+import SupportAgent from '@mui/icons-material/SupportAgent';
+import TaskAlt from '@mui/icons-material/TaskAlt';
+import TimerOff from '@mui/icons-material/TimerOff';
 import TravelExplore from '@mui/icons-material/TravelExplore';
+import Undo from '@mui/icons-material/Undo';
 import WifiOff from '@mui/icons-material/WifiOff';
 import Box from '@mui/material/Box';
 import type { SvgIconProps } from '@mui/material/SvgIcon';
@@ -57,6 +65,15 @@ const LOOK: Record<ActivityType, { icon: ComponentType<SvgIconProps>; tone: Tone
   channel_patch: { icon: HubOutlined, tone: 'primary' },
   channel_unpatch: { icon: LinkOffOutlined, tone: 'grey' },
   private_call: { icon: CallOutlined, tone: 'secondary' },
+  dispatch_request: { icon: SupportAgent, tone: 'info' },
+  dispatch_take: { icon: SupportAgent, tone: 'primary' },
+  dispatch_return: { icon: Undo, tone: 'grey' },
+  dispatch_transfer: { icon: PhoneForwarded, tone: 'secondary' },
+  dispatch_close: { icon: TaskAlt, tone: 'success' },
+  dispatch_cancel: { icon: CancelOutlined, tone: 'grey' },
+  dispatch_abandon: { icon: PersonOff, tone: 'error' },
+  dispatch_expire: { icon: TimerOff, tone: 'error' },
+  status_change: { icon: Badge, tone: 'info' },
 };
 const FALLBACK = { icon: History, tone: 'grey' as Tone };
 

@@ -216,12 +216,14 @@ function activitySentences(t: ActivityT): (activity: Activity) => string {
   const ZONE = '\u2063z\u2063';
   const templates = new Map<string, string>();
   return (activity) => {
+    const names = activityNames(t, activity);
+    // A dispatch step or a status change names more than the user, channel and zone: written whole.
+    if (activity.dispatch || activity.status) return activitySentence(t, activity, names);
     let template = templates.get(activity.type);
     if (template === undefined) {
-      template = activitySentence(t, activity, { user: USER, channel: CHANNEL, zone: ZONE });
+      template = activitySentence(t, activity, { ...names, user: USER, channel: CHANNEL, zone: ZONE });
       templates.set(activity.type, template);
     }
-    const names = activityNames(t, activity);
     return template.split(USER).join(names.user).split(CHANNEL).join(names.channel).split(ZONE).join(names.zone);
   };
 }

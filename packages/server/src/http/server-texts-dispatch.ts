@@ -1,0 +1,78 @@
+/** The server's sentences about the dispatch queue and members' statuses (issue 49), by code and language. */
+import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
+
+type Texts = Record<ServerLanguage, string>;
+
+export const DISPATCH_TEXTS = {
+  dispatch_requested: {
+    en: 'Dispatch called: your request is in the queue.',
+    fr: 'Dispatch appelé : votre demande est dans la file.',
+    de: 'Leitstelle gerufen: Ihre Anfrage ist in der Warteschlange.',
+  },
+  dispatch_taken: { en: 'Request taken.', fr: 'Demande prise.', de: 'Anfrage übernommen.' },
+  dispatch_returned: {
+    en: 'Request sent back to the queue.',
+    fr: 'Demande renvoyée dans la file.',
+    de: 'Anfrage in die Warteschlange zurückgestellt.',
+  },
+  dispatch_transferred: {
+    en: 'Transfer asked: waiting for {{name}}.',
+    fr: 'Transfert demandé : en attente de {{name}}.',
+    de: 'Weiterleitung angefragt: Warten auf {{name}}.',
+  },
+  dispatch_transfer_answered: { en: 'Transfer answered.', fr: 'Transfert répondu.', de: 'Weiterleitung beantwortet.' },
+  dispatch_closed: { en: 'Request closed.', fr: 'Demande terminée.', de: 'Anfrage abgeschlossen.' },
+  dispatch_cancelled: { en: 'Request cancelled.', fr: 'Demande annulée.', de: 'Anfrage zurückgezogen.' },
+  dispatch_request_open: {
+    en: 'You already asked for dispatch on this channel: wait for an answer or cancel that request first.',
+    fr: 'Vous avez déjà appelé le dispatch sur ce canal : attendez la réponse ou annulez d’abord cette demande.',
+    de: 'Sie haben die Leitstelle in diesem Kanal bereits gerufen: Warten Sie auf die Antwort oder ziehen Sie diese Anfrage zuerst zurück.',
+  },
+  dispatch_request_not_found: {
+    en: 'Dispatch request not found.',
+    fr: 'Demande de dispatch introuvable.',
+    de: 'Anfrage an die Leitstelle nicht gefunden.',
+  },
+  dispatch_already_taken: {
+    en: 'Already taken by {{name}}.',
+    fr: 'Déjà prise par {{name}}.',
+    de: 'Bereits übernommen von {{name}}.',
+  },
+  dispatch_request_ended: {
+    en: 'This request is already over.',
+    fr: 'Cette demande est déjà terminée.',
+    de: 'Diese Anfrage ist bereits beendet.',
+  },
+  dispatch_not_taken: {
+    en: 'This request is not taken by a dispatcher now.',
+    fr: 'Cette demande n’est pas prise par un dispatcheur en ce moment.',
+    de: 'Diese Anfrage ist gerade von keinem Disponenten übernommen.',
+  },
+  dispatch_not_holder: {
+    en: 'Only the dispatcher who holds this request, or an administrator, may do this.',
+    fr: 'Seul le dispatcheur qui tient cette demande, ou un administrateur, peut faire cela.',
+    de: 'Nur der Disponent, der diese Anfrage hält, oder ein Administrator darf das.',
+  },
+  dispatch_transfer_target: {
+    en: 'This request can be transferred only to another dispatcher of its channel.',
+    fr: 'Cette demande ne peut être transférée qu’à un autre dispatcheur de son canal.',
+    de: 'Diese Anfrage kann nur an einen anderen Disponenten ihres Kanals weitergeleitet werden.',
+  },
+  dispatch_not_transfer_target: {
+    en: 'This request is not being transferred to you.',
+    fr: 'Cette demande ne vous est pas transférée.',
+    de: 'Diese Anfrage wird nicht an Sie weitergeleitet.',
+  },
+  statuses_saved: { en: 'Statuses saved.', fr: 'Statuts enregistrés.', de: 'Status gespeichert.' },
+  status_set: { en: 'Status set.', fr: 'Statut mis à jour.', de: 'Status gesetzt.' },
+  status_not_found: {
+    en: 'This status is not in the list: reload the statuses.',
+    fr: 'Ce statut n’est pas dans la liste : rechargez les statuts.',
+    de: 'Dieser Status ist nicht in der Liste: Laden Sie die Status neu.',
+  },
+  status_not_allowed: {
+    en: 'You may set the status only of members of the channels you dispatch.',
+    fr: 'Vous ne pouvez changer que le statut des membres des canaux que vous dispatchez.',
+    de: 'Sie dürfen nur den Status von Mitgliedern der Kanäle setzen, die Sie disponieren.',
+  },
+} satisfies Partial<Record<ServerMessageCode, Texts>>;
