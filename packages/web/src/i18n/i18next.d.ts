@@ -10,6 +10,7 @@ import type channels from './locales/en/channels.json';
 import type common from './locales/en/common.json';
 import type dashboard from './locales/en/dashboard.json';
 import type dispatch from './locales/en/dispatch.json';
+import type dispatchRequest from './locales/en/dispatchRequest.json';
 import type emergency from './locales/en/emergency.json';
 import type room from './locales/en/room.json';
 import type settings from './locales/en/settings.json';
@@ -34,6 +35,7 @@ declare module 'i18next' {
       audit: typeof audit;
       tracking: typeof tracking;
       dispatch: typeof dispatch;
+      dispatchRequest: typeof dispatchRequest;
       calls: typeof calls;
       account: typeof account;
       settings: typeof settings;

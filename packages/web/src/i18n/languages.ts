@@ -27,6 +27,7 @@ export const NAMESPACES = [
   'audit',
   'tracking',
   'dispatch',
+  'dispatchRequest',
   'calls',
   'account',
   'settings',

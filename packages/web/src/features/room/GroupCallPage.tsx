@@ -28,6 +28,7 @@ import { useChosen } from '../../api/useChosen.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { useActivitySentence } from '../../engines/activities/index.ts';
+import { DispatchRequestControl } from '../../engines/dispatch-request/index.ts';
 import { SosButton } from '../../engines/emergency/index.ts';
 import { RoomMapSection } from '../../engines/map/RoomMapSection.tsx';
 import { ChatPanel } from '../../engines/room/chat/ChatPanel.tsx';
@@ -236,6 +237,7 @@ export default function GroupCallPage() {
                   <MediaProblemAlert problem={state.mediaProblem} />
                   <VoiceLinkStatus transport={state.transport} problem={state.linkProblem} />
                   <Sos channelId={channel.id} size={56} />
+                  <DispatchRequestControl channelId={channel.id} channelName={channel.name} />
                 </Box>
                 <Box sx={{ minWidth: 0 }}>
                   <Box sx={{ display: 'flex', alignItems: 'baseline', gap: 1, mb: 1.5, flexWrap: 'wrap' }}>

@@ -1,12 +1,14 @@
 /**
  * The "Talk" tab of a /talk channel page: who is talking now, the big hold-to-talk button, what was missed,
- * the talk key, the SOS, and the two switches of a phone in the field (share my position, keep the screen on).
+ * the talk key, asking for dispatch, the SOS, and the two switches of a phone in the field (share my position,
+ * keep the screen on).
  */
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
+import { DispatchRequestControl } from '../../engines/dispatch-request/index.ts';
 import { ChannelAlertList, SosButton, type useChannelAlerts } from '../../engines/emergency/index.ts';
 import type { RoomChannel, useRoom } from '../../engines/room/index.ts';
 import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } from '../../engines/voice/index.ts';
@@ -78,6 +80,7 @@ export function TalkPanel({ room, channel, voice, missed, talkKey, alerts, posit
           {tRoom('ptt.listenOnly')}
         </Typography>
       ) : null}
+      <DispatchRequestControl channelId={channel.id} channelName={channel.name} />
       <TalkKeyControl talkKey={talkKey} />
       <ChannelAlertList alerts={alerts.others} />
       <Box sx={{ display: 'flex', justifyContent: 'center' }}>
