@@ -37,6 +37,7 @@ import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import type { MediaPlanes } from './realtime/media/plane.ts';
 import { attachRealtime, type Io } from './realtime/server.ts';
 import { createServices, type Services } from './services.ts';
+import { statusRoutes } from './statuses/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { secondFactorRoutes } from './users/second-factor-routes.ts';
 import { missedRoutes } from './voice/missed-routes.ts';
@@ -128,6 +129,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   positionRoutes(fastify, services);
   geofenceRoutes(fastify, services);
   dispatchRoutes(fastify, services);
+  statusRoutes(fastify, services);
   callRoutes(fastify, services);
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);

@@ -80,8 +80,11 @@ export interface DomainEvents {
    * `reminded`: these were just recalled (the dispatchers not on the dispatch console get a Web Push).
    */
   dispatchCallsChanged: { requests: DispatchRequest[]; reminded?: boolean };
-  /** A member's status changed (issue 49). */
-  memberStatusChanged: { status: MemberStatus };
+  /**
+   * A member's status changed (issue 49); `rooms` and `channelIds` are its channels, by room key and by id (their
+   * rooms and supervisors hear of it).
+   */
+  memberStatusChanged: { status: MemberStatus; rooms?: string[]; channelIds?: number[] };
   /** The organisation's list of statuses changed. */
   statusesChanged: Record<string, never>;
 }

@@ -50,6 +50,7 @@ import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
 import { type PushSubscriptionStore, pushSubscriptionStore } from './push/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
+import { type StatusStore, statusStore } from './statuses/store.ts';
 import { type UserPaging, userPaging } from './users/paging.ts';
 import { type UserStore, userStore } from './users/store.ts';
 import { type MissedStore, missedStore } from './voice/missed.ts';
@@ -120,6 +121,8 @@ export interface Services {
   privateCalls: PrivateCalls;
   /** The organisation's settings (who may call whom, the security policy). */
   settings: SettingsStore;
+  /** Members' statuses (issue 49): the organisation's list and each user's. */
+  statuses: StatusStore;
   /** Users' passkeys and the WebAuthn challenges (issue 38). */
   passkeys: PasskeyService;
   /** Second factors (issue 38): TOTP with recovery codes, whether a user has one, whether its role needs one. */
@@ -232,6 +235,7 @@ export function createServices(
       limit: callLimiter(counters, 'private-call', PRIVATE_CALL_LIMIT),
     }),
     settings,
+    statuses: statusStore(db),
     passkeys,
     secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys, events),
     statistics: statisticsStore(db),

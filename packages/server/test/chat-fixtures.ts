@@ -129,6 +129,7 @@ export function recordPushes(app: TestApp): Push[] {
         args,
       }),
     toUser: (userId, event, ...args) => pushes.push({ to: `user:${userId}`, event, args }),
+    toEveryone: (event, ...args) => pushes.push({ to: 'everyone', event, args }),
     endSessions: ({ userId }) => pushes.push({ to: `user:${userId}`, event: 'disconnect', args: [] }),
   };
   subscribePushes(app.services.events, recorder);

@@ -28,6 +28,7 @@ import {
   SetCallSettings,
   SetChannelMemberRights,
   SetSecurityPolicy,
+  SetStatuses,
   SetUserDisabled,
   SignUpUser,
   UnpatchChannels,
@@ -153,6 +154,19 @@ function specs(db: Db): Map<Call, AuditSpec> {
         action: 'settings.security',
         targetType: 'setting',
         summary: (_b, answer) => ({ requireSecondFactor: answer.res.requireSecondFactor }),
+      },
+    ],
+    // Issue 49: the members' statuses, as the list reads after the change.
+    [
+      SetStatuses,
+      {
+        action: 'settings.statuses',
+        targetType: 'setting',
+        summary: (_b, answer) => ({
+          statuses: answer.res.map(
+            (status: { label: { fr: string }; color: string }) => `${status.label.fr} ${status.color}`,
+          ),
+        }),
       },
     ],
     // Issue 38: a user's second factor, set or removed by the user or reset by an administrator (never a secret).

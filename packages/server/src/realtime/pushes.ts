@@ -12,15 +12,17 @@ export interface PushTarget {
   toRoom<E extends EventName>(rtcSession: string, event: E, ...args: EventArgs<E>): void;
   /**
    * Once to each socket that is an administrator's, in one of these channel rooms (by rtcSession), or a
-   * supervisor's of one of these channels (by id: a dispatcher's console, wherever it is).
+   * supervisor's of one of these channels (by id: a dispatcher's console, wherever it is), or one of these users'.
    */
   toAdminsAnd<E extends EventName>(
-    where: { rooms?: string[]; supervisedChannels?: number[] },
+    where: { rooms?: string[]; supervisedChannels?: number[]; users?: number[] },
     event: E,
     ...args: EventArgs<E>
   ): void;
   /** To every socket of one user. */
   toUser<E extends EventName>(userId: number, event: E, ...args: EventArgs<E>): void;
+  /** To every signed-in socket. */
+  toEveryone<E extends EventName>(event: E, ...args: EventArgs<E>): void;
   /** Closes the sockets of the sessions that ended, saying why (`session_ended`) so that they do not come back. */
   endSessions(ended: DomainEvents['sessionsEnded']): void;
 }
@@ -90,6 +92,15 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('patchesChanged', ({ channelIds }) =>
       target.toAdminsAnd({ supervisedChannels: channelIds }, 'patchesChanged', { channelIds }),
     ),
+    // Issue 49: a member's status, to those who see it on a tile, a list or a map, and to its own devices.
+    events.on('memberStatusChanged', ({ status, rooms = [], channelIds = [] }) =>
+      target.toAdminsAnd(
+        { rooms, supervisedChannels: channelIds, users: [status.userId] },
+        'memberStatusChanged',
+        status,
+      ),
+    ),
+    events.on('statusesChanged', () => target.toEveryone('statusesChanged')),
     // Both parties' pages (console or phone) follow the call; the callee's ring.
     events.on('privateCallChanged', ({ call }) => {
       for (const party of [call.caller.userId, call.callee.userId])

@@ -35,7 +35,7 @@ import type { Concern, LocalSocket, RealtimeContext } from './context.ts';
 import { floorSignals, micShown } from './floor-signals.ts';
 import { authenticateSockets } from './handshake.ts';
 import type { EmitTo, Io, RealtimeServices, TalkSocket } from './io.ts';
-import { pushers } from './legacy/client-kinds.ts';
+import { EACH_PUSH_ROOM, ONE_PUSH_ROOM, pushers } from './legacy/client-kinds.ts';
 import { specSocketEvents } from './legacy/socket-events.ts';
 import type { MediaServerHealth } from './media/janus/plane.ts';
 import type { TakeServices } from './media/janus/takes.ts';
@@ -106,9 +106,15 @@ function pushDomainEvents(io: Io, services: AttachRealtimeServices, emitTo: Emit
   return subscribePushes(services.events, {
     toAdmins: (event, ...args) => emitTo([ADMINS_ROOM], event, ...args),
     toRoom: (rtcSession, event, ...args) => emitTo([channelRoom(rtcSession)], event, ...args),
-    toAdminsAnd: ({ rooms = [], supervisedChannels = [] }, event, ...args) =>
-      emitTo([ADMINS_ROOM, ...rooms.map(channelRoom), ...supervisedChannels.map(supervisorRoom)], event, ...args),
+    toAdminsAnd: ({ rooms = [], supervisedChannels = [], users = [] }, event, ...args) =>
+      emitTo(
+        [ADMINS_ROOM, ...rooms.map(channelRoom), ...supervisedChannels.map(supervisorRoom), ...users.map(userRoom)],
+        event,
+        ...args,
+      ),
     toUser: (userId, event, ...args) => emitTo([userRoom(userId)], event, ...args),
+    // Every socket joins one of the two client kinds' rooms at connection (legacy/client-kinds.ts).
+    toEveryone: (event, ...args) => emitTo([ONE_PUSH_ROOM, EACH_PUSH_ROOM], event, ...args),
     endSessions: (ended) =>
       void endSessions(io, ended).catch((error) => ctx.log.error({ err: error }, 'could not end sessions')),
   });

@@ -9,7 +9,7 @@
  * - activities.waited_ms, handled_ms and detail (JSON): a dispatch step's times and what it names, a status
  *   change's label, so that reports count them.
  */
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
 import type { Dialect } from '../dialect.ts';
 import { type AnyDb, columnsFor } from './columns.ts';
@@ -71,6 +71,17 @@ export function migration(dialect: Dialect): Migration {
       await db.schema.alterTable('activities').addColumn('waited_ms', 'integer').execute();
       await db.schema.alterTable('activities').addColumn('handled_ms', 'integer').execute();
       await db.schema.alterTable('activities').addColumn('detail', 'text').execute();
+
+      // The four statuses a dispatch team starts with; an administrator edits them on /settings.
+      await (db as Kysely<any>)
+        .insertInto('statuses')
+        .values([
+          { label_fr: 'Disponible', label_en: 'Available', label_de: 'Verfügbar', color: '#2e7d32', position: 0 },
+          { label_fr: 'En route', label_en: 'En route', label_de: 'Unterwegs', color: '#1565c0', position: 1 },
+          { label_fr: 'Sur place', label_en: 'On scene', label_de: 'Vor Ort', color: '#ef6c00', position: 2 },
+          { label_fr: 'En pause', label_en: 'On break', label_de: 'In Pause', color: '#757575', position: 3 },
+        ])
+        .execute();
     },
   };
 }
