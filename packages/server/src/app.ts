@@ -15,6 +15,8 @@ import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
+import { dispatchQueueRoutes } from './dispatch/queue-routes.ts';
+import { dispatchQueueSweep } from './dispatch/queue-sweep.ts';
 import { dispatchRoutes } from './dispatch/routes.ts';
 import { emergencyRoutes } from './emergency/routes.ts';
 import { geofenceRoutes } from './geofences/routes.ts';
@@ -130,7 +132,23 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   geofenceRoutes(fastify, services);
   dispatchRoutes(fastify, services);
   statusRoutes(fastify, services);
+  dispatchQueueRoutes(fastify, services);
   callRoutes(fastify, services);
+  const queueSweep = dispatchQueueSweep({
+    store: services.dispatchRequests,
+    queue: services.dispatchQueue,
+    access: services.access,
+    users: services.users,
+    limits: config.dispatch,
+    onError: (error, what) => fastify.log.warn({ err: error }, `${what} failed`),
+  });
+  queueSweep.start();
+  // A member taken out of a channel leaves its requests there at once, not at the next sweep.
+  const stopQueueFollow = services.events.on('membershipChanged', () => void queueSweep.sweepNow());
+  fastify.addHook('onClose', async () => {
+    stopQueueFollow();
+    await queueSweep.stop();
+  });
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
   metrics.attachSockets(realtime.io);

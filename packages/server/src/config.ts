@@ -4,6 +4,10 @@
  */
 import path from 'node:path';
 import {
+  DISPATCH_ABANDON_MS,
+  DISPATCH_EXPIRE_MINUTES_DEFAULT,
+  DISPATCH_REMIND_SECONDS_DEFAULT,
+  DISPATCH_TRANSFER_MS,
   IMPORT_JOB_ABOVE_DEFAULT,
   POSITION_RETENTION_DAYS_DEFAULT,
   PRIVATE_CALL_RING_MS,
@@ -74,6 +78,13 @@ export interface Config {
   floorMaxMs: number;
   /** How long a private call rings before it is missed (PRIVATE_CALL_RING_SECONDS, 30 by default). */
   privateCallRingMs: number;
+  /**
+   * The dispatch queue (issue 49): a waiting request is recalled to the dispatchers after DISPATCH_REMIND_SECONDS
+   * (60), expires after DISPATCH_EXPIRE_MINUTES (30, 1 at least), a transfer comes back unanswered after
+   * DISPATCH_TRANSFER_SECONDS (30), a request whose member is offline that long is abandoned after
+   * DISPATCH_ABANDON_SECONDS (120).
+   */
+  dispatch: { remindMs: number; expireMs: number; transferMs: number; abandonMs: number };
   /**
    * PRIVATE_CALLS_AUDITABLE=true (off by default, issue 35): one who exports voice may export a private call's,
    * giving why, and the audit log keeps it. Off, a private call is its two parties' only.
@@ -323,6 +334,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,
     privateCallRingMs:
       parseSeconds('PRIVATE_CALL_RING_SECONDS', env.PRIVATE_CALL_RING_SECONDS, PRIVATE_CALL_RING_MS / 1000) * 1000,
+    dispatch: parseDispatch(env),
     privateCallsAuditable: parseFlag('PRIVATE_CALLS_AUDITABLE', env.PRIVATE_CALLS_AUDITABLE),
     positionStaleMs: parseSeconds('POSITION_STALE_SECONDS', env.POSITION_STALE_SECONDS, 300) * 1000,
     positionRetentionMs:
@@ -362,5 +374,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       (origin) => new URL(origin).origin,
     ),
     pushExtraCa: undefined,
+  };
+}
+
+function parseDispatch(env: NodeJS.ProcessEnv): Config['dispatch'] {
+  const expireMinutes = Number(env.DISPATCH_EXPIRE_MINUTES || DISPATCH_EXPIRE_MINUTES_DEFAULT);
+  if (!Number.isFinite(expireMinutes) || expireMinutes < 1)
+    throw new ConfigError(
+      `DISPATCH_EXPIRE_MINUTES must be a number of minutes, 1 at least, not "${env.DISPATCH_EXPIRE_MINUTES}"`,
+    );
+  const seconds = (name: string, fallback: number) => parsePositiveSeconds(name, env[name], fallback) * 1000;
+  return {
+    remindMs: seconds('DISPATCH_REMIND_SECONDS', DISPATCH_REMIND_SECONDS_DEFAULT),
+    expireMs: expireMinutes * 60_000,
+    transferMs: seconds('DISPATCH_TRANSFER_SECONDS', DISPATCH_TRANSFER_MS / 1000),
+    abandonMs: seconds('DISPATCH_ABANDON_SECONDS', DISPATCH_ABANDON_MS / 1000),
   };
 }

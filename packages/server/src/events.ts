@@ -81,6 +81,11 @@ export interface DomainEvents {
    */
   dispatchCallsChanged: { requests: DispatchRequest[]; reminded?: boolean };
   /**
+   * Waiting requests were just recalled, and these users have the dispatch console open (on any instance): the
+   * other dispatchers of the requests' channels get a Web Push (real time says who is on the console).
+   */
+  dispatchReminded: { requests: DispatchRequest[]; onConsole: number[] };
+  /**
    * A member's status changed (issue 49); `rooms` and `channelIds` are its channels, by room key and by id (their
    * rooms and supervisors hear of it).
    */

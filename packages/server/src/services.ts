@@ -33,6 +33,8 @@ import { type StatisticsStore, statisticsStore } from './dashboard/store.ts';
 import type { OpenedDatabase } from './db/open.ts';
 import type { Db } from './db/schema.ts';
 import { type MonitorStore, monitorStore } from './dispatch/monitor-store.ts';
+import { type DispatchQueue, dispatchQueue } from './dispatch/queue.ts';
+import { type DispatchQueueStore, dispatchQueueStore } from './dispatch/queue-store.ts';
 import { type EmergencyAlerts, emergencyAlerts } from './emergency/alerts.ts';
 import { emergencyStore } from './emergency/store.ts';
 import { createEventBus, type EventBus } from './events.ts';
@@ -119,6 +121,9 @@ export interface Services {
   patches: PatchStore;
   /** One-to-one calls in hidden channels (issue 27). */
   privateCalls: PrivateCalls;
+  /** The dispatcher's call queue (issue 49): its table, and its steps. */
+  dispatchRequests: DispatchQueueStore;
+  dispatchQueue: DispatchQueue;
   /** The organisation's settings (who may call whom, the security policy). */
   settings: SettingsStore;
   /** Members' statuses (issue 49): the organisation's list and each user's. */
@@ -177,6 +182,19 @@ export function createServices(
     events,
   });
   const settings = settingsStore(db);
+  const calls = privateCalls({
+    store: privateCallStore(db),
+    channels,
+    memberships,
+    users,
+    presence,
+    activities,
+    settings,
+    events,
+    ringMs: config.privateCallRingMs,
+    limit: callLimiter(counters, 'private-call', PRIVATE_CALL_LIMIT),
+  });
+  const dispatchRequests = dispatchQueueStore(db);
   const passkeys = passkeyService(db, secret, config.publicUrl);
   return {
     config,
@@ -222,17 +240,17 @@ export function createServices(
     geofences,
     geofenceWatch: geofenceWatch({ store: geofences, positions, users, activities, events }),
     patches: patchStore(db),
-    privateCalls: privateCalls({
-      store: privateCallStore(db),
-      channels,
-      memberships,
+    privateCalls: calls,
+    dispatchRequests,
+    dispatchQueue: dispatchQueue({
+      store: dispatchRequests,
+      access,
       users,
-      presence,
+      privateCalls: calls,
       activities,
-      settings,
       events,
-      ringMs: config.privateCallRingMs,
-      limit: callLimiter(counters, 'private-call', PRIVATE_CALL_LIMIT),
+      limits: config.dispatch,
+      onError: (error, what) => onListenerError(error, what),
     }),
     settings,
     statuses: statusStore(db),

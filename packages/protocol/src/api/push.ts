@@ -9,7 +9,7 @@ import { call, Id, OkSchema } from '../call.ts';
 
 /** What the service worker receives, decrypted: shown as a notification, `url` opened by a tap. */
 /** `missed_call`: the ringing call's notification (same tag) becomes a missed call once nobody answered it. */
-export const PUSH_KINDS = ['sos', 'call', 'missed_call', 'transmission', 'geofence'] as const;
+export const PUSH_KINDS = ['sos', 'call', 'missed_call', 'transmission', 'geofence', 'dispatch'] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 export const PushPayloadSchema = z.object({
   kind: z.enum(PUSH_KINDS),

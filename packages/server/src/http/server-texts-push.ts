@@ -102,6 +102,16 @@ export const PUSH_NOTIFICATION_TEXTS = {
     fr: '{{name}} est sorti de {{fence}}.',
     de: '{{name}} hat {{fence}} verlassen.',
   },
+  dispatch_remind_title: {
+    en: '{{name}} is waiting for dispatch',
+    fr: '{{name}} attend le dispatch',
+    de: '{{name}} wartet auf die Leitstelle',
+  },
+  dispatch_remind_body: {
+    en: 'Waiting for {{minutes}} min on {{channel}}: open the dispatch console.',
+    fr: 'En attente depuis {{minutes}} min sur {{channel}} : ouvrez la console de dispatch.',
+    de: 'Wartet seit {{minutes}} Min. in {{channel}}: Öffnen Sie die Leitstelle.',
+  },
 } satisfies Record<string, Texts>;
 
 export type PushNotificationKey = keyof typeof PUSH_NOTIFICATION_TEXTS;

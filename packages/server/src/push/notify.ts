@@ -163,6 +163,32 @@ export function pushNotifications(deps: {
         ),
       );
     }),
+    // A request waited DISPATCH_REMIND_SECONDS: its channel's dispatchers who are not on the console hear of it.
+    events.on('dispatchReminded', ({ requests, onConsole }) =>
+      later('push a dispatch reminder', async () => {
+        const away = new Set(onConsole);
+        const everywhereIds = await everywhere('channel.dispatch');
+        for (const request of requests) {
+          const to = new Set([...everywhereIds, ...(await membersHolding(request.channelId, 'channel.dispatch'))]);
+          for (const id of [...away, request.requester.userId]) to.delete(id);
+          const name = request.requester.name;
+          await push(
+            to,
+            {
+              kind: 'dispatch',
+              title: ['dispatch_remind_title', { name }],
+              body: [
+                'dispatch_remind_body',
+                { minutes: String(Math.max(1, Math.floor(request.waitedMs / 60_000))), channel: request.channelName },
+              ],
+              url: '/dispatch',
+              tag: `dispatch-${request.requestId}`,
+            },
+            { urgency: 'high', ttl: ALERT_TTL_S, lane: 'alert' },
+          );
+        }
+      }),
+    ),
     events.on('transmissionStarted', ({ channel, userId, name }) => {
       if (channel.hidden) return;
       later('push a transmission', async () => {

@@ -92,6 +92,15 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('patchesChanged', ({ channelIds }) =>
       target.toAdminsAnd({ supervisedChannels: channelIds }, 'patchesChanged', { channelIds }),
     ),
+    // Each request to its member, and to those who may dispatch its channel (administrators, its dispatchers).
+    events.on('dispatchCallsChanged', ({ requests }) => {
+      for (const request of requests)
+        target.toAdminsAnd(
+          { supervisedChannels: [request.channelId], users: [request.requester.userId] },
+          'dispatchCallsChanged',
+          request,
+        );
+    }),
     // Issue 49: a member's status, to those who see it on a tile, a list or a map, and to its own devices.
     events.on('memberStatusChanged', ({ status, rooms = [], channelIds = [] }) =>
       target.toAdminsAnd(

@@ -56,6 +56,9 @@ export function supervisorRoom(channelId: number): string {
   return `supervise:${channelId}`;
 }
 
+/** The sockets of pages that have the dispatch console open (issue 49): they hear a waiting request's reminder. */
+export const DISPATCH_CONSOLE_ROOM = 'dispatch-console';
+
 /** The rooms of consoles: the administrators' and the supervisors' (not a channel's voice room). */
 export function isConsoleRoom(room: string): boolean {
   return room === ADMINS_ROOM || room.startsWith('supervise:');

@@ -24,6 +24,7 @@ import { type ChannelCache, channelCache } from './channel-cache.ts';
 import { type Cluster, joinCluster } from './cluster.ts';
 import { broadcast } from './concerns/broadcast.ts';
 import { chat } from './concerns/chat.ts';
+import { dispatchConsole, followDispatchReminders } from './concerns/dispatch-console.ts';
 import { emergency, emergencyFloor } from './concerns/emergency.ts';
 import { floorRequests } from './concerns/floor.ts';
 import { lobby } from './concerns/lobby.ts';
@@ -75,7 +76,17 @@ export interface Realtime
   mediaHealth(): MediaServerHealth[] | null;
 }
 
-const CONCERNS: Concern[] = [rooms, floorRequests, broadcast, chat, positions, emergency, lobby, specSocketEvents];
+const CONCERNS: Concern[] = [
+  rooms,
+  floorRequests,
+  broadcast,
+  chat,
+  positions,
+  emergency,
+  lobby,
+  dispatchConsole,
+  specSocketEvents,
+];
 
 /**
  * Another instance changed a channel or a fence: what this one remembers of channels (and their fences) may be
@@ -231,6 +242,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
   };
 
   const unsubscribePushes = pushDomainEvents(io, services, emitTo, ctx);
+  const stopDispatchReminders = followDispatchReminders(ctx);
   const guard = roomGuard(io, { services, log, local, media, shared, recheckMs: config.rightsRecheckMs });
   const callRooms = privateCallRooms(io, { services, local, log, shared, graceMs: config.connectionLostGraceMs });
   const stopEmergencyFloor = emergencyFloor(services.events, local);
@@ -265,7 +277,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
       channels,
       local,
       status,
-      stops: [unsubscribePushes, guard.stop, callRooms.stop, stopEmergencyFloor, stopFenceRelay],
+      stops: [unsubscribePushes, guard.stop, callRooms.stop, stopEmergencyFloor, stopFenceRelay, stopDispatchReminders],
     }),
   );
   return {

@@ -22,7 +22,11 @@ export function supervisorRoomsOf(actor: Actor, own: ReadonlyMap<number, boolean
   const rooms: string[] = [];
   for (const [channelId, canTalk] of own) {
     const standing = { member: true, canTalk };
-    if (may(actor, standing, 'channel.alerts') || may(actor, standing, 'channel.activities'))
+    if (
+      may(actor, standing, 'channel.alerts') ||
+      may(actor, standing, 'channel.activities') ||
+      may(actor, standing, 'channel.dispatch')
+    )
       rooms.push(supervisorRoom(channelId));
   }
   return rooms;
