@@ -223,7 +223,7 @@ export interface ClientToServerEvents {
    * The dispatch console is open on this socket's page (`open: true`) or no longer (issue 49): a dispatcher with
    * no such socket gets a waiting request's reminder as a Web Push instead of the console's sound.
    */
-  dispatch_console: (payload: { open: boolean }) => void;
+  dispatch_console: (payload: { open: boolean }, ack?: (answer: { success: boolean; result?: string }) => void) => void;
 }
 
 /** Why the server ended a session's sockets for good (the client must not reconnect with that token). */
