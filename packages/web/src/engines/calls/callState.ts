@@ -166,3 +166,18 @@ export async function resumeCall(selfId: number): Promise<void> {
   const ringing = res.find((call) => call.state === 'ringing' && call.callee.userId === selfId);
   if (!active && ringing && !snapshot.call) set({ call: ringing, here: false, side: 'callee', notice: null });
 }
+
+/**
+ * A call the server placed for this user at its request (a dispatch request taken by private call, issue 49):
+ * this tab placed it, so it rings back here and joins the call once answered.
+ */
+export async function followPlacedCall(callId: number, selfId: number): Promise<void> {
+  if (snapshot.call && snapshot.call.callId !== callId) return;
+  const { res } = await api(GetPrivateCalls, { limit: 5 });
+  const placed = res.find((call) => call.callId === callId && call.caller.userId === selfId);
+  if (!placed || OVER.has(placed.state)) return;
+  // The server's push of the call may have come meanwhile: the newer of the two stays.
+  const current = snapshot.call;
+  if (current && current.callId !== callId) return;
+  set({ call: current ?? placed, side: 'caller', here: true, notice: null });
+}

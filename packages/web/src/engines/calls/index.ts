@@ -2,5 +2,6 @@
 
 export { CallHistory } from './CallHistory.tsx';
 export { CallSettingsSwitch } from './CallSettingsSwitch.tsx';
+export { followPlacedCall } from './callState.ts';
 export { PrivateCallButton, useMayCall } from './PrivateCallButton.tsx';
 export { PrivateCallCenter } from './PrivateCallCenter.tsx';

@@ -13,7 +13,7 @@ import Button from '@mui/material/Button';
 import Paper from '@mui/material/Paper';
 import Slider from '@mui/material/Slider';
 import Typography from '@mui/material/Typography';
-import { GetPatches } from '@talkgroup/protocol';
+import { type DispatchAnswer, type DispatchRequest, GetPatches } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -21,10 +21,10 @@ import { errorMessage } from '../../api/client.ts';
 import { useChannels, useLiveChannels } from '../../api/directory.ts';
 import { callKey, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent, useSharedSocket } from '../../api/serverEvents.ts';
-import { useSession } from '../../api/session.ts';
+import { useMay, useSession } from '../../api/session.ts';
 import { useClientConfig } from '../../api/useClientConfig.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { CallHistory, CallSettingsSwitch } from '../../engines/calls/index.ts';
+import { CallHistory, CallSettingsSwitch, followPlacedCall } from '../../engines/calls/index.ts';
 import { useEmergencyAlerts } from '../../engines/emergency/index.ts';
 import type { VoiceRoom } from '../../engines/voice/index.ts';
 import { AllCallButton } from './AllCallButton.tsx';
@@ -36,6 +36,8 @@ import { attachDispatchDiagnostics, diagnosticsRequested } from './dispatchDiagn
 import { LastHeardStrip } from './LastHeardStrip.tsx';
 import { MonitorListDialog } from './MonitorListDialog.tsx';
 import { PatchesPanel } from './PatchesPanel.tsx';
+import { QueuePanel } from './queue/QueuePanel.tsx';
+import { useDispatchQueue } from './queue/useDispatchQueue.ts';
 import { useDispatchDesk } from './useDispatchDesk.ts';
 import { useLastHeard } from './useLastHeard.ts';
 import { useMonitorList } from './useMonitorList.ts';
@@ -60,6 +62,9 @@ export default function DispatchPage() {
   const desk = useDispatchDesk(list, alerts.open);
   const talkers = useTalkers();
   const [picking, setPicking] = useState(false);
+  const { may, somewhere } = useMay();
+  const dispatches = somewhere('channel.dispatch');
+  const queue = useDispatchQueue(dispatches ? socket : null);
 
   const client = useQueryClient();
   const patches = useApiQuery(GetPatches, {});
@@ -111,6 +116,25 @@ export default function DispatchPage() {
     [setEntry],
   );
   const onMute = useCallback((channelId: number, muted: boolean) => setEntry(channelId, { muted }), [setEntry]);
+
+  // A request taken: the private call the server placed goes on here, or its channel's tile is selected (added
+  // to the monitored tiles first if it is not one) so that the dispatcher presses to talk.
+  const onTaken = useCallback(
+    (request: DispatchRequest, answer: DispatchAnswer) => {
+      if (answer === 'private') {
+        if (request.callId !== undefined) void followPlacedCall(request.callId, self.id).catch(() => {});
+        return;
+      }
+      const current = listRef.current;
+      if (current && !current.channels.some((entry) => entry.channelId === request.channelId))
+        update({
+          ...current,
+          channels: [...current.channels, { channelId: request.channelId, volume: 100, muted: false }],
+        });
+      desk.select(request.channelId);
+    },
+    [self.id, update, desk.select],
+  );
 
   const allCallTargets = () => {
     const chosen = desk.checkedIds.length > 0 ? desk.checkedIds : tiles.map(({ channel }) => channel.id);
@@ -167,6 +191,9 @@ export default function DispatchPage() {
         taking={alerts.acknowledge.isPending}
         onTake={(alertId) => alerts.acknowledge.mutate({ alertId })}
       />
+      {dispatches ? (
+        <QueuePanel queue={queue} selfId={self.id} dispatchesAll={may('channel.dispatch')} onTaken={onTaken} />
+      ) : null}
       {query.isSuccess && tiles.length === 0 ? (
         <Alert severity="info" sx={{ mb: 2 }}>
           {t('empty')}

@@ -1,0 +1,50 @@
+/**
+ * A request another dispatcher transfers to this one: accept it (this dispatcher holds it now) or decline it
+ * (it goes back to its holder), within 30 s; the dialog goes as soon as the request changes.
+ */
+import Button from '@mui/material/Button';
+import Dialog from '@mui/material/Dialog';
+import DialogActions from '@mui/material/DialogActions';
+import DialogContent from '@mui/material/DialogContent';
+import DialogTitle from '@mui/material/DialogTitle';
+import Typography from '@mui/material/Typography';
+import { DISPATCH_TRANSFER_MS } from '@talkgroup/protocol';
+import { useTranslation } from 'react-i18next';
+import type { QueueEntry } from './queueOrder.ts';
+
+export interface TransferOfferDialogProps {
+  entry: QueueEntry;
+  now: number;
+  busy: boolean;
+  onAnswer: (accept: boolean) => void;
+}
+
+export function TransferOfferDialog({ entry, now, busy, onAnswer }: TransferOfferDialogProps) {
+  const { t } = useTranslation('dispatch');
+  const { request } = entry;
+  const seconds = Math.max(0, Math.ceil((entry.receivedAt + DISPATCH_TRANSFER_MS - now) / 1000));
+  return (
+    <Dialog open role="alertdialog" aria-labelledby="transfer-offer-title" aria-describedby="transfer-offer-details">
+      <DialogTitle id="transfer-offer-title">
+        {t('queue.offer.title', { holder: request.heldBy?.name ?? '', name: request.requester.name })}
+      </DialogTitle>
+      <DialogContent id="transfer-offer-details">
+        <Typography>
+          {request.channelName}
+          {request.note ? ` · ${t('queue.note', { note: request.note })}` : ''}
+        </Typography>
+        <Typography role="timer" sx={{ color: 'text.secondary', mt: 1 }}>
+          {t('queue.offer.countdown', { seconds })}
+        </Typography>
+      </DialogContent>
+      <DialogActions>
+        <Button disabled={busy} onClick={() => onAnswer(false)}>
+          {t('queue.offer.decline')}
+        </Button>
+        <Button variant="contained" disabled={busy} onClick={() => onAnswer(true)}>
+          {t('queue.offer.accept')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
