@@ -7,10 +7,12 @@ import type {
   ChannelPatchesTable,
   ChannelPatchMembersTable,
   DispatchPreferencesTable,
+  DispatchRequestsTable,
   MonitoredChannelsTable,
   PrivateCallsTable,
   PushKeysTable,
   PushSubscriptionsTable,
+  StatusesTable,
 } from './schema-calls.ts';
 import type {
   IdentityLinksTable,
@@ -159,48 +161,6 @@ export interface ActivitiesTable {
   handled_ms: Generated<number | null>;
   /** JSON: a dispatch step's request, requester, priority, transfer target; a status change's label (migration 0030). */
   detail: Generated<string | null>;
-}
-
-/** A member's request for dispatch (migration 0030, issue 49); times are ISO strings. */
-export interface DispatchRequestsTable {
-  id: Generated<number>;
-  channel_id: number;
-  channel_name: string;
-  requester_id: number;
-  requester_name: string;
-  priority: string;
-  note: string;
-  state: string;
-  created_at: string;
-  /** The start of the current wait (null unless waiting). */
-  waiting_since: string | null;
-  /** The waits before the current one, added. */
-  waited_before_ms: ColumnType<number, number | undefined, number>;
-  held_by_id: number | null;
-  held_by_name: string | null;
-  transfer_to_id: number | null;
-  transfer_to_name: string | null;
-  transfer_until: string | null;
-  answer: string | null;
-  call_id: number | null;
-  first_taken_at: string | null;
-  /** When the waiting request is due for its reminder, and for expiry (null unless waiting). */
-  remind_at: string | null;
-  reminded_at: string | null;
-  expire_at: string | null;
-  /** Since when its member has been seen offline (the sweep's), null while it is online. */
-  offline_since: string | null;
-  ended_at: string | null;
-}
-
-/** The organisation's statuses (migration 0030). */
-export interface StatusesTable {
-  id: Generated<number>;
-  label_fr: string;
-  label_en: string;
-  label_de: string;
-  color: string;
-  position: number;
 }
 
 /**
