@@ -44,7 +44,7 @@ export function DispatchRequestControl({ channelId, channelName }: { channelId: 
                 p: 1.5,
                 borderRadius: 2,
                 border: '2px solid',
-                borderColor: shown.priority === 'high' && !isEnded(shown.state) ? 'error.main' : 'primary.main',
+                borderColor: cardColour(shown),
                 bgcolor: 'background.paper',
                 display: 'flex',
                 flexDirection: 'column',
@@ -53,6 +53,15 @@ export function DispatchRequestControl({ channelId, channelName }: { channelId: 
             : undefined
         }
       >
+        {shown ? (
+          <Typography
+            variant="overline"
+            sx={{ color: 'text.secondary', lineHeight: 1.5, display: 'flex', alignItems: 'center', gap: 0.5 }}
+          >
+            <SupportAgentIcon fontSize="small" />
+            {t('card.label')}
+          </Typography>
+        ) : null}
         <Typography
           role="status"
           aria-live="polite"
@@ -110,21 +119,32 @@ export function DispatchRequestControl({ channelId, channelName }: { channelId: 
   );
 }
 
-/** The wait (ticking while in line), the priority and the note of an open request. */
+/** Urgent and in line: red; taken or being transferred: green; over: grey. */
+function cardColour(request: DispatchRequest): string {
+  if (isEnded(request.state)) return 'divider';
+  if (request.state !== 'waiting') return 'success.main';
+  return request.priority === 'high' ? 'error.main' : 'primary.main';
+}
+
+/** The priority, the wait (ticking while in line) and the note of an open request. */
 function OpenRequestDetails({ known }: { known: KnownRequest }) {
   const { t } = useTranslation('dispatchRequest');
   const { request } = known;
   const waiting = request.state === 'waiting';
   const now = useNow(waiting ? 1000 : null);
-  const waited = waiting ? request.waitedMs + Math.max(0, now - known.at) : request.waitedMs;
+  const waited = request.waitedMs + Math.max(0, now - known.at);
   return (
     <>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        {request.priority === 'high' ? <Chip size="small" color="error" label={t('card.urgent')} /> : null}
-        <Typography variant="body2" sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
-          {t('card.waited', { time: formatWaited(waited) })}
-        </Typography>
-      </Box>
+      {request.priority === 'high' || waiting ? (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          {request.priority === 'high' ? <Chip size="small" color="error" label={t('card.urgent')} /> : null}
+          {waiting ? (
+            <Typography variant="body2" sx={{ color: 'text.secondary', fontVariantNumeric: 'tabular-nums' }}>
+              {t('card.waited', { time: formatWaited(waited) })}
+            </Typography>
+          ) : null}
+        </Box>
+      ) : null}
       {request.note ? <NoteLine note={request.note} /> : null}
     </>
   );
