@@ -29,6 +29,8 @@ export function dispatchQueueSweep(deps: {
   const now = deps.now ?? Date.now;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
+  /** A database outage fails every pass: said once, not every 2 s, until a pass succeeds again. */
+  let failing = false;
 
   async function remindAndExpire(at: number): Promise<void> {
     const due = await store.due(at);
@@ -85,7 +87,13 @@ export function dispatchQueueSweep(deps: {
   async function sweepNow(): Promise<void> {
     if (running) await running;
     running = sweep()
-      .catch((error) => deps.onError(error, 'sweeping the dispatch queue'))
+      .then(() => {
+        failing = false;
+      })
+      .catch((error) => {
+        if (!failing) deps.onError(error, 'sweeping the dispatch queue');
+        failing = true;
+      })
       .finally(() => {
         running = undefined;
       });
