@@ -1,0 +1,152 @@
+/**
+ * The call queue on /dispatch (issue 49), what only a page shows: a member asks over HTTP and the request
+ * appears live on two dispatchers' pages; one takes it on the channel (its tile is added and selected), the
+ * other sees who holds it; send back, close (it moves to the day's ended requests); a transfer offered to the
+ * second dispatcher, accepted in its alert dialog; the panel's heading in French, English and German. The
+ * queue's rules (the race, the timers, who sees what) are the server's tests (dispatch-queue*.test.ts).
+ */
+import type { Page } from '@playwright/test';
+import { type Account, expect as baseExpect, type TalkgroupServer, test, unique } from './fixtures.ts';
+import { openAs } from './room-support.ts';
+
+const expect = baseExpect.configure({ timeout: 30_000 });
+
+test.describe.configure({ timeout: 180_000 });
+
+async function theirRequest(server: TalkgroupServer, member: Account) {
+  const { body } = await server.call('/user/api/listDispatchCalls', {}, member.token);
+  const request = body.res[0];
+  return request
+    ? { state: request.state, heldBy: request.heldBy?.name ?? null, answer: request.answer ?? null }
+    : null;
+}
+
+function queueOf(page: Page, title: string) {
+  return page.getByRole('region', { name: title, exact: true });
+}
+
+test('a request appears live on two desks; one takes it on the channel, sends it back and closes it (fr)', async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const quai = await seed.channel(unique('Quai'));
+  const dana = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+  const sam = await seed.member({ firstName: 'Sam', lastName: 'Second', role: 'dispatcher' });
+  const alex = await seed.member({ firstName: 'Alex', lastName: 'Martin' });
+  await seed.addToChannel(quai.id, [dana.id, sam.id, alex.id]);
+
+  const d = await openAs(browser, server.baseURL, dana, { language: 'fr' });
+  const s = await openAs(browser, server.baseURL, sam, { language: 'fr' });
+  try {
+    await d.page.goto('/dispatch');
+    await s.page.goto('/dispatch');
+    const queue = queueOf(d.page, "File d'attente");
+    await expect(queue.getByRole('heading', { name: /^File d'attente/ })).toBeVisible();
+    await expect(queue.getByText("Personne n'attend.")).toBeVisible();
+    await expect(queueOf(s.page, "File d'attente").getByText("Personne n'attend.")).toBeVisible();
+
+    const asked = await server.call(
+      '/user/api/requestDispatchCall',
+      { channelId: quai.id, priority: 'high', note: 'Palette tombée quai 3' },
+      alex.token,
+    );
+    expect(asked.status).toBe(200);
+
+    // Live on both desks, with its priority, note, place and a waiting time that ticks.
+    const row = queue.getByRole('listitem').filter({ hasText: 'Alex Martin' });
+    await expect(row).toContainText('Urgent');
+    await expect(row).toContainText('« Palette tombée quai 3 »');
+    await expect(row).toContainText(quai.name);
+    await expect(row.getByRole('img', { name: 'Place 1 dans la file' })).toBeVisible();
+    await expect(row).toContainText(/Attend depuis \d+ s/);
+    const waited = await row.textContent();
+    await expect(row).not.toHaveText(waited ?? '');
+    await expect(queue.getByRole('heading', { name: /^File d'attente/ })).toContainText('1');
+    const samRow = queueOf(s.page, "File d'attente").getByRole('listitem').filter({ hasText: 'Alex Martin' });
+    await expect(samRow.getByRole('button', { name: 'Prendre Alex Martin' })).toBeVisible();
+
+    // Dana takes it on the channel: the channel's tile is added and selected, no call rings.
+    await d.page.getByRole('button', { name: 'Sur le canal' }).click();
+    await expect(d.page.getByRole('button', { name: 'Sur le canal' })).toHaveAttribute('aria-pressed', 'true');
+    await row.getByRole('button', { name: 'Prendre Alex Martin' }).click();
+    await expect(row).toContainText('Pris par Dana Desk · sur le canal');
+    const tile = d.page.getByRole('region', { name: `Canal ${quai.name}` });
+    await expect(tile).toBeVisible();
+    await expect(tile.getByRole('button', { name: `Sélectionner ${quai.name}` })).toHaveAttribute('aria-pressed', 'true');
+    expect(await theirRequest(server, alex)).toEqual({ state: 'taken', heldBy: 'Dana Desk', answer: 'channel' });
+
+    // Sam's desk shows who holds it, and offers it no action.
+    await expect(samRow).toContainText('Pris par Dana Desk');
+    await expect(samRow.getByRole('button')).toHaveCount(0);
+
+    // Sent back: waiting again, in its place; then taken again and closed.
+    await row.getByRole('button', { name: 'Renvoyer Alex Martin dans la file' }).click();
+    await expect(row).toContainText('En attente');
+    await expect(samRow.getByRole('button', { name: 'Prendre Alex Martin' })).toBeVisible();
+    expect((await theirRequest(server, alex))?.state).toBe('waiting');
+    await row.getByRole('button', { name: 'Prendre Alex Martin' }).click();
+    await row.getByRole('button', { name: 'Terminer Alex Martin' }).click();
+    await expect(row).toHaveCount(0);
+    await expect(queue.getByText("Personne n'attend.")).toBeVisible();
+    const ended = queue.getByRole('button', { name: "Terminées aujourd'hui (1)" });
+    await ended.click();
+    await expect(queue.getByRole('list', { name: "Terminées aujourd'hui (1)" })).toContainText('Terminée');
+    await expect(queueOf(s.page, "File d'attente").getByText("Terminées aujourd'hui (1)")).toBeVisible();
+    expect((await theirRequest(server, alex))?.state).toBe('closed');
+  } finally {
+    await d.close();
+    await s.close();
+  }
+});
+
+test('a transfer is offered to the other desk, which accepts it; the heading in English and German', async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const dock = await seed.channel(unique('Dock'));
+  const dana = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+  const sam = await seed.member({ firstName: 'Sam', lastName: 'Second', role: 'dispatcher' });
+  const alex = await seed.member({ firstName: 'Alex', lastName: 'Martin' });
+  await seed.addToChannel(dock.id, [dana.id, sam.id, alex.id]);
+
+  const d = await openAs(browser, server.baseURL, dana, { language: 'en' });
+  const s = await openAs(browser, server.baseURL, sam, { language: 'de' });
+  try {
+    await d.page.goto('/dispatch');
+    await s.page.goto('/dispatch');
+    const queue = queueOf(d.page, 'Call queue');
+    await expect(queue.getByRole('heading', { name: /^Call queue/ })).toBeVisible();
+    await expect(queue.getByRole('group', { name: 'Answer by' })).toBeVisible();
+    const samQueue = queueOf(s.page, 'Warteschlange');
+    await expect(samQueue.getByRole('heading', { name: /^Warteschlange/ })).toBeVisible();
+    await expect(samQueue.getByText('Niemand wartet.')).toBeVisible();
+
+    await server.call('/user/api/requestDispatchCall', { channelId: dock.id }, alex.token);
+    const row = queue.getByRole('listitem').filter({ hasText: 'Alex Martin' });
+    await d.page.getByRole('button', { name: 'On the channel' }).click();
+    await row.getByRole('button', { name: 'Take Alex Martin' }).click();
+    await expect(row).toContainText('Taken by Dana Desk');
+
+    await row.getByRole('button', { name: 'Transfer Alex Martin' }).click();
+    const picker = d.page.getByRole('dialog', { name: "Transfer Alex Martin's request" });
+    await picker.getByRole('button', { name: 'Transfer to Sam Second' }).click();
+    await expect(picker).toBeHidden();
+    await expect(row).toContainText('Dana Desk transfers to Sam Second');
+
+    const offer = s.page.getByRole('alertdialog', {
+      name: 'Dana Desk leitet Ihnen die Anfrage von Alex Martin weiter',
+    });
+    await expect(offer).toBeVisible();
+    await expect(offer.getByRole('timer')).toContainText(/\d+ s zum Antworten/);
+    await offer.getByRole('button', { name: 'Annehmen' }).click();
+    await expect(offer).toBeHidden();
+    await expect(row).toContainText('Taken by Sam Second');
+    await expect(samQueue.getByRole('button', { name: 'Alex Martin abschließen' })).toBeVisible();
+    expect((await theirRequest(server, alex))?.heldBy).toBe('Sam Second');
+  } finally {
+    await d.close();
+    await s.close();
+  }
+});
