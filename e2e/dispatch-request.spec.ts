@@ -4,6 +4,8 @@
  * back; the button's name in French and German, and on the console's room. The dispatchers' side is taken over
  * HTTP here (its own page is dispatch-queue's).
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { type Account, type TalkgroupServer, test, unique } from './fixtures.ts';
 import { openAs, roomUrl } from './room-support.ts';
@@ -38,6 +40,19 @@ async function take(server: TalkgroupServer, dispatcher: Account, requestId: num
   expect(taken.status, JSON.stringify(taken.body)).toBe(200);
 }
 
+/** axe-core's serious and critical violations on the page as it is now (as talk-app.spec.ts checks the pages). */
+async function seriousViolations(page: Page): Promise<string[]> {
+  // Evaluated, not added as a <script>: the page's Content-Security-Policy refuses inline scripts.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: any[] }> } }).axe;
+    return (await axe.run({ exclude: [['button[aria-haspopup="menu"]']] } as never)).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node: { target: string[] }) => node.target).join()}`);
+}
+
 /** The member's status card: its live sentence. */
 const statusOf = (page: Page) => page.getByTestId('dispatch-request-status');
 
@@ -60,6 +75,8 @@ test('a member calls dispatch from /talk (urgent, a note), sees its place, the t
     const dialog = page.getByRole('dialog', { name: 'Call dispatch' });
     await dialog.getByRole('switch', { name: 'Urgent' }).check();
     await dialog.getByRole('textbox', { name: 'Note (optional)' }).fill('Flat tyre at gate 3');
+    await expect(dialog).toContainText('19/200');
+    expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Call', exact: true }).click();
     await expect(dialog).toBeHidden();
 
@@ -70,6 +87,7 @@ test('a member calls dispatch from /talk (urgent, a note), sees its place, the t
     await expect(card).toContainText('Flat tyre at gate 3');
     await expect(card).toContainText(/Waiting 0:0\d/);
     await expect(page.getByRole('button', { name: 'Call dispatch' })).toHaveCount(0);
+    expect(await seriousViolations(page)).toEqual([]);
 
     const request = await requestOf(server, desk, mia.id);
     expect(request).toMatchObject({ priority: 'high', note: 'Flat tyre at gate 3' });
