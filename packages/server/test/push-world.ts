@@ -6,6 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
+import type { Config } from '../src/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import { type Account, buildTestApp, createMember, signUpAdmin, type TestApp, testStorage } from './harness.ts';
 import { PushService, subscriber } from './push-harness.ts';
@@ -27,7 +28,7 @@ export interface PushWorld {
   clients: TestClient[];
 }
 
-export function pushWorld(dialect: Dialect): PushWorld {
+export function pushWorld(dialect: Dialect, overrides: Partial<Config> = {}): PushWorld {
   const world = { service: new PushService(), silent: new PushService(), clients: [] as TestClient[] } as PushWorld;
   const { service, silent } = world;
   beforeAll(async () => {
@@ -46,6 +47,7 @@ export function pushWorld(dialect: Dialect): PushWorld {
       pushEndpointAllow: [service.origin, silent.origin],
       pushExtraCa: service.cert,
       metricsToken: 'push-metrics-token',
+      ...overrides,
     });
     world.app = app;
     world.url = await listen(app);
