@@ -3,7 +3,8 @@
  * with a labels layer on top: the hybrid map), one marker per member with a known position, labelled with
  * three letters of the pseudo, green when the member's socket is in this channel; faded, with a dashed
  * border, when the position is older than the configured freshness (positionStaleMs), as a dot that is no
- * longer live. Clicking a marker opens the last activity, the position's age, longitude and latitude.
+ * longer live; the member's status's colour as a dot on its corner (issue 49). Clicking a marker opens its
+ * status with its age, the last activity, the position's age, longitude and latitude.
  * Markers move as positions arrive.
  * Tiles that fail to load (offline, tests) leave a plain background; everything else keeps working.
  */
@@ -11,7 +12,6 @@ import 'leaflet/dist/leaflet.css';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import type { ClientConfig } from '@talkgroup/protocol';
-import { formatDistanceStrict } from 'date-fns';
 import L from 'leaflet';
 import {
   type ReactNode,
@@ -24,11 +24,11 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MapContainer, Marker, Popup, TileLayer, useMap } from 'react-leaflet';
-import { dateLocale } from '../../i18n/dates.ts';
-import { type ChannelMember, memberName } from '../room/members/useChannelMembers.ts';
+import { MapContainer, TileLayer, useMap } from 'react-leaflet';
+import { useMemberStatuses } from '../../api/statuses.ts';
+import type { ChannelMember } from '../room/members/useChannelMembers.ts';
 import { CooperativeGestures, type GestureHint } from './CooperativeGestures.tsx';
-import { markerLabel } from './markerLabel.ts';
+import { MemberMarker } from './MemberMarker.tsx';
 
 /** Re-reads the clock every so often: a position turns stale without any new event. */
 function useNow(everyMs: number): number {
@@ -61,32 +61,6 @@ export interface MembersMapProps {
   memberAction?: (member: ChannelMember) => ReactNode;
   /** Layers drawn inside the map, under the members (trails, zones: engines/tracking's TrackingLayers). */
   children?: ReactNode;
-}
-
-/** A label icon whose element Leaflet makes carries the member's name and state, however often it is redrawn. */
-class MemberIcon extends L.DivIcon {
-  private readonly attributes: Record<string, string>;
-
-  constructor(label: string, inChannel: boolean, stale: boolean, attributes: Record<string, string>) {
-    const element = document.createElement('span');
-    element.className = 'tg-marker-label';
-    // textContent, not HTML: a pseudo is user input.
-    element.textContent = label;
-    super({
-      className: `tg-marker ${inChannel ? 'tg-marker--in-channel' : 'tg-marker--elsewhere'}${stale ? ' tg-marker--stale' : ''}`,
-      html: element,
-      iconSize: [46, 30],
-      iconAnchor: [23, 38],
-      popupAnchor: [0, -36],
-    });
-    this.attributes = attributes;
-  }
-
-  override createIcon(oldIcon?: HTMLElement): HTMLElement {
-    const icon = super.createIcon(oldIcon);
-    for (const [name, value] of Object.entries(this.attributes)) icon.setAttribute(name, value);
-    return icon;
-  }
 }
 
 /** Fits the view to the members' positions once, when they first arrive. */
@@ -130,84 +104,6 @@ function MapHandle({
   return null;
 }
 
-function MemberMarker({
-  member,
-  markers,
-  describeActivity,
-  format,
-  now,
-  staleAfterMs,
-  action,
-}: {
-  action?: ReactNode;
-  member: ChannelMember;
-  markers: React.RefObject<Map<number, L.Marker>>;
-  describeActivity: (member: ChannelMember) => string;
-  format: (value: number) => string;
-  now: number;
-  staleAfterMs: number;
-}) {
-  const { t, i18n } = useTranslation('room');
-  const markerRef = useRef<L.Marker | null>(null);
-  const position = member.position as NonNullable<ChannelMember['position']>;
-  const name = memberName(member.user);
-  const status = member.inChannel ? t('map.inChannel') : t('map.notInChannel');
-  const label = markerLabel(member.user.pseudo || name);
-  const userId = member.user.id;
-  const takenAt = Date.parse(position.createdAt);
-  const stale = Number.isFinite(takenAt) && now - takenAt > staleAfterMs;
-  const age = Number.isFinite(takenAt)
-    ? formatDistanceStrict(Math.min(takenAt, now), now, { locale: dateLocale(i18n.resolvedLanguage), addSuffix: true })
-    : '';
-  const freshness = stale ? t('map.stale', { age }) : t('map.fresh', { age });
-  const icon = useMemo(
-    () =>
-      new MemberIcon(label, member.inChannel, stale, {
-        'aria-label': `${name}, ${status}`,
-        'aria-description': freshness,
-        'data-user-id': String(userId),
-        'data-in-channel': member.inChannel ? 'true' : 'false',
-        'data-fresh': stale ? 'false' : 'true',
-      }),
-    [label, member.inChannel, name, status, userId, stale, freshness],
-  );
-
-  useEffect(() => {
-    const marker = markerRef.current;
-    if (!marker) return;
-    markers.current.set(userId, marker);
-    return () => {
-      markers.current.delete(userId);
-    };
-  }, [markers, userId]);
-
-  return (
-    <Marker ref={markerRef} position={[position.lat, position.lng]} icon={icon} title={name}>
-      <Popup>
-        <Box sx={{ minWidth: 200 }} data-testid="marker-popup">
-          <Typography sx={{ fontWeight: 700, fontSize: '0.95rem' }}>{name}</Typography>
-          <Typography variant="caption" sx={{ color: member.inChannel ? 'success.main' : 'text.secondary' }}>
-            {status}
-          </Typography>
-          <Typography variant="body2" sx={{ mt: 0.75 }}>
-            {describeActivity(member)}
-          </Typography>
-          <Typography variant="body2" sx={{ mt: 0.5, color: stale ? 'warning.dark' : 'text.secondary' }}>
-            {freshness}
-          </Typography>
-          <Typography variant="body2" sx={{ mt: 0.5 }}>
-            {t('map.longitude')} : {format(position.lng)}
-          </Typography>
-          <Typography variant="body2">
-            {t('map.latitude')} : {format(position.lat)}
-          </Typography>
-          {action ? <Box sx={{ mt: 1 }}>{action}</Box> : null}
-        </Box>
-      </Popup>
-    </Marker>
-  );
-}
-
 export function MembersMap({
   members,
   config,
@@ -223,6 +119,7 @@ export function MembersMap({
   const onHint = useCallback((next: GestureHint) => setHint(next), []);
   const located = useMemo(() => members.filter((m) => m.position), [members]);
   const now = useNow(15_000);
+  const statuses = useMemberStatuses();
   const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
   const number = useMemo(
     () => new Intl.NumberFormat(i18n.resolvedLanguage, { maximumFractionDigits: 6 }),
@@ -271,6 +168,17 @@ export function MembersMap({
           borderRight: '7px solid transparent',
           borderTop: '8px solid #fff',
         },
+        // The member's status (issue 49): its colour as a dot on the label's corner.
+        '& .tg-marker-status': {
+          position: 'absolute',
+          top: -7,
+          right: -7,
+          width: 14,
+          height: 14,
+          borderRadius: '50%',
+          border: '2px solid #fff',
+          boxSizing: 'border-box',
+        },
         '& .tg-marker--in-channel .tg-marker-label': { bgcolor: '#1e7d3a' },
         '& .tg-marker--elsewhere .tg-marker-label': { bgcolor: '#5b6b7a' },
         // An old position: purple-grey and dashed, clearly not where the member is now.
@@ -303,6 +211,7 @@ export function MembersMap({
           <MemberMarker
             key={member.user.id}
             member={member}
+            statusEntry={statuses.get(member.user.id)}
             markers={markers}
             describeActivity={describeActivity}
             format={(value) => number.format(value)}

@@ -2,7 +2,8 @@
  * One monitored channel on the dispatch console: its voice room on the page's socket (talk mode, heard
  * through its own gain: ChannelOutput), who talks now, its last transmission with play, members connected of
  * total, an open SOS, its patch, its volume and mute, "Talk on {channel}" (the space bar too when selected),
- * the all call's and patch's check box, and a private call to one of its members.
+ * the all call's and patch's check box, a private call to one of its members, and its members with their
+ * statuses (issue 49: the talker's too), which a dispatcher sets there.
  */
 import CampaignIcon from '@mui/icons-material/Campaign';
 import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalkOutlined';
@@ -26,6 +27,7 @@ import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
 import { getToken } from '../../api/session.ts';
 import type { TalkgroupSocket } from '../../api/socket.ts';
+import { statusLabel, useMemberStatuses } from '../../api/statuses.ts';
 import { PrivateCallButton } from '../../engines/calls/index.ts';
 import { memberName } from '../../engines/room/index.ts';
 import {
@@ -37,6 +39,8 @@ import {
 } from '../../engines/voice/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
 import { ChannelOutput } from './channelOutput.ts';
+import { TileMembers } from './TileMembers.tsx';
+import type { Talker } from './useTalkers.ts';
 
 export interface TileChannel {
   id: number;
@@ -59,7 +63,7 @@ export interface DispatchTileProps {
   checked: boolean;
   sos: string | null;
   patchedWith: string[];
-  talkers: string[];
+  talkers: Talker[];
   last: VoiceMessage | undefined;
   socket: TalkgroupSocket | null;
   iceServers: RTCIceServer[] | undefined;
@@ -106,9 +110,15 @@ function CallMembersMenu({ channel }: { channel: TileChannel }) {
 export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps) {
   const { channel, index, selected, volume, muted, checked, sos, patchedWith, talkers, last } = props;
   const { self, onSelect, onVolume, onMute, onCheck } = props;
-  const { t } = useTranslation('dispatch');
+  const { t, i18n } = useTranslation('dispatch');
   const { state, talk } = useTileVoice(props);
-  const speaking = state.micOn ? [self.name, ...talkers.filter((name) => name !== self.name)] : talkers;
+  const statuses = useMemberStatuses();
+  const speaking = (
+    state.micOn ? [{ userId: self.id, name: self.name }, ...talkers.filter(({ name }) => name !== self.name)] : talkers
+  ).map(({ userId, name }) => {
+    const entry = statuses.get(userId);
+    return entry ? t('tile.talkerStatus', { name, status: statusLabel(entry.status, i18n.resolvedLanguage) }) : name;
+  });
 
   return (
     <Paper
@@ -156,6 +166,7 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
           />
         ) : null}
       </Box>
+      <TileMembers channel={channel} statuses={statuses} />
       <LastTransmission channel={channel} last={last} />
       <TileVolume channel={channel} volume={volume} muted={muted} onVolume={onVolume} onMute={onMute} />
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>

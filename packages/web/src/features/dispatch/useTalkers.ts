@@ -5,22 +5,31 @@
 import { useState } from 'react';
 import { useServerEvent } from '../../api/serverEvents.ts';
 
-export type Talkers = ReadonlyMap<string, ReadonlyMap<string, string>>;
+/** Who talks in a room: its user (its status is shown beside its name) and the name it gave. */
+export interface Talker {
+  userId: number;
+  name: string;
+}
+
+export type Talkers = ReadonlyMap<string, ReadonlyMap<string, Talker>>;
 
 export function useTalkers(): Talkers {
   const [talkers, setTalkers] = useState<Talkers>(() => new Map());
-  const change = (room: string, socketId: string, name: string | null) =>
+  const change = (room: string, socketId: string, talker: Talker | null) =>
     setTalkers((current) => {
       const inRoom = new Map(current.get(room) ?? []);
-      if (name === null) {
+      const before = inRoom.get(socketId);
+      if (talker === null) {
         if (!inRoom.delete(socketId)) return current;
-      } else if (inRoom.get(socketId) === name) return current;
-      else inRoom.set(socketId, name);
+      } else if (before?.name === talker.name && before.userId === talker.userId) return current;
+      else inRoom.set(socketId, talker);
       const next = new Map(current);
       next.set(room, inRoom);
       return next;
     });
-  useServerEvent('onMicStateChanged', ({ id, name, micState, room }) => change(room, id, micState ? name : null));
+  useServerEvent('onMicStateChanged', ({ id, userId, name, micState, room }) =>
+    change(room, id, micState ? { userId, name } : null),
+  );
   useServerEvent('user_exit', ({ id, room }) => change(room, id, null));
   useServerEvent('floor_idle', ({ room }) =>
     setTalkers((current) => {

@@ -1,10 +1,15 @@
-/** The channel's members on a phone: each one's state, talking first, then in the channel, online, away. */
+/**
+ * The channel's members on a phone: each one's state, talking first, then in the channel, online, away; and its
+ * status with its age ("Sur place · 12 min", issue 49), live.
+ */
 import Box from '@mui/material/Box';
 import List from '@mui/material/List';
 import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
+import { useMemberStatuses } from '../../api/statuses.ts';
+import { StatusChip } from '../../components/StatusChip.tsx';
 import { PrivateCallButton } from '../../engines/calls/index.ts';
 import { type ChannelMember, memberName } from '../../engines/room/index.ts';
 import type { PeerState } from '../../engines/voice/index.ts';
@@ -33,6 +38,7 @@ export function TalkMembersList({
   selfTalking: boolean;
 }) {
   const { t } = useTranslation('talk');
+  const statuses = useMemberStatuses();
   if (isLoading) {
     return (
       <Box sx={{ p: 2 }} aria-busy="true">
@@ -58,29 +64,41 @@ export function TalkMembersList({
 
   return (
     <List aria-label={t('members.title')} sx={{ px: 1 }}>
-      {rows.map(({ member, state, name }) => (
-        <ListItem
-          key={member.user.id}
-          aria-label={name}
-          data-state={state}
-          divider
-          sx={{ minHeight: 56 }}
-          secondaryAction={
-            // A member calls its channel's dispatchers and administrators (or anyone, where allowed): issue 27.
-            <PrivateCallButton user={{ id: member.user.id, name, role: member.user.role }} shared />
-          }
-        >
-          <Box
-            aria-hidden
-            sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: COLOUR[state], mr: 1.5, flexShrink: 0 }}
-          />
-          <ListItemText
-            primary={member.user.id === selfId ? t('members.you', { name }) : name}
-            secondary={t(`members.state.${state}`)}
-            slotProps={{ primary: { sx: { fontWeight: 600 } } }}
-          />
-        </ListItem>
-      ))}
+      {rows.map(({ member, state, name }) => {
+        const entry = statuses.get(member.user.id);
+        return (
+          <ListItem
+            key={member.user.id}
+            aria-label={name}
+            data-state={state}
+            divider
+            sx={{ minHeight: 56 }}
+            secondaryAction={
+              // A member calls its channel's dispatchers and administrators (or anyone, where allowed): issue 27.
+              <PrivateCallButton user={{ id: member.user.id, name, role: member.user.role }} shared />
+            }
+          >
+            <Box
+              aria-hidden
+              sx={{ width: 14, height: 14, borderRadius: '50%', bgcolor: COLOUR[state], mr: 1.5, flexShrink: 0 }}
+            />
+            <ListItemText
+              primary={member.user.id === selfId ? t('members.you', { name }) : name}
+              secondary={
+                <>
+                  {t(`members.state.${state}`)}
+                  {entry ? (
+                    <Box component="span" sx={{ display: 'flex', mt: 0.5 }}>
+                      <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} />
+                    </Box>
+                  ) : null}
+                </>
+              }
+              slotProps={{ primary: { sx: { fontWeight: 600 } }, secondary: { component: 'div' } }}
+            />
+          </ListItem>
+        );
+      })}
     </List>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * The users table (spec section 2), shared by /usersList and the dashboard.
  * Props:
- *   variant  'full' (default): first name, last name, login, pseudo, map access, created at, last activity,
- *            edit/delete; toolbar with Add User, search, Import, Export and 'Download model'.
+ *   variant  'full' (default): first name, last name, login, pseudo, status (issue 49), map access, created at,
+ *            last activity, edit/delete; toolbar with Add User, search, the status filter, Import, Export and
+ *            'Download model'.
  *            'dashboard': Firstname, Lastname, Login, Pseudo, Action; toolbar with the search only.
  *   title    optional heading shown at the left of the toolbar.
  * It loads the users itself (getAllUsers), follows the server's pushes, and owns its Add, Edit (with the
@@ -21,6 +22,7 @@ import { displayNameOf } from '@talkgroup/protocol';
 import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type MemberStatusEntry, statusLabel, useMemberStatuses } from '../../api/statuses.ts';
 import { ConsoleTable, EditDeleteActions, useListTexts } from '../../components/table/ConsoleTable.tsx';
 import { dateTimeText } from '../../components/table/dateText.ts';
 import { PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
@@ -37,6 +39,7 @@ import { useLiveUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
 import { ResetSecondFactorButton } from './ResetSecondFactorButton.tsx';
 import { UserSessionsButton } from './UserSessionsButton.tsx';
+import { matchesStatus, type StatusFilter, StatusFilterSelect, UserStatusCell } from './userStatus.tsx';
 
 export interface UsersTableProps {
   variant?: 'full' | 'dashboard';
@@ -58,6 +61,9 @@ interface UserRow {
   name: string;
   /** "Disabled" for an account turned off, else empty. */
   disabledText: string;
+  /** Its status now (issue 49), live. */
+  status: MemberStatusEntry | undefined;
+  statusText: string;
   user: User;
 }
 
@@ -83,6 +89,8 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const [editing, setEditing] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
+  const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
+  const statuses = useMemberStatuses({ enabled: full });
 
   const language = i18n.resolvedLanguage;
   const sentenceOf = useMemo(() => activitySentences(tActivity), [tActivity]);
@@ -90,6 +98,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     () =>
       users.users.map((user) => {
         const activity = user.userActivities[0];
+        const status = statuses.get(user.id);
         return {
           id: user.id,
           firstName: user.firstName,
@@ -104,15 +113,22 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           lastActivityDate: activity ? dateTimeText(activity.createdAt, language) : '',
           name: displayNameOf(user),
           disabledText: user.disabled ? t('users:access.disabled') : '',
+          status,
+          statusText: status ? statusLabel(status.status, language) : '',
           user,
         };
       }),
-    [users.users, language, sentenceOf, t],
+    [users.users, language, sentenceOf, t, statuses],
+  );
+  // Past USERS_PAGED_ABOVE users the rows are the server's page: the filter keeps that page's.
+  const shownRows = useMemo(
+    () => (statusFilter === 'all' ? rows : rows.filter((row) => matchesStatus(statusFilter, row.status))),
+    [rows, statusFilter],
   );
   const searchText = useCallback(
     (row: UserRow) =>
       full
-        ? `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}\n${row.createdText}\n${row.lastActivityText}\n${row.lastActivityDate}`
+        ? `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}\n${row.statusText}\n${row.createdText}\n${row.lastActivityText}\n${row.lastActivityDate}`
         : `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
     [full],
   );
@@ -126,6 +142,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     if (!full) return names;
     return [
       ...names,
+      { accessorKey: 'statusText', header: t('users:columns.status'), size: 190, Cell: statusCell },
       { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 100, Cell: mapRightCell },
       { accessorKey: 'createdAt', header: t('users:columns.createdAt'), size: 150, Cell: createdCell },
       { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), size: 220, Cell: lastActivityCell },
@@ -142,19 +159,20 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
     () =>
       full ? (
         <>
+          <StatusFilterSelect value={statusFilter} onChange={setStatusFilter} />
           <ImportButton kind="users" />
           <ExportButton kind="users" />
           <DownloadModelButton />
         </>
       ) : null,
-    [full],
+    [full, statusFilter],
   );
 
   return (
     <>
       {full && selected.length > 0 ? <BulkUserActions userIds={selected} onDone={() => setSelected([])} /> : null}
       <ConsoleTable<UserRow>
-        rows={rows}
+        rows={shownRows}
         columns={columns}
         searchText={searchText}
         query={users.query}
@@ -273,6 +291,9 @@ const createdCell = ({ row }: CellProps) => (
   <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
     {row.original.createdText}
   </Box>
+);
+const statusCell = ({ row }: CellProps) => (
+  <UserStatusCell user={{ id: row.original.id, name: row.original.name }} entry={row.original.status} />
 );
 const lastActivityCell = ({ row }: CellProps) => (
   <LastActivity text={row.original.lastActivityText} date={row.original.lastActivityDate} />

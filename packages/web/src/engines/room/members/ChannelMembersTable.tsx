@@ -1,18 +1,21 @@
 /**
  * The channel users table beside the map (spec section 2): sortable by name, a filter box, a connected
- * indicator. Clicking a row centres the map on the member, or says 'Unknown location' when its position
+ * indicator, each member's status with its age and, for a dispatcher, "Statut de {name}" (issue 49). Clicking a row centres the map on the member, or says 'Unknown location' when its position
  * is not known. Spec section 9: up to 1000 rows per page, with no choice.
  */
 import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { MaterialReactTable, type MRT_ColumnDef } from 'material-react-table';
-import { useCallback, useMemo } from 'react';
+import { createContext, useCallback, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type MemberStatusEntry, statusLabel, useMemberStatuses } from '../../../api/statuses.ts';
+import { StatusChip } from '../../../components/StatusChip.tsx';
 import { SearchField } from '../../../components/table/SearchField.tsx';
 import { useConsoleTable } from '../../../components/table/useConsoleTable.ts';
 import { useRowSearch } from '../../../components/table/useRowSearch.ts';
 import { PrivateCallButton } from '../../calls/index.ts';
+import { MemberStatusButton } from '../../statuses/index.ts';
 import { type ChannelMember, memberName } from './useChannelMembers.ts';
 
 const PAGE_SIZE = 1000;
@@ -71,6 +74,32 @@ function NameCell({ row }: CellProps) {
   );
 }
 
+/** The members' statuses, for the status cells (MRT calls cells as functions defined once). */
+const StatusesContext = createContext<ReadonlyMap<number, MemberStatusEntry>>(new Map());
+
+/** The member's status (when any) and, for a dispatcher, its menu; a click does not select the row. */
+function StatusCell({ row }: CellProps) {
+  const member = row.original;
+  const entry = useContext(StatusesContext).get(member.user.id);
+  return (
+    <Box
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minWidth: 0 }}
+      onClick={(event) => event.stopPropagation()}
+      onKeyDown={(event) => event.stopPropagation()}
+    >
+      {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
+      <MemberStatusButton
+        user={{ id: member.user.id, name: memberName(member.user) }}
+        statusId={entry?.status.id ?? null}
+      />
+    </Box>
+  );
+}
+
+function statusText(entry: MemberStatusEntry | undefined, language: string | undefined): string {
+  return entry ? statusLabel(entry.status, language) : '';
+}
+
 export interface ChannelMembersTableProps {
   members: ChannelMember[];
   isLoading: boolean;
@@ -78,7 +107,9 @@ export interface ChannelMembersTableProps {
 }
 
 export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMembersTableProps) {
-  const { t } = useTranslation('room');
+  const { t, i18n } = useTranslation('room');
+  const statuses = useMemberStatuses();
+  const language = i18n.resolvedLanguage;
   const textOf = useCallback(
     (member: ChannelMember) =>
       [
@@ -87,8 +118,9 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
         member.user.firstName,
         member.user.lastName,
         member.user.identifier,
+        statusText(statuses.get(member.user.id), language),
       ].join(' '),
-    [],
+    [statuses, language],
   );
   const { query, setQuery, filtered } = useRowSearch(members, textOf);
 
@@ -110,6 +142,13 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
         Cell: NameCell,
       },
       {
+        id: 'status',
+        header: t('members.status'),
+        accessorFn: (member) => statusText(statuses.get(member.user.id), language),
+        size: 170,
+        Cell: StatusCell,
+      },
+      {
         id: 'call',
         header: t('members.call'),
         enableSorting: false,
@@ -117,7 +156,7 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
         Cell: CallCell,
       },
     ],
-    [t],
+    [t, statuses, language],
   );
 
   const table = useConsoleTable<ChannelMember>({
@@ -166,5 +205,9 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
     }),
   });
 
-  return <MaterialReactTable table={table} />;
+  return (
+    <StatusesContext value={statuses}>
+      <MaterialReactTable table={table} />
+    </StatusesContext>
+  );
 }

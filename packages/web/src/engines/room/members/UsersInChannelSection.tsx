@@ -1,6 +1,6 @@
 /**
  * The sidebar's 'Users in {channel}' section (spec section 2): an expandable list of the channel's members
- * with their status, and an icon that opens the Search User dialog to add or remove members.
+ * with their presence and status (issue 49: "Sur place · 12 min"), and an icon that opens the Search User dialog to add or remove members.
  */
 import ExpandLessIcon from '@mui/icons-material/ExpandLess';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
@@ -17,6 +17,8 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMemberStatuses } from '../../../api/statuses.ts';
+import { StatusChip } from '../../../components/StatusChip.tsx';
 import { SidebarSection } from '../../../components/shell/ShellContext.tsx';
 import { type ChannelMember, memberName } from './useChannelMembers.ts';
 
@@ -42,6 +44,7 @@ export interface UsersInChannelSectionProps {
 export function UsersInChannelSection({ channelName, members, onManage, onSetCanTalk }: UsersInChannelSectionProps) {
   const { t } = useTranslation('room');
   const [open, setOpen] = useState(true);
+  const statuses = useMemberStatuses();
   const listId = useId();
   const title = t('usersIn', { channel: channelName });
   const sorted = [...members].sort(
@@ -92,6 +95,7 @@ export function UsersInChannelSection({ channelName, members, onManage, onSetCan
             <List dense disablePadding sx={{ maxHeight: 320, overflowY: 'auto' }}>
               {sorted.map((member) => {
                 const status = statusOf(member);
+                const entry = statuses.get(member.user.id);
                 return (
                   <ListItem
                     key={member.user.id}
@@ -119,13 +123,23 @@ export function UsersInChannelSection({ channelName, members, onManage, onSetCan
                     <ListItemText
                       primary={memberName(member.user)}
                       secondary={
-                        member.canTalk
-                          ? t(`members.${status}`)
-                          : `${t(`members.${status}`)} · ${t('members.listenOnly')}`
+                        <>
+                          {member.canTalk
+                            ? t(`members.${status}`)
+                            : `${t(`members.${status}`)} · ${t('members.listenOnly')}`}
+                          {entry ? (
+                            <Box component="span" sx={{ display: 'flex', mt: 0.25 }}>
+                              <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} />
+                            </Box>
+                          ) : null}
+                        </>
                       }
                       slotProps={{
                         primary: { sx: { fontSize: '0.875rem', color: SIDEBAR_TEXT }, noWrap: true },
-                        secondary: { sx: { fontSize: '0.72rem', color: SIDEBAR_MUTED } },
+                        secondary: {
+                          component: 'div',
+                          sx: { fontSize: '0.72rem', color: SIDEBAR_MUTED, '& .MuiChip-root': { color: SIDEBAR_TEXT } },
+                        },
                       }}
                     />
                   </ListItem>

@@ -1,0 +1,122 @@
+/**
+ * A tile's people (issue 49): the channel's members, those in the channel first, then those connected elsewhere,
+ * then the others, each with its status and its age ("Sur place · 12 min") and "Statut de {name}" to set it. The
+ * list is the channel's getUsersInChannel (the page reads it again when presence changes); the statuses are live.
+ */
+import Box from '@mui/material/Box';
+import Typography from '@mui/material/Typography';
+import { GetUsersInChannel, type User } from '@talkgroup/protocol';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/queries.ts';
+import type { MemberStatusEntry } from '../../api/statuses.ts';
+import { StatusChip } from '../../components/StatusChip.tsx';
+import { memberName } from '../../engines/room/index.ts';
+import { MemberStatusButton } from '../../engines/statuses/index.ts';
+
+type Presence = 'inChannel' | 'online' | 'offline';
+
+const PRESENCE_ORDER: Record<Presence, number> = { inChannel: 0, online: 1, offline: 2 };
+const PRESENCE_COLOUR: Record<Presence, string> = { inChannel: '#1e7d3a', online: '#b45309', offline: '#8a99a6' };
+
+export interface TileMember {
+  id: number;
+  name: string;
+  presence: Presence;
+}
+
+/** The members in the order a dispatcher reads them: in the channel, connected elsewhere, away; then by name. */
+export function tileMembers(users: readonly User[], channelId: number): TileMember[] {
+  return users
+    .map((user) => ({
+      id: user.id,
+      name: memberName(user),
+      presence: (user.user_sockets.some((socket) => socket.channelId === channelId)
+        ? 'inChannel'
+        : user.user_sockets.length > 0
+          ? 'online'
+          : 'offline') as Presence,
+    }))
+    .sort((a, b) => PRESENCE_ORDER[a.presence] - PRESENCE_ORDER[b.presence] || a.name.localeCompare(b.name));
+}
+
+export function TileMembers({
+  channel,
+  statuses,
+}: {
+  channel: { id: number; name: string };
+  statuses: ReadonlyMap<number, MemberStatusEntry>;
+}) {
+  const { t } = useTranslation(['dispatch', 'room']);
+  const users = useApiQuery(GetUsersInChannel, { channelId: channel.id });
+  const members = tileMembers(users.data?.res ?? [], channel.id);
+  const title = t('dispatch:tile.members', { channel: channel.name });
+  if (users.isPending) return null;
+  if (members.length === 0)
+    return (
+      <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+        {t('dispatch:tile.noMembers')}
+      </Typography>
+    );
+  return (
+    <Box
+      component="ul"
+      aria-label={title}
+      sx={{
+        listStyle: 'none',
+        m: 0,
+        p: 0,
+        maxHeight: 172,
+        overflowY: 'auto',
+        borderTop: '1px solid',
+        borderBottom: '1px solid',
+        borderColor: 'divider',
+      }}
+    >
+      {members.map((member) => {
+        const entry = statuses.get(member.id);
+        const presence = t(`room:members.${member.presence}`);
+        return (
+          <Box
+            component="li"
+            key={member.id}
+            data-presence={member.presence}
+            sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minHeight: 34, py: 0.25 }}
+          >
+            <Box
+              component="span"
+              role="img"
+              aria-label={presence}
+              title={presence}
+              sx={{
+                width: 9,
+                height: 9,
+                borderRadius: '50%',
+                flexShrink: 0,
+                bgcolor: PRESENCE_COLOUR[member.presence],
+              }}
+            />
+            <Typography
+              variant="body2"
+              noWrap
+              title={member.name}
+              sx={{
+                flex: 1,
+                minWidth: 0,
+                fontWeight: member.presence === 'inChannel' ? 600 : 400,
+                color: member.presence === 'offline' ? 'text.secondary' : 'text.primary',
+              }}
+            >
+              {member.name}
+            </Typography>
+            {entry ? (
+              <Box sx={{ minWidth: 0, flexShrink: 1, display: 'flex' }}>
+                <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} />
+              </Box>
+            ) : null}
+            <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />
+          </Box>
+        );
+      })}
+    </Box>
+  );
+}

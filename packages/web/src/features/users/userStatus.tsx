@@ -1,0 +1,75 @@
+/**
+ * The users list's statuses (issue 49): the "Statut" column (the chip with its age, and "Statut de {name}" to set
+ * it) and "Filtrer par statut" above the table (all, one status, or none).
+ */
+import Box from '@mui/material/Box';
+import MenuItem from '@mui/material/MenuItem';
+import TextField from '@mui/material/TextField';
+import { useTranslation } from 'react-i18next';
+import { type MemberStatusEntry, statusLabel, useStatuses } from '../../api/statuses.ts';
+import { StatusChip } from '../../components/StatusChip.tsx';
+import { MemberStatusButton } from '../../engines/statuses/index.ts';
+
+/** Every user, those without a status, or those with this status. */
+export type StatusFilter = 'all' | 'none' | number;
+
+export function matchesStatus(filter: StatusFilter, entry: MemberStatusEntry | undefined): boolean {
+  if (filter === 'all') return true;
+  if (filter === 'none') return entry === undefined;
+  return entry?.status.id === filter;
+}
+
+export function StatusFilterSelect({
+  value,
+  onChange,
+}: {
+  value: StatusFilter;
+  onChange: (next: StatusFilter) => void;
+}) {
+  const { t, i18n } = useTranslation('users');
+  const statuses = useStatuses().data?.res ?? [];
+  // A status deleted meanwhile: back to all.
+  const shown = typeof value === 'number' && !statuses.some((status) => status.id === value) ? 'all' : value;
+  return (
+    <TextField
+      select
+      size="small"
+      label={t('statusFilter.label')}
+      value={String(shown)}
+      onChange={(event) => {
+        const next = event.target.value;
+        onChange(next === 'all' || next === 'none' ? next : Number(next));
+      }}
+      sx={{ minWidth: 180 }}
+    >
+      <MenuItem value="all">{t('statusFilter.all')}</MenuItem>
+      {statuses.map((status) => (
+        <MenuItem key={status.id} value={String(status.id)}>
+          <Box
+            component="span"
+            aria-hidden
+            sx={{ width: 10, height: 10, borderRadius: '50%', bgcolor: status.color, mr: 1, flexShrink: 0 }}
+          />
+          {statusLabel(status, i18n.resolvedLanguage)}
+        </MenuItem>
+      ))}
+      <MenuItem value="none">{t('statusFilter.none')}</MenuItem>
+    </TextField>
+  );
+}
+
+/** The status column's cell: the chip (when any) and the dispatcher's or administrator's menu. */
+export function UserStatusCell({
+  user,
+  entry,
+}: {
+  user: { id: number; name: string };
+  entry: MemberStatusEntry | undefined;
+}) {
+  return (
+    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minWidth: 0 }}>
+      {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
+      <MemberStatusButton user={user} statusId={entry?.status.id ?? null} />
+    </Box>
+  );
+}
