@@ -57,20 +57,28 @@ export function patchMemberStatus(
   return { ...answer, res: change.statusId === null ? others : [...others, change] };
 }
 
+/** Patches every cached getMemberStatuses answer that may hold this user (those asked for some users only). */
 function applyMemberStatus(queryClient: QueryClient, change: MemberStatus): void {
-  queryClient.setQueriesData<MemberStatusesAnswer>({ queryKey: callKey(GetMemberStatuses) }, (answer) =>
-    patchMemberStatus(answer, change),
-  );
+  for (const [key, answer] of queryClient.getQueriesData<MemberStatusesAnswer>({
+    queryKey: callKey(GetMemberStatuses),
+  })) {
+    const asked = (key[1] as { userIds?: number[] } | undefined)?.userIds;
+    if (asked && !asked.includes(change.userId)) continue;
+    queryClient.setQueryData(key, patchMemberStatus(answer, change));
+  }
 }
 
 /**
- * The statuses of the users the caller may see: a Map userId -> { status, since, setBy }. A user without a
- * status (or with one no longer in the list) is not in it.
+ * The statuses of the users the caller may see (only `userIds` when given): a Map userId -> { status, since,
+ * setBy }. A user without a status (or with one no longer in the list) is not in it.
  */
-export function useMemberStatuses(options: { enabled?: boolean } = {}): Map<number, MemberStatusEntry> {
+export function useMemberStatuses(
+  options: { enabled?: boolean; userIds?: number[] } = {},
+): Map<number, MemberStatusEntry> {
+  const { userIds, enabled } = options;
   const queryClient = useQueryClient();
-  const statuses = useStatuses(options);
-  const members = useApiQuery(GetMemberStatuses, {}, { staleTime: 60_000, ...options });
+  const statuses = useStatuses({ enabled });
+  const members = useApiQuery(GetMemberStatuses, userIds ? { userIds } : {}, { staleTime: 60_000, enabled });
   useServerEvent('memberStatusChanged', (change) => applyMemberStatus(queryClient, change));
   // A deleted status clears its members; a reconnection may have missed changes; memberships change who is seen.
   useServerEvents(['statusesChanged', 'onChannelsChanged'], () => {

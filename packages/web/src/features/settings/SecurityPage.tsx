@@ -1,7 +1,7 @@
 /**
  * /settings (issue 38), administrators only: the organisation's security policy, one switch per role
  * "Require a second factor for …". A switch shows the choice at once and is saved through setSecurityPolicy
- * (audited); a refusal puts it back and says why.
+ * (audited); a refusal puts it back and says why. Below it, the members' statuses (issue 49, StatusesSection).
  */
 import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -17,6 +17,7 @@ import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PendingSignIns } from './PendingSignIns.tsx';
+import { StatusesSection } from './StatusesSection.tsx';
 
 export default function SecurityPage() {
   const { t } = useTranslation(['settings', 'common']);
@@ -81,6 +82,7 @@ export default function SecurityPage() {
           {saved ? t('common:server.security_policy_saved') : ''}
         </Typography>
       </Paper>
+      <StatusesSection />
       {signInOptions.data?.sso ? <PendingSignIns /> : null}
     </>
   );

@@ -1,10 +1,14 @@
-/** The members' app top bar: an optional way back, the page's title (its h1) and what goes at the right. */
+/**
+ * The members' app top bar: an optional way back, the page's title (its h1), the member's own status (issue 49)
+ * and what goes at the right.
+ */
 import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import Box from '@mui/material/Box';
 import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { MyStatus } from './MyStatus.tsx';
 
 export const TALK_BAR_COLOUR = '#0f2537';
 
@@ -51,6 +55,7 @@ export function TalkTopBar({
       >
         {title}
       </Typography>
+      <MyStatus />
       {end}
     </Box>
   );
