@@ -1,7 +1,7 @@
 /**
  * Screenshots of a member's dispatch request to look at (not a test): the channel's talk page with "Appeler le
  * dispatch", the dialog, the waiting card (second in line, urgent, a note), the take on the channel, a transfer,
- * the end; and the console's room with a waiting card; in French and English, at 390x844 and 1400x900.
+ * the end; and the console's room with a waiting card; in French and English, at 390x844 and (the room) 1400x900.
  * `npm run build && node e2e/dispatch-request-screens.ts [outDir]` (default test-results/dispatch-request-screens).
  */
 import { mkdirSync } from 'node:fs';
@@ -100,6 +100,9 @@ try {
     await call(admin, '/user/api/requestDispatchCall', { channelId: channel.id, priority: 'high' });
     await desk.page.getByRole('button', { name: texts.cancel }).waitFor();
     await shot('8-room-waiting', desk.page);
+    await desk.page.setViewportSize(PHONE);
+    await desk.page.getByRole('button', { name: texts.cancel }).scrollIntoViewIfNeeded();
+    await shot('9-room-waiting-narrow', desk.page);
     await desk.page.getByRole('button', { name: texts.cancel }).click();
     await desk.close();
 

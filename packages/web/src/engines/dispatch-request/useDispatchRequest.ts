@@ -77,6 +77,7 @@ export function useDispatchRequest(channelId: number) {
 
   const open = openOn(known, channelId);
   const ended = useEndedNotice(known, open);
+  useBuzzWhenTaken(open?.request ?? null);
 
   const ask = useApiMutation(RequestDispatchCall, { onSuccess: () => void refresh() });
   const cancel = useApiMutation(CancelDispatchCall, { onSuccess: ({ res }) => merge([res], Date.now()) });
@@ -119,4 +120,18 @@ function useEndedNotice(known: ReadonlyMap<number, KnownRequest>, open: KnownReq
   }, [request]);
   const dismiss = useCallback(() => setRequest(null), []);
   return { request, dismiss };
+}
+
+/**
+ * A phone in a pocket buzzes when a dispatcher takes the request (or a transfer lands): the member looks at the
+ * screen, or listens to the channel. A private call rings by itself.
+ */
+function useBuzzWhenTaken(request: DispatchRequest | null) {
+  const last = useRef<{ id: number; state: string } | null>(null);
+  useEffect(() => {
+    const before = last.current;
+    last.current = request ? { id: request.requestId, state: request.state } : null;
+    if (request?.state !== 'taken' || !before || before.id !== request.requestId) return;
+    if (before.state !== 'taken') navigator.vibrate?.([150, 100, 150]);
+  }, [request]);
 }
