@@ -6,6 +6,7 @@
  * queue's rules (the race, the timers, who sees what) are the server's tests (dispatch-queue*.test.ts).
  */
 import type { Page } from '@playwright/test';
+import { io, type Socket } from 'socket.io-client';
 import { type Account, expect as baseExpect, type TalkgroupServer, test, unique } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 
@@ -19,6 +20,16 @@ async function theirRequest(server: TalkgroupServer, member: Account) {
   return request
     ? { state: request.state, heldBy: request.heldBy?.name ?? null, answer: request.answer ?? null }
     : null;
+}
+
+/** The member stays connected (as its phone would): a request of a member offline 2 minutes is abandoned. */
+async function online(server: TalkgroupServer, member: Account): Promise<Socket> {
+  const socket = io(server.baseURL, { query: { token: member.token }, transports: ['websocket'] });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return socket;
 }
 
 function queueOf(page: Page, title: string) {
@@ -36,6 +47,7 @@ test('a request appears live on two desks; one takes it on the channel, sends it
   const alex = await seed.member({ firstName: 'Alex', lastName: 'Martin' });
   await seed.addToChannel(quai.id, [dana.id, sam.id, alex.id]);
 
+  const phone = await online(server, alex);
   const d = await openAs(browser, server.baseURL, dana, { language: 'fr' });
   const s = await openAs(browser, server.baseURL, sam, { language: 'fr' });
   try {
@@ -73,7 +85,10 @@ test('a request appears live on two desks; one takes it on the channel, sends it
     await expect(row).toContainText('Pris par Dana Desk · sur le canal');
     const tile = d.page.getByRole('region', { name: `Canal ${quai.name}` });
     await expect(tile).toBeVisible();
-    await expect(tile.getByRole('button', { name: `Sélectionner ${quai.name}` })).toHaveAttribute('aria-pressed', 'true');
+    await expect(tile.getByRole('button', { name: `Sélectionner ${quai.name}` })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
     expect(await theirRequest(server, alex)).toEqual({ state: 'taken', heldBy: 'Dana Desk', answer: 'channel' });
 
     // Sam's desk shows who holds it, and offers it no action.
@@ -82,7 +97,7 @@ test('a request appears live on two desks; one takes it on the channel, sends it
 
     // Sent back: waiting again, in its place; then taken again and closed.
     await row.getByRole('button', { name: 'Renvoyer Alex Martin dans la file' }).click();
-    await expect(row).toContainText('En attente');
+    await expect(row).toContainText(/Attend depuis \d+ s/);
     await expect(samRow.getByRole('button', { name: 'Prendre Alex Martin' })).toBeVisible();
     expect((await theirRequest(server, alex))?.state).toBe('waiting');
     await row.getByRole('button', { name: 'Prendre Alex Martin' }).click();
@@ -95,6 +110,7 @@ test('a request appears live on two desks; one takes it on the channel, sends it
     await expect(queueOf(s.page, "File d'attente").getByText("Terminées aujourd'hui (1)")).toBeVisible();
     expect((await theirRequest(server, alex))?.state).toBe('closed');
   } finally {
+    phone.disconnect();
     await d.close();
     await s.close();
   }
@@ -111,6 +127,7 @@ test('a transfer is offered to the other desk, which accepts it; the heading in 
   const alex = await seed.member({ firstName: 'Alex', lastName: 'Martin' });
   await seed.addToChannel(dock.id, [dana.id, sam.id, alex.id]);
 
+  const phone = await online(server, alex);
   const d = await openAs(browser, server.baseURL, dana, { language: 'en' });
   const s = await openAs(browser, server.baseURL, sam, { language: 'de' });
   try {
@@ -146,6 +163,7 @@ test('a transfer is offered to the other desk, which accepts it; the heading in 
     await expect(samQueue.getByRole('button', { name: 'Alex Martin abschließen' })).toBeVisible();
     expect((await theirRequest(server, alex))?.heldBy).toBe('Sam Second');
   } finally {
+    phone.disconnect();
     await d.close();
     await s.close();
   }

@@ -2,7 +2,7 @@
  * The dispatcher's call queue (issue 49): a member asks for dispatch on one of its channels; every dispatcher
  * and administrator who may dispatch that channel sees the request live, one takes it (a private call, or an
  * answer on the channel), sends it back, transfers it to another dispatcher or closes it. The queue lives in the
- * database: a restart, another instance or a reloaded page shows the same one. docs/dispatchers/queue.md.
+ * database: a restart, another instance or a reloaded page shows the same one. docs/dispatchers/call-queue.md.
  */
 import { z } from 'zod';
 import { call, Flag, Id, ok, text } from '../call.ts';

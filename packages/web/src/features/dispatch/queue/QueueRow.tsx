@@ -116,7 +116,7 @@ export function QueueRow({ entry, now, actions, busy, onAction }: QueueRowProps)
           </Typography>
         ) : null}
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-          {[stateText, ...times].join(' · ')}
+          {(waiting ? times : [stateText, ...times]).join(' · ')}
         </Typography>
       </Box>
       {actions.length > 0 ? (
