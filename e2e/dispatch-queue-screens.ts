@@ -73,7 +73,10 @@ try {
       const title = language === 'fr' ? "File d'attente" : 'Call queue';
       const queue = page.getByRole('region', { name: title, exact: true });
       await queue.getByRole('listitem').filter({ hasText: 'Alex Martin' }).waitFor();
-      await queue.getByText(language === 'fr' ? 'Attente longue' : 'Long wait').first().waitFor();
+      await queue
+        .getByText(language === 'fr' ? 'Attente longue' : 'Long wait')
+        .first()
+        .waitFor();
       await page.waitForTimeout(2500); // the waiting times tick a little, transitions end
       const file = path.join(outDir, `${language}-${device}.png`);
       await page.screenshot({ path: file, fullPage: device === 'phone' });
