@@ -2,7 +2,8 @@
  * The call queue on /dispatch (issue 49), what only a page shows: a member asks over HTTP and the request
  * appears live on two dispatchers' pages; one takes it on the channel (its tile is added and selected), the
  * other sees who holds it; send back, close (it moves to the day's ended requests); a transfer offered to the
- * second dispatcher, accepted in its alert dialog; the panel's heading in French, English and German. The
+ * second dispatcher, accepted in its alert dialog; a take by private call shows the desk's call; the panel's
+ * heading in French, English and German. The
  * queue's rules (the race, the timers, who sees what) are the server's tests (dispatch-queue*.test.ts).
  */
 import type { Page } from '@playwright/test';
@@ -116,7 +117,7 @@ test('a request appears live on two desks; one takes it on the channel, sends it
   }
 });
 
-test('a transfer is offered to the other desk, which accepts it; the heading in English and German', async ({
+test('a request taken by private call rings from the desk; a transfer is offered to the other desk, which accepts it (en, de)', async ({
   browser,
   server,
   seed,
@@ -142,9 +143,13 @@ test('a transfer is offered to the other desk, which accepts it; the heading in 
 
     await server.call('/user/api/requestDispatchCall', { channelId: dock.id }, alex.token);
     const row = queue.getByRole('listitem').filter({ hasText: 'Alex Martin' });
-    await d.page.getByRole('button', { name: 'On the channel' }).click();
+    // Taken by a private call (the default answer): the server rings the member, and this desk shows the call.
     await row.getByRole('button', { name: 'Take Alex Martin' }).click();
-    await expect(row).toContainText('Taken by Dana Desk');
+    await expect(row).toContainText('Taken by Dana Desk · private call');
+    const calling = d.page.getByRole('dialog', { name: 'Private call' });
+    await expect(calling.getByRole('status')).toHaveText('Calling Alex Martin…');
+    await calling.getByRole('button', { name: 'Cancel the call' }).click();
+    await expect(calling).toBeHidden();
 
     await row.getByRole('button', { name: 'Transfer Alex Martin' }).click();
     const picker = d.page.getByRole('dialog', { name: "Transfer Alex Martin's request" });
