@@ -73,7 +73,7 @@ test('a member sets its status on /talk and the administrator sees it', async ({
     const log = a.page.goto('/activities');
     await m.page.goto('/talk');
     const mine = m.page.getByRole('button', { name: 'My status' });
-    await expect(mine).toHaveText('Status', { timeout: 90_000 });
+    await expect(mine).toHaveText('My status', { timeout: 90_000 });
     await mine.click();
     await expect(m.page.getByRole('menuitemradio', { name: 'None' })).toHaveAttribute('aria-checked', 'true');
     await m.page.getByRole('menuitemradio', { name: 'On scene' }).click();
