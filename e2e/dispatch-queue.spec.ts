@@ -6,6 +6,8 @@
  * heading in French, English and German. The
  * queue's rules (the race, the timers, who sees what) are the server's tests (dispatch-queue*.test.ts).
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import { io, type Socket } from 'socket.io-client';
 import { type Account, expect as baseExpect, type TalkgroupServer, test, unique } from './fixtures.ts';
@@ -31,6 +33,19 @@ async function online(server: TalkgroupServer, member: Account): Promise<Socket>
     socket.once('connect_error', reject);
   });
   return socket;
+}
+
+/** axe-core's serious and critical violations inside the queue panel (as talk-app.spec.ts checks the pages). */
+async function queueViolations(page: Page, title: string): Promise<string[]> {
+  // Evaluated, not added as a <script>: the page's Content-Security-Policy refuses inline scripts.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const violations = await page.evaluate(async (selector) => {
+    const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: any[] }> } }).axe;
+    return (await axe.run({ include: [[selector]] })).violations;
+  }, `section[aria-label="${title}"]`);
+  return violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node: { target: string[] }) => node.target).join()}`);
 }
 
 function queueOf(page: Page, title: string) {
@@ -76,6 +91,7 @@ test('a request appears live on two desks; one takes it on the channel, sends it
     const waited = await row.textContent();
     await expect(row).not.toHaveText(waited ?? '');
     await expect(queue.getByRole('heading', { name: /^File d'attente/ })).toContainText('1');
+    expect(await queueViolations(d.page, "File d'attente")).toEqual([]);
     const samRow = queueOf(s.page, "File d'attente").getByRole('listitem').filter({ hasText: 'Alex Martin' });
     await expect(samRow.getByRole('button', { name: 'Prendre Alex Martin' })).toBeVisible();
 
