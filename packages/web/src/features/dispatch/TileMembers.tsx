@@ -5,39 +5,15 @@
  */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
-import { GetUsersInChannel, type User } from '@talkgroup/protocol';
+import { GetUsersInChannel } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
 import type { MemberStatusEntry } from '../../api/statuses.ts';
 import { StatusChip } from '../../components/StatusChip.tsx';
-import { memberName } from '../../engines/room/index.ts';
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
+import { type Presence, tileMembers } from './tileMembers.ts';
 
-type Presence = 'inChannel' | 'online' | 'offline';
-
-const PRESENCE_ORDER: Record<Presence, number> = { inChannel: 0, online: 1, offline: 2 };
 const PRESENCE_COLOUR: Record<Presence, string> = { inChannel: '#1e7d3a', online: '#b45309', offline: '#8a99a6' };
-
-export interface TileMember {
-  id: number;
-  name: string;
-  presence: Presence;
-}
-
-/** The members in the order a dispatcher reads them: in the channel, connected elsewhere, away; then by name. */
-export function tileMembers(users: readonly User[], channelId: number): TileMember[] {
-  return users
-    .map((user) => ({
-      id: user.id,
-      name: memberName(user),
-      presence: (user.user_sockets.some((socket) => socket.channelId === channelId)
-        ? 'inChannel'
-        : user.user_sockets.length > 0
-          ? 'online'
-          : 'offline') as Presence,
-    }))
-    .sort((a, b) => PRESENCE_ORDER[a.presence] - PRESENCE_ORDER[b.presence] || a.name.localeCompare(b.name));
-}
 
 export function TileMembers({
   channel,
@@ -80,7 +56,8 @@ export function TileMembers({
             component="li"
             key={member.id}
             data-presence={member.presence}
-            sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minHeight: 34, py: 0.25 }}
+            // A long name sends the status to a line of its own rather than cutting either.
+            sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', columnGap: 0.75, minHeight: 34, py: 0.25 }}
           >
             <Box
               component="span"
@@ -100,20 +77,19 @@ export function TileMembers({
               noWrap
               title={member.name}
               sx={{
-                flex: 1,
+                flex: '1 1 auto',
                 minWidth: 0,
+                maxWidth: 'calc(100% - 20px)',
                 fontWeight: member.presence === 'inChannel' ? 600 : 400,
                 color: member.presence === 'offline' ? 'text.secondary' : 'text.primary',
               }}
             >
               {member.name}
             </Typography>
-            {entry ? (
-              <Box sx={{ minWidth: 0, flexShrink: 1, display: 'flex' }}>
-                <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} />
-              </Box>
-            ) : null}
-            <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />
+            <Box sx={{ ml: 'auto', display: 'flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
+              {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
+              <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />
+            </Box>
           </Box>
         );
       })}

@@ -38,8 +38,9 @@ import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
 import { useLiveUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
 import { ResetSecondFactorButton } from './ResetSecondFactorButton.tsx';
+import { matchesStatus, type StatusFilter } from './statusFilter.ts';
 import { UserSessionsButton } from './UserSessionsButton.tsx';
-import { matchesStatus, type StatusFilter, StatusFilterSelect, UserStatusCell } from './userStatus.tsx';
+import { StatusFilterSelect, UserStatusCell } from './userStatus.tsx';
 
 export interface UsersTableProps {
   variant?: 'full' | 'dashboard';

@@ -9,15 +9,7 @@ import { useTranslation } from 'react-i18next';
 import { type MemberStatusEntry, statusLabel, useStatuses } from '../../api/statuses.ts';
 import { StatusChip } from '../../components/StatusChip.tsx';
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
-
-/** Every user, those without a status, or those with this status. */
-export type StatusFilter = 'all' | 'none' | number;
-
-export function matchesStatus(filter: StatusFilter, entry: MemberStatusEntry | undefined): boolean {
-  if (filter === 'all') return true;
-  if (filter === 'none') return entry === undefined;
-  return entry?.status.id === filter;
-}
+import type { StatusFilter } from './statusFilter.ts';
 
 export function StatusFilterSelect({
   value,
@@ -40,7 +32,7 @@ export function StatusFilterSelect({
         const next = event.target.value;
         onChange(next === 'all' || next === 'none' ? next : Number(next));
       }}
-      sx={{ minWidth: 180 }}
+      sx={{ width: { xs: '100%', sm: 200 } }}
     >
       <MenuItem value="all">{t('statusFilter.all')}</MenuItem>
       {statuses.map((status) => (
