@@ -23,6 +23,8 @@ export const GetUsersPage = call(ok({ res: z.object({ users: z.array(UserSchema)
     search: z.string().max(200).optional(),
     sort: z.enum(USER_SORT_FIELDS).default('createdAt'),
     direction: z.enum(['asc', 'desc']).default('desc'),
+    /** Issue 49: only the users with this status; null, those without one. */
+    statusId: Id.nullable().optional(),
   }),
 );
 /** New (issue 18): the ids of every user a search keeps (all users without one), for "select all" of a paged table. */
@@ -33,6 +35,8 @@ export const GetUserIds = call(ok({ res: z.array(z.number()) }))(
     search: z.string().max(200).optional(),
     /** Only the members of this channel. */
     channelId: Id.optional(),
+    /** Issue 49: only the users with this status; null, those without one. */
+    statusId: Id.nullable().optional(),
   }),
 );
 export const GetListUsersToExport = call(ok({ res: z.array(UserExportRowSchema) }))(

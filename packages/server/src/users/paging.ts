@@ -16,6 +16,8 @@ export interface UsersPageRequest {
   search?: string;
   sort: UserSortField;
   direction: 'asc' | 'desc';
+  /** Only the users with this status; null, those without one (issue 49). */
+  statusId?: number | null;
 }
 
 type UsersQuery<O> = SelectQueryBuilder<Database, 'users', O>;
@@ -23,6 +25,12 @@ type UsersQuery<O> = SelectQueryBuilder<Database, 'users', O>;
 function searched<O>(query: UsersQuery<O>, search: string | undefined): UsersQuery<O> {
   if (!search?.trim()) return query;
   return query.where(sql<boolean>`search_text like ${containsPattern(search)} escape '\\'`);
+}
+
+/** The users with this status, or without one (null); every user when undefined. */
+function withStatus<O>(query: UsersQuery<O>, statusId: number | null | undefined): UsersQuery<O> {
+  if (statusId === undefined) return query;
+  return statusId === null ? query.where('users.status_id', 'is', null) : query.where('users.status_id', '=', statusId);
 }
 
 /** The column or expression each sort reads; names compare without case (lower() folds ASCII on SQLite). */
@@ -53,24 +61,24 @@ function sortKey(sort: UserSortField) {
 export function userPaging(db: Db, users: UserStore) {
   return {
     async page(request: UsersPageRequest) {
-      const { start, limit, search, sort, direction } = request;
+      const { start, limit, search, sort, direction, statusId } = request;
       const [rows, count] = await Promise.all([
-        searched(db.selectFrom('users').selectAll('users'), search)
+        withStatus(searched(db.selectFrom('users').selectAll('users'), search), statusId)
           .orderBy(sortKey(sort), direction)
           .orderBy('users.id', direction)
           .limit(limit)
           .offset(start)
           .execute(),
-        searched(db.selectFrom('users'), search)
+        withStatus(searched(db.selectFrom('users'), search), statusId)
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .executeTakeFirstOrThrow(),
       ]);
       return { users: await users.listed(rows), totalRecords: Number(count.n) };
     },
 
-    /** The ids a search keeps, of every user or of a channel's members. */
-    async ids(search: string | undefined, channelId?: number): Promise<number[]> {
-      const rows = await searched(db.selectFrom('users').select('users.id'), search)
+    /** The ids a search keeps, of every user or of a channel's members, with a status or without one. */
+    async ids(search: string | undefined, channelId?: number, statusId?: number | null): Promise<number[]> {
+      const rows = await withStatus(searched(db.selectFrom('users').select('users.id'), search), statusId)
         .$if(channelId !== undefined, (q) =>
           q.where((eb) =>
             eb.exists(

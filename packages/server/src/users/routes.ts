@@ -188,7 +188,10 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
   // Issue 18: the list a page at a time, for organisations too large to load whole.
   const paging = services.userPages;
   route(GetUsersPage, async ({ body }) => ({ success: true, res: await paging.page(body) }));
-  route(GetUserIds, async ({ body }) => ({ success: true, res: await paging.ids(body.search, body.channelId) }));
+  route(GetUserIds, async ({ body }) => ({
+    success: true,
+    res: await paging.ids(body.search, body.channelId, body.statusId),
+  }));
 
   route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));
 

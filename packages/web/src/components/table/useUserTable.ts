@@ -24,7 +24,14 @@ export function useUserTable(
   kind: 'list' | 'selection',
   pageSizes: PageSizes,
   sortFields: Partial<Record<string, UserSortField>>,
-  { enabled = true }: { enabled?: boolean } = {},
+  {
+    enabled = true,
+    statusId,
+  }: {
+    enabled?: boolean;
+    /** Past the threshold, only the users with this status, or without one (null): the server filters (issue 49). */
+    statusId?: number | null;
+  } = {},
 ): {
   users: User[];
   query: { isPending: boolean; isError: boolean; refetch: () => unknown };
@@ -44,8 +51,9 @@ export function useUserTable(
       search: query.trim() || undefined,
       sort: (sort && sortFields[sort.id]) || 'createdAt',
       direction: sort && !sort.desc ? 'asc' : 'desc',
+      ...(statusId !== undefined ? { statusId } : {}),
     }),
-    [sortFields],
+    [sortFields, statusId],
   );
   const paging = useServerPaging(kind, pageSizes, (next) =>
     queryClient.fetchQuery({
@@ -75,7 +83,8 @@ export function useUserTable(
     server: {
       ...paging,
       rowCount: page.data?.res.totalRecords ?? 0,
-      allIds: () => api(GetUserIds, { search }).then((answer) => answer.res),
+      allIds: () =>
+        api(GetUserIds, { search, ...(statusId !== undefined ? { statusId } : {}) }).then((answer) => answer.res),
       sortable,
     },
   };

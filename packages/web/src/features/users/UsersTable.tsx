@@ -38,7 +38,7 @@ import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
 import { useLiveUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
 import { ResetSecondFactorButton } from './ResetSecondFactorButton.tsx';
-import { matchesStatus, type StatusFilter } from './statusFilter.ts';
+import { matchesStatus, type StatusFilter, usePagedStatusFilter } from './statusFilter.ts';
 import { UserSessionsButton } from './UserSessionsButton.tsx';
 import { StatusFilterSelect, UserStatusCell } from './userStatus.tsx';
 
@@ -83,14 +83,17 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const { t, i18n } = useTranslation(['users', 'common']);
   const full = variant === 'full';
   const texts = useListTexts('users');
-  const users = useUserTable(full ? 'selection' : 'list', PAGE_SIZES, SORT_FIELDS);
+  const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
+  const users = useUserTable(full ? 'selection' : 'list', PAGE_SIZES, SORT_FIELDS, {
+    statusId: statusFilter === 'all' ? undefined : statusFilter === 'none' ? null : statusFilter,
+  });
   useLiveUsers();
+  usePagedStatusFilter(users.server, statusFilter);
   const { t: tActivity } = useTranslation('activity');
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
   const [deleting, setDeleting] = useState<User | null>(null);
   const [selected, setSelected] = useState<number[]>([]);
-  const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
   const statuses = useMemberStatuses({ enabled: full });
 
   const language = i18n.resolvedLanguage;
@@ -121,10 +124,11 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
       }),
     [users.users, language, sentenceOf, t, statuses],
   );
-  // Past USERS_PAGED_ABOVE users the rows are the server's page: the filter keeps that page's.
+  // Past USERS_PAGED_ABOVE users the server filters the pages.
+  const paged = users.server !== undefined;
   const shownRows = useMemo(
-    () => (statusFilter === 'all' ? rows : rows.filter((row) => matchesStatus(statusFilter, row.status))),
-    [rows, statusFilter],
+    () => (statusFilter === 'all' || paged ? rows : rows.filter((row) => matchesStatus(statusFilter, row.status))),
+    [rows, statusFilter, paged],
   );
   const searchText = useCallback(
     (row: UserRow) =>
