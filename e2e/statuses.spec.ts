@@ -28,6 +28,7 @@ test('an administrator edits the statuses on /settings', async ({ browser, serve
     await expect(section.getByRole('alert')).toContainText('must not be empty');
 
     const added = row('nouveau statut');
+    await expect(added.getByLabel('Libellé (français)')).toHaveAttribute('aria-invalid', 'true');
     await added.getByLabel('Libellé (français)').fill('Au dépôt');
     await row('Au dépôt').getByLabel('Libellé (anglais)').fill('At the depot');
     await row('Au dépôt').getByLabel('Libellé (allemand)').fill('Im Depot');

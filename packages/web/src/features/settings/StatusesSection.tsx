@@ -48,6 +48,8 @@ export function StatusesSection() {
   const statuses = useStatuses();
   const [rows, setRows] = useState<Row[] | null>(null);
   const [failure, setFailure] = useState<string>();
+  // After a refused save, the empty labels are marked (the server's sentence names them too).
+  const [refused, setRefused] = useState(false);
   // The list as the server has it, until the administrator changes something.
   useEffect(() => {
     if (statuses.data && rows === null) setRows(rowsOf(statuses.data.res));
@@ -58,9 +60,13 @@ export function StatusesSection() {
       void client.invalidateQueries({ queryKey: callKey(GetMemberStatuses) });
       setRows(rowsOf(answer.res));
       setFailure(undefined);
+      setRefused(false);
       notify({ severity: 'success', message: t('common:server.statuses_saved') });
     },
-    onError: (error) => setFailure(errorMessage(error, t('settings:statuses.failed'))),
+    onError: (error) => {
+      setFailure(errorMessage(error, t('settings:statuses.failed')));
+      setRefused(true);
+    },
   });
 
   const shown = rows ?? [];
@@ -120,6 +126,7 @@ export function StatusesSection() {
                   size="small"
                   label={t(`settings:statuses.${field}`)}
                   value={row.label[language]}
+                  error={refused && row.label[language].trim() === ''}
                   onChange={(event) =>
                     change(row.key, (r) => ({ ...r, label: { ...r.label, [language]: event.target.value } }))
                   }
