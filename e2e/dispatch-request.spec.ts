@@ -69,7 +69,8 @@ test('a member calls dispatch from /talk (urgent, a note), sees its place, the t
   try {
     const { page } = m;
     await page.goto(`/talk/${channel.id}`);
-    await expect(page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible();
+    // The worker's first page on a busy machine: its chunks and catalogues come in first.
+    await expect(page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible({ timeout: 60_000 });
 
     await page.getByRole('button', { name: 'Call dispatch' }).click();
     const dialog = page.getByRole('dialog', { name: 'Call dispatch' });
@@ -89,9 +90,14 @@ test('a member calls dispatch from /talk (urgent, a note), sees its place, the t
     await expect(page.getByRole('button', { name: 'Call dispatch' })).toHaveCount(0);
     expect(await seriousViolations(page)).toEqual([]);
 
+    // On the members tab, a line under the talk button follows the request.
+    await page.getByRole('tab', { name: 'Members' }).click();
+    await expect(page.getByTestId('dispatch-request-line')).toHaveText('1st in line');
     const request = await requestOf(server, desk, mia.id);
     expect(request).toMatchObject({ priority: 'high', note: 'Flat tyre at gate 3' });
     await take(server, desk, request.requestId, 'channel');
+    await expect(page.getByTestId('dispatch-request-line')).toHaveText(`Dana Desk answers on ${channel.name}`);
+    await page.getByRole('tab', { name: 'Talk' }).click();
     await expect(statusOf(page)).toHaveText(`Dana Desk answers on ${channel.name}`);
 
     // Read again after a reload: the same request, from the list.

@@ -16,7 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { DispatchRequestDialog } from './DispatchRequestDialog.tsx';
 import { formatWaited, isEnded, requestSentence } from './requestSentence.ts';
-import { type KnownRequest, useDispatchRequest } from './useDispatchRequest.ts';
+import { type DispatchRequestHandle, type KnownRequest, useDispatchRequest } from './useDispatchRequest.ts';
 
 const visuallyHidden = {
   position: 'absolute',
@@ -28,8 +28,22 @@ const visuallyHidden = {
 } as const;
 
 export function DispatchRequestControl({ channelId, channelName }: { channelId: number; channelName: string }) {
+  const dispatchRequest = useDispatchRequest(channelId);
+  return <DispatchRequestCard channelId={channelId} channelName={channelName} dispatchRequest={dispatchRequest} />;
+}
+
+/** The button or the card, for a page that follows the request itself (useDispatchRequest) to show it elsewhere too. */
+export function DispatchRequestCard({
+  channelId,
+  channelName,
+  dispatchRequest,
+}: {
+  channelId: number;
+  channelName: string;
+  dispatchRequest: DispatchRequestHandle;
+}) {
   const { t } = useTranslation('dispatchRequest');
-  const { open, ended, dismiss, ask, cancel } = useDispatchRequest(channelId);
+  const { open, ended, dismiss, ask, cancel } = dispatchRequest;
   const [dialogOpen, setDialogOpen] = useState(false);
   const shown = open?.request ?? ended;
 
@@ -171,4 +185,24 @@ function useNow(everyMs: number | null): number {
     return () => clearInterval(timer);
   }, [everyMs]);
   return now;
+}
+
+/**
+ * One line for where the card is not shown (another tab of /talk): the request's sentence while it is open or has
+ * just ended, nothing otherwise; a live region too, so that a screen reader hears the take there as well.
+ */
+export function DispatchRequestLine({ dispatchRequest }: { dispatchRequest: DispatchRequestHandle }) {
+  const { t } = useTranslation('dispatchRequest');
+  const shown = dispatchRequest.open?.request ?? dispatchRequest.ended;
+  return (
+    <Typography
+      role="status"
+      aria-live="polite"
+      data-testid="dispatch-request-line"
+      variant="body2"
+      sx={shown ? { fontWeight: 600, color: 'text.secondary', textAlign: 'center' } : visuallyHidden}
+    >
+      {shown ? requestSentence(t, shown) : ''}
+    </Typography>
+  );
 }

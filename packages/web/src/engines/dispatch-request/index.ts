@@ -3,4 +3,5 @@
  * console's room), then its request's card (place in line, who took it, a transfer, its end) with "Annuler la
  * demande". The dispatchers' queue is features/dispatch's.
  */
-export { DispatchRequestControl } from './DispatchRequestControl.tsx';
+export { DispatchRequestCard, DispatchRequestControl, DispatchRequestLine } from './DispatchRequestControl.tsx';
+export { type DispatchRequestHandle, useDispatchRequest } from './useDispatchRequest.ts';

@@ -29,6 +29,8 @@ export interface KnownRequest {
 
 const isOpen = (request: DispatchRequest) => (OPEN_DISPATCH_STATES as readonly string[]).includes(request.state);
 
+export type DispatchRequestHandle = ReturnType<typeof useDispatchRequest>;
+
 export function useDispatchRequest(channelId: number) {
   const userId = useSession()?.user?.id;
   const [known, setKnown] = useState<ReadonlyMap<number, KnownRequest>>(new Map());

@@ -17,6 +17,11 @@ import { useApiQuery } from '../../api/queries.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { useActivitySentence } from '../../engines/activities/index.ts';
+import {
+  type DispatchRequestHandle,
+  DispatchRequestLine,
+  useDispatchRequest,
+} from '../../engines/dispatch-request/index.ts';
 import { useChannelAlerts } from '../../engines/emergency/index.ts';
 import { RoomMapSection } from '../../engines/map/index.ts';
 import { type ChannelMember, ChatPanel, type RoomChannel, RoomFrame, useRoom } from '../../engines/room/index.ts';
@@ -79,6 +84,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
   const position = usePositionSharing(room.socket, room.connected);
   const wakeLock = useWakeLock();
   const alerts = useChannelAlerts(room.socket, room.me?.id);
+  const dispatchRequest = useDispatchRequest(channel.id);
   const describe = useActivitySentence();
   const describeActivity = useCallback(
     (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
@@ -115,6 +121,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             alerts={alerts}
             position={position}
             wakeLock={wakeLock}
+            dispatchRequest={dispatchRequest}
           />
         ) : null}
         {tab === 'chat' ? (
@@ -141,19 +148,32 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
           </Box>
         ) : null}
       </Box>
-      {tab === 'members' || tab === 'map' ? <CompactTalkBar voice={talkVoice} /> : null}
+      {tab === 'members' || tab === 'map' ? (
+        <CompactTalkBar voice={talkVoice} dispatchRequest={dispatchRequest} />
+      ) : null}
     </Box>
   );
 }
 
-/** Under the members and the map: a smaller hold-to-talk button, so a member talks without going back. */
-function CompactTalkBar({ voice }: { voice: ReturnType<typeof useTalkChannelVoice> }) {
+/**
+ * Under the members and the map: a smaller hold-to-talk button, so a member talks without going back, and where
+ * its dispatch request stands.
+ */
+function CompactTalkBar({
+  voice,
+  dispatchRequest,
+}: {
+  voice: ReturnType<typeof useTalkChannelVoice>;
+  dispatchRequest: DispatchRequestHandle;
+}) {
   return (
     <Box
       sx={{
         py: 1,
         display: 'flex',
-        justifyContent: 'center',
+        flexDirection: 'column',
+        alignItems: 'center',
+        gap: 0.5,
         borderTop: '1px solid',
         borderColor: 'divider',
         bgcolor: 'background.paper',
@@ -168,6 +188,7 @@ function CompactTalkBar({ voice }: { voice: ReturnType<typeof useTalkChannelVoic
         compact
         label={voice.replyLabel}
       />
+      <DispatchRequestLine dispatchRequest={dispatchRequest} />
     </Box>
   );
 }

@@ -8,7 +8,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
-import { DispatchRequestControl } from '../../engines/dispatch-request/index.ts';
+import { DispatchRequestCard, type DispatchRequestHandle } from '../../engines/dispatch-request/index.ts';
 import { ChannelAlertList, SosButton, type useChannelAlerts } from '../../engines/emergency/index.ts';
 import type { RoomChannel, useRoom } from '../../engines/room/index.ts';
 import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } from '../../engines/voice/index.ts';
@@ -32,9 +32,21 @@ export interface TalkPanelProps {
   alerts: ReturnType<typeof useChannelAlerts>;
   position: ReturnType<typeof usePositionSharing>;
   wakeLock: ReturnType<typeof useWakeLock>;
+  /** The member's dispatch request here, followed by the page (its other tabs show it too). */
+  dispatchRequest: DispatchRequestHandle;
 }
 
-export function TalkPanel({ room, channel, voice, missed, talkKey, alerts, position, wakeLock }: TalkPanelProps) {
+export function TalkPanel({
+  room,
+  channel,
+  voice,
+  missed,
+  talkKey,
+  alerts,
+  position,
+  wakeLock,
+  dispatchRequest,
+}: TalkPanelProps) {
   const { t: tRoom } = useTranslation('room');
   const { state } = room.voice;
   return (
@@ -80,7 +92,7 @@ export function TalkPanel({ room, channel, voice, missed, talkKey, alerts, posit
           {tRoom('ptt.listenOnly')}
         </Typography>
       ) : null}
-      <DispatchRequestControl channelId={channel.id} channelName={channel.name} />
+      <DispatchRequestCard channelId={channel.id} channelName={channel.name} dispatchRequest={dispatchRequest} />
       <TalkKeyControl talkKey={talkKey} />
       <ChannelAlertList alerts={alerts.others} />
       <Box sx={{ display: 'flex', justifyContent: 'center' }}>
