@@ -17,8 +17,22 @@ mkdirSync(outDir, { recursive: true });
 const PHONE = { width: 390, height: 844 };
 const WIDE = { width: 1400, height: 900 };
 const TEXTS = {
-  fr: { call: 'Appeler le dispatch', note: 'Note (facultatif)', submit: 'Appeler', cancel: 'Annuler la demande' },
-  en: { call: 'Call dispatch', note: 'Note (optional)', submit: 'Call', cancel: 'Cancel the request' },
+  fr: {
+    call: 'Appeler le dispatch',
+    note: 'Note (facultatif)',
+    submit: 'Appeler',
+    cancel: 'Annuler la demande',
+    talk: 'Parler',
+    members: 'Membres',
+  },
+  en: {
+    call: 'Call dispatch',
+    note: 'Note (optional)',
+    submit: 'Call',
+    cancel: 'Cancel the request',
+    talk: 'Talk',
+    members: 'Members',
+  },
 } as const;
 
 const server = await startServer();
@@ -81,6 +95,10 @@ try {
     await call(dana, '/user/api/takeDispatchCall', { requestId: miaRequest, answer: 'channel' });
     await page.getByTestId('dispatch-request-status').filter({ hasText: 'Dana' }).waitFor();
     await shot('4-taken-on-channel');
+    await page.getByRole('tab', { name: texts.members }).click();
+    await page.getByTestId('dispatch-request-line').filter({ hasText: 'Dana' }).waitFor();
+    await shot('4-taken-members-tab');
+    await page.getByRole('tab', { name: texts.talk }).click();
 
     await call(dana, '/user/api/transferDispatchCall', { requestId: miaRequest, toUserId: sam.id });
     await page.getByTestId('dispatch-request-status').filter({ hasText: 'Sam' }).waitFor();
