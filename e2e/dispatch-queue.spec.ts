@@ -3,8 +3,8 @@
  * appears live on two dispatchers' pages; one takes it on the channel (its tile is added and selected), the
  * other sees who holds it; send back, close (it moves to the day's ended requests); a transfer offered to the
  * second dispatcher, accepted in its alert dialog; a take by private call shows the desk's call; the panel's
- * heading in French, English and German. The
- * queue's rules (the race, the timers, who sees what) are the server's tests (dispatch-queue*.test.ts).
+ * heading in French, English and German. The queue's rules (the race, the timers, who sees what) are the
+ * server's tests (dispatch-queue*.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,6 +14,8 @@ import { type Account, expect as baseExpect, type TalkgroupServer, test, unique 
 import { openAs } from './room-support.ts';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
+/** The console's first paint loads its chunks: on a machine busy with other suites it may take longer. */
+const FIRST_PAINT = { timeout: 90_000 };
 
 test.describe.configure({ timeout: 180_000 });
 
@@ -70,9 +72,9 @@ test('a request appears live on two desks; one takes it on the channel, sends it
     await d.page.goto('/dispatch');
     await s.page.goto('/dispatch');
     const queue = queueOf(d.page, "File d'attente");
-    await expect(queue.getByRole('heading', { name: /^File d'attente/ })).toBeVisible();
+    await expect(queue.getByRole('heading', { name: /^File d'attente/ })).toBeVisible(FIRST_PAINT);
     await expect(queue.getByText("Personne n'attend.")).toBeVisible();
-    await expect(queueOf(s.page, "File d'attente").getByText("Personne n'attend.")).toBeVisible();
+    await expect(queueOf(s.page, "File d'attente").getByText("Personne n'attend.")).toBeVisible(FIRST_PAINT);
 
     const asked = await server.call(
       '/user/api/requestDispatchCall',
@@ -151,21 +153,22 @@ test('a request taken by private call rings from the desk; a transfer is offered
     await d.page.goto('/dispatch');
     await s.page.goto('/dispatch');
     const queue = queueOf(d.page, 'Call queue');
-    await expect(queue.getByRole('heading', { name: /^Call queue/ })).toBeVisible();
+    await expect(queue.getByRole('heading', { name: /^Call queue/ })).toBeVisible(FIRST_PAINT);
     await expect(queue.getByRole('group', { name: 'Answer by' })).toBeVisible();
     const samQueue = queueOf(s.page, 'Warteschlange');
-    await expect(samQueue.getByRole('heading', { name: /^Warteschlange/ })).toBeVisible();
+    await expect(samQueue.getByRole('heading', { name: /^Warteschlange/ })).toBeVisible(FIRST_PAINT);
     await expect(samQueue.getByText('Niemand wartet.')).toBeVisible();
 
     await server.call('/user/api/requestDispatchCall', { channelId: dock.id }, alex.token);
     const row = queue.getByRole('listitem').filter({ hasText: 'Alex Martin' });
     // Taken by a private call (the default answer): the server rings the member, and this desk shows the call.
     await row.getByRole('button', { name: 'Take Alex Martin' }).click();
-    await expect(row).toContainText('Taken by Dana Desk · private call');
+    // (The call rings 30 s: the call is checked first, the row after.)
     const calling = d.page.getByRole('dialog', { name: 'Private call' });
     await expect(calling.getByRole('status')).toHaveText('Calling Alex Martin…');
     await calling.getByRole('button', { name: 'Cancel the call' }).click();
     await expect(calling).toBeHidden();
+    await expect(row).toContainText('Taken by Dana Desk · private call');
 
     await row.getByRole('button', { name: 'Transfer Alex Martin' }).click();
     const picker = d.page.getByRole('dialog', { name: "Transfer Alex Martin's request" });

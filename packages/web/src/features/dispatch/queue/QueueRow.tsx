@@ -3,6 +3,10 @@
  * (ticking), its state and holder, and what this dispatcher may do with it, each button named by its verb and
  * the requester. A request recalled by the server (it waited too long) is marked.
  */
+import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
+import HeadsetMicIcon from '@mui/icons-material/HeadsetMic';
+import HighlightOffIcon from '@mui/icons-material/HighlightOff';
+import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
@@ -35,6 +39,13 @@ const ACTION_VARIANT: Record<QueueAction, 'contained' | 'outlined' | 'text'> = {
   transfer: 'outlined',
   close: 'text',
 };
+
+function StateIcon({ state }: { state: DispatchRequest['state'] }) {
+  if (state === 'taken') return <HeadsetMicIcon />;
+  if (state === 'transferring') return <SwapHorizIcon />;
+  if (state === 'closed') return <CheckCircleOutlineIcon />;
+  return <HighlightOffIcon />;
+}
 
 export function QueueRow({ entry, now, actions, busy, onAction }: QueueRowProps) {
   const { t, i18n } = useTranslation('dispatch');
@@ -82,23 +93,31 @@ export function QueueRow({ entry, now, actions, busy, onAction }: QueueRowProps)
         bgcolor: reminded ? 'rgba(237, 108, 2, 0.08)' : undefined,
       }}
     >
-      {waiting && request.position !== null ? (
-        <Box
-          aria-label={t('queue.placeLabel', { position: request.position })}
-          role="img"
-          sx={{
-            minWidth: 40,
-            height: 40,
-            borderRadius: 2,
-            display: 'grid',
-            placeItems: 'center',
-            fontWeight: 800,
-            bgcolor: 'action.selected',
-          }}
-        >
-          {request.position === 1 ? t('queue.placeFirst') : t('queue.place', { position: request.position })}
-        </Box>
-      ) : null}
+      <Box
+        {...(waiting && request.position !== null
+          ? { role: 'img', 'aria-label': t('queue.placeLabel', { position: request.position }) }
+          : { 'aria-hidden': true })}
+        sx={{
+          minWidth: 40,
+          height: 40,
+          borderRadius: 2,
+          display: 'grid',
+          placeItems: 'center',
+          fontWeight: 800,
+          bgcolor: waiting ? 'action.selected' : undefined,
+          color: waiting ? undefined : 'text.secondary',
+        }}
+      >
+        {waiting && request.position !== null ? (
+          request.position === 1 ? (
+            t('queue.placeFirst')
+          ) : (
+            t('queue.place', { position: request.position })
+          )
+        ) : (
+          <StateIcon state={request.state} />
+        )}
+      </Box>
       <Box sx={{ flex: '1 1 220px', minWidth: 0 }}>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
           <Typography component="span" sx={{ fontWeight: 700 }}>
