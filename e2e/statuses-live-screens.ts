@@ -1,7 +1,7 @@
 /**
  * Screenshots of members' statuses to look at (not a test), in French and English at 1400 and 390 px wide: the
  * dispatch console's tile with its members and their statuses, its map (a marker's popup open), and the users
- * list with its status column and filter. `npm run build && node e2e/statuses-live-screens.ts [outDir]` (default
+ * list with its status column and filter; and a channel's participants in the console's room and on /talk. `npm run build && node e2e/statuses-live-screens.ts [outDir]` (default
  * test-results/statuses-live-screens).
  */
 import { mkdirSync } from 'node:fs';
@@ -84,6 +84,26 @@ try {
       await office.page.screenshot({ path: path.join(outDir, `users-filter-${suffix}.png`) });
       await office.close();
     }
+  }
+  // A channel's participants: the console's room (sidebar and table) and /talk's members tab.
+  for (const language of ['fr', 'en'] as const) {
+    const room = await openAs(browser, server.baseURL, admin, { language, viewport: { width: 1400, height: 900 } });
+    await room.page.goto(`/groupCallView/${encodeURIComponent(quai.rtcSession)}`);
+    await room.page
+      .getByRole('img', { name: /Sur place|On scene/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await room.page.screenshot({ path: path.join(outDir, `room-${language}-1400.png`), fullPage: true });
+    await room.close();
+    const talk = await openAs(browser, server.baseURL, ines, { language, viewport: { width: 390, height: 844 } });
+    await talk.page.goto(`/talk/${quai.id}`);
+    await talk.page.getByRole('tab', { name: language === 'fr' ? 'Membres' : 'Members' }).click();
+    await talk.page
+      .getByRole('img', { name: /Sur place|On scene/ })
+      .first()
+      .waitFor({ timeout: 60_000 });
+    await talk.page.screenshot({ path: path.join(outDir, `talk-members-${language}-390.png`) });
+    await talk.close();
   }
   console.log(`screenshots in ${outDir}`);
 } finally {

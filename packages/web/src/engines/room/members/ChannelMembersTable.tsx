@@ -1,6 +1,6 @@
 /**
  * The channel users table beside the map (spec section 2): sortable by name, a filter box, a connected
- * indicator, each member's status with its age and, for a dispatcher, "Statut de {name}" (issue 49). Clicking a row centres the map on the member, or says 'Unknown location' when its position
+ * indicator; under each name its status with its age and, for a dispatcher, "Statut de {name}" (issue 49). Clicking a row centres the map on the member, or says 'Unknown location' when its position
  * is not known. Spec section 9: up to 1000 rows per page, with no choice.
  */
 import FiberManualRecordIcon from '@mui/icons-material/FiberManualRecord';
@@ -9,6 +9,7 @@ import Typography from '@mui/material/Typography';
 import { MaterialReactTable, type MRT_ColumnDef } from 'material-react-table';
 import { createContext, useCallback, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useMay } from '../../../api/session.ts';
 import { type MemberStatusEntry, statusLabel, useMemberStatuses } from '../../../api/statuses.ts';
 import { StatusChip } from '../../../components/StatusChip.tsx';
 import { SearchField } from '../../../components/table/SearchField.tsx';
@@ -59,6 +60,29 @@ function ConnectedCell({ row }: CellProps) {
   return <ConnectedDot member={row.original} />;
 }
 
+/** The members' statuses, for the status cells (MRT calls cells as functions defined once: they read them here). */
+const StatusesContext = createContext<ReadonlyMap<number, MemberStatusEntry>>(new Map());
+
+/** Under the name: the member's status (when any) and, for a dispatcher, its menu; a click does not select the row. */
+function StatusLine({ member }: { member: ChannelMember }) {
+  const entry = useContext(StatusesContext).get(member.user.id);
+  const dispatches = useMay().somewhere('channel.dispatch');
+  if (!entry && !dispatches) return null;
+  return (
+    <Box
+      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minWidth: 0, mt: 0.25 }}
+      onClick={(event) => event.stopPropagation()}
+      onKeyDown={(event) => event.stopPropagation()}
+    >
+      {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
+      <MemberStatusButton
+        user={{ id: member.user.id, name: memberName(member.user) }}
+        statusId={entry?.status.id ?? null}
+      />
+    </Box>
+  );
+}
+
 function NameCell({ row }: CellProps) {
   return (
     <Box sx={{ minWidth: 0 }}>
@@ -70,28 +94,7 @@ function NameCell({ row }: CellProps) {
           {row.original.user.pseudo}
         </Typography>
       ) : null}
-    </Box>
-  );
-}
-
-/** The members' statuses, for the status cells (MRT calls cells as functions defined once). */
-const StatusesContext = createContext<ReadonlyMap<number, MemberStatusEntry>>(new Map());
-
-/** The member's status (when any) and, for a dispatcher, its menu; a click does not select the row. */
-function StatusCell({ row }: CellProps) {
-  const member = row.original;
-  const entry = useContext(StatusesContext).get(member.user.id);
-  return (
-    <Box
-      sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minWidth: 0 }}
-      onClick={(event) => event.stopPropagation()}
-      onKeyDown={(event) => event.stopPropagation()}
-    >
-      {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
-      <MemberStatusButton
-        user={{ id: member.user.id, name: memberName(member.user) }}
-        statusId={entry?.status.id ?? null}
-      />
+      <StatusLine member={row.original} />
     </Box>
   );
 }
@@ -142,13 +145,6 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
         Cell: NameCell,
       },
       {
-        id: 'status',
-        header: t('members.status'),
-        accessorFn: (member) => statusText(statuses.get(member.user.id), language),
-        size: 170,
-        Cell: StatusCell,
-      },
-      {
         id: 'call',
         header: t('members.call'),
         enableSorting: false,
@@ -156,7 +152,7 @@ export function ChannelMembersTable({ members, isLoading, onSelect }: ChannelMem
         Cell: CallCell,
       },
     ],
-    [t, statuses, language],
+    [t],
   );
 
   const table = useConsoleTable<ChannelMember>({

@@ -1,5 +1,6 @@
 /**
- * One tile per participant with its name and a talking indicator (spec section 2). The layout follows the
+ * One tile per participant with its name, a talking indicator (spec section 2) and its status with its age
+ * (issue 49). The layout follows the
  * count: 1, 2–4, 5–6, 7–8 and 9–13 participants; 'Waiting for users' when nobody else is in the room.
  * The video room lays its peers out in columns of four instead.
  */
@@ -12,6 +13,8 @@ import Typography from '@mui/material/Typography';
 import { keyframes } from '@mui/system';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { type MemberStatusEntry, useMemberStatuses } from '../../../api/statuses.ts';
+import { StatusChip } from '../../../components/StatusChip.tsx';
 import type { PeerState } from '../../../engines/voice/index.ts';
 import { gridBand, gridColumns } from './gridLayout.ts';
 
@@ -50,10 +53,13 @@ export function ParticipantTile({
   peer,
   video = false,
   dense = false,
+  status,
 }: {
   peer: PeerState;
   video?: boolean;
   dense?: boolean;
+  /** The participant's status now (issue 49), when it has one. */
+  status?: MemberStatusEntry;
 }) {
   const { t } = useTranslation('room');
   const name = peer.name || t('participants.unnamed');
@@ -123,6 +129,7 @@ export function ParticipantTile({
                 ? t('participants.connecting')
                 : t('participants.listening')}
       </Typography>
+      {status ? <StatusChip status={status.status} since={status.since} setBy={status.setBy} /> : null}
     </Paper>
   );
 }
@@ -142,6 +149,7 @@ export function ParticipantsGrid({
   dense = false,
 }: ParticipantsGridProps) {
   const { t } = useTranslation('room');
+  const statuses = useMemberStatuses();
   if (peers.length === 0) {
     return (
       <Box
@@ -193,7 +201,13 @@ export function ParticipantsGrid({
       }
     >
       {peers.map((peer) => (
-        <ParticipantTile key={peer.id} peer={peer} video={video} dense={dense || peers.length > 8} />
+        <ParticipantTile
+          key={peer.id}
+          peer={peer}
+          video={video}
+          dense={dense || peers.length > 8}
+          status={peer.userId === null ? undefined : statuses.get(peer.userId)}
+        />
       ))}
     </Box>
   );
