@@ -117,6 +117,17 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/acknowledgeEmergencyAlert': inChannel((f) => ({ alertId: f.alertId }), { refusal: 'not_allowed' }),
   '/user/api/getSentInvitation': plain((f) => ({ aUserId: f.insider.id })),
   '/user/api/getmyfriendlists': plain((f) => ({ idUser: f.insider.id })),
+  '/user/api/requestDispatchCall': inChannel((f) => ({ channelId: f.channelId })),
+  '/user/api/listDispatchCalls': plain(() => ({})),
+  '/user/api/listStatuses': plain(() => ({})),
+  '/user/api/getMemberStatuses': plain(() => ({})),
+  '/user/api/setMyStatus': plain(() => ({ statusId: null })),
+  '/user/api/setStatuses': plain(() => ({
+    statuses: [{ label: { fr: 'Dispo', en: 'Free', de: 'Frei' }, color: '#2e7d32' }],
+  })),
+  '/user/api/setUserStatus': inChannel((f) => ({ userId: f.insider.id, statusId: null }), {
+    refusal: 'status_not_allowed',
+  }),
   '/user/api/getinvitationlists': plain((f) => ({ idUser: f.insider.id })),
   '/user/api/getGeofences': [
     plain(() => ({})),
@@ -198,8 +209,6 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/confirmIdentity': "second-factor.test.ts (needs the caller's own password or code)",
   '/user/api/setChannelScan': 'scan.test.ts (only one of the caller’s own channels: 404 for another)',
   '/user/api/declinePushedCall': 'push.test.ts (public: only with the ringing call’s decline key, from its push)',
-  '/user/api/requestDispatchCall': inChannel((f) => ({ channelId: f.channelId })),
-  '/user/api/listDispatchCalls': plain(() => ({})),
   '/user/api/cancelDispatchCall': 'dispatch-queue.test.ts (only its member, only while it is open)',
   '/user/api/takeDispatchCall': 'dispatch-queue.test.ts (one take wins: a second caller gets 409)',
   '/user/api/returnDispatchCall': 'dispatch-queue.test.ts (only its holder or an administrator, only once taken)',
@@ -207,15 +216,6 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/answerDispatchTransfer': 'dispatch-queue-timers.test.ts (only the dispatcher it is transferred to)',
   '/user/api/closeDispatchCall': 'dispatch-queue.test.ts (only its holder or an administrator)',
   '/user/api/listDispatchTransferTargets': 'dispatch-queue-timers.test.ts (needs a request of the channel)',
-  '/user/api/listStatuses': plain(() => ({})),
-  '/user/api/getMemberStatuses': plain(() => ({})),
-  '/user/api/setMyStatus': plain(() => ({ statusId: null })),
-  '/user/api/setStatuses': plain(() => ({
-    statuses: [{ label: { fr: 'Dispo', en: 'Free', de: 'Frei' }, color: '#2e7d32' }],
-  })),
-  '/user/api/setUserStatus': inChannel((f) => ({ userId: f.insider.id, statusId: null }), {
-    refusal: 'status_not_allowed',
-  }),
 };
 
 /** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */

@@ -88,7 +88,9 @@ describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
     expect(targets.body.res.map((t: { name: string }) => t.name)).not.toContain('Olga Other');
 
     // Declined: back to Dana.
-    expect((await transfer()).body.res.state).toBe('transferring');
+    const asked = (await transfer()).body.res;
+    expect(asked.state).toBe('transferring');
+    expect(Date.parse(asked.transferUntil) - Date.now()).toBeLessThanOrEqual(LIMITS.transferMs);
     expect(await nextChange(alexPhone, requestId, (r) => r.state === 'transferring')).toMatchObject({
       transferTo: { name: 'Sam Desk' },
     });

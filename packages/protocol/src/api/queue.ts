@@ -61,6 +61,8 @@ export const DispatchRequestSchema = z.object({
   heldBy: Person.optional(),
   /** Transferring: the dispatcher asked to take it over (it accepts or declines within 30 s). */
   transferTo: Person.optional(),
+  /** Transferring: when it comes back to its holder unless the other dispatcher answers. */
+  transferUntil: z.string().optional(),
   /** Once it waited longer than DISPATCH_REMIND_SECONDS: when it was recalled to the dispatchers. */
   remindedAt: z.string().optional(),
   /** How its holder answered: a private call (`callId`) or on the channel. */

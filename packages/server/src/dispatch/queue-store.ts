@@ -55,7 +55,10 @@ export function toRequest(row: RequestRow, position: number | null, now: number)
       ? { heldBy: { userId: row.held_by_id, name: row.held_by_name } }
       : {}),
     ...(row.state === 'transferring' && row.transfer_to_id !== null && row.transfer_to_name !== null
-      ? { transferTo: { userId: row.transfer_to_id, name: row.transfer_to_name } }
+      ? {
+          transferTo: { userId: row.transfer_to_id, name: row.transfer_to_name },
+          ...(row.transfer_until ? { transferUntil: row.transfer_until } : {}),
+        }
       : {}),
     ...(row.reminded_at ? { remindedAt: row.reminded_at } : {}),
     ...(row.answer && row.state === 'taken' ? { answer: row.answer as 'private' | 'channel' } : {}),

@@ -22,7 +22,11 @@ export interface TransferOfferDialogProps {
 export function TransferOfferDialog({ entry, now, busy, onAnswer }: TransferOfferDialogProps) {
   const { t } = useTranslation('dispatch');
   const { request } = entry;
-  const seconds = Math.max(0, Math.ceil((entry.receivedAt + DISPATCH_TRANSFER_MS - now) / 1000));
+  // The server's deadline when it gives one (DISPATCH_TRANSFER_SECONDS, a page reloaded mid-transfer); else 30 s from the push.
+  const until = entry.request.transferUntil
+    ? Date.parse(entry.request.transferUntil)
+    : entry.receivedAt + DISPATCH_TRANSFER_MS;
+  const seconds = Math.max(0, Math.ceil((until - now) / 1000));
   return (
     <Dialog open role="alertdialog" aria-labelledby="transfer-offer-title" aria-describedby="transfer-offer-details">
       <DialogTitle id="transfer-offer-title">
