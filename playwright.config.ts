@@ -18,8 +18,8 @@ export default defineConfig({
   // and browser, share two cores; a page can take seconds to draw when both are busy (an import hashing
   // passwords next to it), so the bounds leave room for a busy machine: the unit suite runs beside the browser
   // tests (scripts/test-all.ts), and a fresh-clone CI on a loaded machine drew a sign-up page in over 30 s.
-  timeout: 180_000,
-  expect: { timeout: 45_000 },
+  timeout: 300_000,
+  expect: { timeout: 60_000 },
   reporter: process.env.CI ? [['list'], ['html', { open: 'never' }]] : 'list',
   // E2E_OUTPUT_DIR: a separate folder when several runs share the checkout.
   outputDir: process.env.E2E_OUTPUT_DIR ?? 'test-results',

@@ -68,11 +68,11 @@ test('every console screen and dialog has no serious or critical accessibility v
 
   await useSession(page, admin);
   await page.goto('/dashboard');
-  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 60_000 });
   await check('dashboard');
 
   await page.goto('/usersList');
-  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 60_000 });
   await check('users');
   await page.getByRole('main').getByRole('button', { name: 'Add User' }).click();
   await expect(page.getByRole('dialog', { name: 'Add User' })).toBeVisible();
@@ -89,7 +89,7 @@ test('every console screen and dialog has no serious or critical accessibility v
   await page.keyboard.press('Escape');
 
   await page.goto('/channelsList');
-  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 60_000 });
   await check('channels');
   await page.getByRole('main').getByRole('button', { name: 'Add Channel' }).click();
   await expect(page.getByRole('dialog', { name: 'Add Channel' })).toBeVisible();
@@ -97,7 +97,7 @@ test('every console screen and dialog has no serious or critical accessibility v
   await page.keyboard.press('Escape');
 
   await page.goto('/activities');
-  await expect(page.getByRole('heading', { level: 1, name: 'Activities List' })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Activities List' })).toBeVisible({ timeout: 60_000 });
   await check('activities');
 
   // Mia in the room too: her participant tile is checked with the room.
@@ -105,8 +105,8 @@ test('every console screen and dialog has no serious or critical accessibility v
   try {
     await other.page.goto(roomUrl(channel.rtcSession));
     await page.goto(roomUrl(channel.rtcSession));
-    await expect(page.getByRole('button', { name: 'Push to talk' })).toBeEnabled({ timeout: 30_000 });
-    await expect(page.getByRole('listitem', { name: /Mia Axe/ })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('button', { name: 'Push to talk' })).toBeEnabled({ timeout: 60_000 });
+    await expect(page.getByRole('listitem', { name: /Mia Axe/ })).toBeVisible({ timeout: 60_000 });
     await check('room');
   } finally {
     await other.close();

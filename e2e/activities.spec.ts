@@ -12,7 +12,7 @@ async function openActivities(page: Page, server: TalkgroupServer, admin: Accoun
   await useSession(page, admin);
   await page.goto(`${server.baseURL}/activities`);
   // The first page load fetches the page's code and texts: allow for a busy machine.
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
 }
 
 /** A sign-in by "Person <label>" at the given moment. */

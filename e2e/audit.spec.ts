@@ -18,7 +18,7 @@ test('an administrator finds its channel change in the audit log, in French', as
   await page.goto('/dashboard');
   await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
   await page.getByRole('link', { name: 'Journal d’audit' }).click();
-  await expect(page.getByRole('heading', { level: 1, name: 'Journal d’audit' })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('heading', { level: 1, name: 'Journal d’audit' })).toBeVisible({ timeout: 60_000 });
   const row = page
     .getByRole('row')
     .filter({ hasText: `${name} bis` })

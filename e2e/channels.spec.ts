@@ -9,7 +9,7 @@ import { type Account, expect, type TalkgroupServer, test, unique, useSession } 
 async function openChannels(page: Page, admin: Account) {
   await useSession(page, admin);
   await page.goto('/channelsList');
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
 }
 
 async function channelByName(server: TalkgroupServer, admin: Account, name: string) {

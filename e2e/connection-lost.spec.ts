@@ -32,14 +32,14 @@ test('a reload records no connexion_lost; a network lost for longer than the gra
     await useSession(page, await login(server, member.login, member.password));
     await page.goto('/talk');
     await expect(page.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
-    await expect.poll(connectedCount, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(connectedCount, { timeout: 60_000 }).toBeGreaterThan(0);
 
     // Reloads: the page says goodbye each time; once it is back, three grace periods pass with no entry.
     for (let i = 0; i < 2; i += 1) {
       await page.reload();
       await expect(page.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
     }
-    await expect.poll(connectedCount, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(connectedCount, { timeout: 60_000 }).toBeGreaterThan(0);
     await page.waitForTimeout(6_000);
     expect(await lostEntries()).toBe(0);
 
@@ -77,7 +77,7 @@ test("a page the server refuses says why, in the reader's language, and connects
     await expect(secondPage.getByRole('status').filter({ hasText: full })).toBeVisible();
     // The first page goes: the second connects by itself and the sentence goes.
     await first.close();
-    await expect(secondPage.getByText(full)).toBeHidden({ timeout: 30_000 });
+    await expect(secondPage.getByText(full)).toBeHidden({ timeout: 60_000 });
     const sockets = async () => {
       const users = await server.call('/user/api/getAllUsers', {}, admin.token);
       const bea = (users.body.res as Array<{ id: number; user_sockets: unknown[] }>).find((u) => u.id === member.id);

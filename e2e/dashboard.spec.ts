@@ -30,7 +30,7 @@ async function openDashboard(page: Page, { server, admin }: Team) {
   await useSession(page, admin);
   await page.goto(`${server.baseURL}/dashboard`);
   // The first page load fetches the page's code and texts: allow for a busy machine.
-  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
 }
 
 const tile = (page: Page, name: string) => page.getByRole('region', { name });

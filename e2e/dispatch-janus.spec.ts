@@ -11,7 +11,7 @@ import { janusDeployment, stopLeftovers, transportOf } from './media-servers.ts'
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { heardAbove, openAs, type RoomPage, silentBelow, TONE_WAV } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });

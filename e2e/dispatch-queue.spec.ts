@@ -13,7 +13,7 @@ import { io, type Socket } from 'socket.io-client';
 import { type Account, expect as baseExpect, type TalkgroupServer, test, unique } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 /** The console's first paint loads its chunks: on a machine busy with other suites it may take longer. */
 const FIRST_PAINT = { timeout: 90_000 };
 

@@ -72,7 +72,7 @@ try {
 
     await page.goto(`/talk/${channel.id}`);
     await page.getByRole('button', { name: texts.call }).waitFor();
-    await page.waitForFunction(() => window.__talkgroupRoom?.micReady === true, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__talkgroupRoom?.micReady === true, undefined, { timeout: 60_000 });
     await shot('1-talk');
 
     await page.getByRole('button', { name: texts.call }).click();

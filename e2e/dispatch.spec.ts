@@ -11,7 +11,7 @@ import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { heardAbove, openAs, roomUrl, TONE_WAV } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 300_000 });

@@ -9,7 +9,7 @@ import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, TONE_WAV } from './room-support.ts';
 
 // A busy machine may be slow: wait on states, with deadlines to match.
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });

@@ -10,7 +10,7 @@ import { type Account, expect, type TalkgroupServer, test, unique, useSession } 
 async function open(page: Page, admin: Account, path: '/usersList' | '/channelsList') {
   await useSession(page, admin);
   await page.goto(path);
-  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 45_000 });
+  await expect(page.getByRole('main').locator('tbody tr').first()).toBeVisible({ timeout: 60_000 });
 }
 
 /** Clicks a button that downloads a file; returns the file's name and its first sheet. */
@@ -133,7 +133,7 @@ test.describe('spreadsheets (French)', () => {
     await expect(confirm).toContainText('Importer 4 lignes ?');
     await confirm.getByRole('button', { name: 'Confirmer' }).click();
 
-    await expect(page.getByRole('dialog', { name: "Résultat de l'import" })).toBeVisible({ timeout: 45_000 });
+    await expect(page.getByRole('dialog', { name: "Résultat de l'import" })).toBeVisible({ timeout: 60_000 });
     await expect(group(page, 'Non ajoutés')).toContainText(`carl.${tag}@example.org`);
     await expect(group(page, 'Non ajoutés').getByRole('listitem')).toHaveCount(1);
     await expect(group(page, 'Déjà existants')).toContainText(existing.login);
@@ -290,7 +290,7 @@ test.describe('an import an administrator can trust (English)', () => {
       if (update) await dialog.getByRole('checkbox', { name: /Update existing users/ }).check();
       await dialog.getByRole('button', { name: 'Import', exact: true }).click();
       await page.getByRole('alertdialog', { name: 'Are you sure?' }).getByRole('button', { name: 'Confirm' }).click();
-      await expect(page.getByRole('dialog', { name: 'Import result' })).toBeVisible({ timeout: 45_000 });
+      await expect(page.getByRole('dialog', { name: 'Import result' })).toBeVisible({ timeout: 60_000 });
     };
     await useSession(page, admin);
     await page.goto('/usersList');

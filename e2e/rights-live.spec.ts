@@ -8,7 +8,7 @@ import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, TONE_WAV } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
@@ -36,7 +36,7 @@ test("a member's open page follows when its map access and then its channel are 
     // The first page load on a busy machine may take long.
     await expect(page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible({ timeout: 90_000 });
     await expect(page.getByRole('tab', { name: 'Map' })).toBeVisible();
-    await expect.poll(connected, { timeout: 30_000 }).toBeGreaterThan(0);
+    await expect.poll(connected, { timeout: 60_000 }).toBeGreaterThan(0);
 
     const edited = await server.call(
       '/user/api/updateUserData',

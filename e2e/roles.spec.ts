@@ -101,7 +101,7 @@ test.describe('roles (English)', () => {
     await useSession(page, admin);
     await page.goto(`/groupCallView/${encodeURIComponent(channel.rtcSession)}`);
     // The first room page of a worker waits for its code and the server's first answers.
-    await expect(page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('heading', { level: 1, name: channel.name })).toBeVisible({ timeout: 60_000 });
     const section = page.getByRole('region', { name: `Users in ${channel.name}` });
     const mayTalk = section.getByRole('switch', { name: 'May talk: Leo Listener' });
     await expect(mayTalk).toBeChecked();

@@ -37,7 +37,7 @@ import {
   TONE_WAV,
 } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
@@ -173,7 +173,7 @@ test('killing Janus takes the channel peer to peer and back through Janus, by it
     await expectSilence(n.page, miaAtNoe, quiet);
 
     await janus.restart();
-    await expect(transportOf(n.page)).toHaveText('Voice through the server', { timeout: 45_000 });
+    await expect(transportOf(n.page)).toHaveText('Voice through the server', { timeout: 60_000 });
     await expect(n.page.getByRole('alert').filter({ hasText: 'Media server down' })).toHaveCount(0);
     miaAtNoe = await connectedPeer(n.page, mia.id);
     await hold(m.page);

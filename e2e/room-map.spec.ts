@@ -11,7 +11,7 @@ import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, roomUrl, TONE_WAV } from './room-support.ts';
 
 // A busy machine may be slow: wait on states, with deadlines to match.
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 180_000 });
@@ -63,11 +63,11 @@ test('a member reporting positions appears on the map, moves live, and a row cli
     await expect(popup).toContainText(channel.name);
 
     // A new position moves the marker and the open info window follows.
-    const before = await marker.boundingBox({ timeout: 15_000 });
+    const before = await marker.boundingBox({ timeout: 60_000 });
     phone.emit('onLocationChanged', { lat: 48.8606, lng: 2.3376 });
     await expect(popup).toContainText('Longitude : 2.3376');
     await expect(popup).toContainText('Latitude : 48.8606');
-    await expect.poll(async () => (await marker.boundingBox({ timeout: 15_000 }))?.x).not.toBe(before?.x);
+    await expect.poll(async () => (await marker.boundingBox({ timeout: 60_000 }))?.x).not.toBe(before?.x);
 
     // Closing the popup, then a row click centres the map on Mia at the deepest zoom the tiles allow.
     await a.page.keyboard.press('Escape');
@@ -78,8 +78,8 @@ test('a member reporting positions appears on the map, moves live, and a row cli
     await expect(a.page.getByRole('button', { name: 'Zoom in' })).toHaveClass(/leaflet-disabled/);
     const map = await a.page
       .getByRole('region', { name: "Map of the channel's members" })
-      .boundingBox({ timeout: 15_000 });
-    const pin = await marker.boundingBox({ timeout: 15_000 });
+      .boundingBox({ timeout: 60_000 });
+    const pin = await marker.boundingBox({ timeout: 60_000 });
     if (!map || !pin) throw new Error('map or marker not laid out');
     expect(Math.abs(pin.x + pin.width / 2 - (map.x + map.width / 2))).toBeLessThan(4);
 
@@ -135,7 +135,7 @@ test('the map asks for Ctrl + wheel to zoom instead of taking the page scroll', 
     await map.hover();
     await a.page.mouse.wheel(0, 200);
     await expect(a.page.getByText('Use Ctrl + scroll to zoom the map')).toBeVisible();
-    await expect(a.page.getByText('Use Ctrl + scroll to zoom the map')).toBeHidden({ timeout: 15_000 });
+    await expect(a.page.getByText('Use Ctrl + scroll to zoom the map')).toBeHidden({ timeout: 60_000 });
   } finally {
     await a.close();
   }

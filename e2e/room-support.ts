@@ -66,7 +66,7 @@ export async function connectedPeer(page: Page, userId: number): Promise<string>
         id = peer?.id ?? '';
         return peer?.connection;
       },
-      { timeout: 45_000, message: `peer connection with user ${userId}` },
+      { timeout: 60_000, message: `peer connection with user ${userId}` },
     )
     .toBe('connected');
   return id;
@@ -97,7 +97,7 @@ export async function measureSilence(page: Page, peerId: string): Promise<number
   if (received === 0) return recentPeakOf(page, peerId);
   const first = await playedFrom(page, peerId);
   await expect
-    .poll(() => playedFrom(page, peerId), { timeout: 45_000, message: 'a second of received silence' })
+    .poll(() => playedFrom(page, peerId), { timeout: 60_000, message: 'a second of received silence' })
     .toBeGreaterThan(first + 1);
   return recentPeakOf(page, peerId);
 }
@@ -119,14 +119,14 @@ export function silentBelow(silence: number): number {
 /** Waits until `page` hears `peerId` talk, with a deadline for a busy machine. */
 export async function expectToHear(page: Page, peerId: string, silence: number): Promise<void> {
   await expect
-    .poll(() => recentPeakOf(page, peerId), { timeout: 30_000, message: `hearing ${peerId} above ${silence}` })
+    .poll(() => recentPeakOf(page, peerId), { timeout: 60_000, message: `hearing ${peerId} above ${silence}` })
     .toBeGreaterThan(heardAbove(silence));
 }
 
 /** Waits until `page` receives silence from `peerId` again. */
 export async function expectSilence(page: Page, peerId: string, silence: number): Promise<void> {
   await expect
-    .poll(() => recentPeakOf(page, peerId), { timeout: 30_000, message: `silence from ${peerId}` })
+    .poll(() => recentPeakOf(page, peerId), { timeout: 60_000, message: `silence from ${peerId}` })
     .toBeLessThan(silentBelow(silence));
 }
 
@@ -143,7 +143,7 @@ export async function connectedIn(page: Page, room: string, userId: number): Pro
         id = peer?.id ?? '';
         return peer?.connection;
       },
-      { timeout: 45_000, message: `a connected peer of user ${userId} in ${room}` },
+      { timeout: 60_000, message: `a connected peer of user ${userId} in ${room}` },
     )
     .toBe('connected');
   return id;
@@ -165,7 +165,7 @@ export async function connectedPageIn(page: Page, room: string, other: Page): Pr
           [room, id] as const,
         );
       },
-      { timeout: 45_000, message: `a connected peer for that page in ${room}` },
+      { timeout: 60_000, message: `a connected peer for that page in ${room}` },
     )
     .toBe('connected');
   return id;
@@ -192,7 +192,7 @@ export async function silenceIn(page: Page, room: string, peerId: string): Promi
   if (received === 0) return peakIn(page, room, peerId);
   const first = await playedIn(page, room, peerId);
   await expect
-    .poll(() => playedIn(page, room, peerId), { timeout: 45_000, message: `received silence in ${room}` })
+    .poll(() => playedIn(page, room, peerId), { timeout: 60_000, message: `received silence in ${room}` })
     .toBeGreaterThan(first + 1);
   return peakIn(page, room, peerId);
 }

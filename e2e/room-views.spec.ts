@@ -13,7 +13,7 @@ import {
 } from './room-support.ts';
 
 // A busy machine may be slow to bring the media up: wait on states, with deadlines to match.
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 180_000 });

@@ -18,7 +18,7 @@ import {
 } from './room-support.ts';
 
 // Several browsers and media pipelines on a small, busy machine: give the room time to come up.
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 180_000 });

@@ -57,7 +57,7 @@ test.describe('with a session', () => {
       await expect(page).toHaveURL(new RegExp(`${path}$`));
       await expect(page.getByRole('button', { name: /Account menu/ })).toBeVisible();
       // The page itself (another feature's code and data) may take a moment more on a busy machine.
-      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 45_000 });
+      await expect(page.getByRole('heading', { level: 1 })).toBeVisible({ timeout: 60_000 });
     });
   }
 

@@ -21,7 +21,7 @@ import {
   TONE_WAV,
 } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 const SOCKET_IO = path.resolve(import.meta.dirname, '../node_modules/socket.io-client/dist/socket.io.min.js');
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });

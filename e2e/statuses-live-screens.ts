@@ -126,7 +126,7 @@ async function shootDispatch(page: Page, suffix: string, language: 'fr' | 'en') 
   });
   await map.scrollIntoViewIfNeeded();
   const marker = page.locator('.tg-marker[data-status-id]').first();
-  await marker.waitFor({ timeout: 30_000 });
+  await marker.waitFor({ timeout: 60_000 });
   await marker.click();
   await page.getByTestId('marker-popup').waitFor();
   await map.screenshot({ path: path.join(outDir, `map-${suffix}.png`) });

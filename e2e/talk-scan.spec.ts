@@ -142,7 +142,7 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     const offeredAgain = await watchForButton(phone.page, `Répondre sur ${atelier.name}`);
     await talker.page.mouse.up();
     await offeredAgain();
-    await expect(reply).toHaveCount(0, { timeout: 15_000 });
+    await expect(reply).toHaveCount(0, { timeout: 60_000 });
     await expect(phone.page.getByRole('button', { name: 'Appuyer pour parler' })).toBeVisible();
 
     // Atelier out of the scan, from the home page: kept on the server, so no page of Lou's hears it any more.

@@ -50,12 +50,12 @@ try {
     await page.getByRole('link', { name: /Équipe Nord/ }).click();
     await page.getByRole('switch').first().check();
     await page.locator('[data-mic]').first().waitFor();
-    await page.waitForFunction(() => window.__talkgroupRoom?.micReady === true, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__talkgroupRoom?.micReady === true, undefined, { timeout: 60_000 });
     await shot('2-talk');
 
     await a.page.getByRole('button', { name: 'Push to talk' }).first().hover();
     await a.page.mouse.down();
-    await page.getByTestId('talking-now').filter({ hasText: 'Ada' }).waitFor({ timeout: 30_000 });
+    await page.getByTestId('talking-now').filter({ hasText: 'Ada' }).waitFor({ timeout: 60_000 });
     await shot('3-someone-talking');
     await a.page.mouse.up();
 

@@ -10,7 +10,7 @@ import { fakeMicrophoneArgs } from './room-audio.ts';
 import { TONE_WAV } from './room-support.ts';
 
 // A busy machine may be slow: wait on states, with deadlines to match.
-export const expect = baseExpect.configure({ timeout: 30_000 });
+export const expect = baseExpect.configure({ timeout: 60_000 });
 export const PHONE = { width: 390, height: 844 };
 
 // Some of these tests say what a page does in the background: Chromium runs without Playwright's switches that
@@ -65,7 +65,7 @@ export async function watchForButton(
             (label) => (window as { __buttonsSeen?: Record<string, boolean> }).__buttonsSeen?.[label] ?? false,
             name,
           ),
-        { message: `the page shows ${name}`, timeout: 45_000 },
+        { message: `the page shows ${name}`, timeout: 60_000 },
       )
       .toBe(true);
 }

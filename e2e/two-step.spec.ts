@@ -74,7 +74,7 @@ test.describe('in French', () => {
       await page.goto('/dashboard');
       await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
       await page.getByRole('link', { name: 'Sécurité' }).click();
-      await expect(page.getByRole('heading', { level: 1, name: 'Sécurité' })).toBeVisible({ timeout: 45_000 });
+      await expect(page.getByRole('heading', { level: 1, name: 'Sécurité' })).toBeVisible({ timeout: 60_000 });
       const policy = page.getByRole('region', { name: 'Second facteur' });
       const forMembers = policy.getByRole('switch', { name: 'Exiger un second facteur pour les membres' });
       await forMembers.check();

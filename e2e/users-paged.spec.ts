@@ -60,7 +60,7 @@ test('the users list pages, sorts and searches on the server, and never loads th
   const calls = watchCalls(page);
   await useSession(page, admin);
   await page.goto(`${big.baseURL}/usersList`);
-  await expect(rows(page).first()).toBeVisible({ timeout: 45_000 });
+  await expect(rows(page).first()).toBeVisible({ timeout: 60_000 });
   const main = page.getByRole('main');
   // Newest first, five to a page, counted on the server: 5,001 members and the administrator.
   await expect(main.getByText('1-5 of 5,002')).toBeVisible();

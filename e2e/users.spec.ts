@@ -299,7 +299,7 @@ test.describe('users list (French)', () => {
     await expect(table.getByRole('columnheader')).toHaveText(
       [/^Prénom/, /^Nom/, /^Identifiant/, /^Pseudo/, /^Action/],
       {
-        timeout: 45_000,
+        timeout: 60_000,
       },
     );
     await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill(member.login);

@@ -12,7 +12,7 @@ import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { connectedPeer, openAs, type RoomPage, roomUrl, TONE_WAV } from './room-support.ts';
 
-const expect = baseExpect.configure({ timeout: 30_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
 test.describe.configure({ timeout: 180_000 });

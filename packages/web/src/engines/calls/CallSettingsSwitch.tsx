@@ -6,6 +6,7 @@ import FormControlLabel from '@mui/material/FormControlLabel';
 import Switch from '@mui/material/Switch';
 import { GetCallSettings, SetCallSettings } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { useMay } from '../../api/session.ts';
@@ -18,9 +19,13 @@ export function CallSettingsSwitch() {
   const client = useQueryClient();
   const notify = useNotify();
   const settings = useApiQuery(GetCallSettings, {});
+  // The choice being saved, set in the click's own render: the mutation's state arrives a task later, and the
+  // controlled switch would flip back meanwhile.
+  const [saving, setSaving] = useState<boolean>();
   const save = useApiMutation(SetCallSettings, {
     onSuccess: (answer) => client.setQueryData(callKey(GetCallSettings, {}), answer),
     onError: (error) => notify(failureNotice(t, error)),
+    onSettled: () => setSaving(undefined),
   });
   if (!may('settings.manage')) return null;
   const saved = settings.data?.res.membersMayCallMembers ?? false;
@@ -28,9 +33,12 @@ export function CallSettingsSwitch() {
     <FormControlLabel
       control={
         <Switch
-          checked={save.isPending && save.variables ? String(save.variables.membersMayCallMembers) === 'true' : saved}
-          disabled={!settings.data || save.isPending}
-          onChange={(event) => save.mutate({ membersMayCallMembers: event.target.checked })}
+          checked={saving ?? saved}
+          disabled={!settings.data || saving !== undefined}
+          onChange={(event) => {
+            setSaving(event.target.checked);
+            save.mutate({ membersMayCallMembers: event.target.checked });
+          }}
         />
       }
       label={t('settings.membersMayCall')}

@@ -26,22 +26,24 @@ export default function SecurityPage() {
   const signInOptions = useApiQuery(GetSignInOptions, {});
   const [failure, setFailure] = useState<string>();
   const [saved, setSaved] = useState(false);
+  // The choice being saved, set in the click's own render (the mutation's state arrives a task later, and a
+  // controlled switch would flip back meanwhile); a refusal shows the server's policy again.
+  const [saving, setSaving] = useState<Role[]>();
   const save = useApiMutation(SetSecurityPolicy, {
     onSuccess: (answer) => {
       client.setQueryData(callKey(GetSecurityPolicy, {}), answer);
       setSaved(true);
     },
     onError: (error) => setFailure(errorMessage(error, t('settings:security.failed'))),
+    onSettled: () => setSaving(undefined),
   });
-  // While saving, the switches show the choice being saved; a refusal shows the server's policy again.
-  const required: Role[] = save.isPending
-    ? (save.variables?.requireSecondFactor as Role[])
-    : (policy.data?.res.requireSecondFactor ?? []);
+  const required: Role[] = saving ?? policy.data?.res.requireSecondFactor ?? [];
 
   const toggle = (role: Role, on: boolean) => {
     setFailure(undefined);
     setSaved(false);
     const next = on ? [...required.filter((r) => r !== role), role] : required.filter((r) => r !== role);
+    setSaving(next);
     save.mutate({ requireSecondFactor: next });
   };
 
@@ -70,7 +72,7 @@ export default function SecurityPage() {
               control={
                 <Switch
                   checked={required.includes(role)}
-                  disabled={!policy.data || save.isPending}
+                  disabled={!policy.data || saving !== undefined}
                   onChange={(event) => toggle(role, event.target.checked)}
                 />
               }
