@@ -20,6 +20,10 @@ export const EmergencyAlertSchema = z.object({
   /** Who took it, and when: null while the alert is open. */
   acknowledgedBy: z.object({ id: z.number().nullable(), display_name: z.string() }).nullable(),
   acknowledgedAt: z.string().nullable(),
+  /** Who closed it, when, and how it turned out (issue 50): null until closed (closeEmergencyAlert). */
+  closedBy: z.object({ id: z.number().nullable(), display_name: z.string() }).nullable().optional(),
+  closedAt: z.string().nullable().optional(),
+  outcome: z.enum(['real', 'false']).nullable().optional(),
 });
 export type EmergencyAlert = z.output<typeof EmergencyAlertSchema>;
 
@@ -49,6 +53,18 @@ export const AcknowledgeEmergencyAlert = call(ok({ res: EmergencyAlertSchema }))
   '/user/api/acknowledgeEmergencyAlert',
   'channel.alerts',
   z.object({ alertId: Id }),
+);
+/** How an alert turned out: a real emergency, or a false alarm. */
+export const EMERGENCY_OUTCOMES = ['real', 'false'] as const;
+export type EmergencyOutcome = (typeof EMERGENCY_OUTCOMES)[number];
+/**
+ * Closes an alert with its outcome (issue 50), by a dispatcher of its channel or an administrator; an open alert
+ * is taken by the same step. In the activity log (emergency_close); a closed alert is 409.
+ */
+export const CloseEmergencyAlert = call(ok({ res: EmergencyAlertSchema }))(
+  '/user/api/closeEmergencyAlert',
+  'channel.alerts',
+  z.object({ alertId: Id, outcome: z.enum(EMERGENCY_OUTCOMES) }),
 );
 /** Open alerts first (newest first), then the acknowledged ones (newest first). */
 export const GetEmergencyAlerts = call(

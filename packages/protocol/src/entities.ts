@@ -38,6 +38,7 @@ export const ACTIVITY_TYPES = [
   'dispatch_abandon',
   'dispatch_expire',
   'status_change',
+  'emergency_close',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -69,6 +70,7 @@ export const TIMELINE_ACTIVITY_TYPES = [
   'dispatch_abandon',
   'dispatch_expire',
   'status_change',
+  'emergency_close',
 ] as const satisfies readonly ActivityType[];
 
 export const ActivitySchema = z.object({
@@ -112,6 +114,10 @@ export const ActivitySchema = z.object({
       color: z.string().nullable(),
       by: z.string().optional(),
     })
+    .optional(),
+  /** emergency_close (issue 50): the alert, its outcome and how long it was open; `user` closed it. */
+  emergency: z
+    .object({ alertId: z.number(), outcome: z.enum(['real', 'false']), openMs: z.number(), sender: z.string() })
     .optional(),
 });
 export type Activity = z.output<typeof ActivitySchema>;

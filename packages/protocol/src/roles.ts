@@ -36,6 +36,8 @@ export const CAPABILITIES = {
   'channel.call': "call a channel's members privately (a private call)",
   'channel.dispatch':
     "answer a channel's dispatch requests (the call queue: take, send back, transfer, close) and set its members' statuses",
+  'channel.reports':
+    "read a channel's reports over a period (talk time, busy hours, SOS and queue times, missed transmissions)",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
@@ -85,6 +87,7 @@ export const ROLE_RULES = {
       'channel.patch': true,
       'channel.call': true,
       'channel.dispatch': true,
+      'channel.reports': true,
     },
     floorPriority: 1,
   },

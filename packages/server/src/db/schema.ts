@@ -203,6 +203,11 @@ export interface EmergencyAlertsTable {
   acknowledged_by: number | null;
   acknowledged_by_name: string | null;
   acknowledged_at: string | null;
+  /** Closed with how it turned out (migration 0031): 'real' or 'false' (a false alarm). */
+  closed_at: Generated<string | null>;
+  closed_by: Generated<number | null>;
+  closed_by_name: Generated<string | null>;
+  outcome: Generated<'real' | 'false' | null>;
 }
 
 export interface ActivityCountTable {
@@ -284,6 +289,15 @@ export interface VoiceHeardTable {
   voice_message_id: number;
   user_id: number;
   heard_at: string;
+  /** 1: heard while it was said; 0: played later from the missed list (migration 0031). */
+  live: ColumnType<number, number | undefined, number>;
+}
+
+/** The most people connected at once in a minute (migration 0031): `minute` its start, `peak_at` first reached. */
+export interface PresenceSamplesTable {
+  minute: string;
+  connected: number;
+  peak_at: string;
 }
 
 /** A channel a member took out of its scan (migration 0024): no row, scanned. */
@@ -357,6 +371,7 @@ export interface Database {
   dispatch_requests: DispatchRequestsTable;
   statuses: StatusesTable;
   settings: SettingsTable;
+  presence_samples: PresenceSamplesTable;
   import_jobs: ImportJobsTable;
   import_job_rows: ImportJobRowsTable;
   push_keys: PushKeysTable;

@@ -115,7 +115,7 @@ export function missedStore(db: Db) {
       const now = new Date().toISOString();
       await db
         .insertInto('voice_heard')
-        .values(mine.map((row) => ({ voice_message_id: row.id, user_id: userId, heard_at: now })))
+        .values(mine.map((row) => ({ voice_message_id: row.id, user_id: userId, heard_at: now, live: 0 })))
         .onConflict((conflict) => conflict.doNothing())
         .execute();
       return [...new Set(mine.map((row) => row.channel_id))];

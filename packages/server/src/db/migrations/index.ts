@@ -40,6 +40,7 @@ import { migration as m0027 } from './0027_push_limits.ts';
 import { migration as m0028 } from './0028_private_calls_by_time.ts';
 import { migration as m0029 } from './0029_talk_burst_grants.ts';
 import { migration as m0030 } from './0030_dispatch_queue_and_statuses.ts';
+import { migration as m0031 } from './0031_reports.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -73,6 +74,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0028_private_calls_by_time': m0028,
   '0029_talk_burst_grants': m0029,
   '0030_dispatch_queue_and_statuses': m0030,
+  '0031_reports': m0031,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -22,9 +22,13 @@ export type ActivityNames = {
   to: string;
   /** status_change: the new status's label in the reader's language. */
   status: string;
+  /** emergency_close: the alert's sender and its outcome (a real emergency, a false alarm). */
+  sender: string;
+  outcome: string;
 };
 
-type Named = Pick<Activity, 'user' | 'channel'> & Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status'>>;
+type Named = Pick<Activity, 'user' | 'channel'> &
+  Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status' | 'emergency'>>;
 
 /** A status's label in the page's language (French, the default, when it has none in it). */
 function statusLabel(t: ActivityT, status: Activity['status']): string {
@@ -47,6 +51,8 @@ export function activityNames(t: ActivityT, activity: Named): ActivityNames {
     requester: activity.dispatch?.requester?.trim() || userName,
     to: activity.dispatch?.to?.trim() || t('someone'),
     status: statusLabel(t, activity.status),
+    sender: activity.emergency?.sender?.trim() || t('someone'),
+    outcome: activity.emergency ? t(`outcomes.${activity.emergency.outcome}`) : '',
   };
 }
 

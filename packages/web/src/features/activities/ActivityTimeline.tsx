@@ -59,6 +59,7 @@ const LOOK: Record<ActivityType, { icon: ComponentType<SvgIconProps>; tone: Tone
   position_get: { icon: TravelExplore, tone: 'grey' },
   connexion_lost: { icon: WifiOff, tone: 'error' },
   emergency: { icon: Sos, tone: 'error' },
+  emergency_close: { icon: Sos, tone: 'success' },
   voice_message: { icon: GraphicEq, tone: 'secondary' },
   geofence_enter: { icon: FenceOutlined, tone: 'info' },
   geofence_exit: { icon: FenceOutlined, tone: 'secondary' },
