@@ -12,6 +12,7 @@ import type dashboard from './locales/en/dashboard.json';
 import type dispatch from './locales/en/dispatch.json';
 import type dispatchRequest from './locales/en/dispatchRequest.json';
 import type emergency from './locales/en/emergency.json';
+import type reports from './locales/en/reports.json';
 import type room from './locales/en/room.json';
 import type settings from './locales/en/settings.json';
 import type talk from './locales/en/talk.json';
@@ -39,6 +40,7 @@ declare module 'i18next' {
       calls: typeof calls;
       account: typeof account;
       settings: typeof settings;
+      reports: typeof reports;
     };
   }
 }

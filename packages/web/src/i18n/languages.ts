@@ -31,6 +31,7 @@ export const NAMESPACES = [
   'calls',
   'account',
   'settings',
+  'reports',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 
