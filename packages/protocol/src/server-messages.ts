@@ -201,6 +201,7 @@ export const SERVER_MESSAGE_CODES = [
   'status_set',
   'status_not_found',
   'status_not_allowed',
+  'report_channel_not_allowed',
   'bad_request',
   'server_error',
 ] as const;

@@ -1,4 +1,4 @@
-/** The server's sentences about the dispatch queue and members' statuses (issue 49), by code and language. */
+/** The server's sentences about the dispatch queue, members' statuses (issue 49) and reports (issue 50). */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 
 type Texts = Record<ServerLanguage, string>;
@@ -74,5 +74,10 @@ export const DISPATCH_TEXTS = {
     en: 'You may set the status only of members of the channels you dispatch.',
     fr: 'Vous ne pouvez changer que le statut des membres des canaux que vous dispatchez.',
     de: 'Sie dürfen nur den Status von Mitgliedern der Kanäle setzen, die Sie disponieren.',
+  },
+  report_channel_not_allowed: {
+    en: 'You may read the reports only of the channels you dispatch: not of channel {{ids}}.',
+    fr: 'Vous ne pouvez consulter que les rapports des canaux que vous dispatchez : pas ceux du canal {{ids}}.',
+    de: 'Sie dürfen nur die Berichte der Kanäle lesen, die Sie disponieren: nicht die von Kanal {{ids}}.',
   },
 } satisfies Partial<Record<ServerMessageCode, Texts>>;
