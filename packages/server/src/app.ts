@@ -38,6 +38,7 @@ import { createPush, type Push } from './push/service.ts';
 import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import type { MediaPlanes } from './realtime/media/plane.ts';
 import { attachRealtime, type Io } from './realtime/server.ts';
+import { reportRoutes } from './reports/routes.ts';
 import { createServices, type Services } from './services.ts';
 import { statusRoutes } from './statuses/routes.ts';
 import { userRoutes } from './users/routes.ts';
@@ -132,6 +133,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   geofenceRoutes(fastify, services);
   dispatchRoutes(fastify, services);
   statusRoutes(fastify, services);
+  reportRoutes(fastify, services);
   dispatchQueueRoutes(fastify, services);
   callRoutes(fastify, services);
   const queueSweep = dispatchQueueSweep({

@@ -51,6 +51,7 @@ import { type Followers, followers } from './positions/followers.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
 import { type PushSubscriptionStore, pushSubscriptionStore } from './push/store.ts';
+import { type ReportStore, reportStore } from './reports/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type StatusStore, statusStore } from './statuses/store.ts';
 import { type UserPaging, userPaging } from './users/paging.ts';
@@ -128,6 +129,8 @@ export interface Services {
   settings: SettingsStore;
   /** Members' statuses (issue 49): the organisation's list and each user's. */
   statuses: StatusStore;
+  /** Reports over a period (issue 50): each measure by SQL aggregates. */
+  reports: ReportStore;
   /** Users' passkeys and the WebAuthn challenges (issue 38). */
   passkeys: PasskeyService;
   /** Second factors (issue 38): TOTP with recovery codes, whether a user has one, whether its role needs one. */
@@ -254,6 +257,7 @@ export function createServices(
     }),
     settings,
     statuses: statusStore(db),
+    reports: reportStore(db, database.dialect),
     passkeys,
     secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys, events),
     statistics: statisticsStore(db),

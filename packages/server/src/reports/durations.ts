@@ -1,0 +1,213 @@
+/**
+ * The reports' measures of response times (issue 50): SOS alerts (time to acknowledge, to close, outcomes) and
+ * the dispatch queue (requests and their steps, waiting at the first take, handling at the close). Percentiles
+ * are nearest-rank, by window functions: of n sorted values, the p-th is the one at rank ceil(p × n), written
+ * in integers as (n + 1) / 2 for the median and (9n + 9) / 10 for the 90th.
+ */
+import type { DurationStats, Report } from '@talkgroup/protocol';
+import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import type { Database, Db } from '../db/schema.ts';
+import type { SqlTime } from './sql-time.ts';
+import { inScope, periodOf, type ReportScope } from './scope.ts';
+
+const NO_TIMES: DurationStats = { count: 0, medianMs: null, p90Ms: null, maxMs: null };
+
+/** A set of times: `grp` the group each belongs to (a channel, or one group for all), `d` the milliseconds. */
+// biome-ignore lint/suspicious/noExplicitAny: the sources join different tables; only their two columns matter.
+type Times = SelectQueryBuilder<Database, any, { grp: number | null; d: number | null }>;
+
+const keyOf = (group: unknown) => (group === null || group === undefined ? 'none' : String(Number(group)));
+
+/** The count, median, 90th percentile and longest of each group's times, in one query. */
+async function statsOf(db: Db, times: Times): Promise<Map<string, DurationStats>> {
+  const ranked = db
+    .selectFrom(times.as('s'))
+    .select([
+      's.grp',
+      's.d',
+      sql<number>`row_number() over (partition by s.grp order by s.d)`.as('rn'),
+      sql<number>`count(*) over (partition by s.grp)`.as('n'),
+    ]);
+  const rows = await db
+    .selectFrom(ranked.as('r'))
+    .select((eb) => [
+      'r.grp',
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.max('r.d').as('maxMs'),
+      sql<number | null>`max(case when r.rn = (r.n + 1) / 2 then r.d end)`.as('medianMs'),
+      sql<number | null>`max(case when r.rn = (9 * r.n + 9) / 10 then r.d end)`.as('p90Ms'),
+    ])
+    .groupBy('r.grp')
+    .execute();
+  const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
+  return new Map(
+    rows.map((row) => [
+      keyOf(row.grp),
+      { count: Number(row.count), medianMs: number(row.medianMs), p90Ms: number(row.p90Ms), maxMs: number(row.maxMs) },
+    ]),
+  );
+}
+
+/** The group of a row: its channel, or one group for the whole report. */
+const perChannel = (column: string): RawBuilder<number | null> => sql<number | null>`${sql.ref(column)}`;
+const overall = (): RawBuilder<number | null> => sql<number | null>`${sql.lit(0)}`;
+const ALL = keyOf(0);
+
+/**
+ * SOS alerts raised in the period, in the scope's channels (every channel: the alerts sent outside any channel
+ * too): how many, acknowledged, closed, real, false alarms; times to acknowledge and to close; per channel.
+ */
+export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Promise<Report['sos']> {
+  const { from, to } = periodOf(scope);
+  const alerts = () =>
+    db
+      .selectFrom('emergency_alerts as a')
+      .where('a.created_at', '>=', from)
+      .where('a.created_at', '<', to)
+      .$call(inScope(scope, 'a.channel_id', true));
+  const outcome = (value: 'real' | 'false') => sql<number>`sum(case when a.outcome = ${value} then 1 else 0 end)`;
+  const counts = await alerts()
+    .leftJoin('channels as c', 'c.id', 'a.channel_id')
+    .select((eb) => [
+      'a.channel_id as channelId',
+      sql<string>`coalesce(c.name, '')`.as('channelName'),
+      eb.fn.countAll<number>().as('count'),
+      eb.fn.count<number>('a.acknowledged_at').as('acknowledged'),
+      eb.fn.count<number>('a.closed_at').as('closed'),
+      outcome('real').as('real'),
+      outcome('false').as('falseAlarms'),
+    ])
+    .groupBy(['a.channel_id', 'c.name'])
+    .execute();
+  const acknowledgeTimes = (group: RawBuilder<number | null>) =>
+    alerts()
+      .where('a.acknowledged_at', 'is not', null)
+      .select([group.as('grp'), time.spanMs('a.created_at', 'a.acknowledged_at').as('d')]);
+  const closeTimes = (group: RawBuilder<number | null>) =>
+    alerts()
+      .where('a.closed_at', 'is not', null)
+      .select([group.as('grp'), time.spanMs('a.created_at', 'a.closed_at').as('d')]);
+  const acknowledge = await statsOf(db, acknowledgeTimes(perChannel('a.channel_id')));
+  const close = await statsOf(db, closeTimes(perChannel('a.channel_id')));
+  const total = (field: 'count' | 'acknowledged' | 'closed' | 'real' | 'falseAlarms') =>
+    counts.reduce((sum, row) => sum + Number(row[field] ?? 0), 0);
+  const channels = counts
+    .map((row) => ({
+      channelId: row.channelId === null ? null : Number(row.channelId),
+      channelName: row.channelName,
+      count: Number(row.count),
+      falseAlarms: Number(row.falseAlarms ?? 0),
+      acknowledge: acknowledge.get(keyOf(row.channelId)) ?? NO_TIMES,
+      close: close.get(keyOf(row.channelId)) ?? NO_TIMES,
+    }))
+    .sort((a, b) => b.count - a.count || a.channelName.localeCompare(b.channelName));
+  return {
+    count: total('count'),
+    acknowledged: total('acknowledged'),
+    closed: total('closed'),
+    real: total('real'),
+    falseAlarms: total('falseAlarms'),
+    acknowledge: (await statsOf(db, acknowledgeTimes(overall()))).get(ALL) ?? NO_TIMES,
+    close: (await statsOf(db, closeTimes(overall()))).get(ALL) ?? NO_TIMES,
+    channels,
+  };
+}
+
+const STEPS = {
+  dispatch_request: 'requests',
+  dispatch_take: 'takes',
+  dispatch_abandon: 'abandoned',
+  dispatch_expire: 'expired',
+  dispatch_cancel: 'cancelled',
+  dispatch_close: 'closed',
+} as const;
+type Step = keyof typeof STEPS;
+const STEP_TYPES = Object.keys(STEPS) as Step[];
+
+/**
+ * The dispatch queue in the period, from its activities (dispatch/queue.ts writes them): requests made, and the
+ * steps made (first takes, abandoned, expired, cancelled, closed); waiting time at each request's first take
+ * (waited_ms) and handling time at each close (handled_ms); per channel.
+ */
+export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): Promise<Report['queue']> {
+  const { from, to } = periodOf(scope);
+  const steps = () =>
+    db
+      .selectFrom('activities as a')
+      .where('a.created_at', '>=', from)
+      .where('a.created_at', '<', to)
+      .$call(inScope(scope, 'a.channel_id'));
+  const counts = await steps()
+    .innerJoin('channels as c', 'c.id', 'a.channel_id')
+    .where('a.type', 'in', STEP_TYPES)
+    .select((eb) => ['a.channel_id as channelId', 'c.name as channelName', 'a.type', eb.fn.countAll<number>().as('n')])
+    .groupBy(['a.channel_id', 'c.name', 'a.type'])
+    .execute();
+  // A request's first take: no take of the same request before it (read from the request's creation on, by
+  // the activities' type and time index). A take after a send-back or a transfer is not a new wait.
+  const requestOf = (alias: 'a' | 'b') => time.requestIdOf(`${alias}.detail`);
+  const waits = (group: RawBuilder<number | null>) =>
+    steps()
+      .where('a.type', '=', 'dispatch_take')
+      .where('a.waited_ms', 'is not', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('activities as b')
+              .select('b.id')
+              .where('b.type', '=', 'dispatch_take')
+              .where(sql<boolean>`b.created_at >= (select r.created_at from dispatch_requests r
+                where r.id = ${requestOf('a')})`)
+              .where((eb) =>
+                eb.or([
+                  eb('b.created_at', '<', eb.ref('a.created_at')),
+                  eb.and([eb('b.created_at', '=', eb.ref('a.created_at')), eb('b.id', '<', eb.ref('a.id'))]),
+                ]),
+              )
+              .where(sql<boolean>`${requestOf('b')} = ${requestOf('a')}`),
+          ),
+        ),
+      )
+      .select([group.as('grp'), 'a.waited_ms as d']);
+  const handling = steps()
+    .where('a.type', '=', 'dispatch_close')
+    .where('a.handled_ms', 'is not', null)
+    .select([overall().as('grp'), 'a.handled_ms as d']);
+  const waiting = await statsOf(db, waits(perChannel('a.channel_id')));
+
+  const channels = new Map<number, Report['queue']['channels'][number] & { cancelled: number; closed: number }>();
+  for (const row of counts) {
+    const channelId = Number(row.channelId);
+    const channel = channels.get(channelId) ?? {
+      channelId,
+      channelName: row.channelName,
+      requests: 0,
+      taken: 0,
+      abandoned: 0,
+      expired: 0,
+      cancelled: 0,
+      closed: 0,
+      waiting: waiting.get(keyOf(channelId)) ?? NO_TIMES,
+    };
+    const field = STEPS[row.type as Step];
+    if (field !== 'takes') channel[field] = Number(row.n);
+    channel.taken = channel.waiting.count;
+    channels.set(channelId, channel);
+  }
+  const list = [...channels.values()];
+  const total = (field: 'requests' | 'taken' | 'abandoned' | 'expired' | 'cancelled' | 'closed') =>
+    list.reduce((sum, channel) => sum + channel[field], 0);
+  return {
+    requests: total('requests'),
+    taken: total('taken'),
+    abandoned: total('abandoned'),
+    expired: total('expired'),
+    cancelled: total('cancelled'),
+    closed: total('closed'),
+    waiting: (await statsOf(db, waits(overall()))).get(ALL) ?? NO_TIMES,
+    handling: (await statsOf(db, handling)).get(ALL) ?? NO_TIMES,
+    channels: list
+      .sort((a, b) => b.requests - a.requests || a.channelName.localeCompare(b.channelName))
+      .map(({ cancelled: _cancelled, closed: _closed, ...channel }) => channel),
+  };
+}

@@ -1,0 +1,216 @@
+/**
+ * Reports (issue 50, packages/protocol/src/api/reports.ts): each measure of a period computed by the database
+ * with aggregates (GROUP BY, COUNT, SUM, window functions for percentiles), never by loading the period's rows:
+ * what comes back grows with the channels, members and days, not with the number of events. Days and hours are
+ * the time zone's (sql-time.ts). The SOS and queue measures are in durations.ts.
+ *
+ * A scope's channels are those the caller may report on (routes.ts): a list, or null for every channel, which
+ * never includes a private call's hidden channel. A transmission counts in the period it started in.
+ */
+import type { Report } from '@talkgroup/protocol';
+import { sql } from 'kysely';
+import type { Dialect } from '../db/dialect.ts';
+import type { Db } from '../db/schema.ts';
+import { queueMeasure, sosMeasure } from './durations.ts';
+import { inScope, periodOf, type ReportScope } from './scope.ts';
+import { dayName, offsetSegments, sqlTime } from './sql-time.ts';
+
+export type { ReportScope };
+
+export function reportStore(db: Db, dialect: Dialect) {
+  const time = sqlTime(dialect);
+
+  /**
+   * The period's transmissions: the floor's grants (start to end; a grant not ended counts 0 ms) and the kept
+   * takes of channels without a floor (voice messages without a grant: their length). `fallbackName` names a
+   * deleted talker (a take keeps its name; a grant does not).
+   */
+  function transmissions(scope: ReportScope) {
+    const { from, to } = periodOf(scope);
+    const grants = db
+      .selectFrom('talk_bursts as t')
+      .where('t.started_at', '>=', from)
+      .where('t.started_at', '<', to)
+      .$call(inScope(scope, 't.channel_id'))
+      .select([
+        sql<number>`t.channel_id`.as('channelId'),
+        't.user_id as userId',
+        sql<string>`''`.as('fallbackName'),
+        time.spanMs('t.started_at', 't.ended_at').as('ms'),
+        time.epochMs('t.started_at').as('at'),
+      ]);
+    const takes = db
+      .selectFrom('voice_messages as v')
+      .where('v.created_at', '>=', from)
+      .where('v.created_at', '<', to)
+      .where('v.talk_burst_id', 'is', null)
+      .$call(inScope(scope, 'v.channel_id'))
+      .select([
+        sql<number>`v.channel_id`.as('channelId'),
+        'v.user_id as userId',
+        sql<string>`case when v.user_id is null then v.user_display_name else '' end`.as('fallbackName'),
+        sql<number>`v.duration_ms`.as('ms'),
+        time.epochMs('v.created_at').as('at'),
+      ]);
+    return grants.unionAll(takes);
+  }
+
+  async function talk(scope: ReportScope): Promise<Report['talk']> {
+    const channels = await db
+      .selectFrom(transmissions(scope).as('x'))
+      .innerJoin('channels as c', 'c.id', 'x.channelId')
+      .select((eb) => [
+        'x.channelId',
+        'c.name',
+        eb.fn.sum<number>('x.ms').as('talkMs'),
+        eb.fn.countAll<number>().as('transmissions'),
+      ])
+      .groupBy(['x.channelId', 'c.name'])
+      .orderBy(sql`sum(x.ms)`, 'desc')
+      .orderBy('c.name')
+      .execute();
+    const members = await db
+      .selectFrom(transmissions(scope).as('x'))
+      .leftJoin('users as u', 'u.id', 'x.userId')
+      .select((eb) => [
+        'x.userId',
+        sql<string>`coalesce(u.display_name, x."fallbackName")`.as('name'),
+        eb.fn.sum<number>('x.ms').as('talkMs'),
+        eb.fn.countAll<number>().as('transmissions'),
+      ])
+      .groupBy(['x.userId', 'x.fallbackName', 'u.display_name'])
+      .orderBy(sql`sum(x.ms)`, 'desc')
+      .orderBy('name')
+      .execute();
+    return {
+      channels: channels.map((row) => ({
+        channelId: Number(row.channelId),
+        channelName: row.name,
+        talkMs: Number(row.talkMs ?? 0),
+        transmissions: Number(row.transmissions),
+      })),
+      members: members.map((row) => ({
+        userId: row.userId === null ? null : Number(row.userId),
+        name: row.name,
+        talkMs: Number(row.talkMs ?? 0),
+        transmissions: Number(row.transmissions),
+      })),
+    };
+  }
+
+  /** Transmissions and talk by local day of the week and hour: all 168 cells, Monday 0 h first. */
+  async function hours(scope: ReportScope): Promise<Report['hours']> {
+    const segments = offsetSegments(scope.timeZone, Date.parse(scope.from), Date.parse(scope.to));
+    const local = db
+      .selectFrom(transmissions(scope).as('x'))
+      .select(['x.ms', time.localMs(sql<number>`x.at`, segments).as('local')]);
+    const rows = await db
+      .selectFrom(local.as('l'))
+      .select((eb) => [
+        time.weekdayOf('l.local').as('day'),
+        time.hourOf('l.local').as('hour'),
+        eb.fn.countAll<number>().as('transmissions'),
+        eb.fn.sum<number>('l.ms').as('talkMs'),
+      ])
+      .groupBy([time.weekdayOf('l.local'), time.hourOf('l.local')])
+      .execute();
+    const cells = new Map(rows.map((row) => [`${Number(row.day)} ${Number(row.hour)}`, row]));
+    return Array.from({ length: 7 * 24 }, (_, index) => {
+      const day = Math.floor(index / 24) + 1;
+      const hour = index % 24;
+      const row = cells.get(`${day} ${hour}`);
+      return { day, hour, transmissions: Number(row?.transmissions ?? 0), talkMs: Number(row?.talkMs ?? 0) };
+    });
+  }
+
+  /**
+   * Per member, of the transmissions recorded in the period in the scope's channels that it should have heard
+   * (a member of the channel since before, not the talker; voice/missed.ts): played later (voice_heard.live 0)
+   * and never heard (no voice_heard row). Members with neither are left out; most missed first.
+   */
+  async function missed(scope: ReportScope): Promise<Report['missed']> {
+    const { from, to } = periodOf(scope);
+    const later = sql<number>`sum(case when h.live = 0 then 1 else 0 end)`;
+    const never = sql<number>`sum(case when h.user_id is null then 1 else 0 end)`;
+    const rows = await db
+      .selectFrom('voice_messages as v')
+      .innerJoin('channel_members as m', 'm.channel_id', 'v.channel_id')
+      .innerJoin('users as u', 'u.id', 'm.user_id')
+      .leftJoin('voice_heard as h', (join) =>
+        join.onRef('h.voice_message_id', '=', 'v.id').onRef('h.user_id', '=', 'm.user_id'),
+      )
+      .where('v.created_at', '>=', from)
+      .where('v.created_at', '<', to)
+      .$call(inScope(scope, 'v.channel_id'))
+      .whereRef('v.created_at', '>=', 'm.created_at')
+      .where((eb) => eb.or([eb('v.user_id', 'is', null), eb('v.user_id', '!=', eb.ref('m.user_id'))]))
+      .select(['m.user_id as userId', 'u.display_name as name', later.as('heardLater'), never.as('neverHeard')])
+      .groupBy(['m.user_id', 'u.display_name'])
+      .having(sql<boolean>`${later} + ${never} > 0`)
+      .orderBy(sql`${later} + ${never}`, 'desc')
+      .orderBy('u.display_name')
+      .orderBy('m.user_id')
+      .execute();
+    return rows.map((row) => ({
+      userId: Number(row.userId),
+      name: row.name,
+      heardLater: Number(row.heardLater),
+      neverHeard: Number(row.neverHeard),
+    }));
+  }
+
+  /** Per local day with samples, the most people connected at once and when that was first reached. */
+  async function peaks(scope: ReportScope): Promise<Report['peaks']> {
+    const { from, to } = periodOf(scope);
+    const segments = offsetSegments(scope.timeZone, Date.parse(scope.from), Date.parse(scope.to));
+    const byDay = db
+      .selectFrom('presence_samples as p')
+      .where('p.minute', '>=', from)
+      .where('p.minute', '<', to)
+      .select([
+        time.dayOf(time.localMs(time.epochMs('p.minute'), segments)).as('day'),
+        'p.connected',
+        'p.peak_at',
+      ]);
+    const ranked = db
+      .selectFrom(byDay.as('d'))
+      .select(['d.day', 'd.connected', 'd.peak_at', sql<number>`max(d.connected) over (partition by d.day)`.as('top')]);
+    const rows = await db
+      .selectFrom(ranked.as('r'))
+      .whereRef('r.connected', '=', 'r.top')
+      .select((eb) => ['r.day', 'r.connected', eb.fn.min('r.peak_at').as('at')])
+      .groupBy(['r.day', 'r.connected'])
+      .orderBy('r.day')
+      .execute();
+    return rows.map((row) => ({
+      day: dayName(Number(row.day)),
+      connected: Number(row.connected),
+      at: new Date(row.at as string).toISOString(),
+    }));
+  }
+
+  return {
+    /** The scope's channels by name: what the report covers (the listed ones that exist and are not hidden). */
+    async channels(scope: Pick<ReportScope, 'channelIds'>): Promise<Report['channels']> {
+      const rows = await db
+        .selectFrom('channels as c')
+        .where('c.hidden', '=', 0)
+        .$call(inScope(scope, 'c.id'))
+        .select(['c.id', 'c.name'])
+        .orderBy('c.name')
+        .orderBy('c.id')
+        .execute();
+      return rows.map((row) => ({ id: Number(row.id), name: row.name }));
+    },
+    talk,
+    hours,
+    sos: (scope: ReportScope) => sosMeasure(db, time, scope),
+    queue: (scope: ReportScope) => queueMeasure(db, time, scope),
+    missed,
+    peaks,
+  };
+}
+
+export type ReportStore = ReturnType<typeof reportStore>;
+/** The parts of a report the store answers (the route adds the period, the time zone and the channels). */
+export type ReportMeasures = Pick<Report, 'talk' | 'hours' | 'sos' | 'queue' | 'missed' | 'peaks'>;
