@@ -272,7 +272,7 @@ export interface ServerToClientEvents {
   floor_granted: (payload: { room: string; reason: 'emergency'; holdMs: number; grantId: string }) => void;
   /** To every administrator and the rooms of the sender's channels: an SOS. */
   emergencyAlert: (alert: EmergencyAlert) => void;
-  /** To the same: an administrator took the alert. */
+  /** To the same: someone took the alert, or closed it with its outcome (issue 50). */
   emergencyAcknowledged: (alert: EmergencyAlert) => void;
   /** To the holder only: the floor was taken back (its client switches its microphone off). */
   floor_revoked: (payload: { room: string; reason: FloorRevokeReason }) => void;

@@ -31,11 +31,15 @@ export function toActivity(row: Selectable<ActivitiesTable>): Activity {
   };
 }
 
-/** A dispatch step's or a status change's own fields (migration 0030), from the row's columns and JSON detail. */
-function detailOf(row: Selectable<ActivitiesTable>): Pick<Activity, 'dispatch' | 'status'> {
+/**
+ * A dispatch step's, a status change's or an SOS close's own fields (migrations 0030, 0031), from the row's
+ * columns and JSON detail.
+ */
+function detailOf(row: Selectable<ActivitiesTable>): Pick<Activity, 'dispatch' | 'status' | 'emergency'> {
   if (!row.detail) return {};
   const detail = JSON.parse(row.detail) as ActivityDetail;
   if (detail.status) return { status: detail.status };
+  if (detail.emergency) return { emergency: detail.emergency };
   if (!detail.dispatch) return {};
   return {
     dispatch: {
@@ -46,10 +50,14 @@ function detailOf(row: Selectable<ActivitiesTable>): Pick<Activity, 'dispatch' |
   };
 }
 
-/** What an activity's `detail` column holds: a dispatch step (its times are columns of their own) or a status. */
+/**
+ * What an activity's `detail` column holds: a dispatch step (its times are columns of their own), a status, or
+ * a closed SOS (emergency_close: the alert, its outcome, how long it was open, who sent it).
+ */
 export interface ActivityDetail {
   dispatch?: Omit<NonNullable<Activity['dispatch']>, 'waitedMs' | 'handledMs'>;
   status?: NonNullable<Activity['status']>;
+  emergency?: NonNullable<Activity['emergency']>;
 }
 
 export interface ActivitySubject {
@@ -67,7 +75,7 @@ export interface ActivitySubject {
   /** dispatch_*: how long the request had waited, and been handled, at that step. */
   waitedMs?: number;
   handledMs?: number;
-  /** dispatch_*, status_change: what the step names. */
+  /** dispatch_*, status_change, emergency_close: what the step names. */
   detail?: ActivityDetail;
 }
 

@@ -7,6 +7,7 @@ import {
   AcknowledgeEmergencyAlert,
   AddUserToChannel,
   type Call,
+  CloseEmergencyAlert,
   ConfirmTotpSetup,
   CreateChannel,
   CreateGeofence,
@@ -29,6 +30,7 @@ import {
   SetChannelMemberRights,
   SetSecurityPolicy,
   SetStatuses,
+  SetTimeZone,
   SetUserDisabled,
   SignUpUser,
   UnpatchChannels,
@@ -156,6 +158,8 @@ function specs(db: Db): Map<Call, AuditSpec> {
         summary: (_b, answer) => ({ requireSecondFactor: answer.res.requireSecondFactor }),
       },
     ],
+    // Issue 50: the organisation's time zone (null: back to the server's).
+    [SetTimeZone, { action: 'settings.timeZone', targetType: 'setting', summary: (b) => ({ timeZone: b.timeZone }) }],
     // Issue 49: the members' statuses, as the list reads after the change.
     [
       SetStatuses,
@@ -204,6 +208,16 @@ function specs(db: Db): Map<Call, AuditSpec> {
         targetType: 'alert',
         targetId: (b) => Number(b.alertId),
         summary: (b) => ({ acknowledged: b.alertId }),
+      },
+    ],
+    // Issue 50: closed with its outcome (real, or a false alarm).
+    [
+      CloseEmergencyAlert,
+      {
+        action: 'alert.close',
+        targetType: 'alert',
+        targetId: (b) => Number(b.alertId),
+        summary: (b) => ({ closed: b.alertId, outcome: b.outcome }),
       },
     ],
     [CreateGeofence, { action: 'geofence.create', targetType: 'geofence', targetId: (_b, answer) => answer?.res?.id }],
@@ -306,7 +320,14 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
   }
   if (type === 'alert') {
     const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? { name: row.user_display_name, acknowledgedAt: row.acknowledged_at } : undefined;
+    return row
+      ? {
+          name: row.user_display_name,
+          acknowledgedAt: row.acknowledged_at,
+          closedAt: row.closed_at,
+          outcome: row.outcome,
+        }
+      : undefined;
   }
   return undefined;
 }

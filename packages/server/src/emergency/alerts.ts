@@ -4,13 +4,13 @@
  * (it must be a reader) or the one it is in now. Real time pushes the alert (emergencyRaised) and gives the
  * sender the floor of that channel.
  */
-import { EMERGENCY_MIN_INTERVAL_MS, type EmergencyAlert, may } from '@talkgroup/protocol';
+import { EMERGENCY_MIN_INTERVAL_MS, type EmergencyAlert, type EmergencyOutcome, may } from '@talkgroup/protocol';
 import type { ActivityStore } from '../activities/store.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
-import { forbidden, HttpError, notFound } from '../http/errors.ts';
+import { conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import type { PresenceStore } from '../presence/store.ts';
 import type { UserStore } from '../users/store.ts';
 import type { EmergencyStore } from './store.ts';
@@ -25,6 +25,12 @@ export interface AlertInput {
 async function someChannel(ids: number[], test: (id: number) => Promise<boolean>): Promise<boolean> {
   for (const id of ids) if (await test(id)) return true;
   return false;
+}
+
+/** The 409 of a second close: who closed the alert first, and how. */
+function closedAlready(alert: EmergencyAlert): string {
+  const how = alert.outcome === 'false' ? 'a false alarm' : 'a real emergency';
+  return `This emergency alert is already closed (by ${alert.closedBy?.display_name ?? 'someone'}, as ${how}).`;
 }
 
 export const TOO_SOON = 'You sent an emergency alert less than 30 seconds ago: the administrators have it.';
@@ -105,6 +111,44 @@ export function emergencyAlerts(deps: {
       if (!taken) throw notFound('Emergency alert');
       if (taken.changed) events.emit('emergencyAcknowledged', { alert: taken.alert, ...(await whereFor(taken.alert)) });
       return taken.alert;
+    },
+
+    /**
+     * Closed with its outcome (issue 50) by an administrator, or by a dispatcher of the alert's channel (an alert
+     * without channel: administrators only); an open alert is taken by the same step. In the activity log
+     * (emergency_close, with how long the alert was open) and pushed like an acknowledgement.
+     */
+    async close(closer: Reader, alertId: number, outcome: EmergencyOutcome): Promise<EmergencyAlert> {
+      const user = await users.row(closer.userId);
+      if (!user) throw notFound('User');
+      const alert = await store.byId(alertId);
+      if (!alert) throw notFound('Emergency alert');
+      const allowed =
+        may(closer, null, 'channel.alerts') ||
+        (alert.channelId !== null && (await access.may(closer, alert.channelId, 'channel.alerts')));
+      if (!allowed) throw forbidden('not_allowed');
+      if (alert.closedAt) throw conflict(closedAlready(alert));
+      const closed = await store.close(alertId, { userId: closer.userId, displayName: user.display_name }, outcome);
+      if (!closed) throw notFound('Emergency alert');
+      // Closed meanwhile by someone else (two at once): the one whose write passed tells it.
+      if (!closed.changed) throw conflict(closedAlready(closed.alert));
+      const where = await whereFor(closed.alert);
+      events.emit('emergencyAcknowledged', { alert: closed.alert, ...where });
+      const channel = alert.channelId !== null ? await channels.byId(alert.channelId) : undefined;
+      await activities.record('emergency_close', {
+        userId: closer.userId,
+        channelId: channel?.id ?? null,
+        channelName: channel?.name ?? alert.channelName ?? undefined,
+        detail: {
+          emergency: {
+            alertId,
+            outcome,
+            openMs: Math.max(0, Date.parse(closed.alert.closedAt ?? '') - Date.parse(alert.createdAt)),
+            sender: alert.display_name,
+          },
+        },
+      });
+      return closed.alert;
     },
 
     /** A page of the alerts `reader` may see: all of them, or those of the channels where it takes alerts. */

@@ -1,5 +1,10 @@
 /** The emergency alert's calls (issue 14, docs/api.md "Emergency alerts"). */
-import { AcknowledgeEmergencyAlert, GetEmergencyAlerts, SendEmergencyAlert } from '@talkgroup/protocol';
+import {
+  AcknowledgeEmergencyAlert,
+  CloseEmergencyAlert,
+  GetEmergencyAlerts,
+  SendEmergencyAlert,
+} from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import { defineRoutes } from '../http/route.ts';
@@ -25,6 +30,12 @@ export function emergencyRoutes(app: FastifyInstance, services: EmergencyRoutesS
     success: true,
     result: 'Emergency alert acknowledged',
     res: await emergency.acknowledge(auth, body.alertId),
+  }));
+
+  route(CloseEmergencyAlert, async ({ body, auth }) => ({
+    success: true,
+    result: body.outcome === 'false' ? 'Emergency alert closed as a false alarm' : 'Emergency alert closed',
+    res: await emergency.close(auth, body.alertId, body.outcome),
   }));
 
   route(GetEmergencyAlerts, async ({ body, auth }) => ({

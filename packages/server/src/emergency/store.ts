@@ -1,5 +1,5 @@
 /** Emergency alerts (issue 14): rows in, the EmergencyAlert shape out; open ones first. */
-import type { EmergencyAlert } from '@talkgroup/protocol';
+import type { EmergencyAlert, EmergencyOutcome } from '@talkgroup/protocol';
 import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database, Db, EmergencyAlertsTable } from '../db/schema.ts';
 
@@ -17,6 +17,9 @@ function toAlert(row: Selectable<EmergencyAlertsTable>): EmergencyAlert {
     acknowledgedBy:
       row.acknowledged_at !== null ? { id: row.acknowledged_by, display_name: row.acknowledged_by_name ?? '' } : null,
     acknowledgedAt: row.acknowledged_at,
+    closedBy: row.closed_at !== null ? { id: row.closed_by, display_name: row.closed_by_name ?? '' } : null,
+    closedAt: row.closed_at,
+    outcome: row.outcome,
   };
 }
 
@@ -76,6 +79,48 @@ export function emergencyStore(db: Db) {
         .set({ acknowledged_by: by.userId, acknowledged_by_name: by.displayName, acknowledged_at: at.toISOString() })
         .where('id', '=', id)
         .where('acknowledged_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      if (updated) return { alert: toAlert(updated), changed: true };
+      const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();
+      return row ? { alert: toAlert(row), changed: false } : undefined;
+    },
+
+    /**
+     * Closes the alert with its outcome (issue 50), and takes it by the same step if it was open. `changed` is
+     * false when it was already closed (the alert then says by whom); undefined when there is no such alert.
+     */
+    async close(
+      id: number,
+      by: { userId: number; displayName: string },
+      outcome: EmergencyOutcome,
+      at = new Date(),
+    ): Promise<{ alert: EmergencyAlert; changed: boolean } | undefined> {
+      const when = at.toISOString();
+      const updated = await db
+        .updateTable('emergency_alerts')
+        .set((eb) => ({
+          closed_by: by.userId,
+          closed_by_name: by.displayName,
+          closed_at: when,
+          outcome,
+          // Taken by whoever closes it, unless someone took it before.
+          acknowledged_by: eb
+            .case()
+            .when('acknowledged_at', 'is', null)
+            .then(by.userId)
+            .else(eb.ref('acknowledged_by'))
+            .end(),
+          acknowledged_by_name: eb
+            .case()
+            .when('acknowledged_at', 'is', null)
+            .then(by.displayName)
+            .else(eb.ref('acknowledged_by_name'))
+            .end(),
+          acknowledged_at: eb.fn.coalesce('acknowledged_at', eb.val(when)),
+        }))
+        .where('id', '=', id)
+        .where('closed_at', 'is', null)
         .returningAll()
         .executeTakeFirst();
       if (updated) return { alert: toAlert(updated), changed: true };

@@ -1,11 +1,23 @@
 /** The organisation's settings (issue 27): one JSON value per key, with its defaults. */
-import { type CallSettings, CallSettingsSchema, type SecurityPolicy, SecurityPolicySchema } from '@talkgroup/protocol';
+import {
+  type CallSettings,
+  CallSettingsSchema,
+  isTimeZone,
+  type SecurityPolicy,
+  SecurityPolicySchema,
+} from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
 
 const CALLS = 'calls';
 const CALL_DEFAULTS: CallSettings = { membersMayCallMembers: false };
 const SECURITY = 'security';
 const SECURITY_DEFAULTS: SecurityPolicy = { requireSecondFactor: [] };
+const TIME_ZONE = 'timeZone';
+
+/** The time zone this server runs in (the process's TZ, else the system's): the default of the organisation's. */
+export function serverTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+}
 
 export function settingsStore(db: Db) {
   return {
@@ -44,6 +56,28 @@ export function settingsStore(db: Db) {
         .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
         .execute();
       return stored;
+    },
+
+    /** Issue 50: the organisation's time zone (an IANA name) for reports' days and hours; null: none chosen. */
+    async timeZone(): Promise<string | null> {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', TIME_ZONE).executeTakeFirst();
+      if (!row) return null;
+      const value: unknown = JSON.parse(row.value);
+      return typeof value === 'string' && isTimeZone(value) ? value : null;
+    },
+
+    /** Sets it (an IANA name, checked by the caller), or with null goes back to the server's. */
+    async setTimeZone(name: string | null): Promise<void> {
+      if (name === null) {
+        await db.deleteFrom('settings').where('key', '=', TIME_ZONE).execute();
+        return;
+      }
+      const value = JSON.stringify(name);
+      await db
+        .insertInto('settings')
+        .values({ key: TIME_ZONE, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
     },
   };
 }

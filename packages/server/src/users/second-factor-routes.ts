@@ -2,6 +2,7 @@
  * Issue 38: the user's own second factor (TOTP with recovery codes), the organisation's security policy (which
  * roles must have one) and an administrator's reset of a user's second factor. Issue 47: "confirm it's you"
  * (confirmIdentity: the password or a code given again), which turning TOTP on needs within 5 minutes.
+ * Issue 50: the organisation's time zone beside the policy (getTimeZone for anyone signed in, setTimeZone).
  */
 import {
   ConfirmIdentity,
@@ -9,9 +10,12 @@ import {
   DisableTotp,
   GetSecondFactorState,
   GetSecurityPolicy,
+  GetTimeZone,
   ResetSecondFactor,
   SetSecurityPolicy,
+  SetTimeZone,
   StartTotpSetup,
+  type TimeZoneSetting,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import { CONFIRMATION_WINDOW_MS, markConfirmed, requireConfirmed } from '../auth/confirmation.ts';
@@ -23,7 +27,7 @@ import type { Db } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, notFound, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { SettingsStore } from '../settings/store.ts';
+import { type SettingsStore, serverTimeZone } from '../settings/store.ts';
 import type { UserStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
@@ -115,6 +119,18 @@ export function secondFactorRoutes(app: FastifyInstance, services: SecondFactorR
     ...said('security_policy_saved'),
     res: await settings.setSecurity(body),
   }));
+
+  const timeZoneSetting = async (): Promise<TimeZoneSetting> => {
+    const chosen = await settings.timeZone();
+    const server = serverTimeZone();
+    return { timeZone: chosen ?? server, serverTimeZone: server, set: chosen !== null };
+  };
+  route(GetTimeZone, async () => ({ success: true, res: await timeZoneSetting() }));
+  // The name is checked by the protocol's schema (a zone this runtime knows); null: back to the server's.
+  route(SetTimeZone, async ({ body }) => {
+    await settings.setTimeZone(body.timeZone);
+    return { success: true, result: 'Time zone saved', res: await timeZoneSetting() };
+  });
 
   route(ResetSecondFactor, async ({ body }) => {
     if (!(await users.row(body.userId))) throw notFound('user_not_found');
