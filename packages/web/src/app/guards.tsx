@@ -29,8 +29,8 @@ export function RequireConsole({ children }: { children: ReactNode }) {
   const session = useSession();
   const { pathname } = useLocation();
   if (session?.user && !usesConsole(session.user.role)) {
-    // The dispatch console is no page of theirs (issue 27): they learn it does not exist for them.
-    if (/^\/dispatch\/?$/i.test(pathname)) return <NotFoundPage />;
+    // The dispatch console and the reports are no pages of theirs (issues 27, 50): they learn they do not exist for them.
+    if (/^\/(dispatch|reports)\/?$/i.test(pathname)) return <NotFoundPage />;
     if (!/^\/groupCallView\//i.test(pathname)) return <Navigate to="/talk" replace />;
   }
   return children;

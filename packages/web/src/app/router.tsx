@@ -96,6 +96,11 @@ const SecurityPage = page(
   () => import('../features/settings/index.ts').then((feature) => ({ default: feature.SecurityPage })),
   'settings',
 );
+// Reports over a period (issue 50): its charts (@mui/x-charts) load with this page only.
+const ReportsPage = page(
+  () => import('../features/reports/index.ts').then((feature) => ({ default: feature.ReportsPage })),
+  'reports',
+);
 // The user's own account (issue 38): every role, console or not, in a frame of its own.
 const AccountShell = page(() => import('./AccountShell.tsx'), 'account');
 
@@ -149,6 +154,7 @@ export const router = createBrowserRouter([
           { path: 'auditLog', element: allowed('audit.read', <AuditPage />) },
           { path: 'dispatch', element: allowed('channel.monitor', <DispatchPage />) },
           { path: 'settings', element: allowed('settings.manage', <SecurityPage />) },
+          { path: 'reports', element: allowed('channel.reports', <ReportsPage />) },
           { path: 'groupCallView/:roomId', element: <GroupCallPage /> },
         ],
       },

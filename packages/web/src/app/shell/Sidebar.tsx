@@ -8,6 +8,7 @@ import FactCheckIcon from '@mui/icons-material/FactCheck';
 import GroupIcon from '@mui/icons-material/GroupOutlined';
 import HeadsetMicIcon from '@mui/icons-material/HeadsetMicOutlined';
 import HistoryIcon from '@mui/icons-material/History';
+import InsightsIcon from '@mui/icons-material/InsightsOutlined';
 import PersonAddIcon from '@mui/icons-material/PersonAddAlt1';
 import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import PodcastsIcon from '@mui/icons-material/Podcasts';
@@ -77,6 +78,7 @@ export function Sidebar({ narrow, onNavigate, onClose, slotRef, openAddUser, ope
       : []),
     ...(somewhere('audit.read') ? [{ to: '/auditLog', label: t('nav.audit'), icon: <FactCheckIcon /> }] : []),
     ...(somewhere('channel.monitor') ? [{ to: '/dispatch', label: t('nav.dispatch'), icon: <HeadsetMicIcon /> }] : []),
+    ...(somewhere('channel.reports') ? [{ to: '/reports', label: t('nav.reports'), icon: <InsightsIcon /> }] : []),
     ...(may('settings.manage') ? [{ to: '/settings', label: t('nav.settings'), icon: <SecurityIcon /> }] : []),
   ];
 

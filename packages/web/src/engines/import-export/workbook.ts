@@ -3,7 +3,7 @@
  * read or written, so it never weighs on the first page load.
  *
  *   readSpreadsheet(file)            .xlsx or .csv -> { columns, rows } (first row = header)
- *   writeXlsx({ sheetName, columns, rows }) -> Blob of a real .xlsx
+ *   writeXlsx({ sheetName, columns, rows }) -> Blob of a real .xlsx (writeXlsxSheets: several sheets)
  *   saveFile(blob, fileName)         makes the browser download it
  */
 import type { CellValue, Workbook } from 'exceljs';
@@ -83,12 +83,25 @@ export async function readSpreadsheet(file: File): Promise<SheetData> {
   return recordsToSheet(records);
 }
 
-export async function writeXlsx(sheet: { sheetName: string; columns: SheetColumn[]; rows: SheetRow[] }): Promise<Blob> {
+export interface SheetOut {
+  sheetName: string;
+  columns: SheetColumn[];
+  rows: SheetRow[];
+}
+
+export async function writeXlsx(sheet: SheetOut): Promise<Blob> {
+  return writeXlsxSheets([sheet]);
+}
+
+/** One workbook of several sheets, in this order (a report: a sheet per measure). */
+export async function writeXlsxSheets(sheets: SheetOut[]): Promise<Blob> {
   const workbook = await newWorkbook();
-  const worksheet = workbook.addWorksheet(sheet.sheetName);
-  worksheet.columns = sheet.columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 20 }));
-  worksheet.getRow(1).font = { bold: true };
-  for (const row of sheet.rows) worksheet.addRow(row);
+  for (const sheet of sheets) {
+    const worksheet = workbook.addWorksheet(sheet.sheetName);
+    worksheet.columns = sheet.columns.map((c) => ({ header: c.header, key: c.key, width: c.width ?? 20 }));
+    worksheet.getRow(1).font = { bold: true };
+    for (const row of sheet.rows) worksheet.addRow(row);
+  }
   const buffer = await workbook.xlsx.writeBuffer();
   return new Blob([buffer as ArrayBuffer], { type: XLSX_MIME });
 }

@@ -1,0 +1,237 @@
+/**
+ * The report's measures as tables: one column list and rows of raw values (counts, durations in milliseconds,
+ * instants) per measure. The page's tables format them (format.ts), the charts read the same rows, and the
+ * exports write them as numbers (durations in minutes), so that a table, its chart and its files never disagree.
+ */
+import type { DurationStats, Report } from '@talkgroup/protocol';
+import type { TFunction } from 'i18next';
+import { weekdayNames } from './format.ts';
+
+export type MeasureId = 'talkChannels' | 'talkMembers' | 'hours' | 'sos' | 'queue' | 'missed' | 'peaks';
+export const MEASURE_IDS: readonly MeasureId[] = [
+  'talkChannels',
+  'talkMembers',
+  'hours',
+  'sos',
+  'queue',
+  'missed',
+  'peaks',
+];
+
+/** text: a name; count: a whole number; duration: milliseconds; day: 'YYYY-MM-DD'; time: an ISO 8601 instant. */
+export type ColumnKind = 'text' | 'count' | 'duration' | 'day' | 'time';
+
+export interface MeasureColumn {
+  key: string;
+  header: string;
+  kind: ColumnKind;
+}
+
+export type MeasureValue = string | number | null;
+export type MeasureRow = Record<string, MeasureValue>;
+
+export interface Measure {
+  id: MeasureId;
+  title: string;
+  columns: MeasureColumn[];
+  rows: MeasureRow[];
+  /** Nothing happened in the period: the section says so instead of drawing an empty chart. */
+  empty: boolean;
+  emptyText: string;
+}
+
+type T = TFunction<'reports'>;
+
+const stats = (prefix: string, value: DurationStats, keys: Array<'medianMs' | 'p90Ms' | 'maxMs'>): MeasureRow =>
+  Object.fromEntries(keys.map((key) => [`${prefix}${key.replace('Ms', '')}`, value[key]]));
+
+function talkChannels(report: Report, t: T): Measure {
+  return {
+    id: 'talkChannels',
+    title: t('measures.talkChannels'),
+    columns: [
+      { key: 'name', header: t('columns.channel'), kind: 'text' },
+      { key: 'talkMs', header: t('columns.talk'), kind: 'duration' },
+      { key: 'transmissions', header: t('columns.transmissions'), kind: 'count' },
+    ],
+    rows: report.talk.channels.map((row) => ({
+      name: row.channelName,
+      talkMs: row.talkMs,
+      transmissions: row.transmissions,
+    })),
+    empty: report.talk.channels.every((row) => row.transmissions === 0),
+    emptyText: t('empty.talk'),
+  };
+}
+
+function talkMembers(report: Report, t: T): Measure {
+  return {
+    id: 'talkMembers',
+    title: t('measures.talkMembers'),
+    columns: [
+      { key: 'name', header: t('columns.member'), kind: 'text' },
+      { key: 'talkMs', header: t('columns.talk'), kind: 'duration' },
+      { key: 'transmissions', header: t('columns.transmissions'), kind: 'count' },
+    ],
+    rows: report.talk.members.map((row) => ({ name: row.name, talkMs: row.talkMs, transmissions: row.transmissions })),
+    empty: report.talk.members.every((row) => row.transmissions === 0),
+    emptyText: t('empty.talk'),
+  };
+}
+
+/** Busy hours: a row per day of the week (Monday first), a column per hour, transmissions in each cell. */
+function hours(report: Report, t: T, language: string): Measure {
+  const names = weekdayNames(language);
+  const rows: MeasureRow[] = names.map((name) => ({ day: name }));
+  for (const cell of report.hours) {
+    const row = rows[cell.day - 1];
+    if (row) row[`h${cell.hour}`] = cell.transmissions;
+  }
+  const hourColumns = Array.from({ length: 24 }, (_, hour) => ({
+    key: `h${hour}`,
+    header: t('columns.hour', { hour: String(hour).padStart(2, '0') }),
+    kind: 'count' as const,
+  }));
+  for (const row of rows) for (const column of hourColumns) row[column.key] ??= 0;
+  return {
+    id: 'hours',
+    title: t('measures.hours'),
+    columns: [{ key: 'day', header: t('columns.day'), kind: 'text' }, ...hourColumns],
+    rows,
+    empty: report.hours.every((cell) => cell.transmissions === 0),
+    emptyText: t('empty.hours'),
+  };
+}
+
+/** SOS alerts: the whole period first ('Total'), then each channel. */
+function sos(report: Report, t: T): Measure {
+  const { sos } = report;
+  const row = (
+    name: string,
+    counts: { count: number; falseAlarms: number },
+    acknowledge: DurationStats,
+    close: DurationStats,
+  ): MeasureRow => ({
+    name,
+    count: counts.count,
+    acknowledged: acknowledge.count,
+    closed: close.count,
+    falseAlarms: counts.falseAlarms,
+    ...stats('ack', acknowledge, ['medianMs', 'p90Ms', 'maxMs']),
+    ...stats('close', close, ['medianMs', 'p90Ms', 'maxMs']),
+  });
+  return {
+    id: 'sos',
+    title: t('measures.sos'),
+    columns: [
+      { key: 'name', header: t('columns.channel'), kind: 'text' },
+      { key: 'count', header: t('columns.alerts'), kind: 'count' },
+      { key: 'acknowledged', header: t('columns.acknowledged'), kind: 'count' },
+      { key: 'closed', header: t('columns.closed'), kind: 'count' },
+      { key: 'falseAlarms', header: t('columns.falseAlarms'), kind: 'count' },
+      { key: 'ackmedian', header: t('columns.ackMedian'), kind: 'duration' },
+      { key: 'ackp90', header: t('columns.ackP90'), kind: 'duration' },
+      { key: 'ackmax', header: t('columns.ackMax'), kind: 'duration' },
+      { key: 'closemedian', header: t('columns.closeMedian'), kind: 'duration' },
+      { key: 'closep90', header: t('columns.closeP90'), kind: 'duration' },
+      { key: 'closemax', header: t('columns.closeMax'), kind: 'duration' },
+    ],
+    rows: [
+      row(t('total'), sos, sos.acknowledge, sos.close),
+      ...sos.channels.map((channel) =>
+        row(channel.channelName || t('noChannelName'), channel, channel.acknowledge, channel.close),
+      ),
+    ],
+    empty: sos.count === 0,
+    emptyText: t('empty.sos'),
+  };
+}
+
+/** The dispatch queue: the whole period first ('Total', with the cancelled and the handling times), then each channel. */
+function queue(report: Report, t: T): Measure {
+  const { queue } = report;
+  return {
+    id: 'queue',
+    title: t('measures.queue'),
+    columns: [
+      { key: 'name', header: t('columns.channel'), kind: 'text' },
+      { key: 'requests', header: t('columns.requests'), kind: 'count' },
+      { key: 'taken', header: t('columns.taken'), kind: 'count' },
+      { key: 'abandoned', header: t('columns.abandoned'), kind: 'count' },
+      { key: 'expired', header: t('columns.expired'), kind: 'count' },
+      { key: 'cancelled', header: t('columns.cancelled'), kind: 'count' },
+      { key: 'waitmedian', header: t('columns.waitMedian'), kind: 'duration' },
+      { key: 'waitp90', header: t('columns.waitP90'), kind: 'duration' },
+      { key: 'handlemedian', header: t('columns.handleMedian'), kind: 'duration' },
+      { key: 'handlep90', header: t('columns.handleP90'), kind: 'duration' },
+    ],
+    rows: [
+      {
+        name: t('total'),
+        requests: queue.requests,
+        taken: queue.taken,
+        abandoned: queue.abandoned,
+        expired: queue.expired,
+        cancelled: queue.cancelled,
+        ...stats('wait', queue.waiting, ['medianMs', 'p90Ms']),
+        ...stats('handle', queue.handling, ['medianMs', 'p90Ms']),
+      },
+      ...queue.channels.map((channel) => ({
+        name: channel.channelName,
+        requests: channel.requests,
+        taken: channel.taken,
+        abandoned: channel.abandoned,
+        expired: channel.expired,
+        cancelled: null,
+        ...stats('wait', channel.waiting, ['medianMs', 'p90Ms']),
+        handlemedian: null,
+        handlep90: null,
+      })),
+    ],
+    empty: queue.requests === 0 && queue.taken === 0,
+    emptyText: t('empty.queue'),
+  };
+}
+
+function missed(report: Report, t: T): Measure {
+  return {
+    id: 'missed',
+    title: t('measures.missed'),
+    columns: [
+      { key: 'name', header: t('columns.member'), kind: 'text' },
+      { key: 'heardLater', header: t('columns.heardLater'), kind: 'count' },
+      { key: 'neverHeard', header: t('columns.neverHeard'), kind: 'count' },
+    ],
+    rows: report.missed.map((row) => ({ name: row.name, heardLater: row.heardLater, neverHeard: row.neverHeard })),
+    empty: report.missed.length === 0,
+    emptyText: t('empty.missed'),
+  };
+}
+
+function peaks(report: Report, t: T): Measure {
+  return {
+    id: 'peaks',
+    title: t('measures.peaks'),
+    columns: [
+      { key: 'day', header: t('columns.day'), kind: 'day' },
+      { key: 'connected', header: t('columns.connected'), kind: 'count' },
+      { key: 'at', header: t('columns.at'), kind: 'time' },
+    ],
+    rows: report.peaks.map((row) => ({ day: row.day, connected: row.connected, at: row.at })),
+    empty: report.peaks.length === 0,
+    emptyText: t('empty.peaks'),
+  };
+}
+
+/** Every measure of a report, in the page's order. */
+export function reportMeasures(report: Report, t: T, language: string): Measure[] {
+  return [
+    talkChannels(report, t),
+    talkMembers(report, t),
+    hours(report, t, language),
+    sos(report, t),
+    queue(report, t),
+    missed(report, t),
+    peaks(report, t),
+  ];
+}
