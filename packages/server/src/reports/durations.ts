@@ -7,13 +7,15 @@
 import type { DurationStats, Report } from '@talkgroup/protocol';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Db } from '../db/schema.ts';
-import type { SqlTime } from './sql-time.ts';
 import { inScope, periodOf, type ReportScope } from './scope.ts';
+import type { SqlTime } from './sql-time.ts';
 
 const NO_TIMES: DurationStats = { count: 0, medianMs: null, p90Ms: null, maxMs: null };
 
-/** A set of times: `grp` the group each belongs to (a channel, or one group for all), `d` the milliseconds. */
-// biome-ignore lint/suspicious/noExplicitAny: the sources join different tables; only their two columns matter.
+/**
+ * A set of times: `grp` the group each belongs to (a channel, or one group for all), `d` the milliseconds. The
+ * sources read different tables; only these two columns matter.
+ */
 type Times = SelectQueryBuilder<Database, any, { grp: number | null; d: number | null }>;
 
 const keyOf = (group: unknown) => (group === null || group === undefined ? 'none' : String(Number(group)));
@@ -143,8 +145,9 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
     .select((eb) => ['a.channel_id as channelId', 'c.name as channelName', 'a.type', eb.fn.countAll<number>().as('n')])
     .groupBy(['a.channel_id', 'c.name', 'a.type'])
     .execute();
-  // A request's first take: no take of the same request before it (read from the request's creation on, by
-  // the activities' type and time index). A take after a send-back or a transfer is not a new wait.
+  // A request's first take: no take of the same request before it, read from the request's creation on (the
+  // period's start when its row is gone) by the activities' type and time index. A take after a send-back or a
+  // transfer is not a new wait.
   const requestOf = (alias: 'a' | 'b') => time.requestIdOf(`${alias}.detail`);
   const waits = (group: RawBuilder<number | null>) =>
     steps()
@@ -156,8 +159,8 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
             selectFrom('activities as b')
               .select('b.id')
               .where('b.type', '=', 'dispatch_take')
-              .where(sql<boolean>`b.created_at >= (select r.created_at from dispatch_requests r
-                where r.id = ${requestOf('a')})`)
+              .where(sql<boolean>`b.created_at >= coalesce((select r.created_at from dispatch_requests r
+                where r.id = ${requestOf('a')}), ${from})`)
               .where((eb) =>
                 eb.or([
                   eb('b.created_at', '<', eb.ref('a.created_at')),

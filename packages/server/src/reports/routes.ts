@@ -7,9 +7,9 @@ import { GetReport } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess } from '../channels/access.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { HttpError, notFound } from '../http/errors.ts';
 import { defineRoutes, type TokenOwner } from '../http/route.ts';
-import type { SettingsStore } from '../settings/store.ts';
+import { type SettingsStore, serverTimeZone } from '../settings/store.ts';
 import type { ReportStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
@@ -20,9 +20,9 @@ export interface ReportServices {
   sessions: SessionStore;
 }
 
-/** The organisation's time zone (the `timeZone` setting), by default the server's. */
-async function organisationTimeZone(_settings: SettingsStore): Promise<string> {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+/** The organisation's time zone (the `timeZone` setting, getTimeZone), by default the server's. */
+async function organisationTimeZone(settings: SettingsStore): Promise<string> {
+  return (await settings.timeZone()) ?? serverTimeZone();
 }
 
 export function reportRoutes(app: FastifyInstance, services: ReportServices): void {
@@ -41,7 +41,7 @@ export function reportRoutes(app: FastifyInstance, services: ReportServices): vo
     if (allowed !== undefined) {
       const own = new Set(allowed);
       const refused = wanted.filter((id) => !own.has(id));
-      if (refused.length > 0) throw forbidden('report_channel_not_allowed', { ids: refused.join(', ') });
+      if (refused.length > 0) throw new HttpError(403, 'report_channel_not_allowed', { ids: refused.join(', ') });
       return wanted;
     }
     const found = await reports.channels({ channelIds: wanted });

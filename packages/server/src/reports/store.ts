@@ -167,11 +167,7 @@ export function reportStore(db: Db, dialect: Dialect) {
       .selectFrom('presence_samples as p')
       .where('p.minute', '>=', from)
       .where('p.minute', '<', to)
-      .select([
-        time.dayOf(time.localMs(time.epochMs('p.minute'), segments)).as('day'),
-        'p.connected',
-        'p.peak_at',
-      ]);
+      .select([time.dayOf(time.localMs(time.epochMs('p.minute'), segments)).as('day'), 'p.connected', 'p.peak_at']);
     const ranked = db
       .selectFrom(byDay.as('d'))
       .select(['d.day', 'd.connected', 'd.peak_at', sql<number>`max(d.connected) over (partition by d.day)`.as('top')]);
