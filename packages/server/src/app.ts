@@ -33,6 +33,7 @@ import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { turnProbe } from './ops/turn-probe.ts';
 import { patchRoutes } from './patches/routes.ts';
 import { positionRoutes } from './positions/routes.ts';
+import { presenceSamples } from './presence/samples.ts';
 import { pushRoutes } from './push/routes.ts';
 import { createPush, type Push } from './push/service.ts';
 import { specHttpCalls } from './realtime/legacy/http-calls.ts';
@@ -151,6 +152,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     stopQueueFollow();
     await queueSweep.stop();
   });
+  // The most people connected at once, per minute (issue 50's reports).
+  const samples = presenceSamples({
+    db: services.db,
+    events: services.events,
+    onError: (error, what) => fastify.log.warn({ err: error }, `${what} failed`),
+  });
+  samples.start();
+  fastify.addHook('onClose', () => samples.stop());
   // Socket.IO shares the HTTP server (same port); it closes before Fastify does (a preClose hook).
   const realtime = await attachRealtime(fastify, services);
   metrics.attachSockets(realtime.io);

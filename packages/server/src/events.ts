@@ -92,6 +92,8 @@ export interface DomainEvents {
   memberStatusChanged: { status: MemberStatus; rooms?: string[]; channelIds?: number[] };
   /** The organisation's list of statuses changed. */
   statusesChanged: Record<string, never>;
+  /** A user came online (its first socket, on any instance; its presence written): the people connected grew. */
+  userCameOnline: { userId: number };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -94,7 +94,11 @@ export class Connections {
     void afterPresence(socket, ctx, async (trx) => {
       await presence.add(ownerOf(socket, ctx), trx);
       const count = await presence.socketCount(userId, trx);
-      return () => ctx.publishStatus(userId, { cameOnline: count === 1, arriving: true });
+      return () => {
+        ctx.publishStatus(userId, { cameOnline: count === 1, arriving: true });
+        // The people connected at once may have grown (presence/samples.ts counts it now).
+        if (count === 1) ctx.services.events.emit('userCameOnline', { userId });
+      };
     });
     await supervisors.place(socket);
   }
