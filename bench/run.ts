@@ -8,6 +8,7 @@ import path from 'node:path';
 const BENCHES = [
   'realtime',
   'activities',
+  'reports',
   'users-page',
   'ptt-latency',
   'rejoin',

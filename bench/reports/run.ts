@@ -1,0 +1,172 @@
+/**
+ * Does a report stay fast at a real organisation's size (issue 50, point 5)? Seeds a year of 50 channels and
+ * 2,000 users (1,000,000 activities, 200,000 transmissions and who heard them, 5,000 SOS alerts, a presence
+ * sample a minute: seed.ts) on SQLite and on PostgreSQL, then times each measure of the reports' store
+ * (talk, hours, sos, queue, missed, peaks) and the whole report for 30 days, against 1 day (the baseline) and
+ * 365 days measured in the same run; prints the plans' use of indexes, and the heap the report leaves after it.
+ * Figures only, never pass/fail (goal: a 30-day report in 1 s or less on both databases).
+ *
+ *   npm run bench:reports                          SQLite (temp file) and PostgreSQL (TEST_DATABASE_URL, default
+ *                                                  postgres://postgres@127.0.0.1:5432/test, in a schema of its
+ *                                                  own, dropped after)
+ *   BENCH_REPORTS_DATABASES=sqlite …               one database only
+ *   BENCH_REPORTS_SCALE=0.01 …                     a quick check of the harness (1% of the bulk rows)
+ *
+ * The store is called directly on a database handle the way the server's route does (no HTTP), with a Kysely
+ * plugin that records the queries each measure runs (plans.ts). Each time is the median of 5 runs after one
+ * warm-up. Memory: the heap used after a full collection (node --expose-gc: this script starts itself again
+ * with it) once a 1-day, 30-day and 365-day report is computed and held, and what computing it allocated.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { sql } from 'kysely';
+import type { Dialect } from '../../packages/server/src/db/dialect.ts';
+import { type OpenedDatabase, openDatabase } from '../../packages/server/src/db/open.ts';
+import type { Db } from '../../packages/server/src/db/schema.ts';
+import { type ReportScope, reportStore } from '../../packages/server/src/reports/store.ts';
+import { type ExplainedQuery, explain, queryCapture } from './plans.ts';
+import { type DatabaseFigures, type PeriodFigures, printDatabase } from './report.ts';
+import { type Seeded, SIZES, seed } from './seed.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) {
+  const again = spawnSync(
+    process.execPath,
+    ['--expose-gc', ...process.execArgv, import.meta.filename, ...process.argv.slice(2)],
+    { stdio: 'inherit' },
+  );
+  process.exit(again.status ?? 1);
+}
+const collect = () => {
+  gc?.();
+  gc?.();
+};
+
+export const MEASURES = ['talk', 'hours', 'sos', 'queue', 'missed', 'peaks'] as const;
+export type Measure = (typeof MEASURES)[number];
+const PERIODS = [1, 30, 365];
+const RUNS = 5;
+const DAY_MS = 86_400_000;
+const TIME_ZONE = 'Europe/Paris';
+const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const DATABASES = (process.env.BENCH_REPORTS_DATABASES ?? 'sqlite,postgres').split(',') as Dialect[];
+
+type Store = ReturnType<typeof reportStore>;
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/** The median of RUNS timed runs, after one warm-up (the one given, if any, else a plain one). */
+async function timeOf(run: () => Promise<unknown>, warmUp: () => Promise<unknown> = run): Promise<number> {
+  await warmUp();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    await run();
+    times.push(performance.now() - started);
+  }
+  return median(times);
+}
+
+/** The whole report: the channels and every measure at once, as getReport asks for them (reports/routes.ts). */
+async function whole(store: Store, scope: ReportScope) {
+  const [channels, ...parts] = await Promise.all([
+    store.channels(scope),
+    ...MEASURES.map((measure) => store[measure](scope)),
+  ]);
+  return { channels, ...Object.fromEntries(MEASURES.map((measure, i) => [measure, parts[i]])) };
+}
+
+const scopeOf = (seeded: Seeded, days: number): ReportScope => ({
+  from: new Date(seeded.endMs - days * DAY_MS).toISOString(),
+  to: new Date(seeded.endMs).toISOString(),
+  channelIds: null,
+  timeZone: TIME_ZONE,
+});
+
+async function measurePeriod(db: Db, dialect: Dialect, seeded: Seeded, days: number): Promise<PeriodFigures> {
+  const capture = queryCapture();
+  const store = reportStore(db.withPlugin(capture.plugin), dialect);
+  const scope = scopeOf(seeded, days);
+  const measures = {} as Record<Measure, number>;
+  const queries = {} as Record<Measure, ExplainedQuery[]>;
+  for (const measure of MEASURES) {
+    let captured: Awaited<ReturnType<typeof capture.stop>> = [];
+    const warmUp = async () => {
+      capture.start();
+      try {
+        await store[measure](scope);
+      } finally {
+        captured = capture.stop();
+      }
+    };
+    measures[measure] = await timeOf(() => store[measure](scope), warmUp);
+    queries[measure] = await explain(db, dialect, captured);
+    process.stdout.write(`  ${days} d ${measure} ${measures[measure].toFixed(0)} ms\n`);
+  }
+  const report = await timeOf(() => whole(store, scope));
+  process.stdout.write(`  ${days} d whole report ${report.toFixed(0)} ms\n`);
+  return { days, measures, report, queries };
+}
+
+/** The heap after a full collection with the report held, and what computing it allocated (GC profile). */
+async function heapOf(db: Db, dialect: Dialect, seeded: Seeded, days: number) {
+  const store = reportStore(db, dialect);
+  collect();
+  const before = process.memoryUsage().heapUsed;
+  const profiler = new v8.GCProfiler();
+  profiler.start();
+  const report = await whole(store, scopeOf(seeded, days));
+  const rightAfter = process.memoryUsage().heapUsed;
+  const profile = profiler.stop();
+  const collected = (profile?.statistics ?? []).reduce(
+    (sum, gcRun) => sum + gcRun.beforeGC.heapStatistics.usedHeapSize - gcRun.afterGC.heapStatistics.usedHeapSize,
+    0,
+  );
+  collect();
+  const after = process.memoryUsage().heapUsed;
+  return { days, heapUsed: after, allocated: rightAfter - before + collected, json: JSON.stringify(report).length };
+}
+
+async function open(dialect: Dialect): Promise<{ database: OpenedDatabase; drop: () => Promise<void> }> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-bench-reports-'));
+  const pgSchema = dialect === 'postgres' ? `bench_reports_${randomBytes(4).toString('hex')}` : undefined;
+  const database = await openDatabase({ dataDir, databaseUrl: dialect === 'postgres' ? PG_URL : undefined, pgSchema });
+  return {
+    database,
+    async drop() {
+      if (pgSchema) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(database.db);
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function bench(dialect: Dialect): Promise<DatabaseFigures> {
+  console.log(`\n${dialect}: seeding…`);
+  const { database, drop } = await open(dialect);
+  try {
+    const started = performance.now();
+    const seeded = await seed(database.db, dialect, (line) => console.log(`  ${line}`));
+    const seedSeconds = (performance.now() - started) / 1000;
+    console.log(`  seeding took ${seedSeconds.toFixed(1)} s`);
+    const periods: PeriodFigures[] = [];
+    for (const days of PERIODS) periods.push(await measurePeriod(database.db, dialect, seeded, days));
+    const heap = [];
+    for (const days of PERIODS) heap.push(await heapOf(database.db, dialect, seeded, days));
+    return { dialect, seeded, seedSeconds, periods, heap };
+  } finally {
+    await drop();
+  }
+}
+
+console.log(
+  `reports bench: ${SIZES.activities.toLocaleString('en')} activities, ${SIZES.transmissions.toLocaleString('en')} ` +
+    `transmissions, ${SIZES.alerts.toLocaleString('en')} SOS alerts over 365 days; time zone ${TIME_ZONE}; ` +
+    `load average ${loadavg()[0].toFixed(1)}`,
+);
+for (const dialect of DATABASES) printDatabase(await bench(dialect));
+console.log(`\nload average at the end ${loadavg()[0].toFixed(1)} (figures move with the machine's load)`);
