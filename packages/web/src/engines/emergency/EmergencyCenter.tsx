@@ -1,8 +1,9 @@
 /**
  * An administrator's SOS banner, over every console page: each open alert, newest first (who, which channel,
- * when, where), a siren until they are taken or it is silenced, each position on a map, and "take the alert".
- * Alerts taken meanwhile say by whom. Impossible to miss: a red band fixed at the top, an assertive live
- * region.
+ * when, where), a siren until they are taken or it is silenced, each position on a map, "take the alert" and
+ * "close the alert" (with its outcome, issue 50). Alerts taken meanwhile say by whom, and can be closed from
+ * there; closed ones say by whom and how they turned out. Impossible to miss: a red band fixed at the top, an
+ * assertive live region.
  */
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -16,6 +17,7 @@ import { errorMessage } from '../../api/client.ts';
 import { formatDate } from '../../i18n/dates.ts';
 import { AlertMapDialog } from './AlertMapDialog.tsx';
 import { startAlarm, stopAlarm } from './alarm.ts';
+import { CloseAlertButton, useClosedSentence } from './CloseAlert.tsx';
 import { useEmergencyAlerts } from './useEmergencyAlerts.ts';
 
 function PositionText({ alert }: { alert: EmergencyAlert }) {
@@ -34,6 +36,7 @@ export function EmergencyCenter() {
   const { open, taken, acknowledge, dismissTaken } = useEmergencyAlerts();
   const [muted, setMuted] = useState<Set<number>>(new Set());
   const [mapOf, setMapOf] = useState<EmergencyAlert | null>(null);
+  const closedSentence = useClosedSentence();
   const sounding = open.some((alert) => !muted.has(alert.id));
 
   useEffect(() => {
@@ -89,6 +92,12 @@ export function EmergencyCenter() {
                 >
                   {t('banner.acknowledge')}
                 </Button>
+                <CloseAlertButton
+                  alert={alert}
+                  variant="outlined"
+                  color="inherit"
+                  sx={{ minHeight: 44, fontWeight: 700 }}
+                />
                 {alert.lat !== null ? (
                   <Button variant="outlined" color="inherit" sx={{ minHeight: 44 }} onClick={() => setMapOf(alert)}>
                     {t('banner.showMap')}
@@ -124,7 +133,10 @@ export function EmergencyCenter() {
             onClose={() => dismissTaken(alert.id)}
             slotProps={{ closeButton: { title: t('banner.dismiss'), 'aria-label': t('banner.dismiss') } }}
           >
-            {t('banner.acknowledgedBy', { name: alert.display_name, by: alert.acknowledgedBy?.display_name ?? '' })}
+            {alert.closedAt
+              ? closedSentence(alert)
+              : t('banner.acknowledgedBy', { name: alert.display_name, by: alert.acknowledgedBy?.display_name ?? '' })}
+            <CloseAlertButton alert={alert} size="small" variant="outlined" color="inherit" sx={{ ml: 2 }} />
           </Alert>
         ))}
       </div>

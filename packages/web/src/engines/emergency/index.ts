@@ -1,6 +1,7 @@
 /** The emergency alert (issue 14): the SOS button of every room and the administrators' SOS banner. */
 
 export { ChannelAlertList, useChannelAlerts } from './ChannelAlerts.tsx';
+export { CloseAlertButton, useClosedSentence } from './CloseAlert.tsx';
 export { EmergencyCenter } from './EmergencyCenter.tsx';
 export { SosButton } from './SosButton.tsx';
 export { useEmergencyAlerts } from './useEmergencyAlerts.ts';

@@ -1,9 +1,15 @@
 /**
  * The open SOS alerts an administrator sees: fetched once (getEmergencyAlerts), then kept live from the
  * console's socket (emergencyAlert, emergencyAcknowledged) and fetched again after a reconnection. Alerts
- * taken while this console watched are kept a while, so it can say who took them.
+ * taken or closed while this console watched are kept a while, so it can say who took them, and who closed
+ * them with which outcome (emergencyAcknowledged carries the close too, issue 50).
  */
-import { AcknowledgeEmergencyAlert, type EmergencyAlert, GetEmergencyAlerts } from '@talkgroup/protocol';
+import {
+  AcknowledgeEmergencyAlert,
+  CloseEmergencyAlert,
+  type EmergencyAlert,
+  GetEmergencyAlerts,
+} from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
@@ -16,6 +22,15 @@ function upsert(page: AlertsPage | undefined, alert: EmergencyAlert): AlertsPage
   if (!page) return page;
   const others = page.res.alerts.filter((known) => known.id !== alert.id);
   return { ...page, res: { ...page.res, alerts: [alert, ...others] } };
+}
+
+/** closeEmergencyAlert, its answer written into the alerts already fetched (the push follows). */
+export function useCloseEmergencyAlert() {
+  const client = useQueryClient();
+  const key = callKey(GetEmergencyAlerts, FIRST_PAGE);
+  return useApiMutation(CloseEmergencyAlert, {
+    onSuccess: ({ res }) => client.setQueryData<AlertsPage>(key, (page) => upsert(page, res)),
+  });
 }
 
 export function useEmergencyAlerts() {

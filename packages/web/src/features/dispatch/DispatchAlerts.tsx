@@ -1,6 +1,7 @@
 /**
  * SOS alerts of the monitored channels, on the console itself: each open one with its sender and channel,
- * newest first, and "Take the alert". The page also selects the alert's tile and plays it at full level.
+ * newest first, "Take the alert" and "Close the alert" (with its outcome, issue 50). The page also selects the
+ * alert's tile and plays it at full level.
  */
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -8,6 +9,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { EmergencyAlert } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
+import { CloseAlertButton } from '../../engines/emergency/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
 
 export interface DispatchAlertsProps {
@@ -32,9 +34,12 @@ export function DispatchAlerts({ alerts, taking, onTake }: DispatchAlertsProps) 
           variant="filled"
           aria-label={t('alerts.one', { name: alert.display_name })}
           action={
-            <Button color="inherit" variant="outlined" disabled={taking} onClick={() => onTake(alert.id)}>
-              {t('alerts.take')}
-            </Button>
+            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1 }}>
+              <Button color="inherit" variant="outlined" disabled={taking} onClick={() => onTake(alert.id)}>
+                {t('alerts.take')}
+              </Button>
+              <CloseAlertButton alert={alert} color="inherit" variant="outlined" />
+            </Box>
           }
         >
           <AlertTitle sx={{ fontWeight: 800 }}>
