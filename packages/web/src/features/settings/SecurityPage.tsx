@@ -1,7 +1,8 @@
 /**
  * /settings (issue 38), administrators only: the organisation's security policy, one switch per role
  * "Require a second factor for …". A switch shows the choice at once and is saved through setSecurityPolicy
- * (audited); a refusal puts it back and says why. Below it, the members' statuses (issue 49, StatusesSection).
+ * (audited); a refusal puts it back and says why. Below it, the organisation's time zone (issue 50,
+ * TimeZoneSection) and the members' statuses (issue 49, StatusesSection).
  */
 import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -18,6 +19,7 @@ import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
 import { PendingSignIns } from './PendingSignIns.tsx';
 import { StatusesSection } from './StatusesSection.tsx';
+import { TimeZoneSection } from './TimeZoneSection.tsx';
 
 export default function SecurityPage() {
   const { t } = useTranslation(['settings', 'common']);
@@ -84,6 +86,7 @@ export default function SecurityPage() {
           {saved ? t('common:server.security_policy_saved') : ''}
         </Typography>
       </Paper>
+      <TimeZoneSection />
       <StatusesSection />
       {signInOptions.data?.sso ? <PendingSignIns /> : null}
     </>
