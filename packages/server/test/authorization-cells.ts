@@ -128,6 +128,13 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/setUserStatus': inChannel((f) => ({ userId: f.insider.id, statusId: null }), {
     refusal: 'status_not_allowed',
   }),
+  '/user/api/getReport': [
+    plain(() => ({ from: '2026-03-28T00:00:00Z', to: '2026-03-29T00:00:00Z' })),
+    inChannel((f) => ({ from: '2026-03-28T00:00:00Z', to: '2026-03-29T00:00:00Z', channelIds: [f.channelId] }), {
+      label: 'naming the channel',
+      refusal: 'report_channel_not_allowed',
+    }),
+  ],
   '/user/api/getinvitationlists': plain((f) => ({ idUser: f.insider.id })),
   '/user/api/getGeofences': [
     plain(() => ({})),
