@@ -1,0 +1,49 @@
+/**
+ * Closing an SOS (issue 50) in a real browser: the administrator's banner offers "Close the alert", whose
+ * dialog asks the outcome before it confirms; the closed alert leaves the banner and says who closed it and
+ * how it turned out.
+ */
+import { expect as baseExpect, test } from './fixtures.ts';
+import { openAs } from './room-support.ts';
+
+// A busy machine may be slow: wait on states, with deadlines to match.
+const expect = baseExpect.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 150_000 });
+
+test('an administrator closes an SOS as a false alarm from the banner', async ({ browser, server, admin, seed }) => {
+  const channel = await seed.channel();
+  const max = await seed.member({ firstName: 'Max', lastName: 'Closer' });
+  await seed.addToChannel(channel.id, [max.id]);
+  const console = await openAs(browser, server.baseURL, admin);
+  try {
+    await console.page.goto('/usersList');
+    await expect(console.page.getByRole('heading', { level: 1 })).toBeVisible();
+    const sent = await server.call('/user/api/sendEmergencyAlert', { channelId: channel.id }, max.token);
+    expect(sent.status).toBe(200);
+
+    const banner = console.page.getByTestId('sos-banner').filter({ hasText: 'Max Closer needs help' });
+    await banner.getByRole('button', { name: 'Close the alert' }).click();
+    const dialog = console.page.getByRole('dialog', { name: "Close Max Closer's alert" });
+    const confirm = dialog.getByRole('button', { name: 'Confirm' });
+    // No outcome chosen beforehand: the report counts false alarms.
+    await expect(confirm).toBeDisabled();
+    await expect(dialog.getByRole('radiogroup', { name: 'How did it turn out?' })).toBeVisible();
+    await dialog.getByRole('radio', { name: 'False alarm' }).check();
+    await console.page.screenshot({ path: test.info().outputPath('close-dialog.png') });
+    await confirm.click();
+
+    await expect(dialog).toBeHidden();
+    await expect(banner).toHaveCount(0);
+    await expect(console.page.getByText("Max Closer's alert was closed by", { exact: false })).toHaveText(
+      /Max Closer's alert was closed by .+: false alarm\./,
+    );
+    await console.page.screenshot({ path: test.info().outputPath('closed.png') });
+    const listed = await server.call('/user/api/getEmergencyAlerts', { start: 0, limit: 50 }, admin.token);
+    expect(listed.body.res.alerts.find((a: { id: number }) => a.id === sent.body.res.id)).toMatchObject({
+      outcome: 'false',
+      closedBy: { id: admin.id },
+    });
+  } finally {
+    await console.close();
+  }
+});
