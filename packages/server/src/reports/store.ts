@@ -43,7 +43,8 @@ export function reportStore(db: Db, dialect: Dialect) {
       .selectFrom('voice_messages as v')
       .where('v.created_at', '>=', from)
       .where('v.created_at', '<', to)
-      .where('v.talk_burst_id', 'is', null)
+      // Not `is null`: that would read every take without a grant ever kept (its index), not the period's.
+      .where(sql<boolean>`coalesce(v.talk_burst_id, 0) = 0`)
       .$call(inScope(scope, 'v.channel_id'))
       .select([
         sql<number>`v.channel_id`.as('channelId'),
@@ -168,14 +169,18 @@ export function reportStore(db: Db, dialect: Dialect) {
       .where('p.minute', '>=', from)
       .where('p.minute', '<', to)
       .select([time.dayOf(time.localMs(time.epochMs('p.minute'), segments)).as('day'), 'p.connected', 'p.peak_at']);
-    const ranked = db
+    // Each day's numbers reached and when first, then each day's largest: the window sorts a few rows a day.
+    const reached = db
       .selectFrom(byDay.as('d'))
-      .select(['d.day', 'd.connected', 'd.peak_at', sql<number>`max(d.connected) over (partition by d.day)`.as('top')]);
+      .select((eb) => ['d.day', 'd.connected', eb.fn.min('d.peak_at').as('at')])
+      .groupBy(['d.day', 'd.connected']);
+    const ranked = db
+      .selectFrom(reached.as('n'))
+      .select(['n.day', 'n.connected', 'n.at', sql<number>`max(n.connected) over (partition by n.day)`.as('top')]);
     const rows = await db
       .selectFrom(ranked.as('r'))
       .whereRef('r.connected', '=', 'r.top')
-      .select((eb) => ['r.day', 'r.connected', eb.fn.min('r.peak_at').as('at')])
-      .groupBy(['r.day', 'r.connected'])
+      .select(['r.day', 'r.connected', 'r.at'])
       .orderBy('r.day')
       .execute();
     return rows.map((row) => ({
