@@ -16,6 +16,10 @@ export interface PeriodFigures {
   measures: Record<Measure, number>;
   /** The whole report's median time (ms). */
   report: number;
+  /** The CPU time of this process for each (median), SQLite's work included, PostgreSQL's server not. */
+  cpu: Record<Measure | 'report', number>;
+  /** The measures ('report': the whole) timed by their warm-up alone, which took over 5 s. */
+  once: string[];
   /** The queries of each measure's warm-up run: their time and plan. */
   queries: Record<Measure, ExplainedQuery[]>;
 }
@@ -55,24 +59,36 @@ function printData(figures: DatabaseFigures) {
   );
 }
 
-function printTimes(periods: PeriodFigures[]) {
+function printTimes(periods: PeriodFigures[], dialect: Dialect) {
   const [base] = periods;
   const widths = [16, ...periods.map((_, i) => (i === 0 ? 12 : 20))];
   const line = (cells: string[]) =>
     cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join('  ');
-  const withRatio = (value: number, of: number, i: number) =>
-    i === 0 ? ms(value) : `${ms(value)} (${(value / of).toFixed(1)}x)`;
+  const withRatio = (value: number, of: number, i: number, once: boolean) =>
+    `${once ? '* ' : ''}${i === 0 ? ms(value) : `${ms(value)} (${(value / of).toFixed(1)}x)`}`;
   console.log(`\n${line(['measure (median of 5)', ...periods.map((p) => `${p.days} day${p.days > 1 ? 's' : ''}`)])}`);
   for (const measure of Object.keys(base.measures) as Measure[]) {
-    console.log(line([measure, ...periods.map((p, i) => withRatio(p.measures[measure], base.measures[measure], i))]));
+    const cells = periods.map((p, i) =>
+      withRatio(p.measures[measure], base.measures[measure], i, p.once.includes(measure)),
+    );
+    console.log(line([measure, ...cells]));
   }
-  console.log(line(['whole report', ...periods.map((p, i) => withRatio(p.report, base.report, i))]));
+  const wholeCells = periods.map((p, i) => withRatio(p.report, base.report, i, p.once.includes('report')));
+  console.log(line(['whole report', ...wholeCells]));
   console.log(
     line([
       'under 1 s',
       ...periods.map((p) => (p.report <= GOAL_MS ? 'yes' : `NO (${(p.report / 1000).toFixed(1)} s)`)),
     ]),
   );
+  if (periods.some((p) => p.once.length > 0)) console.log('* one run: its warm-up took over 5 s');
+  // The machine is shared: the CPU the work took tells what the wall clock would say on an idle machine.
+  const where = dialect === 'sqlite' ? 'SQLite works in it' : "PostgreSQL's own CPU not counted";
+  console.log(`CPU of this process (${where}):`);
+  for (const p of periods) {
+    const cells = (Object.entries(p.cpu) as Array<[string, number]>).map(([name, value]) => `${name} ${ms(value)}`);
+    console.log(`  ${p.days} d: ${cells.join(', ')}`);
+  }
 }
 
 function printHeap(heap: HeapFigures[]) {
@@ -106,7 +122,7 @@ function printPlans(periods: PeriodFigures[]) {
 
 export function printDatabase(figures: DatabaseFigures): void {
   printData(figures);
-  printTimes(figures.periods);
+  printTimes(figures.periods, figures.dialect);
   printHeap(figures.heap);
   printPlans(figures.periods);
 }
