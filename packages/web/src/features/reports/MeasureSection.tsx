@@ -75,10 +75,12 @@ export function MeasureSection({ measure, report, format, onExport, busy }: Meas
       >
         <ChartFigure name={measure.title}>
           {measure.empty ? (
-            <Typography sx={{ color: 'text.secondary', py: 4, textAlign: 'center' }}>{measure.emptyText}</Typography>
-          ) : (
-            <ReportChart measure={measure} report={report} />
-          )}
+            <Typography sx={{ color: 'text.secondary', py: measure.id === 'hours' ? 1 : 4, textAlign: 'center' }}>
+              {measure.emptyText}
+            </Typography>
+          ) : null}
+          {/* An empty week of hours still reads as one (a grid of empty cells); an empty bar chart says nothing. */}
+          {!measure.empty || measure.id === 'hours' ? <ReportChart measure={measure} report={report} /> : null}
         </ChartFigure>
         <MeasureTable measure={measure} format={format} />
       </Box>

@@ -106,9 +106,13 @@ export function ReportControls({ value, onChange, current, timeZones, channels, 
         sx={{ width: { xs: '100%', sm: 240 } }}
       />
       <FormControl size="small" sx={{ width: { xs: '100%', sm: 260 } }}>
-        <InputLabel id={channelsLabelId}>{t('controls.channels')}</InputLabel>
+        <InputLabel id={channelsLabelId} shrink>
+          {t('controls.channels')}
+        </InputLabel>
         <Select
           multiple
+          displayEmpty
+          notched
           labelId={channelsLabelId}
           label={t('controls.channels')}
           value={selected}
