@@ -151,6 +151,8 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/getSecondFactorState': plain(() => ({})),
   '/user/api/getSecurityPolicy': plain(() => ({})),
   '/user/api/setSecurityPolicy': plain(() => ({ requireSecondFactor: [] })),
+  '/user/api/getTimeZone': plain(() => ({})),
+  '/user/api/setTimeZone': plain(() => ({ timeZone: 'Europe/Paris' })),
   '/user/api/resetSecondFactor': plain((f) => ({ userId: f.outsider.id })),
   // Turned on (it is on): the other cells' outsider keeps signing in.
   '/user/api/setUserDisabled': plain((f) => ({ userId: f.outsider.id, disabled: false })),
@@ -194,6 +196,8 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/deleteMessageById': 'this file: "deleteMessageById: a member deletes only its own messages"',
   '/user/api/uploadVoiceMessage': 'voice-messages.test.ts',
   '/user/api/sendEmergencyAlert': 'emergency.test.ts (one per 30 s per sender: one body cannot serve every caller)',
+  '/user/api/closeEmergencyAlert':
+    'emergency-close.test.ts (a closed alert is 409: one body cannot serve every caller)',
   '/user/api/deleteVoiceMessage': 'voice-messages.test.ts',
   '/user/api/getPositionHistory': 'positions-history.test.ts (the trails level: oneself, or a fellow member)',
   '/user/api/deleteGeofence': 'geofences.test.ts (a deleted fence cannot serve the next caller)',
