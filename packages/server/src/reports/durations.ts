@@ -2,7 +2,7 @@
  * The reports' measures of response times (issue 50): SOS alerts (time to acknowledge, to close, outcomes) and
  * the dispatch queue (requests and their steps, waiting at the first take, handling at the close). Percentiles
  * are nearest-rank, by window functions: of n sorted values, the p-th is the one at rank ceil(p × n), written
- * in integers as (n + 1) / 2 for the median and (9n + 9) / 10 for the 90th.
+ * in integers as (5n + 9) / 10 for the median and (9n + 9) / 10 for the 90th.
  */
 import type { DurationStats, Report } from '@talkgroup/protocol';
 import { type RawBuilder, type SelectQueryBuilder, sql } from 'kysely';
@@ -20,8 +20,17 @@ type Times = SelectQueryBuilder<Database, any, { grp: number | null; d: number |
 
 const keyOf = (group: unknown) => (group === null || group === undefined ? 'none' : String(Number(group)));
 
-/** The count, median, 90th percentile and longest of each group's times, in one query. */
-async function statsOf(db: Db, times: Times): Promise<Map<string, DurationStats>> {
+/** Each group's times, and all of them together (key ALL). */
+type TimesByGroup = Map<string, DurationStats>;
+const ALL = 'all';
+
+/**
+ * The count, median, 90th percentile and longest of each group's times and of all of them, in one query: each
+ * value is ranked in its group and among all; a group's row also carries the overall median or 90th percentile
+ * when that value is one of its own (one group does), and the overall count and longest are the groups' sum
+ * and largest.
+ */
+async function statsOf(db: Db, times: Times): Promise<TimesByGroup> {
   const ranked = db
     .selectFrom(times.as('s'))
     .select([
@@ -29,31 +38,45 @@ async function statsOf(db: Db, times: Times): Promise<Map<string, DurationStats>
       's.d',
       sql<number>`row_number() over (partition by s.grp order by s.d)`.as('rn'),
       sql<number>`count(*) over (partition by s.grp)`.as('n'),
+      sql<number>`row_number() over (order by s.d)`.as('rnAll'),
+      sql<number>`count(*) over ()`.as('nAll'),
     ]);
+  const rank = (rn: string, n: string, tenths: number) =>
+    sql<number | null>`max(case when ${sql.ref(rn)} = (${sql.lit(tenths)} * ${sql.ref(n)} + 9) / 10
+      then r.d end)`;
   const rows = await db
     .selectFrom(ranked.as('r'))
     .select((eb) => [
       'r.grp',
       eb.fn.countAll<number>().as('count'),
       eb.fn.max('r.d').as('maxMs'),
-      sql<number | null>`max(case when r.rn = (r.n + 1) / 2 then r.d end)`.as('medianMs'),
-      sql<number | null>`max(case when r.rn = (9 * r.n + 9) / 10 then r.d end)`.as('p90Ms'),
+      rank('r.rn', 'r.n', 5).as('medianMs'),
+      rank('r.rn', 'r.n', 9).as('p90Ms'),
+      rank('r.rnAll', 'r.nAll', 5).as('allMedianMs'),
+      rank('r.rnAll', 'r.nAll', 9).as('allP90Ms'),
     ])
     .groupBy('r.grp')
     .execute();
   const number = (value: unknown) => (value === null || value === undefined ? null : Number(value));
-  return new Map(
+  const stats: TimesByGroup = new Map(
     rows.map((row) => [
       keyOf(row.grp),
       { count: Number(row.count), medianMs: number(row.medianMs), p90Ms: number(row.p90Ms), maxMs: number(row.maxMs) },
     ]),
   );
+  const found = (values: unknown[]) => values.map(number).find((value) => value !== null) ?? null;
+  const maxima = [...stats.values()].flatMap((group) => (group.maxMs === null ? [] : [group.maxMs]));
+  stats.set(ALL, {
+    count: [...stats.values()].reduce((sum, group) => sum + group.count, 0),
+    medianMs: found(rows.map((row) => row.allMedianMs)),
+    p90Ms: found(rows.map((row) => row.allP90Ms)),
+    maxMs: maxima.length > 0 ? Math.max(...maxima) : null,
+  });
+  return stats;
 }
 
-/** The group of a row: its channel, or one group for the whole report. */
+/** The group of a row: its channel. */
 const perChannel = (column: string): RawBuilder<number | null> => sql<number | null>`${sql.ref(column)}`;
-const overall = (): RawBuilder<number | null> => sql<number | null>`${sql.lit(0)}`;
-const ALL = keyOf(0);
 
 /**
  * SOS alerts raised in the period, in the scope's channels (every channel: the alerts sent outside any channel
@@ -81,16 +104,18 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
     ])
     .groupBy(['a.channel_id', 'c.name'])
     .execute();
-  const acknowledgeTimes = (group: RawBuilder<number | null>) =>
+  const acknowledge = await statsOf(
+    db,
     alerts()
       .where('a.acknowledged_at', 'is not', null)
-      .select([group.as('grp'), time.spanMs('a.created_at', 'a.acknowledged_at').as('d')]);
-  const closeTimes = (group: RawBuilder<number | null>) =>
+      .select([perChannel('a.channel_id').as('grp'), time.spanMs('a.created_at', 'a.acknowledged_at').as('d')]),
+  );
+  const close = await statsOf(
+    db,
     alerts()
       .where('a.closed_at', 'is not', null)
-      .select([group.as('grp'), time.spanMs('a.created_at', 'a.closed_at').as('d')]);
-  const acknowledge = await statsOf(db, acknowledgeTimes(perChannel('a.channel_id')));
-  const close = await statsOf(db, closeTimes(perChannel('a.channel_id')));
+      .select([perChannel('a.channel_id').as('grp'), time.spanMs('a.created_at', 'a.closed_at').as('d')]),
+  );
   const total = (field: 'count' | 'acknowledged' | 'closed' | 'real' | 'falseAlarms') =>
     counts.reduce((sum, row) => sum + Number(row[field] ?? 0), 0);
   const channels = counts
@@ -109,8 +134,8 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
     closed: total('closed'),
     real: total('real'),
     falseAlarms: total('falseAlarms'),
-    acknowledge: (await statsOf(db, acknowledgeTimes(overall()))).get(ALL) ?? NO_TIMES,
-    close: (await statsOf(db, closeTimes(overall()))).get(ALL) ?? NO_TIMES,
+    acknowledge: acknowledge.get(ALL) ?? NO_TIMES,
+    close: close.get(ALL) ?? NO_TIMES,
     channels,
   };
 }
@@ -149,34 +174,36 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
   // period's start when its row is gone) by the activities' type and time index. A take after a send-back or a
   // transfer is not a new wait.
   const requestOf = (alias: 'a' | 'b') => time.requestIdOf(`${alias}.detail`);
-  const waits = (group: RawBuilder<number | null>) =>
-    steps()
-      .where('a.type', '=', 'dispatch_take')
-      .where('a.waited_ms', 'is not', null)
-      .where(({ not, exists, selectFrom }) =>
-        not(
-          exists(
-            selectFrom('activities as b')
-              .select('b.id')
-              .where('b.type', '=', 'dispatch_take')
-              .where(sql<boolean>`b.created_at >= coalesce((select r.created_at from dispatch_requests r
-                where r.id = ${requestOf('a')}), ${from})`)
-              .where((eb) =>
-                eb.or([
-                  eb('b.created_at', '<', eb.ref('a.created_at')),
-                  eb.and([eb('b.created_at', '=', eb.ref('a.created_at')), eb('b.id', '<', eb.ref('a.id'))]),
-                ]),
-              )
-              .where(sql<boolean>`${requestOf('b')} = ${requestOf('a')}`),
-          ),
+  const firstTakes = steps()
+    .where('a.type', '=', 'dispatch_take')
+    .where('a.waited_ms', 'is not', null)
+    .where(({ not, exists, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('activities as b')
+            .select('b.id')
+            .where('b.type', '=', 'dispatch_take')
+            // Both bounds on the index: from the request's creation to this take.
+            .where(sql<boolean>`b.created_at >= coalesce((select r.created_at from dispatch_requests r
+              where r.id = ${requestOf('a')}), ${from})`)
+            .whereRef('b.created_at', '<=', 'a.created_at')
+            .where((eb) =>
+              eb.or([
+                eb('b.created_at', '<', eb.ref('a.created_at')),
+                eb.and([eb('b.created_at', '=', eb.ref('a.created_at')), eb('b.id', '<', eb.ref('a.id'))]),
+              ]),
+            )
+            .where(sql<boolean>`${requestOf('b')} = ${requestOf('a')}`),
         ),
-      )
-      .select([group.as('grp'), 'a.waited_ms as d']);
-  const handling = steps()
+      ),
+    )
+    .select([perChannel('a.channel_id').as('grp'), 'a.waited_ms as d']);
+  const handlingTimes = steps()
     .where('a.type', '=', 'dispatch_close')
     .where('a.handled_ms', 'is not', null)
-    .select([overall().as('grp'), 'a.handled_ms as d']);
-  const waiting = await statsOf(db, waits(perChannel('a.channel_id')));
+    .select([sql<number | null>`${sql.lit(0)}`.as('grp'), 'a.handled_ms as d']);
+  const waiting = await statsOf(db, firstTakes);
+  const handling = await statsOf(db, handlingTimes);
 
   const channels = new Map<number, Report['queue']['channels'][number] & { cancelled: number; closed: number }>();
   for (const row of counts) {
@@ -207,8 +234,8 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
     expired: total('expired'),
     cancelled: total('cancelled'),
     closed: total('closed'),
-    waiting: (await statsOf(db, waits(overall()))).get(ALL) ?? NO_TIMES,
-    handling: (await statsOf(db, handling)).get(ALL) ?? NO_TIMES,
+    waiting: waiting.get(ALL) ?? NO_TIMES,
+    handling: handling.get(ALL) ?? NO_TIMES,
     channels: list
       .sort((a, b) => b.requests - a.requests || a.channelName.localeCompare(b.channelName))
       .map(({ cancelled: _cancelled, closed: _closed, ...channel }) => channel),

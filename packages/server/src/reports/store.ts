@@ -23,9 +23,10 @@ export function reportStore(db: Db, dialect: Dialect) {
   /**
    * The period's transmissions: the floor's grants (start to end; a grant not ended counts 0 ms) and the kept
    * takes of channels without a floor (voice messages without a grant: their length). `fallbackName` names a
-   * deleted talker (a take keeps its name; a grant does not).
+   * deleted talker (a take keeps its name; a grant does not); `at`, the start in epoch ms, only `withTime`.
    */
-  function transmissions(scope: ReportScope) {
+  function transmissions(scope: ReportScope, withTime: boolean) {
+    const atOf = (column: string) => (withTime ? time.epochMs(column) : sql<number>`${sql.lit(0)}`);
     const { from, to } = periodOf(scope);
     const grants = db
       .selectFrom('talk_bursts as t')
@@ -37,7 +38,7 @@ export function reportStore(db: Db, dialect: Dialect) {
         't.user_id as userId',
         sql<string>`''`.as('fallbackName'),
         time.spanMs('t.started_at', 't.ended_at').as('ms'),
-        time.epochMs('t.started_at').as('at'),
+        atOf('t.started_at').as('at'),
       ]);
     const takes = db
       .selectFrom('voice_messages as v')
@@ -51,51 +52,68 @@ export function reportStore(db: Db, dialect: Dialect) {
         'v.user_id as userId',
         sql<string>`case when v.user_id is null then v.user_display_name else '' end`.as('fallbackName'),
         sql<number>`v.duration_ms`.as('ms'),
-        time.epochMs('v.created_at').as('at'),
+        atOf('v.created_at').as('at'),
       ]);
     return grants.unionAll(takes);
   }
 
+  /**
+   * Talk per channel and per member, from one query grouped by channel and talker (its rows grow with the
+   * channels' members, never with the transmissions), added up here; most talk first.
+   */
   async function talk(scope: ReportScope): Promise<Report['talk']> {
-    const channels = await db
-      .selectFrom(transmissions(scope).as('x'))
-      .innerJoin('channels as c', 'c.id', 'x.channelId')
+    const grouped = db
+      .selectFrom(transmissions(scope, false).as('x'))
       .select((eb) => [
         'x.channelId',
-        'c.name',
-        eb.fn.sum<number>('x.ms').as('talkMs'),
-        eb.fn.countAll<number>().as('transmissions'),
-      ])
-      .groupBy(['x.channelId', 'c.name'])
-      .orderBy(sql`sum(x.ms)`, 'desc')
-      .orderBy('c.name')
-      .execute();
-    const members = await db
-      .selectFrom(transmissions(scope).as('x'))
-      .leftJoin('users as u', 'u.id', 'x.userId')
-      .select((eb) => [
         'x.userId',
-        sql<string>`coalesce(u.display_name, x."fallbackName")`.as('name'),
+        'x.fallbackName',
         eb.fn.sum<number>('x.ms').as('talkMs'),
         eb.fn.countAll<number>().as('transmissions'),
       ])
-      .groupBy(['x.userId', 'x.fallbackName', 'u.display_name'])
-      .orderBy(sql`sum(x.ms)`, 'desc')
-      .orderBy('name')
+      .groupBy(['x.channelId', 'x.userId', 'x.fallbackName']);
+    const rows = await db
+      .selectFrom(grouped.as('g'))
+      .innerJoin('channels as c', 'c.id', 'g.channelId')
+      .leftJoin('users as u', 'u.id', 'g.userId')
+      .select([
+        'g.channelId',
+        'c.name as channelName',
+        'g.userId',
+        sql<string>`coalesce(u.display_name, g."fallbackName")`.as('name'),
+        'g.talkMs',
+        'g.transmissions',
+      ])
       .execute();
+    const channels = new Map<number, Report['talk']['channels'][number]>();
+    const members = new Map<string, Report['talk']['members'][number]>();
+    for (const row of rows) {
+      const channelId = Number(row.channelId);
+      const userId = row.userId === null ? null : Number(row.userId);
+      const talkMs = Number(row.talkMs ?? 0);
+      const transmissions = Number(row.transmissions);
+      const channel = channels.get(channelId) ?? {
+        channelId,
+        channelName: row.channelName,
+        talkMs: 0,
+        transmissions: 0,
+      };
+      channel.talkMs += talkMs;
+      channel.transmissions += transmissions;
+      channels.set(channelId, channel);
+      const key = userId === null ? `deleted ${row.name}` : String(userId);
+      const member = members.get(key) ?? { userId, name: row.name, talkMs: 0, transmissions: 0 };
+      member.talkMs += talkMs;
+      member.transmissions += transmissions;
+      members.set(key, member);
+    }
+    const mostFirst =
+      <T extends { talkMs: number }>(name: (row: T) => string) =>
+      (a: T, b: T) =>
+        b.talkMs - a.talkMs || name(a).localeCompare(name(b));
     return {
-      channels: channels.map((row) => ({
-        channelId: Number(row.channelId),
-        channelName: row.name,
-        talkMs: Number(row.talkMs ?? 0),
-        transmissions: Number(row.transmissions),
-      })),
-      members: members.map((row) => ({
-        userId: row.userId === null ? null : Number(row.userId),
-        name: row.name,
-        talkMs: Number(row.talkMs ?? 0),
-        transmissions: Number(row.transmissions),
-      })),
+      channels: [...channels.values()].sort(mostFirst((row) => row.channelName)),
+      members: [...members.values()].sort(mostFirst((row) => row.name)),
     };
   }
 
@@ -103,7 +121,7 @@ export function reportStore(db: Db, dialect: Dialect) {
   async function hours(scope: ReportScope): Promise<Report['hours']> {
     const segments = offsetSegments(scope.timeZone, Date.parse(scope.from), Date.parse(scope.to));
     const local = db
-      .selectFrom(transmissions(scope).as('x'))
+      .selectFrom(transmissions(scope, true).as('x'))
       .select(['x.ms', time.localMs(sql<number>`x.at`, segments).as('local')]);
     const rows = await db
       .selectFrom(local.as('l'))
@@ -133,10 +151,10 @@ export function reportStore(db: Db, dialect: Dialect) {
     const { from, to } = periodOf(scope);
     const later = sql<number>`sum(case when h.live = 0 then 1 else 0 end)`;
     const never = sql<number>`sum(case when h.user_id is null then 1 else 0 end)`;
-    const rows = await db
+    // Counted per member first; the names are joined to the counts, not to each transmission.
+    const counts = db
       .selectFrom('voice_messages as v')
       .innerJoin('channel_members as m', 'm.channel_id', 'v.channel_id')
-      .innerJoin('users as u', 'u.id', 'm.user_id')
       .leftJoin('voice_heard as h', (join) =>
         join.onRef('h.voice_message_id', '=', 'v.id').onRef('h.user_id', '=', 'm.user_id'),
       )
@@ -145,12 +163,16 @@ export function reportStore(db: Db, dialect: Dialect) {
       .$call(inScope(scope, 'v.channel_id'))
       .whereRef('v.created_at', '>=', 'm.created_at')
       .where((eb) => eb.or([eb('v.user_id', 'is', null), eb('v.user_id', '!=', eb.ref('m.user_id'))]))
-      .select(['m.user_id as userId', 'u.display_name as name', later.as('heardLater'), never.as('neverHeard')])
-      .groupBy(['m.user_id', 'u.display_name'])
-      .having(sql<boolean>`${later} + ${never} > 0`)
-      .orderBy(sql`${later} + ${never}`, 'desc')
+      .select(['m.user_id as userId', later.as('heardLater'), never.as('neverHeard')])
+      .groupBy('m.user_id')
+      .having(sql<boolean>`${later} + ${never} > 0`);
+    const rows = await db
+      .selectFrom(counts.as('n'))
+      .innerJoin('users as u', 'u.id', 'n.userId')
+      .select(['n.userId', 'u.display_name as name', 'n.heardLater', 'n.neverHeard'])
+      .orderBy(sql`n."heardLater" + n."neverHeard"`, 'desc')
       .orderBy('u.display_name')
-      .orderBy('m.user_id')
+      .orderBy('n.userId')
       .execute();
     return rows.map((row) => ({
       userId: Number(row.userId),
