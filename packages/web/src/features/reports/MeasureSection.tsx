@@ -43,7 +43,12 @@ export function MeasureSection({ measure, report, format, onExport, busy }: Meas
       sx={{ p: { xs: 2, md: 3 }, mb: 3 }}
     >
       <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 1, mb: 2 }}>
-        <Typography id={headingId} variant="h2" component="h2" sx={{ fontSize: '1.15rem', flex: 1, minWidth: 200 }}>
+        <Typography
+          id={headingId}
+          variant="h2"
+          component="h2"
+          sx={{ fontSize: '1.15rem', flex: 1, flexBasis: { xs: '100%', sm: 0 }, minWidth: 0 }}
+        >
           {measure.title}
         </Typography>
         <Button

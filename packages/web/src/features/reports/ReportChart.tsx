@@ -42,7 +42,7 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
           colors={colors}
           localeText={localeText}
           yAxis={[{ scaleType: 'band', data: rows.map((row) => String(row.name)), width: 120 }]}
-          xAxis={[{ valueFormatter: (value: number) => duration(value) }]}
+          xAxis={[{ valueFormatter: (value: number) => duration(value), tickNumber: 4 }]}
           series={[{ data: rows.map((row) => num(row, 'talkMs')), label: label('talkMs'), valueFormatter: duration }]}
           hideLegend
         />
@@ -57,6 +57,7 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
           colors={[theme.palette.info.main, theme.palette.error.main]}
           localeText={localeText}
           yAxis={[{ scaleType: 'band', data: rows.map((row) => String(row.name)), width: 120 }]}
+          xAxis={[{ tickMinStep: 1, valueFormatter: (value: number) => count(value) }]}
           series={['heardLater', 'neverHeard'].map((key) => ({
             data: rows.map((row) => num(row, key)),
             label: label(key),
@@ -75,7 +76,7 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
           colors={colors}
           localeText={localeText}
           xAxis={[{ scaleType: 'band', data: rows.map((row) => String(row.name)) }]}
-          yAxis={[{ valueFormatter: (value: number) => duration(value), width: 72 }]}
+          yAxis={[{ valueFormatter: (value: number) => duration(value), width: 72, tickNumber: 4 }]}
           series={['ackmedian', 'closemedian'].map((key) => ({
             data: rows.map((row) => (row[key] === null ? null : num(row, key))),
             label: label(key),
@@ -92,6 +93,7 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
           colors={[theme.palette.success.main, theme.palette.warning.main, theme.palette.error.main]}
           localeText={localeText}
           xAxis={[{ scaleType: 'band', data: rows.map((row) => String(row.name)) }]}
+          yAxis={[{ tickMinStep: 1, valueFormatter: (value: number) => count(value) }]}
           series={['taken', 'abandoned', 'expired'].map((key) => ({
             data: rows.map((row) => num(row, key)),
             label: label(key),

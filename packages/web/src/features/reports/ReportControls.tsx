@@ -62,10 +62,10 @@ export function ReportControls({ value, onChange, current, timeZones, channels, 
           // A custom period starts from the one shown.
           onChange(preset === 'custom' && current ? { preset, ...current } : { preset });
         }}
-        sx={{ flexWrap: 'wrap', alignSelf: 'center' }}
+        sx={{ alignSelf: 'center', width: { xs: '100%', sm: 'auto' } }}
       >
         {PRESETS.map((preset) => (
-          <ToggleButton key={preset} value={preset} sx={{ px: 2 }}>
+          <ToggleButton key={preset} value={preset} sx={{ px: { xs: 1, sm: 2 }, flex: { xs: 1, sm: 'none' } }}>
             {t(`controls.${preset}`)}
           </ToggleButton>
         ))}
