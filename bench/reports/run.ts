@@ -14,16 +14,17 @@
  *
  * The store is called directly on a database handle the way the server's route does (no HTTP), with a Kysely
  * plugin that records the queries each measure runs (plans.ts). Each time is the median of 5 runs after one
- * warm-up. Memory: the heap used after a full collection (node --expose-gc: this script starts itself again
- * with it) once a 1-day, 30-day and 365-day report is computed and held, and what computing it allocated.
+ * warm-up (a measure whose warm-up takes over 5 s: that run alone). Memory: the heap used after a full
+ * collection (--expose-gc, set at start) once a 1-day, 30-day and 365-day report is computed and held, and what
+ * computing it allocated. Interrupted (SIGINT, SIGTERM), it drops its schema and temp folder first.
  */
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
-import { sql } from 'kysely';
+import vm from 'node:vm';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Dialect } from '../../packages/server/src/db/dialect.ts';
 import { type OpenedDatabase, openDatabase } from '../../packages/server/src/db/open.ts';
 import type { Db } from '../../packages/server/src/db/schema.ts';
@@ -32,18 +33,12 @@ import { type ExplainedQuery, explain, queryCapture } from './plans.ts';
 import { type DatabaseFigures, type PeriodFigures, printDatabase } from './report.ts';
 import { type Seeded, SIZES, seed } from './seed.ts';
 
-const gc = (globalThis as { gc?: () => void }).gc;
-if (!gc) {
-  const again = spawnSync(
-    process.execPath,
-    ['--expose-gc', ...process.execArgv, import.meta.filename, ...process.argv.slice(2)],
-    { stdio: 'inherit' },
-  );
-  process.exit(again.status ?? 1);
-}
+// Full collections on demand (as node --expose-gc gives), in this process: no child to outlive a signal.
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
 const collect = () => {
-  gc?.();
-  gc?.();
+  gc();
+  gc();
 };
 
 export const MEASURES = ['talk', 'hours', 'sos', 'queue', 'missed', 'peaks'] as const;
@@ -159,18 +154,55 @@ async function heapOf(db: Db, dialect: Dialect, seeded: Seeded, days: number) {
   return { days, heapUsed: after, allocated: rightAfter - before + collected, json: JSON.stringify(report).length };
 }
 
+function withApplicationName(url: string, name: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set('application_name', name);
+  return parsed.toString();
+}
+
+/** Ends this bench's connections (a statement may still run on one) and drops its schema, on a connection of its own. */
+async function dropSchema(schema: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const db = new Kysely<unknown>({
+    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: PG_URL, max: 1 }) }),
+  });
+  try {
+    await sql`select pg_terminate_backend(pid) from pg_stat_activity
+      where application_name = ${schema} and pid <> pg_backend_pid()`.execute(db);
+    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
 async function open(dialect: Dialect): Promise<{ database: OpenedDatabase; drop: () => Promise<void> }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-bench-reports-'));
   const pgSchema = dialect === 'postgres' ? `bench_reports_${randomBytes(4).toString('hex')}` : undefined;
-  const database = await openDatabase({ dataDir, databaseUrl: dialect === 'postgres' ? PG_URL : undefined, pgSchema });
-  return {
-    database,
-    async drop() {
-      if (pgSchema) await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(database.db);
-      await database.close();
-      rmSync(dataDir, { recursive: true, force: true });
-    },
+  if (pgSchema) console.log(`  schema ${pgSchema}`);
+  // Its connections carry the schema's name, so that an interruption can end them (below).
+  const databaseUrl = pgSchema ? withApplicationName(PG_URL, pgSchema) : undefined;
+  const database = await openDatabase({ dataDir, databaseUrl, pgSchema });
+  let dropped: Promise<void> | undefined;
+  const drop = () => {
+    dropped ??= (async () => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      try {
+        if (pgSchema) await dropSchema(pgSchema);
+      } finally {
+        await database.close().catch(() => {});
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    })();
+    return dropped;
   };
+  const interrupted = () => {
+    console.log('\ninterrupted: dropping the bench data');
+    void drop().finally(() => process.exit(130));
+  };
+  process.on('SIGINT', interrupted);
+  process.on('SIGTERM', interrupted);
+  return { database, drop };
 }
 
 async function bench(dialect: Dialect): Promise<DatabaseFigures> {
