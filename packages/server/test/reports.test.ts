@@ -5,6 +5,7 @@
  * `to` excluded, a private call's hidden channel nowhere; who may ask for which channels.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { offsetSegments } from '../src/reports/sql-time.ts';
 import { databases, startApp, type TestApp } from './harness.ts';
 import { at, FROM, type ReportsWorld, reportsWorld, TO } from './reports-world.ts';
 
@@ -25,6 +26,36 @@ function hoursWith(filled: Record<string, [number, number]>) {
     return { day, hour, transmissions, talkMs };
   });
 }
+
+describe('a time zone’s offsets over a period', () => {
+  const segments = (zone: string, from: string, to: string) =>
+    offsetSegments(zone, Date.parse(from), Date.parse(to)).map(({ startMs, offsetMs }) => [
+      new Date(startMs).toISOString(),
+      offsetMs / 60_000,
+    ]);
+
+  it('finds each change to the millisecond, half-hour ones too, and none outside the period', () => {
+    expect(segments('Europe/Paris', '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z')).toEqual([
+      ['2026-01-01T00:00:00.000Z', 60],
+      ['2026-03-29T01:00:00.000Z', 120],
+      ['2026-10-25T01:00:00.000Z', 60],
+    ]);
+    expect(segments('Australia/Lord_Howe', '2026-01-01T00:00:00Z', '2027-01-01T00:00:00Z')).toEqual([
+      ['2026-01-01T00:00:00.000Z', 660],
+      ['2026-04-04T15:00:00.000Z', 630],
+      ['2026-10-03T15:30:00.000Z', 660],
+    ]);
+    expect(segments('Europe/Paris', '2026-03-29T01:00:00Z', '2026-03-30T00:00:00Z')).toEqual([
+      ['2026-03-29T01:00:00.000Z', 120],
+    ]);
+    expect(segments('Europe/Paris', '2026-03-28T00:00:00Z', '2026-03-29T01:00:00Z')).toEqual([
+      ['2026-03-28T00:00:00.000Z', 60],
+    ]);
+    expect(segments('Asia/Kolkata', '2026-01-01T00:00:00Z', '2036-01-01T00:00:00Z')).toEqual([
+      ['2026-01-01T00:00:00.000Z', 330],
+    ]);
+  });
+});
 
 describe.each(databases)('reports on %s', (dialect) => {
   let app: TestApp;
