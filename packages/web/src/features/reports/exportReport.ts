@@ -1,12 +1,13 @@
 /**
  * The report's files: a measure's table as CSV or as xlsx, and the whole report as one xlsx with a sheet per
  * measure, named like `rapport-2026-11-01-2026-11-08.xlsx` (the period's first and last days, both included).
- * Durations are minutes as numbers (the header says "(min)"), counts numbers, texts neutralised against formulas in
- * both formats (csv.ts's rule: csvOf applies it to CSV cells, neutralText to the xlsx ones).
+ * Durations are minutes as numbers (the header says "(min)"), counts numbers. No text runs as a formula: CSV cells
+ * go through protocol's csv.ts (csvOf: a leading apostrophe), and xlsx cells are typed text cells, never formulas,
+ * as in the users' and activities' exports (writeXlsx; csvWrite.test.ts checks it), so a name stays as it was.
  */
 import type { TFunction } from 'i18next';
 import { csvOf, type SheetOut, saveFile, writeXlsxSheets } from '../../engines/import-export/index.ts';
-import { fileCell, neutralText } from './format.ts';
+import { fileCell } from './format.ts';
 import type { Measure } from './measures.ts';
 
 type T = TFunction<'reports'>;
@@ -48,16 +49,6 @@ export function measureSheet(measure: Measure, { t, timeZone }: ExportContext, t
   return { sheetName: sheetName(measure.title, taken), columns, rows };
 }
 
-/** xlsx cells are written as they are: texts get csv.ts's leading apostrophe here. */
-function neutralised(sheet: SheetOut): SheetOut {
-  const rows = sheet.rows.map((row) =>
-    Object.fromEntries(
-      Object.entries(row).map(([key, value]) => [key, typeof value === 'string' ? neutralText(value) : value]),
-    ),
-  );
-  return { ...sheet, rows };
-}
-
 /** 'Temps de parole par canal' -> 'temps-de-parole-par-canal'. */
 function slug(text: string): string {
   return text
@@ -79,7 +70,7 @@ export async function exportMeasure(measure: Measure, format: 'csv' | 'xlsx', co
   const separator = context.language === 'en' ? ',' : ';';
   const blob =
     format === 'xlsx'
-      ? await writeXlsxSheets([neutralised(sheet)])
+      ? await writeXlsxSheets([sheet])
       : new Blob([csvOf(sheet.columns, sheet.rows, separator)], { type: 'text/csv;charset=utf-8' });
   saveFile(blob, reportFileName(context, format, measure));
 }
@@ -87,6 +78,6 @@ export async function exportMeasure(measure: Measure, format: 'csv' | 'xlsx', co
 /** The whole report: one workbook, a sheet per measure in the page's order. */
 export async function exportWholeReport(measures: Measure[], context: ExportContext): Promise<void> {
   const taken = new Set<string>();
-  const sheets = measures.map((measure) => neutralised(measureSheet(measure, context, taken)));
+  const sheets = measures.map((measure) => measureSheet(measure, context, taken));
   saveFile(await writeXlsxSheets(sheets), reportFileName(context, 'xlsx'));
 }

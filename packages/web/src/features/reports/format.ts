@@ -1,10 +1,9 @@
 /**
  * How the report's values read on the page (in its language: "1 h 12 min", "1 234", "lun. 2 nov. 2026") and how
  * they are written in its files: numbers stay numbers, durations become minutes (two decimals; the header says
- * "(min)"), times the report's time zone's "YYYY-MM-DD HH:mm", and no text a spreadsheet could run as a formula
- * (protocol's csv.ts rule, applied to the xlsx cells as well).
+ * "(min)"), times the report's time zone's "YYYY-MM-DD HH:mm" (texts are kept from running as formulas by the
+ * writers: exportReport.ts).
  */
-import { looksLikeFormula } from '@talkgroup/protocol';
 import type { TFunction } from 'i18next';
 import type { ColumnKind, MeasureValue } from './measures.ts';
 
@@ -88,12 +87,7 @@ function sheetTime(instant: string, timeZone: string): string {
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
 }
 
-/** A text cell of a file: a leading apostrophe when a spreadsheet could read it as a formula (as csv.ts does). */
-export function neutralText(text: string): string {
-  return looksLikeFormula(text) ? `'${text}` : text;
-}
-
-/** A cell as the files hold it: counts and minutes as numbers (texts are neutralised by the writer: exportReport.ts). */
+/** A cell as the files hold it: counts and minutes as numbers (texts are kept from running as formulas by the writers: exportReport.ts). */
 export function fileCell(value: MeasureValue, kind: ColumnKind, timeZone: string): string | number | null {
   if (value === null) return null;
   switch (kind) {
