@@ -145,41 +145,62 @@ export function reportStore(db: Db, dialect: Dialect) {
   /**
    * Per member, of the transmissions recorded in the period in the scope's channels that it should have heard
    * (a member of the channel since before, not the talker; voice/missed.ts): played later (voice_heard.live 0)
-   * and never heard (no voice_heard row). Members with neither are left out; most missed first.
+   * and never heard (no voice_heard row). Two counts per member, each read from the period's transmissions: how
+   * many it should have heard, and how many of those it heard (from their voice_heard rows, by transmission);
+   * never heard is the difference. A join of the two would have PostgreSQL hash every voice_heard row ever.
+   * Members with neither are left out; most missed first.
    */
   async function missed(scope: ReportScope): Promise<Report['missed']> {
     const { from, to } = periodOf(scope);
-    const later = sql<number>`sum(case when h.live = 0 then 1 else 0 end)`;
-    const never = sql<number>`sum(case when h.user_id is null then 1 else 0 end)`;
-    // Counted per member first; the names are joined to the counts, not to each transmission.
-    const counts = db
-      .selectFrom('voice_messages as v')
-      .innerJoin('channel_members as m', 'm.channel_id', 'v.channel_id')
-      .leftJoin('voice_heard as h', (join) =>
-        join.onRef('h.voice_message_id', '=', 'v.id').onRef('h.user_id', '=', 'm.user_id'),
+    const period = () =>
+      db
+        .selectFrom('voice_messages as v')
+        .where('v.created_at', '>=', from)
+        .where('v.created_at', '<', to)
+        .$call(inScope(scope, 'v.channel_id'));
+    const owedTo = db
+      .selectFrom(
+        period()
+          .innerJoin('channel_members as m', 'm.channel_id', 'v.channel_id')
+          .whereRef('v.created_at', '>=', 'm.created_at')
+          .where((eb) => eb.or([eb('v.user_id', 'is', null), eb('v.user_id', '!=', eb.ref('m.user_id'))]))
+          .select((eb) => ['m.user_id as userId', eb.fn.countAll<number>().as('owed')])
+          .groupBy('m.user_id')
+          .as('o'),
       )
-      .where('v.created_at', '>=', from)
-      .where('v.created_at', '<', to)
-      .$call(inScope(scope, 'v.channel_id'))
-      .whereRef('v.created_at', '>=', 'm.created_at')
-      .where((eb) => eb.or([eb('v.user_id', 'is', null), eb('v.user_id', '!=', eb.ref('m.user_id'))]))
-      .select(['m.user_id as userId', later.as('heardLater'), never.as('neverHeard')])
-      .groupBy('m.user_id')
-      .having(sql<boolean>`${later} + ${never} > 0`);
-    const rows = await db
-      .selectFrom(counts.as('n'))
-      .innerJoin('users as u', 'u.id', 'n.userId')
-      .select(['n.userId', 'u.display_name as name', 'n.heardLater', 'n.neverHeard'])
-      .orderBy(sql`n."heardLater" + n."neverHeard"`, 'desc')
-      .orderBy('u.display_name')
-      .orderBy('n.userId')
+      .innerJoin('users as u', 'u.id', 'o.userId')
+      .select(['o.userId', 'o.owed', 'u.display_name as name'])
       .execute();
-    return rows.map((row) => ({
-      userId: Number(row.userId),
-      name: row.name,
-      heardLater: Number(row.heardLater),
-      neverHeard: Number(row.neverHeard),
-    }));
+    const heardBy = period()
+      .innerJoin('voice_heard as h', 'h.voice_message_id', 'v.id')
+      .innerJoin('channel_members as m', (join) =>
+        join.onRef('m.channel_id', '=', 'v.channel_id').onRef('m.user_id', '=', 'h.user_id'),
+      )
+      .whereRef('v.created_at', '>=', 'm.created_at')
+      .where((eb) => eb.or([eb('v.user_id', 'is', null), eb('v.user_id', '!=', eb.ref('h.user_id'))]))
+      .select((eb) => [
+        'h.user_id as userId',
+        eb.fn.countAll<number>().as('heard'),
+        sql<number>`sum(case when h.live = 0 then 1 else 0 end)`.as('later'),
+      ])
+      .groupBy('h.user_id')
+      .execute();
+    const [owed, heard] = await Promise.all([owedTo, heardBy]);
+    const heardOf = new Map(heard.map((row) => [Number(row.userId), row]));
+    return owed
+      .map((row) => {
+        const userId = Number(row.userId);
+        const played = heardOf.get(userId);
+        const heardLater = Number(played?.later ?? 0);
+        return { userId, name: row.name, heardLater, neverHeard: Number(row.owed) - Number(played?.heard ?? 0) };
+      })
+      .filter((row) => row.heardLater + row.neverHeard > 0)
+      .sort(
+        (a, b) =>
+          b.heardLater + b.neverHeard - (a.heardLater + a.neverHeard) ||
+          a.name.localeCompare(b.name) ||
+          a.userId - b.userId,
+      );
   }
 
   /** Per local day with samples, the most people connected at once and when that was first reached. */
