@@ -2,7 +2,8 @@
  * The open SOS alerts an administrator sees: fetched once (getEmergencyAlerts), then kept live from the
  * console's socket (emergencyAlert, emergencyAcknowledged) and fetched again after a reconnection. Alerts
  * taken or closed while this console watched are kept a while, so it can say who took them, and who closed
- * them with which outcome (emergencyAcknowledged carries the close too, issue 50).
+ * them with which outcome (emergencyAcknowledged carries the close too, issue 50); so are the alerts taken in the
+ * last 12 hours and not closed yet, after a reload too, so that their close is never out of reach.
  */
 import {
   AcknowledgeEmergencyAlert,
@@ -16,6 +17,8 @@ import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent, useServerEvents } from '../../api/serverEvents.ts';
 
 const FIRST_PAGE = { start: 0, limit: 20 };
+/** Alerts taken in the last hours and not closed yet are offered for closing, also after a reload. */
+const TO_CLOSE_WINDOW_MS = 12 * 3600_000;
 type AlertsPage = { success: boolean; res: { alerts: EmergencyAlert[]; totalRecords: number; open: number } };
 
 function upsert(page: AlertsPage | undefined, alert: EmergencyAlert): AlertsPage | undefined {
@@ -53,10 +56,24 @@ export function useEmergencyAlerts() {
   const acknowledge = useApiMutation(AcknowledgeEmergencyAlert, {
     onSuccess: ({ res }) => client.setQueryData<AlertsPage>(key, (page) => upsert(page, res)),
   });
-  const dismissTaken = useCallback((id: number) => setTaken((known) => known.filter((a) => a.id !== id)), []);
+  const [dismissed, setDismissed] = useState<ReadonlySet<number>>(() => new Set());
+  const dismissTaken = useCallback((id: number) => {
+    setTaken((known) => known.filter((a) => a.id !== id));
+    setDismissed((known) => new Set(known).add(id));
+  }, []);
 
   const open = (alerts.data?.res.alerts ?? [])
     .filter((alert) => alert.acknowledgedAt === null)
     .sort((a, b) => b.createdAt.localeCompare(a.createdAt));
-  return { open, taken, acknowledge, dismissTaken };
+  // Taken while this console watched, and taken earlier (by anyone) but not closed yet: the close is still due.
+  const since = Date.now() - TO_CLOSE_WINDOW_MS;
+  const toClose = (alerts.data?.res.alerts ?? []).filter(
+    (alert) =>
+      alert.acknowledgedAt !== null &&
+      !alert.closedAt &&
+      Date.parse(alert.acknowledgedAt) >= since &&
+      !taken.some((known) => known.id === alert.id),
+  );
+  const shownTaken = [...taken, ...toClose].filter((alert) => !dismissed.has(alert.id)).slice(0, 5);
+  return { open, taken: shownTaken, acknowledge, dismissTaken };
 }
