@@ -10,6 +10,13 @@ function catalogueOf(id: string): string | null {
   return language ? `texts-${language}` : null;
 }
 
+/**
+ * What only the reports page (issue 50) and the settings' time zone use, kept out of the files every console page
+ * loads: the reports' catalogues (their own small chunks, with the page) and protocol's reports contract (a
+ * chunk the two pages share, not `console`).
+ */
+const REPORTS_ONLY = /[\\/]i18n[\\/]locales[\\/]\w+[\\/]reports\.json|[\\/]protocol[\\/]src[\\/]api[\\/]reports\.ts/;
+
 /** The server the dev mode proxies to (npm run dev starts it on 8080). */
 const server = process.env.TALKGROUP_SERVER ?? 'http://127.0.0.1:8080';
 
@@ -92,7 +99,11 @@ export default defineConfig({
             { name: 'initial', tags: ['$initial'], priority: 100 },
             // One language's catalogues in one file (about 15 KB gzipped), loaded with the first page that needs
             // any of them; the fallback language's too, as i18next asks for it.
-            { name: catalogueOf, test: /[\\/]i18n[\\/]locales[\\/]/, priority: 50 },
+            {
+              name: catalogueOf,
+              test: (id) => /[\\/]i18n[\\/]locales[\\/]/.test(id) && !REPORTS_ONLY.test(id),
+              priority: 50,
+            },
             // Leaflet, for the maps of the room, the dispatch console, the members' app and the users' trails.
             // Not Geoman: it extends the global `L` once Leaflet has run, and loads only where zones are drawn.
             { name: 'map', test: /[\\/]node_modules[\\/](leaflet|react-leaflet|@react-leaflet)[\\/]/, priority: 40 },
@@ -100,7 +111,12 @@ export default defineConfig({
             { name: 'shell', test: /[\\/]src[\\/]app[\\/](shell[\\/]|RightsFollower)/, priority: 20 },
             // What two or more lazy pages share (MUI's parts, the tables, the voice engine, the room's pieces):
             // one file, cached once for every page. Spreadsheets stay apart (ExcelJS, only on import and export).
-            { name: 'console', test: (id) => !/exceljs|workbook/.test(id), minShareCount: 2, priority: 10 },
+            {
+              name: 'console',
+              test: (id) => !/exceljs|workbook/.test(id) && !REPORTS_ONLY.test(id),
+              minShareCount: 2,
+              priority: 10,
+            },
           ],
         },
       },
