@@ -1,7 +1,7 @@
 /**
  * Closing an SOS (issue 50) in a real browser: the administrator's banner offers "Close the alert", whose
  * dialog asks the outcome before it confirms; the closed alert leaves the banner and says who closed it and
- * how it turned out.
+ * how it turned out; an alert taken before the page loaded can still be closed after a reload.
  */
 import { expect as baseExpect, test } from './fixtures.ts';
 import { openAs } from './room-support.ts';
@@ -10,7 +10,12 @@ import { openAs } from './room-support.ts';
 const expect = baseExpect.configure({ timeout: 60_000 });
 test.describe.configure({ timeout: 150_000 });
 
-test('an administrator closes an SOS as a false alarm from the banner', async ({ browser, server, admin, seed }) => {
+test('an administrator closes an SOS as a false alarm from the banner, and one taken earlier after a reload', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
   const channel = await seed.channel();
   const max = await seed.member({ firstName: 'Max', lastName: 'Closer' });
   await seed.addToChannel(channel.id, [max.id]);
@@ -43,6 +48,27 @@ test('an administrator closes an SOS as a false alarm from the banner', async ({
       outcome: 'false',
       closedBy: { id: admin.id },
     });
+
+    // Taken before this page loaded and not closed yet: after a reload its close is still offered.
+    const lea = await seed.member({ firstName: 'Lea', lastName: 'Later' });
+    await seed.addToChannel(channel.id, [lea.id]);
+    const second = await server.call('/user/api/sendEmergencyAlert', { channelId: channel.id }, lea.token);
+    expect(second.status).toBe(200);
+    const taken = await server.call(
+      '/user/api/acknowledgeEmergencyAlert',
+      { alertId: second.body.res.id },
+      admin.token,
+    );
+    expect(taken.status).toBe(200);
+    await console.page.reload();
+    const notice = console.page.getByRole('alert').filter({ hasText: 'Lea Later' });
+    await notice.getByRole('button', { name: 'Close the alert' }).click();
+    const secondDialog = console.page.getByRole('dialog', { name: "Close Lea Later's alert" });
+    await secondDialog.getByRole('radio', { name: 'Real emergency' }).check();
+    await secondDialog.getByRole('button', { name: 'Confirm' }).click();
+    await expect(console.page.getByText("Lea Later's alert was closed by", { exact: false })).toHaveText(
+      /Lea Later's alert was closed by .+: real emergency\./,
+    );
   } finally {
     await console.close();
   }
