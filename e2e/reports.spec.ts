@@ -5,7 +5,9 @@
  * member's not-found page. Every figure of getReport is the server's tests' (reports*.test.ts); the data here is
  * what the HTTP API makes quickly: SOS alerts (one taken and closed as a false alarm) and a dispatch request taken.
  */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
 import ExcelJS from 'exceljs';
 import { type Account, expect as baseExpect, type TalkgroupServer, test, unique, useSession } from './fixtures.ts';
@@ -76,6 +78,19 @@ function cellsOf(sheet: ExcelJS.Worksheet | undefined, row: number): unknown[] {
   return (sheet.getRow(row).values as unknown[]).slice(1);
 }
 
+/** axe-core's serious and critical violations in the page's main region (as dispatch-queue.spec.ts checks its panel). */
+async function violations(page: Page): Promise<string[]> {
+  // Evaluated, not added as a <script>: the page's Content-Security-Policy refuses inline scripts.
+  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const found = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: any[] }> } }).axe;
+    return (await axe.run({ include: [['main']] })).violations;
+  });
+  return found
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => `${violation.id}: ${violation.nodes.map((node: { target: string[] }) => node.target).join()}`);
+}
+
 /** Follows the menu's entry (the menu is a drawer below the wide layout's width). */
 async function openFromMenu(page: Page, menu: { open: string; label: string }, entry: string) {
   const openMenu = page.getByRole('button', { name: menu.open });
@@ -130,6 +145,7 @@ test('a dispatcher reads its channel in French and English, changes the period a
       'Aucune transmission sur la période.',
     );
     await expect(page.getByRole('img', { name: /^lundi 09 h : 0 transmission$/ })).toBeVisible();
+    expect(await violations(page)).toEqual([]);
 
     // Another period: the report is asked for again, from today's start.
     const before = asked.length;

@@ -27,7 +27,8 @@ export function HeatMap({ hours }: { hours: Report['hours'] }) {
   const hourLabel = (hour: number) => String(hour).padStart(2, '0');
 
   return (
-    <Box sx={{ overflowX: 'auto' }}>
+    // Focusable: on a narrow screen the grid scrolls sideways, from the keyboard too.
+    <Box tabIndex={0} sx={{ overflowX: 'auto' }}>
       <Box
         sx={{
           display: 'grid',

@@ -96,7 +96,8 @@ export function MeasureSection({ measure, report, format, onExport, busy }: Meas
 function MeasureTable({ measure, format }: { measure: Measure; format: FormatContext }) {
   const [first, ...others] = measure.columns;
   return (
-    <TableContainer sx={{ maxHeight: 420, overflow: 'auto' }}>
+    // Focusable: a table wider or longer than its box scrolls from the keyboard too.
+    <TableContainer tabIndex={0} sx={{ maxHeight: 420, overflow: 'auto' }}>
       <Table size="small" stickyHeader aria-label={measure.title}>
         <TableHead>
           <TableRow>
