@@ -171,8 +171,23 @@ export function reportStore(db: Db, dialect: Dialect) {
       .innerJoin('users as u', 'u.id', 'o.userId')
       .select(['o.userId', 'o.owed', 'u.display_name as name'])
       .execute();
-    const heardBy = period()
-      .innerJoin('voice_heard as h', 'h.voice_message_id', 'v.id')
+    // Each transmission's voice_heard rows by its index. PostgreSQL would rather hash the whole table: a lateral
+    // subquery it may not flatten (offset 0) keeps it to the period's rows; SQLite reads them so by itself.
+    const heardJoin = () => period().innerJoin('voice_heard as h', 'h.voice_message_id', 'v.id');
+    const withHeard =
+      dialect === 'postgres'
+        ? (period().innerJoinLateral(
+            (eb) =>
+              eb
+                .selectFrom('voice_heard as h')
+                .select(['h.voice_message_id', 'h.user_id', 'h.live'])
+                .whereRef('h.voice_message_id', '=', 'v.id')
+                .offset(0)
+                .as('h'),
+            (join) => join.onTrue(),
+          ) as unknown as ReturnType<typeof heardJoin>)
+        : heardJoin();
+    const heardBy = withHeard
       .innerJoin('channel_members as m', (join) =>
         join.onRef('m.channel_id', '=', 'v.channel_id').onRef('m.user_id', '=', 'h.user_id'),
       )
