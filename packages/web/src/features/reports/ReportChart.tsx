@@ -24,6 +24,9 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
   const theme = useTheme();
   const language = i18n.resolvedLanguage ?? 'fr';
   const duration = (value: number | null) => formatDuration(value, t, language);
+  // Durations are drawn in minutes, so that an axis's round ticks fall on whole minutes (not every 100,000 ms).
+  const minutes = (ms: number | null) => (ms === null ? null : ms / 60_000);
+  const fromMinutes = (value: number | null) => duration(value === null ? null : value * 60_000);
   const count = (value: number | null) => (value === null ? '' : formatCount(value, language));
   const colors = [theme.palette.primary.main, theme.palette.secondary.main, theme.palette.info.main];
   const localeText = { noData: measure.emptyText };
@@ -42,8 +45,14 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
           colors={colors}
           localeText={localeText}
           yAxis={[{ scaleType: 'band', data: rows.map((row) => String(row.name)), width: 120 }]}
-          xAxis={[{ valueFormatter: (value: number) => duration(value), tickNumber: 4 }]}
-          series={[{ data: rows.map((row) => num(row, 'talkMs')), label: label('talkMs'), valueFormatter: duration }]}
+          xAxis={[{ valueFormatter: (value: number) => fromMinutes(value), tickNumber: 5 }]}
+          series={[
+            {
+              data: rows.map((row) => minutes(num(row, 'talkMs'))),
+              label: label('talkMs'),
+              valueFormatter: fromMinutes,
+            },
+          ]}
           hideLegend
         />
       );
@@ -76,11 +85,11 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
           colors={colors}
           localeText={localeText}
           xAxis={[{ scaleType: 'band', data: rows.map((row) => String(row.name)) }]}
-          yAxis={[{ valueFormatter: (value: number) => duration(value), width: 72, tickNumber: 4 }]}
+          yAxis={[{ valueFormatter: (value: number) => fromMinutes(value), width: 72, tickNumber: 5 }]}
           series={['ackmedian', 'closemedian'].map((key) => ({
-            data: rows.map((row) => (row[key] === null ? null : num(row, key))),
+            data: rows.map((row) => (row[key] === null ? null : minutes(num(row, key)))),
             label: label(key),
-            valueFormatter: duration,
+            valueFormatter: fromMinutes,
           }))}
         />
       );
