@@ -6,6 +6,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { ColumnKind, MeasureValue } from './measures.ts';
+import { zonedParts } from './period.ts';
 
 type T = TFunction<'reports'>;
 
@@ -74,17 +75,9 @@ export function displayCell(value: MeasureValue, kind: ColumnKind, { t, language
 
 /** An instant as "YYYY-MM-DD HH:mm" in the time zone (a spreadsheet reads it as a date and time). */
 function sheetTime(instant: string, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone,
-    hourCycle: 'h23',
-    year: 'numeric',
-    month: '2-digit',
-    day: '2-digit',
-    hour: '2-digit',
-    minute: '2-digit',
-  }).formatToParts(new Date(instant));
-  const get = (type: string) => parts.find((part) => part.type === type)?.value ?? '';
-  return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}`;
+  const p = zonedParts(Date.parse(instant), timeZone);
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${p.year}-${two(p.month)}-${two(p.day)} ${two(p.hour)}:${two(p.minute)}`;
 }
 
 /** A cell as the files hold it: counts and minutes as numbers (texts are kept from running as formulas by the writers: exportReport.ts). */

@@ -20,7 +20,7 @@ export interface PeriodChoice {
 const DAY = /^(\d{4})-(\d{2})-(\d{2})$/;
 
 /** The wall-clock parts of an instant in a time zone. */
-function zonedParts(instant: number, timeZone: string) {
+export function zonedParts(instant: number, timeZone: string) {
   const parts = new Intl.DateTimeFormat('en-US', {
     timeZone,
     hourCycle: 'h23',
