@@ -70,7 +70,7 @@ test.describe('roles (English)', () => {
       await desk.goto('/');
       await expect(desk).toHaveURL(/\/channelsList$/);
       // Its channels, their activities, and its dispatch console (issue 27).
-      expect(await navEntries(desk)).toEqual(['Channels', 'Activities', 'Dispatch']);
+      expect(await navEntries(desk)).toEqual(['Channels', 'Activities', 'Dispatch', 'Reports']);
       const table = desk.getByRole('main');
       await expect(table.getByRole('row', { name: `Enter the channel ${own.name}` })).toBeVisible();
       await expect(table.getByText(other.name, { exact: true })).toHaveCount(0);
@@ -140,7 +140,7 @@ test.describe('roles (French)', () => {
     await useSession(page, dina);
     await page.goto('/');
     await expect(page).toHaveURL(/\/channelsList$/);
-    expect(await navEntries(page)).toEqual(['Canaux', 'Activités', 'Dispatch']);
+    expect(await navEntries(page)).toEqual(['Canaux', 'Activités', 'Dispatch', 'Rapports']);
     await expect(page.getByRole('main').getByText(channel.name, { exact: true })).toBeVisible();
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { name: 'Page introuvable' })).toBeVisible();
