@@ -222,22 +222,37 @@ describe.runIf(databaseUrl)('PostgreSQL away and back', () => {
   });
 
   it("answers 503 with Retry-After and a sentence in the reader's language while the database refuses new connections", async () => {
-    // A database of its own: the shared one must keep accepting the other tests' connections.
-    const name = `tg_refuse_${randomBytes(5).toString('hex')}`;
+    // A database of its own: the shared one must keep accepting the other tests' connections. It is made once per
+    // PostgreSQL and kept, each run in a schema of its own: DROP DATABASE waits for an immediate checkpoint, which
+    // fsyncs every file the other tests' schemas touched since the last one (a loaded CI waited past 90 s).
+    const name = 'tg_refuse_connections';
+    const pgSchema = `t_${randomBytes(6).toString('hex')}`;
     const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-refuse-'));
     const admin: OpenedDatabase = await openDatabase({ dataDir, databaseUrl, pgSchema: 'public' });
-    await sql`create database ${sql.id(name)}`.execute(admin.db);
+    const exists = await sql<{ n: number }>`select count(*)::int as n from pg_database where datname = ${name}`.execute(
+      admin.db,
+    );
+    if (exists.rows[0]?.n === 0)
+      await sql`create database ${sql.id(name)}`.execute(admin.db).catch((error: { code?: string }) => {
+        if (error.code !== '42P04') throw error; // made meanwhile by another run
+      });
+    // Whatever an interrupted run left it as, it accepts connections again before and after.
+    await sql`alter database ${sql.id(name)} allow_connections true`.execute(admin.db);
+    const target = new URL(databaseUrl as string);
+    target.pathname = `/${name}`;
     cleanups.push(async () => {
-      await sql`drop database if exists ${sql.id(name)} with (force)`.execute(admin.db);
+      await sql`alter database ${sql.id(name)} allow_connections true`.execute(admin.db);
+      // The run's schema, over a connection of its own (the app's is closed by then); dropping it is cheap.
+      const inside = await openDatabase({ dataDir, databaseUrl: target.toString(), pgSchema });
+      await sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(inside.db);
+      await inside.close();
       await admin.close();
       rmSync(dataDir, { recursive: true, force: true });
     });
-    const target = new URL(databaseUrl as string);
-    target.pathname = `/${name}`;
     const database = await openDatabase({
       dataDir,
       databaseUrl: target.toString(),
-      pgSchema: 'public',
+      pgSchema,
       timeoutMs: 2000,
     });
     const config = { ...loadConfig({ DATA_DIR: dataDir }), webDir: undefined };
