@@ -24,7 +24,7 @@ import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import type { UserStore } from '../users/store.ts';
-import { type DispatchQueueStore, queueOrder, type RequestRow, toRequest, waitedMs } from './queue-store.ts';
+import { type DispatchQueueStore, handledMs, queueOrder, type RequestRow, toRequest, waitedMs } from './queue-store.ts';
 
 const OPEN: readonly DispatchRequestState[] = OPEN_DISPATCH_STATES;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -83,9 +83,7 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
       channelId: row.channel_id,
       channelName: row.channel_name,
       waitedMs: waitedMs(row, at),
-      ...(row.first_taken_at
-        ? { handledMs: (row.ended_at ? Date.parse(row.ended_at) : at) - Date.parse(row.first_taken_at) }
-        : {}),
+      handledMs: handledMs(row, at),
       detail: {
         dispatch: {
           requestId: row.id,

@@ -51,24 +51,18 @@ export function MeasureSection({ measure, report, format, onExport, busy }: Meas
         >
           {measure.title}
         </Typography>
-        <Button
-          size="small"
-          variant="outlined"
-          disabled={busy}
-          aria-label={t('export.csvName', { name: measure.title })}
-          onClick={() => onExport(measure, 'csv')}
-        >
-          {t('export.csv')}
-        </Button>
-        <Button
-          size="small"
-          variant="outlined"
-          disabled={busy}
-          aria-label={t('export.xlsxName', { name: measure.title })}
-          onClick={() => onExport(measure, 'xlsx')}
-        >
-          {t('export.xlsx')}
-        </Button>
+        {(['csv', 'xlsx'] as const).map((format) => (
+          <Button
+            key={format}
+            size="small"
+            variant="outlined"
+            disabled={busy}
+            aria-label={t(`export.${format}Name`, { name: measure.title })}
+            onClick={() => onExport(measure, format)}
+          >
+            {t(`export.${format}`)}
+          </Button>
+        ))}
       </Box>
       <Box
         sx={{
