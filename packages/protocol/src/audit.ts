@@ -31,6 +31,7 @@ export const AUDIT_TARGET_TYPES = [
   'geofence',
   'setting',
   'privateCall',
+  'gateway',
 ] as const;
 
 /** Newest first. */

@@ -21,6 +21,11 @@ export interface RoomPeer {
   /** The channel (rtcSession) this peer is in, for a socket in several. */
   room?: string;
   mode?: ParticipationMode;
+  /**
+   * A SIP gateway's call (issue 51: a radio or a desk phone): `id` is `sip:` and its Call-ID, `userId` the user it
+   * talks as, `name` the gateway's. It has no socket: nothing connects to it; it is heard through the media server.
+   */
+  gateway?: { gatewayId: number; callId: string };
 }
 
 /*

@@ -30,6 +30,7 @@ export const CAPABILITIES = {
   'channel.trails': "read and export the position history (trails) of a channel's members",
   'channel.geofences': "draw, edit and delete a channel's geofences and receive their alerts",
   'settings.manage': "change the organisation's settings (whether members may call each other privately)",
+  'gateways.manage': 'add, change and delete SIP gateways (radios and desk phones) and hang up their calls',
   'channel.monitor': 'monitor a channel from the dispatch console (its tile: who talks, volume, last transmissions)',
   'channel.broadcast': 'talk in several channels at once (all call)',
   'channel.patch': "patch a channel's voice with other channels (through the media server)",

@@ -9,6 +9,7 @@ export * from './calls.ts';
 export * from './channels.ts';
 export * from './chat.ts';
 export * from './dispatch.ts';
+export * from './gateways.ts';
 export * from './geofences.ts';
 export * from './legacy.ts';
 export * from './positions.ts';

@@ -42,6 +42,7 @@ import { migration as m0029 } from './0029_talk_burst_grants.ts';
 import { migration as m0030 } from './0030_dispatch_queue_and_statuses.ts';
 import { migration as m0031 } from './0031_reports.ts';
 import { migration as m0032 } from './0032_report_indexes.ts';
+import { migration as m0033 } from './0033_gateways.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -77,6 +78,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0030_dispatch_queue_and_statuses': m0030,
   '0031_reports': m0031,
   '0032_report_indexes': m0032,
+  '0033_gateways': m0033,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
