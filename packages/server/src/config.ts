@@ -29,6 +29,7 @@ import {
   parseUrls,
   readPem,
 } from './config-values.ts';
+import { parseSip, type SipConfig } from './sip/config.ts';
 
 export type { OidcConfig };
 export { ConfigError };
@@ -115,6 +116,11 @@ export interface Config {
   /** Serve /metrics alone on this port (METRICS_PORT) of METRICS_HOST (127.0.0.1), not on the main one. */
   metricsPort: number | undefined;
   metricsHost: string;
+  /**
+   * SIP gateways (issue 51): radios and desk phones dial channels on SIP_PORT (UDP and TCP); undefined when
+   * SIP_PORT is unset (nothing listens). See sip/config.ts.
+   */
+  sip: SipConfig | undefined;
   /** The media server (issue 26): WebSocket addresses of Janus instances' API (JANUS_URL); none: the mesh. */
   janusUrls: string[];
   /**
@@ -354,6 +360,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || undefined,
     metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : undefined,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
+    sip: parseSip(env),
     janusUrls,
     janusApiSecret: parseJanusSecret(janusUrls, env.JANUS_API_SECRET),
     janusRecordingsDir: path.resolve(base, env.JANUS_RECORDINGS_DIR ?? path.join(dataDir, 'janus-takes')),

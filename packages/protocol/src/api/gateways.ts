@@ -106,10 +106,7 @@ export type GatewayCall = z.output<typeof GatewayCallSchema>;
 
 const GatewayFields = {
   name: requiredText(GATEWAY_NAME_MAX),
-  login: z
-    .string()
-    .trim()
-    .regex(GATEWAY_LOGIN_PATTERN, 'must be 3 to 64 letters, digits, dots, dashes or underscores'),
+  login: z.string().trim().regex(GATEWAY_LOGIN_PATTERN, 'must be 3 to 64 letters, digits, dots, dashes or underscores'),
   channelIds: z.array(Id).max(GATEWAY_CHANNELS_MAX, `at most ${GATEWAY_CHANNELS_MAX} channels`),
   allowedAddresses: z.array(GatewayAddress).max(GATEWAY_ADDRESSES_MAX, `at most ${GATEWAY_ADDRESSES_MAX} addresses`),
   floorMode: z.enum(GATEWAY_FLOOR_MODES),
