@@ -62,6 +62,11 @@ export const SERVER_MESSAGE_CODES = [
   'identity_request_dismissed',
   'security_policy_saved',
   'identity_confirmed',
+  'gateway_created',
+  'gateway_updated',
+  'gateway_secret_reset',
+  'gateway_deleted',
+  'gateway_hung_up',
   // Failures
   'invalid_credentials',
   'sso_code_invalid',
@@ -202,6 +207,9 @@ export const SERVER_MESSAGE_CODES = [
   'status_not_found',
   'status_not_allowed',
   'report_channel_not_allowed',
+  'gateway_login_taken',
+  'gateway_not_found',
+  'gateway_call_not_found',
   'bad_request',
   'server_error',
 ] as const;

@@ -3,10 +3,12 @@
  * spec's sentences where section 8 gives them. Read through messages.ts. One file per domain, each the same
  * shape (a `<DOMAIN>_TEXTS` object of code -> { en, fr, de }), spread here into the one catalogue whose type
  * asks a text of every code: signing in in server-texts-sign-in.ts; voice, calls, dispatch and geofences in
- * server-texts-voice.ts; Web Push (and its notifications) in server-texts-push.ts; the rest below.
+ * server-texts-voice.ts; Web Push (and its notifications) in server-texts-push.ts; SIP gateways in
+ * server-texts-gateways.ts; the rest below.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 import { DISPATCH_TEXTS } from './server-texts-dispatch.ts';
+import { GATEWAY_TEXTS } from './server-texts-gateways.ts';
 import { PUSH_TEXTS } from './server-texts-push.ts';
 import { SIGN_IN_TEXTS } from './server-texts-sign-in.ts';
 import { VOICE_TEXTS } from './server-texts-voice.ts';
@@ -18,6 +20,7 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...VOICE_TEXTS,
   ...PUSH_TEXTS,
   ...DISPATCH_TEXTS,
+  ...GATEWAY_TEXTS,
   registered: { en: 'Register successfully', fr: 'Inscription réussie', de: 'Registrierung erfolgreich' },
   user_updated: {
     en: 'User updated successfully',
