@@ -10,6 +10,8 @@
 import type { MediaKind, ParticipationMode } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
 import type { SocketConcern } from '../io.ts';
+import type { RtpAddress } from './janus/room-requests.ts';
+import type { RtpLeg } from './janus/rtp-participants.ts';
 
 /**
  * The id under which a spec client sees the media server in a `server` channel: one peer for the whole
@@ -31,6 +33,11 @@ export interface MediaParticipant {
   spec?: boolean;
   /** It was in the channel already and comes from another plane (nobody offers: a media server offers it). */
   moved?: boolean;
+  /**
+   * A SIP gateway's call (issue 51): it has no socket and cannot start over on its own, so its media lost (its
+   * Janus down, the channel moved, or gone peer to peer) ends the call: this is called, and the call hangs up.
+   */
+  lost?: (reason: string) => void;
 }
 
 export interface ChannelMedia {
@@ -98,6 +105,16 @@ export interface MediaPlanes {
    * recorded once, and kept in each channel's history.
    */
   allCall(socketId: string, channelIds: number[] | null): void;
+  /**
+   * A SIP gateway's call joins the channel's voice through the media server (issue 51): a participant fed by
+   * plain RTP; answers where the media server listens for it. Refused (MediaUnavailableError) where the channel's
+   * voice does not go through a media server now.
+   */
+  joinRtp(
+    channel: Pick<ChannelSummary, 'id' | 'voiceMode'>,
+    participant: MediaParticipant,
+    leg: RtpLeg,
+  ): Promise<RtpAddress>;
   readonly concerns: SocketConcern[];
   stop(): Promise<void>;
 }
@@ -114,7 +131,12 @@ export interface ServerPlane extends MediaPlane {
   unpatch?(patchId: string): Promise<void>;
   /** See MediaPlanes.allCall. */
   allCall?(socketId: string, channelIds: number[] | null): void;
+  /** See MediaPlanes.joinRtp. */
+  joinRtp?(channelId: number, participant: MediaParticipant, leg: RtpLeg): Promise<RtpAddress>;
 }
+
+/** A gateway's call to a channel whose voice does not go through a media server now. */
+export class MediaUnavailableError extends Error {}
 
 /** Patching asked of a deployment that cannot patch those channels: the caller answers 409. */
 export class PatchUnavailableError extends Error {}
@@ -149,8 +171,11 @@ export function mediaPlanes(mesh: MediaPlane, server?: ServerPlane, hooks: Plane
     const media = from.opened(channelId);
     if (!media) return;
     try {
-      const participants = media.participants();
-      for (const participant of participants) await media.remove(participant.socketId);
+      const all = media.participants();
+      for (const participant of all) await media.remove(participant.socketId);
+      // A gateway's call cannot move (it has no socket to offer again): it ends, and its gateway dials again.
+      for (const participant of all) participant.lost?.('The channel changed media server.');
+      const participants = all.filter((participant) => !participant.lost);
       const target = to.channel(channelId);
       for (const participant of participants) await target.admit({ ...participant, moved: true });
       switched(
@@ -204,6 +229,12 @@ export function mediaPlanes(mesh: MediaPlane, server?: ServerPlane, hooks: Plane
       await server?.unpatch?.(patchId);
     },
     allCall: (socketId, channelIds) => server?.allCall?.(socketId, channelIds),
+    async joinRtp(channel, participant, leg) {
+      if (!server?.joinRtp || planeOf(channel) !== server)
+        throw new MediaUnavailableError('This channel does not go through the media server now.');
+      serverChannels.add(channel.id);
+      return server.joinRtp(channel.id, participant, leg);
+    },
     concerns: server ? [mesh.concern, server.concern] : [mesh.concern],
     async stop() {
       await Promise.all([mesh.stop(), server?.stop()]);

@@ -111,13 +111,14 @@ export class JanusChannelMedia implements ChannelMedia {
   }
 
   participants(): MediaParticipant[] {
-    return [...this.#here.values()].map(({ socketId, userId, name, mode, heard, spec }) => ({
+    return [...this.#here.values()].map(({ socketId, userId, name, mode, heard, spec, lost }) => ({
       socketId,
       userId,
       name,
       mode,
       heard,
       ...(spec ? { spec } : {}),
+      ...(lost ? { lost } : {}),
     }));
   }
 

@@ -39,6 +39,7 @@ import { backendFor } from './placement.ts';
 import { everyone, type JanusPlaneOptions, type JanusPlaneState, participantOf } from './plane-state.ts';
 import { backendDown, startOver } from './recovery.ts';
 import { type JanusRooms, janusRooms } from './rooms.ts';
+import { joinRtp } from './rtp-participants.ts';
 import { janusKeys } from './secrets.ts';
 import { janusSignalling } from './signalling.ts';
 
@@ -179,6 +180,13 @@ export function janusPlane(options: JanusPlaneOptions) {
     async unpatch(patchId) {
       options.sharePatch?.(patchId, null);
       await patches.unpatch(patchId);
+    },
+    /** A SIP gateway's call: a participant of the channel's mixer fed by plain RTP (rtp-participants.ts). */
+    async joinRtp(channelId, participant, leg) {
+      await registry.channel(channelId).admit(participant);
+      const admitted = participantOf(state, channelId, participant.socketId);
+      if (!admitted) throw new Error('the gateway left the channel while joining');
+      return joinRtp(state, admitted, leg);
     },
     /** The first of the all call's channels on the air records it for all of them. */
     allCall(socketId, channelIds) {

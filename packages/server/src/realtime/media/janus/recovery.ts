@@ -18,7 +18,9 @@ const SPEC_REOFFER_MS = 1_000;
 /** Its links are gone: it is told, and starts over (a spec client: the server offers again). */
 export function startOver(state: JanusPlaneState, participant: Participant, reason: string): void {
   void dropLinks(state, participant, true);
-  if (participant.spec) {
+  // A gateway's call cannot offer again: it ends (its gateway dials again, to a media server that answers).
+  if (participant.lost) participant.lost(reason);
+  else if (participant.spec) {
     state.options.tellSpecClient?.(participant.socketId, participant.channelId, { kind: 'gone' });
     scheduleSpecOffer(state, participant);
   } else state.options.resetSocket(participant.socketId, participant.channelId, reason);

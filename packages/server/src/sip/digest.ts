@@ -1,0 +1,129 @@
+/**
+ * SIP digest authentication on the INVITE (RFC 3261 §22, RFC 7616, RFC 8760), the server's side: the challenge a
+ * gateway gets (a 401 with a WWW-Authenticate for SHA-256 and one for MD5, which older gateways only know) and
+ * the check of its answer against the hashes the gateway's secret left (HA1 = H(login:realm:secret)).
+ *
+ * The nonce needs no memory: it is a time and an HMAC of it with a key of this process, so any request carries
+ * what proves the nonce ours and fresh (5 minutes; a stale one is challenged again with `stale=true`, and the
+ * gateway answers without asking its user). The Authorization header is read with auth-header (RFC 7235's
+ * syntax), the SIP message itself by SIP.js.
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { parse } from 'auth-header';
+
+const NONCE_TTL_MS = 5 * 60_000;
+export type DigestAlgorithm = 'MD5' | 'SHA-256';
+
+export const hashHex = (algorithm: DigestAlgorithm, text: string) =>
+  createHash(algorithm === 'MD5' ? 'md5' : 'sha256')
+    .update(text)
+    .digest('hex');
+
+/** What a gateway's credentials are checked against (its stored HA1s). */
+export interface DigestSecret {
+  ha1Md5: string;
+  ha1Sha256: string;
+}
+
+/** The credentials of an INVITE, read from its Authorization header; undefined when it has none that we read. */
+export interface DigestCredentials {
+  username: string;
+  realm: string;
+  nonce: string;
+  uri: string;
+  response: string;
+  algorithm: DigestAlgorithm;
+  qop?: string;
+  nc?: string;
+  cnonce?: string;
+}
+
+const text = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+export function readCredentials(header: string | undefined): DigestCredentials | undefined {
+  if (!header) return undefined;
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(header);
+  } catch {
+    return undefined;
+  }
+  if (parsed.scheme.toLowerCase() !== 'digest') return undefined;
+  const params = parsed.params;
+  const [username, realm, nonce, uri, response] = ['username', 'realm', 'nonce', 'uri', 'response'].map((name) =>
+    text(params[name]),
+  );
+  if (!username || !realm || !nonce || !uri || !response) return undefined;
+  const algorithm = (text(params.algorithm) ?? 'MD5').toUpperCase();
+  if (algorithm !== 'MD5' && algorithm !== 'SHA-256') return undefined;
+  return {
+    username,
+    realm,
+    nonce,
+    uri,
+    response: response.toLowerCase(),
+    algorithm,
+    qop: text(params.qop),
+    nc: text(params.nc),
+    cnonce: text(params.cnonce),
+  };
+}
+
+export function digestAuthority(realm: string, key = randomBytes(32)) {
+  const sign = (stamp: string) => createHmac('sha256', key).update(stamp).digest('base64url').slice(0, 22);
+
+  function nonce(now = Date.now()): string {
+    const stamp = now.toString(36);
+    return `${stamp}.${sign(stamp)}`;
+  }
+
+  /** ours (signed by this key) and how old. */
+  function nonceState(value: string, now = Date.now()): 'fresh' | 'stale' | 'forged' {
+    const [stamp, signature] = value.split('.');
+    if (!stamp || !signature) return 'forged';
+    const expected = Buffer.from(sign(stamp));
+    const given = Buffer.from(signature);
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'forged';
+    const age = now - Number.parseInt(stamp, 36);
+    return age >= -5_000 && age <= NONCE_TTL_MS ? 'fresh' : 'stale';
+  }
+
+  return {
+    realm,
+    /** The WWW-Authenticate values of a 401: SHA-256 first (RFC 8760), then MD5. */
+    challenge(stale = false): string[] {
+      const value = nonce();
+      // Written as RFC 7616 shows it (auth-header's format separates parameters without commas): realm, nonce
+      // and qop quoted, algorithm and stale as tokens. The realm is letters, digits, dots and dashes (config.ts).
+      return (['SHA-256', 'MD5'] as const).map(
+        (algorithm) =>
+          `Digest realm="${realm}", nonce="${value}", algorithm=${algorithm}, qop="auth"${stale ? ', stale=true' : ''}`,
+      );
+    },
+    /**
+     * Checks credentials for this method against the gateway's hashes: `ok`, `stale` (a right answer to an old
+     * nonce: challenge again with stale=true) or `wrong`.
+     */
+    verify(credentials: DigestCredentials, method: string, secret: DigestSecret): 'ok' | 'stale' | 'wrong' {
+      if (credentials.realm !== realm) return 'wrong';
+      const state = nonceState(credentials.nonce);
+      if (state === 'forged') return 'wrong';
+      const { algorithm } = credentials;
+      const ha1 = algorithm === 'MD5' ? secret.ha1Md5 : secret.ha1Sha256;
+      const ha2 = hashHex(algorithm, `${method}:${credentials.uri}`);
+      const expected =
+        credentials.qop === 'auth'
+          ? hashHex(
+              algorithm,
+              `${ha1}:${credentials.nonce}:${credentials.nc ?? ''}:${credentials.cnonce ?? ''}:auth:${ha2}`,
+            )
+          : hashHex(algorithm, `${ha1}:${credentials.nonce}:${ha2}`);
+      const a = Buffer.from(expected);
+      const b = Buffer.from(credentials.response);
+      if (a.length !== b.length || !timingSafeEqual(a, b)) return 'wrong';
+      return state === 'fresh' ? 'ok' : 'stale';
+    },
+  };
+}
+
+export type DigestAuthority = ReturnType<typeof digestAuthority>;
