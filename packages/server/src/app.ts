@@ -19,6 +19,7 @@ import { dispatchQueueRoutes } from './dispatch/queue-routes.ts';
 import { dispatchQueueSweep } from './dispatch/queue-sweep.ts';
 import { dispatchRoutes } from './dispatch/routes.ts';
 import { emergencyRoutes } from './emergency/routes.ts';
+import { gatewayRoutes } from './gateways/routes.ts';
 import { geofenceRoutes } from './geofences/routes.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerErrorHandler } from './http/errors.ts';
@@ -137,6 +138,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   reportRoutes(fastify, services);
   dispatchQueueRoutes(fastify, services);
   callRoutes(fastify, services);
+  gatewayRoutes(fastify, services);
   const queueSweep = dispatchQueueSweep({
     store: services.dispatchRequests,
     queue: services.dispatchQueue,

@@ -92,6 +92,11 @@ export interface DomainEvents {
   memberStatusChanged: { status: MemberStatus; rooms?: string[]; channelIds?: number[] };
   /** The organisation's list of statuses changed. */
   statusesChanged: Record<string, never>;
+  /**
+   * A SIP gateway was changed, given a new secret or deleted, or one of its calls is to be hung up (`callId`;
+   * issue 51): the SIP server looks again at the calls it holds (it also polls the store's toEnd()).
+   */
+  gatewaysChanged: { gatewayId: number; callId?: string };
   /** A user came online (its first socket, on any instance; its presence written): the people connected grew. */
   userCameOnline: { userId: number };
 }

@@ -39,6 +39,7 @@ import { type EmergencyAlerts, emergencyAlerts } from './emergency/alerts.ts';
 import { emergencyStore } from './emergency/store.ts';
 import { createEventBus, type EventBus } from './events.ts';
 import { type TalkBurstStore, talkBurstStore } from './floor/talk-bursts.ts';
+import { type GatewayStore, gatewayStore } from './gateways/store.ts';
 import { type GeofenceStore, geofenceStore } from './geofences/store.ts';
 import { type GeofenceWatch, geofenceWatch } from './geofences/watch.ts';
 import { type DeviceStore, deviceStore } from './legacy/store.ts';
@@ -131,6 +132,8 @@ export interface Services {
   statuses: StatusStore;
   /** Reports over a period (issue 50): each measure by SQL aggregates. */
   reports: ReportStore;
+  /** SIP gateways (issue 51): their settings, credentials' hashes, channels and calls now. */
+  gateways: GatewayStore;
   /** Users' passkeys and the WebAuthn challenges (issue 38). */
   passkeys: PasskeyService;
   /** Second factors (issue 38): TOTP with recovery codes, whether a user has one, whether its role needs one. */
@@ -258,6 +261,7 @@ export function createServices(
     settings,
     statuses: statusStore(db),
     reports: reportStore(db, database.dialect),
+    gateways: gatewayStore(db),
     passkeys,
     secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys, events),
     statistics: statisticsStore(db),

@@ -10,10 +10,12 @@ import {
   CloseEmergencyAlert,
   ConfirmTotpSetup,
   CreateChannel,
+  CreateGateway,
   CreateGeofence,
   CreateMultipleChannels,
   CreateMultipleUsers,
   DeleteChannel,
+  DeleteGateway,
   DeleteGeofence,
   DeleteOldActivities,
   DeletePasskey,
@@ -23,8 +25,10 @@ import {
   DisableTotp,
   EndSession,
   FinishPasskeyRegistration,
+  HangUpGatewayCall,
   PatchChannels,
   RemoveUserChannels,
+  ResetGatewaySecret,
   ResetSecondFactor,
   SetCallSettings,
   SetChannelMemberRights,
@@ -36,6 +40,7 @@ import {
   UnpatchChannels,
   UpdateChannel,
   UpdateChannelUsers,
+  UpdateGateway,
   UpdateGeofence,
   UpdatePasswordUser,
   UpdateUserChannels,
@@ -50,7 +55,7 @@ import type { AuditStore } from './store.ts';
 import type { Transactional } from './transactional.ts';
 
 type Snapshot = Record<string, unknown> & { name: string };
-type TargetType = 'user' | 'channel' | 'activity' | 'alert' | 'geofence' | 'setting';
+type TargetType = 'user' | 'channel' | 'activity' | 'alert' | 'geofence' | 'setting' | 'gateway';
 type Loose = any;
 
 interface AuditSpec {
@@ -223,6 +228,23 @@ function specs(db: Db): Map<Call, AuditSpec> {
     [CreateGeofence, { action: 'geofence.create', targetType: 'geofence', targetId: (_b, answer) => answer?.res?.id }],
     [UpdateGeofence, { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id) }],
     [DeleteGeofence, { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id) }],
+    // Issue 51: SIP gateways, never with their secret (only that it changed: `secretChanged`).
+    [CreateGateway, { action: 'gateway.create', targetType: 'gateway', targetId: (_b, answer) => answer?.res?.id }],
+    [UpdateGateway, { action: 'gateway.update', targetType: 'gateway', targetId: (b) => Number(b.id) }],
+    [ResetGatewaySecret, { action: 'gateway.secret', targetType: 'gateway', targetId: (b) => Number(b.id) }],
+    [DeleteGateway, { action: 'gateway.delete', targetType: 'gateway', targetId: (b) => Number(b.id) }],
+    [
+      HangUpGatewayCall,
+      {
+        action: 'gateway.hangUp',
+        targetType: 'gateway',
+        // The call's row stays until its instance hangs up: it still names the gateway after the change.
+        targetId: async (b) =>
+          (await db.selectFrom('gateway_calls').select('gateway_id').where('call_id', '=', b.callId).executeTakeFirst())
+            ?.gateway_id,
+        summary: (b) => ({ callId: b.callId }),
+      },
+    ],
     // One's own sign-in means (issue 38): the target is the account itself.
     [
       FinishPasskeyRegistration,
@@ -318,6 +340,29 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
         }
       : undefined;
   }
+  if (type === 'gateway') {
+    const row = await db.selectFrom('gateways').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const channels = await db
+      .selectFrom('gateway_channels')
+      .select('channel_id')
+      .where('gateway_id', '=', id)
+      .orderBy('channel_id')
+      .execute();
+    return {
+      name: row.name,
+      login: row.login,
+      channels: channels.map((c) => c.channel_id),
+      allowedAddresses: JSON.parse(row.allowed_addresses),
+      floorMode: row.floor_mode,
+      attackMs: row.attack_ms,
+      hangMs: row.hang_ms,
+      priority: row.priority,
+      quietBetween: row.quiet_between === 1,
+      // Only whether it changed is kept: the digest hash is compared here and never written.
+      secret: row.ha1_sha256,
+    };
+  }
   if (type === 'alert') {
     const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();
     return row
@@ -332,7 +377,10 @@ async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot 
   return undefined;
 }
 
-/** The fields that differ; a password only as `passwordChanged` (the hash is compared, never written). */
+/**
+ * The fields that differ; a password only as `passwordChanged` and a gateway's secret only as `secretChanged`
+ * when it was replaced (the hashes are compared, never written).
+ */
 export function changesBetween(before: Snapshot | undefined, after: Snapshot | undefined) {
   const changes: Record<string, { before: unknown; after: unknown }> = {};
   const keys = new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})]);
@@ -341,7 +389,9 @@ export function changesBetween(before: Snapshot | undefined, after: Snapshot | u
     const is = after?.[key] ?? null;
     if (JSON.stringify(was) === JSON.stringify(is)) continue;
     if (key === 'password') changes.passwordChanged = { before: null, after: is !== null };
-    else changes[key] = { before: was, after: is };
+    else if (key === 'secret') {
+      if (was !== null && is !== null) changes.secretChanged = { before: null, after: true };
+    } else changes[key] = { before: was, after: is };
   }
   return changes;
 }

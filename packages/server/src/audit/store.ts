@@ -4,7 +4,9 @@ import type { Selectable } from 'kysely';
 import type { AuditLogTable, Db } from '../db/schema.ts';
 
 export interface AuditRecord {
-  actorId: number;
+  /** Null for something the server itself did or refused (the SIP server refusing a call): `actorName` says what. */
+  actorId: number | null;
+  actorName?: string;
   action: string;
   targetType: string;
   targetId: number | null;
@@ -32,17 +34,22 @@ function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
 export function auditStore(db: Db) {
   return {
     async write(record: AuditRecord): Promise<void> {
-      const actor = await db
-        .selectFrom('users')
-        .select(['first_name', 'last_name', 'display_name'])
-        .where('id', '=', record.actorId)
-        .executeTakeFirst();
+      const actor =
+        record.actorId === null
+          ? undefined
+          : await db
+              .selectFrom('users')
+              .select(['first_name', 'last_name', 'display_name'])
+              .where('id', '=', record.actorId)
+              .executeTakeFirst();
       await db
         .insertInto('audit_log')
         .values({
           created_at: new Date().toISOString(),
           actor_id: actor ? record.actorId : null,
-          actor_name: actor ? actor.display_name || `${actor.first_name} ${actor.last_name}` : `#${record.actorId}`,
+          actor_name: actor
+            ? actor.display_name || `${actor.first_name} ${actor.last_name}`
+            : (record.actorName ?? `#${record.actorId}`),
           action: record.action,
           target_type: record.targetType,
           target_id: record.targetId,

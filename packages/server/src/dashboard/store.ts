@@ -37,15 +37,19 @@ export function statisticsStore(db: Db) {
   async function countWithTrend(table: CountedTable, bounds: string[]): Promise<{ total: number; trend: number[] }> {
     // A private call's hidden channel is no channel of the organisation.
     const hiddenOut = sql<boolean>`hidden = 0`;
+    // Nor is a SIP gateway's account a user of it (issue 51).
+    const peopleOnly = sql<boolean>`gateway = 0`;
     const totalRow = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .$if(table === 'channels', (q) => q.where(hiddenOut))
+      .$if(table === 'users', (q) => q.where(peopleOnly))
       .executeTakeFirstOrThrow();
     // Only the last ten days are read (the created_at index), each row summed into its bucket.
     const bucketRow = (await db
       .selectFrom(table)
       .$if(table === 'channels', (q) => q.where(hiddenOut))
+      .$if(table === 'users', (q) => q.where(peopleOnly))
       .select((eb) =>
         Array.from({ length: TREND_DAYS }, (_, i) =>
           eb.fn

@@ -230,6 +230,8 @@ export function dispatchQueueStore(db: Db) {
         .selectFrom('users')
         .select(['users.id', 'users.display_name', 'users.role', 'users.map_right'])
         .where('users.disabled_at', 'is', null)
+        // A SIP gateway's account dispatches nothing, whatever its floor priority (issue 51).
+        .where('users.gateway', '=', 0)
         .where((eb) =>
           eb.or([
             ...(roles.everywhere.length > 0 ? [eb('users.role', 'in', roles.everywhere)] : []),

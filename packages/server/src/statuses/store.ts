@@ -130,7 +130,11 @@ export function statusStore(db: Db) {
      */
     async visibleTo(viewerId: number, everyone: boolean, userIds?: number[]): Promise<MemberStatus[]> {
       if (userIds && userIds.length === 0) return [];
-      let query = db.selectFrom('users').select(STATUS_COLUMNS).where('status_id', 'is not', null);
+      let query = db
+        .selectFrom('users')
+        .select(STATUS_COLUMNS)
+        .where('status_id', 'is not', null)
+        .where('users.gateway', '=', 0);
       if (userIds) query = query.where('users.id', 'in', userIds);
       if (!everyone)
         query = query.where((eb) =>

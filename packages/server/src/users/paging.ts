@@ -22,9 +22,11 @@ export interface UsersPageRequest {
 
 type UsersQuery<O> = SelectQueryBuilder<Database, 'users', O>;
 
+/** The people searched for: a SIP gateway's account (users.gateway = 1) is in no list of people. */
 function searched<O>(query: UsersQuery<O>, search: string | undefined): UsersQuery<O> {
-  if (!search?.trim()) return query;
-  return query.where(sql<boolean>`search_text like ${containsPattern(search)} escape '\\'`);
+  const people = query.where('users.gateway', '=', 0);
+  if (!search?.trim()) return people;
+  return people.where(sql<boolean>`search_text like ${containsPattern(search)} escape '\\'`);
 }
 
 /** The users with this status, or without one (null); every user when undefined. */

@@ -96,7 +96,8 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
     // OIDC_ONLY: the provider signs everyone in; an administrator's password stays the way in when it is down.
     // Any other account's right password is answered as a wrong one (the answer must not confirm it).
     const passwordsOff = config.oidc?.only === true && row?.role !== 'admin';
-    if (!row || !valid || passwordsOff) throw unauthorized('invalid_credentials');
+    // A SIP gateway's account never signs in (issue 51), even if someone gave it a password.
+    if (!row || !valid || passwordsOff || row.gateway === 1) throw unauthorized('invalid_credentials');
     await services.signInLimits.succeeded(identifier, req.ip);
     // Said only to whoever knows the password: a disabled account is not told apart from a wrong one before.
     if (row.disabled_at) throw forbidden('account_disabled');

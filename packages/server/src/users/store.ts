@@ -171,10 +171,12 @@ export function userStore(db: Db) {
   }
 
   return {
+    /** The people's accounts (a SIP gateway's account is none: it is left out of every list and count of people). */
     async count(): Promise<number> {
       const row = await db
         .selectFrom('users')
         .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('gateway', '=', 0)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },
@@ -218,6 +220,7 @@ export function userStore(db: Db) {
       const rows = await db
         .selectFrom('users')
         .selectAll()
+        .where('gateway', '=', 0)
         .orderBy('created_at', 'desc')
         .orderBy('id', 'desc')
         .execute();
@@ -229,10 +232,13 @@ export function userStore(db: Db) {
       return attach(rows, 'list');
     },
 
-    /** These users as the lists show them (getAllUsers' fields), in no order; ids no longer there are left out. */
+    /**
+     * These users as the lists show them (getAllUsers' fields), in no order; ids no longer there (or a gateway's
+     * account, which no list shows) are left out.
+     */
     async listedByIds(ids: number[]): Promise<User[]> {
       const rows = await inSlices(ids, (slice) =>
-        db.selectFrom('users').selectAll().where('id', 'in', slice).execute(),
+        db.selectFrom('users').selectAll().where('id', 'in', slice).where('gateway', '=', 0).execute(),
       );
       return attach(rows, 'list');
     },
@@ -243,6 +249,7 @@ export function userStore(db: Db) {
         .innerJoin('channel_members', 'channel_members.user_id', 'users.id')
         .selectAll('users')
         .where('channel_members.channel_id', '=', channelId)
+        .where('users.gateway', '=', 0)
         .orderBy('users.first_name')
         .execute();
       return attach(rows, 'list');

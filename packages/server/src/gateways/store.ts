@@ -1,0 +1,493 @@
+/**
+ * SIP gateways (issue 51, migration 0033): the gateways themselves (gateways), the channels each may enter
+ * (gateway_channels) and their calls now (gateway_calls), for the administrators' calls (routes.ts) and for the
+ * SIP server, which reads a gateway by its login to check a call and writes the calls it holds.
+ *
+ * Each gateway talks as an account of its own (users.gateway = 1), made with it in one transaction: its takes,
+ * talk bursts and activities name it like a member's. That account cannot sign in (no password verifies its
+ * hash, and its identifier is no login anyone types) and is left out of every list of people. Deleting the
+ * gateway keeps the account, disabled, so that its history keeps its name.
+ */
+import type { Gateway, GatewayCall, GatewayFloorMode, GatewayPriority } from '@talkgroup/protocol';
+import type { Selectable } from 'kysely';
+import { inSlices } from '../db/batch.ts';
+import type { Db, GatewaysTable } from '../db/schema.ts';
+import { searchTextOf } from '../db/search-text.ts';
+
+/** What an administrator sets of a gateway (createGateway, updateGateway). */
+export interface GatewayFields {
+  name: string;
+  login: string;
+  channelIds: number[];
+  allowedAddresses: string[];
+  floorMode: GatewayFloorMode;
+  attackMs: number;
+  hangMs: number;
+  priority: GatewayPriority;
+  quietBetween: boolean;
+}
+
+/** The digest hashes of a secret for one realm (secrets.ts): all that is kept of it. */
+export interface GatewayCredentials {
+  realm: string;
+  ha1Md5: string;
+  ha1Sha256: string;
+}
+
+/** What the SIP server needs to check a gateway's call and to run it. */
+export interface SipGateway {
+  id: number;
+  name: string;
+  login: string;
+  realm: string;
+  ha1Md5: string;
+  ha1Sha256: string;
+  userId: number;
+  floorMode: GatewayFloorMode;
+  attackMs: number;
+  hangMs: number;
+  priority: GatewayPriority;
+  quietBetween: boolean;
+  allowedAddresses: string[];
+  channelIds: number[];
+}
+
+/** A call the SIP server has just put into a channel. */
+export interface NewGatewayCall {
+  callId: string;
+  gatewayId: number;
+  userId: number;
+  channelId: number;
+  instanceId: string;
+  address: string;
+  transport: 'udp' | 'tcp';
+  codec: string;
+}
+
+/**
+ * A password hash no password verifies (auth/passwords.ts accepts only `scrypt$...`): a gateway's account is
+ * refused at sign-in with the usual 401, whatever is typed.
+ */
+export const GATEWAY_ACCOUNT_PASSWORD = '!gateway: no sign-in';
+
+/**
+ * The account's identifier: `~` is in no email address nor in a gateway login, so it never collides with a
+ * person's login, and a sign-in (which lowercases what is typed) cannot even name a login with capitals.
+ */
+export const gatewayAccountIdentifier = (login: string) => `gateway~${login}`;
+
+type GatewayRow = Selectable<GatewaysTable>;
+
+export function gatewayStore(db: Db) {
+  /** Each gateway's channels, by gateway id (every gateway's when `ids` is undefined). */
+  async function channelsOf(ids?: number[]): Promise<Map<number, number[]>> {
+    const rows =
+      ids === undefined
+        ? await db.selectFrom('gateway_channels').selectAll().orderBy('channel_id').execute()
+        : await inSlices(ids, (slice) =>
+            db
+              .selectFrom('gateway_channels')
+              .selectAll()
+              .where('gateway_id', 'in', slice)
+              .orderBy('channel_id')
+              .execute(),
+          );
+    const byGateway = new Map<number, number[]>();
+    for (const row of rows) {
+      const list = byGateway.get(row.gateway_id);
+      if (list) list.push(row.channel_id);
+      else byGateway.set(row.gateway_id, [row.channel_id]);
+    }
+    return byGateway;
+  }
+
+  async function callCounts(): Promise<Map<number, number>> {
+    const rows = await db
+      .selectFrom('gateway_calls')
+      .select((eb) => ['gateway_id', eb.fn.countAll<number | string>().as('n')])
+      .groupBy('gateway_id')
+      .execute();
+    return new Map(rows.map((row) => [row.gateway_id, Number(row.n)]));
+  }
+
+  function toGateway(row: GatewayRow, channelIds: number[], calls: number): Gateway {
+    return {
+      id: row.id,
+      name: row.name,
+      login: row.login,
+      channelIds,
+      allowedAddresses: JSON.parse(row.allowed_addresses),
+      floorMode: row.floor_mode as GatewayFloorMode,
+      attackMs: row.attack_ms,
+      hangMs: row.hang_ms,
+      priority: row.priority as GatewayPriority,
+      quietBetween: row.quiet_between === 1,
+      createdAt: row.created_at,
+      calls,
+    };
+  }
+
+  function toSipGateway(row: GatewayRow, channelIds: number[]): SipGateway {
+    return {
+      id: row.id,
+      name: row.name,
+      login: row.login,
+      realm: row.realm,
+      ha1Md5: row.ha1_md5,
+      ha1Sha256: row.ha1_sha256,
+      userId: row.user_id,
+      floorMode: row.floor_mode as GatewayFloorMode,
+      attackMs: row.attack_ms,
+      hangMs: row.hang_ms,
+      priority: row.priority as GatewayPriority,
+      quietBetween: row.quiet_between === 1,
+      allowedAddresses: JSON.parse(row.allowed_addresses),
+      channelIds,
+    };
+  }
+
+  async function sipGatewayOf(row: GatewayRow | undefined): Promise<SipGateway | undefined> {
+    if (!row) return undefined;
+    return toSipGateway(row, (await channelsOf([row.id])).get(row.id) ?? []);
+  }
+
+  /** The settings columns of `fields` (those given). */
+  function columnsOf(fields: Partial<GatewayFields>) {
+    return {
+      ...(fields.name !== undefined ? { name: fields.name } : {}),
+      ...(fields.login !== undefined ? { login: fields.login } : {}),
+      ...(fields.floorMode !== undefined ? { floor_mode: fields.floorMode } : {}),
+      ...(fields.attackMs !== undefined ? { attack_ms: fields.attackMs } : {}),
+      ...(fields.hangMs !== undefined ? { hang_ms: fields.hangMs } : {}),
+      ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
+      ...(fields.quietBetween !== undefined ? { quiet_between: fields.quietBetween ? 1 : 0 } : {}),
+      ...(fields.allowedAddresses !== undefined ? { allowed_addresses: JSON.stringify(fields.allowedAddresses) } : {}),
+    };
+  }
+
+  /** The account's names for a gateway name: what the voice history, the floor and the reports show. */
+  function accountNames(name: string, login: string) {
+    const names = {
+      first_name: name,
+      last_name: '',
+      identifier: gatewayAccountIdentifier(login),
+      pseudo: '',
+      display_name: name,
+    };
+    return { ...names, search_text: searchTextOf(names) };
+  }
+
+  const store = {
+    /** The organisation's gateways by name, each with its calls now. */
+    async list(): Promise<Gateway[]> {
+      const rows = await db.selectFrom('gateways').selectAll().orderBy('name').orderBy('id').execute();
+      const [channels, calls] = await Promise.all([channelsOf(), callCounts()]);
+      return rows.map((row) => toGateway(row, channels.get(row.id) ?? [], calls.get(row.id) ?? 0));
+    },
+
+    async get(id: number): Promise<Gateway | undefined> {
+      const row = await db.selectFrom('gateways').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      const calls = await db
+        .selectFrom('gateway_calls')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('gateway_id', '=', id)
+        .executeTakeFirstOrThrow();
+      return toGateway(row, (await channelsOf([id])).get(id) ?? [], Number(calls.n));
+    },
+
+    /**
+     * Whether another gateway (not `exceptId`) has this login, or an account has its identifier (a deleted
+     * gateway's account gives its identifier up, so only a live one can).
+     */
+    async loginTaken(login: string, exceptId?: number): Promise<boolean> {
+      const gateway = await db
+        .selectFrom('gateways')
+        .select('id')
+        .where('login', '=', login)
+        .$if(exceptId !== undefined, (q) => q.where('id', '!=', exceptId as number))
+        .executeTakeFirst();
+      if (gateway) return true;
+      const account = await db
+        .selectFrom('users')
+        .select('id')
+        .where('identifier', '=', gatewayAccountIdentifier(login))
+        .$if(exceptId !== undefined, (q) =>
+          q.where('id', 'not in', (eb) =>
+            eb
+              .selectFrom('gateways')
+              .select('user_id')
+              .where('id', '=', exceptId as number),
+          ),
+        )
+        .executeTakeFirst();
+      return account !== undefined;
+    },
+
+    /** Those of `ids` that are no channel of the organisation (a private call's hidden channel is none). */
+    async unknownChannels(ids: number[]): Promise<number[]> {
+      const found = new Set(
+        (
+          await inSlices([...new Set(ids)], (slice) =>
+            db.selectFrom('channels').select('id').where('id', 'in', slice).where('hidden', '=', 0).execute(),
+          )
+        ).map((row) => row.id),
+      );
+      return [...new Set(ids)].filter((id) => !found.has(id));
+    },
+
+    /** Adds the gateway and its account, in one transaction. */
+    async create(fields: GatewayFields, credentials: GatewayCredentials, at = new Date()): Promise<Gateway> {
+      const id = await db.transaction().execute(async (trx) => {
+        const account = await trx
+          .insertInto('users')
+          .values({
+            ...accountNames(fields.name, fields.login),
+            phone_number: '',
+            password_hash: GATEWAY_ACCOUNT_PASSWORD,
+            map_right: 0,
+            role: 'member',
+            photo_url: null,
+            created_at: at.toISOString(),
+            gateway: 1,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const gateway = await trx
+          .insertInto('gateways')
+          .values({
+            name: fields.name,
+            login: fields.login,
+            realm: credentials.realm,
+            ha1_md5: credentials.ha1Md5,
+            ha1_sha256: credentials.ha1Sha256,
+            user_id: account.id,
+            floor_mode: fields.floorMode,
+            attack_ms: fields.attackMs,
+            hang_ms: fields.hangMs,
+            priority: fields.priority,
+            quiet_between: fields.quietBetween ? 1 : 0,
+            allowed_addresses: JSON.stringify(fields.allowedAddresses),
+            created_at: at.toISOString(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        const channelIds = [...new Set(fields.channelIds)];
+        if (channelIds.length > 0)
+          await trx
+            .insertInto('gateway_channels')
+            .values(channelIds.map((channelId) => ({ gateway_id: gateway.id, channel_id: channelId })))
+            .execute();
+        return gateway.id;
+      });
+      return (await store.get(id)) as Gateway;
+    },
+
+    /**
+     * Changes the fields given; a new name renames the account, a new login its identifier. `credentials`
+     * replace the hashes (a new login voids them: they hash the login). Undefined when there is no such gateway.
+     */
+    async update(
+      id: number,
+      fields: Partial<GatewayFields>,
+      credentials?: GatewayCredentials,
+    ): Promise<Gateway | undefined> {
+      const found = await db.transaction().execute(async (trx) => {
+        const row = await trx.selectFrom('gateways').selectAll().where('id', '=', id).executeTakeFirst();
+        if (!row) return false;
+        const columns = {
+          ...columnsOf(fields),
+          ...(credentials
+            ? { realm: credentials.realm, ha1_md5: credentials.ha1Md5, ha1_sha256: credentials.ha1Sha256 }
+            : {}),
+        };
+        if (Object.keys(columns).length > 0)
+          await trx.updateTable('gateways').set(columns).where('id', '=', id).execute();
+        if (fields.name !== undefined || fields.login !== undefined)
+          await trx
+            .updateTable('users')
+            .set(accountNames(fields.name ?? row.name, fields.login ?? row.login))
+            .where('id', '=', row.user_id)
+            .execute();
+        if (fields.channelIds !== undefined) {
+          await trx.deleteFrom('gateway_channels').where('gateway_id', '=', id).execute();
+          const channelIds = [...new Set(fields.channelIds)];
+          if (channelIds.length > 0)
+            await trx
+              .insertInto('gateway_channels')
+              .values(channelIds.map((channelId) => ({ gateway_id: id, channel_id: channelId })))
+              .execute();
+        }
+        return true;
+      });
+      return found ? store.get(id) : undefined;
+    },
+
+    /**
+     * Deletes the gateway (its channels and call rows go with it) and disables its account, which gives its
+     * identifier up (a new gateway may take the login) and keeps its name for the history.
+     */
+    async remove(id: number, at = new Date()): Promise<boolean> {
+      return db.transaction().execute(async (trx) => {
+        const row = await trx
+          .selectFrom('gateways')
+          .select(['user_id', 'login'])
+          .where('id', '=', id)
+          .executeTakeFirst();
+        if (!row) return false;
+        await trx.deleteFrom('gateways').where('id', '=', id).execute();
+        await trx
+          .updateTable('users')
+          .set({ disabled_at: at.toISOString(), identifier: `${gatewayAccountIdentifier(row.login)}~deleted~${id}` })
+          .where('id', '=', row.user_id)
+          .execute();
+        return true;
+      });
+    },
+
+    /** Marks a call to be hung up by the instance that holds it; its gateway, or undefined when the call is over. */
+    async requestHangUp(callId: string): Promise<{ gatewayId: number } | undefined> {
+      const row = await db
+        .updateTable('gateway_calls')
+        .set({ hangup_requested: 1 })
+        .where('call_id', '=', callId)
+        .returning('gateway_id')
+        .executeTakeFirst();
+      return row ? { gatewayId: row.gateway_id } : undefined;
+    },
+
+    /** The gateway's id for a call now, for the audit row of a hang-up. */
+    async gatewayOfCall(callId: string): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('gateway_calls')
+        .select('gateway_id')
+        .where('call_id', '=', callId)
+        .executeTakeFirst();
+      return row?.gateway_id;
+    },
+
+    // The SIP server's side.
+
+    async byLogin(login: string): Promise<SipGateway | undefined> {
+      return sipGatewayOf(await db.selectFrom('gateways').selectAll().where('login', '=', login).executeTakeFirst());
+    },
+
+    async byId(id: number): Promise<SipGateway | undefined> {
+      return sipGatewayOf(await db.selectFrom('gateways').selectAll().where('id', '=', id).executeTakeFirst());
+    },
+
+    async openCall(call: NewGatewayCall, at = new Date()): Promise<void> {
+      await db
+        .insertInto('gateway_calls')
+        .values({
+          call_id: call.callId,
+          gateway_id: call.gatewayId,
+          user_id: call.userId,
+          channel_id: call.channelId,
+          instance_id: call.instanceId,
+          address: call.address,
+          transport: call.transport,
+          codec: call.codec,
+          started_at: at.toISOString(),
+        })
+        .execute();
+    },
+
+    async closeCall(callId: string): Promise<void> {
+      await db.deleteFrom('gateway_calls').where('call_id', '=', callId).execute();
+    },
+
+    async setTalking(callId: string, talking: boolean): Promise<void> {
+      await db
+        .updateTable('gateway_calls')
+        .set({ talking: talking ? 1 : 0 })
+        .where('call_id', '=', callId)
+        .execute();
+    },
+
+    /**
+     * This instance's calls an administrator asked to hang up, and those whose gateway may no longer enter the
+     * channel. A deleted gateway's (or channel's) call rows are deleted with it: of `held`, the calls the
+     * instance holds, those without a row are answered too.
+     */
+    async toEnd(instanceId: string, held: readonly string[] = []): Promise<string[]> {
+      const flagged = await db
+        .selectFrom('gateway_calls as c')
+        .select('c.call_id')
+        .where('c.instance_id', '=', instanceId)
+        .where((eb) =>
+          eb.or([
+            eb('c.hangup_requested', '=', 1),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('gateway_channels as gc')
+                  .select('gc.gateway_id')
+                  .whereRef('gc.gateway_id', '=', 'c.gateway_id')
+                  .whereRef('gc.channel_id', '=', 'c.channel_id'),
+              ),
+            ),
+          ]),
+        )
+        .execute();
+      const ended = new Set(flagged.map((row) => row.call_id));
+      if (held.length > 0) {
+        const present = new Set(
+          (
+            await inSlices([...held], (slice) =>
+              db.selectFrom('gateway_calls').select('call_id').where('call_id', 'in', slice).execute(),
+            )
+          ).map((row) => row.call_id),
+        );
+        for (const callId of held) if (!present.has(callId)) ended.add(callId);
+      }
+      return [...ended];
+    },
+
+    /** At start: the rows a dead run of this instance left (its calls ended with it). */
+    async clearInstance(instanceId: string): Promise<void> {
+      await db.deleteFrom('gateway_calls').where('instance_id', '=', instanceId).execute();
+    },
+
+    /** The calls now, oldest first, in every channel or in one. */
+    async calls(channelId?: number): Promise<GatewayCall[]> {
+      const rows = await db
+        .selectFrom('gateway_calls as c')
+        .innerJoin('gateways as g', 'g.id', 'c.gateway_id')
+        .innerJoin('channels as ch', 'ch.id', 'c.channel_id')
+        .select([
+          'c.call_id',
+          'c.gateway_id',
+          'g.name as gateway_name',
+          'c.user_id',
+          'c.channel_id',
+          'ch.name as channel_name',
+          'c.address',
+          'c.transport',
+          'c.codec',
+          'c.started_at',
+          'c.talking',
+        ])
+        .$if(channelId !== undefined, (q) => q.where('c.channel_id', '=', channelId as number))
+        .orderBy('c.started_at')
+        .orderBy('c.call_id')
+        .execute();
+      return rows.map((row) => ({
+        callId: row.call_id,
+        gatewayId: row.gateway_id,
+        gatewayName: row.gateway_name,
+        userId: row.user_id,
+        channelId: row.channel_id,
+        channelName: row.channel_name,
+        address: row.address,
+        transport: row.transport === 'tcp' ? 'tcp' : 'udp',
+        codec: row.codec,
+        since: row.started_at,
+        talking: row.talking === 1,
+      }));
+    },
+  };
+  return store;
+}
+
+export type GatewayStore = ReturnType<typeof gatewayStore>;
