@@ -1,0 +1,618 @@
+/**
+ * A real SIP phone for the SIP gateway's tests and bench: Debian's baresip (1.0.0), one process per phone with
+ * its own configuration directory, its own SIP port and RTP ports on loopback, no audio device (a WAV file or
+ * silence as its microphone through the aufile module, the sndfile module recording what it hears) and no video.
+ * It is driven through its ctrl_tcp module, as an application would drive it: netstring-framed JSON commands
+ * (`dial`, `hangup`, `sndcode`, `accept`: the menu module's long commands) and the events it sends back
+ * (CALL_ESTABLISHED, CALL_CLOSED with the SIP status and reason, CALL_DTMF_START...). Every wait is on one of
+ * those events or on a process state, with a bound.
+ *
+ * What baresip 1.0.0 does and this harness keeps in mind (read in its source, tag v1.0.0):
+ * - The account's AOR is `sip:{login}@{host}:{sipPort}`: `dial 1001` completes the number with the AOR's host,
+ *   port and URI parameters (`;transport=tcp` included), so a phone dials the one server it is set up for.
+ * - Digest on the INVITE without a REGISTER: `regint=0` (otherwise it registers every hour or so) and
+ *   `auth_pass` (a password in the URI is dropped); the digest username is `auth_user`, else the AOR's user.
+ * - It answers a 401 or 407 to its INVITE once with credentials; a second challenge ends the call with that
+ *   status (CALL_CLOSED "401 Unauthorized").
+ * - It sends DTMF as RFC 4733 telephone-events only: `sndcode` has no SIP INFO path in 1.0.0 (INFO came later,
+ *   with the account's `dtmfmode`); it does receive SIP INFO (application/dtmf-relay) and RFC 4733 alike.
+ * - aufile is a source only, opened at the rate and channels of `ausrc_srate`/`ausrc_channels` (set here from
+ *   the WAV file itself; baresip resamples to the codec), and it ends the call ("end of file") when the file
+ *   runs out: a call lasts at most as long as the file it plays.
+ * - With no player module loaded, the audio path decodes and filters what arrives (sndfile writes it) and
+ *   plays nothing: no sound card is needed.
+ * - The sndfile module writes `dump-{time}-dec.wav` (heard) and `dump-{time}-enc.wav` (sent) in `snd_path`,
+ *   at the codec's rate and channels (Opus: 48 kHz stereo), and fills in the WAV sizes only when the call ends.
+ * - ctrl_tcp takes one connection at a time, and events go to that connection only.
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
+import { createSocket } from 'node:dgram';
+import { mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Socket, connect as tcpConnect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { readWav, toneProfile, wavFormat, writeToneWav } from './wav.ts';
+
+export { readWav, toneLevel, toneProfile, toneSeconds, writeToneWav, writeWav } from './wav.ts';
+
+export const BARESIP_BINARY = process.env.BARESIP_BINARY ?? 'baresip';
+const MODULE_PATH = process.env.BARESIP_MODULE_PATH ?? '/usr/lib/baresip/modules';
+
+/** Whether baresip can be run here (the tests that need it skip, naming it, when it cannot). */
+export function baresipAvailable(): boolean {
+  const probe = spawnSync(BARESIP_BINARY, ['-h'], { encoding: 'utf8', timeout: 5000 });
+  return probe.error === undefined && /baresip v/.test(`${probe.stdout}${probe.stderr}`);
+}
+
+export type AudioCodec = 'pcmu' | 'pcma' | 'opus';
+
+export interface BaresipOptions {
+  /** The gateway's SIP login: the AOR's user and the digest username. */
+  login: string;
+  /** The digest password; none: the phone answers no challenge. */
+  secret?: string;
+  /** Where the server (or the other phone) listens; the phone's own SIP and RTP also bind there. */
+  host?: string;
+  /** The server's (or other phone's) SIP port: `dial` calls `sip:{number}@{host}:{sipPort}`; none: 5060. */
+  sipPort?: number;
+  transport?: 'udp' | 'tcp';
+  /** A 16-bit PCM WAV file to send; none: silence (a silent file of `silenceSeconds`). */
+  play?: string;
+  /** How long the silence lasts when nothing is played (the call ends with it). */
+  silenceSeconds?: number;
+  /** Records what it hears (the decoded stream) to a WAV file in its own directory. */
+  record?: boolean;
+  /** The audio codecs it offers, in order of preference. */
+  codecs?: AudioCodec[];
+  /** baresip 1.0.0 sends RFC 4733 only: 'info' is refused with the reason. */
+  dtmf?: 'rfc4733' | 'info';
+  /** Answers incoming calls by itself (the account's `answermode=auto`), for phone-to-phone tests. */
+  autoAnswer?: boolean;
+  /** baresip's debug log (`-v`) and SIP trace (`-s`) in `output()`, to see what went over the wire. */
+  trace?: boolean;
+  /** baresip quits by itself after this long (its `-t`), should the test process die without stopping it. */
+  lifetimeSeconds?: number;
+  /** Bound of each wait on baresip (start, a call's set-up, a hang-up), in ms. */
+  timeoutMs?: number;
+}
+
+/** One ctrl_tcp event as baresip 1.0.0 sends it (event.c: event_encode_dict). */
+export interface BaresipEvent {
+  class: string;
+  type: string;
+  param?: string;
+  accountaor?: string;
+  direction?: 'incoming' | 'outgoing';
+  peeruri?: string;
+  id?: string;
+  [key: string]: unknown;
+}
+
+/** A refused or failed call: the SIP status of the final answer (401, 403, 404...) when there was one. */
+export class CallRefused extends Error {
+  readonly status: number | undefined;
+  readonly reason: string;
+
+  constructor(status: number | undefined, reason: string) {
+    super(`call refused: ${reason}`);
+    this.status = status;
+    this.reason = reason;
+  }
+}
+
+export interface BaresipCall {
+  /** The call's SIP Call-ID. */
+  id?: string;
+  peerUri?: string;
+}
+
+export interface Baresip {
+  /** The phone's own SIP port (UDP and TCP) and RTP range. */
+  sipPort: number;
+  rtpPorts: [number, number];
+  /** Its configuration directory (config, accounts, recordings). */
+  dir: string;
+  /** Its SIP address: what another phone dials to reach it. */
+  aor: string;
+  /** Calls `sip:{number}@{host}:{sipPort}` (or a full `sip:` URI); resolves once established. */
+  dial(number: string): Promise<BaresipCall>;
+  /** Waits for an incoming call to be established (auto-answered, or after `accept`). */
+  established(): Promise<BaresipCall>;
+  accept(): Promise<void>;
+  /** Sends DTMF digits (0-9, *, #, A-D) on the current call. */
+  sendDtmf(digits: string): Promise<void>;
+  /** Hangs up the current call and waits for it to be closed. */
+  hangup(): Promise<void>;
+  /** Waits for the current call to be closed by the other side; resolves with the reason baresip gives. */
+  closed(): Promise<string | undefined>;
+  /** Waits for an event of this type (from now, or from the index `since` of `events`) that `match` accepts. */
+  waitFor(type: string, match?: (event: BaresipEvent) => boolean, since?: number): Promise<BaresipEvent>;
+  /** Every event received so far. */
+  events: BaresipEvent[];
+  /** Sends one ctrl_tcp command (a menu long command) and resolves with its response's data. */
+  command(command: string, params?: string): Promise<string>;
+  /**
+   * The WAV file of what the last call heard. Once that call is closed, waits until baresip has finished
+   * the file; during a call, the file so far (readWav reads an unfinished file).
+   */
+  recording(): Promise<string>;
+  /** Waits until the current call's recording holds `seconds` of audio (what arrived, tone or not). */
+  recorded(seconds: number): Promise<void>;
+  /**
+   * Waits until the current call's recording holds `seconds` (0.5 by default) of `hz` louder than `thresholdDb`
+   * (-30 dBFS by default), by 100 ms blocks: what a test waits on before it checks a level or hangs up.
+   */
+  hears(hz: number, options?: { seconds?: number; thresholdDb?: number }): Promise<void>;
+  /** Ends baresip (SIGTERM, then SIGKILL past the bound) and removes its directory. */
+  stop(): Promise<void>;
+  /** What baresip printed (its log), for a failing test's message. */
+  output(): string;
+}
+
+/**
+ * The account's names of the codecs: with `opus_stereo no`, baresip 1.0.0 registers Opus as opus/48000/1 (its
+ * SDP still says opus/48000/2, as RFC 7587 wants), and an account naming opus/48000/2 finds no codec.
+ */
+/** The phones of this process, ended with it (a worker that exits without `stop` leaves no baresip behind). */
+const running = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL');
+});
+
+const CODEC_NAMES: Record<AudioCodec, string> = { pcmu: 'pcmu', pcma: 'pcma', opus: 'opus/48000/1' };
+
+export async function startBaresip(options: BaresipOptions): Promise<Baresip> {
+  const host = options.host ?? '127.0.0.1';
+  const transport = options.transport ?? 'udp';
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const codecs = options.codecs ?? ['pcmu', 'pcma', 'opus'];
+  if (options.dtmf === 'info') {
+    throw new Error(
+      'baresip 1.0.0 sends DTMF as RFC 4733 only (its sndcode has no SIP INFO path); test SIP INFO with another UA',
+    );
+  }
+
+  const dir = await mkdtemp(join(tmpdir(), 'tg-baresip-'));
+  let play = options.play;
+  if (!play) {
+    play = join(dir, 'silence.wav');
+    await writeToneWav(play, { hz: 0, seconds: options.silenceSeconds ?? 120, rate: 8000 });
+  }
+  const source = await wavFormat(play);
+  if (source.bits !== 16) throw new Error(`${play}: baresip's aufile plays 16-bit PCM only (${source.bits}-bit)`);
+
+  const [sipPort, controlPort, rtpPorts] = await Promise.all([
+    freeSipPort(host),
+    freeTcpPort(host),
+    freeRtpPorts(host),
+  ]);
+  const uriParams = transport === 'tcp' ? ';transport=tcp' : '';
+  const aor = `sip:${options.login}@${host}${options.sipPort ? `:${options.sipPort}` : ''}`;
+  const accountParams = [
+    'regint=0',
+    options.secret ? `auth_pass=${options.secret}` : undefined,
+    `answermode=${options.autoAnswer ? 'auto' : 'manual'}`,
+    `audio_codecs=${codecs.map((codec) => CODEC_NAMES[codec]).join(',')}`,
+    'ptime=20',
+  ].filter(Boolean);
+  await writeFile(join(dir, 'accounts'), `<${aor}${uriParams}>;${accountParams.join(';')}\n`);
+  await writeFile(
+    join(dir, 'config'),
+    baresipConfig({ host, sipPort, controlPort, rtpPorts, play, source, record: options.record ?? false, dir }),
+  );
+
+  const lifetime = String(options.lifetimeSeconds ?? 600);
+  const child = spawn(BARESIP_BINARY, ['-f', dir, '-t', lifetime, ...(options.trace ? ['-v', '-s'] : [])], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.add(child);
+  let log = '';
+  const onOutput = (chunk: Buffer) => {
+    log += chunk.toString();
+  };
+  child.stdout.on('data', onOutput);
+  child.stderr.on('data', onOutput);
+  const exited = new Promise<void>((resolve) =>
+    child.once('exit', () => {
+      running.delete(child);
+      resolve();
+    }),
+  );
+
+  const fail = (what: string) => new Error(`baresip (${dir}): ${what}\n--- its output ---\n${log}`);
+  try {
+    await bounded(
+      Promise.race([
+        waitForOutput(child, () => log.includes('baresip is ready.')),
+        exited.then(() => Promise.reject(fail('exited while starting'))),
+      ]),
+      timeoutMs,
+      () => fail('not ready'),
+    );
+  } catch (error) {
+    child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
+
+  // An account naming a codec baresip does not have falls back to every codec, silently but for this line.
+  const missingCodec = /account: audio codec not found: (\S+)/.exec(log);
+  if (missingCodec) {
+    child.kill('SIGKILL');
+    await rm(dir, { recursive: true, force: true });
+    throw fail(`no codec ${missingCodec[1]}`);
+  }
+  const control = await ControlChannel.open(host, controlPort, timeoutMs, fail);
+
+  async function latestRecording(): Promise<string> {
+    if (!options.record) throw new Error('this phone records nothing: start it with record: true');
+    const dumps = (await readdir(dir)).filter((name) => /^dump-.*-dec\.wav$/.test(name)).sort();
+    const last = dumps.at(-1);
+    if (!last) throw fail('no recording: no call had audio');
+    return join(dir, last);
+  }
+
+  // Events before `cursor` are done with (a call answered or closed); `call` is the index of the current call's
+  // CALL_ESTABLISHED. One call at a time: a gateway places one call.
+  let cursor = 0;
+  let call: number | undefined;
+  const settle = (outcome: BaresipEvent) => {
+    const index = control.events.indexOf(outcome);
+    cursor = Math.max(cursor, index + 1);
+    if (outcome.type === 'CALL_CLOSED') {
+      call = undefined;
+      throw refusal(outcome.param);
+    }
+    call = index;
+    return { id: outcome.id, peerUri: outcome.peeruri };
+  };
+
+  const phone: Baresip = {
+    sipPort,
+    rtpPorts,
+    dir,
+    aor: `sip:${options.login}@${host}:${sipPort}${uriParams}`,
+    events: control.events,
+    command: (command, params) => control.command(command, params, timeoutMs),
+    waitFor: (type, match, since) => control.waitFor(type, match, since, timeoutMs),
+    async dial(number) {
+      const since = control.events.length;
+      await control.command('dial', number, timeoutMs);
+      const outgoing = (event: BaresipEvent) => event.direction === 'outgoing';
+      return settle(await control.waitFor('CALL_ESTABLISHED|CALL_CLOSED', outgoing, since, timeoutMs));
+    },
+    async established() {
+      const incoming = (event: BaresipEvent) => event.direction === 'incoming';
+      return settle(await control.waitFor('CALL_ESTABLISHED|CALL_CLOSED', incoming, cursor, timeoutMs));
+    },
+    async accept() {
+      await control.command('accept', undefined, timeoutMs);
+    },
+    async sendDtmf(digits) {
+      if (!/^[0-9*#A-Da-d]+$/.test(digits)) throw new Error(`not DTMF digits: "${digits}"`);
+      await control.command('sndcode', digits, timeoutMs);
+    },
+    async hangup() {
+      const since = control.events.length;
+      await control.command('hangup', undefined, timeoutMs);
+      const closed = await control.waitFor('CALL_CLOSED', undefined, since, timeoutMs);
+      cursor = Math.max(cursor, control.events.indexOf(closed) + 1);
+      call = undefined;
+    },
+    async closed() {
+      const closed = await control.waitFor('CALL_CLOSED', undefined, call ?? cursor, timeoutMs);
+      cursor = Math.max(cursor, control.events.indexOf(closed) + 1);
+      call = undefined;
+      return closed.param;
+    },
+    async recording() {
+      const path = await latestRecording();
+      const lastEvent = control.events.findLast((event) => /^CALL_(ESTABLISHED|CLOSED)$/.test(event.type));
+      if (lastEvent?.type === 'CALL_CLOSED') {
+        // baresip sends CALL_CLOSED and then frees the call, whose sndfile filter writes the WAV sizes on close.
+        await until(
+          () => finished(path),
+          timeoutMs,
+          () => fail(`${path} was never finished`),
+        );
+      }
+      return path;
+    },
+    async recorded(seconds) {
+      let heard = 0;
+      await until(
+        async () => {
+          const path = await latestRecording().catch(() => undefined);
+          if (!path) return false;
+          const wav = await readWav(path).catch(() => undefined);
+          if (!wav) return false;
+          heard = wav.samples.length / wav.rate;
+          return heard >= seconds;
+        },
+        timeoutMs,
+        () => fail(`the recording holds ${heard.toFixed(2)} s of audio, not ${seconds} s`),
+      );
+    },
+    async hears(hz, { seconds = 0.5, thresholdDb = -30 } = {}) {
+      let levels: number[] = [];
+      await until(
+        async () => {
+          const path = await latestRecording().catch(() => undefined);
+          if (!path) return false;
+          const wav = await readWav(path).catch(() => undefined);
+          if (!wav) return false;
+          levels = toneProfile(wav, hz);
+          return levels.filter((level) => level > thresholdDb).length / 10 >= seconds;
+        },
+        timeoutMs,
+        () =>
+          fail(
+            `${hz} Hz was not heard for ${seconds} s above ${thresholdDb} dBFS; 100 ms levels: ${levels.map((level) => level.toFixed(0)).join(' ')}`,
+          ),
+      );
+    },
+    async stop() {
+      control.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const killed = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+        await exited;
+        clearTimeout(killed);
+      }
+      await rm(dir, { recursive: true, force: true });
+    },
+    output: () => log,
+  };
+  return phone;
+}
+
+function refusal(param: string | undefined): CallRefused {
+  const reason = param ?? 'closed';
+  const status = /^(\d{3}) /.exec(reason);
+  return new CallRefused(status ? Number(status[1]) : undefined, reason);
+}
+
+function baresipConfig(options: {
+  host: string;
+  sipPort: number;
+  controlPort: number;
+  rtpPorts: [number, number];
+  play: string;
+  source: { rate: number; channels: number };
+  record: boolean;
+  dir: string;
+}): string {
+  const lines = [
+    'poll_method epoll',
+    `sip_listen ${options.host}:${options.sipPort}`,
+    // The SDP's address and the RTP sockets: the loopback address, not the machine's default route.
+    `net_interface ${options.host}`,
+    'call_local_timeout 30',
+    'call_max_calls 1',
+    `audio_source aufile,${options.play}`,
+    `ausrc_srate ${options.source.rate}`,
+    `ausrc_channels ${options.source.channels}`,
+    'audio_level no',
+    'ausrc_format s16',
+    'auplay_format s16',
+    'auenc_format s16',
+    'audec_format s16',
+    'audio_buffer 20-160',
+    `rtp_ports ${options.rtpPorts[0]}-${options.rtpPorts[1]}`,
+    'rtcp_mux no',
+    'jitter_buffer_delay 5-10',
+    'rtp_stats no',
+    `module_path ${MODULE_PATH}`,
+    // Modules by name only: no alsa or pulse (no audio device), no video, no NAT helpers.
+    ...['g711.so', 'opus.so', 'aufile.so', ...(options.record ? ['sndfile.so'] : [])].map((name) => `module ${name}`),
+    'module_tmp account.so',
+    'module_app menu.so',
+    'module_app ctrl_tcp.so',
+    `ctrl_tcp_listen ${options.host}:${options.controlPort}`,
+    `snd_path ${options.dir}`,
+    // Mono Opus both ways, as a radio gateway and Janus's AudioBridge use it (stereo=0;sprop-stereo=0).
+    'opus_bitrate 32000',
+    'opus_stereo no',
+    'opus_sprop_stereo no',
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** ctrl_tcp's connection: netstring frames ("{length}:{json},") each way. */
+class ControlChannel {
+  readonly events: BaresipEvent[] = [];
+  private buffer = Buffer.alloc(0);
+  private readonly responses: Array<(response: { ok: boolean; data: string }) => void> = [];
+  private readonly waiters = new Set<() => void>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+  private readonly socket: Socket;
+  private readonly fail: (what: string) => Error;
+
+  private constructor(socket: Socket, fail: (what: string) => Error) {
+    this.socket = socket;
+    this.fail = fail;
+    socket.on('data', (chunk: Buffer) => this.receive(chunk));
+    socket.on('close', () => {
+      this.closed = true;
+      for (const waiter of [...this.waiters]) waiter();
+    });
+    socket.on('error', () => {});
+  }
+
+  static async open(host: string, port: number, timeoutMs: number, fail: (what: string) => Error) {
+    const socket = await bounded(
+      new Promise<Socket>((resolve, reject) => {
+        const socket = tcpConnect({ host, port }, () => resolve(socket));
+        socket.once('error', reject);
+      }),
+      timeoutMs,
+      () => fail(`ctrl_tcp did not accept a connection on ${host}:${port}`),
+    );
+    return new ControlChannel(socket, fail);
+  }
+
+  /**
+   * One command at a time: responses carry no token unless given one, and baresip 1.0.0's netstring reader
+   * mis-measures a second frame that arrives in the same read, so commands never overlap.
+   */
+  command(command: string, params: string | undefined, timeoutMs: number): Promise<string> {
+    const run = async () => {
+      if (this.closed) throw this.fail(`ctrl_tcp closed before "${command}"`);
+      const json = JSON.stringify(params === undefined ? { command } : { command, params });
+      const response = new Promise<{ ok: boolean; data: string }>((resolve) => this.responses.push(resolve));
+      this.socket.write(`${Buffer.byteLength(json)}:${json},`);
+      const { ok, data } = await bounded(response, timeoutMs, () => this.fail(`no response to "${command}"`));
+      if (!ok) throw this.fail(`"${command} ${params ?? ''}" failed: ${data}`);
+      return data;
+    };
+    const result = this.queue.then(run, run);
+    this.queue = result.catch(() => {});
+    return result;
+  }
+
+  /** `type` may name several types with "|"; the first matching event at or after `since` resolves. */
+  waitFor(
+    type: string,
+    match: ((event: BaresipEvent) => boolean) | undefined,
+    since: number | undefined,
+    timeoutMs: number,
+  ): Promise<BaresipEvent> {
+    const types = type.split('|');
+    const start = since ?? this.events.length;
+    const found = () =>
+      this.events.slice(start).find((event) => types.includes(event.type) && (match?.(event) ?? true));
+    return bounded(
+      new Promise<BaresipEvent>((resolve, reject) => {
+        const check = () => {
+          const event = found();
+          if (event) {
+            this.waiters.delete(check);
+            resolve(event);
+          } else if (this.closed) {
+            this.waiters.delete(check);
+            reject(this.fail(`ctrl_tcp closed while waiting for ${type}`));
+          }
+        };
+        this.waiters.add(check);
+        check();
+      }),
+      timeoutMs,
+      () =>
+        this.fail(
+          `no ${type} within ${timeoutMs} ms; events: ${this.events.map((event) => `${event.type}(${event.param ?? ''})`).join(', ')}`,
+        ),
+    );
+  }
+
+  close() {
+    this.socket.destroy();
+  }
+
+  private receive(chunk: Buffer) {
+    this.buffer = Buffer.concat([this.buffer, chunk]);
+    for (;;) {
+      const colon = this.buffer.indexOf(':');
+      if (colon < 0) return;
+      const length = Number(this.buffer.toString('ascii', 0, colon));
+      if (this.buffer.length < colon + 1 + length + 1) return;
+      const message = JSON.parse(this.buffer.toString('utf8', colon + 1, colon + 1 + length));
+      this.buffer = this.buffer.subarray(colon + 1 + length + 1);
+      if (message.response) {
+        this.responses.shift()?.({ ok: message.ok === true, data: String(message.data ?? '') });
+      } else if (message.event) {
+        this.events.push(message as BaresipEvent);
+        for (const waiter of [...this.waiters]) waiter();
+      }
+    }
+  }
+}
+
+function bounded<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Resolves once `ready` holds after some output of the child (checked on each chunk it prints). */
+function waitForOutput(child: ChildProcess, ready: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    const check = () => {
+      if (!ready()) return;
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      resolve();
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    check();
+  });
+}
+
+/**
+ * Resolves once `condition` holds, checked every 50 ms (a file being written has no event to wait on), and
+ * rejects with `error()` once `ms` have passed without it.
+ */
+async function until(condition: () => Promise<boolean>, ms: number, error: () => Error): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw error();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Whether libsndfile has written the WAV's RIFF size (it does so when it closes the file). */
+async function finished(path: string): Promise<boolean> {
+  const file = await open(path, 'r');
+  try {
+    const { size } = await file.stat();
+    const header = Buffer.alloc(8);
+    const { bytesRead } = await file.read(header, 0, 8, 0);
+    return bytesRead === 8 && header.readUInt32LE(4) === size - 8;
+  } finally {
+    await file.close();
+  }
+}
+
+function freeTcpPort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, host, () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function udpPortFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createSocket('udp4');
+    socket.once('error', () => resolve(false));
+    socket.bind(port, host, () => socket.close(() => resolve(true)));
+  });
+}
+
+/** A port free on both TCP and UDP: baresip listens for SIP on both. */
+async function freeSipPort(host: string): Promise<number> {
+  for (;;) {
+    const port = await freeTcpPort(host);
+    if (await udpPortFree(host, port)) return port;
+  }
+}
+
+/**
+ * Ten UDP ports for the phone's RTP and RTCP, above Linux's ephemeral range (32768-60999) where free ports
+ * handed out by the kernel land, and away from Janus's (20000-20999 shipped, 30000-53999 in tests) and
+ * coturn's (49160-49999).
+ */
+async function freeRtpPorts(host: string): Promise<[number, number]> {
+  for (;;) {
+    const base = 61_000 + Math.floor(Math.random() * 450) * 10;
+    const ports = Array.from({ length: 10 }, (_, i) => base + i);
+    const free = await Promise.all(ports.map((port) => udpPortFree(host, port)));
+    if (free.every(Boolean)) return [base, base + 9];
+  }
+}
