@@ -9,11 +9,13 @@
  *
  * What baresip 1.0.0 does and this harness keeps in mind (read in its source, tag v1.0.0):
  * - The account's AOR is `sip:{login}@{host}:{sipPort}`: `dial 1001` completes the number with the AOR's host,
- *   port and URI parameters (`;transport=tcp` included), so a phone dials the one server it is set up for.
+ *   port and URI parameters (`;transport=tcp` included), so a phone dials the one server it is set up for
+ *   (a full `sip:` URI gets the AOR's URI parameters appended too).
  * - Digest on the INVITE without a REGISTER: `regint=0` (otherwise it registers every hour or so) and
  *   `auth_pass` (a password in the URI is dropped); the digest username is `auth_user`, else the AOR's user.
- * - It answers a 401 or 407 to its INVITE once with credentials; a second challenge ends the call with that
- *   status (CALL_CLOSED "401 Unauthorized").
+ * - It answers a 401 or 407 to its INVITE once with credentials (libre 1.1.0: MD5 only, qop=auth when offered,
+ *   the digest uri is the Request-URI with its `;transport=tcp`); a second challenge that is not `stale=true`
+ *   ends the call with that status (CALL_CLOSED "401 Unauthorized"). Checked against a challenging listener.
  * - It sends DTMF as RFC 4733 telephone-events only: `sndcode` has no SIP INFO path in 1.0.0 (INFO came later,
  *   with the account's `dtmfmode`); it does receive SIP INFO (application/dtmf-relay) and RFC 4733 alike.
  * - aufile is a source only, opened at the rate and channels of `ausrc_srate`/`ausrc_channels` (set here from
@@ -22,7 +24,7 @@
  * - With no player module loaded, the audio path decodes and filters what arrives (sndfile writes it) and
  *   plays nothing: no sound card is needed.
  * - The sndfile module writes `dump-{time}-dec.wav` (heard) and `dump-{time}-enc.wav` (sent) in `snd_path`,
- *   at the codec's rate and channels (Opus: 48 kHz stereo), and fills in the WAV sizes only when the call ends.
+ *   at the codec's rate and channels (Opus: 48 kHz, mono here), and fills in the WAV sizes only when the call ends.
  * - ctrl_tcp takes one connection at a time, and events go to that connection only.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
@@ -453,8 +455,9 @@ class ControlChannel {
   }
 
   /**
-   * One command at a time: responses carry no token unless given one, and baresip 1.0.0's netstring reader
-   * mis-measures a second frame that arrives in the same read, so commands never overlap.
+   * One command at a time, each after the previous one's response: responses come in order but carry no token
+   * unless given one, and baresip 1.0.0's netstring reader (tcp_netstring.c) bounds a second frame of the same
+   * TCP read by the whole buffer's length rather than what is left of it, so two frames never share a write.
    */
   command(command: string, params: string | undefined, timeoutMs: number): Promise<string> {
     const run = async () => {
