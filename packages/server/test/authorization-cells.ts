@@ -29,6 +29,9 @@ export interface Fixture extends Record<CallerName, Account> {
   alertId: number;
   fenceId: number;
   importJobId: number;
+  /** A SIP gateway (issue 51) in the test channel, and a call of it there. */
+  gatewayId: number;
+  gatewayCallId: string;
 }
 
 export interface Variant {
@@ -171,6 +174,15 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/getScanList': plain(() => ({})),
   '/user/api/getIdentityLinks': plain(() => ({})),
   '/user/api/getIdentityRequests': plain(() => ({})),
+  // Issue 51: SIP gateways are the administrators' (gateways.manage); the administrator goes last, so its
+  // deletion and hang-up leave the others nothing to see.
+  '/user/api/listGateways': plain(() => ({})),
+  '/user/api/createGateway': plain((f) => ({ name: 'Matrix radio', login: 'matrix-radio', channelIds: [f.channelId] })),
+  '/user/api/updateGateway': plain((f) => ({ id: f.gatewayId, name: 'Radio Quai 2' })),
+  '/user/api/resetGatewaySecret': plain((f) => ({ id: f.gatewayId })),
+  '/user/api/deleteGateway': plain((f) => ({ id: f.gatewayId })),
+  '/user/api/listGatewayCalls': plain((f) => ({ channelId: f.channelId })),
+  '/user/api/hangUpGatewayCall': plain((f) => ({ callId: f.gatewayCallId })),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */
@@ -281,4 +293,8 @@ export const explicit: Array<[CallerName, string, number]> = [
   ['dispatcher', '/user/api/setUserDisabled', 403],
   ['admin', '/user/api/setUserDisabled', 200],
   ['insider', '/user/api/getSecondFactorState', 200],
+  ['dispatcher', '/user/api/listGateways', 403],
+  ['dispatcher', '/user/api/hangUpGatewayCall', 403],
+  ['insider', '/user/api/createGateway', 403],
+  ['admin', '/user/api/deleteGateway', 200],
 ];

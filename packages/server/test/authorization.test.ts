@@ -152,6 +152,31 @@ describe.each(databases)('who may do what on %s', (dialect) => {
     const alert = await app.services.emergency.raise({ userId: insider.id, role: 'member' }, { channelId });
     const fence = { name: 'Yard', channelId, shape: ZONE, alertOn: 'both', activeUntil: null } as const;
     const fenceId = await app.services.geofences.create(fence, { id: admin.id, name: 'Ada Admin' });
+    const gateway = await app.services.gateways.create(
+      {
+        name: 'Radio Quai',
+        login: 'radio-quai',
+        channelIds: [channelId],
+        allowedAddresses: [],
+        floorMode: 'voice',
+        attackMs: 400,
+        hangMs: 1500,
+        priority: 'member',
+        quietBetween: true,
+      },
+      { realm: 'talkgroup', ha1Md5: 'a'.repeat(32), ha1Sha256: 'b'.repeat(64) },
+    );
+    const gatewayCallId = 'matrix-call@127.0.0.1';
+    await app.services.gateways.openCall({
+      callId: gatewayCallId,
+      gatewayId: gateway.id,
+      userId: (await app.services.gateways.byId(gateway.id))?.userId ?? 0,
+      channelId,
+      instanceId: 'matrix',
+      address: '127.0.0.1:5062',
+      transport: 'udp',
+      codec: 'PCMU',
+    });
     f = {
       admin,
       insider,
@@ -165,6 +190,8 @@ describe.each(databases)('who may do what on %s', (dialect) => {
       alertId: alert.id,
       fenceId,
       importJobId: job.id,
+      gatewayId: gateway.id,
+      gatewayCallId,
     };
   });
   afterEach(async () => {
