@@ -4,6 +4,7 @@
  * transmission, playing recorded ones, and the controls every voice page shows. The room pages, /talk,
  * /dispatch and private calls all use it; it imports no feature (engines sit below them).
  */
+export { isGatewayPeer } from './gatewayPeer.ts';
 export { setIncomingMuted } from './incoming.ts';
 export { MediaProblemAlert } from './MediaProblemAlert.tsx';
 export { PushToTalkButton } from './PushToTalkButton.tsx';

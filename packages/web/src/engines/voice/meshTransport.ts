@@ -14,6 +14,7 @@
  *   whose link never comes up is marked `noVoice`.
  */
 import type { RoomPeer } from '@talkgroup/protocol';
+import { isGatewayPeer } from './gatewayPeer.ts';
 import {
   addCandidate,
   addLocalTracks,
@@ -95,6 +96,9 @@ export class MeshTransport implements VoiceTransport {
     const self = this.options.signal.selfId;
     for (const remote of peers) {
       if (remote.id === self || this.peers.has(remote.id)) continue;
+      // A gateway's call has no socket and no browser behind it: it is heard through the media server only, and
+      // an offer to it would wait for an answer that never comes.
+      if (isGatewayPeer(remote)) continue;
       // Two listeners have nothing to say to each other.
       if (this.options.listenOnly && remote.mode === 'listen') continue;
       const peer = this.createPeer(remote.id);

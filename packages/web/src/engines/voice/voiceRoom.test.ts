@@ -111,6 +111,22 @@ describe('voice room', () => {
     expect(FakePeerConnection.all[0].candidates).toEqual([{ candidate: 'c1' }]);
   });
 
+  it("never offers to a SIP gateway's call among the peers, whether listed at the join or arriving after", async () => {
+    const io = recordedSocket();
+    const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });
+    await room.start();
+    const radio = { id: 'sip:abc@192.0.2.10', name: 'Radio Quai', userId: 9, gateway: { gatewayId: 1, callId: 'abc' } };
+    await io.receive('all_users', [radio, { id: 'b', name: 'Bea', userId: 2 }]);
+    await vi.waitFor(() => expect(io.sentOf('offer')).toHaveLength(1));
+    expect(io.sentOf('offer')).toMatchObject([{ offerReceiveID: 'b' }]);
+    // One that lost its mark on the way is known by its id's form.
+    await io.receive('user joined', { id: 'sip:def', name: 'Desk phone', userId: 10 });
+    await io.receive('all_users', [{ id: 'sip:ghi', name: 'Radio Port', userId: 11 }]);
+    expect(FakePeerConnection.all).toHaveLength(1);
+    expect(io.sentOf('offer')).toHaveLength(1);
+    expect(room.getSnapshot().peers.map((peer) => peer.id)).toEqual(['b']);
+  });
+
   it('answers an offer from a newcomer, and closes the connection when that peer exits', async () => {
     const io = recordedSocket();
     const room = new VoiceRoom({ socket: io.socket, room: 'Alpha', name: 'Ada', iceServers: [] });

@@ -30,6 +30,11 @@ export type { MediaProblem } from './localMedia.ts';
 export { classifyMediaError } from './localMedia.ts';
 export type { PeerState, RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoomState.ts';
 
+/** What the roster keeps of a peer: a gateway's call keeps its mark, so that the page shows it and nothing connects to it. */
+function rosterEntry(peer: RoomPeer): Pick<RoomPeer, 'name' | 'userId' | 'mode' | 'gateway'> {
+  return { name: peer.name, userId: peer.userId, mode: peer.mode, ...(peer.gateway ? { gateway: peer.gateway } : {}) };
+}
+
 export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private readonly options: VoiceRoomOptions;
   private readonly signal: SignalClient;
@@ -37,8 +42,11 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private transport: VoiceTransport;
   private stopTransport: () => void = () => {};
   private started = false;
-  /** Who is in the channel (by socket id): their name and user id, from the join, 'user joined' or an offer. */
-  private readonly roster = new Map<string, Pick<RoomPeer, 'name' | 'userId'> & { mode?: RoomPeer['mode'] }>();
+  /**
+   * Who is in the channel (by socket id, or `sip:` and its Call-ID for a gateway's call): their name and user id,
+   * from the join, 'user joined' or an offer.
+   */
+  private readonly roster = new Map<string, Pick<RoomPeer, 'name' | 'userId' | 'mode' | 'gateway'>>();
   /** Mic states heard, by socket id (also for peers whose link is not up yet). */
   private readonly talkingBySocket = new Map<string, boolean>();
   private localStream: MediaStream | null = null;
@@ -157,6 +165,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
           userId: peer.userId,
           room: this.options.room,
           mode: peer.mode ?? 'talk',
+          ...(peer.gateway ? { gateway: peer.gateway } : {}),
         })),
         true,
       );
@@ -183,6 +192,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
         name: known?.name ?? '',
         userId: known?.userId || null,
         talking: this.talkingBySocket.get(link.id) ?? false,
+        ...(known?.gateway ? { gateway: known.gateway } : {}),
       };
     });
     return {
@@ -284,8 +294,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private arrived(peers: RoomPeer[]): void {
     if (this.closed) return;
     const self = this.signal.selfId;
-    for (const peer of peers)
-      if (peer.id !== self) this.roster.set(peer.id, { name: peer.name, userId: peer.userId, mode: peer.mode });
+    for (const peer of peers) if (peer.id !== self) this.roster.set(peer.id, rosterEntry(peer));
     this.transport.present(peers, true);
     this.changed();
   }
@@ -312,7 +321,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
 
   private readonly onUserJoined = (remote: RoomPeer): void => {
     if (remote.id === this.signal.selfId) return;
-    this.roster.set(remote.id, { name: remote.name, userId: remote.userId, mode: remote.mode });
+    this.roster.set(remote.id, rosterEntry(remote));
     this.transport.present([remote], false);
     this.changed();
   };

@@ -1,5 +1,5 @@
 /** What a voice room shows (its snapshot for React) and what it is built with. */
-import type { ClientToServerEvents, ParticipationMode, ServerToClientEvents } from '@talkgroup/protocol';
+import type { ClientToServerEvents, ParticipationMode, RoomPeer, ServerToClientEvents } from '@talkgroup/protocol';
 import type { Socket } from 'socket.io-client';
 import type { MediaProblem } from './localMedia.ts';
 import type { TransmissionRecorder } from './recorder.ts';
@@ -12,6 +12,8 @@ export interface PeerState extends VoiceLink {
   name: string;
   userId: number | null;
   talking: boolean;
+  /** A SIP gateway's call (a radio or a desk phone, issue 51): heard through the media server, hung up by its Call-ID. */
+  gateway?: RoomPeer['gateway'];
 }
 
 export interface VoiceRoomState {

@@ -2,7 +2,8 @@
  * Add Channel / Update Channel dialog (spec sections 2, 5 and 8): the name and a user selection table.
  * Props: `open`, `channel` (null or absent = create; a Channel = update it), `onClose()`, optional `onSaved(channel)`.
  * Create: createChannel then updateUserChannels with the chosen users. Update: updateChannel then
- * updateUserChannels. A blank name is refused with the check-fields text.
+ * updateUserChannels. A blank name is refused with the check-fields text. An existing channel through the media
+ * server shows its number, the one a SIP gateway dials (issue 51).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -13,6 +14,7 @@ import {
   type Channel,
   type ChannelOverview,
   CreateChannel,
+  channelNumber,
   GetClientConfig,
   GetUserIds,
   leftTrim,
@@ -230,6 +232,14 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
               />
             }
             label={t('channels:form.throughServer')}
+          />
+        ) : null}
+        {channel && throughServer.value ? (
+          <TextField
+            label={t('channels:form.number')}
+            value={channelNumber({ id: channel.id, voiceMode: 'server' }) ?? ''}
+            helperText={t('channels:form.numberHelp')}
+            slotProps={{ htmlInput: { readOnly: true } }}
           />
         ) : null}
         <SelectionTable<UserRow>

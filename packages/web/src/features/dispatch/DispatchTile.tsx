@@ -113,6 +113,7 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
   const { t, i18n } = useTranslation('dispatch');
   const { state, talk } = useTileVoice(props);
   const statuses = useMemberStatuses();
+  const gateways = state.peers.filter((peer) => peer.gateway !== undefined);
   const speaking = (
     state.micOn ? [{ userId: self.id, name: self.name }, ...talkers.filter(({ name }) => name !== self.name)] : talkers
   ).map(({ userId, name }) => {
@@ -166,7 +167,7 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
           />
         ) : null}
       </Box>
-      <TileMembers channel={channel} statuses={statuses} />
+      <TileMembers channel={channel} statuses={statuses} gateways={gateways} />
       <LastTransmission channel={channel} last={last} />
       <TileVolume channel={channel} volume={volume} muted={muted} onVolume={onVolume} onMute={onMute} />
       <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>

@@ -10,7 +10,9 @@ import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
 import type { MemberStatusEntry } from '../../api/statuses.ts';
 import { StatusChip } from '../../components/StatusChip.tsx';
+import { GatewayMark, HangUpGatewayButton } from '../../engines/gateways/index.ts';
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
+import type { PeerState } from '../../engines/voice/index.ts';
 import { type Presence, tileMembers } from './tileMembers.ts';
 
 const PRESENCE_COLOUR: Record<Presence, string> = { inChannel: '#1e7d3a', online: '#b45309', offline: '#8a99a6' };
@@ -18,16 +20,19 @@ const PRESENCE_COLOUR: Record<Presence, string> = { inChannel: '#1e7d3a', online
 export function TileMembers({
   channel,
   statuses,
+  gateways,
 }: {
   channel: { id: number; name: string };
   statuses: ReadonlyMap<number, MemberStatusEntry>;
+  /** The gateways' calls among the tile's voice room's peers. */
+  gateways: PeerState[];
 }) {
   const { t } = useTranslation(['dispatch', 'room']);
   const users = useApiQuery(GetUsersInChannel, { channelId: channel.id });
   const members = tileMembers(users.data?.res ?? [], channel.id);
   const title = t('dispatch:tile.members', { channel: channel.name });
   if (users.isPending) return null;
-  if (members.length === 0)
+  if (members.length === 0 && gateways.length === 0)
     return (
       <Typography variant="body2" sx={{ color: 'text.secondary' }}>
         {t('dispatch:tile.noMembers')}
@@ -48,6 +53,29 @@ export function TileMembers({
         borderColor: 'divider',
       }}
     >
+      {gateways.map((peer) =>
+        peer.gateway ? (
+          <Box
+            component="li"
+            key={peer.id}
+            data-presence="inChannel"
+            sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', columnGap: 0.75, minHeight: 34, py: 0.25 }}
+          >
+            <GatewayMark />
+            <Typography
+              variant="body2"
+              noWrap
+              title={peer.name}
+              sx={{ flex: '1 1 auto', minWidth: 0, maxWidth: 'calc(100% - 24px)', fontWeight: 600 }}
+            >
+              {peer.name}
+            </Typography>
+            <Box sx={{ ml: 'auto' }}>
+              <HangUpGatewayButton callId={peer.gateway.callId} name={peer.name} />
+            </Box>
+          </Box>
+        ) : null,
+      )}
       {members.map((member) => {
         const entry = statuses.get(member.id);
         const presence = t(`room:members.${member.presence}`);

@@ -19,7 +19,13 @@ import Switch from '@mui/material/Switch';
 import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
-import { CHAT_DRAWER_WIDTH, displayNameOf, SetChannelMemberRights, WIDE_LAYOUT_MIN_WIDTH } from '@talkgroup/protocol';
+import {
+  CHAT_DRAWER_WIDTH,
+  channelNumber,
+  displayNameOf,
+  SetChannelMemberRights,
+  WIDE_LAYOUT_MIN_WIDTH,
+} from '@talkgroup/protocol';
 import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
@@ -62,6 +68,7 @@ const UsersInChannel = memo(UsersInChannelSection);
 
 const RoomHeader = memo(function RoomHeader({
   channelName,
+  number,
   live,
   chatOpen,
   unread,
@@ -70,6 +77,8 @@ const RoomHeader = memo(function RoomHeader({
   onVoiceProcessing,
 }: {
   channelName: string;
+  /** The number a SIP gateway dials to enter the channel (issue 51); null for a channel that stays peer to peer. */
+  number: string | null;
   live: boolean;
   chatOpen: boolean;
   unread: number;
@@ -89,6 +98,11 @@ const RoomHeader = memo(function RoomHeader({
           <Typography component="h1" variant="h1" sx={{ overflowWrap: 'anywhere' }}>
             {channelName}
           </Typography>
+          {number !== null ? (
+            <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+              {t('groupCall.number', { number })}
+            </Typography>
+          ) : null}
         </Box>
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
           <Chip
@@ -197,6 +211,7 @@ export default function GroupCallPage() {
             <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2.5 }}>
               <RoomHeader
                 channelName={channel.name}
+                number={channelNumber(channel)}
                 live={room.connected && state.joined}
                 chatOpen={chatOpen}
                 unread={unread}

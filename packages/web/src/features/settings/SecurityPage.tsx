@@ -2,7 +2,8 @@
  * /settings (issue 38), administrators only: the organisation's security policy, one switch per role
  * "Require a second factor for …". A switch shows the choice at once and is saved through setSecurityPolicy
  * (audited); a refusal puts it back and says why. Below it, the organisation's time zone (issue 50,
- * TimeZoneSection) and the members' statuses (issue 49, StatusesSection).
+ * TimeZoneSection), the members' statuses (issue 49, StatusesSection) and, for who manages them, the SIP
+ * gateways (issue 51, GatewaysSection).
  */
 import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -16,7 +17,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { useMay } from '../../api/session.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { GatewaysSection } from './GatewaysSection.tsx';
 import { PendingSignIns } from './PendingSignIns.tsx';
 import { StatusesSection } from './StatusesSection.tsx';
 import { TimeZoneSection } from './TimeZoneSection.tsx';
@@ -26,6 +29,7 @@ export default function SecurityPage() {
   const client = useQueryClient();
   const policy = useApiQuery(GetSecurityPolicy, {});
   const signInOptions = useApiQuery(GetSignInOptions, {});
+  const managesGateways = useMay().may('gateways.manage');
   const [failure, setFailure] = useState<string>();
   const [saved, setSaved] = useState(false);
   // The choice being saved, set in the click's own render (the mutation's state arrives a task later, and a
@@ -88,6 +92,7 @@ export default function SecurityPage() {
       </Paper>
       <TimeZoneSection />
       <StatusesSection />
+      {managesGateways ? <GatewaysSection /> : null}
       {signInOptions.data?.sso ? <PendingSignIns /> : null}
     </>
   );

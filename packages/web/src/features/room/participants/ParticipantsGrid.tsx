@@ -1,6 +1,7 @@
 /**
  * One tile per participant with its name, a talking indicator (spec section 2) and its status with its age
- * (issue 49). The layout follows the
+ * (issue 49); a SIP gateway's call (issue 51) has the gateway mark beside its name and, for who manages gateways,
+ * "Raccrocher". The layout follows the
  * count: 1, 2–4, 5–6, 7–8 and 9–13 participants; 'Waiting for users' when nobody else is in the room.
  * The video room lays its peers out in columns of four instead.
  */
@@ -15,6 +16,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { type MemberStatusEntry, useMemberStatuses } from '../../../api/statuses.ts';
 import { StatusChip } from '../../../components/StatusChip.tsx';
+import { GatewayMark, HangUpGatewayButton } from '../../../engines/gateways/index.ts';
 import type { PeerState } from '../../../engines/voice/index.ts';
 import { gridBand, gridColumns } from './gridLayout.ts';
 
@@ -105,9 +107,12 @@ export function ParticipantTile({
           {initials(name)}
         </Avatar>
       )}
-      <Typography sx={{ fontWeight: 650, maxWidth: '100%' }} noWrap title={name}>
-        {name}
-      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
+        {peer.gateway ? <GatewayMark /> : null}
+        <Typography sx={{ fontWeight: 650, minWidth: 0 }} noWrap title={name}>
+          {name}
+        </Typography>
+      </Box>
       <Typography
         variant="caption"
         sx={{
@@ -130,6 +135,7 @@ export function ParticipantTile({
                 : t('participants.listening')}
       </Typography>
       {status ? <StatusChip status={status.status} since={status.since} setBy={status.setBy} /> : null}
+      {peer.gateway ? <HangUpGatewayButton callId={peer.gateway.callId} name={name} /> : null}
     </Paper>
   );
 }
@@ -206,7 +212,7 @@ export function ParticipantsGrid({
           peer={peer}
           video={video}
           dense={dense || peers.length > 8}
-          status={peer.userId === null ? undefined : statuses.get(peer.userId)}
+          status={peer.userId === null || peer.gateway ? undefined : statuses.get(peer.userId)}
         />
       ))}
     </Box>
