@@ -1,18 +1,21 @@
 /**
  * SIP gateways (issue 51, migration 0033): the gateways themselves (gateways), the channels each may enter
- * (gateway_channels) and their calls now (gateway_calls), for the administrators' calls (routes.ts) and for the
- * SIP server, which reads a gateway by its login to check a call and writes the calls it holds.
+ * (gateway_channels) and their calls now (gateway_calls: call-rows.ts), for the administrators' calls (routes.ts)
+ * and for the SIP server, which reads a gateway by its login to check a call and writes the calls it holds.
  *
  * Each gateway talks as an account of its own (users.gateway = 1), made with it in one transaction: its takes,
  * talk bursts and activities name it like a member's. That account cannot sign in (no password verifies its
  * hash, and its identifier is no login anyone types) and is left out of every list of people. Deleting the
  * gateway keeps the account, disabled, so that its history keeps its name.
  */
-import type { Gateway, GatewayCall, GatewayFloorMode, GatewayPriority } from '@talkgroup/protocol';
+import type { Gateway, GatewayFloorMode, GatewayPriority } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import { inSlices } from '../db/batch.ts';
 import type { Db, GatewaysTable } from '../db/schema.ts';
 import { searchTextOf } from '../db/search-text.ts';
+import { gatewayCallRows } from './call-rows.ts';
+
+export type { NewGatewayCall } from './call-rows.ts';
 
 /** What an administrator sets of a gateway (createGateway, updateGateway). */
 export interface GatewayFields {
@@ -50,18 +53,6 @@ export interface SipGateway {
   quietBetween: boolean;
   allowedAddresses: string[];
   channelIds: number[];
-}
-
-/** A call the SIP server has just put into a channel. */
-export interface NewGatewayCall {
-  callId: string;
-  gatewayId: number;
-  userId: number;
-  channelId: number;
-  instanceId: string;
-  address: string;
-  transport: 'udp' | 'tcp';
-  codec: string;
 }
 
 /**
@@ -178,6 +169,8 @@ export function gatewayStore(db: Db) {
   }
 
   const store = {
+    ...gatewayCallRows(db),
+
     /** The organisation's gateways by name, each with its calls now. */
     async list(): Promise<Gateway[]> {
       const rows = await db.selectFrom('gateways').selectAll().orderBy('name').orderBy('id').execute();
@@ -345,27 +338,6 @@ export function gatewayStore(db: Db) {
       });
     },
 
-    /** Marks a call to be hung up by the instance that holds it; its gateway, or undefined when the call is over. */
-    async requestHangUp(callId: string): Promise<{ gatewayId: number } | undefined> {
-      const row = await db
-        .updateTable('gateway_calls')
-        .set({ hangup_requested: 1 })
-        .where('call_id', '=', callId)
-        .returning('gateway_id')
-        .executeTakeFirst();
-      return row ? { gatewayId: row.gateway_id } : undefined;
-    },
-
-    /** The gateway's id for a call now, for the audit row of a hang-up. */
-    async gatewayOfCall(callId: string): Promise<number | undefined> {
-      const row = await db
-        .selectFrom('gateway_calls')
-        .select('gateway_id')
-        .where('call_id', '=', callId)
-        .executeTakeFirst();
-      return row?.gateway_id;
-    },
-
     // The SIP server's side.
 
     async byLogin(login: string): Promise<SipGateway | undefined> {
@@ -374,117 +346,6 @@ export function gatewayStore(db: Db) {
 
     async byId(id: number): Promise<SipGateway | undefined> {
       return sipGatewayOf(await db.selectFrom('gateways').selectAll().where('id', '=', id).executeTakeFirst());
-    },
-
-    async openCall(call: NewGatewayCall, at = new Date()): Promise<void> {
-      await db
-        .insertInto('gateway_calls')
-        .values({
-          call_id: call.callId,
-          gateway_id: call.gatewayId,
-          user_id: call.userId,
-          channel_id: call.channelId,
-          instance_id: call.instanceId,
-          address: call.address,
-          transport: call.transport,
-          codec: call.codec,
-          started_at: at.toISOString(),
-        })
-        .execute();
-    },
-
-    async closeCall(callId: string): Promise<void> {
-      await db.deleteFrom('gateway_calls').where('call_id', '=', callId).execute();
-    },
-
-    async setTalking(callId: string, talking: boolean): Promise<void> {
-      await db
-        .updateTable('gateway_calls')
-        .set({ talking: talking ? 1 : 0 })
-        .where('call_id', '=', callId)
-        .execute();
-    },
-
-    /**
-     * This instance's calls an administrator asked to hang up, and those whose gateway may no longer enter the
-     * channel. A deleted gateway's (or channel's) call rows are deleted with it: of `held`, the calls the
-     * instance holds, those without a row are answered too.
-     */
-    async toEnd(instanceId: string, held: readonly string[] = []): Promise<string[]> {
-      const flagged = await db
-        .selectFrom('gateway_calls as c')
-        .select('c.call_id')
-        .where('c.instance_id', '=', instanceId)
-        .where((eb) =>
-          eb.or([
-            eb('c.hangup_requested', '=', 1),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('gateway_channels as gc')
-                  .select('gc.gateway_id')
-                  .whereRef('gc.gateway_id', '=', 'c.gateway_id')
-                  .whereRef('gc.channel_id', '=', 'c.channel_id'),
-              ),
-            ),
-          ]),
-        )
-        .execute();
-      const ended = new Set(flagged.map((row) => row.call_id));
-      if (held.length > 0) {
-        const present = new Set(
-          (
-            await inSlices([...held], (slice) =>
-              db.selectFrom('gateway_calls').select('call_id').where('call_id', 'in', slice).execute(),
-            )
-          ).map((row) => row.call_id),
-        );
-        for (const callId of held) if (!present.has(callId)) ended.add(callId);
-      }
-      return [...ended];
-    },
-
-    /** At start: the rows a dead run of this instance left (its calls ended with it). */
-    async clearInstance(instanceId: string): Promise<void> {
-      await db.deleteFrom('gateway_calls').where('instance_id', '=', instanceId).execute();
-    },
-
-    /** The calls now, oldest first, in every channel or in one. */
-    async calls(channelId?: number): Promise<GatewayCall[]> {
-      const rows = await db
-        .selectFrom('gateway_calls as c')
-        .innerJoin('gateways as g', 'g.id', 'c.gateway_id')
-        .innerJoin('channels as ch', 'ch.id', 'c.channel_id')
-        .select([
-          'c.call_id',
-          'c.gateway_id',
-          'g.name as gateway_name',
-          'c.user_id',
-          'c.channel_id',
-          'ch.name as channel_name',
-          'c.address',
-          'c.transport',
-          'c.codec',
-          'c.started_at',
-          'c.talking',
-        ])
-        .$if(channelId !== undefined, (q) => q.where('c.channel_id', '=', channelId as number))
-        .orderBy('c.started_at')
-        .orderBy('c.call_id')
-        .execute();
-      return rows.map((row) => ({
-        callId: row.call_id,
-        gatewayId: row.gateway_id,
-        gatewayName: row.gateway_name,
-        userId: row.user_id,
-        channelId: row.channel_id,
-        channelName: row.channel_name,
-        address: row.address,
-        transport: row.transport === 'tcp' ? 'tcp' : 'udp',
-        codec: row.codec,
-        since: row.started_at,
-        talking: row.talking === 1,
-      }));
     },
   };
   return store;
