@@ -42,6 +42,7 @@ import type { MediaPlanes } from './realtime/media/plane.ts';
 import { attachRealtime, type Io } from './realtime/server.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { createServices, type Services } from './services.ts';
+import { type SipServer, startSip } from './sip/gateway-calls.ts';
 import { statusRoutes } from './statuses/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { secondFactorRoutes } from './users/second-factor-routes.ts';
@@ -59,6 +60,8 @@ export interface App {
   push: Push;
   /** The Socket.IO server (the tests read its connections). */
   io: Io;
+  /** The SIP gateways' server (issue 51), when SIP_PORT is set: its port (SIP_PORT=0 picks one) and its calls. */
+  sip: SipServer | undefined;
   close(): Promise<void>;
 }
 
@@ -169,6 +172,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   specHttpCalls(fastify, services, realtime);
   // Patching is the media planes' (real time's) work: the routes get them as a PatchPlane.
   patchRoutes(fastify, services, realtime.media);
+  // SIP gateways (issue 51): radios and desk phones dial the channels, when SIP_PORT is set. Its calls end
+  // (a BYE each) before real time closes.
+  const sip = config.sip
+    ? await startSip({ config: config.sip, instanceId: config.instanceId, services, realtime, log: fastify.log })
+    : undefined;
+  if (sip) fastify.addHook('preClose', () => sip.stop());
   healthRoutes(fastify, database, {
     redisState: realtime.redisState,
     mediaHealth: realtime.mediaHealth,
@@ -212,6 +221,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     push,
     media: realtime.media,
     io: realtime.io,
+    sip,
     async close() {
       await fastify.close();
       await database.close();

@@ -61,6 +61,9 @@ export function channelIdOfNumber(number: string): number | undefined {
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
+/** The peer id of a gateway's call among a room's peers (RoomPeer.gateway): it has no socket. */
+export const gatewayPeerId = (callId: string) => `sip:${callId}`;
+
 export const GatewaySchema = z.object({
   id: z.number(),
   name: z.string(),

@@ -2,6 +2,7 @@
  * The io server's types, what a socket carries and the helpers it is handed, and the services real time uses:
  * what the parts of the real-time layer share below their context (context.ts), which gathers the parts.
  */
+
 import type { ClientToServerEvents, ParticipationMode, Role, ServerToClientEvents } from '@talkgroup/protocol';
 import type { Server, Socket } from 'socket.io';
 import type { ActivityStore } from '../activities/store.ts';
@@ -12,6 +13,7 @@ import type { ChannelStore } from '../channels/store.ts';
 import type { EmergencyAlerts } from '../emergency/alerts.ts';
 import type { EventBus } from '../events.ts';
 import type { TalkBurstStore } from '../floor/talk-bursts.ts';
+import type { GatewayStore } from '../gateways/store.ts';
 import type { GeofenceWatch } from '../geofences/watch.ts';
 import type { SendMessage } from '../messages/send.ts';
 import type { PositionStore } from '../positions/store.ts';
@@ -24,6 +26,8 @@ export interface RealtimeServices {
   channels: ChannelStore;
   emergency: EmergencyAlerts;
   events: EventBus;
+  /** SIP gateways' calls (issue 51): a channel's are among its peers. */
+  gateways: Pick<GatewayStore, 'calls'>;
   geofenceWatch: GeofenceWatch;
   memberships: MembershipStore;
   positions: PositionStore;

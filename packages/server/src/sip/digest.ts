@@ -1,6 +1,6 @@
 /**
  * SIP digest authentication on the INVITE (RFC 3261 §22, RFC 7616, RFC 8760), the server's side: the challenge a
- * gateway gets (a 401 with a WWW-Authenticate for SHA-256 and one for MD5, which older gateways only know) and
+ * gateway gets (a 401 with an MD5 challenge: see `challenge`) and
  * the check of its answer against the hashes the gateway's secret left (HA1 = H(login:realm:secret)).
  *
  * The nonce needs no memory: it is a time and an HMAC of it with a key of this process, so any request carries
@@ -90,15 +90,14 @@ export function digestAuthority(realm: string, key = randomBytes(32)) {
 
   return {
     realm,
-    /** The WWW-Authenticate values of a 401: SHA-256 first (RFC 8760), then MD5. */
+    /**
+     * The WWW-Authenticate value of a 401: MD5 only. A second challenge for SHA-256 (RFC 8760) would be right,
+     * but a gateway may refuse a 401 that carries an algorithm it does not know, whatever else it carries:
+     * baresip 1.0.0 (libre) ends the call with "Function not implemented". The SHA-256 hash is kept (and an
+     * answer in SHA-256 is checked) so that it can be offered once gateways take it.
+     */
     challenge(stale = false): string[] {
-      const value = nonce();
-      // Written as RFC 7616 shows it (auth-header's format separates parameters without commas): realm, nonce
-      // and qop quoted, algorithm and stale as tokens. The realm is letters, digits, dots and dashes (config.ts).
-      return (['SHA-256', 'MD5'] as const).map(
-        (algorithm) =>
-          `Digest realm="${realm}", nonce="${value}", algorithm=${algorithm}, qop="auth"${stale ? ', stale=true' : ''}`,
-      );
+      return [`Digest realm="${realm}", nonce="${nonce()}", algorithm=MD5, qop="auth"${stale ? ', stale=true' : ''}`];
     },
     /**
      * Checks credentials for this method against the gateway's hashes: `ok`, `stale` (a right answer to an old

@@ -5,6 +5,7 @@
  */
 import {
   type Actor,
+  gatewayPeerId,
   type JoinAnswer,
   JoinRoom,
   LeaveRoom,
@@ -187,6 +188,18 @@ export const rooms: Concern = (socket, scope) => {
               room,
               mode: participationIn(other.data, channel.id)?.mode ?? 'talk',
             }));
+    // The gateways' calls in the channel (issue 51), on any instance: peers without a socket, heard through the
+    // media server (a page never connects to one).
+    if (!spec && kind === 'server')
+      for (const call of await services.gateways.calls(channel.id).catch(() => []))
+        peers.push({
+          id: gatewayPeerId(call.callId),
+          name: call.gatewayName,
+          userId: call.userId,
+          room,
+          mode: 'talk',
+          gateway: { gatewayId: call.gatewayId, callId: call.callId },
+        });
     scope.emitToSocket(socket, 'all_users', peers);
     if (!current)
       socket.to(channelRoom(room)).emit('user joined', { id: socket.id, name: socket.data.name, userId, room, mode });

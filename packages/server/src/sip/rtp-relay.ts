@@ -1,0 +1,241 @@
+/**
+ * A gateway's media between the gateway and Janus (issue 51). The gateway never talks to Janus directly: its
+ * RTP comes to a port of SIP_RTP_PORTS here, and this relay
+ *
+ * - accepts packets only from the address the call signalled from (or one of the gateway's allowed addresses)
+ *   and sends only to the address its SDP named, once checked the same way: a forged SDP cannot turn the server
+ *   into a source of RTP towards a third party;
+ * - reads the gateway's DTMF (RFC 4733 telephone events, never forwarded) and its voice activity, and forwards
+ *   its voice to Janus, where it is heard only while the gateway holds the floor (Janus mutes it otherwise);
+ * - forwards the channel's mix to the gateway with a sequence and timestamps of its own (so that a busy tone can
+ *   be put in and gaps stay gaps), and, for a radio (`quietBetween`), nothing at all while the channel is
+ *   silent: a radio keys its transmitter on RTP.
+ */
+
+import { randomInt } from 'node:crypto';
+import dgram from 'node:dgram';
+import { lookup } from 'node:dns/promises';
+import type { RtpAddress } from '../realtime/media/janus/room-requests.ts';
+import { busyTone, g711Level, readRtp, readTelephoneEvent, writeRtp } from './rtp.ts';
+import { OPUS_VOICE_BYTES, VOICE_LEVEL } from './voice-activity.ts';
+
+export type GatewayCodec = 'pcmu' | 'pcma' | 'opus';
+
+/** A packet from Janus quieter than this (RMS, a fraction of full scale) is the mix's silence: no one talks. */
+const SILENCE_LEVEL = 0.002;
+/** An Opus packet this small is silence. */
+const OPUS_SILENCE_BYTES = 10;
+/** After the channel's last sound, packets still go to a quiet-between gateway this long (a pause in a sentence). */
+const QUIET_HANGOVER_MS = 600;
+/** A gap longer than this in what is sent to the gateway starts a new talk spurt (the marker bit, a timestamp jump). */
+const SPURT_GAP_MS = 100;
+
+export interface RelayOptions {
+  /** Where the gateway side binds, and what the SDP answer names. */
+  bindHost: string;
+  publicAddress: string;
+  ports: { min: number; max: number };
+  codec: GatewayCodec;
+  /** The gateway's audio payload type and its telephone-event's (undefined: none offered). */
+  audioPt: number;
+  eventPt?: number;
+  /** Where the SDP offer asked for the media. */
+  remote: RtpAddress;
+  /** Whether a packet or a destination at this IP is the gateway's. */
+  accepts: (ip: string) => boolean;
+  quietBetween: boolean;
+  onVoice: (voiced: boolean, now: number) => void;
+  onKey: (key: string) => void;
+}
+
+const clockRate = (codec: GatewayCodec) => (codec === 'opus' ? 48_000 : 8_000);
+
+async function bindInRange(socket: dgram.Socket, host: string, ports: { min: number; max: number }): Promise<number> {
+  const span = ports.max - ports.min + 1;
+  const first = randomInt(0, span);
+  // Even ports (RTP's custom, RTCP on the odd one above), starting anywhere in the range.
+  for (let tried = 0; tried < span; tried += 2) {
+    const port = ports.min + (((first + tried) % span) & ~1);
+    if (port > ports.max) continue;
+    const bound = await new Promise<boolean>((resolve) => {
+      const failed = () => resolve(false);
+      socket.once('error', failed);
+      socket.bind({ port, address: host, exclusive: true }, () => {
+        socket.off('error', failed);
+        resolve(true);
+      });
+    });
+    if (bound) return port;
+  }
+  throw new Error(`no free UDP port left in SIP_RTP_PORTS ${ports.min}-${ports.max}`);
+}
+
+/** The address of this machine that reaches `host` (where Janus sends the mix back). */
+async function localAddressTowards(host: string): Promise<string> {
+  const { address, family } = await lookup(host);
+  const probe = dgram.createSocket(family === 6 ? 'udp6' : 'udp4');
+  try {
+    await new Promise<void>((resolve, reject) => {
+      probe.once('error', reject);
+      probe.connect(9, address, () => resolve());
+    });
+    return probe.address().address;
+  } finally {
+    probe.close();
+  }
+}
+
+export class RtpRelay {
+  readonly #options: RelayOptions;
+  readonly #gatewaySide: dgram.Socket;
+  #janusSide: dgram.Socket | undefined;
+  #janus: RtpAddress | undefined;
+  /** Where the gateway's media goes: its SDP's address, then (symmetric RTP) the port its packets come from. */
+  #remote: RtpAddress;
+  #closed = false;
+  // What goes to the gateway: our own stream.
+  readonly #ssrc = randomInt(1, 2 ** 31);
+  #sequence = randomInt(0, 0xffff);
+  #timestamp = randomInt(0, 2 ** 31);
+  #lastSentAt = 0;
+  #lastJanusTimestamp: number | undefined;
+  #lastSoundAt = Number.NEGATIVE_INFINITY;
+  #busy: Buffer[] = [];
+  #busyTimer: NodeJS.Timeout | undefined;
+  #lastEventTimestamp: number | undefined;
+  /** Counters (bench and tests): packets from the gateway, to Janus, from Janus, to the gateway. */
+  readonly counts = { fromGateway: 0, toJanus: 0, fromJanus: 0, toGateway: 0, refused: 0 };
+
+  constructor(options: RelayOptions) {
+    this.#options = options;
+    this.#remote = options.remote;
+    this.#gatewaySide = dgram.createSocket(options.bindHost.includes(':') ? 'udp6' : 'udp4');
+    this.#gatewaySide.on('message', (data, from) => this.#fromGateway(data, from));
+    this.#gatewaySide.on('error', () => {});
+  }
+
+  /** Binds the gateway's side in SIP_RTP_PORTS; the address and port the SDP answer names. */
+  async open(): Promise<RtpAddress> {
+    const port = await bindInRange(this.#gatewaySide, this.#options.bindHost, this.#options.ports);
+    return { ip: this.#options.publicAddress, port };
+  }
+
+  /** Binds Janus's side, on the address that reaches that Janus (RtpLeg.open). */
+  async openTowards(janusHost: string): Promise<RtpAddress> {
+    this.#janusSide?.close();
+    const ip = await localAddressTowards(janusHost);
+    const socket = dgram.createSocket(ip.includes(':') ? 'udp6' : 'udp4');
+    socket.on('message', (data, from) => this.#fromJanus(data, from));
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.bind({ port: 0, address: ip }, () => resolve()));
+    this.#janusSide = socket;
+    return { ip, port: socket.address().port };
+  }
+
+  /** Where Janus listens for the gateway's voice. */
+  connectJanus(address: RtpAddress): void {
+    this.#janus = address;
+  }
+
+  /** Plays the busy tone to the gateway (G.711 only: Opus would need an encoder here), instead of the mix. */
+  busy(): void {
+    if (this.#options.codec === 'opus' || this.#busyTimer) return;
+    this.#busy = busyTone(this.#options.codec);
+    this.#busyTimer = setInterval(() => {
+      const frame = this.#busy.shift();
+      if (!frame) {
+        clearInterval(this.#busyTimer);
+        this.#busyTimer = undefined;
+        return;
+      }
+      this.#sendToGateway(frame, 160);
+    }, 20);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearInterval(this.#busyTimer);
+    this.#gatewaySide.close();
+    this.#janusSide?.close();
+  }
+
+  #fromGateway(data: Buffer, from: dgram.RemoteInfo): void {
+    const options = this.#options;
+    if (!options.accepts(from.address)) {
+      this.counts.refused++;
+      return;
+    }
+    const packet = readRtp(data);
+    if (!packet) return;
+    this.counts.fromGateway++;
+    // Symmetric RTP: a gateway behind NAT is reached where its packets come from (its own address, checked above).
+    if (from.address === this.#remote.ip && from.port !== this.#remote.port)
+      this.#remote = { ip: from.address, port: from.port };
+    const now = performance.now();
+    if (packet.payloadType === options.eventPt) {
+      const event = readTelephoneEvent(packet.payload);
+      // One key per event: its packets (and their three end packets) share a timestamp.
+      if (event && packet.timestamp !== this.#lastEventTimestamp) {
+        this.#lastEventTimestamp = packet.timestamp;
+        options.onKey(event.key);
+      }
+      return;
+    }
+    if (packet.payloadType !== options.audioPt) return;
+    const voiced =
+      options.codec === 'opus'
+        ? packet.payload.length > OPUS_VOICE_BYTES
+        : g711Level(options.codec, packet.payload) > VOICE_LEVEL;
+    options.onVoice(voiced, now);
+    if (this.#janus && this.#janusSide) {
+      this.#janusSide.send(data, this.#janus.port, this.#janus.ip);
+      this.counts.toJanus++;
+    }
+  }
+
+  #fromJanus(data: Buffer, from: dgram.RemoteInfo): void {
+    if (!this.#janus || from.address !== this.#janus.ip) return;
+    const packet = readRtp(data);
+    if (!packet) return;
+    this.counts.fromJanus++;
+    if (this.#busyTimer) return;
+    const now = performance.now();
+    const { codec } = this.#options;
+    const sound =
+      codec === 'opus' ? packet.payload.length > OPUS_SILENCE_BYTES : g711Level(codec, packet.payload) > SILENCE_LEVEL;
+    if (sound) this.#lastSoundAt = now;
+    if (this.#options.quietBetween && now - this.#lastSoundAt > QUIET_HANGOVER_MS) {
+      this.#lastJanusTimestamp = undefined;
+      return;
+    }
+    const step =
+      this.#lastJanusTimestamp === undefined ? undefined : (packet.timestamp - this.#lastJanusTimestamp) >>> 0;
+    this.#lastJanusTimestamp = packet.timestamp;
+    this.#sendToGateway(packet.payload, step);
+  }
+
+  /** Sends a payload to the gateway in our stream; `step`: its timestamp's advance, when it follows the last. */
+  #sendToGateway(payload: Buffer, step: number | undefined): void {
+    if (this.#closed) return;
+    const now = performance.now();
+    const gap = now - this.#lastSentAt > SPURT_GAP_MS;
+    const rate = clockRate(this.#options.codec);
+    this.#timestamp =
+      (this.#timestamp +
+        (gap || step === undefined || step > rate ? Math.round(((now - this.#lastSentAt) * rate) / 1000) : step)) >>>
+      0;
+    this.#sequence = (this.#sequence + 1) & 0xffff;
+    this.#lastSentAt = now;
+    const packet = writeRtp({
+      payloadType: this.#options.audioPt,
+      marker: gap,
+      sequence: this.#sequence,
+      timestamp: this.#timestamp,
+      ssrc: this.#ssrc,
+      payload,
+    });
+    this.#gatewaySide.send(packet, this.#remote.port, this.#remote.ip);
+    this.counts.toGateway++;
+  }
+}
