@@ -23,17 +23,17 @@ export function HangUpGatewayButton({
   name: string;
   size?: 'small' | 'medium';
 }) {
-  const { t } = useTranslation('room');
+  const { t } = useTranslation(['room', 'common']);
   const { may } = useMay();
   const notify = useNotify();
   const client = useQueryClient();
   const hangUp = useApiMutation(HangUpGatewayCall, {
     onSuccess: () => {
-      notify({ severity: 'success', message: t('gateway.hungUp', { name }) });
+      notify({ severity: 'success', message: t('common:server.gateway_hung_up') });
       void client.invalidateQueries({ queryKey: callKey(ListGatewayCalls) });
       void client.invalidateQueries({ queryKey: callKey(ListGateways) });
     },
-    onError: (error) => notify({ severity: 'error', message: errorMessage(error, t('gateway.hangUpFailed')) }),
+    onError: (error) => notify({ severity: 'error', message: errorMessage(error, t('room:gateway.hangUpFailed')) }),
   });
   if (!may('gateways.manage')) return null;
   return (
@@ -42,11 +42,11 @@ export function HangUpGatewayButton({
       color="error"
       variant="outlined"
       startIcon={<CallEndIcon />}
-      aria-label={t('gateway.hangUpNamed', { name })}
+      aria-label={t('room:gateway.hangUpNamed', { name })}
       disabled={hangUp.isPending}
       onClick={() => hangUp.mutate({ callId })}
     >
-      {t('gateway.hangUp')}
+      {t('room:gateway.hangUp')}
     </Button>
   );
 }

@@ -101,7 +101,7 @@ export function GatewayDialog({
         if (gateway) {
           const changes = changedFields(gateway, values);
           if (Object.keys(changes).length > 0) await update.mutateAsync({ id: gateway.id, ...changes });
-          notify({ severity: 'success', message: t('settings:gateways.updated', { name: values.name.trim() }) });
+          notify({ severity: 'success', message: t('common:server.gateway_updated') });
           onClose();
         } else {
           const answer = await create.mutateAsync(gatewayOfForm(values));

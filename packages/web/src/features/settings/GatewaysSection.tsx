@@ -70,7 +70,7 @@ function GatewayItem({
     if (!sure) return;
     try {
       await remove.mutateAsync({ id: gateway.id });
-      notify({ severity: 'success', message: t('settings:gateways.deleted', { name }) });
+      notify({ severity: 'success', message: t('common:server.gateway_deleted') });
     } catch (error) {
       notify({ severity: 'error', message: errorMessage(error, t('settings:gateways.deleteFailed')) });
     }
