@@ -77,7 +77,10 @@ export async function buildTestApp(
     redisKeyPrefix: storage.redisKeyPrefix,
     ...overrides,
   };
-  const app = await buildApp(config, { database: await storage.open() });
+  const app = await buildApp(config, {
+    database: await storage.open(),
+    ...(process.env.TEST_APP_LOG ? { logger: { level: process.env.TEST_APP_LOG } } : {}),
+  });
   return {
     ...app,
     config,

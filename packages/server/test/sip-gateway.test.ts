@@ -1,0 +1,177 @@
+/**
+ * Radios and desk phones in a channel through the media server (issue 51), with real parts: Debian's Janus,
+ * Debian's baresip as the gateway (it plays a WAV and records what it hears) and a page's real
+ * RTCPeerConnections in headless Chromium. A gateway dials the channel's number and
+ *
+ * - is listed among the channel's peers with its gateway mark (`user joined`, and `all_users` for a page that
+ *   comes after);
+ * - in DTMF mode: is heard by the page only after `*` (floor_taken names it) and no more after `#`; its take is
+ *   kept in the voice history under its name; with the floor held by the page, its `*` is refused and it is not
+ *   heard; it hears the page's tone;
+ * - in voice-activity mode: its voice takes the floor by itself and gives it back after the hang time;
+ * - is hung up by an administrator (hangUpGatewayCall: a BYE).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from '@playwright/test';
+import { channelNumber } from '@talkgroup/protocol';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Baresip, baresipAvailable, startBaresip, writeToneWav, writeWav } from './baresip.ts';
+import { portBlock, type TestJanus, testJanus } from './janus-harness.ts';
+import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';
+import { hears, joinMedia, MEDIA_WAIT, press, release, silent } from './media-world.ts';
+import { realtimeWorld } from './realtime-world.ts';
+
+const PAGE_TONE = 500;
+const GATEWAY_TONE = 1000;
+const available = baresipAvailable();
+
+let browser: Browser;
+let dir: string;
+let toneWav: string;
+let spurtWav: string;
+beforeAll(async () => {
+  if (!available) return;
+  browser = await launchMediaBrowser();
+  dir = await mkdtemp(path.join(tmpdir(), 'tg-sip-gateway-'));
+  toneWav = path.join(dir, 'tone.wav');
+  await writeToneWav(toneWav, { hz: GATEWAY_TONE, seconds: 120, rate: 8000, amplitude: 0.3 });
+  // Voice activity: 1 s of silence, 3 s of tone, then silence (a radio's transmission).
+  spurtWav = path.join(dir, 'spurt.wav');
+  const rate = 8000;
+  const samples = new Int16Array(rate * 120);
+  for (let i = rate; i < rate * 4; i++)
+    samples[i] = Math.round(0.3 * 32767 * Math.sin((2 * Math.PI * GATEWAY_TONE * i) / rate));
+  await writeWav(spurtWav, samples, rate);
+});
+afterAll(async () => {
+  await browser?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+// One database: what is tested here is the media path; the gateways' storage is tested on both (gateways.test.ts).
+describe.skipIf(!available)('SIP gateways through Janus', () => {
+  let janus: TestJanus;
+  let page: MediaPage;
+  const rtp = portBlock(100);
+  beforeEach(async () => {
+    janus = await testJanus();
+  });
+  const world = realtimeWorld('sqlite', () => ({
+    janusUrls: [janus.url],
+    janusApiSecret: janus.secret,
+    sip: {
+      port: 0,
+      host: '127.0.0.1',
+      publicAddress: '127.0.0.1',
+      realm: 'talkgroup',
+      rtpPorts: { min: rtp[0], max: rtp[1] },
+      requestsPerMinute: 120,
+    },
+  }));
+  const phones: Baresip[] = [];
+  beforeEach(async () => {
+    page = await mediaPage(browser, world.url);
+  });
+  afterEach(async () => {
+    await Promise.all(phones.splice(0).map((phone) => phone.stop()));
+    await page?.close();
+  });
+  afterEach(async () => {
+    await janus?.stop();
+  });
+
+  async function gateway(floorMode: 'dtmf' | 'voice', codec: 'pcmu' | 'pcma', play: string) {
+    const made = await world.app.call(
+      '/user/api/createGateway',
+      { name: 'Radio Quai', login: 'radio-quai', channelIds: [world.red.id], floorMode },
+      world.admin.token,
+    );
+    expect(made.status).toBe(200);
+    const phone = await startBaresip({
+      login: 'radio-quai',
+      secret: made.body.secret,
+      sipPort: world.app.sip?.port,
+      play,
+      record: true,
+      codecs: [codec],
+    });
+    phones.push(phone);
+    return { phone, gatewayId: made.body.res.id as number, userId: made.body.res.id as number };
+  }
+
+  const number = () => channelNumber(world.red) as string;
+
+  it('DTMF: listed with its mark, heard only after * and until #, not heard while a page holds the floor, hears the page, kept in the history, hung up by an administrator', async () => {
+    const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', { tone: PAGE_TONE }, (client) =>
+      world.track(client),
+    );
+    const { phone } = await gateway('dtmf', 'pcmu', toneWav);
+    const call = await phone.dial(number());
+
+    const joined = await alice.client.next('user joined', (peer) => peer.gateway !== undefined);
+    expect(joined).toMatchObject({ name: 'Radio Quai', room: world.red.rtcSession, gateway: { callId: call.id } });
+    const listed = await world.app.call('/user/api/listGatewayCalls', { channelId: world.red.id }, world.admin.token);
+    expect(listed.body.res).toEqual([
+      expect.objectContaining({ callId: call.id, gatewayName: 'Radio Quai', channelId: world.red.id, codec: 'pcmu' }),
+    ]);
+
+    // Without the floor, its tone reaches nobody.
+    await silent(page, 'alice', [GATEWAY_TONE]);
+    await phone.sendDtmf('*');
+    const taken = await alice.client.next('floor_taken', (claim) => claim.name === 'Radio Quai');
+    expect(taken.room).toBe(world.red.rtcSession);
+    await hears(page, 'alice', GATEWAY_TONE);
+    // A take shorter than 300 ms is a press let go at once, and not kept: this one lasts a second at least.
+    await expect.poll(() => Date.now() - Date.parse(taken.since), MEDIA_WAIT).toBeGreaterThan(1_000);
+    await phone.sendDtmf('#');
+    await alice.client.next('floor_idle');
+    await silent(page, 'alice', [GATEWAY_TONE]);
+
+    // Its take is in the channel's voice history, under its name.
+    await expect
+      .poll(
+        async () =>
+          (await world.app.call('/user/api/getChannelVoiceMessages', { channelId: world.red.id }, world.admin.token))
+            .body.res,
+        MEDIA_WAIT,
+      )
+      .toEqual([expect.objectContaining({ display_name: 'Radio Quai', durationMs: expect.any(Number) })]);
+
+    // The page talks: the gateway hears it; the gateway's * is refused meanwhile, and it is not heard.
+    await press(page, alice);
+    await phone.hears(PAGE_TONE, { seconds: 0.5, thresholdDb: -35 });
+    await phone.sendDtmf('*');
+    await silent(page, 'alice', [GATEWAY_TONE]);
+    expect(alice.client.all('floor_taken').filter((claim: any) => claim.name === 'Radio Quai')).toHaveLength(1);
+    await release(page, alice);
+
+    // An administrator hangs it up: its BYE ends the call, and the room sees it go.
+    const hung = await world.app.call('/user/api/hangUpGatewayCall', { callId: call.id }, world.admin.token);
+    expect(hung.status).toBe(200);
+    await phone.closed();
+    await alice.client.next('user_exit', (exit) => exit.id === `sip:${call.id}`);
+  });
+
+  it('voice activity: its voice takes the floor after the attack time and gives it back after the hang time', async () => {
+    const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
+      world.track(client),
+    );
+    const { phone } = await gateway('voice', 'pcma', spurtWav);
+    const call = await phone.dial(number());
+    const taken = await alice.client.next('floor_taken', (claim) => claim.name === 'Radio Quai');
+    await hears(page, 'alice', GATEWAY_TONE);
+    await alice.client.next('floor_idle');
+    // 3 s of tone, less the 0.4 s attack, plus the 1.5 s hang: 4.1 s on the air (seen late on a busy machine, never early).
+    expect(Date.now() - Date.parse(taken.since)).toBeGreaterThan(3_600);
+    await silent(page, 'alice', [GATEWAY_TONE]);
+    // A page that comes now sees the gateway among the channel's peers.
+    const bob = await joinMedia(page, world.url, world.bob, world.red, 'bob', {}, (client) => world.track(client));
+    const peers = bob.client.all('all_users').at(-1) as Array<{ id: string; gateway?: unknown }>;
+    expect(peers.find((peer) => peer.id === `sip:${call.id}`)).toMatchObject({
+      name: 'Radio Quai',
+      gateway: expect.any(Object),
+    });
+  });
+});
