@@ -45,6 +45,12 @@ export const ClientConfigSchema = z.object({
    * (PRIVATE_CALLS_AUDITABLE; issue 47): the audit log's page offers the list.
    */
   privateCallsAuditable: z.boolean(),
+  /**
+   * Where gateways dial (issue 51): SIP_PUBLIC_ADDRESS and SIP_PORT, so that /settings shows the full SIP
+   * address to program (`sip:{number}@{host}:{port}`); null when SIP is off (SIP_PORT unset). Optional: an
+   * older server sends none.
+   */
+  sip: z.object({ host: z.string(), port: z.number() }).nullable().optional(),
 });
 export type ClientConfig = z.output<typeof ClientConfigSchema>;
 

@@ -178,6 +178,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     ? await startSip({ config: config.sip, instanceId: config.instanceId, services, realtime, log: fastify.log })
     : undefined;
   if (sip) fastify.addHook('preClose', () => sip.stop());
+  // SIP_PORT=0 (tests) picks a free port: the configuration says which one (the client config shows it).
+  if (sip && config.sip) config.sip.port = sip.port;
   healthRoutes(fastify, database, {
     redisState: realtime.redisState,
     mediaHealth: realtime.mediaHealth,

@@ -65,6 +65,7 @@ export function clientConfigRoutes(
         // Issue 47: passkeys only with PUBLIC_URL (their relying party).
         passkeys: services.config.publicUrl !== undefined,
         privateCallsAuditable: services.config.privateCallsAuditable,
+        sip: services.config.sip ? { host: services.config.sip.publicAddress, port: services.config.sip.port } : null,
       },
     };
   });

@@ -16,16 +16,18 @@ import Typography from '@mui/material/Typography';
 import type { Gateway } from '@talkgroup/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useClientConfig } from '../../api/useClientConfig.ts';
 import { FormDialog } from '../../components/FormDialog.tsx';
 import type { DialableChannel } from './GatewayDialog.tsx';
 import { sipAddress } from './gatewayForm.ts';
 
 /**
- * The host a gateway dials: this page's. The client configuration names no SIP address of its own today (the
- * server's SIP_PUBLIC_ADDRESS stays on the server), and SIP usually listens on the same name as the console.
+ * Where a gateway dials: the server's SIP address and port (SIP_PUBLIC_ADDRESS, SIP_PORT) from the client
+ * configuration; this page's host when the server names none (SIP off, or an older server).
  */
-export function sipHost(): string {
-  return window.location.hostname;
+export function useSipHost(): { host: string; port?: number } {
+  const sip = useClientConfig().data?.sip;
+  return sip ? { host: sip.host, port: sip.port } : { host: window.location.hostname };
 }
 
 export function GatewaySecretDialog({
@@ -41,7 +43,7 @@ export function GatewaySecretDialog({
   const { t } = useTranslation(['settings', 'common']);
   const [copied, setCopied] = useState<boolean | null>(null);
   const gateway = shown?.gateway;
-  const host = sipHost();
+  const { host, port } = useSipHost();
   const own = gateway ? channels.filter((channel) => gateway.channelIds.includes(channel.id)) : [];
   const copy = async () => {
     if (!shown) return;
@@ -115,7 +117,7 @@ export function GatewaySecretDialog({
             {own.map((channel) => (
               <Box key={channel.id} sx={{ display: 'contents' }}>
                 <dt>{t('settings:gateways.dialFor', { channel: channel.name })}</dt>
-                <dd>{sipAddress(channel.number, host)}</dd>
+                <dd>{sipAddress(channel.number, host, port)}</dd>
               </Box>
             ))}
           </Box>

@@ -123,7 +123,8 @@ export function changedFields(gateway: Gateway, form: GatewayForm): Partial<Gate
  * The SIP address a gateway dials to enter a channel: `sip:{number}@{host}`, an IPv6 host in brackets as RFC 3261
  * writes it.
  */
-export function sipAddress(number: string, host: string): string {
+export function sipAddress(number: string, host: string, port?: number): string {
   const bare = host.replace(/^\[|\]$/g, '');
-  return `sip:${number}@${bare.includes(':') ? `[${bare}]` : bare}`;
+  // 5060 is SIP's own port: a gateway adds it by itself.
+  return `sip:${number}@${bare.includes(':') ? `[${bare}]` : bare}${port && port !== 5060 ? `:${port}` : ''}`;
 }
