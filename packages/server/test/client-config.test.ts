@@ -34,6 +34,8 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         // No PUBLIC_URL: passkeys are off (issue 47).
         passkeys: false,
         privateCallsAuditable: false,
+        // No SIP_PORT: no gateway dials in (issue 51).
+        sip: null,
       },
     });
   });
