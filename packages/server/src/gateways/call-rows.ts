@@ -106,6 +106,18 @@ export function gatewayCallRows(db: Db) {
       await db.deleteFrom('gateway_calls').where('instance_id', '=', instanceId).execute();
     },
 
+    /**
+     * Removes the calls of every instance not in `alive` (a crashed or restarted process: its calls ended with
+     * it), as presence's sweep does for sockets; returns how many.
+     */
+    async sweepCalls(alive: string[]): Promise<number> {
+      const result = await db
+        .deleteFrom('gateway_calls')
+        .$if(alive.length > 0, (q) => q.where('instance_id', 'not in', alive))
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
     /** The calls now, oldest first, in every channel or in one. */
     async calls(channelId?: number): Promise<GatewayCall[]> {
       const rows = await db

@@ -13,7 +13,7 @@ import { connectRedis, heardPublisher, type RedisPair, type RedisState } from '.
 
 export interface ClusterDeps {
   config: Pick<Config, 'instanceId' | 'redisUrl' | 'redisKeyPrefix'>;
-  services: Pick<RealtimeServices, 'presence' | 'talkBursts'>;
+  services: Pick<RealtimeServices, 'presence' | 'talkBursts' | 'gateways'>;
   log: FastifyBaseLogger;
   /** This instance's sockets: their presence rows are written again if another instance removed them. */
   local: Map<string, LocalSocket>;
@@ -45,7 +45,10 @@ export class Cluster {
     const { services, log, local, config } = this.#deps;
     const { presence } = services;
     await this.registry.beat();
-    const removed = Date.now() < this.#keepOthersUntil ? 0 : await presence.sweep(await this.registry.alive());
+    const alive = Date.now() < this.#keepOthersUntil ? undefined : await this.registry.alive();
+    const removed = alive ? await presence.sweep(alive) : 0;
+    // A gateway's call held by an instance that is gone ended with it (issue 51).
+    if (alive) await services.gateways.sweepCalls(alive);
     await services.talkBursts.closeOrphans();
     if (removed > 0) log.info(`removed ${removed} presence row(s) of server instances that are gone`);
     // If this instance could not beat for a while (Redis unreachable), the others took it for dead and

@@ -27,7 +27,7 @@ export interface RealtimeServices {
   emergency: EmergencyAlerts;
   events: EventBus;
   /** SIP gateways' calls (issue 51): a channel's are among its peers. */
-  gateways: Pick<GatewayStore, 'calls'>;
+  gateways: Pick<GatewayStore, 'calls' | 'sweepCalls'>;
   geofenceWatch: GeofenceWatch;
   memberships: MembershipStore;
   positions: PositionStore;
