@@ -26,27 +26,35 @@
  * - The sndfile module writes `dump-{time}-dec.wav` (heard) and `dump-{time}-enc.wav` (sent) in `snd_path`,
  *   at the codec's rate and channels (Opus: 48 kHz, mono here), and fills in the WAV sizes only when the call ends.
  * - ctrl_tcp takes one connection at a time, and events go to that connection only.
+ *
+ * Its configuration and ports are written in baresip-config.ts, its ctrl_tcp client is baresip-control.ts.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
-import { createSocket } from 'node:dgram';
 import { mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import {
+  type AudioCodec,
+  accountLine,
+  baresipConfig,
+  freeRtpPorts,
+  freeSipPort,
+  freeTcpPort,
+} from './baresip-config.ts';
+import { type BaresipEvent, bounded, ControlChannel, until } from './baresip-control.ts';
 import { readWav, toneProfile, wavFormat, writeToneWav } from './wav.ts';
 
+export type { AudioCodec } from './baresip-config.ts';
+export type { BaresipEvent } from './baresip-control.ts';
 export { readWav, toneLevel, toneProfile, toneSeconds, writeToneWav, writeWav } from './wav.ts';
 
 export const BARESIP_BINARY = process.env.BARESIP_BINARY ?? 'baresip';
-const MODULE_PATH = process.env.BARESIP_MODULE_PATH ?? '/usr/lib/baresip/modules';
 
 /** Whether baresip can be run here (the tests that need it skip, naming it, when it cannot). */
 export function baresipAvailable(): boolean {
   const probe = spawnSync(BARESIP_BINARY, ['-h'], { encoding: 'utf8', timeout: 5000 });
   return probe.error === undefined && /baresip v/.test(`${probe.stdout}${probe.stderr}`);
 }
-
-export type AudioCodec = 'pcmu' | 'pcma' | 'opus';
 
 export interface BaresipOptions {
   /** The gateway's SIP login: the AOR's user and the digest username. */
@@ -76,18 +84,6 @@ export interface BaresipOptions {
   lifetimeSeconds?: number;
   /** Bound of each wait on baresip (start, a call's set-up, a hang-up), in ms. */
   timeoutMs?: number;
-}
-
-/** One ctrl_tcp event as baresip 1.0.0 sends it (event.c: event_encode_dict). */
-export interface BaresipEvent {
-  class: string;
-  type: string;
-  param?: string;
-  accountaor?: string;
-  direction?: 'incoming' | 'outgoing';
-  peeruri?: string;
-  id?: string;
-  [key: string]: unknown;
 }
 
 /** A refused or failed call: the SIP status of the final answer (401, 403, 404...) when there was one. */
@@ -151,17 +147,11 @@ export interface Baresip {
   output(): string;
 }
 
-/**
- * The account's names of the codecs: with `opus_stereo no`, baresip 1.0.0 registers Opus as opus/48000/1 (its
- * SDP still says opus/48000/2, as RFC 7587 wants), and an account naming opus/48000/2 finds no codec.
- */
 /** The phones of this process, ended with it (a worker that exits without `stop` leaves no baresip behind). */
 const running = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const child of running) child.kill('SIGKILL');
 });
-
-const CODEC_NAMES: Record<AudioCodec, string> = { pcmu: 'pcmu', pcma: 'pcma', opus: 'opus/48000/1' };
 
 export async function startBaresip(options: BaresipOptions): Promise<Baresip> {
   const host = options.host ?? '127.0.0.1';
@@ -189,15 +179,7 @@ export async function startBaresip(options: BaresipOptions): Promise<Baresip> {
     freeRtpPorts(host),
   ]);
   const uriParams = transport === 'tcp' ? ';transport=tcp' : '';
-  const aor = `sip:${options.login}@${host}${options.sipPort ? `:${options.sipPort}` : ''}`;
-  const accountParams = [
-    'regint=0',
-    options.secret ? `auth_pass=${options.secret}` : undefined,
-    `answermode=${options.autoAnswer ? 'auto' : 'manual'}`,
-    `audio_codecs=${codecs.map((codec) => CODEC_NAMES[codec]).join(',')}`,
-    'ptime=20',
-  ].filter(Boolean);
-  await writeFile(join(dir, 'accounts'), `<${aor}${uriParams}>;${accountParams.join(';')}\n`);
+  await writeFile(join(dir, 'accounts'), accountLine({ ...options, host, transport, codecs }));
   await writeFile(
     join(dir, 'config'),
     baresipConfig({ host, sipPort, controlPort, rtpPorts, play, source, record: options.record ?? false, dir }),
@@ -374,171 +356,6 @@ function refusal(param: string | undefined): CallRefused {
   return new CallRefused(status ? Number(status[1]) : undefined, reason);
 }
 
-function baresipConfig(options: {
-  host: string;
-  sipPort: number;
-  controlPort: number;
-  rtpPorts: [number, number];
-  play: string;
-  source: { rate: number; channels: number };
-  record: boolean;
-  dir: string;
-}): string {
-  const lines = [
-    'poll_method epoll',
-    `sip_listen ${options.host}:${options.sipPort}`,
-    // The SDP's address and the RTP sockets: the loopback address, not the machine's default route.
-    `net_interface ${options.host}`,
-    'call_local_timeout 30',
-    'call_max_calls 1',
-    `audio_source aufile,${options.play}`,
-    `ausrc_srate ${options.source.rate}`,
-    `ausrc_channels ${options.source.channels}`,
-    'audio_level no',
-    'ausrc_format s16',
-    'auplay_format s16',
-    'auenc_format s16',
-    'audec_format s16',
-    'audio_buffer 20-160',
-    `rtp_ports ${options.rtpPorts[0]}-${options.rtpPorts[1]}`,
-    'rtcp_mux no',
-    'jitter_buffer_delay 5-10',
-    'rtp_stats no',
-    `module_path ${MODULE_PATH}`,
-    // Modules by name only: no alsa or pulse (no audio device), no video, no NAT helpers.
-    ...['g711.so', 'opus.so', 'aufile.so', ...(options.record ? ['sndfile.so'] : [])].map((name) => `module ${name}`),
-    'module_tmp account.so',
-    'module_app menu.so',
-    'module_app ctrl_tcp.so',
-    `ctrl_tcp_listen ${options.host}:${options.controlPort}`,
-    `snd_path ${options.dir}`,
-    // Mono Opus both ways, as a radio gateway and Janus's AudioBridge use it (stereo=0;sprop-stereo=0).
-    'opus_bitrate 32000',
-    'opus_stereo no',
-    'opus_sprop_stereo no',
-  ];
-  return `${lines.join('\n')}\n`;
-}
-
-/** ctrl_tcp's connection: netstring frames ("{length}:{json},") each way. */
-class ControlChannel {
-  readonly events: BaresipEvent[] = [];
-  private buffer = Buffer.alloc(0);
-  private readonly responses: Array<(response: { ok: boolean; data: string }) => void> = [];
-  private readonly waiters = new Set<() => void>();
-  private queue: Promise<unknown> = Promise.resolve();
-  private closed = false;
-  private readonly socket: Socket;
-  private readonly fail: (what: string) => Error;
-
-  private constructor(socket: Socket, fail: (what: string) => Error) {
-    this.socket = socket;
-    this.fail = fail;
-    socket.on('data', (chunk: Buffer) => this.receive(chunk));
-    socket.on('close', () => {
-      this.closed = true;
-      for (const waiter of [...this.waiters]) waiter();
-    });
-    socket.on('error', () => {});
-  }
-
-  static async open(host: string, port: number, timeoutMs: number, fail: (what: string) => Error) {
-    const socket = await bounded(
-      new Promise<Socket>((resolve, reject) => {
-        const socket = tcpConnect({ host, port }, () => resolve(socket));
-        socket.once('error', reject);
-      }),
-      timeoutMs,
-      () => fail(`ctrl_tcp did not accept a connection on ${host}:${port}`),
-    );
-    return new ControlChannel(socket, fail);
-  }
-
-  /**
-   * One command at a time, each after the previous one's response: responses come in order but carry no token
-   * unless given one, and baresip 1.0.0's netstring reader (tcp_netstring.c) bounds a second frame of the same
-   * TCP read by the whole buffer's length rather than what is left of it, so two frames never share a write.
-   */
-  command(command: string, params: string | undefined, timeoutMs: number): Promise<string> {
-    const run = async () => {
-      if (this.closed) throw this.fail(`ctrl_tcp closed before "${command}"`);
-      const json = JSON.stringify(params === undefined ? { command } : { command, params });
-      const response = new Promise<{ ok: boolean; data: string }>((resolve) => this.responses.push(resolve));
-      this.socket.write(`${Buffer.byteLength(json)}:${json},`);
-      const { ok, data } = await bounded(response, timeoutMs, () => this.fail(`no response to "${command}"`));
-      if (!ok) throw this.fail(`"${command} ${params ?? ''}" failed: ${data}`);
-      return data;
-    };
-    const result = this.queue.then(run, run);
-    this.queue = result.catch(() => {});
-    return result;
-  }
-
-  /** `type` may name several types with "|"; the first matching event at or after `since` resolves. */
-  waitFor(
-    type: string,
-    match: ((event: BaresipEvent) => boolean) | undefined,
-    since: number | undefined,
-    timeoutMs: number,
-  ): Promise<BaresipEvent> {
-    const types = type.split('|');
-    const start = since ?? this.events.length;
-    const found = () =>
-      this.events.slice(start).find((event) => types.includes(event.type) && (match?.(event) ?? true));
-    return bounded(
-      new Promise<BaresipEvent>((resolve, reject) => {
-        const check = () => {
-          const event = found();
-          if (event) {
-            this.waiters.delete(check);
-            resolve(event);
-          } else if (this.closed) {
-            this.waiters.delete(check);
-            reject(this.fail(`ctrl_tcp closed while waiting for ${type}`));
-          }
-        };
-        this.waiters.add(check);
-        check();
-      }),
-      timeoutMs,
-      () =>
-        this.fail(
-          `no ${type} within ${timeoutMs} ms; events: ${this.events.map((event) => `${event.type}(${event.param ?? ''})`).join(', ')}`,
-        ),
-    );
-  }
-
-  close() {
-    this.socket.destroy();
-  }
-
-  private receive(chunk: Buffer) {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
-    for (;;) {
-      const colon = this.buffer.indexOf(':');
-      if (colon < 0) return;
-      const length = Number(this.buffer.toString('ascii', 0, colon));
-      if (this.buffer.length < colon + 1 + length + 1) return;
-      const message = JSON.parse(this.buffer.toString('utf8', colon + 1, colon + 1 + length));
-      this.buffer = this.buffer.subarray(colon + 1 + length + 1);
-      if (message.response) {
-        this.responses.shift()?.({ ok: message.ok === true, data: String(message.data ?? '') });
-      } else if (message.event) {
-        this.events.push(message as BaresipEvent);
-        for (const waiter of [...this.waiters]) waiter();
-      }
-    }
-  }
-}
-
-function bounded<T>(promise: Promise<T>, ms: number, error: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(error()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
 /** Resolves once `ready` holds after some output of the child (checked on each chunk it prints). */
 function waitForOutput(child: ChildProcess, ready: () => boolean): Promise<void> {
   return new Promise((resolve) => {
@@ -554,18 +371,6 @@ function waitForOutput(child: ChildProcess, ready: () => boolean): Promise<void>
   });
 }
 
-/**
- * Resolves once `condition` holds, checked every 50 ms (a file being written has no event to wait on), and
- * rejects with `error()` once `ms` have passed without it.
- */
-async function until(condition: () => Promise<boolean>, ms: number, error: () => Error): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw error();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 /** Whether libsndfile has written the WAV's RIFF size (it does so when it closes the file). */
 async function finished(path: string): Promise<boolean> {
   const file = await open(path, 'r');
@@ -576,46 +381,5 @@ async function finished(path: string): Promise<boolean> {
     return bytesRead === 8 && header.readUInt32LE(4) === size - 8;
   } finally {
     await file.close();
-  }
-}
-
-function freeTcpPort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-function udpPortFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = createSocket('udp4');
-    socket.once('error', () => resolve(false));
-    socket.bind(port, host, () => socket.close(() => resolve(true)));
-  });
-}
-
-/** A port free on both TCP and UDP: baresip listens for SIP on both. */
-async function freeSipPort(host: string): Promise<number> {
-  for (;;) {
-    const port = await freeTcpPort(host);
-    if (await udpPortFree(host, port)) return port;
-  }
-}
-
-/**
- * Ten UDP ports for the phone's RTP and RTCP, above Linux's ephemeral range (32768-60999) where free ports
- * handed out by the kernel land, and away from Janus's (20000-20999 shipped, 30000-53999 in tests) and
- * coturn's (49160-49999).
- */
-async function freeRtpPorts(host: string): Promise<[number, number]> {
-  for (;;) {
-    const base = 61_000 + Math.floor(Math.random() * 450) * 10;
-    const ports = Array.from({ length: 10 }, (_, i) => base + i);
-    const free = await Promise.all(ports.map((port) => udpPortFree(host, port)));
-    if (free.every(Boolean)) return [base, base + 9];
   }
 }
