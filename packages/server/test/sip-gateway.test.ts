@@ -6,8 +6,8 @@
  * - is listed among the channel's peers with its gateway mark (`user joined`, and `all_users` for a page that
  *   comes after);
  * - in DTMF mode: is heard by the page only after `*` (floor_taken names it) and no more after `#`; its take is
- *   kept in the voice history under its name; with the floor held by the page, its `*` is refused and it is not
- *   heard; it hears the page's tone;
+ *   kept in the voice history under its name; with the floor held by the page, its `*` is refused (it hears the busy
+ *   tone) and it is not heard; it hears the page's tone;
  * - in voice-activity mode: its voice takes the floor by itself and gives it back after the hang time;
  * - is hung up by an administrator (hangUpGatewayCall: a BYE).
  */
@@ -143,6 +143,8 @@ describe.skipIf(!available)('SIP gateways through Janus', () => {
     await press(page, alice);
     await phone.hears(PAGE_TONE, { seconds: 0.5, thresholdDb: -35 });
     await phone.sendDtmf('*');
+    // Refused: it hears the busy tone (425 Hz), and nobody hears it.
+    await phone.hears(425, { seconds: 0.2, thresholdDb: -30 });
     await silent(page, 'alice', [GATEWAY_TONE]);
     expect(alice.client.all('floor_taken').filter((claim: any) => claim.name === 'Radio Quai')).toHaveLength(1);
     await release(page, alice);
