@@ -43,11 +43,7 @@ export function migration(dialect: Dialect): Migration {
         .addColumn('channel_id', 'integer', (c) => c.notNull().references('channels.id').onDelete('cascade'))
         .addPrimaryKeyConstraint('gateway_channels_pk', ['gateway_id', 'channel_id'])
         .execute();
-      await db.schema
-        .createIndex('gateway_channels_channel')
-        .on('gateway_channels')
-        .column('channel_id')
-        .execute();
+      await db.schema.createIndex('gateway_channels_channel').on('gateway_channels').column('channel_id').execute();
       await db.schema
         .createTable('gateway_calls')
         .addColumn('call_id', 'text', (c) => c.primaryKey())
