@@ -45,8 +45,11 @@ const MAX_TCP_MESSAGE = 64 * 1024;
 interface FlowState {
   flow: Flow;
   core: Core.UserAgentCore;
-  /** The dialled user of the request being handed to the core (the core accepts requests for its AOR only). */
-  dialled: string;
+  /**
+   * The dialled user of the request being handed to the core (the core accepts requests for its AOR only):
+   * undefined for a Request-URI without a user, as a REGISTER's is (it names the domain, RFC 3261 §10.2).
+   */
+  dialled: string | undefined;
   lastSeen: number;
   calls: number;
 }
@@ -98,7 +101,8 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
     state.core = new Core.UserAgentCore(
       {
         get aor() {
-          return new URI('sip', state.dialled, options.publicAddress, port);
+          // SIP.js types a URI's user as a string, but builds URIs without one (`sip:host`) and compares them so.
+          return new URI('sip', state.dialled as string, options.publicAddress, port);
         },
         contact: { pubGruu: undefined, tempGruu: undefined, uri: contact, toString: () => `<${contact.toString()}>` },
         displayName: 'Talkgroup',
@@ -157,8 +161,10 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
         state.core.replyStateless(message, { statusCode: 503, extraHeaders: ['Retry-After: 60'] });
         return;
       }
-      // Requests inside a dialog name our Contact; the others name the channel's number (or the gateway's AOR).
-      state.dialled = message.toTag ? 'talkgroup' : number || 'talkgroup';
+      // Requests inside a dialog name our Contact; the others pass SIP.js's AOR check whatever user they name (a
+      // channel's number, or none at all: a REGISTER names the domain alone, RFC 3261 §10.2) and are answered
+      // by gateway-calls.ts, which audits a number that names no channel.
+      state.dialled = message.toTag ? 'talkgroup' : message.ruri?.user;
       try {
         state.core.receiveIncomingRequestFromTransport(message);
       } catch (error) {
