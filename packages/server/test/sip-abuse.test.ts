@@ -385,6 +385,7 @@ describe('SIP INFO DTMF through Janus', () => {
     await info(3, '*');
     const taken = await alice.next('floor_taken', (claim) => claim.name === 'Radio Quai');
     expect(taken.room).toBe(world.red.rtcSession);
+    expect(alice.all('floor_idle')).toEqual([]);
     await info(4, '#');
     await alice.next('floor_idle');
 

@@ -73,7 +73,7 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
   const flows = new Map<string, FlowState>();
   const tcpSockets = new Map<string, net.Socket>();
   const counts = new Map<string, { minute: number; count: number; said: boolean }>();
-  const udp = dgram.createSocket(options.host.includes(':') ? 'udp6' : 'udp4');
+  let udp = udpSocket();
   const keyOf = (flow: Flow) => `${flow.transport}:${flow.ip}:${flow.port}`;
 
   function sendOn(flow: Flow, message: string): Promise<void> {
@@ -174,12 +174,17 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
       state.core.receiveIncomingResponseFromTransport(message);
   }
 
-  udp.on('message', (data, from) => {
-    // Keep-alives (a CRLF, RFC 5626) and anything too small to be SIP.
-    if (data.length < 20) return;
-    receive(data.toString('utf8'), { transport: 'udp', ip: from.address, port: from.port }, port);
-  });
-  udp.on('error', (error) => log.error({ err: error }, 'the SIP UDP socket failed'));
+  /** A UDP socket for SIP (a closed one cannot be bound again: a new one for each attempt at a port). */
+  function udpSocket(): dgram.Socket {
+    const socket = dgram.createSocket(options.host.includes(':') ? 'udp6' : 'udp4');
+    socket.on('message', (data, from) => {
+      // Keep-alives (a CRLF, RFC 5626) and anything too small to be SIP.
+      if (data.length < 20) return;
+      receive(data.toString('utf8'), { transport: 'udp', ip: from.address, port: from.port }, port);
+    });
+    socket.on('error', (error) => log.error({ err: error }, 'the SIP UDP socket failed'));
+    return socket;
+  }
 
   const tcp = net.createServer((socket) => {
     const flow: Flow = { transport: 'tcp', ip: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 };
@@ -244,6 +249,7 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
     });
     if (listening) break;
     await new Promise<void>((resolve) => udp.close(() => resolve()));
+    udp = udpSocket();
     port = 0;
   }
 
