@@ -105,6 +105,12 @@ export class RtpRelay {
   #lastEventTimestamp: number | undefined;
   /** Counters (bench and tests): packets from the gateway, to Janus, from Janus, to the gateway. */
   readonly counts = { fromGateway: 0, toJanus: 0, fromJanus: 0, toGateway: 0, refused: 0 };
+  /**
+   * When the channel's sound last began going to the gateway (epoch ms, sub-millisecond): the first packet with
+   * sound after a silent one or a gap. bench:gateway times a page's press to it; nothing in the server reads it.
+   */
+  soundBeganAt = 0;
+  #sounding = false;
 
   constructor(options: RelayOptions) {
     this.#options = options;
@@ -204,7 +210,11 @@ export class RtpRelay {
     const { codec } = this.#options;
     const sound =
       codec === 'opus' ? packet.payload.length > OPUS_SILENCE_BYTES : g711Level(codec, packet.payload) > SILENCE_LEVEL;
-    if (sound) this.#lastSoundAt = now;
+    if (sound) {
+      if (!this.#sounding || now - this.#lastSoundAt > SPURT_GAP_MS) this.soundBeganAt = performance.timeOrigin + now;
+      this.#lastSoundAt = now;
+    }
+    this.#sounding = sound;
     if (this.#options.quietBetween && now - this.#lastSoundAt > QUIET_HANGOVER_MS) {
       this.#lastJanusTimestamp = undefined;
       return;
