@@ -266,15 +266,15 @@ describe.each(databases)('SIP abuse on %s', (dialect) => {
   const reasons = async () => (await refusals(app, admin)).map((entry) => entry.changes.reason.after);
 
   it('answers the INVITEs of an address past its rate with 503 and Retry-After, audited once, the first ones challenged', async () => {
-    // The rate is counted by the minute of the clock: a burst that straddles two minutes is counted in both.
-    const intoMinute = Date.now() % 60_000;
-    if (intoMinute > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
     const uri = `sip:${alpha}@127.0.0.1:${sip.server}`;
     const statuses: number[] = [];
     for (let i = 0; i < REQUESTS_PER_MINUTE + 2; i++) {
       const callId = token();
       const fromTag = token();
-      const branch = sip.send({ method: 'INVITE', uri, callId, cseq: 1, fromTag, body: offer('127.0.0.1', 4000) });
+      const request = { method: 'INVITE', uri, callId, cseq: 1, fromTag, body: offer('127.0.0.1', 4000) };
+      const branch = sip.send(request);
+      // A retransmission (the same transaction: its answer was lost) is not counted again.
+      if (i === 0) sip.send({ ...request, branch });
       const answer = await sip.answer(callId, 1, 'INVITE');
       statuses.push(answer.statusCode ?? 0);
       if (answer.statusCode === 401) expect(answer.getHeader('www-authenticate')).toMatch(/^Digest /);

@@ -72,7 +72,12 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
   const loggers = loggerFactory(log);
   const flows = new Map<string, FlowState>();
   const tcpSockets = new Map<string, net.Socket>();
-  const counts = new Map<string, { minute: number; count: number; said: boolean }>();
+  /**
+   * Per address: when its last INVITEs and REGISTERs came (the last minute's, a sliding window), their Via
+   * branches (a retransmission of a request already counted is not counted again: UDP resends a request whose
+   * answer was lost), and when it was last said to be over its rate.
+   */
+  const counts = new Map<string, { times: number[]; branches: Set<string>; saidAt: number }>();
   let udp = udpSocket();
   const keyOf = (flow: Flow) => `${flow.transport}:${flow.ip}:${flow.port}`;
 
@@ -131,19 +136,26 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
     return state;
   }
 
-  /** Whether this address may send one more INVITE or REGISTER this minute. */
-  function allowed(flow: Flow, method: string, number: string): boolean {
-    const minute = Math.floor(Date.now() / 60_000);
+  /** Whether this address may send one more INVITE or REGISTER: fewer than the rate within the last minute. */
+  function allowed(flow: Flow, message: Core.IncomingRequestMessage, number: string): boolean {
+    const now = Date.now();
     let count = counts.get(flow.ip);
-    if (!count || count.minute !== minute) {
-      count = { minute, count: 0, said: false };
+    if (!count) {
+      count = { times: [], branches: new Set(), saidAt: 0 };
       counts.set(flow.ip, count);
     }
-    count.count++;
-    if (count.count <= options.requestsPerMinute) return true;
-    if (!count.said) {
-      count.said = true;
-      handlers.limited(flow, method, number);
+    while (count.times.length > 0 && now - count.times[0] >= 60_000) count.times.shift();
+    if (count.times.length === 0) count.branches.clear();
+    const branch = message.viaBranch;
+    if (branch && count.branches.has(branch)) return true;
+    if (count.times.length < options.requestsPerMinute) {
+      count.times.push(now);
+      if (branch) count.branches.add(branch);
+      return true;
+    }
+    if (now - count.saidAt >= 60_000) {
+      count.saidAt = now;
+      handlers.limited(flow, message.method, number);
     }
     return false;
   }
@@ -157,7 +169,7 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
       for (const header of ['from', 'to', 'call-id', 'cseq', 'via']) if (!message.hasHeader(header)) return;
       const number = message.ruri?.user ?? '';
       const initial = !message.toTag && (message.method === 'INVITE' || message.method === 'REGISTER');
-      if (initial && !allowed(flow, message.method, number)) {
+      if (initial && !allowed(flow, message, number)) {
         state.core.replyStateless(message, { statusCode: 503, extraHeaders: ['Retry-After: 60'] });
         return;
       }
@@ -260,8 +272,8 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
         state.core.dispose();
         flows.delete(key);
       }
-    const minute = Math.floor(now / 60_000);
-    for (const [ip, count] of counts) if (count.minute !== minute) counts.delete(ip);
+    for (const [ip, count] of counts)
+      if ((count.times.at(-1) ?? 0) < now - 60_000 && count.saidAt < now - 60_000) counts.delete(ip);
   }, 60_000);
   sweep.unref();
 
