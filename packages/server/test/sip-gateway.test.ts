@@ -5,6 +5,7 @@
  *
  * - is listed among the channel's peers with its gateway mark (`user joined`, and `all_users` for a page that
  *   comes after);
+ * - gets no RTP at all while nobody talks (a radio keys on RTP);
  * - in DTMF mode: is heard by the page only after `*` (floor_taken names it) and no more after `#`; its take is
  *   kept in the voice history under its name; with the floor held by the page, its `*` is refused (it hears the busy
  *   tone) and it is not heard; it hears the page's tone;
@@ -117,6 +118,10 @@ describe.skipIf(!available)('SIP gateways through Janus', () => {
       expect.objectContaining({ callId: call.id, gatewayName: 'Radio Quai', channelId: world.red.id, codec: 'pcmu' }),
     ]);
 
+    // A radio keys its transmitter on RTP: while nobody talks, the channel's silence from Janus is not sent to it.
+    const relay = world.app.sip?.relayOf(call.id ?? '');
+    await expect.poll(() => relay?.counts.fromJanus ?? 0, MEDIA_WAIT).toBeGreaterThan(25);
+    expect(relay?.counts.toGateway).toBe(0);
     // Without the floor, its tone reaches nobody.
     await silent(page, 'alice', [GATEWAY_TONE]);
     await phone.sendDtmf('*');
