@@ -8,3 +8,8 @@ import type { RoomPeer } from '@talkgroup/protocol';
 export function isGatewayPeer(peer: Pick<RoomPeer, 'id' | 'gateway'>): boolean {
   return peer.gateway !== undefined || peer.id.startsWith('sip:');
 }
+
+/** What the roster keeps of a peer: a gateway's call keeps its mark, so that the page shows it and nothing connects to it. */
+export function rosterEntry(peer: RoomPeer): Pick<RoomPeer, 'name' | 'userId' | 'mode' | 'gateway'> {
+  return { name: peer.name, userId: peer.userId, mode: peer.mode, ...(peer.gateway ? { gateway: peer.gateway } : {}) };
+}

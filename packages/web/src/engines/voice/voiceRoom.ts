@@ -15,6 +15,7 @@
  * Framework-free on purpose: React reads it through subscribe/getSnapshot (useSyncExternalStore).
  */
 import type { JoinAnswer, RoomPeer, ServerToClientEvents } from '@talkgroup/protocol';
+import { rosterEntry } from './gatewayPeer.ts';
 import { playLinkTone } from './linkTones.ts';
 import { type MediaProblem, openLocalMedia, takeMicTrack } from './localMedia.ts';
 import { MeshTransport } from './meshTransport.ts';
@@ -29,11 +30,6 @@ import type { IceSettings, VoiceTransport } from './voiceTransport.ts';
 export type { MediaProblem } from './localMedia.ts';
 export { classifyMediaError } from './localMedia.ts';
 export type { PeerState, RoomSocket, VoiceRoomOptions, VoiceRoomState } from './voiceRoomState.ts';
-
-/** What the roster keeps of a peer: a gateway's call keeps its mark, so that the page shows it and nothing connects to it. */
-function rosterEntry(peer: RoomPeer): Pick<RoomPeer, 'name' | 'userId' | 'mode' | 'gateway'> {
-  return { name: peer.name, userId: peer.userId, mode: peer.mode, ...(peer.gateway ? { gateway: peer.gateway } : {}) };
-}
 
 export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   private readonly options: VoiceRoomOptions;
