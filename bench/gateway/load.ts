@@ -114,7 +114,7 @@ export async function measureLoad(options: {
   windowMs: number;
   tone: string;
   progress: (text: string) => void;
-}): Promise<{ rows: LoadRow[]; established: number; failures: string[]; setupSeconds: number }> {
+}): Promise<{ rows: LoadRow[]; established: number; failures: string[]; retried: string[]; setupSeconds: number }> {
   const { calls, windowMs, progress } = options;
   const sipPort = await freeSipPort();
   // The server as `npm start` runs it, in a process of its own: its CPU and memory are its own.
@@ -133,6 +133,7 @@ export async function measureLoad(options: {
   const admin = await createAdmin(server);
   const rows: LoadRow[] = [];
   const failures: string[] = [];
+  const retried: string[] = [];
   await pause(2000);
   progress('load: idle');
   rows.push(await window('idle: no call', 0, 0, pids, windowMs));
@@ -156,24 +157,35 @@ export async function measureLoad(options: {
             admin.token,
           );
           if (made.status !== 200) throw new Error(`createGateway: ${JSON.stringify(made.body)}`);
-          let phone: Baresip | undefined;
-          try {
-            phone = await startBaresip({
-              login: `radio-${index + 1}`,
-              secret: made.body.secret,
-              sipPort,
-              play: options.tone,
-              codecs: ['pcmu'],
-              lifetimeSeconds: 900,
-              timeoutMs: 30_000,
-            });
-            await phone.dial(channelNumber(channel as never) ?? '');
-            phones.push({ phone, channel: index % channels.length });
-            progress('.');
-          } catch (error) {
-            failures.push(String((error as Error).message).split('\n')[0]);
-            await phone?.stop();
-            progress('x');
+          // A phone that fails to start (another run's process took the port it had found free) gets a second try.
+          for (let attempt = 1; attempt <= 2; attempt += 1) {
+            let phone: Baresip | undefined;
+            try {
+              phone = await startBaresip({
+                login: `radio-${index + 1}`,
+                secret: made.body.secret,
+                sipPort,
+                play: options.tone,
+                codecs: ['pcmu'],
+                lifetimeSeconds: 900,
+                timeoutMs: 30_000,
+              });
+              await phone.dial(channelNumber(channel as never) ?? '');
+              phones.push({ phone, channel: index % channels.length });
+              progress('.');
+              return;
+            } catch (error) {
+              await phone?.stop();
+              // The first line says what failed, the last what baresip printed last.
+              const lines = String((error as Error).message)
+                .split('\n')
+                .filter((line) => line.trim());
+              const reason = `${lines[0].replace(/^baresip \(.*?\): /, '')} (${lines.at(-1)?.trim()})`;
+              if (attempt === 2) {
+                failures.push(reason);
+                progress('x');
+              } else retried.push(reason);
+            }
           }
         }),
       );
@@ -198,7 +210,7 @@ export async function measureLoad(options: {
     progress(', talking');
     rows.push(await window('calls up, one talker a channel', phones.length, talking, pids, windowMs));
     progress('\n');
-    return { rows, established: phones.length, failures, setupSeconds };
+    return { rows, established: phones.length, failures, retried, setupSeconds };
   } finally {
     await Promise.all(phones.map(({ phone }) => phone.stop()));
     await server.stop();

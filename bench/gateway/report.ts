@@ -16,7 +16,9 @@ export interface GatewayResults {
     grantToPage: number[];
     pageToGateway: number[];
   };
-  load: { rows: LoadRow[]; established: number; failures: string[]; setupSeconds: number } | undefined;
+  load:
+    | { rows: LoadRow[]; established: number; failures: string[]; retried: string[]; setupSeconds: number }
+    | undefined;
 }
 
 const LABELS: Record<keyof GatewayResults['figures'], string> = {
@@ -68,6 +70,7 @@ export function printReport(results: GatewayResults): void {
             established: load.established,
             setupSeconds: round(load.setupSeconds),
             failures: load.failures,
+            retried: load.retried,
             states: load.rows.map((row) => ({
               state: row.state,
               calls: row.calls,
@@ -103,6 +106,9 @@ export function printReport(results: GatewayResults): void {
   if (!load) return;
   console.log(
     `\n${load.established} gateway calls at once (baresip, PCMU, a 1 kHz tone each), set up in ${fixed(load.setupSeconds)} s` +
+      (load.retried.length
+        ? `; ${load.retried.length} started on a second try (${[...new Set(load.retried)].join('; ')})`
+        : '') +
       (load.failures.length ? `; ${load.failures.length} failed: ${[...new Set(load.failures)].join('; ')}` : ''),
   );
   console.log(
