@@ -7,7 +7,7 @@
  */
 
 import { channelNumber } from '@talkgroup/protocol';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Baresip, baresipAvailable, CallRefused, startBaresip } from './baresip.ts';
 import { type Account, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { portBlock } from './janus-harness.ts';
