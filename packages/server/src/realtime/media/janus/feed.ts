@@ -18,6 +18,9 @@
  * Janus is the truth: what each reconcile reads there (the forwarders, the relays, who talks in the mixer) and
  * the change it applies, under the channel's lock, so that app instances holding different talkers agree and
  * nothing a dead instance left stays.
+ *
+ * A talker leaving the air is forwarded a moment longer (AIR_TAIL_MS), so that every listener's decoder hears
+ * its encoder fall silent: see there why.
  */
 import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
@@ -44,6 +47,24 @@ interface Forwarder {
   ssrc?: number;
 }
 
+/**
+ * How long a talker's voice is still forwarded after it leaves the air (issue 51: every voice at one level).
+ *
+ * A listener decodes the channel's every talker with one Opus decoder (the mountpoint's one stream, its
+ * sequence numbers made continuous by Janus), while each talker's browser encodes with an encoder of its own
+ * that goes on between its transmissions: its microphone off, it encodes silence, then DTX. Opus codes each
+ * frame partly against the frames before it, so a decoder must have followed the same frames as the encoder.
+ * A forward stopped at the release cut the talker's fall to silence short: the decoders stayed where its voice
+ * was, and the next transmission's first frames, coded against silence, came out of them up to 10 dB too loud,
+ * clipped at full scale, for about a tenth of a second. Measured at a member's phone with the test tone: about
+ * one transmission in eight after the channel's first (the first meets a fresh decoder), whoever talked; a
+ * level read over those frames put the desk's "Talk on" 7.2 dB and its all call 8.7 dB above a member whose
+ * voice came first. On the mesh each talker has a decoder of its own that hears everything, and nothing of the
+ * kind happens. A quarter of a second of the talker's silence reaches every decoder (DTX begins after 200 ms);
+ * a little more covers a busy machine. Any other change in the channel (the next talker) ends the tail at once.
+ */
+export const AIR_TAIL_MS = 300;
+
 /** A fresh SSRC for a forward: the mountpoint sees a new source and keeps its listeners' streams whole. */
 const freshSsrc = () => randomInt(0x10000, 0x70000000);
 
@@ -69,7 +90,7 @@ export function janusFeed(deps: {
     });
   }
 
-  async function reconcile(backend: JanusBackend, channelId: number, change?: AirChange): Promise<void> {
+  async function reconcile(backend: JanusBackend, channelId: number, changes: AirChange[]): Promise<void> {
     const { videoroom, audiobridge } = await backend.control();
     const secret = secretOf(channelId);
     const [published, participants, bridged] = await Promise.all([
@@ -95,10 +116,11 @@ export function janusFeed(deps: {
       const mid = midOf(participants.find((participant) => participant.id === publisher_id)?.display);
       if (mid) onAir.set(publisher_id, mid);
     }
-    if (change?.kind === 'publisher') {
-      if (change.on) onAir.set(change.publisherId, change.mid);
-      else onAir.delete(change.publisherId);
-    }
+    for (const change of changes)
+      if (change.kind === 'publisher') {
+        if (change.on) onAir.set(change.publisherId, change.mid);
+        else onAir.delete(change.publisherId);
+      }
     const patched = deps.patched(channelId);
     const state = bridged ? await rooms.bridgeState(backend, channelId) : { present: 0, talkers: 0 };
     const mixing = patched || state.talkers > 0 || onAir.size > 1;
@@ -199,13 +221,48 @@ export function janusFeed(deps: {
       await rooms.destroyBridgeIfUnused(backend, channelId, () => deps.patched(channelId));
   }
 
+  const run = (backend: JanusBackend, channelId: number, changes: AirChange[]) =>
+    store.exclusive(`feed:${channelId}`, () => reconcile(backend, channelId, changes));
+
+  /** By channel: the talkers that left the air and are still forwarded (AIR_TAIL_MS), until the timer ends. */
+  const tails = new Map<number, { backend: JanusBackend; changes: AirChange[]; timer: NodeJS.Timeout }>();
+
+  /** The channel's talkers still in their tail: taken now, to be applied with the next change. */
+  function tailsOf(backend: JanusBackend, channelId: number): AirChange[] {
+    const tail = tails.get(channelId);
+    if (!tail) return [];
+    clearTimeout(tail.timer);
+    tails.delete(channelId);
+    if (tail.backend === backend) return tail.changes;
+    // The channel moved to another Janus meanwhile: the old one's forwards end there.
+    void run(tail.backend, channelId, tail.changes).catch(() => {});
+    return [];
+  }
+
   return {
     /**
      * A change on the air in the channel (a grant, a release; a patch made or ended: no change), applied with
-     * whatever else is on the air now, under the channel's lock.
+     * whatever else is on the air now, under the channel's lock. A talker leaving the air resolves at once and
+     * is taken off AIR_TAIL_MS later, or with the next change in the channel if one comes first: the next
+     * talker is never held back, and is not mixed with the one before. (The tail is this instance's to know: a
+     * talker granted on another instance within it finds two on the air, and the mixer carries both until the
+     * tail ends, a quarter of a second.)
      */
     apply(backend: JanusBackend, channelId: number, change?: AirChange): Promise<void> {
-      return store.exclusive(`feed:${channelId}`, () => reconcile(backend, channelId, change));
+      const earlier = tailsOf(backend, channelId);
+      if (change?.kind === 'publisher' && !change.on) {
+        const changes = [...earlier, change];
+        const timer = setTimeout(() => {
+          tails.delete(channelId);
+          run(backend, channelId, changes).catch((error) =>
+            deps.log.warn({ err: error, channelId }, 'could not take a talker off the air'),
+          );
+        }, AIR_TAIL_MS);
+        timer.unref();
+        tails.set(channelId, { backend, changes, timer });
+        return Promise.resolve();
+      }
+      return run(backend, channelId, change ? [...earlier, change] : earlier);
     },
   };
 }
