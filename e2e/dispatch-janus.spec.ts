@@ -2,14 +2,15 @@
  * The dispatch console through the media server (issues 26 and 27), in real Chromium with fake microphones: the
  * desk's all call is heard in two channels that go through Janus and recorded once, listed in both channels'
  * histories, and two channels patched from the console carry a member's voice from one to the other until the
- * desk unpatches them.
+ * desk unpatches them. The desk's voice arrives at a member's level, as on the mesh (issue 51).
  */
+import type { Locator } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
-import { hold, monitor, peakIn, peerIn, silenceIn } from './dispatch-support.ts';
+import { arrivingLevelDecoded, decibelsApart, hold, monitor, peakIn, peerIn, silenceIn } from './dispatch-support.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { janusDeployment, stopLeftovers, transportOf } from './media-servers.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
-import { heardAbove, openAs, type RoomPage, silentBelow, TONE_WAV } from './room-support.ts';
+import { heardAbove, openAs, type RoomPage, roomUrl, silentBelow, TONE_WAV } from './room-support.ts';
 
 const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
@@ -101,6 +102,63 @@ test('through Janus, an all call is heard in two channels, and a patch carries a
       await d.page.waitForTimeout(200);
     }
     await releaseAli();
+  } finally {
+    for (const page of pages) await page.close();
+    await deployment.stop();
+  }
+});
+
+test("through Janus, the desk's voice arrives at a member's level, talking on one channel and in an all call", async ({
+  browser,
+}) => {
+  const deployment = await janusDeployment();
+  const { server, seed } = deployment;
+  const pages: RoomPage[] = [];
+  try {
+    const alpha = await seed.channel();
+    const desk = await seed.member({ firstName: 'Dana', lastName: 'Level', role: 'dispatcher' });
+    const ali = await seed.member({ firstName: 'Ali', lastName: 'Hears' });
+    const bea = await seed.member({ firstName: 'Bea', lastName: 'Talks' });
+    await seed.addToChannel(alpha.id, [desk.id, ali.id, bea.id]);
+    const d = await openAs(browser, server.baseURL, desk);
+    const a = await openAs(browser, server.baseURL, ali, { viewport: PHONE });
+    const b = await openAs(browser, server.baseURL, bea);
+    pages.push(d, a, b);
+    await d.page.goto('/dispatch');
+    await monitor(d.page, [alpha.name]);
+    await a.page.goto(`/talk/${alpha.id}`);
+    await b.page.goto(roomUrl(alpha.rtcSession));
+    await expect(transportOf(a.page)).toHaveText('Voice through the server');
+    await expect(transportOf(b.page)).toHaveText('Voice through the server');
+    // Ali's phone receives the channel's one stream from the media server, whoever talks: one decoder for all.
+    const mix = await peerIn(a.page, alpha.rtcSession, desk.id);
+    const quiet = await silenceIn(a.page, alpha.rtcSession, mix);
+    const talking = a.page.getByTestId('talking-now');
+
+    // Each voice in turn, from the same fake microphone: measured on Ali's phone from the moment it is heard
+    // (a burst at a transmission's start counts), then silence again before the next.
+    const arriving = async (who: string, button: Locator) => {
+      const release = await hold(button.page(), button);
+      await expect(talking).toContainText(who);
+      await expect.poll(() => peakIn(a.page, alpha.rtcSession, mix)).toBeGreaterThan(heardAbove(quiet));
+      const level = await arrivingLevelDecoded(a.page, alpha.rtcSession, mix);
+      await release();
+      await expect(talking).not.toContainText(who);
+      await expect.poll(() => peakIn(a.page, alpha.rtcSession, mix)).toBeLessThan(silentBelow(quiet));
+      return level;
+    };
+    // A member's voice: the reference (the channel's first transmission, on a fresh decoder).
+    const member = await arriving('Bea Talks', b.page.getByRole('button', { name: 'Push to talk' }));
+    // The desk on the channel, then in an all call, each after another transmission: within 3 dB of the
+    // member. A talker's forward used to stop at the release, and the next transmission's start then came out
+    // of the listeners' decoders up to 10 dB loud (feed.ts, AIR_TAIL_MS).
+    const talk = await arriving('Dana Level', d.page.getByRole('button', { name: `Talk on ${alpha.name}` }));
+    expect(decibelsApart(talk, member)).toBeLessThan(3);
+    const allCall = await arriving('Dana Level', d.page.getByRole('button', { name: 'All call' }));
+    expect(decibelsApart(allCall, member)).toBeLessThan(3);
+    // And the member again, after the desk.
+    const again = await arriving('Bea Talks', b.page.getByRole('button', { name: 'Push to talk' }));
+    expect(decibelsApart(again, member)).toBeLessThan(3);
   } finally {
     for (const page of pages) await page.close();
     await deployment.stop();

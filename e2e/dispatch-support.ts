@@ -28,6 +28,54 @@ export function deskLevel(page: Page, room: string): Promise<number> {
   return page.evaluate((key) => window.__talkgroupDispatch?.level(key) ?? -1, room);
 }
 
+/**
+ * The level a peer's voice arrives with at `page` on the mesh: the loudest of a few reads of the audio level
+ * the received RTP packets carry (RFC 6464, set by the sender from what it encoded). A steady tone gives a
+ * steady level, which a busy receiving machine's playout (concealment, a late read) does not change.
+ */
+export async function arrivingLevel(page: Page, room: string, peerId: string): Promise<number> {
+  let level = 0;
+  for (let read = 0; read < 8; read++) {
+    level = Math.max(
+      level,
+      await page.evaluate(([key, id]) => window.__talkgroupRooms?.[key]?.rtpLevel(id) ?? 0, [room, peerId] as const),
+    );
+    await page.waitForTimeout(250);
+  }
+  return level;
+}
+
+/**
+ * The level a channel's voice arrives with at `page` through the media server: the loudest of a few reads of
+ * its loudest 50 ms over the last ~0.7 s (`recentLevel`: a sine's peak for its power), four reads from the
+ * moment it is heard, about three seconds. The packets the media server relays carry no audio level (the
+ * VideoRoom forwards them without RFC 6464's extension), so what the page decoded is measured: a burst of a
+ * tenth of a second at the start of a transmission counts, a few milliseconds upset by a busy machine's
+ * jitter buffer do not.
+ */
+export async function arrivingLevelDecoded(page: Page, room: string, peerId: string): Promise<number> {
+  // room-support.ts types the rooms' diagnostics as the tests used them before `recentLevel`.
+  let level = 0;
+  for (let read = 0; read < 4; read++) {
+    level = Math.max(
+      level,
+      await page.evaluate(
+        ([key, id]) =>
+          (window.__talkgroupRooms?.[key] as { recentLevel?(peerId: string): number } | undefined)?.recentLevel?.(id) ??
+          0,
+        [room, peerId] as const,
+      ),
+    );
+    await page.waitForTimeout(650);
+  }
+  return level;
+}
+
+/** How far apart two levels are, in decibels (either way). */
+export function decibelsApart(level: number, reference: number): number {
+  return Math.abs(20 * Math.log10(Math.max(1e-6, level) / Math.max(1e-6, reference)));
+}
+
 /** Holds a button down with the mouse until `up` is called. */
 export async function hold(page: Page, button: ReturnType<Page['getByRole']>): Promise<() => Promise<void>> {
   await button.hover();

@@ -6,7 +6,17 @@
  * alerts are both named. The monitor list follows the dispatcher to another browser.
  */
 import { chromiumLaunchOptions } from './chromium.ts';
-import { deskLevel, deskPeak, hold, monitor, peakIn, peerIn, silenceIn } from './dispatch-support.ts';
+import {
+  arrivingLevel,
+  decibelsApart,
+  deskLevel,
+  deskPeak,
+  hold,
+  monitor,
+  peakIn,
+  peerIn,
+  silenceIn,
+} from './dispatch-support.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { heardAbove, openAs, roomUrl, TONE_WAV } from './room-support.ts';
@@ -236,23 +246,6 @@ test('a member gets the not-found page at /dispatch; a dispatcher finds it in th
   }
 });
 
-/**
- * The level a peer's voice arrives with at `page`: the loudest of a few reads of the audio level the received
- * RTP packets carry (RFC 6464, set by the sender from what it encoded). A steady tone gives a steady level,
- * which a busy receiving machine's playout (concealment, a late read) does not change.
- */
-async function arrivingLevel(page: import('@playwright/test').Page, room: string, peerId: string): Promise<number> {
-  let level = 0;
-  for (let read = 0; read < 8; read++) {
-    level = Math.max(
-      level,
-      await page.evaluate(([key, id]) => window.__talkgroupRooms?.[key]?.rtpLevel(id) ?? 0, [room, peerId] as const),
-    );
-    await page.waitForTimeout(250);
-  }
-  return level;
-}
-
 test("the desk's voice arrives at a member's page at a member's level, talking on one channel and in an all call", async ({
   browser,
   server,
@@ -282,18 +275,17 @@ test("the desk's voice arrives at a member's page at a member's level, talking o
     const member = await arrivingLevel(a.page, alpha.rtcSession, beaAtAli);
     await release();
 
-    const within3dB = (level: number) => Math.abs(20 * Math.log10(level / member));
     // The desk talks on the channel: the same fake microphone, the same level within 3 dB.
     release = await hold(d.page, d.page.getByRole('button', { name: `Talk on ${alpha.name}` }));
     await expect.poll(() => peakIn(a.page, alpha.rtcSession, deskAtAli)).toBeGreaterThan(heardAbove(quietDesk));
-    expect(within3dB(await arrivingLevel(a.page, alpha.rtcSession, deskAtAli))).toBeLessThan(3);
+    expect(decibelsApart(await arrivingLevel(a.page, alpha.rtcSession, deskAtAli), member)).toBeLessThan(3);
     await release();
 
     // And in an all call.
     await expect.poll(() => peakIn(a.page, alpha.rtcSession, deskAtAli)).toBeLessThan(heardAbove(quietDesk));
     release = await hold(d.page, d.page.getByRole('button', { name: 'All call' }));
     await expect.poll(() => peakIn(a.page, alpha.rtcSession, deskAtAli)).toBeGreaterThan(heardAbove(quietDesk));
-    expect(within3dB(await arrivingLevel(a.page, alpha.rtcSession, deskAtAli))).toBeLessThan(3);
+    expect(decibelsApart(await arrivingLevel(a.page, alpha.rtcSession, deskAtAli), member)).toBeLessThan(3);
     await release();
   } finally {
     for (const page of [d, a, b]) await page.close();

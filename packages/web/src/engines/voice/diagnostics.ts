@@ -28,6 +28,11 @@ export interface VoiceRoomDiagnostics {
   /** Peak level (0..1) of a peer's received audio over the last ~0.68 s: one read that a slow poll cannot miss. */
   recentPeak(peerId: string): number;
   /**
+   * The level of the loudest 50 ms of a peer's received audio over the last ~0.68 s (a sine's peak for its
+   * power): what a voice arrives with, where a glitch of a few milliseconds would raise the peak.
+   */
+  recentLevel(peerId: string): number;
+  /**
    * The audio level (0..1) of the last RTP packets received from a peer, as the receiver reports it
    * (before the jitter buffer's playout and Web Audio): the bench's point between network and ear.
    */
@@ -173,6 +178,7 @@ export function attachDiagnostics(engine: VoiceRoom, room: string, primary = tru
     talkingSince: (peerId: string) => talkingSince.get(peerId) ?? 0,
     levels: () => Object.fromEntries(engine.getSnapshot().peers.map((peer) => [peer.id, meter.level(of(peer.id))])),
     recentPeak: (peerId: string) => meter.recentPeak(of(peerId)),
+    recentLevel: (peerId: string) => meter.recentLevel(of(peerId)),
     rtpLevel: (peerId: string) => rtpLevel(engine.connectionOf(peerId)),
     waitForLevel: (peerId: string, threshold: number, timeoutMs: number, above = true) =>
       meter.waitFor(of(peerId), threshold, timeoutMs, above),

@@ -1,6 +1,9 @@
-/** The latency bench's onset detector: where the last sound after a quiet stretch begins. */
+/**
+ * The latency bench's onset detector: where the last sound after a quiet stretch begins; and the level of the
+ * loudest stretch, which the browser tests compare voices with.
+ */
 import { describe, expect, it } from 'vitest';
-import { lastOnset } from './levelMeter.ts';
+import { lastOnset, loudestStretch } from './levelMeter.ts';
 
 const RATE = 48_000;
 
@@ -26,5 +29,26 @@ describe('lastOnset', () => {
   it('finds nothing when the sound began before the window', () => {
     expect(lastOnset(toneFrom(0), 0.05, RATE)).toBeNull();
     expect(lastOnset(new Float32Array(1000), 0.05, RATE)).toBeNull();
+  });
+});
+
+describe('loudestStretch', () => {
+  const STRETCH = RATE / 20;
+
+  it('reads a steady tone at its peak', () => {
+    expect(loudestStretch(toneFrom(0), STRETCH)).toBeCloseTo(0.33, 2);
+  });
+
+  it('hardly moves for a few loud milliseconds, where the peak does', () => {
+    const samples = toneFrom(0);
+    for (let i = 10_000; i < 10_048; i += 1) samples[i] *= 1.5;
+    expect(Math.max(...samples.map(Math.abs))).toBeGreaterThan(0.45);
+    expect(loudestStretch(samples, STRETCH)).toBeLessThan(0.35);
+  });
+
+  it('reads a tenth of a second three times as loud', () => {
+    const samples = toneFrom(0);
+    for (let i = 9_600; i < 14_400; i += 1) samples[i] *= 3;
+    expect(loudestStretch(samples, STRETCH)).toBeCloseTo(0.99, 1);
   });
 });

@@ -28,6 +28,24 @@ function peakOf(samples: Float32Array): number {
   return peak;
 }
 
+/** The stretch `loudestStretch` measures: 50 ms, longer than what a jitter buffer's stretch or concealment upsets. */
+const LOUDNESS_SECONDS = 0.05;
+
+/**
+ * The loudest stretch of `length` samples in `samples`, as the peak of a sine of the same power (RMS × √2: a
+ * steady tone reads its own peak). A few milliseconds thrown off (the jitter buffer stretching or concealing
+ * a packet) hardly move it, where they move the peak; a sound that stays loud for a stretch does.
+ */
+export function loudestStretch(samples: Float32Array, length: number): number {
+  let loudest = 0;
+  for (let start = 0; start + length <= samples.length; start += length) {
+    let power = 0;
+    for (let i = start; i < start + length; i += 1) power += samples[i] * samples[i];
+    loudest = Math.max(loudest, power / length);
+  }
+  return Math.sqrt(2 * loudest);
+}
+
 /**
  * Index of the first loud sample of the last sound in `samples` that follows at least 20 ms of quiet (a
  * tone's zero crossings are far shorter), or null when none does.
@@ -110,6 +128,17 @@ export class LevelMeter {
     if (!entry) return 0;
     entry.recent.getFloatTimeDomainData(entry.recentSamples);
     return peakOf(entry.recentSamples);
+  }
+
+  /**
+   * The level of the loudest 50 ms of the last ~0.68 s (loudestStretch): the level a voice arrives with,
+   * which a glitch of a few milliseconds does not raise and a burst of a tenth of a second does.
+   */
+  recentLevel(id: string): number {
+    const entry = this.watched.get(id);
+    if (!entry || !this.context) return 0;
+    entry.recent.getFloatTimeDomainData(entry.recentSamples);
+    return loudestStretch(entry.recentSamples, Math.round(this.context.sampleRate * LOUDNESS_SECONDS));
   }
 
   /**
