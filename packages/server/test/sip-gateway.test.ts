@@ -10,6 +10,8 @@
  *   kept in the voice history under its name; with the floor held by the page, its `*` is refused (it hears the busy
  *   tone) and it is not heard; it hears the page's tone;
  * - in voice-activity mode: its voice takes the floor by itself and gives it back after the hang time;
+ * - arrives at a page within 3 dB of a member sending the same tone at the same level (through Janus: the member
+ *   forwarded as it sent, the gateway's G.711 through the mixer);
  * - is hung up by an administrator (hangUpGatewayCall: a BYE).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -21,7 +23,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { type Baresip, baresipAvailable, startBaresip, writeToneWav, writeWav } from './baresip.ts';
 import { portBlock, type TestJanus, testJanus } from './janus-harness.ts';
 import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';
-import { hears, joinMedia, MEDIA_WAIT, press, release, silent } from './media-world.ts';
+import { hears, joinMedia, MEDIA_WAIT, press, receiving, release, silent } from './media-world.ts';
 import { realtimeWorld } from './realtime-world.ts';
 
 const PAGE_TONE = 500;
@@ -180,5 +182,41 @@ describe.skipIf(!available)('SIP gateways through Janus', () => {
       name: 'Radio Quai',
       gateway: expect.any(Object),
     });
+  });
+
+  /** The median of a few reads of `hz` at the listener: a steady tone reads steady, and one odd read moves nothing. */
+  async function levelOf(listener: string, hz: number): Promise<number> {
+    const reads: number[] = [];
+    for (let read = 0; read < 9; read++) {
+      reads.push((await page.levels(receiving(listener), [hz]))[0]);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    return reads.sort((a, b) => a - b)[4];
+  }
+
+  it("arrives at a member's level: the same tone from a page and from the gateway within 3 dB", async () => {
+    const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
+      world.track(client),
+    );
+    // Bob's page sends a 1 kHz tone at 0.3 of full scale, as the gateway's WAV does.
+    const bob = await joinMedia(page, world.url, world.bob, world.red, 'bob', { tone: GATEWAY_TONE }, (client) =>
+      world.track(client),
+    );
+    await press(page, bob);
+    await hears(page, 'alice', GATEWAY_TONE);
+    const member = await levelOf('alice', GATEWAY_TONE);
+    await release(page, bob);
+    await silent(page, 'alice', [GATEWAY_TONE]);
+
+    const { phone } = await gateway('dtmf', 'pcmu', toneWav);
+    await phone.dial(number());
+    await phone.sendDtmf('*');
+    await alice.client.next('floor_taken', (claim) => claim.name === 'Radio Quai');
+    await hears(page, 'alice', GATEWAY_TONE);
+    const radio = await levelOf('alice', GATEWAY_TONE);
+    expect(
+      Math.abs(radio - member),
+      `the gateway at ${radio.toFixed(1)} dB, the member at ${member.toFixed(1)} dB`,
+    ).toBeLessThan(3);
   });
 });

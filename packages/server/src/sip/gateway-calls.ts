@@ -18,8 +18,6 @@
  * - **Ended**: by its BYE, by an administrator (hangUpGatewayCall: the row is flagged, this instance reads it
  *   within a second), by its gateway deleted or no longer allowed in the channel, or by its media server lost.
  */
-import { existsSync } from 'node:fs';
-import path from 'node:path';
 import { gatewayPeerId, type RoomPeer } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Core } from 'sip.js';
@@ -63,9 +61,6 @@ const END_CHECK_MS = 1_000;
 /** How often the voice activity's hang time is looked at without packets (a quiet radio sends none). */
 const VOICE_TICK_MS = 100;
 
-const onPath = (command: string) =>
-  (process.env.PATH ?? '').split(path.delimiter).some((dir) => dir && existsSync(path.join(dir, command)));
-
 function peerOf(call: LiveCall): RoomPeer & { room: string } {
   return {
     id: call.talker.socketId,
@@ -90,10 +85,6 @@ export async function startSip(deps: {
   const floor = callFloor({ talk: realtime.talk, floor: realtime.floor, gateways: services.gateways, log });
   const calls = new Map<string, LiveCall>();
   await services.gateways.clearInstance(instanceId);
-  if (!onPath('opusenc'))
-    log.warn(
-      "opusenc cannot be found: the gateways' G.711 takes cannot be kept in the voice history; install Debian's opus-tools",
-    );
 
   /** The call is over, whatever ended it: its floor, its media, its row, its place in the room. */
   async function end(call: LiveCall, why: string): Promise<void> {
@@ -196,7 +187,7 @@ export async function startSip(deps: {
         mode: 'talk',
         lost: (why) => hangUp(callId, why),
       },
-      { codec: offer.codec, payloadType: offer.payloadType, open: (host) => relay.openTowards(host) },
+      { ...relay.janusLeg, open: (host) => relay.openTowards(host) },
     );
     relay.connectJanus(janus);
     if (call.ended) return;

@@ -7,6 +7,8 @@
  *   into a source of RTP towards a third party;
  * - reads the gateway's DTMF (RFC 4733 telephone events, never forwarded) and its voice activity, and forwards
  *   its voice to Janus, where it is heard only while the gateway holds the floor (Janus mutes it otherwise);
+ * - turns a G.711 gateway's voice into Opus for Janus and the channel's back into G.711 (g711-opus.ts: Janus's own
+ *   G.711 resampling loses 15.6 dB and adds images);
  * - forwards the channel's mix to the gateway with a sequence and timestamps of its own (so that a busy tone can
  *   be put in and gaps stay gaps), and, for a radio (`quietBetween`), nothing at all while the channel is
  *   silent: a radio keys its transmitter on RTP.
@@ -15,7 +17,8 @@
 import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
-import type { RtpAddress } from '../realtime/media/janus/room-requests.ts';
+import { OPUS_PT, type RtpAddress } from '../realtime/media/janus/room-requests.ts';
+import { G711OpusBridge, OPUS_FRAME_TICKS } from './g711-opus.ts';
 import { busyTone, g711Level, readRtp, readTelephoneEvent, writeRtp } from './rtp.ts';
 import { OPUS_VOICE_BYTES, VOICE_LEVEL } from './voice-activity.ts';
 
@@ -111,10 +114,18 @@ export class RtpRelay {
    */
   soundBeganAt = 0;
   #sounding = false;
+  /** A G.711 gateway's voice is turned into Opus for Janus, and the channel's back into G.711 (g711-opus.ts). */
+  readonly #transcoder: G711OpusBridge | undefined;
+  // What goes to Janus from a G.711 gateway: our own Opus stream.
+  readonly #janusSsrc = randomInt(1, 2 ** 31);
+  #janusSequence = randomInt(0, 0xffff);
+  #janusTimestamp = randomInt(0, 2 ** 31);
+  #janusSentAt = 0;
 
   constructor(options: RelayOptions) {
     this.#options = options;
     this.#remote = options.remote;
+    this.#transcoder = options.codec === 'opus' ? undefined : new G711OpusBridge(options.codec);
     this.#gatewaySide = dgram.createSocket(options.bindHost.includes(':') ? 'udp6' : 'udp4');
     this.#gatewaySide.on('message', (data, from) => this.#fromGateway(data, from));
     this.#gatewaySide.on('error', () => {});
@@ -136,6 +147,11 @@ export class RtpRelay {
     await new Promise<void>((resolve) => socket.bind({ port: 0, address: ip }, () => resolve()));
     this.#janusSide = socket;
     return { ip, port: socket.address().port };
+  }
+
+  /** How the leg with Janus is coded: always Opus (a G.711 gateway's is turned into Opus here). */
+  get janusLeg(): { codec: 'opus'; payloadType: number } {
+    return { codec: 'opus', payloadType: this.#transcoder ? OPUS_PT : this.#options.audioPt };
   }
 
   /** Where Janus listens for the gateway's voice. */
@@ -164,6 +180,7 @@ export class RtpRelay {
     clearInterval(this.#busyTimer);
     this.#gatewaySide.close();
     this.#janusSide?.close();
+    this.#transcoder?.close();
   }
 
   #fromGateway(data: Buffer, from: dgram.RemoteInfo): void {
@@ -194,10 +211,34 @@ export class RtpRelay {
         ? packet.payload.length > OPUS_VOICE_BYTES
         : g711Level(options.codec, packet.payload) > VOICE_LEVEL;
     options.onVoice(voiced, now);
-    if (this.#janus && this.#janusSide) {
+    if (!this.#janus || !this.#janusSide) return;
+    if (!this.#transcoder) {
       this.#janusSide.send(data, this.#janus.port, this.#janus.ip);
       this.counts.toJanus++;
+      return;
     }
+    for (const opus of this.#transcoder.toOpus(packet.payload)) this.#sendToJanus(opus, now);
+  }
+
+  /** A 20 ms Opus frame of a G.711 gateway's voice, in our stream to Janus (a gap starts a new talk spurt). */
+  #sendToJanus(payload: Buffer, now: number): void {
+    const janus = this.#janus;
+    if (!janus || !this.#janusSide) return;
+    const gap = now - this.#janusSentAt > SPURT_GAP_MS;
+    this.#janusTimestamp =
+      (this.#janusTimestamp + (gap ? Math.round((now - this.#janusSentAt) * 48) : OPUS_FRAME_TICKS)) >>> 0;
+    this.#janusSequence = (this.#janusSequence + 1) & 0xffff;
+    this.#janusSentAt = now;
+    const packet = writeRtp({
+      payloadType: OPUS_PT,
+      marker: gap,
+      sequence: this.#janusSequence,
+      timestamp: this.#janusTimestamp,
+      ssrc: this.#janusSsrc,
+      payload,
+    });
+    this.#janusSide.send(packet, janus.port, janus.ip);
+    this.counts.toJanus++;
   }
 
   #fromJanus(data: Buffer, from: dgram.RemoteInfo): void {
@@ -208,8 +249,9 @@ export class RtpRelay {
     if (this.#busyTimer) return;
     const now = performance.now();
     const { codec } = this.#options;
-    const sound =
-      codec === 'opus' ? packet.payload.length > OPUS_SILENCE_BYTES : g711Level(codec, packet.payload) > SILENCE_LEVEL;
+    const payload = this.#transcoder ? this.#transcoder.toG711(packet.payload) : packet.payload;
+    if (payload.length === 0) return;
+    const sound = codec === 'opus' ? payload.length > OPUS_SILENCE_BYTES : g711Level(codec, payload) > SILENCE_LEVEL;
     if (sound) {
       if (!this.#sounding || now - this.#lastSoundAt > SPURT_GAP_MS) this.soundBeganAt = performance.timeOrigin + now;
       this.#lastSoundAt = now;
@@ -219,10 +261,15 @@ export class RtpRelay {
       this.#lastJanusTimestamp = undefined;
       return;
     }
+    // Following the last packet, the timestamp advances by the samples sent (G.711) or as Janus's did (Opus).
     const step =
-      this.#lastJanusTimestamp === undefined ? undefined : (packet.timestamp - this.#lastJanusTimestamp) >>> 0;
+      this.#lastJanusTimestamp === undefined
+        ? undefined
+        : this.#transcoder
+          ? payload.length
+          : (packet.timestamp - this.#lastJanusTimestamp) >>> 0;
     this.#lastJanusTimestamp = packet.timestamp;
-    this.#sendToGateway(packet.payload, step);
+    this.#sendToGateway(payload, step);
   }
 
   /** Sends a payload to the gateway in our stream; `step`: its timestamp's advance, when it follows the last. */

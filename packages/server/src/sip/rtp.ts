@@ -1,8 +1,8 @@
 /**
  * What the gateway's media relay reads and writes of RTP (RFC 3550) and its payloads: the fixed header, G.711's
  * samples (ITU-T G.711 μ-law and A-law, to measure a gateway's voice and to write a busy tone) and RFC 4733's
- * telephone events (a gateway's DTMF keys). Nothing here decodes Opus: with Opus, voice activity is read from the
- * packets' sizes (sip/voice-activity.ts).
+ * telephone events (a gateway's DTMF keys). Opus is libopus's (g711-opus.ts); a gateway that speaks Opus itself has
+ * its voice activity read from its packets' sizes (sip/voice-activity.ts).
  */
 
 export interface RtpPacket {
@@ -98,6 +98,20 @@ export function g711Level(codec: G711, payload: Buffer): number {
   let sum = 0;
   for (const byte of payload) sum += table[byte] * table[byte];
   return Math.sqrt(sum / payload.length) / 32768;
+}
+
+/** Decodes a G.711 payload to linear 16-bit samples. */
+export function decodeG711(codec: G711, payload: Buffer): Int16Array {
+  const table = codec === 'pcmu' ? ULAW : ALAW;
+  return Int16Array.from(payload, (byte) => table[byte]);
+}
+
+/** Encodes linear 16-bit samples as G.711. */
+export function encodeG711Samples(codec: G711, samples: Int16Array): Buffer {
+  const out = Buffer.alloc(samples.length);
+  const encode = codec === 'pcmu' ? linearToUlaw : linearToAlaw;
+  for (let i = 0; i < samples.length; i++) out[i] = encode(samples[i]);
+  return out;
 }
 
 /** Encodes linear samples as G.711. */

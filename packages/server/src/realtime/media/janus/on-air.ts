@@ -60,7 +60,6 @@ export async function applyHeard(state: JanusPlaneState, participant: Participan
       ? await state.takes.begin(participant.channelId, participant.userId, allCallOf(state, participant))
       : undefined;
     if (take && uplink.kind === 'send') take.file = `${take.base}-audio-${uplink.mindex ?? 0}.mjr`;
-    if (take && participant.codec && participant.codec !== 'opus') take.g711 = true;
     participant.take = take;
     await air(state, participant, uplink, true, take?.base);
   } else if (!participant.heard && participant.onAir) {

@@ -35,8 +35,6 @@ export interface Participant extends MediaParticipant {
   specShape?: 'string' | 'object';
   /** Its negotiations and floor changes, one after the other. */
   queue: Promise<unknown>;
-  /** A SIP gateway's call: the codec of its plain-RTP leg (its takes are converted accordingly). */
-  codec?: 'pcmu' | 'pcma' | 'opus';
   /** A spec client's connection is being made again by the server (after a reset). */
   reoffer?: NodeJS.Timeout;
 }

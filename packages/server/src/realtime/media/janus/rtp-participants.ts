@@ -2,8 +2,8 @@
  * A SIP gateway's call in a channel (issue 51): a participant of the channel's AudioBridge fed by plain RTP. Like
  * a spec client it hears the channel's mix (the holder's voice comes into the mixer through a relay, feed.ts) and
  * joins muted; holding the floor it is unmuted and recorded like any participant (on-air.ts), and its voice
- * reaches the pages through the mix. Its codec is the gateway's (PCMU, PCMA or Opus: AudioBridge decodes and
- * encodes each participant's own), so that the SIP side relays packets without transcoding them.
+ * reaches the pages through the mix. Its leg is Opus: the SIP side turns a G.711 gateway's voice into Opus
+ * (sip/g711-opus.ts), since AudioBridge's own G.711 resampling loses 15.6 dB of it.
  *
  * The RTP goes between Janus and the SIP server's relay (sip/rtp-relay.ts), never to the gateway directly:
  * the relay keeps the gateway's media to the address that signalled, reads its DTMF and its voice activity.
@@ -43,7 +43,6 @@ export function joinRtp(state: JanusPlaneState, participant: Participant, leg: R
       await state.rooms.bridge(backend, channelId);
       const ours = await leg.open(hostOf(backend));
       const { handle } = await attach(state, participant, backend, 'bridge');
-      participant.codec = leg.codec;
       const joined = await handle.message({
         request: 'join',
         room: channelId,

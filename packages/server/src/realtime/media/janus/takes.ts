@@ -43,11 +43,6 @@ export interface Take {
   startedAt: Date;
   /** An all call's recording: the other channels it is kept in too (read when it ends). */
   alsoIn?: () => number[];
-  /**
-   * A SIP gateway's G.711 (issue 51): Janus records its packets as they came, which janus-pp-rec turns into a WAV
-   * file only; opusenc (Debian's opus-tools) then makes it Ogg Opus like every other take.
-   */
-  g711?: boolean;
 }
 
 export function takes(deps: {
@@ -94,15 +89,7 @@ export function takes(deps: {
         const channels = await Promise.all([take.channelId, ...(take.alsoIn?.() ?? [])].map(deps.channelOf));
         const recording = channels.filter((channel) => channel?.recording === true) as ChannelSummary[];
         if (recording.length === 0 || durationMs < SHORTEST_TAKE_MS) return;
-        if (take.g711) {
-          const wav = `${take.base}.wav`;
-          try {
-            await run('janus-pp-rec', [mjr, wav], { timeout: 60_000 });
-            await run('opusenc', ['--quiet', '--bitrate', '24', wav, ogg], { timeout: 60_000 });
-          } finally {
-            await rm(wav, { force: true });
-          }
-        } else await run('janus-pp-rec', [mjr, ogg], { timeout: 60_000 });
+        await run('janus-pp-rec', [mjr, ogg], { timeout: 60_000 });
         const bytes = await readFile(ogg);
         await removeFiles();
         const mime = sniffVoice(bytes);
