@@ -211,6 +211,10 @@ export async function measureLoad(options: {
     rows.push(await window('calls up, one talker a channel', phones.length, talking, pids, windowMs));
     progress('\n');
     return { rows, established: phones.length, failures, retried, setupSeconds };
+  } catch (error) {
+    // The server's own words, when it is what failed (it runs in a process of its own).
+    process.stderr.write(`\nthe server's last output:\n${server.output().slice(-4000)}\n`);
+    throw error;
   } finally {
     await Promise.all(phones.map(({ phone }) => phone.stop()));
     await server.stop();

@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { digestAuthority, readCredentials } from '../src/sip/digest.ts';
+import { G711OpusBridge } from '../src/sip/g711-opus.ts';
 import { busyTone, encodeG711, g711Level, readRtp, readTelephoneEvent, writeRtp } from '../src/sip/rtp.ts';
 import { OfferRefused, readOffer, writeAnswer } from '../src/sip/sdp.ts';
 import { voiceActivity } from '../src/sip/voice-activity.ts';
@@ -176,5 +177,28 @@ describe('voice activity', () => {
     let pressed: number | undefined;
     for (let t = 4600; t < 5200 && !pressed; t += 20) if (vad.frame(true, t) === 'press') pressed = t;
     expect(pressed).toBe(5000);
+  });
+});
+
+describe('G.711 to Opus and back', () => {
+  it("keeps a tone's level through libopus at 8 kHz, for many calls at once (the module's memory grows under them)", () => {
+    const bridges = Array.from({ length: 300 }, () => new G711OpusBridge('pcmu'));
+    try {
+      const samples = Float32Array.from({ length: 240 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 1000 * i) / 8000));
+      const frame = encodeG711('pcmu', samples);
+      const [first, last] = [bridges[0], bridges.at(-1) as G711OpusBridge];
+      let back: Buffer = Buffer.alloc(0);
+      for (let i = 0; i < 30; i++) {
+        // A 30 ms packet (240 samples) completes one 20 ms frame, then another every second packet.
+        for (const bridge of [first, last]) for (const packet of bridge.toOpus(frame)) back = bridge.toG711(packet);
+      }
+      expect(back.length).toBe(160);
+      // 0.3 of full scale is an RMS of 0.212: libopus at 8 kHz and G.711 keep it within about a dB.
+      expect(g711Level('pcmu', back)).toBeGreaterThan(0.19);
+      expect(g711Level('pcmu', back)).toBeLessThan(0.24);
+      expect(first.toG711(Buffer.from([0xff, 0xff, 0xff]))).toBeInstanceOf(Buffer);
+    } finally {
+      for (const bridge of bridges) bridge.close();
+    }
   });
 });
