@@ -213,10 +213,17 @@ describe.skipIf(!available)('SIP gateways through Janus', () => {
     await phone.sendDtmf('*');
     await alice.client.next('floor_taken', (claim) => claim.name === 'Radio Quai');
     await hears(page, 'alice', GATEWAY_TONE);
-    const radio = await levelOf('alice', GATEWAY_TONE);
-    expect(
-      Math.abs(radio - member),
-      `the gateway at ${radio.toFixed(1)} dB, the member at ${member.toFixed(1)} dB`,
-    ).toBeLessThan(3);
+    // Read again until it settles (a busy machine's page may drop a moment of audio): a gateway 15 dB quieter, as
+    // through Janus's own G.711 resampling, never gets within 3 dB.
+    let radio = -200;
+    await expect
+      .poll(
+        async () => {
+          radio = await levelOf('alice', GATEWAY_TONE);
+          return Math.abs(radio - member);
+        },
+        { ...MEDIA_WAIT, message: `the gateway ${radio.toFixed(1)} dB, the member ${member.toFixed(1)} dB` },
+      )
+      .toBeLessThan(3);
   });
 });
