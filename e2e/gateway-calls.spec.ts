@@ -109,6 +109,8 @@ test('a gateway in a call: marked in the room and on the console, talks by DTMF,
     await expect(radio.getByRole('button', { name: `Raccrocher ${RADIO}` })).toBeVisible();
     await shot(a.page, 'room-fr-narrow');
     expect(await violations(a.page, 'main')).toEqual([]);
+    // Nothing makes the room wider than the phone (a hidden status line once did: 423 px in 390).
+    expect(await a.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 
     // DTMF: `*` takes the floor, and the room shows the radio talking; `#` gives it back.
     await phone.sendDtmf('*');

@@ -14,18 +14,10 @@ import type { DispatchRequest } from '@talkgroup/protocol';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { DispatchRequestDialog } from './DispatchRequestDialog.tsx';
 import { formatWaited, isEnded, requestSentence } from './requestSentence.ts';
 import { type DispatchRequestHandle, type KnownRequest, useDispatchRequest } from './useDispatchRequest.ts';
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 export function DispatchRequestControl({ channelId, channelName }: { channelId: number; channelName: string }) {
   const dispatchRequest = useDispatchRequest(channelId);

@@ -11,19 +11,10 @@ import Tab from '@mui/material/Tab';
 import Tabs from '@mui/material/Tabs';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { markMessagesSeen } from './chatSeen.ts';
 
 export type TalkTab = 'talk' | 'chat' | 'members' | 'map';
-
-/** Read by screen readers, not shown (the badge shows the count). */
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 /** The messages that came while the chat tab was not shown; showing it marks them seen (the /talk list's count). */
 export function useUnreadChat(messages: ReadonlyArray<{ id: number }>, tab: TalkTab, channelId: number): number {

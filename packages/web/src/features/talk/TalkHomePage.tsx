@@ -26,6 +26,7 @@ import { callKey, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent, useServerEvents, useWatchChannels } from '../../api/serverEvents.ts';
 import { homeOf, useSession, usesConsole } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
+import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { lastSeenMessage } from './chatSeen.ts';
 import { AvailabilitySwitch, MissedCount, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
@@ -244,13 +245,3 @@ function UnreadCount({ channelId }: { channelId: number }) {
     </Box>
   );
 }
-
-/** Read by screen readers, not shown (the bubble shows the count). */
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;

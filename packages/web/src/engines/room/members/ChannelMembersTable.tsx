@@ -15,6 +15,7 @@ import { StatusChip } from '../../../components/StatusChip.tsx';
 import { SearchField } from '../../../components/table/SearchField.tsx';
 import { useConsoleTable } from '../../../components/table/useConsoleTable.ts';
 import { useRowSearch } from '../../../components/table/useRowSearch.ts';
+import { visuallyHidden } from '../../../components/visuallyHidden.ts';
 import { PrivateCallButton } from '../../calls/index.ts';
 import { MemberStatusButton } from '../../statuses/index.ts';
 import { type ChannelMember, memberName } from './useChannelMembers.ts';
@@ -34,15 +35,6 @@ export function ConnectedDot({ member }: { member: ChannelMember }) {
     </Box>
   );
 }
-
-const visuallyHidden = {
-  position: 'absolute',
-  width: 1,
-  height: 1,
-  overflow: 'hidden',
-  clip: 'rect(0 0 0 0)',
-  whiteSpace: 'nowrap',
-} as const;
 
 type CellProps = { row: { original: ChannelMember } };
 
