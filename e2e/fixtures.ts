@@ -93,6 +93,23 @@ async function waitForHealth(baseURL: string, child: ChildProcess, output: () =>
 }
 
 /** Starts a server process on a free port with an empty SQLite database. */
+/** POSTs calls of the contract to the server at `baseURL` (TalkgroupServer.call; the benches' servers too). */
+export function callsTo(baseURL: string): TalkgroupServer['call'] {
+  return async (callPath, body = {}, token) => {
+    const response = await fetch(`${baseURL}${callPath}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
+      body: JSON.stringify(body),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {}
+    return { status: response.status, body: parsed as any };
+  };
+}
+
 export async function startServer(env: Record<string, string> = {}): Promise<TalkgroupServer> {
   if (!existsSync(path.join(WEB_DIR, 'index.html'))) {
     throw new Error('packages/web/dist is missing: run `npm run build` first (npm run test:e2e does).');
@@ -150,19 +167,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
     port,
     dataDir,
     output,
-    async call(callPath, body = {}, token) {
-      const response = await fetch(`${baseURL}${callPath}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
-        body: JSON.stringify(body),
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {}
-      return { status: response.status, body: parsed as any };
-    },
+    call: callsTo(baseURL),
     async restart(signal) {
       const exited = new Promise((resolve) => child.once('exit', resolve));
       child.kill(signal);

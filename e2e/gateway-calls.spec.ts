@@ -10,15 +10,14 @@
  * The media path (what is heard each way) is packages/server/test/sip-gateway.test.ts's; /settings is
  * gateways.spec.ts's.
  */
-import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
 import { channelNumber } from '@talkgroup/protocol';
 import { type Baresip, startBaresip, writeToneWav } from '../packages/server/test/baresip.ts';
 import { freePort } from '../packages/server/test/process-harness.ts';
+import { seriousViolations } from './axe.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { monitor } from './dispatch-support.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
@@ -42,19 +41,6 @@ test.afterEach(stopLeftovers);
 function sipRtpPorts(): string {
   const base = 54_000 + Math.floor(Math.random() * 60) * 100;
   return `${base}-${base + 99}`;
-}
-
-/** axe-core's serious and critical violations inside `selector` (as gateways.spec.ts checks its section). */
-async function violations(page: Page, selector: string): Promise<string[]> {
-  // Evaluated, not added as a <script>: the page's Content-Security-Policy refuses inline scripts.
-  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-  const found = await page.evaluate(async (include) => {
-    const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: any[] }> } }).axe;
-    return (await axe.run({ include: [[include]] })).violations;
-  }, selector);
-  return found
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node: { target: string[] }) => node.target).join()}`);
 }
 
 /** Screenshots to look at (not checked): E2E_SCREENSHOTS=1. */
@@ -108,7 +94,7 @@ test('a gateway in a call: marked in the room and on the console, talks by DTMF,
     await expect(radio.getByRole('img', { name: 'Passerelle' })).toBeVisible();
     await expect(radio.getByRole('button', { name: `Raccrocher ${RADIO}` })).toBeVisible();
     await shot(a.page, 'room-fr-narrow');
-    expect(await violations(a.page, 'main')).toEqual([]);
+    expect(await seriousViolations(a.page, 'main')).toEqual([]);
     // Nothing makes the room wider than the phone (a hidden status line once did: 423 px in 390).
     expect(await a.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
 

@@ -6,9 +6,8 @@
  * window, in English on a wide one, with no serious accessibility violation (axe) in the section and its dialogs.
  * The calls themselves, their audit and their refusals are packages/server/test/gateways*.test.ts's.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from '@playwright/test';
+import { seriousViolations } from './axe.ts';
 import { expect as baseExpect, test, unique } from './fixtures.ts';
 import { openAs, roomUrl } from './room-support.ts';
 
@@ -70,19 +69,6 @@ const RUNS = [
   { language: 'en', size: 'wide', viewport: { width: 1400, height: 900 } },
 ] as const;
 
-/** axe-core's serious and critical violations inside `selector` (as reports.spec.ts checks its page). */
-async function violations(page: Page, selector: string): Promise<string[]> {
-  // Evaluated, not added as a <script>: the page's Content-Security-Policy refuses inline scripts.
-  await page.evaluate(readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
-  const found = await page.evaluate(async (include) => {
-    const axe = (window as unknown as { axe: { run: (context: unknown) => Promise<{ violations: any[] }> } }).axe;
-    return (await axe.run({ include: [[include]] })).violations;
-  }, selector);
-  return found
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node: { target: string[] }) => node.target).join()}`);
-}
-
 /** Screenshots to look at (not checked): E2E_SCREENSHOTS=1. */
 async function shot(page: Page, name: string) {
   if (process.env.E2E_SCREENSHOTS) await page.screenshot({ path: test.info().outputPath(`${name}.png`) });
@@ -124,7 +110,7 @@ for (const { language, size, viewport } of RUNS) {
       await page.keyboard.press('Escape');
       await expect(form.getByRole('button', { name: `${number} · ${channel.name}` })).toBeVisible();
       await shot(page, `${language}-${size}-dialog`);
-      expect(await violations(page, '[role="dialog"]')).toEqual([]);
+      expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
       await form.getByRole('button', { name: texts.create, exact: true }).click();
       await expect(form.getByRole('alert')).toContainText(texts.taken(takenLogin));
 
@@ -139,7 +125,7 @@ for (const { language, size, viewport } of RUNS) {
       await expect(shown).toContainText(`sip:${number}@${host}`);
       await expect(shown).toContainText(login);
       await shot(page, `${language}-${size}-secret`);
-      expect(await violations(page, '[role="dialog"]')).toEqual([]);
+      expect(await seriousViolations(page, '[role="dialog"]')).toEqual([]);
       await shown.getByRole('button', { name: texts.done }).click();
       await expect(shown).toBeHidden();
       const item = section.getByRole('listitem', { name, exact: true });
@@ -147,7 +133,7 @@ for (const { language, size, viewport } of RUNS) {
       await expect(item).toContainText(`${number} · ${channel.name}`);
       await expect(page.getByText(secret)).toHaveCount(0);
       await shot(page, `${language}-${size}-settings`);
-      expect(await violations(page, 'main')).toEqual([]);
+      expect(await seriousViolations(page, 'main')).toEqual([]);
 
       // Changed to DTMF.
       await item.getByRole('button', { name: texts.edit(name) }).click();

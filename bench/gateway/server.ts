@@ -9,7 +9,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { TalkgroupServer } from '../../e2e/fixtures.ts';
+import { callsTo, type TalkgroupServer } from '../../e2e/fixtures.ts';
 import { type App, buildApp } from '../../packages/server/src/app.ts';
 import { loadConfig } from '../../packages/server/src/config.ts';
 
@@ -40,19 +40,7 @@ export async function startInProcess(env: Record<string, string>): Promise<InPro
     baseURL,
     port,
     dataDir,
-    async call(callPath, body = {}, token) {
-      const response = await fetch(`${baseURL}${callPath}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(token ? { 'x-access-token': token } : {}) },
-        body: JSON.stringify(body),
-      });
-      const text = await response.text();
-      let parsed: unknown = text;
-      try {
-        parsed = JSON.parse(text);
-      } catch {}
-      return { status: response.status, body: parsed as never };
-    },
+    call: callsTo(baseURL),
     output: () => '',
     restart: () => Promise.reject(new Error('the in-process server does not restart')),
     async stop() {

@@ -5,6 +5,8 @@
  * UDP range of its own (other test runs on this machine use theirs). `kill` ends it the hard way (SIGKILL, a
  * crash) or freezes it (SIGSTOP, a hung Janus); `restart` starts it again on the same ports.
  */
+
+import type { Config } from '../src/config.ts';
 import { JANUS_REALTIME_PRIORITY, type MediaProcess, randomSecret, startJanus } from '../src/ops/dev-media.ts';
 import { JanusConnection, JanusSession } from '../src/realtime/media/janus/connection.ts';
 import { janusKeys } from '../src/realtime/media/janus/secrets.ts';
@@ -140,4 +142,20 @@ export interface BridgeParticipant {
   display?: string;
   muted: boolean;
   setup: boolean;
+}
+
+/**
+ * A SIP server for a test (issue 51): on loopback, a free SIP port (SIP_PORT=0), its media in a block of ports of
+ * its own, and `requestsPerMinute` INVITEs and REGISTERs an address may send.
+ */
+export function testSipConfig(requestsPerMinute = 120): NonNullable<Config['sip']> {
+  const [min, max] = portBlock(100);
+  return {
+    port: 0,
+    host: '127.0.0.1',
+    publicAddress: '127.0.0.1',
+    realm: 'talkgroup',
+    rtpPorts: { min, max },
+    requestsPerMinute,
+  };
 }

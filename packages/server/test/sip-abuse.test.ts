@@ -20,9 +20,8 @@ import { channelNumber } from '@talkgroup/protocol';
 import { parse as parseAuth } from 'auth-header';
 import { Core } from 'sip.js';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Config } from '../src/config.ts';
 import { type Account, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { portBlock, type TestJanus, testJanus } from './janus-harness.ts';
+import { type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
 import { realtimeWorld } from './realtime-world.ts';
 
 const REQUESTS_PER_MINUTE = 10;
@@ -30,19 +29,6 @@ const WAIT_MS = 10_000;
 const LOGIN = 'radio-quai';
 const md5 = (text: string) => createHash('md5').update(text).digest('hex');
 const token = () => randomBytes(6).toString('hex');
-
-function sipConfig(rtp: [number, number]): Partial<Config> {
-  return {
-    sip: {
-      port: 0,
-      host: '127.0.0.1',
-      publicAddress: '127.0.0.1',
-      realm: 'talkgroup',
-      rtpPorts: { min: rtp[0], max: rtp[1] },
-      requestsPerMinute: REQUESTS_PER_MINUTE,
-    },
-  };
-}
 
 type Message = Core.IncomingRequestMessage | Core.IncomingResponseMessage;
 type Response = Core.IncomingResponseMessage;
@@ -240,10 +226,9 @@ describe.each(databases)('SIP abuse on %s', (dialect) => {
   let sip: RawSip;
   let alpha: string;
   let secret: string;
-  const rtp = portBlock(100);
 
   beforeEach(async () => {
-    app = await startApp(dialect, sipConfig(rtp));
+    app = await startApp(dialect, { sip: testSipConfig(REQUESTS_PER_MINUTE) });
     if (!app.sip) throw new Error('SIP did not start');
     admin = await signUpAdmin(app);
     const channel = (await app.call('/user/api/createChannel', { channelName: 'alpha' }, admin.token)).body.res;
@@ -332,14 +317,13 @@ describe.each(databases)('SIP abuse on %s', (dialect) => {
 // Janus is what a call needs to be answered; one database, as in sip-gateway.test.ts (the media path is tested).
 describe('SIP INFO DTMF through Janus', () => {
   let janus: TestJanus;
-  const rtp = portBlock(100);
   beforeEach(async () => {
     janus = await testJanus();
   });
   const world = realtimeWorld('sqlite', () => ({
     janusUrls: [janus.url],
     janusApiSecret: janus.secret,
-    ...sipConfig(rtp),
+    sip: testSipConfig(REQUESTS_PER_MINUTE),
   }));
   let sip: RawSip | undefined;
   let media: dgram.Socket | undefined;

@@ -21,7 +21,7 @@ import type { Browser } from '@playwright/test';
 import { channelNumber } from '@talkgroup/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Baresip, baresipAvailable, startBaresip, writeToneWav, writeWav } from './baresip.ts';
-import { portBlock, type TestJanus, testJanus } from './janus-harness.ts';
+import { type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
 import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';
 import { hears, joinMedia, MEDIA_WAIT, press, receiving, release, silent } from './media-world.ts';
 import { realtimeWorld } from './realtime-world.ts';
@@ -57,21 +57,13 @@ afterAll(async () => {
 describe.skipIf(!available)('SIP gateways through Janus', () => {
   let janus: TestJanus;
   let page: MediaPage;
-  const rtp = portBlock(100);
   beforeEach(async () => {
     janus = await testJanus();
   });
   const world = realtimeWorld('sqlite', () => ({
     janusUrls: [janus.url],
     janusApiSecret: janus.secret,
-    sip: {
-      port: 0,
-      host: '127.0.0.1',
-      publicAddress: '127.0.0.1',
-      realm: 'talkgroup',
-      rtpPorts: { min: rtp[0], max: rtp[1] },
-      requestsPerMinute: 120,
-    },
+    sip: testSipConfig(),
   }));
   const phones: Baresip[] = [];
   beforeEach(async () => {

@@ -7,10 +7,10 @@
  */
 
 import { channelNumber } from '@talkgroup/protocol';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Baresip, baresipAvailable, CallRefused, startBaresip } from './baresip.ts';
 import { type Account, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { portBlock } from './janus-harness.ts';
+import { testSipConfig } from './janus-harness.ts';
 
 const available = baresipAvailable();
 
@@ -34,22 +34,9 @@ describe.skipIf(!available).each(databases)('SIP refusals on %s', (dialect) => {
   let bravo: { id: number; number: string };
   let secret: string;
   const phones: Baresip[] = [];
-  let rtp: [number, number];
-
-  beforeAll(() => {
-    rtp = portBlock(100);
-  });
-
   beforeEach(async () => {
     app = await startApp(dialect, {
-      sip: {
-        port: 0,
-        host: '127.0.0.1',
-        publicAddress: '127.0.0.1',
-        realm: 'talkgroup',
-        rtpPorts: { min: rtp[0], max: rtp[1] },
-        requestsPerMinute: 120,
-      },
+      sip: testSipConfig(),
     });
     if (!app.sip) throw new Error('SIP did not start');
     sipPort = app.sip.port;
