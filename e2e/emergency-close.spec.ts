@@ -73,3 +73,36 @@ test('an administrator closes an SOS as a false alarm from the banner, and one t
     await console.close();
   }
 });
+
+test("an SOS sent while the console's live connection is still coming up shows once it is up", async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const ida = await seed.member({ firstName: 'Ida', lastName: 'Early' });
+  await seed.addToChannel(channel.id, [ida.id]);
+  const console = await openAs(browser, server.baseURL, admin);
+  try {
+    // The console's socket is held until the alert is sent, after the page fetched the open alerts: no push
+    // reaches it, and its first connection must fetch them again.
+    let open: () => void = () => {};
+    const sent = new Promise<void>((resolve) => {
+      open = resolve;
+    });
+    await console.page.routeWebSocket(/\/socket\.io\//, async (ws) => {
+      await sent;
+      ws.connectToServer();
+    });
+    const fetched = console.page.waitForResponse((response) => response.url().includes('getEmergencyAlerts'));
+    await console.page.goto('/usersList');
+    await fetched;
+    const alert = await server.call('/user/api/sendEmergencyAlert', { channelId: channel.id }, ida.token);
+    expect(alert.status).toBe(200);
+    open();
+    await expect(console.page.getByTestId('sos-banner').filter({ hasText: 'Ida Early needs help' })).toBeVisible();
+  } finally {
+    await console.close();
+  }
+});

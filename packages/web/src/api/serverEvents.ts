@@ -91,9 +91,17 @@ export function useServerEvents(events: EventName[], refresh: () => void, delayM
     // A reconnection may have missed events, and so may a server whose link to the others came back.
     socket.io.on('reconnect', schedule);
     socket.on('resync', schedule);
+    // So may the first connection: what the page fetched before it was up (an SOS sent while a console
+    // loads) came with no push. Once, for a socket that is not connected yet.
+    const firstConnect = () => {
+      socket.off('connect', firstConnect);
+      schedule();
+    };
+    if (!socket.connected) socket.on('connect', firstConnect);
     return () => {
       clearTimeout(timer);
       for (const name of names) socket.off(name, schedule as never);
+      socket.off('connect', firstConnect);
       socket.io.off('reconnect', schedule);
       socket.off('resync', schedule);
       release();
