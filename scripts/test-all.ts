@@ -12,6 +12,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { stripVTControlCharacters } from 'node:util';
 
 interface Check {
   name: string;
@@ -46,6 +47,12 @@ if (wanted.some((name) => !CHECKS.some((check) => check.name === name))) {
 const width = Math.max(...selected.map((check) => check.name.length));
 const started = Date.now();
 const results = new Map<string, { code: number; seconds: number }>();
+/**
+ * Each check's lines that name a failed test (Vitest's FAIL and ×, Playwright's ✘ and numbered failures),
+ * repeated under the summary: a CI log kept only by its end still says which test failed and where.
+ */
+const FAILURE_LINE = /^\s*(FAIL\s|×\s|✘\s|\d+\) )|^\s*(AssertionError|Error): /;
+const failures = new Map<string, string[]>();
 
 function run(check: Check): Promise<number> {
   const begin = Date.now();
@@ -55,7 +62,13 @@ function run(check: Check): Promise<number> {
   });
   const label = `[${check.name.padEnd(width)}]`;
   for (const stream of [child.stdout, child.stderr]) {
-    createInterface({ input: stream }).on('line', (line) => process.stdout.write(`${label} ${line}\n`));
+    createInterface({ input: stream }).on('line', (line) => {
+      process.stdout.write(`${label} ${line}\n`);
+      const plain = stripVTControlCharacters(line);
+      if (!FAILURE_LINE.test(plain)) return;
+      const kept = failures.get(check.name) ?? [];
+      if (kept.length < 30) failures.set(check.name, [...kept, plain.trim().slice(0, 240)]);
+    });
   }
   return new Promise((resolve) => {
     child.on('close', (code, signal) => {
@@ -90,5 +103,10 @@ console.log(`\nnpm test, ${Math.round((Date.now() - started) / 1000)} s in all:`
 for (const check of selected) {
   const result = results.get(check.name);
   console.log(`  ${check.name.padEnd(width)}  ${result?.code === 0 ? 'passed' : 'FAILED'}  ${result?.seconds ?? 0} s`);
+}
+for (const check of selected) {
+  if (results.get(check.name)?.code === 0) continue;
+  const lines = failures.get(check.name) ?? [];
+  if (lines.length > 0) console.log(`\n${check.name}, what failed:\n${lines.map((line) => `  ${line}`).join('\n')}`);
 }
 process.exit(codes.some((code) => code !== 0) ? 1 : 0);
