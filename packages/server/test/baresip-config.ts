@@ -86,14 +86,11 @@ export function baresipConfig(options: {
   return `${lines.join('\n')}\n`;
 }
 
-export function freeTcpPort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
+function tcpPortFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, host, () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
 
@@ -105,22 +102,33 @@ function udpPortFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-/** A port free on both TCP and UDP: baresip listens for SIP on both. */
-export async function freeSipPort(host: string): Promise<number> {
+/**
+ * A phone's listening ports, three in a row: SIP on UDP and TCP, SIP over TLS on the next one (baresip 1.0.0
+ * always adds TLS on the SIP port + 1, and stops if it cannot bind it) and ctrl_tcp on the third. Taken in
+ * 65000-65509, above Linux's ephemeral range (32768-60999): a port the kernel hands out to any outgoing
+ * connection in between cannot take them (a CI run once lost a phone to that, on its TLS port).
+ */
+export async function freePhonePorts(host: string): Promise<{ sipPort: number; controlPort: number }> {
   for (;;) {
-    const port = await freeTcpPort(host);
-    if (await udpPortFree(host, port)) return port;
+    const sipPort = 65_000 + Math.floor(Math.random() * 170) * 3;
+    const free = await Promise.all([
+      udpPortFree(host, sipPort),
+      tcpPortFree(host, sipPort),
+      tcpPortFree(host, sipPort + 1),
+      tcpPortFree(host, sipPort + 2),
+    ]);
+    if (free.every(Boolean)) return { sipPort, controlPort: sipPort + 2 };
   }
 }
 
 /**
- * Ten UDP ports for the phone's RTP and RTCP, above Linux's ephemeral range (32768-60999) where free ports
- * handed out by the kernel land, and away from Janus's (20000-20999 shipped, 30000-53999 in tests) and
- * coturn's (49160-49999).
+ * Ten UDP ports for the phone's RTP and RTCP, in 61000-64999: above Linux's ephemeral range (32768-60999) where
+ * free ports handed out by the kernel land, below the phones' listening ports (freePhonePorts), and away from
+ * Janus's (20000-20999 shipped, 30000-53999 in tests) and coturn's (49160-49999).
  */
 export async function freeRtpPorts(host: string): Promise<[number, number]> {
   for (;;) {
-    const base = 61_000 + Math.floor(Math.random() * 450) * 10;
+    const base = 61_000 + Math.floor(Math.random() * 400) * 10;
     const ports = Array.from({ length: 10 }, (_, i) => base + i);
     const free = await Promise.all(ports.map((port) => udpPortFree(host, port)));
     if (free.every(Boolean)) return [base, base + 9];

@@ -33,14 +33,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { mkdtemp, open, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  type AudioCodec,
-  accountLine,
-  baresipConfig,
-  freeRtpPorts,
-  freeSipPort,
-  freeTcpPort,
-} from './baresip-config.ts';
+import { type AudioCodec, accountLine, baresipConfig, freePhonePorts, freeRtpPorts } from './baresip-config.ts';
 import { type BaresipEvent, bounded, ControlChannel, until } from './baresip-control.ts';
 import { readWav, toneProfile, wavFormat, writeToneWav } from './wav.ts';
 
@@ -173,51 +166,65 @@ export async function startBaresip(options: BaresipOptions): Promise<Baresip> {
   const source = await wavFormat(play);
   if (source.bits !== 16) throw new Error(`${play}: baresip's aufile plays 16-bit PCM only (${source.bits}-bit)`);
 
-  const [sipPort, controlPort, rtpPorts] = await Promise.all([
-    freeSipPort(host),
-    freeTcpPort(host),
-    freeRtpPorts(host),
-  ]);
   const uriParams = transport === 'tcp' ? ';transport=tcp' : '';
   await writeFile(join(dir, 'accounts'), accountLine({ ...options, host, transport, codecs }));
-  await writeFile(
-    join(dir, 'config'),
-    baresipConfig({ host, sipPort, controlPort, rtpPorts, play, source, record: options.record ?? false, dir }),
-  );
-
   const lifetime = String(options.lifetimeSeconds ?? 600);
-  const child = spawn(BARESIP_BINARY, ['-f', dir, '-t', lifetime, ...(options.trace ? ['-v', '-s'] : [])], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
   let log = '';
-  const onOutput = (chunk: Buffer) => {
-    log += chunk.toString();
-  };
-  child.stdout.on('data', onOutput);
-  child.stderr.on('data', onOutput);
-  const exited = new Promise<void>((resolve) =>
-    child.once('exit', () => {
-      running.delete(child);
-      resolve();
-    }),
-  );
-
   const fail = (what: string) => new Error(`baresip (${dir}): ${what}\n--- its output ---\n${log}`);
-  try {
-    await bounded(
-      Promise.race([
-        waitForOutput(child, () => log.includes('baresip is ready.')),
-        exited.then(() => Promise.reject(fail('exited while starting'))),
-      ]),
-      timeoutMs,
-      () => fail('not ready'),
+
+  /** One start on ports free a moment ago; another test's phone may take them first (then: 'taken'). */
+  const start = async () => {
+    const [{ sipPort, controlPort }, rtpPorts] = await Promise.all([freePhonePorts(host), freeRtpPorts(host)]);
+    await writeFile(
+      join(dir, 'config'),
+      baresipConfig({ host, sipPort, controlPort, rtpPorts, play, source, record: options.record ?? false, dir }),
     );
+    log = '';
+    const child = spawn(BARESIP_BINARY, ['-f', dir, '-t', lifetime, ...(options.trace ? ['-v', '-s'] : [])], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    running.add(child);
+    const onOutput = (chunk: Buffer) => {
+      log += chunk.toString();
+    };
+    child.stdout.on('data', onOutput);
+    child.stderr.on('data', onOutput);
+    const exited = new Promise<void>((resolve) =>
+      child.once('exit', () => {
+        running.delete(child);
+        resolve();
+      }),
+    );
+    try {
+      await bounded(
+        Promise.race([
+          waitForOutput(child, () => log.includes('baresip is ready.')),
+          exited.then(() => Promise.reject(fail('exited while starting'))),
+        ]),
+        timeoutMs,
+        () => fail('not ready'),
+      );
+    } catch (error) {
+      child.kill('SIGKILL');
+      if (!log.includes('Address already in use')) throw error;
+      await exited;
+      return 'taken' as const;
+    }
+    return { child, exited, sipPort, controlPort, rtpPorts };
+  };
+
+  let started: Exclude<Awaited<ReturnType<typeof start>>, 'taken'> | undefined;
+  try {
+    for (let attempt = 1; !started; attempt++) {
+      const outcome = await start();
+      if (outcome !== 'taken') started = outcome;
+      else if (attempt === 3) throw fail('its ports were taken three times over');
+    }
   } catch (error) {
-    child.kill('SIGKILL');
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+  const { child, exited, sipPort, controlPort, rtpPorts } = started;
 
   // An account naming a codec baresip does not have falls back to every codec, silently but for this line.
   const missingCodec = /account: audio codec not found: (\S+)/.exec(log);
