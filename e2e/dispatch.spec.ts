@@ -5,6 +5,7 @@
  * member and is heard in the three channels where someone listens (one of them on a phone); an SOS takes its tile over, and two open
  * alerts are both named. The monitor list follows the dispatcher to another browser.
  */
+import { closeAllAlerts } from './alerts.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import {
   arrivingLevel,
@@ -172,6 +173,7 @@ test('a desk monitors six channels, hears two at once, selected louder, talks on
     await expect(d.page.getByTestId('sos-banner')).toHaveCount(1);
   } finally {
     for (const page of [d, a, b, c]) await page.close();
+    await closeAllAlerts(server, admin);
   }
 });
 

@@ -3,6 +3,7 @@
  * dialog asks the outcome before it confirms; the closed alert leaves the banner and says who closed it and
  * how it turned out; an alert taken before the page loaded can still be closed after a reload.
  */
+import { closeAllAlerts } from './alerts.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 
@@ -104,5 +105,6 @@ test("an SOS sent while the console's live connection is still coming up shows o
     await expect(console.page.getByTestId('sos-banner').filter({ hasText: 'Ida Early needs help' })).toBeVisible();
   } finally {
     await console.close();
+    await closeAllAlerts(server, admin);
   }
 });

@@ -3,6 +3,7 @@
  * then cancels), the administrator's console shows the alert on whatever page it is, with the position and a
  * map, takes it, and the member learns who took it. The member's microphone opens with the emergency floor.
  */
+import { closeAllAlerts } from './alerts.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
@@ -98,5 +99,6 @@ test('an SOS held on a phone reaches the console with its position; the administ
     await console.close();
     await phone.close();
     await adminPhone.close();
+    await closeAllAlerts(server, admin);
   }
 });
