@@ -6,11 +6,20 @@
  */
 import type { Locator } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
-import { arrivingLevelDecoded, decibelsApart, hold, monitor, peakIn, peerIn, silenceIn } from './dispatch-support.ts';
+import {
+  arrivingLevelDecoded,
+  decibelsApart,
+  hold,
+  levelCast,
+  monitor,
+  peakIn,
+  peerIn,
+  silenceIn,
+} from './dispatch-support.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { janusDeployment, stopLeftovers, transportOf } from './media-servers.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
-import { heardAbove, openAs, type RoomPage, roomUrl, silentBelow, TONE_WAV } from './room-support.ts';
+import { heardAbove, openAs, type RoomPage, silentBelow, TONE_WAV } from './room-support.ts';
 
 const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
@@ -115,19 +124,8 @@ test("through Janus, the desk's voice arrives at a member's level, talking on on
   const { server, seed } = deployment;
   const pages: RoomPage[] = [];
   try {
-    const alpha = await seed.channel();
-    const desk = await seed.member({ firstName: 'Dana', lastName: 'Level', role: 'dispatcher' });
-    const ali = await seed.member({ firstName: 'Ali', lastName: 'Hears' });
-    const bea = await seed.member({ firstName: 'Bea', lastName: 'Talks' });
-    await seed.addToChannel(alpha.id, [desk.id, ali.id, bea.id]);
-    const d = await openAs(browser, server.baseURL, desk);
-    const a = await openAs(browser, server.baseURL, ali, { viewport: PHONE });
-    const b = await openAs(browser, server.baseURL, bea);
-    pages.push(d, a, b);
-    await d.page.goto('/dispatch');
-    await monitor(d.page, [alpha.name]);
-    await a.page.goto(`/talk/${alpha.id}`);
-    await b.page.goto(roomUrl(alpha.rtcSession));
+    const { alpha, desk, d, a, b, pages: cast } = await levelCast(browser, server.baseURL, seed);
+    pages.push(...cast);
     await expect(transportOf(a.page)).toHaveText('Voice through the server');
     await expect(transportOf(b.page)).toHaveText('Voice through the server');
     // Ali's phone receives the channel's one stream from the media server, whoever talks: one decoder for all.

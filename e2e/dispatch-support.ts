@@ -3,8 +3,9 @@
  * channel (the voice rooms' diagnostics, window.__talkgroupRooms) and what the desk plays of a channel after
  * its level (window.__talkgroupDispatch).
  */
-import type { Page } from '@playwright/test';
-import { expect } from './fixtures.ts';
+import type { Browser, Page } from '@playwright/test';
+import { expect, type Seed } from './fixtures.ts';
+import { openAs, roomUrl } from './room-support.ts';
 
 /** What a page hears of a user in a channel: the rooms' own helpers, under the names these tests use. */
 export { connectedIn as peerIn, peakIn, silenceIn } from './room-support.ts';
@@ -17,6 +18,32 @@ export async function monitor(page: Page, names: string[]): Promise<void> {
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
   for (const name of names) await expect(page.getByRole('region', { name: `Channel ${name}` })).toBeVisible();
+}
+
+/**
+ * The level tests' cast, on the mesh and through Janus: one channel; Dana Level at the desk monitoring it,
+ * Ali Hears on the phone app in it, Bea Talks in its room. The caller closes the three pages.
+ */
+export async function levelCast(browser: Browser, baseURL: string, seed: Seed) {
+  const alpha = await seed.channel();
+  const desk = await seed.member({ firstName: 'Dana', lastName: 'Level', role: 'dispatcher' });
+  const ali = await seed.member({ firstName: 'Ali', lastName: 'Hears' });
+  const bea = await seed.member({ firstName: 'Bea', lastName: 'Talks' });
+  await seed.addToChannel(alpha.id, [desk.id, ali.id, bea.id]);
+  const d = await openAs(browser, baseURL, desk);
+  const a = await openAs(browser, baseURL, ali, { viewport: { width: 390, height: 844 } });
+  const b = await openAs(browser, baseURL, bea);
+  const pages = [d, a, b];
+  try {
+    await d.page.goto('/dispatch');
+    await monitor(d.page, [alpha.name]);
+    await a.page.goto(`/talk/${alpha.id}`);
+    await b.page.goto(roomUrl(alpha.rtcSession));
+  } catch (error) {
+    for (const page of pages) await page.close();
+    throw error;
+  }
+  return { alpha, desk, bea, d, a, b, pages };
 }
 
 /** What the desk played of a channel over the last ~0.7 s, after the channel's level. */

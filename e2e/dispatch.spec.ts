@@ -13,6 +13,7 @@ import {
   deskLevel,
   deskPeak,
   hold,
+  levelCast,
   monitor,
   peakIn,
   peerIn,
@@ -253,19 +254,8 @@ test("the desk's voice arrives at a member's page at a member's level, talking o
   server,
   seed,
 }) => {
-  const alpha = await seed.channel();
-  const desk = await seed.member({ firstName: 'Dana', lastName: 'Level', role: 'dispatcher' });
-  const ali = await seed.member({ firstName: 'Ali', lastName: 'Hears' });
-  const bea = await seed.member({ firstName: 'Bea', lastName: 'Talks' });
-  await seed.addToChannel(alpha.id, [desk.id, ali.id, bea.id]);
-  const d = await openAs(browser, server.baseURL, desk);
-  const a = await openAs(browser, server.baseURL, ali, { viewport: { width: 390, height: 844 } });
-  const b = await openAs(browser, server.baseURL, bea);
+  const { alpha, desk, bea, d, a, b, pages } = await levelCast(browser, server.baseURL, seed);
   try {
-    await d.page.goto('/dispatch');
-    await monitor(d.page, [alpha.name]);
-    await a.page.goto(`/talk/${alpha.id}`);
-    await b.page.goto(roomUrl(alpha.rtcSession));
     const beaAtAli = await peerIn(a.page, alpha.rtcSession, bea.id);
     const deskAtAli = await peerIn(a.page, alpha.rtcSession, desk.id);
     const quietBea = await silenceIn(a.page, alpha.rtcSession, beaAtAli);
@@ -290,6 +280,6 @@ test("the desk's voice arrives at a member's page at a member's level, talking o
     expect(decibelsApart(await arrivingLevel(a.page, alpha.rtcSession, deskAtAli), member)).toBeLessThan(3);
     await release();
   } finally {
-    for (const page of [d, a, b]) await page.close();
+    for (const page of pages) await page.close();
   }
 });
