@@ -72,7 +72,12 @@ export function useSharedSocket(enabled = true): { socket: TalkgroupSocket | nul
 }
 
 /** Calls `refresh` once for a burst of these events (a bulk import or many joins send many of them). */
-export function useServerEvents(events: EventName[], refresh: () => void, delayMs = 300): void {
+export function useServerEvents(
+  events: EventName[],
+  refresh: () => void,
+  delayMs = 300,
+  { firstConnection = false }: { firstConnection?: boolean } = {},
+): void {
   const latest = useRef(refresh);
   latest.current = refresh;
   const key = events.join('|');
@@ -91,13 +96,14 @@ export function useServerEvents(events: EventName[], refresh: () => void, delayM
     // A reconnection may have missed events, and so may a server whose link to the others came back.
     socket.io.on('reconnect', schedule);
     socket.on('resync', schedule);
-    // So may the first connection: what the page fetched before it was up (an SOS sent while a console
-    // loads) came with no push. Once, for a socket that is not connected yet.
+    // `firstConnection`: so may the first connection, for a list nothing may miss (an SOS sent while a console
+    // loads came with no push). Once, for a socket not connected yet. Not for every list: a list the page edits
+    // (a status, a volume) would be overwritten by an answer read before the edit was saved.
     const firstConnect = () => {
       socket.off('connect', firstConnect);
       schedule();
     };
-    if (!socket.connected) socket.on('connect', firstConnect);
+    if (firstConnection && !socket.connected) socket.on('connect', firstConnect);
     return () => {
       clearTimeout(timer);
       for (const name of names) socket.off(name, schedule as never);
@@ -106,7 +112,7 @@ export function useServerEvents(events: EventName[], refresh: () => void, delayM
       socket.off('resync', schedule);
       release();
     };
-  }, [key, delayMs]);
+  }, [key, delayMs, firstConnection]);
 }
 
 /**

@@ -50,8 +50,8 @@ export function useEmergencyAlerts() {
     client.setQueryData<AlertsPage>(key, (page) => upsert(page, alert));
     setTaken((known) => [alert, ...known.filter((other) => other.id !== alert.id)].slice(0, 3));
   });
-  // A reconnection may have missed alerts.
-  useServerEvents(['emergencyAlert'], () => void alerts.refetch(), 1000);
+  // A reconnection may have missed alerts, and so may the first connection (an alert sent while the page loaded).
+  useServerEvents(['emergencyAlert'], () => void alerts.refetch(), 1000, { firstConnection: true });
 
   const acknowledge = useApiMutation(AcknowledgeEmergencyAlert, {
     onSuccess: ({ res }) => client.setQueryData<AlertsPage>(key, (page) => upsert(page, res)),
