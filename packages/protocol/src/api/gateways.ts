@@ -28,6 +28,19 @@ export const GatewayAttackMs = z.number().int().min(20).max(5_000);
 export const GatewayHangMs = z.number().int().min(100).max(30_000);
 
 /**
+ * How many calls a gateway may hold at once (issue 57): past it, a call is answered 486 Busy Here. Null, the
+ * default, is one call per channel it may enter (at least one); an administrator raises it for a gateway that
+ * calls the same channel from several lines.
+ */
+export const GATEWAY_SIMULTANEOUS_CALLS_MAX = 1000;
+export const GatewaySimultaneousCalls = z
+  .number()
+  .int()
+  .min(1, 'must be at least 1')
+  .max(GATEWAY_SIMULTANEOUS_CALLS_MAX, `must be at most ${GATEWAY_SIMULTANEOUS_CALLS_MAX}`)
+  .nullable();
+
+/**
  * The floor priority a gateway takes with (the same levels as the roles': a member's by default, a dispatcher's or
  * an administrator's where the administrator gives it one).
  */
@@ -81,6 +94,8 @@ export const GatewaySchema = z.object({
    * RTP); false: it receives the channel's silence between transmissions, as a phone expects.
    */
   quietBetween: z.boolean(),
+  /** The calls it may hold at once; null: one per channel it may enter. A call past it is answered 486 Busy Here. */
+  simultaneousCalls: z.number().nullable(),
   createdAt: z.string(),
   /** Its calls now. */
   calls: z.number(),
@@ -117,6 +132,7 @@ const GatewayFields = {
   hangMs: GatewayHangMs,
   priority: z.enum(GATEWAY_PRIORITIES),
   quietBetween: z.boolean(),
+  simultaneousCalls: GatewaySimultaneousCalls,
 };
 
 /** The organisation's gateways, by name. */
@@ -143,6 +159,7 @@ export const CreateGateway = call(ok({ res: GatewaySchema, secret: z.string() })
     hangMs: GatewayFields.hangMs.default(GATEWAY_HANG_MS_DEFAULT),
     priority: GatewayFields.priority.default('member'),
     quietBetween: GatewayFields.quietBetween.default(true),
+    simultaneousCalls: GatewayFields.simultaneousCalls.default(null),
   }),
 );
 
@@ -161,6 +178,7 @@ export const UpdateGateway = call(ok({ res: GatewaySchema }))(
     hangMs: GatewayFields.hangMs.optional(),
     priority: GatewayFields.priority.optional(),
     quietBetween: GatewayFields.quietBetween.optional(),
+    simultaneousCalls: GatewayFields.simultaneousCalls.optional(),
   }),
 );
 

@@ -89,6 +89,7 @@ export async function snapshot(db: Db, type: TargetType, id: number): Promise<Sn
       hangMs: row.hang_ms,
       priority: row.priority,
       quietBetween: row.quiet_between === 1,
+      simultaneousCalls: row.simultaneous_calls,
       // Only whether it changed is kept: the digest hash is compared here and never written.
       secret: row.ha1_sha256,
     };

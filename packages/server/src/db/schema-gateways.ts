@@ -19,6 +19,8 @@ export interface GatewaysTable {
   quiet_between: ColumnType<number, number | undefined, number>;
   /** JSON list of addresses and CIDR blocks; `[]`: any. */
   allowed_addresses: ColumnType<string, string | undefined, string>;
+  /** The calls it may hold at once (migration 0034); null: one per channel it may enter. */
+  simultaneous_calls: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: string;
 }
 

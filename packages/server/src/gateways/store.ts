@@ -28,6 +28,8 @@ export interface GatewayFields {
   hangMs: number;
   priority: GatewayPriority;
   quietBetween: boolean;
+  /** The calls it may hold at once; null (or left out on creation): one per channel it may enter (maxCalls). */
+  simultaneousCalls?: number | null;
 }
 
 /** The digest hashes of a secret for one realm (secrets.ts): all that is kept of it. */
@@ -53,6 +55,17 @@ export interface SipGateway {
   quietBetween: boolean;
   allowedAddresses: string[];
   channelIds: number[];
+  /** Null: the default, one call per channel it may enter (maxCalls). */
+  simultaneousCalls: number | null;
+}
+
+/**
+ * How many calls the gateway may hold at once (issue 57): what the administrator set, or one per channel it may
+ * enter (at least one). The SIP server answers a call past it 486 Busy Here, so that a gateway, or whoever has
+ * its credentials, cannot use up the relay's ports.
+ */
+export function maxCalls(gateway: Pick<SipGateway, 'simultaneousCalls' | 'channelIds'>): number {
+  return gateway.simultaneousCalls ?? Math.max(1, gateway.channelIds.length);
 }
 
 /**
@@ -113,6 +126,7 @@ export function gatewayStore(db: Db) {
       hangMs: row.hang_ms,
       priority: row.priority as GatewayPriority,
       quietBetween: row.quiet_between === 1,
+      simultaneousCalls: row.simultaneous_calls,
       createdAt: row.created_at,
       calls,
     };
@@ -134,6 +148,7 @@ export function gatewayStore(db: Db) {
       quietBetween: row.quiet_between === 1,
       allowedAddresses: JSON.parse(row.allowed_addresses),
       channelIds,
+      simultaneousCalls: row.simultaneous_calls,
     };
   }
 
@@ -153,6 +168,7 @@ export function gatewayStore(db: Db) {
       ...(fields.priority !== undefined ? { priority: fields.priority } : {}),
       ...(fields.quietBetween !== undefined ? { quiet_between: fields.quietBetween ? 1 : 0 } : {}),
       ...(fields.allowedAddresses !== undefined ? { allowed_addresses: JSON.stringify(fields.allowedAddresses) } : {}),
+      ...(fields.simultaneousCalls !== undefined ? { simultaneous_calls: fields.simultaneousCalls } : {}),
     };
   }
 
@@ -261,6 +277,7 @@ export function gatewayStore(db: Db) {
             priority: fields.priority,
             quiet_between: fields.quietBetween ? 1 : 0,
             allowed_addresses: JSON.stringify(fields.allowedAddresses),
+            simultaneous_calls: fields.simultaneousCalls ?? null,
             created_at: at.toISOString(),
           })
           .returning('id')

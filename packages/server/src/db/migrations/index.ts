@@ -43,6 +43,7 @@ import { migration as m0030 } from './0030_dispatch_queue_and_statuses.ts';
 import { migration as m0031 } from './0031_reports.ts';
 import { migration as m0032 } from './0032_report_indexes.ts';
 import { migration as m0033 } from './0033_gateways.ts';
+import { migration as m0034 } from './0034_gateway_simultaneous_calls.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -79,6 +80,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0031_reports': m0031,
   '0032_report_indexes': m0032,
   '0033_gateways': m0033,
+  '0034_gateway_simultaneous_calls': m0034,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

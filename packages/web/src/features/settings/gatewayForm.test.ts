@@ -23,6 +23,7 @@ const gateway: Gateway = {
   hangMs: 1500,
   priority: 'member',
   quietBetween: true,
+  simultaneousCalls: null,
   createdAt: '2026-11-27T06:00:00.000Z',
   calls: 0,
 };
