@@ -40,6 +40,11 @@ export const GatewaySimultaneousCalls = z
   .max(GATEWAY_SIMULTANEOUS_CALLS_MAX, `must be at most ${GATEWAY_SIMULTANEOUS_CALLS_MAX}`)
   .nullable();
 
+/** The calls a gateway may hold at once: its own limit, or one per channel it may enter (at least one). */
+export function gatewayCallLimit(gateway: { simultaneousCalls: number | null; channelIds: readonly number[] }): number {
+  return gateway.simultaneousCalls ?? Math.max(1, gateway.channelIds.length);
+}
+
 /**
  * The floor priority a gateway takes with (the same levels as the roles': a member's by default, a dispatcher's or
  * an administrator's where the administrator gives it one).

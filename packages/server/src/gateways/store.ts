@@ -8,7 +8,7 @@
  * hash, and its identifier is no login anyone types) and is left out of every list of people. Deleting the
  * gateway keeps the account, disabled, so that its history keeps its name.
  */
-import type { Gateway, GatewayFloorMode, GatewayPriority } from '@talkgroup/protocol';
+import { type Gateway, type GatewayFloorMode, type GatewayPriority, gatewayCallLimit } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import { inSlices } from '../db/batch.ts';
 import type { Db, GatewaysTable } from '../db/schema.ts';
@@ -65,7 +65,7 @@ export interface SipGateway {
  * its credentials, cannot use up the relay's ports.
  */
 export function maxCalls(gateway: Pick<SipGateway, 'simultaneousCalls' | 'channelIds'>): number {
-  return gateway.simultaneousCalls ?? Math.max(1, gateway.channelIds.length);
+  return gatewayCallLimit(gateway);
 }
 
 /**

@@ -2,7 +2,8 @@
  * "Ajouter une passerelle" / "Modifier {name}" (issue 51): a gateway's name, its SIP login, the channels it may
  * dial (each by its number: only channels through the media server have one), the addresses it may call from
  * (one per line; empty: any), how it takes the floor (its voice, with attack and hang time, or DTMF), its floor
- * priority, and whether it receives nothing between transmissions (a radio) or the channel's silence (a phone).
+ * priority, whether it receives nothing between transmissions (a radio) or the channel's silence (a phone), and
+ * how many calls it may hold at once (issue 57; empty: one per channel it may dial, past which a call is busy).
  * Checked with protocol's rules before sending; a refusal is shown with the server's sentence. A creation hands
  * the gateway and its generated secret to `onCreated` (shown once by GatewaySecretDialog).
  */
@@ -282,6 +283,21 @@ export function GatewayDialog({
                 </MenuItem>
               ))}
             </TextField>
+          )}
+        />
+        <Controller
+          name="simultaneousCalls"
+          control={control}
+          render={({ field, fieldState }) => (
+            <TextField
+              {...field}
+              label={t('settings:gateways.fields.simultaneousCalls')}
+              inputMode="numeric"
+              autoComplete="off"
+              slotProps={{ htmlInput: { inputMode: 'numeric' } }}
+              error={fieldState.error !== undefined}
+              helperText={fieldError(fieldState.error?.message) ?? t('settings:gateways.fields.simultaneousCallsHelp')}
+            />
           )}
         />
         <Controller

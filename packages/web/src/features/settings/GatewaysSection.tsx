@@ -12,7 +12,7 @@ import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import type { Gateway, GatewayCall } from '@talkgroup/protocol';
+import { type Gateway, type GatewayCall, gatewayCallLimit } from '@talkgroup/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
@@ -138,6 +138,11 @@ function GatewayItem({
           {gateway.floorMode === 'voice'
             ? t('settings:gateways.voiceSummary', { attack: gateway.attackMs, hang: gateway.hangMs })
             : t('settings:gateways.floorModes.dtmf')}
+        </dd>
+        <dt>{t('settings:gateways.fields.simultaneousCalls')}</dt>
+        <dd>
+          {gateway.simultaneousCalls ??
+            t('settings:gateways.simultaneousDefault', { count: gatewayCallLimit(gateway) })}
         </dd>
         <dt>{t('settings:gateways.callsNow')}</dt>
         <dd>{calls.length > 0 ? calls.length : gateway.calls}</dd>

@@ -47,6 +47,7 @@ describe('gateway form', () => {
       hangMs: 1500,
       priority: 'member',
       quietBetween: true,
+      simultaneousCalls: null,
     });
   });
 
@@ -58,10 +59,22 @@ describe('gateway form', () => {
       attackMs: '10',
       hangMs: '1,5',
       addresses: '192.0.2.1\n\nradio.example.org',
+      simultaneousCalls: '0',
     };
     expect(issues(form).sort()).toEqual(
-      ['addresses:address', 'attackMs:attack', 'hangMs:hang', 'login:login', 'name:nameRequired'].sort(),
+      [
+        'addresses:address',
+        'attackMs:attack',
+        'hangMs:hang',
+        'login:login',
+        'name:nameRequired',
+        'simultaneousCalls:simultaneousCalls',
+      ].sort(),
     );
+    for (const wrong of ['1001', '2.5', 'deux', '-1'])
+      expect(issues({ ...NEW_GATEWAY, name: 'Radio', login: 'radio', simultaneousCalls: wrong })).toEqual([
+        'simultaneousCalls:simultaneousCalls',
+      ]);
     expect(wrongAddressLine(form.addresses)).toEqual({ line: 3, address: 'radio.example.org' });
   });
 
@@ -83,6 +96,13 @@ describe('gateway form', () => {
         hangMs: '2000',
       }),
     ).toEqual({ name: 'Radio Port', floorMode: 'dtmf', allowedAddresses: ['192.0.2.10'], hangMs: 2000 });
+    // The simultaneous calls: a number typed, and back to empty (the default, one per channel).
+    expect(changedFields(gateway, { ...form, simultaneousCalls: ' 12 ' })).toEqual({ simultaneousCalls: 12 });
+    const raised = { ...gateway, simultaneousCalls: 12 };
+    expect(formOfGateway(raised).simultaneousCalls).toBe('12');
+    expect(changedFields(raised, { ...formOfGateway(raised), simultaneousCalls: '' })).toEqual({
+      simultaneousCalls: null,
+    });
   });
 
   it('writes the SIP address of a channel number, an IPv6 host in brackets', () => {

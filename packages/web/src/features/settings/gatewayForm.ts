@@ -16,6 +16,7 @@ import {
   GatewayAddress,
   GatewayAttackMs,
   GatewayHangMs,
+  GatewaySimultaneousCalls,
 } from '@talkgroup/protocol';
 import { z } from 'zod';
 
@@ -37,6 +38,11 @@ export function wrongAddressLine(text: string): { line: number; address: string 
   return undefined;
 }
 
+/** The simultaneous calls as typed: empty (one per channel it may enter) or a whole number protocol accepts. */
+export function simultaneousCallsOfText(text: string): number | null {
+  return text.trim() === '' ? null : Number(text.trim());
+}
+
 const milliseconds = (rule: z.ZodNumber, code: string) =>
   z.string().refine((text) => /^\d+$/.test(text.trim()) && rule.safeParse(Number(text)).success, code);
 
@@ -54,6 +60,14 @@ export const GatewayFormSchema = z.object({
   hangMs: milliseconds(GatewayHangMs, 'hang'),
   priority: z.enum(GATEWAY_PRIORITIES),
   quietBetween: z.boolean(),
+  simultaneousCalls: z
+    .string()
+    .refine(
+      (text) =>
+        text.trim() === '' ||
+        (/^\d+$/.test(text.trim()) && GatewaySimultaneousCalls.safeParse(simultaneousCallsOfText(text)).success),
+      'simultaneousCalls',
+    ),
 });
 export type GatewayForm = z.input<typeof GatewayFormSchema>;
 
@@ -68,6 +82,7 @@ export const NEW_GATEWAY: GatewayForm = {
   hangMs: String(GATEWAY_HANG_MS_DEFAULT),
   priority: 'member',
   quietBetween: true,
+  simultaneousCalls: '',
 };
 
 export function formOfGateway(gateway: Gateway): GatewayForm {
@@ -81,6 +96,7 @@ export function formOfGateway(gateway: Gateway): GatewayForm {
     hangMs: String(gateway.hangMs),
     priority: gateway.priority,
     quietBetween: gateway.quietBetween,
+    simultaneousCalls: gateway.simultaneousCalls === null ? '' : String(gateway.simultaneousCalls),
   };
 }
 
@@ -96,6 +112,7 @@ export function gatewayOfForm(form: GatewayForm) {
     hangMs: Number(form.hangMs),
     priority: form.priority,
     quietBetween: form.quietBetween,
+    simultaneousCalls: simultaneousCallsOfText(form.simultaneousCalls),
   };
 }
 export type GatewayFields = ReturnType<typeof gatewayOfForm>;
@@ -116,6 +133,7 @@ export function changedFields(gateway: Gateway, form: GatewayForm): Partial<Gate
   if (next.hangMs !== gateway.hangMs) changes.hangMs = next.hangMs;
   if (next.priority !== gateway.priority) changes.priority = next.priority;
   if (next.quietBetween !== gateway.quietBetween) changes.quietBetween = next.quietBetween;
+  if (next.simultaneousCalls !== gateway.simultaneousCalls) changes.simultaneousCalls = next.simultaneousCalls;
   return changes;
 }
 
