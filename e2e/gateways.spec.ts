@@ -1,7 +1,7 @@
 /**
  * SIP gateways on /settings (issue 51), what only a page shows: an administrator adds a gateway (a login already
  * taken is refused with the server's sentence), sees its secret once with the SIP address to dial for its
- * channel, changes it to DTMF, finds the channel's number on the channel's page, asks for a new secret
+ * channel, changes it to DTMF with more simultaneous calls, finds the channel's number on the channel's page, asks for a new secret
  * (confirmed first), deletes it (confirmed), and finds its creation in the audit log; in French on a phone's
  * window, in English on a wide one, with no serious accessibility violation (axe) in the section and its dialogs.
  * The calls themselves, their audit and their refusals are packages/server/test/gateways*.test.ts's.
@@ -32,6 +32,8 @@ const TEXTS = {
     edit: (name: string) => `Modifier ${name}`,
     floorMode: 'Mode de prise de parole',
     dtmf: 'DTMF',
+    simultaneousCalls: 'Appels simultanés',
+    oneCallPerChannel: '1 (un par canal)',
     save: 'Enregistrer',
     number: (number: string) => `Numéro : ${number}`,
     reset: (name: string) => `Nouveau secret pour ${name}`,
@@ -54,6 +56,8 @@ const TEXTS = {
     edit: (name: string) => `Edit ${name}`,
     floorMode: 'Floor mode',
     dtmf: 'DTMF',
+    simultaneousCalls: 'Simultaneous calls',
+    oneCallPerChannel: '1 (one per channel)',
     save: 'Save',
     number: (number: string) => `Number: ${number}`,
     reset: (name: string) => `New secret for ${name}`,
@@ -131,15 +135,17 @@ for (const { language, size, viewport } of RUNS) {
       const item = section.getByRole('listitem', { name, exact: true });
       await expect(item).toContainText(login);
       await expect(item).toContainText(`${number} · ${channel.name}`);
+      await expect(item).toContainText(texts.oneCallPerChannel);
       await expect(page.getByText(secret)).toHaveCount(0);
       await shot(page, `${language}-${size}-settings`);
       expect(await seriousViolations(page, 'main')).toEqual([]);
 
-      // Changed to DTMF.
+      // Changed to DTMF, with three simultaneous calls.
       await item.getByRole('button', { name: texts.edit(name) }).click();
       const edit = page.getByRole('dialog', { name: texts.edit(name) });
       await expect(edit.getByRole('textbox', { name: texts.login })).toHaveValue(login);
       await edit.getByRole('radiogroup', { name: texts.floorMode }).getByRole('radio', { name: texts.dtmf }).check();
+      await edit.getByRole('textbox', { name: texts.simultaneousCalls }).fill('3');
       await edit.getByRole('button', { name: texts.save }).click();
       await expect(edit).toBeHidden();
       await expect(item).toContainText(texts.dtmf);
@@ -148,6 +154,7 @@ for (const { language, size, viewport } of RUNS) {
         name,
         floorMode: 'dtmf',
         channelIds: [channel.id],
+        simultaneousCalls: 3,
       });
 
       // The number a gateway dials, on the channel's page.
