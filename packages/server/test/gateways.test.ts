@@ -10,7 +10,6 @@ import { hashPassword } from '../src/auth/passwords.ts';
 import type { DomainEvents } from '../src/events.ts';
 import { addressAllowed } from '../src/gateways/addresses.ts';
 import { auditRefusedCall } from '../src/gateways/routes.ts';
-import { maxCalls } from '../src/gateways/store.ts';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
@@ -179,46 +178,6 @@ describe.each(databases)('SIP gateways on %s', (dialect) => {
     expect(after.ha1_md5).not.toBe(before.ha1_md5);
     const reset = await app.call('/user/api/resetGatewaySecret', { id: gateway.id }, admin.token);
     expect((await gatewayRow(gateway.id)).ha1_md5).toBe(ha1('md5', 'radio-port', reset.body.secret));
-  });
-
-  it('keeps a gateway’s simultaneous calls, or null for one call per channel it may enter (maxCalls)', async () => {
-    const sip = app.services.gateways;
-    const gateway = (await create({ channelIds: [alpha, bravo] })).body.res;
-    expect(gateway.simultaneousCalls).toBeNull();
-    const byDefault = await sip.byLogin('radio-quai');
-    expect(byDefault?.simultaneousCalls).toBeNull();
-    expect(maxCalls(byDefault as NonNullable<typeof byDefault>)).toBe(2);
-
-    const raised = await create({ name: 'Standard', login: 'desk-phone', channelIds: [], simultaneousCalls: 20 });
-    expect(raised.status).toBe(200);
-    expect(raised.body.res.simultaneousCalls).toBe(20);
-    const listed = (await app.call('/user/api/listGateways', {}, admin.token)).body.res as Array<{
-      login: string;
-      simultaneousCalls: number | null;
-    }>;
-    expect(listed.map((row) => [row.login, row.simultaneousCalls])).toEqual([
-      ['radio-quai', null],
-      ['desk-phone', 20],
-    ]);
-    expect(maxCalls((await sip.byLogin('desk-phone')) as NonNullable<typeof byDefault>)).toBe(20);
-
-    // Back to the default, audited as a change to null; a gateway with no channel still holds one call.
-    const reset = await app.call(
-      '/user/api/updateGateway',
-      { id: raised.body.res.id, simultaneousCalls: null },
-      admin.token,
-    );
-    expect(reset.body.res.simultaneousCalls).toBeNull();
-    expect((await gatewayRow(raised.body.res.id)).simultaneous_calls).toBeNull();
-    expect(maxCalls((await sip.byLogin('desk-phone')) as NonNullable<typeof byDefault>)).toBe(1);
-    const entry = (await auditRows()).find((row) => row.action === 'gateway.update');
-    expect(entry?.changes).toEqual({ simultaneousCalls: { before: 20, after: null } });
-
-    // Left out of a change, it stays.
-    await app.call('/user/api/updateGateway', { id: gateway.id, simultaneousCalls: 3 }, admin.token);
-    const renamed = await app.call('/user/api/updateGateway', { id: gateway.id, name: 'Radio Port' }, admin.token);
-    expect(renamed.body.res.simultaneousCalls).toBe(3);
-    expect(maxCalls({ simultaneousCalls: null, channelIds: [1, 2, 3] })).toBe(3);
   });
 
   it('deletes a gateway: its account stays, disabled, and its login is free again', async () => {
