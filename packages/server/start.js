@@ -4,7 +4,7 @@
  *
  * 1. src/ops/prepare.ts runs in a process of its own: it builds the web app when needed and writes the
  *    stripped JavaScript of the server's and the protocol's sources.
- * 2. A module hook hands Node that JavaScript for each of those sources (as long as the copy carries its source's
+ * 2. A module hook (stripped-sources.js) hands Node that JavaScript for each of those sources (as long as the copy carries its source's
  *    modification time, else Node strips the source itself), so that every path, import and `import.meta.url` stays
  *    the source's.
  * 3. The server starts: src/main.ts.
@@ -17,10 +17,9 @@
  * and 500 sign-ins (docs/memory.md). An operator's own MALLOC_MMAP_THRESHOLD_ is kept as it is.
  */
 import { spawnSync } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
-import { registerHooks } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { useStrippedSources } from './stripped-sources.js';
 
 /** Blocks of this size or more go back to the system when freed (glibc; other libcs ignore the variable). */
 const MMAP_THRESHOLD_BYTES = 4 * 1024 * 1024;
@@ -35,10 +34,6 @@ if (process.platform === 'linux' && process.env.MALLOC_MMAP_THRESHOLD_ === undef
   );
 }
 
-const ROOT = path.resolve(import.meta.dirname, '../..');
-const STRIPPED_DIR = path.join(ROOT, 'node_modules/.cache/talkgroup-server');
-const SOURCES = ['packages/server/src', 'packages/protocol/src'].map((dir) => path.join(ROOT, dir) + path.sep);
-
 const prepared = spawnSync(
   process.execPath,
   ['--disable-warning=ExperimentalWarning', path.join(import.meta.dirname, 'src/ops/prepare.ts')],
@@ -46,26 +41,6 @@ const prepared = spawnSync(
 );
 if (prepared.status !== 0) process.exit(prepared.status ?? 1);
 
-/** The stripped copy of a source file, if it is there and carries its source's time (src/ops/prepare.ts). */
-function strippedSource(file) {
-  if (!SOURCES.some((dir) => file.startsWith(dir))) return undefined;
-  const stripped = path.join(STRIPPED_DIR, path.relative(ROOT, file)).replace(/\.ts$/, '.js');
-  try {
-    if (Math.abs(statSync(stripped).mtimeMs - statSync(file).mtimeMs) >= 1) return undefined;
-    return readFileSync(stripped, 'utf8');
-  } catch {
-    return undefined;
-  }
-}
-
-registerHooks({
-  load(url, context, nextLoad) {
-    if (url.startsWith('file:') && url.endsWith('.ts')) {
-      const source = strippedSource(fileURLToPath(url));
-      if (source !== undefined) return { format: 'module', source, shortCircuit: true };
-    }
-    return nextLoad(url, context);
-  },
-});
+useStrippedSources();
 
 await import('./src/main.ts');

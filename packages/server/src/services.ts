@@ -52,6 +52,7 @@ import { type Followers, followers } from './positions/followers.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
 import { type PushSubscriptionStore, pushSubscriptionStore } from './push/store.ts';
+import { type ReportReader, reportReader } from './reports/reader.ts';
 import { type ReportStore, reportStore } from './reports/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type StatusStore, statusStore } from './statuses/store.ts';
@@ -132,6 +133,8 @@ export interface Services {
   statuses: StatusStore;
   /** Reports over a period (issue 50): each measure by SQL aggregates. */
   reports: ReportStore;
+  /** Where reports are read (issue 57): worker threads on SQLite, a pool of their own on PostgreSQL. */
+  reportReader: ReportReader;
   /** SIP gateways (issue 51): their settings, credentials' hashes, channels and calls now. */
   gateways: GatewayStore;
   /** Users' passkeys and the WebAuthn challenges (issue 38). */
@@ -202,6 +205,7 @@ export function createServices(
   });
   const dispatchRequests = dispatchQueueStore(db);
   const passkeys = passkeyService(db, secret, config.publicUrl);
+  const reports = reportStore(db, database.dialect);
   return {
     config,
     database: { ...database, db },
@@ -260,7 +264,10 @@ export function createServices(
     }),
     settings,
     statuses: statusStore(db),
-    reports: reportStore(db, database.dialect),
+    reports,
+    reportReader: reportReader(database.location, reports, {
+      onError: (error) => onListenerError(error, 'report reader'),
+    }),
     gateways: gatewayStore(db),
     passkeys,
     secondFactors: secondFactors(db, totpStore(db, sealer(secret, 'totp secrets')), settings, passkeys, events),

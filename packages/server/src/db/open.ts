@@ -19,7 +19,14 @@ export interface OpenedDatabase {
   /** Calls the listener after each query with its duration (ops/metrics.ts). */
   onQuery(listener: QueryListener): void;
   close(): Promise<void>;
+  /** Where it is, for a connection of its own beside this one (the reports' reader: reports/reader.ts). */
+  location: DatabaseLocation;
 }
+
+/** SQLite's file, or PostgreSQL's address with the options the server's pool was opened with. */
+export type DatabaseLocation =
+  | { dialect: 'sqlite'; file: string }
+  | ({ dialect: 'postgres'; url: string } & Pick<DatabaseOptions, 'pgSchema' | 'timeoutMs' | 'onIdleError'>);
 
 export type QueryListener = (durationMs: number, failed: boolean) => void;
 
@@ -57,9 +64,12 @@ function pgTypes(driver: typeof pg) {
   };
 }
 
+/** The SQLite database's file in the data folder. */
+const sqliteFile = (dataDir: string) => path.join(dataDir, 'talkgroup.sqlite');
+
 function openSqlite(dataDir: string, log: LogConfig): { db: Kysely<Database>; database: DatabaseSync } {
   mkdirSync(dataDir, { recursive: true });
-  const database = new DatabaseSync(path.join(dataDir, 'talkgroup.sqlite'));
+  const database = new DatabaseSync(sqliteFile(dataDir));
   // WAL with synchronous=FULL: an acknowledged write survives kill -9 and power loss.
   database.exec('PRAGMA journal_mode = WAL');
   database.exec('PRAGMA synchronous = FULL');
@@ -71,7 +81,16 @@ function openSqlite(dataDir: string, log: LogConfig): { db: Kysely<Database>; da
   };
 }
 
-async function openPostgres(url: string, options: DatabaseOptions, log: LogConfig): Promise<Kysely<Database>> {
+/**
+ * A pool of `max` connections (the server's has 10). Also opened on its own, beside the server's, by the reports'
+ * reader (reports/reader.ts: 2 connections), so that long reads never take the connections every request needs.
+ */
+export async function openPostgresPool(
+  url: string,
+  options: Pick<DatabaseOptions, 'pgSchema' | 'timeoutMs' | 'onIdleError'>,
+  max: number,
+  log?: LogConfig,
+): Promise<Kysely<Database>> {
   const { pgSchema: schema } = options;
   // The tools (backup, restore, admin) give no timeout: their long statements are meant; they still do not
   // wait for ever on a connection.
@@ -82,7 +101,7 @@ async function openPostgres(url: string, options: DatabaseOptions, log: LogConfi
   // fast with 503 (http/outages.ts) instead of hanging, and the pool makes new connections once it is back.
   const pool = new driver.Pool({
     connectionString: url,
-    max: 10,
+    max,
     types: pgTypes(driver),
     // Waiting for a free pooled connection and opening a new one.
     connectionTimeoutMillis: timeoutMs ?? DATABASE_TIMEOUT_MS,
@@ -100,7 +119,7 @@ async function openPostgres(url: string, options: DatabaseOptions, log: LogConfi
   pool.on('connect', (client) => {
     client.on('error', () => {});
   });
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(log ? { log } : {}) });
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<OpenedDatabase> {
@@ -111,7 +130,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
     for (const listener of listeners) listener(event.queryDurationMillis, event.level === 'error');
   };
   const sqlite = options.databaseUrl ? undefined : openSqlite(options.dataDir, log);
-  const db = sqlite ? sqlite.db : await openPostgres(options.databaseUrl as string, options, log);
+  const db = sqlite ? sqlite.db : await openPostgresPool(options.databaseUrl as string, options, 10, log);
   if (options.pgSchema) await sql`create schema if not exists ${sql.id(options.pgSchema)}`.execute(db);
   // Node opens SQLite in defensive mode, which forbids editing sqlite_schema: a migration may need it (0010
   // drops a CHECK constraint the way SQLite's documentation gives), so it is lifted while migrations run only.
@@ -143,5 +162,14 @@ export async function openDatabase(options: DatabaseOptions): Promise<OpenedData
       listeners.push(listener);
     },
     close: () => db.destroy(),
+    location: options.databaseUrl
+      ? {
+          dialect: 'postgres',
+          url: options.databaseUrl,
+          pgSchema: options.pgSchema,
+          timeoutMs: options.timeoutMs,
+          onIdleError: options.onIdleError,
+        }
+      : { dialect: 'sqlite', file: sqliteFile(options.dataDir) },
   };
 }

@@ -1,4 +1,4 @@
-/** The server's sentences about the dispatch queue, members' statuses (issue 49) and reports (issue 50). */
+/** The server's sentences about the dispatch queue, members' statuses (issue 49) and reports (issues 50, 57). */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 
 type Texts = Record<ServerLanguage, string>;
@@ -79,5 +79,20 @@ export const DISPATCH_TEXTS = {
     en: 'You may read the reports only of the channels you dispatch: not of channel {{ids}}.',
     fr: 'Vous ne pouvez consulter que les rapports des canaux que vous dispatchez : pas ceux du canal {{ids}}.',
     de: 'Sie dürfen nur die Berichte der Kanäle lesen, die Sie disponieren: nicht die von Kanal {{ids}}.',
+  },
+  report_running: {
+    en: 'Your previous report is still being computed: wait {{seconds}} seconds and try again.',
+    fr: 'Votre rapport précédent est encore en cours de calcul : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Ihr vorheriger Bericht wird noch berechnet: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  reports_busy: {
+    en: 'The server is computing other reports: wait {{seconds}} seconds and try again.',
+    fr: 'Le serveur calcule déjà d’autres rapports : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Der Server berechnet gerade andere Berichte: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  report_reader_failed: {
+    en: 'The report could not be computed: its reader stopped. Try again.',
+    fr: 'Le rapport n’a pas pu être calculé : son lecteur s’est arrêté. Réessayez.',
+    de: 'Der Bericht konnte nicht berechnet werden: sein Leser wurde beendet. Versuchen Sie es erneut.',
   },
 } satisfies Partial<Record<ServerMessageCode, Texts>>;

@@ -1,7 +1,8 @@
 /**
  * Reports (issue 50, docs/api.md "Reports"): getReport over a period, for administrators (every channel) and
  * dispatchers (the channels they hold `channel.reports` in: their own); the guard refuses members (403) from
- * the capability. The measures are the store's (store.ts).
+ * the capability. The measures are the store's (store.ts), read away from the main thread and the server's
+ * pool (reader.ts), one report per user and two per server at a time (gate.ts; issue 57).
  */
 import { GetReport } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -10,11 +11,14 @@ import type { ChannelAccess } from '../channels/access.ts';
 import { HttpError, notFound } from '../http/errors.ts';
 import { defineRoutes, type TokenOwner } from '../http/route.ts';
 import { type SettingsStore, serverTimeZone } from '../settings/store.ts';
+import { reportGate } from './gate.ts';
+import type { ReportReader } from './reader.ts';
 import type { ReportStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface ReportServices {
   reports: ReportStore;
+  reportReader: ReportReader;
   access: ChannelAccess;
   settings: SettingsStore;
   sessions: SessionStore;
@@ -28,6 +32,8 @@ async function organisationTimeZone(settings: SettingsStore): Promise<string> {
 export function reportRoutes(app: FastifyInstance, services: ReportServices): void {
   const { reports, access, settings } = services;
   const route = defineRoutes(app, services.sessions);
+  const gate = reportGate();
+  app.addHook('onClose', () => services.reportReader.close());
 
   /**
    * The channels a report covers: null for every channel (one who holds `channel.reports` everywhere), else a
@@ -56,16 +62,9 @@ export function reportRoutes(app: FastifyInstance, services: ReportServices): vo
       channelIds: await channelsOf(auth, body.channelIds),
       timeZone: body.timeZone ?? (await organisationTimeZone(settings)),
     };
-    const [channels, talk, hours, sos, queue, missed, peaks] = await Promise.all([
-      reports.channels(scope),
-      reports.talk(scope),
-      reports.hours(scope),
-      reports.sos(scope),
-      reports.queue(scope),
-      reports.missed(scope),
-      reports.peaks(scope),
-    ]);
+    // Looked up at each report, not kept: a test puts its own reader in place (reports-reader.test.ts).
+    const { measures } = await gate.run(auth.userId, () => services.reportReader.read(scope));
     const { from, to, timeZone } = scope;
-    return { success: true, res: { from, to, timeZone, channels, talk, hours, sos, queue, missed, peaks } };
+    return { success: true, res: { from, to, timeZone, ...measures } };
   });
 }

@@ -271,5 +271,19 @@ export function reportStore(db: Db, dialect: Dialect) {
 }
 
 export type ReportStore = ReturnType<typeof reportStore>;
-/** The parts of a report the store answers (the route adds the period, the time zone and the channels). */
-export type ReportMeasures = Pick<Report, 'talk' | 'hours' | 'sos' | 'queue' | 'missed' | 'peaks'>;
+/** The parts of a report the store answers (the route adds the period and the time zone). */
+export type ReportMeasures = Pick<Report, 'channels' | 'talk' | 'hours' | 'sos' | 'queue' | 'missed' | 'peaks'>;
+
+/** Every measure of a scope, as getReport answers them: what the reports' reader computes (reader.ts). */
+export async function reportMeasures(store: ReportStore, scope: ReportScope): Promise<ReportMeasures> {
+  const [channels, talk, hours, sos, queue, missed, peaks] = await Promise.all([
+    store.channels(scope),
+    store.talk(scope),
+    store.hours(scope),
+    store.sos(scope),
+    store.queue(scope),
+    store.missed(scope),
+    store.peaks(scope),
+  ]);
+  return { channels, talk, hours, sos, queue, missed, peaks };
+}
