@@ -11,6 +11,8 @@ import {
   TransferDispatchCall,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { CounterStore } from '../auth/counter-store.ts';
+import { DISPATCH_CANCEL_LIMIT, DISPATCH_REQUEST_LIMIT, slidingCallLimiter } from '../auth/rate-limit.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
@@ -20,22 +22,26 @@ import type { DispatchQueue } from './queue.ts';
 export interface DispatchQueueServices {
   dispatchQueue: DispatchQueue;
   sessions: SessionStore;
+  /** The limits' counters (Redis with REDIS_URL: every instance counts the same calls). */
+  counters: CounterStore;
 }
 
 export function dispatchQueueRoutes(app: FastifyInstance, services: DispatchQueueServices): void {
   const queue = services.dispatchQueue;
   const route = defineRoutes(app, services.sessions);
+  // A member's loop of requests and cancels would reach every desk of its channel (issue 57): counted per user
+  // before anything is read, written or pushed. The dispatchers' own steps below are not limited.
+  const requestLimit = slidingCallLimiter(services.counters, 'dispatch-request', DISPATCH_REQUEST_LIMIT);
+  const cancelLimit = slidingCallLimiter(services.counters, 'dispatch-cancel', DISPATCH_CANCEL_LIMIT);
 
-  route(RequestDispatchCall, async ({ body, auth }) => ({
-    success: true,
-    ...said('dispatch_requested'),
-    res: await queue.request(auth, body),
-  }));
-  route(CancelDispatchCall, async ({ body, auth }) => ({
-    success: true,
-    ...said('dispatch_cancelled'),
-    res: await queue.cancel(auth, body.requestId),
-  }));
+  route(RequestDispatchCall, async ({ body, auth }) => {
+    await requestLimit(auth.userId);
+    return { success: true, ...said('dispatch_requested'), res: await queue.request(auth, body) };
+  });
+  route(CancelDispatchCall, async ({ body, auth }) => {
+    await cancelLimit(auth.userId);
+    return { success: true, ...said('dispatch_cancelled'), res: await queue.cancel(auth, body.requestId) };
+  });
   route(TakeDispatchCall, async ({ body, auth }) => ({
     success: true,
     ...said('dispatch_taken'),

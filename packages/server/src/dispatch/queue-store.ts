@@ -1,7 +1,9 @@
 /**
  * The dispatch queue's table (issue 49, migration 0030). Every step is one conditional UPDATE (`where state is
- * what the step starts from`), so that two dispatchers, or two instances' sweeps, acting at once make one change:
- * the other finds no row and reads who won. Times are ISO strings on both databases.
+ * what the step starts from`, and who holds the request or whom it is transferred to: MoveGuard), so that two
+ * dispatchers, or two instances' sweeps, acting at once make one change: the other finds no row and reads who won.
+ * A check made on an earlier read alone would let a step act on a request that changed hands meanwhile (issue 57).
+ * Times are ISO strings on both databases (they compare as text).
  */
 import {
   type DispatchPriority,
@@ -81,6 +83,18 @@ export function dueTimes(
   };
 }
 
+/** What else the row must still be, besides its state, for a step to move it. */
+export interface MoveGuard {
+  /** Held by this dispatcher (null: by nobody). */
+  heldBy?: number | null;
+  /** Transferred to this dispatcher, and its answer still awaited at `at` (`transfer_until` later than it). */
+  transferTo?: { userId: number; at: number };
+  /** A transfer whose time was over at this moment (`transfer_until` at or before it). */
+  transferOverAt?: number;
+  /** A waiting request whose expiry was due at this moment. */
+  expiredAt?: number;
+}
+
 export function dispatchQueueStore(db: Db) {
   return {
     async insert(values: {
@@ -128,17 +142,29 @@ export function dispatchQueueStore(db: Db) {
     },
 
     /**
-     * Moves the row from one of `from` to what `change` says; the row as it is now, or undefined when it was no
-     * longer in one of them (another step came first).
+     * Moves the row from one of `from` to what `change` says, if it is still as `guard` says, in one statement;
+     * the row as it is now, or undefined when it was no longer so (another step came first).
      */
-    async move(id: number, from: readonly DispatchRequestState[], change: Change): Promise<RequestRow | undefined> {
-      return db
+    async move(
+      id: number,
+      from: readonly DispatchRequestState[],
+      change: Change,
+      guard: MoveGuard = {},
+    ): Promise<RequestRow | undefined> {
+      let update = db
         .updateTable('dispatch_requests')
         .set(change)
         .where('id', '=', id)
-        .where('state', 'in', [...from])
-        .returningAll()
-        .executeTakeFirst();
+        .where('state', 'in', [...from]);
+      if (guard.heldBy === null) update = update.where('held_by_id', 'is', null);
+      else if (guard.heldBy !== undefined) update = update.where('held_by_id', '=', guard.heldBy);
+      if (guard.transferTo)
+        update = update
+          .where('transfer_to_id', '=', guard.transferTo.userId)
+          .where('transfer_until', '>', iso(guard.transferTo.at));
+      if (guard.transferOverAt !== undefined) update = update.where('transfer_until', '<=', iso(guard.transferOverAt));
+      if (guard.expiredAt !== undefined) update = update.where('expire_at', '<=', iso(guard.expiredAt));
+      return update.returningAll().executeTakeFirst();
     },
 
     /** Every waiting request, in the queue's order. */

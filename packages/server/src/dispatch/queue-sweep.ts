@@ -40,15 +40,17 @@ export function dispatchQueueSweep(deps: {
       if (moved?.reminded_at && moved.state === 'waiting') reminded.push(moved);
     }
     if (reminded.length > 0) await queue.publish(reminded, { reminded: true });
-    for (const row of due.expire) await queue.end(row, 'expired', row.requester_id, ['waiting']);
+    // Each still due when written: a request taken and sent back meanwhile waits anew, a transfer made again
+    // meanwhile has its own time.
+    for (const row of due.expire) await queue.end(row, 'expired', row.requester_id, ['waiting'], { expiredAt: at });
     // Unanswered: back to the dispatcher who transferred it.
     for (const row of due.transfer) {
-      const back = await store.move(row.id, ['transferring'], {
-        state: 'taken',
-        transfer_to_id: null,
-        transfer_to_name: null,
-        transfer_until: null,
-      });
+      const back = await store.move(
+        row.id,
+        ['transferring'],
+        { state: 'taken', transfer_to_id: null, transfer_to_name: null, transfer_until: null },
+        { transferOverAt: at },
+      );
       if (back) await queue.publish([back]);
     }
   }

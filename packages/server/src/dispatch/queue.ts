@@ -24,7 +24,15 @@ import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import type { UserStore } from '../users/store.ts';
-import { type DispatchQueueStore, handledMs, queueOrder, type RequestRow, toRequest, waitedMs } from './queue-store.ts';
+import {
+  type DispatchQueueStore,
+  handledMs,
+  type MoveGuard,
+  queueOrder,
+  type RequestRow,
+  toRequest,
+  waitedMs,
+} from './queue-store.ts';
 
 const OPEN: readonly DispatchRequestState[] = OPEN_DISPATCH_STATES;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -106,10 +114,14 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
     return row;
   }
 
-  /** 409 for a request already over; "Already taken by {name}" for one in another's hands. */
+  /**
+   * 409 for a request already over; "Already taken by {name}" for one in another's hands; "not taken" for one
+   * back in the queue.
+   */
   function refuseMove(row: RequestRow): never {
     if (!OPEN.includes(row.state as DispatchRequestState)) throw conflict('dispatch_request_ended');
-    throw conflict('dispatch_already_taken', { name: row.held_by_name ?? '' });
+    if (row.held_by_name === null) throw conflict('dispatch_not_taken');
+    throw conflict('dispatch_already_taken', { name: row.held_by_name });
   }
 
   /** 409: over already, or not in a dispatcher's hands now. */
@@ -118,10 +130,15 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
     throw conflict('dispatch_not_taken');
   }
 
-  /** Its holder, or one who dispatches every channel (an administrator). */
-  function requireHolder(reader: Reader, row: RequestRow): void {
+  /**
+   * Its holder, or one who dispatches every channel (an administrator); what the write must find still so: held
+   * by the caller, or (an administrator's) by whom it was held when read.
+   */
+  function requireHolder(reader: Reader, row: RequestRow): MoveGuard {
     if (!OPEN.includes(row.state as DispatchRequestState)) throw conflict('dispatch_request_ended');
-    if (row.held_by_id !== reader.userId && !mayDispatchEverywhere(reader)) throw forbidden('dispatch_not_holder');
+    if (row.held_by_id === reader.userId) return { heldBy: reader.userId };
+    if (!mayDispatchEverywhere(reader)) throw forbidden('dispatch_not_holder');
+    return { heldBy: row.held_by_id };
   }
 
   async function nameOf(userId: number): Promise<string> {
@@ -151,17 +168,23 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
     state: 'closed' | 'cancelled' | 'abandoned' | 'expired',
     actorId: number,
     from: readonly DispatchRequestState[] = OPEN,
+    guard: MoveGuard = {},
   ): Promise<RequestRow | undefined> {
     const at = now();
-    const ended = await store.move(row.id, from, {
-      state,
-      ended_at: iso(at),
-      waited_before_ms: waitedMs(row, at),
-      waiting_since: null,
-      remind_at: null,
-      expire_at: null,
-      transfer_until: null,
-    });
+    const ended = await store.move(
+      row.id,
+      from,
+      {
+        state,
+        ended_at: iso(at),
+        waited_before_ms: waitedMs(row, at),
+        waiting_since: null,
+        remind_at: null,
+        expire_at: null,
+        transfer_until: null,
+      },
+      guard,
+    );
     if (!ended) return undefined;
     const type = (
       {
@@ -238,7 +261,8 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
         // It rings at once; a call that cannot ring (the member is in another call) leaves the request taken.
         try {
           const { call } = await deps.privateCalls.start(dispatcher, row.requester_id);
-          held = (await store.move(row.id, ['taken'], { call_id: call.callId })) ?? taken;
+          held =
+            (await store.move(row.id, ['taken'], { call_id: call.callId }, { heldBy: dispatcher.userId })) ?? taken;
         } catch (error) {
           deps.onError(error, `ringing the member of dispatch request ${requestId}`);
         }
@@ -251,8 +275,8 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
     async sendBack(dispatcher: Reader, requestId: number): Promise<DispatchRequest> {
       const row = await dispatchable(dispatcher, requestId);
       if (row.state !== 'taken') refuseNotTaken(row);
-      requireHolder(dispatcher, row);
-      const back = await store.move(row.id, ['taken'], backToQueue(row, now()));
+      const holder = requireHolder(dispatcher, row);
+      const back = await store.move(row.id, ['taken'], backToQueue(row, now()), holder);
       if (!back) refuseMove((await store.byId(row.id)) ?? row);
       await record('dispatch_return', back, dispatcher.userId);
       const [request] = await publish([back]);
@@ -262,7 +286,7 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
     async transfer(dispatcher: Reader, requestId: number, toUserId: number): Promise<DispatchRequest> {
       const row = await dispatchable(dispatcher, requestId);
       if (row.state !== 'taken') refuseNotTaken(row);
-      requireHolder(dispatcher, row);
+      const holder = requireHolder(dispatcher, row);
       const target = await users.row(toUserId);
       const reader = target && { userId: target.id, role: target.role, mapRight: target.map_right === 1 };
       if (
@@ -273,12 +297,17 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
         !(await access.may(reader, row.channel_id, 'channel.dispatch'))
       )
         throw badRequest('dispatch_transfer_target');
-      const moved = await store.move(row.id, ['taken'], {
-        state: 'transferring',
-        transfer_to_id: target.id,
-        transfer_to_name: target.display_name,
-        transfer_until: iso(now() + limits.transferMs),
-      });
+      const moved = await store.move(
+        row.id,
+        ['taken'],
+        {
+          state: 'transferring',
+          transfer_to_id: target.id,
+          transfer_to_name: target.display_name,
+          transfer_until: iso(now() + limits.transferMs),
+        },
+        holder,
+      );
       if (!moved) refuseMove((await store.byId(row.id)) ?? row);
       await record('dispatch_transfer', moved, dispatcher.userId, { to: target.display_name });
       const [request] = await publish([moved]);
@@ -289,15 +318,22 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
       const row = await dispatchable(dispatcher, requestId);
       if (row.state !== 'transferring' || row.transfer_to_id !== dispatcher.userId)
         throw forbidden('dispatch_not_transfer_target');
-      const moved = await store.move(row.id, ['transferring'], {
-        state: 'taken',
-        ...(accept
-          ? { held_by_id: dispatcher.userId, held_by_name: row.transfer_to_name, answer: null, call_id: null }
-          : {}),
-        transfer_to_id: null,
-        transfer_to_name: null,
-        transfer_until: null,
-      });
+      // Still to this dispatcher and not yet over: a transfer past its time is its holder's again, even before the
+      // sweep brings it back.
+      const moved = await store.move(
+        row.id,
+        ['transferring'],
+        {
+          state: 'taken',
+          ...(accept
+            ? { held_by_id: dispatcher.userId, held_by_name: row.transfer_to_name, answer: null, call_id: null }
+            : {}),
+          transfer_to_id: null,
+          transfer_to_name: null,
+          transfer_until: null,
+        },
+        { transferTo: { userId: dispatcher.userId, at: now() } },
+      );
       if (!moved) throw forbidden('dispatch_not_transfer_target');
       // Accepted, the request is taken by another: a take of its own (its answer says it came by transfer).
       if (accept) await record('dispatch_take', { ...moved, answer: 'transfer' }, dispatcher.userId);
@@ -307,8 +343,8 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
 
     async close(dispatcher: Reader, requestId: number): Promise<DispatchRequest> {
       const row = await dispatchable(dispatcher, requestId);
-      requireHolder(dispatcher, row);
-      const ended = await end(row, 'closed', dispatcher.userId);
+      const holder = requireHolder(dispatcher, row);
+      const ended = await end(row, 'closed', dispatcher.userId, OPEN, holder);
       if (!ended) refuseMove((await store.byId(row.id)) ?? row);
       return toRequest(ended, null, now());
     },

@@ -63,6 +63,16 @@ export const DISPATCH_TEXTS = {
     fr: 'Cette demande ne vous est pas transférée.',
     de: 'Diese Anfrage wird nicht an Sie weitergeleitet.',
   },
+  too_many_dispatch_requests: {
+    en: 'Too many calls to dispatch: wait {{seconds}} seconds before calling again. An SOS always goes through.',
+    fr: 'Trop d’appels au dispatch : attendez {{seconds}} secondes avant de rappeler. Un SOS passe toujours.',
+    de: 'Zu viele Rufe an die Leitstelle: Warten Sie {{seconds}} Sekunden, bevor Sie erneut rufen. Ein SOS geht immer durch.',
+  },
+  too_many_dispatch_cancels: {
+    en: 'Too many dispatch requests cancelled: wait {{seconds}} seconds before cancelling again.',
+    fr: 'Trop de demandes de dispatch annulées : attendez {{seconds}} secondes avant d’en annuler une autre.',
+    de: 'Zu viele Anfragen an die Leitstelle zurückgezogen: Warten Sie {{seconds}} Sekunden, bevor Sie erneut eine zurückziehen.',
+  },
   statuses_saved: { en: 'Statuses saved.', fr: 'Statuts enregistrés.', de: 'Status gespeichert.' },
   status_set: { en: 'Status set.', fr: 'Statut mis à jour.', de: 'Status gesetzt.' },
   status_not_found: {
@@ -74,6 +84,11 @@ export const DISPATCH_TEXTS = {
     en: 'You may set the status only of members of the channels you dispatch.',
     fr: 'Vous ne pouvez changer que le statut des membres des canaux que vous dispatchez.',
     de: 'Sie dürfen nur den Status von Mitgliedern der Kanäle setzen, die Sie disponieren.',
+  },
+  too_many_status_changes: {
+    en: 'Too many status changes: wait {{seconds}} seconds before changing it again.',
+    fr: 'Trop de changements de statut : attendez {{seconds}} secondes avant de le changer à nouveau.',
+    de: 'Zu viele Statuswechsel: Warten Sie {{seconds}} Sekunden, bevor Sie ihn erneut ändern.',
   },
   report_channel_not_allowed: {
     en: 'You may read the reports only of the channels you dispatch: not of channel {{ids}}.',

@@ -15,6 +15,8 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityStore } from '../activities/store.ts';
+import type { CounterStore } from '../auth/counter-store.ts';
+import { STATUS_CHANGE_LIMIT, slidingCallLimiter } from '../auth/rate-limit.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { EventBus } from '../events.ts';
@@ -30,11 +32,15 @@ export interface StatusServices {
   activities: ActivityStore;
   events: EventBus;
   sessions: SessionStore;
+  /** The limits' counters (Redis with REDIS_URL: every instance counts the same calls). */
+  counters: CounterStore;
 }
 
 export function statusRoutes(app: FastifyInstance, services: StatusServices): void {
   const { statuses, access, activities, events } = services;
   const route = defineRoutes(app, services.sessions);
+  // Each change reaches every desk of the member's channels (issue 57); a dispatcher's setUserStatus is not counted.
+  const statusChangeLimit = slidingCallLimiter(services.counters, 'status-change', STATUS_CHANGE_LIMIT);
 
   /** Sets the status, records it and pushes it; the same status again changes nothing. */
   async function setStatus(userId: number, statusId: number | null, by: StatusSetter | null): Promise<MemberStatus> {
@@ -77,11 +83,10 @@ export function statusRoutes(app: FastifyInstance, services: StatusServices): vo
     return { success: true, ...said('statuses_saved'), res: replaced.statuses };
   });
 
-  route(SetMyStatus, async ({ body, auth }) => ({
-    success: true,
-    ...said('status_set'),
-    res: await setStatus(auth.userId, body.statusId, null),
-  }));
+  route(SetMyStatus, async ({ body, auth }) => {
+    await statusChangeLimit(auth.userId);
+    return { success: true, ...said('status_set'), res: await setStatus(auth.userId, body.statusId, null) };
+  });
 
   route(SetUserStatus, async ({ body, auth }) => {
     const name = await statuses.nameOf(body.userId);
