@@ -29,6 +29,7 @@ import { legacyRoutes } from './legacy/routes.ts';
 import { startLogPruning } from './lists/change-log.ts';
 import { messageRoutes } from './messages/routes.ts';
 import { registerOpenApi, zodSchemaController } from './openapi.ts';
+import { FAULTS_COUNTER } from './ops/faults.ts';
 import { healthRoutes } from './ops/health.ts';
 import { createMetrics, type Metrics } from './ops/metrics.ts';
 import { turnProbe } from './ops/turn-probe.ts';
@@ -102,6 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const services = createServices(config, database, (error, event) =>
     fastify.log.error({ err: error, event }, 'a domain event listener failed'),
   );
+  services.faults.attach(metrics.counter(FAULTS_COUNTER), fastify.log);
   fastify.addHook('onClose', () => services.counters.close());
   fastify.addHook('onClose', async () => services.hashPool.stop());
   const stopPruning = startLogPruning(services.listChanges, (error) =>

@@ -52,6 +52,10 @@ async function main() {
   progress.step = 'listen';
   await app.fastify.listen({ port: config.port, host: config.host });
   progress.step = 'serving';
+  // A promise nobody awaited that failed ends one piece of work, not the server: counted and logged (issue 57). An
+  // uncaught exception still ends the process (its state may be half changed): the service manager restarts it
+  // (deploy/systemd/talkgroup.service).
+  process.on('unhandledRejection', (reason) => app.services.faults.fault('unhandled', reason));
   log.info(
     `Talkgroup ${process.env.npm_package_version ?? ''} on ${app.services.database.dialect}, data in ${config.dataDir}`,
   );

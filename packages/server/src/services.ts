@@ -47,6 +47,7 @@ import { type ListChangeLog, listChangeLog } from './lists/change-log.ts';
 import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret } from './messages/files.ts';
 import { messageSender, type SendMessage } from './messages/send.ts';
 import { type MessageStore, messageStore } from './messages/store.ts';
+import { createFaults, type Faults } from './ops/faults.ts';
 import { type PatchStore, patchStore } from './patches/store.ts';
 import { type Followers, followers } from './positions/followers.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
@@ -151,6 +152,8 @@ export interface Services {
   userPages: UserPaging;
   /** Whose position a reader may follow (the map, trails). */
   followers: Followers;
+  /** Errors that ended one message, call, event or timer and nothing else: counted and logged (ops/faults.ts). */
+  faults: Faults;
 }
 
 export function createServices(
@@ -276,5 +279,6 @@ export function createServices(
     pushSubscriptions: pushSubscriptionStore(db, { dialect: database.dialect, sessionIdleMs: config.sessionIdleMs }),
     userPages: userPaging(db, users),
     followers: followers(db, access),
+    faults: createFaults(),
   };
 }

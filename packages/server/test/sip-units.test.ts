@@ -4,8 +4,9 @@
  * keys), and voice activity's attack, hang and "let go first" after the floor was taken back.
  */
 import { createHash } from 'node:crypto';
+import { Grammar } from 'sip.js';
 import { describe, expect, it } from 'vitest';
-import { digestAuthority, readCredentials } from '../src/sip/digest.ts';
+import { digestAuthority, NONCE_TTL_MS, readCredentials } from '../src/sip/digest.ts';
 import { G711OpusBridge } from '../src/sip/g711-opus.ts';
 import { busyTone, encodeG711, g711Level, readRtp, readTelephoneEvent, writeRtp } from '../src/sip/rtp.ts';
 import { OfferRefused, readOffer, writeAnswer } from '../src/sip/sdp.ts';
@@ -19,31 +20,61 @@ describe('SIP digest', () => {
   const secret = 'S3cretOfTheGateway';
   const hashes = { ha1Md5: md5(`${login}:talkgroup:${secret}`), ha1Sha256: sha256(`${login}:talkgroup:${secret}`) };
 
-  function answer(challenge: string, algorithm: 'MD5' | 'SHA-256', password = secret, realm = 'talkgroup') {
+  const uri = 'sip:1001@127.0.0.1:5060';
+  const request = (method: string, ruri = uri) => ({ method, ruri: Grammar.URIParse(ruri) });
+  function answer(
+    challenge: string,
+    algorithm: 'MD5' | 'SHA-256',
+    password = secret,
+    realm = 'talkgroup',
+    nc = '00000001',
+    method = 'INVITE',
+  ) {
     const nonce = /nonce="([^"]+)"/.exec(challenge)?.[1] ?? '';
     const hash = algorithm === 'MD5' ? md5 : sha256;
-    const uri = 'sip:1001@127.0.0.1:5060';
     const ha1 = hash(`${login}:${realm}:${password}`);
-    const response = hash(`${ha1}:${nonce}:00000001:abc:auth:${hash(`INVITE:${uri}`)}`);
-    return `Digest username="${login}", realm="${realm}", nonce="${nonce}", uri="${uri}", response="${response}", algorithm=${algorithm}, cnonce="abc", qop=auth, nc=00000001`;
+    const response = hash(`${ha1}:${nonce}:${nc}:abc:auth:${hash(`${method}:${uri}`)}`);
+    return `Digest username="${login}", realm="${realm}", nonce="${nonce}", uri="${uri}", response="${response}", algorithm=${algorithm}, cnonce="abc", qop=auth, nc=${nc}`;
   }
 
   it('challenges with MD5 and checks an answer in MD5 or SHA-256 against the stored hashes', () => {
     const authority = digestAuthority('talkgroup');
     const [challenge] = authority.challenge();
     expect(challenge).toMatch(/^Digest realm="talkgroup", nonce="[^"]+", algorithm=MD5, qop="auth"$/);
-    for (const algorithm of ['MD5', 'SHA-256'] as const) {
-      const credentials = readCredentials(answer(challenge, algorithm));
+    for (const [index, algorithm] of (['MD5', 'SHA-256'] as const).entries()) {
+      const credentials = readCredentials(answer(challenge, algorithm, secret, 'talkgroup', `0000000${index + 1}`));
       expect(credentials?.username).toBe(login);
       if (!credentials) throw new Error('unread');
-      expect(authority.verify(credentials, 'INVITE', hashes)).toBe('ok');
+      expect(authority.verify(credentials, request('INVITE'), hashes)).toBe('ok');
       // The same answer for another method, a wrong secret or another realm: wrong.
-      expect(authority.verify(credentials, 'REGISTER', hashes)).toBe('wrong');
+      expect(authority.verify(credentials, request('REGISTER'), hashes)).toBe('wrong');
       const wrong = readCredentials(answer(challenge, algorithm, 'not-it'));
-      if (wrong) expect(authority.verify(wrong, 'INVITE', hashes)).toBe('wrong');
+      if (wrong) expect(authority.verify(wrong, request('INVITE'), hashes)).toBe('wrong');
     }
     const otherRealm = readCredentials(answer(challenge, 'MD5', secret, 'elsewhere'));
-    if (otherRealm) expect(authority.verify(otherRealm, 'INVITE', hashes)).toBe('wrong');
+    if (otherRealm) expect(authority.verify(otherRealm, request('INVITE'), hashes)).toBe('wrong');
+  });
+
+  it('takes a nonce and nc pair once, for its Request-URI only, and a nonce for 60 s (issue 57)', () => {
+    const authority = digestAuthority('talkgroup');
+    const [challenge] = authority.challenge();
+    const first = readCredentials(answer(challenge, 'MD5'));
+    if (!first) throw new Error('unread');
+    // Sent for another channel's number (a new Call-ID and Request-URI): wrong, and it takes nothing.
+    expect(authority.verify(first, request('INVITE', 'sip:1002@127.0.0.1:5060'), hashes)).toBe('wrong');
+    expect(authority.verify(first, request('INVITE', 'sip:1001@127.0.0.1:5070'), hashes)).toBe('wrong');
+    expect(authority.verify(first, request('INVITE', 'sip:1001@127.0.0.1'), hashes)).toBe('ok');
+    // The same answer again: a replay.
+    expect(authority.verify(first, request('INVITE'), hashes)).toBe('replayed');
+    // The gateway's next request on the same nonce counts on: a new pair, taken.
+    const next = readCredentials(answer(challenge, 'MD5', secret, 'talkgroup', '00000002'));
+    if (!next) throw new Error('unread');
+    expect(authority.verify(next, request('INVITE'), hashes)).toBe('ok');
+    // At 60 s and a little more, the nonce is stale: a right answer is challenged again, not taken.
+    const third = readCredentials(answer(challenge, 'MD5', secret, 'talkgroup', '00000003'));
+    if (!third) throw new Error('unread');
+    expect(authority.verify(third, request('INVITE'), hashes, Date.now() + NONCE_TTL_MS + 1000)).toBe('stale');
+    expect(NONCE_TTL_MS).toBeLessThanOrEqual(60_000);
   });
 
   it('takes a right answer to an old nonce as stale, and a nonce it did not sign as wrong', () => {
@@ -56,14 +87,14 @@ describe('SIP digest', () => {
       Date.now = realNow;
       const credentials = readCredentials(answer(old, 'MD5'));
       if (!credentials) throw new Error('unread');
-      expect(authority.verify(credentials, 'INVITE', hashes)).toBe('stale');
+      expect(authority.verify(credentials, request('INVITE'), hashes)).toBe('stale');
     } finally {
       Date.now = realNow;
     }
     const [fresh] = digestAuthority('talkgroup').challenge();
     const forged = readCredentials(answer(fresh, 'MD5'));
     if (!forged) throw new Error('unread');
-    expect(authority.verify(forged, 'INVITE', hashes)).toBe('wrong');
+    expect(authority.verify(forged, request('INVITE'), hashes)).toBe('wrong');
     expect(readCredentials('Basic cmFkaW86eA==')).toBeUndefined();
     expect(readCredentials('Digest username="x"')).toBeUndefined();
   });

@@ -126,7 +126,16 @@ export function gatewayRoutes(app: FastifyInstance, services: GatewayServices): 
 }
 
 /** Why the SIP server refused a call. */
-export type RefusalReason = 'credentials' | 'number' | 'channel' | 'address' | 'rate';
+export type RefusalReason =
+  | 'credentials'
+  | 'number'
+  | 'channel'
+  | 'address'
+  | 'rate'
+  | 'replay'
+  | 'busy'
+  | 'ports'
+  | 'media';
 
 /**
  * The SIP server's audit row for a refused call (issue 51: "every refused call naming the gateway or login and

@@ -55,7 +55,7 @@ export class Connections {
     if (may(socket.data, null, 'channel.alerts')) socket.join(ADMINS_ROOM);
     ctx.arrivals.connected(socket.id);
 
-    const tasks = socketTasks(socket, log, () => local.delete(socket.id));
+    const tasks = socketTasks(socket, log, () => local.delete(socket.id), ctx.services.faults);
     const scope: SocketScope = {
       ...ctx,
       on: tasks.on,

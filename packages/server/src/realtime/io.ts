@@ -16,6 +16,7 @@ import type { TalkBurstStore } from '../floor/talk-bursts.ts';
 import type { GatewayStore } from '../gateways/store.ts';
 import type { GeofenceWatch } from '../geofences/watch.ts';
 import type { SendMessage } from '../messages/send.ts';
+import type { Faults } from '../ops/faults.ts';
 import type { PositionStore } from '../positions/store.ts';
 import type { PresenceStore } from '../presence/store.ts';
 
@@ -26,6 +27,8 @@ export interface RealtimeServices {
   channels: ChannelStore;
   emergency: EmergencyAlerts;
   events: EventBus;
+  /** Errors that stayed local: counted and logged once a minute per cause (ops/faults.ts). */
+  faults: Faults;
   /** SIP gateways' calls (issue 51): a channel's are among its peers. */
   gateways: Pick<GatewayStore, 'calls' | 'sweepCalls'>;
   geofenceWatch: GeofenceWatch;

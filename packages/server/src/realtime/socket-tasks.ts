@@ -8,6 +8,7 @@ import { ChannelAccessError } from '../channels/access.ts';
 import { describeZodError, HttpError } from '../http/errors.ts';
 import { serverText } from '../http/messages.ts';
 import { databaseUnreachable, diskFull } from '../http/outages.ts';
+import type { Faults } from '../ops/faults.ts';
 import { eventLimits } from './event-limits.ts';
 import type { TalkSocket } from './io.ts';
 
@@ -46,7 +47,12 @@ function describeFailure(event: string, error: unknown): { message: string; expe
   return { message: `${event}: something went wrong on the server.`, expected: false };
 }
 
-export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAfterDisconnect: () => void) {
+export function socketTasks(
+  socket: TalkSocket,
+  log: FastifyBaseLogger,
+  onIdleAfterDisconnect: () => void,
+  faults?: Faults,
+) {
   let queue: Promise<void> = Promise.resolve();
   const limits = eventLimits();
   const lastRefusal = new Map<string, number>();
@@ -65,15 +71,27 @@ export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAf
     }
   }
 
+  /** The event failed: the client is told, and a fault of ours is counted and logged (ops/faults.ts). */
+  function failed(event: string, error: unknown, ack?: (outcome: { success: boolean; result?: string }) => void): void {
+    const { message, expected } = describeFailure(event, error);
+    if (!expected) {
+      if (faults) faults.fault('socket_event', error, { event });
+      else log.error({ err: error, event }, 'socket event failed');
+    }
+    try {
+      if (socket.connected) socket.emit('error', { message });
+      ack?.({ success: false, result: message });
+    } catch (sendError) {
+      faults?.fault('socket_event', sendError, { event });
+    }
+  }
+
   function run(event: string, task: () => Promise<void> | void, ack?: Ack): Promise<void> {
     const next = queue
       .then(task)
       .then(() => ack?.({ success: true }))
       .catch((error: unknown) => {
-        const { message, expected } = describeFailure(event, error);
-        if (!expected) log.error({ err: error, event }, 'socket event failed');
-        if (socket.connected) socket.emit('error', { message });
-        ack?.({ success: false, result: message });
+        failed(event, error, ack);
       })
       .finally(() => {
         // A disconnected socket is forgotten once its last task is done.
@@ -115,15 +133,13 @@ export function socketTasks(socket: TalkSocket, log: FastifyBaseLogger, onIdleAf
     (socket.on as (event: string, listener: (...args: unknown[]) => void) => void)(event, (...args: unknown[]) => {
       const ack = typeof args[args.length - 1] === 'function' ? (args.pop() as (answer: unknown) => void) : undefined;
       if (!limits.take(event)) return refuse(event, ack);
-      task(args[0]).then(
-        (result) => ack?.(result ?? { success: true }),
-        (error: unknown) => {
-          const { message, expected } = describeFailure(event, error);
-          if (!expected) log.error({ err: error, event }, 'socket event failed');
-          if (socket.connected) socket.emit('error', { message });
-          ack?.({ success: false, result: message });
-        },
-      );
+      // Through a promise: a task that throws before its first await fails this event, not the connection.
+      Promise.resolve(args[0])
+        .then(task)
+        .then(
+          (result) => ack?.(result ?? { success: true }),
+          (error: unknown) => failed(event, error, ack),
+        );
     });
   }
 

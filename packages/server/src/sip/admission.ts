@@ -29,8 +29,9 @@ export function admission(deps: {
     request: Request,
     statusCode: number,
     audit: { reason: RefusalReason; login?: string; gateway?: SipGateway; number: string; flow: Flow },
+    answer = true,
   ): void {
-    request.reject({ statusCode });
+    if (answer) request.reject({ statusCode });
     void auditRefusedCall(services, {
       login: audit.login,
       gatewayId: audit.gateway?.id,
@@ -40,6 +41,9 @@ export function admission(deps: {
       reason: audit.reason,
     }).catch((error) => log.error({ err: error }, 'could not audit a refused SIP call'));
   }
+
+  /** When each address's replayed answer was last audited: once a minute per address. */
+  const replayAudited = new Map<string, number>();
 
   const challenge = (stale: boolean) => digest.challenge(stale).map((value) => `WWW-Authenticate: ${value}`);
 
@@ -52,9 +56,28 @@ export function admission(deps: {
       return undefined;
     }
     const gateway = await services.gateways.byLogin(credentials.username);
-    const verdict = gateway ? digest.verify(credentials, message.method, gateway) : 'wrong';
+    const verdict = gateway ? digest.verify(credentials, message, gateway) : 'wrong';
     if (verdict === 'stale') {
       request.reject({ statusCode: 401, extraHeaders: challenge(true) });
+      return undefined;
+    }
+    if (verdict === 'replayed') {
+      // A right answer sent again: a new challenge (a gateway that reused its nonce by mistake answers it), and
+      // the audit says so once a minute per address (a replay flood is one line a minute).
+      request.reject({ statusCode: 401, extraHeaders: challenge(false) });
+      const now = Date.now();
+      if (now - (replayAudited.get(flow.ip) ?? Number.NEGATIVE_INFINITY) >= 60_000) {
+        if (replayAudited.size > 10_000) replayAudited.clear();
+        replayAudited.set(flow.ip, now);
+        void auditRefusedCall(services, {
+          login: credentials.username,
+          gatewayId: gateway?.id,
+          gatewayName: gateway?.name,
+          number,
+          address: `${flow.ip}:${flow.port}`,
+          reason: 'replay',
+        }).catch((error) => log.error({ err: error }, 'could not audit a replayed SIP answer'));
+      }
       return undefined;
     }
     if (!gateway || verdict === 'wrong') {

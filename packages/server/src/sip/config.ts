@@ -22,6 +22,8 @@ export interface SipConfig {
   realm: string;
   rtpPorts: { min: number; max: number };
   requestsPerMinute: number;
+  /** How long an idle TCP connection without a call stays open (30 s when unset; tests lower it). */
+  tcpIdleMs?: number;
 }
 
 /** The ranges SIP's media must stay out of: the shipped Janus and coturn configurations' (deploy/). */

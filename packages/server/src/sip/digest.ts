@@ -3,15 +3,19 @@
  * gateway gets (a 401 with an MD5 challenge: see `challenge`) and
  * the check of its answer against the hashes the gateway's secret left (HA1 = H(login:realm:secret)).
  *
- * The nonce needs no memory: it is a time and an HMAC of it with a key of this process, so any request carries
- * what proves the nonce ours and fresh (5 minutes; a stale one is challenged again with `stale=true`, and the
- * gateway answers without asking its user). The Authorization header is read with auth-header (RFC 7235's
- * syntax), the SIP message itself by SIP.js.
+ * The nonce is a time and an HMAC of it with a key of this process, so any request carries what proves the nonce
+ * ours and fresh (60 seconds; a stale one is challenged again with `stale=true`, and the gateway answers without
+ * asking its user). As RFC 7616 means it (issue 57): the answer's `uri` must be the request's Request-URI, and a
+ * nonce and `nc` pair is taken once, so that an answer seen once cannot be sent again, for another call or
+ * another number. Only right answers are remembered, each until its nonce is stale: nobody without the secret
+ * can fill that memory. The Authorization header is read with auth-header (RFC 7235's syntax), the SIP message
+ * itself by SIP.js.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { parse } from 'auth-header';
+import { Grammar, type URI } from 'sip.js';
 
-const NONCE_TTL_MS = 5 * 60_000;
+export const NONCE_TTL_MS = 60_000;
 export type DigestAlgorithm = 'MD5' | 'SHA-256';
 
 export const hashHex = (algorithm: DigestAlgorithm, text: string) =>
@@ -69,8 +73,48 @@ export function readCredentials(header: string | undefined): DigestCredentials |
   };
 }
 
+/** Whether the answer's `uri` names the request's Request-URI (scheme, user, host and port; 5060 when none). */
+export function sameRequestUri(given: string, requestUri: URI | undefined): boolean {
+  if (!requestUri) return false;
+  let uri: URI | undefined;
+  try {
+    uri = Grammar.URIParse(given);
+  } catch {
+    return false;
+  }
+  if (!uri) return false;
+  const port = (value: URI) => value.port ?? (value.scheme === 'sips' ? 5061 : 5060);
+  return (
+    uri.scheme === requestUri.scheme &&
+    (uri.user ?? '') === (requestUri.user ?? '') &&
+    uri.host.toLowerCase() === requestUri.host.toLowerCase() &&
+    port(uri) === port(requestUri)
+  );
+}
+
+export type DigestVerdict = 'ok' | 'stale' | 'wrong' | 'replayed';
+
 export function digestAuthority(realm: string, key = randomBytes(32)) {
   const sign = (stamp: string) => createHmac('sha256', key).update(stamp).digest('base64url').slice(0, 22);
+  /** The nonce and nc pairs already taken, by nonce, with when the nonce goes stale. */
+  const taken = new Map<string, { staleAt: number; counts: Set<string> }>();
+
+  function forgetStale(now: number): void {
+    for (const [nonce, entry] of taken) if (entry.staleAt < now) taken.delete(nonce);
+  }
+
+  /** Takes this nonce and nc pair once: false when it was taken before. */
+  function takeOnce(nonce: string, nc: string, now: number): boolean {
+    if (taken.size > 1000) forgetStale(now);
+    let entry = taken.get(nonce);
+    if (!entry) {
+      entry = { staleAt: Number.parseInt(nonce.split('.')[0], 36) + NONCE_TTL_MS, counts: new Set() };
+      taken.set(nonce, entry);
+    }
+    if (entry.counts.has(nc)) return false;
+    entry.counts.add(nc);
+    return true;
+  }
 
   function nonce(now = Date.now()): string {
     const stamp = now.toString(36);
@@ -100,12 +144,19 @@ export function digestAuthority(realm: string, key = randomBytes(32)) {
       return [`Digest realm="${realm}", nonce="${nonce()}", algorithm=MD5, qop="auth"${stale ? ', stale=true' : ''}`];
     },
     /**
-     * Checks credentials for this method against the gateway's hashes: `ok`, `stale` (a right answer to an old
-     * nonce: challenge again with stale=true) or `wrong`.
+     * Checks credentials for this request against the gateway's hashes: `ok`, `stale` (a right answer to an old
+     * nonce: challenge again with stale=true), `replayed` (a right answer whose nonce and nc were taken already)
+     * or `wrong` (a wrong answer, a forged nonce, or an answer for another Request-URI).
      */
-    verify(credentials: DigestCredentials, method: string, secret: DigestSecret): 'ok' | 'stale' | 'wrong' {
-      if (credentials.realm !== realm) return 'wrong';
-      const state = nonceState(credentials.nonce);
+    verify(
+      credentials: DigestCredentials,
+      request: { method: string; ruri: URI | undefined },
+      secret: DigestSecret,
+      now = Date.now(),
+    ): DigestVerdict {
+      if (credentials.realm !== realm || !sameRequestUri(credentials.uri, request.ruri)) return 'wrong';
+      const method = request.method;
+      const state = nonceState(credentials.nonce, now);
       if (state === 'forged') return 'wrong';
       const { algorithm } = credentials;
       const ha1 = algorithm === 'MD5' ? secret.ha1Md5 : secret.ha1Sha256;
@@ -120,7 +171,10 @@ export function digestAuthority(realm: string, key = randomBytes(32)) {
       const a = Buffer.from(expected);
       const b = Buffer.from(credentials.response);
       if (a.length !== b.length || !timingSafeEqual(a, b)) return 'wrong';
-      return state === 'fresh' ? 'ok' : 'stale';
+      if (state === 'stale') return 'stale';
+      return takeOnce(credentials.nonce, credentials.qop === 'auth' ? (credentials.nc ?? '') : '', now)
+        ? 'ok'
+        : 'replayed';
     },
   };
 }

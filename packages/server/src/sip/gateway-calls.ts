@@ -28,7 +28,8 @@ import type { EventBus } from '../events.ts';
 import type { Floor } from '../floor/grants.ts';
 import type { Talk } from '../floor/push-to-talk.ts';
 import { auditRefusedCall } from '../gateways/routes.ts';
-import type { GatewayStore, SipGateway } from '../gateways/store.ts';
+import { type GatewayStore, maxCalls, type SipGateway } from '../gateways/store.ts';
+import type { Faults } from '../ops/faults.ts';
 import type { EmitTo } from '../realtime/io.ts';
 import { type MediaPlanes, MediaUnavailableError } from '../realtime/media/plane.ts';
 import { channelRoom } from '../realtime/room-names.ts';
@@ -36,7 +37,7 @@ import { admission } from './admission.ts';
 import { callFloor, infoKey, type LiveCall } from './call-floor.ts';
 import type { SipConfig } from './config.ts';
 import { digestAuthority } from './digest.ts';
-import { RtpRelay } from './rtp-relay.ts';
+import { PortsExhausted, RtpRelay } from './rtp-relay.ts';
 import { type OfferedAudio, OfferRefused, readOffer, writeAnswer } from './sdp.ts';
 import { type Flow, type Signalling, startSignalling } from './signalling.ts';
 import { voiceActivity } from './voice-activity.ts';
@@ -47,6 +48,7 @@ export interface SipServices {
   channels: Pick<ChannelStore, 'byId'>;
   activities: Pick<ActivityStore, 'record'>;
   events: Pick<EventBus, 'on'>;
+  faults: Faults;
 }
 
 export interface SipRealtime {
@@ -80,6 +82,7 @@ export async function startSip(deps: {
   log: FastifyBaseLogger;
 }) {
   const { config, instanceId, services, realtime } = deps;
+  const { faults } = services;
   const log = deps.log.child({ part: 'sip' });
   const admit = admission({ digest: digestAuthority(config.realm), services, log });
   const floor = callFloor({ talk: realtime.talk, floor: realtime.floor, gateways: services.gateways, log });
@@ -162,6 +165,7 @@ export async function startSip(deps: {
         onKey: (key) => {
           if (call.session) floor.key(call, key);
         },
+        fault: (error) => faults.fault('rtp_relay', error, { callId }),
       }),
       talker: { userId: gateway.userId, name: gateway.name, role: gateway.priority, socketId: gatewayPeerId(callId) },
       place: { channelId: channel.id, room: channel.rtcSession, mode: 'talk', mayTalk: true },
@@ -231,9 +235,12 @@ export async function startSip(deps: {
       });
     const { vad } = call;
     if (vad) {
-      const tick = setInterval(() => {
-        if (vad.tick(performance.now()) === 'release') void floor.release(call);
-      }, VOICE_TICK_MS);
+      const tick = setInterval(
+        faults.guard('timer', () => {
+          if (vad.tick(performance.now()) === 'release') void floor.release(call);
+        }),
+        VOICE_TICK_MS,
+      );
       tick.unref();
       call.timers.push(tick);
     }
@@ -245,18 +252,31 @@ export async function startSip(deps: {
     const gateway = await admit.authenticate(request, flow, number);
     if (!gateway) return;
     const channel = await admit.channelFor(request, flow, gateway, number);
-    if (!channel || calls.has(request.message.callId)) return;
+    if (!channel) return;
+    // A new INVITE (a new transaction) with the Call-ID of a call already here: a loop or a forgery (482).
+    if (calls.has(request.message.callId)) {
+      request.reject({ statusCode: 482, reasonPhrase: 'Loop Detected' });
+      return;
+    }
     let offer: OfferedAudio;
     try {
       offer = readOffer(request.message.body ?? '');
     } catch (error) {
       if (!(error instanceof OfferRefused)) throw error;
-      request.reject({ statusCode: 488, reasonPhrase: 'Not Acceptable Here' });
+      admit.refuse(request, 488, { reason: 'media', login: gateway.login, gateway, number, flow });
       log.info({ gateway: gateway.login, why: error.message }, 'a gateway call was refused: its offer');
       return;
     }
     if (!admit.mediaAllowed(gateway, flow)(offer.ip)) {
       admit.refuse(request, 488, { reason: 'address', login: gateway.login, gateway, number, flow });
+      return;
+    }
+    // At most maxCalls at once per gateway (one per channel it may enter, or its "Simultaneous calls"): counted
+    // and taken with no await between, so that two INVITEs at once cannot both pass.
+    let held = 0;
+    for (const live of calls.values()) if (live.gateway.id === gateway.id) held++;
+    if (held >= maxCalls(gateway)) {
+      admit.refuse(request, 486, { reason: 'busy', login: gateway.login, gateway, number, flow });
       return;
     }
     const call = newCall(request, flow, gateway, channel, offer);
@@ -271,6 +291,12 @@ export async function startSip(deps: {
       if (cancelled) return;
       if (error instanceof MediaUnavailableError) {
         request.reject({ statusCode: 480, reasonPhrase: 'Media Server Unavailable' });
+        return;
+      }
+      if (error instanceof PortsExhausted) {
+        log.warn({ callId: call.callId, gateway: gateway.login }, error.message);
+        request.reject({ statusCode: 503, extraHeaders: ['Retry-After: 30'] });
+        admit.refuse(request, 503, { reason: 'ports', login: gateway.login, gateway, number, flow }, false);
         return;
       }
       log.error(
@@ -304,12 +330,14 @@ export async function startSip(deps: {
       publicAddress: config.publicAddress,
       requestsPerMinute: config.requestsPerMinute,
       log,
+      fault: (error, context) => faults.fault('sip_message', error, context),
+      tcpIdleMs: config.tcpIdleMs,
     },
     {
       invite: (request, flow) =>
-        void invite(request, flow).catch((error) => log.error({ err: error }, 'a SIP INVITE failed')),
+        void invite(request, flow).catch((error) => faults.fault('sip_call', error, { method: 'INVITE' })),
       register: (request, flow) =>
-        void register(request, flow).catch((error) => log.error({ err: error }, 'a SIP REGISTER failed')),
+        void register(request, flow).catch((error) => faults.fault('sip_call', error, { method: 'REGISTER' })),
       limited: (flow, method, number) => {
         log.warn({ address: flow.ip, method }, 'SIP requests from this address are over their rate: 503 for a minute');
         void auditRefusedCall(services, { number, address: `${flow.ip}:${flow.port}`, reason: 'rate' }).catch(() => {});
@@ -346,6 +374,8 @@ export async function startSip(deps: {
     /** The Call-IDs of the calls this instance holds now (tests, bench). */
     callIds: () => [...calls.keys()],
     relayOf: (callId: string) => calls.get(callId)?.relay,
+    /** What the signalling holds now: flows, counted addresses, TCP connections (tests). */
+    held: () => signalling.held(),
     async stop(): Promise<void> {
       clearInterval(endCheck);
       unsubscribe();

@@ -32,6 +32,16 @@ const OPUS_SILENCE_BYTES = 10;
 const QUIET_HANGOVER_MS = 600;
 /** A gap longer than this in what is sent to the gateway starts a new talk spurt (the marker bit, a timestamp jump). */
 const SPURT_GAP_MS = 100;
+/**
+ * What a gateway's packet may be (issue 57), past which it is dropped before the floor, the voice activity or the
+ * codec see it: a payload no larger than a frame can be (G.711's 60 ms, 480 bytes; Opus's 1,275 bytes, RFC 6716),
+ * and at most this many packets a second (20 ms frames are 50, with telephone events and jitter well under it).
+ */
+export const MAX_PAYLOAD = { pcmu: 480, pcma: 480, opus: 1275 } as const;
+export const MAX_PACKETS_PER_SECOND = 150;
+
+/** SIP_RTP_PORTS has no free port left: the call is answered 503 with Retry-After (and audited). */
+export class PortsExhausted extends Error {}
 
 export interface RelayOptions {
   /** Where the gateway side binds, and what the SDP answer names. */
@@ -49,6 +59,8 @@ export interface RelayOptions {
   quietBetween: boolean;
   onVoice: (voiced: boolean, now: number) => void;
   onKey: (key: string) => void;
+  /** An error in the handling of one packet or timer tick: that packet is lost, and it is said here. */
+  fault?: (error: unknown) => void;
 }
 
 const clockRate = (codec: GatewayCodec) => (codec === 'opus' ? 48_000 : 8_000);
@@ -70,7 +82,7 @@ async function bindInRange(socket: dgram.Socket, host: string, ports: { min: num
     });
     if (bound) return port;
   }
-  throw new Error(`no free UDP port left in SIP_RTP_PORTS ${ports.min}-${ports.max}`);
+  throw new PortsExhausted(`no free UDP port left in SIP_RTP_PORTS ${ports.min}-${ports.max}`);
 }
 
 /** The address of this machine that reaches `host` (where Janus sends the mix back). */
@@ -107,7 +119,10 @@ export class RtpRelay {
   #busyTimer: NodeJS.Timeout | undefined;
   #lastEventTimestamp: number | undefined;
   /** Counters (bench and tests): packets from the gateway, to Janus, from Janus, to the gateway. */
-  readonly counts = { fromGateway: 0, toJanus: 0, fromJanus: 0, toGateway: 0, refused: 0 };
+  readonly counts = { fromGateway: 0, toJanus: 0, fromJanus: 0, toGateway: 0, refused: 0, dropped: 0 };
+  /** The packets from the gateway within the current second (MAX_PACKETS_PER_SECOND). */
+  #second = 0;
+  #inSecond = 0;
   /**
    * When the channel's sound last began going to the gateway (epoch ms, sub-millisecond): the first packet with
    * sound after a silent one or a gap. bench:gateway times a page's press to it; nothing in the server reads it.
@@ -127,7 +142,7 @@ export class RtpRelay {
     this.#remote = options.remote;
     this.#transcoder = options.codec === 'opus' ? undefined : new G711OpusBridge(options.codec);
     this.#gatewaySide = dgram.createSocket(options.bindHost.includes(':') ? 'udp6' : 'udp4');
-    this.#gatewaySide.on('message', (data, from) => this.#fromGateway(data, from));
+    this.#gatewaySide.on('message', (data, from) => this.#safely(() => this.#fromGateway(data, from)));
     this.#gatewaySide.on('error', () => {});
   }
 
@@ -142,7 +157,7 @@ export class RtpRelay {
     this.#janusSide?.close();
     const ip = await localAddressTowards(janusHost);
     const socket = dgram.createSocket(ip.includes(':') ? 'udp6' : 'udp4');
-    socket.on('message', (data, from) => this.#fromJanus(data, from));
+    socket.on('message', (data, from) => this.#safely(() => this.#fromJanus(data, from)));
     socket.on('error', () => {});
     await new Promise<void>((resolve) => socket.bind({ port: 0, address: ip }, () => resolve()));
     this.#janusSide = socket;
@@ -163,24 +178,57 @@ export class RtpRelay {
   busy(): void {
     if (this.#options.codec === 'opus' || this.#busyTimer) return;
     this.#busy = busyTone(this.#options.codec);
-    this.#busyTimer = setInterval(() => {
-      const frame = this.#busy.shift();
-      if (!frame) {
-        clearInterval(this.#busyTimer);
-        this.#busyTimer = undefined;
-        return;
-      }
-      this.#sendToGateway(frame, 160);
-    }, 20);
+    this.#busyTimer = setInterval(
+      () =>
+        this.#safely(() => {
+          const frame = this.#busy.shift();
+          if (!frame) {
+            clearInterval(this.#busyTimer);
+            this.#busyTimer = undefined;
+            return;
+          }
+          this.#sendToGateway(frame, 160);
+        }),
+      20,
+    );
   }
 
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
     clearInterval(this.#busyTimer);
-    this.#gatewaySide.close();
-    this.#janusSide?.close();
+    for (const socket of [this.#gatewaySide, this.#janusSide])
+      try {
+        socket?.close();
+      } catch {
+        // Never bound (no port was free), or closed already.
+      }
     this.#transcoder?.close();
+  }
+
+  /** One packet's or tick's work: an error in it loses that packet, never the relay nor the process. */
+  #safely(work: () => void): void {
+    try {
+      work();
+    } catch (error) {
+      this.#options.fault?.(error);
+    }
+  }
+
+  /** Sends a datagram; an error (a closed socket, a network that refuses) loses that packet only. */
+  #send(socket: dgram.Socket, packet: Buffer, to: RtpAddress): void {
+    if (this.#closed) return;
+    socket.send(packet, to.port, to.ip, () => {});
+  }
+
+  /** Within the gateway's packet rate: at most MAX_PACKETS_PER_SECOND in each second. */
+  #withinRate(now: number): boolean {
+    const second = Math.floor(now / 1000);
+    if (second !== this.#second) {
+      this.#second = second;
+      this.#inSecond = 0;
+    }
+    return ++this.#inSecond <= MAX_PACKETS_PER_SECOND;
   }
 
   #fromGateway(data: Buffer, from: dgram.RemoteInfo): void {
@@ -191,6 +239,13 @@ export class RtpRelay {
     }
     const packet = readRtp(data);
     if (!packet) return;
+    // What no frame can be, a payload type the call did not negotiate, or past the plausible rate: dropped before
+    // the floor, the voice activity or the codec see it.
+    const negotiated = packet.payloadType === options.audioPt || packet.payloadType === options.eventPt;
+    if (!negotiated || packet.payload.length > MAX_PAYLOAD[options.codec] || !this.#withinRate(performance.now())) {
+      this.counts.dropped++;
+      return;
+    }
     this.counts.fromGateway++;
     // Symmetric RTP: a gateway behind NAT is reached where its packets come from (its own address, checked above).
     if (from.address === this.#remote.ip && from.port !== this.#remote.port)
@@ -213,7 +268,7 @@ export class RtpRelay {
     options.onVoice(voiced, now);
     if (!this.#janus || !this.#janusSide) return;
     if (!this.#transcoder) {
-      this.#janusSide.send(data, this.#janus.port, this.#janus.ip);
+      this.#send(this.#janusSide, data, this.#janus);
       this.counts.toJanus++;
       return;
     }
@@ -237,14 +292,14 @@ export class RtpRelay {
       ssrc: this.#janusSsrc,
       payload,
     });
-    this.#janusSide.send(packet, janus.port, janus.ip);
+    this.#send(this.#janusSide, packet, janus);
     this.counts.toJanus++;
   }
 
   #fromJanus(data: Buffer, from: dgram.RemoteInfo): void {
     if (!this.#janus || from.address !== this.#janus.ip) return;
     const packet = readRtp(data);
-    if (!packet) return;
+    if (!packet || packet.payload.length > MAX_PAYLOAD.opus) return;
     this.counts.fromJanus++;
     if (this.#busyTimer) return;
     const now = performance.now();
@@ -292,7 +347,7 @@ export class RtpRelay {
       ssrc: this.#ssrc,
       payload,
     });
-    this.#gatewaySide.send(packet, this.#remote.port, this.#remote.ip);
+    this.#send(this.#gatewaySide, packet, this.#remote);
     this.counts.toGateway++;
   }
 }

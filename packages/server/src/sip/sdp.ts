@@ -3,6 +3,7 @@
  * address, the codec chosen (G.711 first: radio gateways speak it, and a gateway's voice activity is measured on
  * its samples; Opus when it is all the gateway offers) and its telephone events (RFC 4733, a gateway's DTMF).
  */
+import { isIP } from 'node:net';
 import { parse, write } from 'sdp-transform';
 import type { GatewayCodec } from './rtp-relay.ts';
 
@@ -26,19 +27,41 @@ const PREFERENCE: Array<{ codec: GatewayCodec; name: string; rate: number; stati
   { codec: 'opus', name: 'opus', rate: 48000 },
 ];
 
+/** A port media may be sent to: 1 to 65535 (0 is a refused stream, RFC 3264 §6). */
+const validPort = (port: unknown): port is number =>
+  Number.isInteger(port) && (port as number) >= 1 && (port as number) <= 65535;
+
+/**
+ * The offer's audio, or OfferRefused: a port outside 1-65535, an address that is not an IP literal (a name would
+ * need a lookup, and could name anyone), payload types outside 0-127, or anything sdp-transform cannot read.
+ */
 export function readOffer(sdp: string): OfferedAudio {
+  try {
+    return readAudio(sdp);
+  } catch (error) {
+    if (error instanceof OfferRefused) throw error;
+    throw new OfferRefused(`the offer cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+function readAudio(sdp: string): OfferedAudio {
   const session = parse(sdp);
-  const audio = session.media.find((media) => media.type === 'audio' && media.port > 0);
+  const audios = (session.media ?? []).filter((media) => media.type === 'audio');
+  const audio = audios.find((media) => media.port !== 0);
   if (!audio) throw new OfferRefused('the offer has no audio stream');
+  if (!validPort(audio.port)) throw new OfferRefused(`the audio stream's port ${String(audio.port)} is not 1-65535`);
   if (!/^RTP\/AVP$/i.test(audio.protocol))
     throw new OfferRefused(`the audio stream's profile ${audio.protocol} is not RTP/AVP`);
   const ip = audio.connection?.ip ?? session.connection?.ip;
   if (!ip) throw new OfferRefused('the offer names no address');
+  if (isIP(ip) === 0) throw new OfferRefused(`the offer's address ${ip.slice(0, 60)} is not an IP address`);
   const offered = String(audio.payloads ?? '')
     .split(/\s+/)
     .filter(Boolean)
     .map(Number);
-  const rtpmap = (pt: number) => audio.rtp.find((entry) => entry.payload === pt);
+  if (offered.length === 0 || offered.length > 64 || offered.some((pt) => !Number.isInteger(pt) || pt < 0 || pt > 127))
+    throw new OfferRefused("the audio stream's payload types are not 0-127");
+  const rtpmap = (pt: number) => (audio.rtp ?? []).find((entry) => entry.payload === pt);
   let chosen: { codec: GatewayCodec; payloadType: number; rate: number } | undefined;
   for (const wanted of PREFERENCE) {
     const pt = offered.find((candidate) => {

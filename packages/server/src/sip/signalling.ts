@@ -6,14 +6,25 @@
  * by hand: datagrams and the TCP stream are cut into messages with SIP.js's parser (on TCP, the header block is
  * parsed first to learn the body's Content-Length).
  *
- * Before a message reaches a core, INVITEs and REGISTERs are counted per address: past SIP_REQUESTS_PER_MINUTE
- * the address gets a 503 with Retry-After, stateless, and nothing else is done for it.
+ * Every input is hostile (issue 57): whatever arrives, it is dropped or answered, and nothing it does leaves the
+ * listener. A message whose first line is neither a request line nor a status line, or with more than
+ * MAX_HEADER_LINES header lines, is dropped unread; one SIP.js cannot parse is dropped; a request without the
+ * headers every request has is answered 400, one for another scheme than sip 416, one past 64 KB (TCP) 413. A
+ * user agent core (per-flow state) is made only for a parsed request that passed the rate limit; flows, counted
+ * addresses and TCP connections are bounded (MAX_FLOWS, MAX_ADDRESSES, TCP_PER_ADDRESS, TCP_TOTAL), and a TCP
+ * connection that completes no message for 30 s while no call uses it is closed.
+ *
+ * Every request but an ACK is counted per address (SIP_REQUESTS_PER_MINUTE, a sliding minute), retransmissions
+ * too once their transaction has ended: past it, an INVITE or a REGISTER gets a 503 with Retry-After, stateless,
+ * and anything else is dropped. Requests inside a live call's dialog count on that call's budget instead.
  */
 import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { Core, URI } from 'sip.js';
+import { kindOf, parse, SlidingWindow, tooManyHeaderLines } from './message-checks.ts';
+import { TCP_IDLE_MS, tcpConnections } from './tcp-framing.ts';
 
 export type SipTransport = 'udp' | 'tcp';
 
@@ -36,11 +47,20 @@ export interface SignallingOptions {
   publicAddress: string;
   requestsPerMinute: number;
   log: FastifyBaseLogger;
+  /** An error that ended the handling of one message (ops/faults.ts): counted and logged, never thrown further. */
+  fault: (error: unknown, context?: Record<string, unknown>) => void;
+  /** How long a TCP connection may go without completing a message while no call uses it (30 s; tests lower it). */
+  tcpIdleMs?: number;
 }
 
-/** A flow without a call or a message for this long is forgotten (its core disposed). */
-const IDLE_FLOW_MS = 10 * 60_000;
-const MAX_TCP_MESSAGE = 64 * 1024;
+/** A flow without a call or a message for this long is forgotten (its core disposed): past any transaction's end. */
+const IDLE_FLOW_MS = 3 * 60_000;
+/** Flows (a user agent core each) and addresses counted by the rate limit, at most. */
+const MAX_FLOWS = 20_000;
+const MAX_ADDRESSES = 50_000;
+/** Requests inside a live call's dialog (INFO keys, re-INVITEs, BYE): at most this many a minute per flow. */
+const IN_CALL_PER_MINUTE = 300;
+const REQUIRED_HEADERS = ['from', 'to', 'call-id', 'cseq', 'via'] as const;
 
 interface FlowState {
   flow: Flow;
@@ -52,6 +72,8 @@ interface FlowState {
   dialled: string | undefined;
   lastSeen: number;
   calls: number;
+  /** Requests inside its calls' dialogs, the last minute's. */
+  inCall: SlidingWindow;
 }
 
 /** SIP.js's log, into ours (its debug lines are very many: debug only). */
@@ -70,14 +92,11 @@ function loggerFactory(log: FastifyBaseLogger): Core.LoggerFactory {
 export async function startSignalling(options: SignallingOptions, handlers: SipHandlers) {
   const { log } = options;
   const loggers = loggerFactory(log);
+  const parserLog = loggers.getLogger('sip.parser');
   const flows = new Map<string, FlowState>();
   const tcpSockets = new Map<string, net.Socket>();
-  /**
-   * Per address: when its last INVITEs and REGISTERs came (the last minute's, a sliding window), their Via
-   * branches (a retransmission of a request already counted is not counted again: UDP resends a request whose
-   * answer was lost), and when it was last said to be over its rate.
-   */
-  const counts = new Map<string, { times: number[]; branches: Set<string>; saidAt: number }>();
+  /** Per address: its last minute's requests (a sliding window) and when it was last said to be over its rate. */
+  const counts = new Map<string, SlidingWindow>();
   let udp = udpSocket();
   const keyOf = (flow: Flow) => `${flow.transport}:${flow.ip}:${flow.port}`;
 
@@ -92,16 +111,47 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
     return Promise.resolve();
   }
 
-  function stateOf(flow: Flow, port: number): FlowState {
+  /** An answer without a transaction (a refusal, a malformed request's 400): nothing is kept for it. */
+  function replyStateless(flow: Flow, message: Core.IncomingRequestMessage, statusCode: number, extra: string[] = []) {
+    try {
+      const response = Core.constructOutgoingResponse(message, { statusCode, extraHeaders: extra });
+      sendOn(flow, response.message).catch(() => {});
+    } catch {
+      // Not enough of the request to answer it: dropped.
+    }
+  }
+
+  /** Makes room for one more flow: the one idle the longest without a call is forgotten. */
+  function makeRoom(): void {
+    if (flows.size < MAX_FLOWS) return;
+    let oldest: [string, FlowState] | undefined;
+    for (const entry of flows)
+      if (entry[1].calls === 0 && !tcpSockets.has(entry[0]) && (!oldest || entry[1].lastSeen < oldest[1].lastSeen))
+        oldest = entry;
+    if (oldest) {
+      oldest[1].core.dispose();
+      flows.delete(oldest[0]);
+    }
+  }
+
+  function stateOf(flow: Flow, port: number): FlowState | undefined {
     const key = keyOf(flow);
     const known = flows.get(key);
     if (known) return known;
+    makeRoom();
+    if (flows.size >= MAX_FLOWS) return undefined;
     const host = `${options.publicAddress.includes(':') ? `[${options.publicAddress}]` : options.publicAddress}:${port}`;
     const transport: Core.Transport = {
       protocol: flow.transport.toUpperCase(),
       send: (message) => sendOn(flow, message),
     };
-    const state: FlowState = { flow, dialled: 'talkgroup', lastSeen: Date.now(), calls: 0 } as FlowState;
+    const state: FlowState = {
+      flow,
+      dialled: 'talkgroup',
+      lastSeen: Date.now(),
+      calls: 0,
+      inCall: new SlidingWindow(),
+    } as FlowState;
     const contact = new URI('sip', 'talkgroup', options.publicAddress, port, { transport: flow.transport });
     state.core = new Core.UserAgentCore(
       {
@@ -136,54 +186,85 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
     return state;
   }
 
-  /** Whether this address may send one more INVITE or REGISTER: fewer than the rate within the last minute. */
-  function allowed(flow: Flow, message: Core.IncomingRequestMessage, number: string): boolean {
+  /**
+   * Whether this address may send one more request. Every request counts on its address's window of the last
+   * minute, retransmissions too once their transaction has ended (a retransmission of a request whose transaction
+   * is still alive is absorbed by it, free); but ACKs (they end a transaction) and requests inside a live call's
+   * dialog, which count on the call's own budget instead (IN_CALL_PER_MINUTE).
+   */
+  function allowed(flow: Flow, message: Core.IncomingRequestMessage, known: FlowState | undefined): boolean {
+    if (message.method === 'ACK') return true;
+    const branch = message.viaBranch;
+    if (known && branch && known.core.userAgentServers.has(branch)) return true;
     const now = Date.now();
+    if (known && known.calls > 0 && message.toTag) return known.inCall.take(now, IN_CALL_PER_MINUTE);
     let count = counts.get(flow.ip);
     if (!count) {
-      count = { times: [], branches: new Set(), saidAt: 0 };
+      if (counts.size >= MAX_ADDRESSES) return false;
+      count = new SlidingWindow();
       counts.set(flow.ip, count);
     }
-    while (count.times.length > 0 && now - count.times[0] >= 60_000) count.times.shift();
-    if (count.times.length === 0) count.branches.clear();
-    const branch = message.viaBranch;
-    if (branch && count.branches.has(branch)) return true;
-    if (count.times.length < options.requestsPerMinute) {
-      count.times.push(now);
-      if (branch) count.branches.add(branch);
-      return true;
-    }
+    if (count.take(now, options.requestsPerMinute)) return true;
     if (now - count.saidAt >= 60_000) {
       count.saidAt = now;
-      handlers.limited(flow, message.method, number);
+      handlers.limited(flow, message.method, message.ruri?.user ?? '');
     }
     return false;
   }
 
+  /** One message from a flow; a message that is not SIP, or that SIP.js cannot read, is dropped. */
   function receive(text: string, flow: Flow, port: number): void {
-    const message = Core.Parser.parseMessage(text, loggers.getLogger('sip.parser'));
+    const kind = kindOf(text);
+    if (!kind || tooManyHeaderLines(text)) return;
+    const message = parse(text, parserLog);
     if (!message) return;
-    const state = stateOf(flow, port);
+    const known = flows.get(keyOf(flow));
+    if (message instanceof Core.IncomingResponseMessage) {
+      // We send requests only inside calls (a BYE): a response belongs to a flow we know, or to nothing.
+      if (!known) return;
+      known.lastSeen = Date.now();
+      known.core.receiveIncomingResponseFromTransport(message);
+      return;
+    }
+    if (!(message instanceof Core.IncomingRequestMessage)) return;
+    const initial = !message.toTag && (message.method === 'INVITE' || message.method === 'REGISTER');
+    if (!allowed(flow, message, known)) {
+      if (initial) replyStateless(flow, message, 503, ['Retry-After: 60']);
+      return;
+    }
+    const malformed =
+      REQUIRED_HEADERS.some((header) => !message.hasHeader(header)) ||
+      !Number.isInteger(message.cseq) ||
+      message.cseq < 0;
+    if (malformed || (message.ruri?.scheme !== 'sip' && message.ruri?.scheme !== 'sips')) {
+      if (message.method !== 'ACK') replyStateless(flow, message, malformed ? 400 : 416);
+      return;
+    }
+    // Inside a dialog, only on a flow we know: there is no dialog anywhere else.
+    if (message.toTag && !known) {
+      if (message.method !== 'ACK') replyStateless(flow, message, 481);
+      return;
+    }
+    const state = known ?? stateOf(flow, port);
+    if (!state) {
+      if (message.method !== 'ACK') replyStateless(flow, message, 503, ['Retry-After: 10']);
+      return;
+    }
     state.lastSeen = Date.now();
-    if (message instanceof Core.IncomingRequestMessage) {
-      for (const header of ['from', 'to', 'call-id', 'cseq', 'via']) if (!message.hasHeader(header)) return;
-      const number = message.ruri?.user ?? '';
-      const initial = !message.toTag && (message.method === 'INVITE' || message.method === 'REGISTER');
-      if (initial && !allowed(flow, message, number)) {
-        state.core.replyStateless(message, { statusCode: 503, extraHeaders: ['Retry-After: 60'] });
-        return;
-      }
-      // Requests inside a dialog name our Contact; the others pass SIP.js's AOR check whatever user they name (a
-      // channel's number, or none at all: a REGISTER names the domain alone, RFC 3261 §10.2) and are answered
-      // by gateway-calls.ts, which audits a number that names no channel.
-      state.dialled = message.toTag ? 'talkgroup' : message.ruri?.user;
-      try {
-        state.core.receiveIncomingRequestFromTransport(message);
-      } catch (error) {
-        log.warn({ err: error, sip: message.method }, 'a SIP request could not be handled');
-      }
-    } else if (message instanceof Core.IncomingResponseMessage)
-      state.core.receiveIncomingResponseFromTransport(message);
+    // Requests inside a dialog name our Contact; the others pass SIP.js's AOR check whatever user they name (a
+    // channel's number, or none at all: a REGISTER names the domain alone, RFC 3261 §10.2) and are answered
+    // by gateway-calls.ts, which audits a number that names no channel.
+    state.dialled = message.toTag ? 'talkgroup' : message.ruri?.user;
+    state.core.receiveIncomingRequestFromTransport(message);
+  }
+
+  /** A message, whatever it holds: an error in its handling ends it alone (counted and logged, ops/faults.ts). */
+  function receiveSafely(text: string, flow: Flow, port: number): void {
+    try {
+      receive(text, flow, port);
+    } catch (error) {
+      options.fault(error, { transport: flow.transport, address: flow.ip });
+    }
   }
 
   /** A UDP socket for SIP (a closed one cannot be bound again: a new one for each attempt at a port). */
@@ -192,55 +273,32 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
     socket.on('message', (data, from) => {
       // Keep-alives (a CRLF, RFC 5626) and anything too small to be SIP.
       if (data.length < 20) return;
-      receive(data.toString('utf8'), { transport: 'udp', ip: from.address, port: from.port }, port);
+      receiveSafely(data.toString('utf8'), { transport: 'udp', ip: from.address, port: from.port }, port);
     });
     socket.on('error', (error) => log.error({ err: error }, 'the SIP UDP socket failed'));
     return socket;
   }
 
-  const tcp = net.createServer((socket) => {
-    const flow: Flow = { transport: 'tcp', ip: socket.remoteAddress ?? '', port: socket.remotePort ?? 0 };
-    tcpSockets.set(keyOf(flow), socket);
-    let pending = Buffer.alloc(0);
-    socket.setNoDelay(true);
-    socket.on('data', (chunk) => {
-      pending = Buffer.concat([pending, chunk]);
-      for (;;) {
-        // CRLF keep-alives between messages.
-        let start = 0;
-        while (start + 1 < pending.length && pending[start] === 13 && pending[start + 1] === 10) start += 2;
-        if (start > 0) pending = pending.subarray(start);
-        const end = pending.indexOf('\r\n\r\n');
-        if (end < 0) {
-          if (pending.length > MAX_TCP_MESSAGE) socket.destroy();
-          return;
+  const tcp = net.createServer(
+    tcpConnections({
+      idleMs: options.tcpIdleMs ?? TCP_IDLE_MS,
+      parserLog,
+      message: receiveSafely,
+      reply: replyStateless,
+      inCall: (flow) => (flows.get(keyOf(flow))?.calls ?? 0) > 0,
+      opened: (flow, socket) => tcpSockets.set(keyOf(flow), socket),
+      closed: (flow) => {
+        tcpSockets.delete(keyOf(flow));
+        const state = flows.get(keyOf(flow));
+        if (state && state.calls === 0) {
+          state.core.dispose();
+          flows.delete(keyOf(flow));
         }
-        const head = Core.Parser.parseMessage(pending.subarray(0, end + 4).toString('utf8'), loggers.getLogger('sip'));
-        if (!head) {
-          socket.destroy();
-          return;
-        }
-        const length = Number(head.getHeader('content-length') ?? 0);
-        if (!Number.isInteger(length) || length < 0 || length > MAX_TCP_MESSAGE) {
-          socket.destroy();
-          return;
-        }
-        if (pending.length < end + 4 + length) return;
-        const whole = pending.subarray(0, end + 4 + length).toString('utf8');
-        pending = pending.subarray(end + 4 + length);
-        receive(whole, flow, port);
-      }
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      tcpSockets.delete(keyOf(flow));
-      const state = flows.get(keyOf(flow));
-      if (state && state.calls === 0) {
-        state.core.dispose();
-        flows.delete(keyOf(flow));
-      }
-    });
-  });
+      },
+      fault: options.fault,
+      port: () => port,
+    }),
+  );
 
   // The same port for UDP and TCP; with SIP_PORT=0 (tests) the UDP port is chosen first and TCP takes it too.
   let port = options.port;
@@ -272,14 +330,15 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
         state.core.dispose();
         flows.delete(key);
       }
-    for (const [ip, count] of counts)
-      if ((count.times.at(-1) ?? 0) < now - 60_000 && count.saidAt < now - 60_000) counts.delete(ip);
+    for (const [ip, count] of counts) if (count.last < now - 60_000 && count.saidAt < now - 60_000) counts.delete(ip);
   }, 60_000);
   sweep.unref();
 
   return {
     port,
     /** A call began or ended on this flow (a flow with calls is never forgotten). */
+    /** How much this instance holds now: flows (a core each), addresses counted, TCP connections (tests). */
+    held: () => ({ flows: flows.size, addresses: counts.size, tcp: tcpSockets.size }),
     track(flow: Flow, delta: 1 | -1): void {
       const state = flows.get(keyOf(flow));
       if (state) state.calls = Math.max(0, state.calls + delta);

@@ -6,6 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
+import type { Faults } from '../../ops/faults.ts';
 import type { PatchStore } from '../../patches/store.ts';
 import type { ChannelCache } from '../channel-cache.ts';
 import type { Io } from '../io.ts';
@@ -18,7 +19,7 @@ import { type MediaPlanes, mediaPlanes, SPEC_PEER_ID } from './plane.ts';
 
 export interface MediaDeps {
   config: Pick<Config, 'janusUrls' | 'janusApiSecret' | 'redisKeyPrefix'>;
-  services: TakeServices & { patches: PatchStore };
+  services: TakeServices & { patches: PatchStore; faults?: Faults };
   log: FastifyBaseLogger;
   /** With Redis, the instances share floor changes, moves and patches. */
   redis: RedisPair | undefined;
@@ -37,6 +38,7 @@ function serverPlane(
     urls: config.janusUrls,
     apiSecret: config.janusApiSecret,
     log,
+    fault: (error) => services.faults?.fault('janus', error),
     takes: takes({ services, channelOf: (channelId) => channels.get(channelId), log }),
     store: redis ? redisAssignments(redis.pub, config.redisKeyPrefix) : memoryAssignments(),
     resetSocket: (socketId, channelId, reason) => {

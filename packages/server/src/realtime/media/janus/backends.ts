@@ -32,6 +32,7 @@ export interface BackendsOptions {
   log: FastifyBaseLogger;
   onUp: (backend: JanusBackend) => void;
   onDown: (backend: JanusBackend) => void;
+  fault?: (error: unknown) => void;
 }
 
 /** How long a starting server waits for its Janus instances before it answers joins (then: the mesh). */
@@ -51,6 +52,7 @@ export function janusBackends(options: BackendsOptions) {
         url,
         apiSecret: options.apiSecret,
         log,
+        fault: options.fault,
         onUp: () => {
           firstUp();
           options.onUp(backend);

@@ -101,6 +101,8 @@ export interface JanusConnectionOptions {
   onUp: () => void;
   /** The connection dropped: every session, handle and PeerConnection on it is gone. */
   onDown: () => void;
+  /** An answer that could not be handled (not an object, or its handler threw): it is dropped, and said here. */
+  fault?: (error: unknown) => void;
 }
 
 export class JanusConnection {
@@ -225,13 +227,19 @@ export class JanusConnection {
     }
   }
 
+  /** One message from Janus: whatever it holds, it ends at most its own request or event (issue 57). */
   private received(text: string): void {
-    let message: JanusMessage;
     try {
-      message = JSON.parse(text) as JanusMessage;
-    } catch {
-      return;
+      this.handle(text);
+    } catch (error) {
+      this.options.fault?.(error);
     }
+  }
+
+  private handle(text: string): void {
+    const message = JSON.parse(text) as JanusMessage | null;
+    if (typeof message !== 'object' || message === null || Array.isArray(message))
+      throw new Error(`Janus sent something that is not a message: ${text.slice(0, 80)}`);
     const pending = message.transaction ? this.pending.get(message.transaction) : undefined;
     // An asynchronous plugin request is acknowledged first; its answer is the event that follows.
     if (message.janus === 'ack' && !pending?.ackAnswers) return;

@@ -18,6 +18,8 @@ export interface JanusPlaneOptions {
   urls: string[];
   apiSecret?: string;
   log: FastifyBaseLogger;
+  /** An answer of Janus's that could not be handled (ops/faults.ts). */
+  fault?: (error: unknown) => void;
   takes: Takes;
   store: AssignmentStore;
   /** Tells a socket of this instance that its media link is gone (`media_reset`). */

@@ -117,6 +117,7 @@ export function janusPlane(options: JanusPlaneOptions) {
     urls: options.urls,
     apiSecret: options.apiSecret,
     log,
+    fault: options.fault,
     onUp: () => {
       availability.announce();
       patches.reapply();
