@@ -14,7 +14,6 @@ import type { Talk, Talker, TalkPlace } from '../floor/push-to-talk.ts';
 import type { GatewayStore, SipGateway } from '../gateways/store.ts';
 import type { RtpRelay } from './rtp-relay.ts';
 import type { Flow } from './signalling.ts';
-import type { VoiceActivity } from './voice-activity.ts';
 
 /** How often a call holding the floor checks it still does. */
 const HOLD_CHECK_MS = 500;
@@ -33,10 +32,7 @@ export interface LiveCall {
   /** Presses and releases run one after the other. */
   queue: Promise<unknown>;
   ended: boolean;
-  /** The call's timers (the voice activity's clock); the hold check is `holdCheck`. */
-  timers: NodeJS.Timeout[];
   holdCheck?: NodeJS.Timeout;
-  vad?: VoiceActivity;
 }
 
 /** A SIP INFO's DTMF key (application/dtmf-relay's `Signal=`, or application/dtmf's body). */
@@ -77,7 +73,7 @@ export function callFloor(deps: {
     if (holder?.socketId === call.talker.socketId) return;
     await serial(call, async () => {
       if (!call.holding) return;
-      call.vad?.reset();
+      call.relay.resetVoice();
       await letGo(call);
     });
   }
@@ -88,7 +84,7 @@ export function callFloor(deps: {
         if (call.ended || call.holding) return;
         const { answer, changes } = await talk.press(call.talker, call.place);
         if (!answer.granted) {
-          call.vad?.reset();
+          call.relay.resetVoice();
           call.relay.busy();
           return;
         }

@@ -37,10 +37,10 @@ import { admission } from './admission.ts';
 import { callFloor, infoKey, type LiveCall } from './call-floor.ts';
 import type { SipConfig } from './config.ts';
 import { digestAuthority } from './digest.ts';
+import { relayThreads } from './relay-threads.ts';
 import { PortsExhausted, RtpRelay } from './rtp-relay.ts';
 import { type OfferedAudio, OfferRefused, readOffer, writeAnswer } from './sdp.ts';
 import { type Flow, type Signalling, startSignalling } from './signalling.ts';
-import { voiceActivity } from './voice-activity.ts';
 
 export interface SipServices {
   gateways: GatewayStore;
@@ -60,8 +60,6 @@ export interface SipRealtime {
 
 /** How often this instance reads which of its calls must end (an administrator's hang-up, a gateway changed). */
 const END_CHECK_MS = 1_000;
-/** How often the voice activity's hang time is looked at without packets (a quiet radio sends none). */
-const VOICE_TICK_MS = 100;
 
 function peerOf(call: LiveCall): RoomPeer & { room: string } {
   return {
@@ -87,6 +85,8 @@ export async function startSip(deps: {
   const admit = admission({ digest: digestAuthority(config.realm), services, log });
   const floor = callFloor({ talk: realtime.talk, floor: realtime.floor, gateways: services.gateways, log });
   const calls = new Map<string, LiveCall>();
+  /** Every call's packets, voice activity and codec run on these (relay-threads.ts), never on this thread. */
+  const relays = relayThreads();
   await services.gateways.clearInstance(instanceId);
 
   /** The call is over, whatever ended it: its floor, its media, its row, its place in the room. */
@@ -94,7 +94,6 @@ export async function startSip(deps: {
     if (call.ended) return;
     call.ended = true;
     calls.delete(call.callId);
-    for (const timer of call.timers) clearInterval(timer);
     log.info(
       { callId: call.callId, gateway: call.gateway.login, channelId: call.channel.id, why },
       'gateway call ended',
@@ -139,7 +138,6 @@ export async function startSip(deps: {
     offer: OfferedAudio,
   ): LiveCall {
     const callId = request.message.callId;
-    const vad = gateway.floorMode === 'voice' ? voiceActivity(gateway) : undefined;
     const call: LiveCall = {
       callId,
       gateway,
@@ -147,6 +145,7 @@ export async function startSip(deps: {
       flow,
       codec: offer.codec,
       relay: new RtpRelay({
+        threads: relays,
         bindHost: config.host,
         publicAddress: config.publicAddress,
         ports: config.rtpPorts,
@@ -154,26 +153,29 @@ export async function startSip(deps: {
         audioPt: offer.payloadType,
         eventPt: offer.eventPt,
         remote: { ip: offer.ip, port: offer.port },
-        accepts: admit.mediaAllowed(gateway, flow),
+        // The same addresses as admit.mediaAllowed's, as data for the relay's thread.
+        addresses: { ip: flow.ip, allowed: gateway.allowedAddresses },
         quietBetween: gateway.quietBetween,
-        onVoice: (voiced, now) => {
-          if (!call.session || !vad) return;
-          const change = vad.frame(voiced, now);
+        voice: gateway.floorMode === 'voice' ? { attackMs: gateway.attackMs, hangMs: gateway.hangMs } : undefined,
+        onVoice: (change) => {
+          if (!call.session) return;
           if (change === 'press') void floor.press(call);
-          else if (change === 'release') void floor.release(call);
+          else void floor.release(call);
         },
         onKey: (key) => {
           if (call.session) floor.key(call, key);
         },
         fault: (error) => faults.fault('rtp_relay', error, { callId }),
+        // A call being set up fails on its own (its relay's requests throw): an answered one is hung up.
+        lost: (why) => {
+          if (call.session) hangUp(callId, why);
+        },
       }),
       talker: { userId: gateway.userId, name: gateway.name, role: gateway.priority, socketId: gatewayPeerId(callId) },
       place: { channelId: channel.id, room: channel.rtcSession, mode: 'talk', mayTalk: true },
       holding: false,
       queue: Promise.resolve(),
       ended: false,
-      timers: [],
-      vad,
     };
     return call;
   }
@@ -233,17 +235,6 @@ export async function startSip(deps: {
         channelId: channel.id,
         channelName: channel.name,
       });
-    const { vad } = call;
-    if (vad) {
-      const tick = setInterval(
-        faults.guard('timer', () => {
-          if (vad.tick(performance.now()) === 'release') void floor.release(call);
-        }),
-        VOICE_TICK_MS,
-      );
-      tick.unref();
-      call.timers.push(tick);
-    }
     log.info({ callId, gateway: gateway.login, channelId: channel.id, codec: offer.codec }, 'gateway call answered');
   }
 
@@ -374,6 +365,8 @@ export async function startSip(deps: {
     /** The Call-IDs of the calls this instance holds now (tests, bench). */
     callIds: () => [...calls.keys()],
     relayOf: (callId: string) => calls.get(callId)?.relay,
+    /** The relay's threads (tests). */
+    relayThreads: relays,
     /** What the signalling holds now: flows, counted addresses, TCP connections (tests). */
     held: () => signalling.held(),
     async stop(): Promise<void> {
@@ -381,6 +374,7 @@ export async function startSip(deps: {
       unsubscribe();
       for (const callId of [...calls.keys()]) hangUp(callId, 'the server stops');
       await signalling.stop();
+      await relays.stop();
     },
   };
 }

@@ -1,26 +1,31 @@
 /**
- * A gateway's media between the gateway and Janus (issue 51). The gateway never talks to Janus directly: its
+ * A gateway's media between the gateway and Janus (issue 51), as one of the relay's threads runs it
+ * (relay-thread.ts; rtp-relay.ts is its face on the main thread). The gateway never talks to Janus directly: its
  * RTP comes to a port of SIP_RTP_PORTS here, and this relay
  *
  * - accepts packets only from the address the call signalled from (or one of the gateway's allowed addresses)
  *   and sends only to the address its SDP named, once checked the same way: a forged SDP cannot turn the server
  *   into a source of RTP towards a third party;
- * - reads the gateway's DTMF (RFC 4733 telephone events, never forwarded) and its voice activity, and forwards
- *   its voice to Janus, where it is heard only while the gateway holds the floor (Janus mutes it otherwise);
+ * - reads the gateway's DTMF (RFC 4733 telephone events, never forwarded) and its voice activity (its floor's
+ *   press and release, voice-activity.ts), and forwards its voice to Janus, where it is heard only while the
+ *   gateway holds the floor (Janus mutes it otherwise);
  * - turns a G.711 gateway's voice into Opus for Janus and the channel's back into G.711 (g711-opus.ts: Janus's own
  *   G.711 resampling loses 15.6 dB and adds images);
  * - forwards the channel's mix to the gateway with a sequence and timestamps of its own (so that a busy tone can
  *   be put in and gaps stay gaps), and, for a radio (`quietBetween`), nothing at all while the channel is
  *   silent: a radio keys its transmitter on RTP.
+ *
+ * Everything here is plain data in and events out, so that the per-packet work never runs on the main thread.
  */
 
 import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
-import { OPUS_PT, type RtpAddress } from '../realtime/media/janus/room-requests.ts';
+import { addressAllowed } from '../gateways/addresses.ts';
+import type { RtpAddress } from '../realtime/media/janus/room-requests.ts';
 import { G711OpusBridge, OPUS_FRAME_TICKS } from './g711-opus.ts';
 import { busyTone, g711Level, readRtp, readTelephoneEvent, writeRtp } from './rtp.ts';
-import { OPUS_VOICE_BYTES, VOICE_LEVEL } from './voice-activity.ts';
+import { OPUS_VOICE_BYTES, VOICE_LEVEL, type VoiceActivity, voiceActivity } from './voice-activity.ts';
 
 export type GatewayCodec = 'pcmu' | 'pcma' | 'opus';
 
@@ -43,24 +48,44 @@ export const MAX_PACKETS_PER_SECOND = 150;
 /** SIP_RTP_PORTS has no free port left: the call is answered 503 with Retry-After (and audited). */
 export class PortsExhausted extends Error {}
 
-export interface RelayOptions {
-  /** Where the gateway side binds, and what the SDP answer names. */
+/** A call's media as the main thread describes it to a relay thread: plain data, posted once. */
+export interface MediaOptions {
+  /** Where the gateway side binds. */
   bindHost: string;
-  publicAddress: string;
   ports: { min: number; max: number };
   codec: GatewayCodec;
   /** The gateway's audio payload type and its telephone-event's (undefined: none offered). */
   audioPt: number;
   eventPt?: number;
+  /** The payload type of our Opus stream to Janus (a G.711 gateway's). */
+  opusPt: number;
   /** Where the SDP offer asked for the media. */
   remote: RtpAddress;
-  /** Whether a packet or a destination at this IP is the gateway's. */
-  accepts: (ip: string) => boolean;
+  /** Whose packets and destinations are the gateway's: the call's signalling address, and the gateway's list. */
+  addresses: { ip: string; allowed: string[] };
   quietBetween: boolean;
-  onVoice: (voiced: boolean, now: number) => void;
-  onKey: (key: string) => void;
-  /** An error in the handling of one packet or timer tick: that packet is lost, and it is said here. */
-  fault?: (error: unknown) => void;
+  /** Floor by voice: its attack and hang time (undefined: the gateway takes the floor with DTMF). */
+  voice?: { attackMs: number; hangMs: number };
+}
+
+/** Packets from the gateway, to Janus, from Janus, to the gateway; refused (another address) and dropped. */
+export interface Counts {
+  fromGateway: number;
+  toJanus: number;
+  fromJanus: number;
+  toGateway: number;
+  refused: number;
+  dropped: number;
+}
+
+/** What a call's media tells the main thread: a few events a transmission, never one a packet. */
+export interface MediaEvents {
+  voice(change: 'press' | 'release'): void;
+  key(key: string): void;
+  /** The channel's sound began going to the gateway (epoch ms, sub-millisecond). */
+  sound(at: number): void;
+  /** An error in the handling of one packet or tick: that packet is lost, and it is said here. */
+  fault(error: unknown): void;
 }
 
 const clockRate = (codec: GatewayCodec) => (codec === 'opus' ? 48_000 : 8_000);
@@ -100,8 +125,9 @@ async function localAddressTowards(host: string): Promise<string> {
   }
 }
 
-export class RtpRelay {
-  readonly #options: RelayOptions;
+export class CallMedia {
+  readonly #options: MediaOptions;
+  readonly #events: MediaEvents;
   readonly #gatewaySide: dgram.Socket;
   #janusSide: dgram.Socket | undefined;
   #janus: RtpAddress | undefined;
@@ -118,17 +144,13 @@ export class RtpRelay {
   #busy: Buffer[] = [];
   #busyTimer: NodeJS.Timeout | undefined;
   #lastEventTimestamp: number | undefined;
-  /** Counters (bench and tests): packets from the gateway, to Janus, from Janus, to the gateway. */
-  readonly counts = { fromGateway: 0, toJanus: 0, fromJanus: 0, toGateway: 0, refused: 0, dropped: 0 };
+  readonly counts: Counts = { fromGateway: 0, toJanus: 0, fromJanus: 0, toGateway: 0, refused: 0, dropped: 0 };
   /** The packets from the gateway within the current second (MAX_PACKETS_PER_SECOND). */
   #second = 0;
   #inSecond = 0;
-  /**
-   * When the channel's sound last began going to the gateway (epoch ms, sub-millisecond): the first packet with
-   * sound after a silent one or a gap. bench:gateway times a page's press to it; nothing in the server reads it.
-   */
-  soundBeganAt = 0;
   #sounding = false;
+  /** The floor by voice, read once the call is connected to Janus (answered): before, its voice goes nowhere. */
+  readonly #vad: VoiceActivity | undefined;
   /** A G.711 gateway's voice is turned into Opus for Janus, and the channel's back into G.711 (g711-opus.ts). */
   readonly #transcoder: G711OpusBridge | undefined;
   // What goes to Janus from a G.711 gateway: our own Opus stream.
@@ -137,19 +159,20 @@ export class RtpRelay {
   #janusTimestamp = randomInt(0, 2 ** 31);
   #janusSentAt = 0;
 
-  constructor(options: RelayOptions) {
+  constructor(options: MediaOptions, events: MediaEvents) {
     this.#options = options;
+    this.#events = events;
     this.#remote = options.remote;
+    this.#vad = options.voice ? voiceActivity(options.voice) : undefined;
     this.#transcoder = options.codec === 'opus' ? undefined : new G711OpusBridge(options.codec);
     this.#gatewaySide = dgram.createSocket(options.bindHost.includes(':') ? 'udp6' : 'udp4');
     this.#gatewaySide.on('message', (data, from) => this.#safely(() => this.#fromGateway(data, from)));
     this.#gatewaySide.on('error', () => {});
   }
 
-  /** Binds the gateway's side in SIP_RTP_PORTS; the address and port the SDP answer names. */
-  async open(): Promise<RtpAddress> {
-    const port = await bindInRange(this.#gatewaySide, this.#options.bindHost, this.#options.ports);
-    return { ip: this.#options.publicAddress, port };
+  /** Binds the gateway's side in SIP_RTP_PORTS: the port the SDP answer names. */
+  open(): Promise<number> {
+    return bindInRange(this.#gatewaySide, this.#options.bindHost, this.#options.ports);
   }
 
   /** Binds Janus's side, on the address that reaches that Janus (RtpLeg.open). */
@@ -160,13 +183,9 @@ export class RtpRelay {
     socket.on('message', (data, from) => this.#safely(() => this.#fromJanus(data, from)));
     socket.on('error', () => {});
     await new Promise<void>((resolve) => socket.bind({ port: 0, address: ip }, () => resolve()));
-    this.#janusSide = socket;
+    if (this.#closed) socket.close();
+    else this.#janusSide = socket;
     return { ip, port: socket.address().port };
-  }
-
-  /** How the leg with Janus is coded: always Opus (a G.711 gateway's is turned into Opus here). */
-  get janusLeg(): { codec: 'opus'; payloadType: number } {
-    return { codec: 'opus', payloadType: this.#transcoder ? OPUS_PT : this.#options.audioPt };
   }
 
   /** Where Janus listens for the gateway's voice. */
@@ -176,7 +195,7 @@ export class RtpRelay {
 
   /** Plays the busy tone to the gateway (G.711 only: Opus would need an encoder here), instead of the mix. */
   busy(): void {
-    if (this.#options.codec === 'opus' || this.#busyTimer) return;
+    if (this.#options.codec === 'opus' || this.#busyTimer || this.#closed) return;
     this.#busy = busyTone(this.#options.codec);
     this.#busyTimer = setInterval(
       () =>
@@ -193,6 +212,19 @@ export class RtpRelay {
     );
   }
 
+  /** The floor was taken back or refused: its voice must pause for the hang time before it asks again. */
+  resetVoice(): void {
+    this.#vad?.reset();
+  }
+
+  /** Time passing (the thread's tick): a quiet radio sends nothing, and its hang time still ends. */
+  tick(now: number): void {
+    if (!this.#janus) return;
+    this.#safely(() => {
+      if (this.#vad?.tick(now) === 'release') this.#events.voice('release');
+    });
+  }
+
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -206,12 +238,12 @@ export class RtpRelay {
     this.#transcoder?.close();
   }
 
-  /** One packet's or tick's work: an error in it loses that packet, never the relay nor the process. */
+  /** One packet's or tick's work: an error in it loses that packet, never the relay nor the thread. */
   #safely(work: () => void): void {
     try {
       work();
     } catch (error) {
-      this.#options.fault?.(error);
+      this.#events.fault(error);
     }
   }
 
@@ -231,9 +263,15 @@ export class RtpRelay {
     return ++this.#inSecond <= MAX_PACKETS_PER_SECOND;
   }
 
+  /** The same rule as the call's admission (admission.ts, mediaAllowed). */
+  #accepts(ip: string): boolean {
+    const { addresses } = this.#options;
+    return ip === addresses.ip || (addresses.allowed.length > 0 && addressAllowed(addresses.allowed, ip));
+  }
+
   #fromGateway(data: Buffer, from: dgram.RemoteInfo): void {
     const options = this.#options;
-    if (!options.accepts(from.address)) {
+    if (!this.#accepts(from.address)) {
       this.counts.refused++;
       return;
     }
@@ -256,19 +294,23 @@ export class RtpRelay {
       // One key per event: its packets (and their three end packets) share a timestamp.
       if (event && packet.timestamp !== this.#lastEventTimestamp) {
         this.#lastEventTimestamp = packet.timestamp;
-        options.onKey(event.key);
+        this.#events.key(event.key);
       }
       return;
     }
     if (packet.payloadType !== options.audioPt) return;
-    const voiced =
-      options.codec === 'opus'
-        ? packet.payload.length > OPUS_VOICE_BYTES
-        : g711Level(options.codec, packet.payload) > VOICE_LEVEL;
-    options.onVoice(voiced, now);
-    if (!this.#janus || !this.#janusSide) return;
+    const janus = this.#janus;
+    if (!janus || !this.#janusSide) return;
+    if (this.#vad) {
+      const voiced =
+        options.codec === 'opus'
+          ? packet.payload.length > OPUS_VOICE_BYTES
+          : g711Level(options.codec, packet.payload) > VOICE_LEVEL;
+      const change = this.#vad.frame(voiced, now);
+      if (change) this.#events.voice(change);
+    }
     if (!this.#transcoder) {
-      this.#send(this.#janusSide, data, this.#janus);
+      this.#send(this.#janusSide, data, janus);
       this.counts.toJanus++;
       return;
     }
@@ -285,7 +327,7 @@ export class RtpRelay {
     this.#janusSequence = (this.#janusSequence + 1) & 0xffff;
     this.#janusSentAt = now;
     const packet = writeRtp({
-      payloadType: OPUS_PT,
+      payloadType: this.#options.opusPt,
       marker: gap,
       sequence: this.#janusSequence,
       timestamp: this.#janusTimestamp,
@@ -308,7 +350,7 @@ export class RtpRelay {
     if (payload.length === 0) return;
     const sound = codec === 'opus' ? payload.length > OPUS_SILENCE_BYTES : g711Level(codec, payload) > SILENCE_LEVEL;
     if (sound) {
-      if (!this.#sounding || now - this.#lastSoundAt > SPURT_GAP_MS) this.soundBeganAt = performance.timeOrigin + now;
+      if (!this.#sounding || now - this.#lastSoundAt > SPURT_GAP_MS) this.#events.sound(performance.timeOrigin + now);
       this.#lastSoundAt = now;
     }
     this.#sounding = sound;
