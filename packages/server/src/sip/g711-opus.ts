@@ -11,7 +11,8 @@
  * other (Ogg Opus, no conversion of ours).
  *
  * libopus comes from opusscript (libopus 1.4 compiled to WebAssembly, no native addon): one encoding is about
- * 0.1 ms of a core per 20 ms frame, a decoding 0.01 ms (measured here), about 0.6 % of a core per call.
+ * 0.1 ms of a core per 20 ms frame, a decoding 0.01 ms (measured here), about 0.6 % of a core per call. It runs on
+ * the relay's threads (relay-thread.ts), never on the main thread: the module below is loaded once per thread.
  */
 import { createRequire } from 'node:module';
 import { decodeG711, encodeG711Samples, type G711 } from './rtp.ts';
