@@ -208,6 +208,7 @@ export function createServices(
   });
   const dispatchRequests = dispatchQueueStore(db);
   const passkeys = passkeyService(db, secret, config.publicUrl);
+  const faults = createFaults();
   const reports = reportStore(db, database.dialect);
   return {
     config,
@@ -269,7 +270,7 @@ export function createServices(
     statuses: statusStore(db),
     reports,
     reportReader: reportReader(database.location, reports, {
-      onError: (error) => onListenerError(error, 'report reader'),
+      onError: (error) => faults.fault('worker', error, { worker: 'report reader' }),
     }),
     gateways: gatewayStore(db),
     passkeys,
@@ -279,6 +280,6 @@ export function createServices(
     pushSubscriptions: pushSubscriptionStore(db, { dialect: database.dialect, sessionIdleMs: config.sessionIdleMs }),
     userPages: userPaging(db, users),
     followers: followers(db, access),
-    faults: createFaults(),
+    faults,
   };
 }

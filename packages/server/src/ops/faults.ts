@@ -1,8 +1,8 @@
 /**
  * Faults that stayed local (issue 57): an error in one SIP message, one call, one relay packet, one answer of
- * Janus's, one socket event or one timer ends that piece of work and nothing else. Each is counted in /metrics
- * (`talkgroup_faults_total{part}`) and logged with its cause, once a minute per part and cause: a flood of the same
- * bad packet is one line a minute, not a line a packet.
+ * Janus's, one socket event, one worker thread (a report reader) or one timer ends that piece of work and nothing
+ * else. Each is counted in /metrics (`talkgroup_faults_total{part}`) and logged with its cause, once a minute per
+ * part and cause: a flood of the same bad packet is one line a minute, not a line a packet.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { LabelledCounter } from './metrics.ts';
@@ -13,6 +13,7 @@ export const FAULT_PARTS = [
   'rtp_relay',
   'janus',
   'socket_event',
+  'worker',
   'timer',
   'unhandled',
 ] as const;
@@ -24,6 +25,11 @@ export const FAULTS_COUNTER: LabelledCounter<FaultPart> = {
   label: 'part',
   values: FAULT_PARTS,
 };
+
+/** Until the app attaches its log (the first moments of a start), a fault is still said, on stderr. */
+const stderrLog = {
+  error: (object: { err?: unknown }, line: string) => console.error(line, object.err),
+} as unknown as FastifyBaseLogger;
 
 const LOG_EVERY_MS = 60_000;
 /** Causes remembered for the once-a-minute rule; past this many, the oldest are forgotten. */
@@ -45,7 +51,7 @@ const causeOf = (error: unknown) =>
 
 export function createFaults(): Faults {
   let count: (part: FaultPart) => void = () => {};
-  let log: FastifyBaseLogger | undefined;
+  let log: FastifyBaseLogger = stderrLog;
   const totals = Object.fromEntries(FAULT_PARTS.map((part) => [part, 0])) as Record<FaultPart, number>;
   const loggedAt = new Map<string, number>();
 
@@ -61,7 +67,7 @@ export function createFaults(): Faults {
       loggedAt.delete(key);
       loggedAt.set(key, now);
       if (loggedAt.size > MAX_CAUSES) loggedAt.delete(loggedAt.keys().next().value as string);
-      log?.error({ err: error, part, ...context }, `a fault stayed local (${part}): ${causeOf(error)}`);
+      log.error({ err: error, part, ...context }, `a fault stayed local (${part}): ${causeOf(error)}`);
     },
     guard(part, work) {
       return (...args) => {
