@@ -26,6 +26,11 @@ const ENTRY_URL = new URL('./relay-thread.ts', import.meta.url).href;
 
 const IDLE_MS = 60_000;
 const MAX_THREADS = 2;
+/**
+ * A thread's JavaScript heap at most (its calls' state is a few KB each; libopus's memory is WebAssembly's, apart):
+ * a thread that would grow past it dies alone, as any thread that dies, instead of taking the process's memory.
+ */
+const HEAP_MB = 64;
 
 /** What a call hears from its thread. */
 export interface RelayListener {
@@ -60,7 +65,11 @@ export function relayThreads(options: { threads?: number } = {}) {
   let stopping = false;
 
   function spawn(): Thread {
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { hooks: HOOKS_URL, entry: ENTRY_URL } });
+    const worker = new Worker(THREAD_SOURCE, {
+      eval: true,
+      workerData: { hooks: HOOKS_URL, entry: ENTRY_URL },
+      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
+    });
     // Calls keep the process alive through their sockets on the main thread (SIP), not through their thread.
     worker.unref();
     const thread: Thread = { worker, calls: new Map() };

@@ -51,18 +51,28 @@ export class RtpRelay {
 
   constructor(options: RelayOptions) {
     this.#options = options;
+    // What the thread tells is handled as one piece of work each: an error in it is a fault, never thrown further.
+    const safely =
+      <A extends unknown[]>(work: (...args: A) => void) =>
+      (...args: A) => {
+        try {
+          work(...args);
+        } catch (error) {
+          options.fault?.(error);
+        }
+      };
     this.#link = options.threads.attach({
-      event: (event) => this.#heard(event),
-      tally: ({ counts, faults }) => {
+      event: safely((event) => this.#heard(event)),
+      tally: safely(({ counts, faults }) => {
         Object.assign(this.counts, counts);
         for (let i = 0; faults && i < faults.count; i++) options.fault?.(faults.error);
-      },
-      ended: (error) => {
+      }),
+      ended: safely((error) => {
         this.#lost = error;
         this.#end(error);
         options.fault?.(error);
         options.lost('its media relay thread ended');
-      },
+      }),
     });
   }
 
