@@ -727,7 +727,13 @@ export function sdpCase(rng: Prng, ip: string, port: number, index: number): { k
   let lines = mutate(offerLines(ip, port), rng);
   // A second mutation now and then, on top of the first.
   if (rng.chance(0.2)) lines = rng.pick(SDP_MUTATIONS)[1](lines, rng);
-  return { klass, body: `${lines.join('\r\n')}\r\n` };
+  // The INVITE must fit in one UDP datagram (65,507 bytes): a longer offer loses lines from its end.
+  let body = `${lines.join('\r\n')}\r\n`;
+  while (body.length > 50_000) {
+    lines = lines.slice(0, Math.floor(lines.length * 0.8));
+    body = `${lines.join('\r\n')}\r\n`;
+  }
+  return { klass, body };
 }
 
 export const SDP_CASE_COUNT = SDP_MUTATIONS.length;
