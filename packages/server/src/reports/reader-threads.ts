@@ -11,22 +11,16 @@
  * the stripped copies when `npm start` made them, never Node's stripper in the server's memory.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { HttpError } from '../http/errors.ts';
+import { startServerThread } from '../ops/worker-thread.ts';
 import { REPORTS_AT_ONCE } from './gate.ts';
 import type { ReadReport, ReportReader } from './reader.ts';
 import type { ReaderThreadAnswer, ReaderThreadData } from './reader-thread.ts';
 import type { ReportScope } from './scope.ts';
 
 /** CommonJS, as eval'd code runs: the hook first, then the thread's module. */
-const THREAD_SOURCE = `
-const { workerData } = require('node:worker_threads');
-import(workerData.hooks).then((hooks) => {
-  hooks.useStrippedSources();
-  return import(workerData.entry);
-});`;
-const HOOKS_URL = new URL('../../stripped-sources.js', import.meta.url).href;
-const ENTRY_URL = new URL('./reader-thread.ts', import.meta.url).href;
+const ENTRY = new URL('./reader-thread.ts', import.meta.url);
 
 const IDLE_MS = 60_000;
 
@@ -54,15 +48,9 @@ export function readerThreads(file: string, options: ReaderThreadsOptions = {}):
   let nextId = 0;
 
   function spawn(): Worker {
-    const workerData: ReaderThreadData & { hooks: string; entry: string } = {
-      hooks: HOOKS_URL,
-      entry: ENTRY_URL,
-      file,
-      ...(options.hold ? { hold: options.hold } : {}),
-    };
-    const worker = new Worker(THREAD_SOURCE, { eval: true, workerData });
-    // A report in flight does not keep a stopping process alive; the HTTP server does while it serves.
-    worker.unref();
+    const workerData: ReaderThreadData = { file, ...(options.hold ? { hold: options.hold } : {}) };
+    // A report in flight does not keep a stopping process alive (unref'd); the HTTP server does while it serves.
+    const worker = startServerThread(ENTRY, { ...workerData });
     worker.on('message', (answer: ReaderThreadAnswer) => {
       const job = busy.get(worker);
       busy.delete(worker);

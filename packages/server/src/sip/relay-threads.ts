@@ -11,18 +11,12 @@
  * (stripped-sources.js), as the reports' reader threads do (reports/reader-threads.ts).
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
+import { startServerThread } from '../ops/worker-thread.ts';
 import type { CallTally, RelayEvent, RelayRequest } from './relay-thread.ts';
 
 /** CommonJS, as eval'd code runs: the hook first, then the thread's module. */
-const THREAD_SOURCE = `
-const { workerData } = require('node:worker_threads');
-import(workerData.hooks).then((hooks) => {
-  hooks.useStrippedSources();
-  return import(workerData.entry);
-});`;
-const HOOKS_URL = new URL('../../stripped-sources.js', import.meta.url).href;
-const ENTRY_URL = new URL('./relay-thread.ts', import.meta.url).href;
+const ENTRY = new URL('./relay-thread.ts', import.meta.url);
 
 const IDLE_MS = 60_000;
 const MAX_THREADS = 2;
@@ -65,13 +59,8 @@ export function relayThreads(options: { threads?: number } = {}) {
   let stopping = false;
 
   function spawn(): Thread {
-    const worker = new Worker(THREAD_SOURCE, {
-      eval: true,
-      workerData: { hooks: HOOKS_URL, entry: ENTRY_URL },
-      resourceLimits: { maxOldGenerationSizeMb: HEAP_MB },
-    });
     // Calls keep the process alive through their sockets on the main thread (SIP), not through their thread.
-    worker.unref();
+    const worker = startServerThread(ENTRY, {}, { resourceLimits: { maxOldGenerationSizeMb: HEAP_MB } });
     const thread: Thread = { worker, calls: new Map() };
     worker.on('message', (event: RelayEvent) => {
       if (event.type === 'tally') for (const tally of event.calls) thread.calls.get(tally.call)?.tally(tally);
