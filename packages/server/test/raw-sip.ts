@@ -1,10 +1,12 @@
 /**
- * A raw SIP client for the tests that send what no gateway software sends (sip-abuse, sip-hostile): over
+ * A raw SIP client for the tests that send what no gateway software sends (sip-abuse, sip-hostile, sip-fuzz): over
  * node:dgram, its requests built as text, its responses read with SIP.js's parser (the one the server uses) and
- * its digest answers computed here (RFC 2617, MD5 with qop=auth) from the secret createGateway gives.
+ * its digest answers computed here (RFC 2617, MD5 with qop=auth) from the secret createGateway gives; and a raw TCP
+ * connection to the SIP port.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
+import net from 'node:net';
 import { parse as parseAuth } from 'auth-header';
 import { Core } from 'sip.js';
 import { expect } from 'vitest';
@@ -132,13 +134,14 @@ export const describeMessage = (message: Message) =>
     ? `${message.statusCode} (${message.method} ${message.cseq})`
     : `${message.method} ${message.cseq}`;
 
-/** The Authorization header answering a 401's challenge (RFC 2617: MD5, qop=auth). */
+/** The Authorization header answering a 401's challenge (RFC 2617: MD5, qop=auth), for `login`'s `secret`. */
 export function authorization(
   challenge: Response,
   method: string,
   uri: string,
   secret: string,
   nonce?: string,
+  login = LOGIN,
 ): string {
   const header = challenge.getHeader('www-authenticate');
   if (!header) throw new Error(`a ${challenge.statusCode} without WWW-Authenticate`);
@@ -146,10 +149,10 @@ export function authorization(
   const used = nonce ?? params.nonce;
   const cnonce = token();
   const nc = '00000001';
-  const ha1 = md5(`${LOGIN}:${params.realm}:${secret}`);
+  const ha1 = md5(`${login}:${params.realm}:${secret}`);
   const ha2 = md5(`${method}:${uri}`);
   const response = md5(`${ha1}:${used}:${nc}:${cnonce}:auth:${ha2}`);
-  return `Authorization: Digest username="${LOGIN}", realm="${params.realm}", nonce="${used}", uri="${uri}", response="${response}", algorithm=MD5, qop=auth, nc=${nc}, cnonce="${cnonce}"`;
+  return `Authorization: Digest username="${login}", realm="${params.realm}", nonce="${used}", uri="${uri}", response="${response}", algorithm=MD5, qop=auth, nc=${nc}, cnonce="${cnonce}"`;
 }
 
 export function offer(ip: string, port: number | string): { type: string; text: string } {
@@ -201,4 +204,21 @@ export function ackFailure(
   call: { uri: string; callId: string; fromTag: string; branch: string },
 ) {
   sip.send({ method: 'ACK', cseq: answer.cseq, toTag: answer.toTag, ...call });
+}
+
+/** Opens a TCP connection to the SIP port; resolves once connected, with a promise of its close. */
+export function tcpConnection(
+  port: number,
+): Promise<{ socket: net.Socket; closed: Promise<void>; data: () => string }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString('utf8');
+    });
+    const closed = new Promise<void>((done) => socket.on('close', () => done()));
+    socket.on('error', () => {});
+    socket.once('connect', () => resolve({ socket, closed, data: () => received }));
+    socket.once('error', reject);
+  });
 }

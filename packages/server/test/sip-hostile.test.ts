@@ -14,13 +14,12 @@
  * takes the floor with its DTMF after all of them.
  */
 import dgram from 'node:dgram';
-import net from 'node:net';
 import { channelNumber } from '@talkgroup/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { baresipAvailable, startBaresip } from './baresip.ts';
 import { type Account, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { portBlock, type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
-import { ackFailure, invite, LOGIN, offer, RawSip, type Response, token, WAIT_MS } from './raw-sip.ts';
+import { ackFailure, invite, LOGIN, offer, RawSip, type Response, tcpConnection, token, WAIT_MS } from './raw-sip.ts';
 import { realtimeWorld } from './realtime-world.ts';
 
 const KILLER = 'SIP/2.0 200 OK\r\nCSeq: x\r\n\r\n';
@@ -65,21 +64,6 @@ const answerTo = (sip: RawSip, callId: string) =>
     (message): message is Response => message.callId === callId && 'statusCode' in message,
     `an answer to ${callId}`,
   );
-
-/** Opens a TCP connection to the SIP port; resolves once connected, with a promise of its close. */
-function tcpConnection(port: number): Promise<{ socket: net.Socket; closed: Promise<void>; data: () => string }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ port, host: '127.0.0.1' });
-    let received = '';
-    socket.on('data', (chunk) => {
-      received += chunk.toString('utf8');
-    });
-    const closed = new Promise<void>((done) => socket.on('close', () => done()));
-    socket.on('error', () => {});
-    socket.once('connect', () => resolve({ socket, closed, data: () => received }));
-    socket.once('error', reject);
-  });
-}
 
 describe('SIP hostile input', () => {
   let app: TestApp;
