@@ -127,6 +127,22 @@ describe('SIP hostile input', () => {
     ]);
     sip.sendRaw(tel.text);
     expect((await answerTo(sip, tel.callId)).statusCode).toBe(416);
+    // A method SIP.js's core does not take: 501, before it could throw; a CANCEL that cancels nothing: 481.
+    for (const [method, status] of [
+      ['PRACK', 501],
+      ['PUBLISH', 501],
+      ['CANCEL', 481],
+    ] as const) {
+      const request = rawRequest(sip, `${method} sip:${numbers[0]}@127.0.0.1 SIP/2.0`, [
+        '{via}',
+        'From: <sip:a@127.0.0.1>;tag=1',
+        'To: <sip:b@127.0.0.1>',
+        'Call-ID: {callId}',
+        `CSeq: 1 ${method}`,
+      ]);
+      sip.sendRaw(request.text);
+      expect((await answerTo(sip, request.callId)).statusCode, method).toBe(status);
+    }
     // So many header lines: dropped unread.
     const many = rawRequest(sip, `OPTIONS sip:127.0.0.1 SIP/2.0`, [
       '{via}',

@@ -61,6 +61,20 @@ const MAX_ADDRESSES = 50_000;
 /** Requests inside a live call's dialog (INFO keys, re-INVITEs, BYE): at most this many a minute per flow. */
 const IN_CALL_PER_MINUTE = 300;
 const REQUIRED_HEADERS = ['from', 'to', 'call-id', 'cseq', 'via'] as const;
+/** The methods SIP.js's user agent core handles, in a dialog or outside one. */
+const SUPPORTED_METHODS = new Set([
+  'ACK',
+  'BYE',
+  'CANCEL',
+  'INFO',
+  'INVITE',
+  'MESSAGE',
+  'NOTIFY',
+  'OPTIONS',
+  'REFER',
+  'REGISTER',
+  'SUBSCRIBE',
+]);
 
 interface FlowState {
   flow: Flow;
@@ -238,6 +252,16 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
       message.cseq < 0;
     if (malformed || (message.ruri?.scheme !== 'sip' && message.ruri?.scheme !== 'sips')) {
       if (message.method !== 'ACK') replyStateless(flow, message, malformed ? 400 : 416);
+      return;
+    }
+    // A method SIP.js's core does not take (PRACK, UPDATE, PUBLISH, anything made up): 501, before the core
+    // would throw on it; a CANCEL that matches no INVITE of ours: 481.
+    if (!SUPPORTED_METHODS.has(message.method)) {
+      replyStateless(flow, message, 501, [`Allow: ${[...SUPPORTED_METHODS].join(', ')}`]);
+      return;
+    }
+    if (message.method === 'CANCEL' && !known?.core.userAgentServers.has(message.viaBranch)) {
+      replyStateless(flow, message, 481);
       return;
     }
     // Inside a dialog, only on a flow we know: there is no dialog anywhere else.
