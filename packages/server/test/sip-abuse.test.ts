@@ -18,9 +18,9 @@ import dgram from 'node:dgram';
 import { channelNumber } from '@talkgroup/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Account, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
+import { testSipConfig } from './janus-harness.ts';
 import { ackFailure, authorization, invite, LOGIN, offer, RawSip, type Response, token, WAIT_MS } from './raw-sip.ts';
-import { realtimeWorld } from './realtime-world.ts';
+import { sipJanusWorld } from './sip-janus-world.ts';
 
 const REQUESTS_PER_MINUTE = 10;
 
@@ -125,21 +125,12 @@ describe.each(databases)('SIP abuse on %s', (dialect) => {
 
 // Janus is what a call needs to be answered; one database, as in sip-gateway.test.ts (the media path is tested).
 describe('SIP INFO DTMF through Janus', () => {
-  let janus: TestJanus;
-  beforeEach(async () => {
-    janus = await testJanus();
-  });
-  const world = realtimeWorld('sqlite', () => ({
-    janusUrls: [janus.url],
-    janusApiSecret: janus.secret,
-    sip: testSipConfig(REQUESTS_PER_MINUTE),
-  }));
+  const world = sipJanusWorld(() => testSipConfig(REQUESTS_PER_MINUTE));
   let sip: RawSip | undefined;
   let media: dgram.Socket | undefined;
   afterEach(async () => {
     sip?.close();
     media?.close();
-    await janus?.stop();
   });
 
   it('takes the floor on INFO Signal=*, gives it back on Signal=#, and leaves the room on BYE', async () => {

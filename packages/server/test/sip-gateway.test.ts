@@ -21,10 +21,9 @@ import type { Browser } from '@playwright/test';
 import { channelNumber } from '@talkgroup/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Baresip, baresipAvailable, startBaresip, writeToneWav, writeWav } from './baresip.ts';
-import { type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
 import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';
 import { hears, joinMedia, MEDIA_WAIT, press, receiving, release, silent } from './media-world.ts';
-import { realtimeWorld } from './realtime-world.ts';
+import { sipJanusWorld } from './sip-janus-world.ts';
 
 const PAGE_TONE = 500;
 const GATEWAY_TONE = 1000;
@@ -55,16 +54,8 @@ afterAll(async () => {
 
 // One database: what is tested here is the media path; the gateways' storage is tested on both (gateways.test.ts).
 describe.skipIf(!available)('SIP gateways through Janus', () => {
-  let janus: TestJanus;
   let page: MediaPage;
-  beforeEach(async () => {
-    janus = await testJanus();
-  });
-  const world = realtimeWorld('sqlite', () => ({
-    janusUrls: [janus.url],
-    janusApiSecret: janus.secret,
-    sip: testSipConfig(),
-  }));
+  const world = sipJanusWorld();
   const phones: Baresip[] = [];
   beforeEach(async () => {
     page = await mediaPage(browser, world.url);
@@ -73,9 +64,7 @@ describe.skipIf(!available)('SIP gateways through Janus', () => {
     await Promise.all(phones.splice(0).map((phone) => phone.stop()));
     await page?.close();
   });
-  afterEach(async () => {
-    await janus?.stop();
-  });
+  afterEach(async () => {});
 
   async function gateway(floorMode: 'dtmf' | 'voice', codec: 'pcmu' | 'pcma', play: string) {
     const made = await world.app.call(

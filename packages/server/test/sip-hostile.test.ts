@@ -18,9 +18,9 @@ import { channelNumber } from '@talkgroup/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { baresipAvailable, startBaresip } from './baresip.ts';
 import { type Account, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { portBlock, type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
+import { portBlock, testSipConfig } from './janus-harness.ts';
 import { ackFailure, invite, LOGIN, offer, RawSip, type Response, tcpConnection, token, WAIT_MS } from './raw-sip.ts';
-import { realtimeWorld } from './realtime-world.ts';
+import { sipJanusWorld } from './sip-janus-world.ts';
 
 const KILLER = 'SIP/2.0 200 OK\r\nCSeq: x\r\n\r\n';
 const TCP_IDLE_MS = 600;
@@ -244,21 +244,12 @@ describe('SIP hostile input', () => {
 
 // Janus is what a call needs to be answered: one database, as in sip-gateway.test.ts.
 describe.skipIf(!baresipAvailable())('SIP calls past their limits, through Janus', () => {
-  let janus: TestJanus;
-  beforeEach(async () => {
-    janus = await testJanus();
-  });
   // Two even ports in SIP_RTP_PORTS: room for two calls' media.
   const [first] = portBlock(100);
-  const world = realtimeWorld('sqlite', () => ({
-    janusUrls: [janus.url],
-    janusApiSecret: janus.secret,
-    sip: { ...testSipConfig(), rtpPorts: { min: first, max: first + 3 } },
-  }));
+  const world = sipJanusWorld(() => ({ ...testSipConfig(), rtpPorts: { min: first, max: first + 3 } }));
   const closing: Array<() => Promise<unknown> | undefined> = [];
   afterEach(async () => {
     for (const close of closing.splice(0)) await close();
-    await janus?.stop();
   });
 
   it('answers 486 past the simultaneous calls, 503 when the media ports run out, and a real gateway still calls', async () => {

@@ -10,11 +10,10 @@ import dgram from 'node:dgram';
 import { Worker } from 'node:worker_threads';
 import { channelNumber } from '@talkgroup/protocol';
 import { Core } from 'sip.js';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { baresipAvailable } from './baresip.ts';
-import { type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
 import { invite, LOGIN, offer, RawSip, WAIT_MS } from './raw-sip.ts';
-import { realtimeWorld } from './realtime-world.ts';
+import { sipJanusWorld } from './sip-janus-world.ts';
 
 /** A gateway's media on a thread: sends PCMU silence every 20 ms to the relay, counts the packets it gets back. */
 const GATEWAY_SOURCE = `
@@ -42,19 +41,10 @@ const HOLD_MS = 400;
 
 // Janus is what a call needs to be answered (as in sip-hostile.test.ts).
 describe.skipIf(!baresipAvailable())('the SIP relay on threads of its own', () => {
-  let janus: TestJanus;
-  beforeEach(async () => {
-    janus = await testJanus();
-  });
-  const world = realtimeWorld('sqlite', () => ({
-    janusUrls: [janus.url],
-    janusApiSecret: janus.secret,
-    sip: testSipConfig(),
-  }));
+  const world = sipJanusWorld();
   const closing: Array<() => unknown> = [];
   afterEach(async () => {
     for (const close of closing.splice(0)) await close();
-    await janus?.stop();
   });
 
   it("keeps a call's packets flowing while the main thread is held, and a relay thread that dies ends its calls, not the server", async () => {
