@@ -3,52 +3,31 @@
  * audited when changed, and read by the SIP server as maxCalls (one call per channel it may enter by default),
  * past which it answers 486 Busy Here. The field's 400s are gateways.test.ts's, with the other fields'.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { maxCalls } from '../src/gateways/store.ts';
-import { type Account, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import { gatewayWorld } from './gateway-world.ts';
+import { databases } from './harness.ts';
 
 describe.each(databases)('a gateway’s simultaneous calls on %s', (dialect) => {
-  let app: TestApp;
-  let admin: Account;
-  let alpha: number;
-  let bravo: number;
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    admin = await signUpAdmin(app);
-    alpha = (await app.call('/user/api/createChannel', { channelName: 'alpha' }, admin.token)).body.res.id;
-    bravo = (await app.call('/user/api/createChannel', { channelName: 'bravo' }, admin.token)).body.res.id;
-  });
-  afterEach(async () => {
-    await app.close();
-  });
-
-  const create = (body: object = {}) =>
-    app.call(
-      '/user/api/createGateway',
-      { name: 'Radio Quai', login: 'radio-quai', channelIds: [alpha], ...body },
-      admin.token,
-    );
-  const gatewayRow = (id: number) =>
-    app.services.db.selectFrom('gateways').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const w = gatewayWorld(dialect);
   const auditRows = async () =>
-    (await app.call('/user/api/getAuditLog', { start: 0, limit: 100 }, admin.token)).body.res.entries as Array<{
+    (await w.app.call('/user/api/getAuditLog', { start: 0, limit: 100 }, w.admin.token)).body.res.entries as Array<{
       action: string;
       changes: Record<string, { before: unknown; after: unknown }> | null;
     }>;
 
   it('keeps a gateway’s simultaneous calls, or null for one call per channel it may enter (maxCalls)', async () => {
-    const sip = app.services.gateways;
-    const gateway = (await create({ channelIds: [alpha, bravo] })).body.res;
+    const sip = w.app.services.gateways;
+    const gateway = (await w.create({ channelIds: [w.alpha, w.bravo] })).body.res;
     expect(gateway.simultaneousCalls).toBeNull();
     const byDefault = await sip.byLogin('radio-quai');
     expect(byDefault?.simultaneousCalls).toBeNull();
     expect(maxCalls(byDefault as NonNullable<typeof byDefault>)).toBe(2);
 
-    const raised = await create({ name: 'Standard', login: 'desk-phone', channelIds: [], simultaneousCalls: 20 });
+    const raised = await w.create({ name: 'Standard', login: 'desk-phone', channelIds: [], simultaneousCalls: 20 });
     expect(raised.status).toBe(200);
     expect(raised.body.res.simultaneousCalls).toBe(20);
-    const listed = (await app.call('/user/api/listGateways', {}, admin.token)).body.res as Array<{
+    const listed = (await w.app.call('/user/api/listGateways', {}, w.admin.token)).body.res as Array<{
       login: string;
       simultaneousCalls: number | null;
     }>;
@@ -59,20 +38,20 @@ describe.each(databases)('a gateway’s simultaneous calls on %s', (dialect) => 
     expect(maxCalls((await sip.byLogin('desk-phone')) as NonNullable<typeof byDefault>)).toBe(20);
 
     // Back to the default, audited as a change to null; a gateway with no channel still holds one call.
-    const reset = await app.call(
+    const reset = await w.app.call(
       '/user/api/updateGateway',
       { id: raised.body.res.id, simultaneousCalls: null },
-      admin.token,
+      w.admin.token,
     );
     expect(reset.body.res.simultaneousCalls).toBeNull();
-    expect((await gatewayRow(raised.body.res.id)).simultaneous_calls).toBeNull();
+    expect((await w.gatewayRow(raised.body.res.id)).simultaneous_calls).toBeNull();
     expect(maxCalls((await sip.byLogin('desk-phone')) as NonNullable<typeof byDefault>)).toBe(1);
     const entry = (await auditRows()).find((row) => row.action === 'gateway.update');
     expect(entry?.changes).toEqual({ simultaneousCalls: { before: 20, after: null } });
 
     // Left out of a change, it stays.
-    await app.call('/user/api/updateGateway', { id: gateway.id, simultaneousCalls: 3 }, admin.token);
-    const renamed = await app.call('/user/api/updateGateway', { id: gateway.id, name: 'Radio Port' }, admin.token);
+    await w.app.call('/user/api/updateGateway', { id: gateway.id, simultaneousCalls: 3 }, w.admin.token);
+    const renamed = await w.app.call('/user/api/updateGateway', { id: gateway.id, name: 'Radio Port' }, w.admin.token);
     expect(renamed.body.res.simultaneousCalls).toBe(3);
     expect(maxCalls({ simultaneousCalls: null, channelIds: [1, 2, 3] })).toBe(3);
   });
