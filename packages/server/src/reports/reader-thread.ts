@@ -11,6 +11,7 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { sqliteAdapter } from '../db/sqlite-adapter.ts';
+import { backgroundThread } from '../ops/thread-priority.ts';
 import type { ReportScope } from './scope.ts';
 import { type ReportMeasures, reportMeasures, reportStore } from './store.ts';
 
@@ -29,6 +30,8 @@ export type ReaderThreadAnswer =
   | { id: number; measures: ReportMeasures; threadId: number }
   | { id: number; error: string };
 
+// A report's reads yield the CPU to the floor and the SIP relay (ops/thread-priority.ts).
+backgroundThread();
 const { file, hold } = workerData as ReaderThreadData;
 const database = new DatabaseSync(file, { readOnly: true });
 // A checkpoint that truncates the log holds its lock briefly: wait for it, as the main connection does.
