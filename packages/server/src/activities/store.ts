@@ -3,6 +3,7 @@ import type { Activity, ActivityType } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { ActivitiesTable, Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
+import { loopTurn } from '../ops/loop-turn.ts';
 import { type ActivityFilter, activityPaging, applyFilter, isFiltered } from './paging.ts';
 
 export function toActivity(row: Selectable<ActivitiesTable>): Activity {
@@ -80,6 +81,8 @@ export interface ActivitySubject {
 }
 
 const PUSHED_PER_BATCH = 8;
+/** Activities deleted per statement by deleteOlderThan (a few ms each on SQLite). */
+const DELETED_PER_STATEMENT = 2000;
 
 /** Records announce themselves on the event bus (`activityRecorded`); real time pushes them. */
 export function activityStore(db: Db, events: EventBus) {
@@ -193,12 +196,31 @@ export function activityStore(db: Db, events: EventBus) {
 
     /** Deletes the activities created before `cutoff`; returns how many. */
     async deleteOlderThan(cutoff: Date): Promise<number> {
-      const result = await db
-        .deleteFrom('activities')
-        .where('created_at', '<', cutoff.toISOString())
-        .executeTakeFirst();
-      paging.forget();
-      return Number(result.numDeletedRows);
+      // A year of a large team is a million rows: deleted a batch per statement, the event loop turning between
+      // them (on SQLite a statement holds the main thread: issue 57).
+      let deleted = 0;
+      try {
+        for (;;) {
+          const result = await db
+            .deleteFrom('activities')
+            .where(
+              'id',
+              'in',
+              db
+                .selectFrom('activities')
+                .select('id')
+                .where('created_at', '<', cutoff.toISOString())
+                .limit(DELETED_PER_STATEMENT),
+            )
+            .executeTakeFirst();
+          const count = Number(result.numDeletedRows);
+          deleted += count;
+          if (count < DELETED_PER_STATEMENT) return deleted;
+          await loopTurn();
+        }
+      } finally {
+        paging.forget();
+      }
     },
 
     /** The latest entries (the dashboard's timeline); `channelIds`: only those of these channels. */

@@ -5,6 +5,7 @@
  */
 import type { UserPosition } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
+import { loopTurn } from '../ops/loop-turn.ts';
 
 /** A kept position and its row id (the id stays on the server). */
 export interface StoredPosition extends UserPosition {
@@ -18,8 +19,12 @@ function toPosition(row: Row): StoredPosition {
   return { id: row.id, lat: row.lat, lng: row.lng, accuracy: row.accuracy, createdAt: row.created_at };
 }
 
-/** Rows deleted per statement by the sweep: a month of a large team is millions of rows, not one transaction. */
-const SWEEP_BATCH = 5000;
+/**
+ * Rows deleted per statement by the sweep: a month of a large team is millions of rows, not one transaction; and
+ * on SQLite a statement holds the main thread, so a batch stays under about 10 ms and the event loop turns
+ * between them (issue 57).
+ */
+const SWEEP_BATCH = 1000;
 
 export function positionStore(db: Db) {
   return {
@@ -136,6 +141,7 @@ export function positionStore(db: Db) {
         const count = Number(result.numDeletedRows);
         removed += count;
         if (count < SWEEP_BATCH) return removed;
+        await loopTurn();
       }
     },
   };

@@ -11,7 +11,16 @@ import type { VoiceMessage } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { Db, VoiceMessagesTable } from '../db/schema.ts';
 import { type FileUrls, writeWholeFile } from '../messages/files.ts';
+import { loopTurn } from '../ops/loop-turn.ts';
 import { VOICE_EXTENSIONS, type VoiceMimeType } from './audio.ts';
+
+/**
+ * Transmissions deleted per statement (issue 57): each takes its `voice_heard` rows with it (tens per
+ * transmission), and on SQLite a statement holds the main thread. 50 keep one short; the event loop turns between
+ * them, so that a retention sweep of months (the first after a start) never stalls the floor: 500 a statement
+ * held the loop 100 to 220 ms at a time (bench:isolation, idle on SQLite, before).
+ */
+const REMOVED_PER_STATEMENT = 50;
 
 export type VoiceRow = Selectable<VoiceMessagesTable>;
 
@@ -218,11 +227,14 @@ export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
     /** Deletes every transmission of a user (an administrator deleting the account chose to). */
     async removeOfUser(userId: number): Promise<number> {
       const rows = await db.selectFrom('voice_messages').selectAll().where('user_id', '=', userId).execute();
-      for (let i = 0; i < rows.length; i += 500) await removeRows(rows.slice(i, i + 500));
+      for (let i = 0; i < rows.length; i += REMOVED_PER_STATEMENT) {
+        await removeRows(rows.slice(i, i + REMOVED_PER_STATEMENT));
+        await loopTurn();
+      }
       return rows.length;
     },
 
-    /** Retention: deletes rows and files of the transmissions that started before `cutoff`, 500 at a time. */
+    /** Retention: deletes rows and files of the transmissions that started before `cutoff`, a batch at a time. */
     async removeOlderThan(cutoff: Date): Promise<number> {
       let removed = 0;
       for (;;) {
@@ -231,11 +243,12 @@ export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
           .selectAll()
           .where('created_at', '<', cutoff.toISOString())
           .orderBy('created_at')
-          .limit(500)
+          .limit(REMOVED_PER_STATEMENT)
           .execute();
         await removeRows(rows);
         removed += rows.length;
-        if (rows.length < 500) return removed;
+        if (rows.length < REMOVED_PER_STATEMENT) return removed;
+        await loopTurn();
       }
     },
 
