@@ -1,7 +1,8 @@
 /**
  * Deletes of months of rows never hold the main thread for their whole length (issue 57): on SQLite a statement
  * runs on the main thread, so the activity log's "delete older than", the positions' and the voice history's
- * retention sweeps delete a batch per statement and let the event loop turn between them. Checked by a chain of
+ * retention sweeps delete a batch per statement and let the event loop turn between them; an import seals its
+ * rows a slice at a time. Checked by a chain of
  * setImmediate callbacks that counts the loop's turns while the delete runs: one statement would give it none.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -94,5 +95,20 @@ describe.each(databases)('deletes of many rows on %s', (dialect) => {
     const voice = await turnsDuring(() => sweepExpiredVoice(app.services.voice, app.config.voiceRetentionMs));
     expect(voice.result).toBe(120);
     expect(voice.turns).toBeGreaterThanOrEqual(2);
+  });
+
+  it("stores an import's rows sealed a slice at a time, the loop turning between", async () => {
+    const userData = Array.from({ length: 3000 }, (_, i) => ({
+      firstName: 'Turn',
+      lastName: `Row ${i}`,
+      identifier: `turn${i}@example.org`,
+      password: `Turn-pass-${i}-2025`,
+    }));
+    const { result, turns } = await turnsDuring(() =>
+      app.call('/user/api/createMultipleUsers', { userData }, admin.token),
+    );
+    expect(result.status).toBe(200);
+    expect(result.body.total).toBe(3000);
+    expect(turns).toBeGreaterThanOrEqual(5);
   });
 });
