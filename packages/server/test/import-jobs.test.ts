@@ -4,7 +4,7 @@
  * leaves it to the next start (each user created once), and other users' sign-ins stay fast while it hashes.
  * Hashes keep their full strength here: the threshold and the batch are lowered instead, to keep the rows few.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { OWASP_FIGURES, setScryptFiguresForTests } from '../src/auth/passwords.ts';
 import {
   type Account,
@@ -139,6 +139,10 @@ describe.each(databases)('import jobs on %s', (dialect) => {
   });
 
   it('lets only administrators follow a job, and answers 400 to a bad id and 404 to an unknown one', async () => {
+    // Who may follow a job, not its pace: its rows are hashed with the cheap figures (14 s of OWASP hashes, of a
+    // loaded CI, spent on nothing this test checks).
+    setScryptFiguresForTests(TEST_FIGURES);
+    onTestFinished(() => setScryptFiguresForTests(OWASP_FIGURES));
     const started = await app.call('/user/api/createMultipleUsers', { userData: rows(6) }, admin.token);
     const { jobId } = started.body;
     const member = await createMember(app, admin);
