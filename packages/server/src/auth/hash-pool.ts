@@ -9,11 +9,9 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { BACKGROUND_THREAD_SOURCE } from '../ops/thread-priority.ts';
 import { formatHash, type ScryptFigures, scryptOptions } from './passwords.ts';
 
 const WORKER_SOURCE = `
-${BACKGROUND_THREAD_SOURCE}
 const { parentPort } = require('node:worker_threads');
 const { scryptSync } = require('node:crypto');
 parentPort.on('message', ({ id, password, salt, options }) => {
