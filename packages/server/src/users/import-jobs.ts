@@ -24,7 +24,6 @@ import type { Transactional } from '../audit/transactional.ts';
 import type { Sealer } from '../auth/sealed.ts';
 import { slices } from '../db/batch.ts';
 import type { Database, Db, ImportJobRowsTable, ImportJobsTable } from '../db/schema.ts';
-import { loopTurn } from '../ops/loop-turn.ts';
 import {
   addImportedUser,
   type ChannelIds,
@@ -34,6 +33,7 @@ import {
   passwordOf,
   type Row,
   shown,
+  storedData,
   type UserImportOptions,
   type UserImportReport,
   updateImportedUser,
@@ -50,8 +50,6 @@ export interface ImportJobServices extends ImportServices {
 
 /** A runner that has not renewed its heartbeat for this long has stopped: another instance may take the job up. */
 export const LEASE_MS = 60_000;
-/** Rows sealed between two turns of the event loop when a job is stored. */
-const SEALED_PER_TURN = 500;
 /** The fewest rows of a batch (unless IMPORT_JOB_BATCH is lower). */
 const MIN_STEP = 10;
 /** How often an instance looks for jobs that no runner holds. */
@@ -327,18 +325,8 @@ export function importJobs(
         ...(options.createChannels ? { createChannels: true } : {}),
         channelIds: Object.fromEntries(channelIds),
       };
-      // The rows' data, sealed before the transaction, a slice at a time with the event loop turning between
-      // (15,000 rows held the main thread over half a second: issue 57).
-      const data: string[] = [];
-      for (const slice of slices(entries, SEALED_PER_TURN)) {
-        for (const entry of slice)
-          data.push(
-            entry.action === 'report'
-              ? JSON.stringify(entry.data)
-              : services.importSealer.seal(JSON.stringify(entry.row)),
-          );
-        await loopTurn();
-      }
+      // Sealed before the transaction, the event loop turning between slices (issue 57).
+      const data = await storedData(entries, services.importSealer);
       const jobId = await services.transaction(async () => {
         const job = await db
           .insertInto('import_jobs')
