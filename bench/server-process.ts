@@ -6,6 +6,7 @@
  * (ops/node-flags.ts), so that what is measured is what `npm start` runs.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import { createSocket } from 'node:dgram';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -99,4 +100,18 @@ export async function stop(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL' = 
   const gone = new Promise((resolve) => child.once('exit', resolve));
   child.kill(signal);
   await gone;
+}
+
+/** A port free for both SIP transports, UDP and TCP (bench:gateway, bench:isolation). */
+export async function freeSipPort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    const socket = createSocket('udp4');
+    const free = await new Promise<boolean>((resolve) => {
+      socket.once('error', () => resolve(false));
+      socket.bind(port, '127.0.0.1', () => resolve(true));
+    });
+    socket.close();
+    if (free) return port;
+  }
 }

@@ -14,12 +14,12 @@
  * SIP stack sends (its digest, its RTP timing, its RFC 4733 keys), and fifty of them on loopback cost what is
  * printed beside the figures (their CPU together), started a few at a time.
  */
-import { createSocket } from 'node:dgram';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createAdmin, freePort, seedFor, startServer } from '../../e2e/fixtures.ts';
+import { createAdmin, seedFor, startServer } from '../../e2e/fixtures.ts';
 import { channelNumber } from '../../packages/protocol/src/api/gateways.ts';
 import { type Baresip, startBaresip } from '../../packages/server/test/baresip.ts';
 import { pause } from '../ptt-latency/room-pair.ts';
+import { freeSipPort } from '../server-process.ts';
 
 /** CPU seconds a process has used (user + system), and its resident memory in MB. */
 export function usage(pid: number): { cpu: number; rssMb: number } {
@@ -42,20 +42,6 @@ function children(match: RegExp): number[] {
     } catch {}
   }
   return pids;
-}
-
-/** A port free for both SIP transports, UDP and TCP. */
-async function freeSipPort(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    const socket = createSocket('udp4');
-    const free = await new Promise<boolean>((resolve) => {
-      socket.once('error', () => resolve(false));
-      socket.bind(port, '127.0.0.1', () => resolve(true));
-    });
-    socket.close();
-    if (free) return port;
-  }
 }
 
 /** A phone that ended meanwhile counts for nothing. */

@@ -8,20 +8,18 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createSocket } from 'node:dgram';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Kysely, PostgresDialect, sql } from 'kysely';
 import { hashPassword } from '../../packages/server/src/auth/passwords.ts';
 import type { Dialect } from '../../packages/server/src/db/dialect.ts';
 import { openDatabase } from '../../packages/server/src/db/open.ts';
 import { SERVER_NODE_FLAGS } from '../../packages/server/src/ops/node-flags.ts';
+import { dropSchema, PG_URL } from '../pg-schema.ts';
 import { seed } from '../reports/seed.ts';
-import { answering, freePort, START, stop } from '../server-process.ts';
+import { answering, freePort, freeSipPort, START, stop } from '../server-process.ts';
 
 export const ADMIN = { login: 'isolation-admin@example.org', password: 'isolation-admin-pw-1' };
-export const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 export interface IsolationServer {
   dialect: Dialect;
@@ -32,34 +30,6 @@ export interface IsolationServer {
   /** The server's last lines on stderr (what it said before failing). */
   output(): string;
   stop(): Promise<void>;
-}
-
-/** A port free for both SIP transports, UDP and TCP. */
-async function freeSipPort(): Promise<number> {
-  for (;;) {
-    const port = await freePort();
-    const socket = createSocket('udp4');
-    const free = await new Promise<boolean>((resolve) => {
-      socket.once('error', () => resolve(false));
-      socket.bind(port, '127.0.0.1', () => resolve(true));
-    });
-    socket.close();
-    if (free) return port;
-  }
-}
-
-async function dropSchema(schema: string): Promise<void> {
-  const { default: pg } = await import('pg');
-  const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: PG_URL, max: 1 }) }),
-  });
-  try {
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity
-      where application_name = ${schema} and pid <> pg_backend_pid()`.execute(db);
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
-  } finally {
-    await db.destroy();
-  }
 }
 
 /** What an interrupted bench removes: the database and data folder of a server being seeded or served. */

@@ -24,11 +24,11 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { Kysely, PostgresDialect, sql } from 'kysely';
 import type { Dialect } from '../../packages/server/src/db/dialect.ts';
 import { type OpenedDatabase, openDatabase } from '../../packages/server/src/db/open.ts';
 import type { Db } from '../../packages/server/src/db/schema.ts';
 import { type ReportScope, reportStore } from '../../packages/server/src/reports/store.ts';
+import { dropSchema, PG_URL } from '../pg-schema.ts';
 import { type ExplainedQuery, explain, queryCapture } from './plans.ts';
 import { type DatabaseFigures, type PeriodFigures, printDatabase } from './report.ts';
 import { type Seeded, SIZES, seed } from './seed.ts';
@@ -49,7 +49,6 @@ const RUNS = 5;
 const LONG_MS = 5_000;
 const DAY_MS = 86_400_000;
 const TIME_ZONE = 'Europe/Paris';
-const PG_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DATABASES = (process.env.BENCH_REPORTS_DATABASES ?? 'sqlite,postgres').split(',') as Dialect[];
 
 type Store = ReturnType<typeof reportStore>;
@@ -158,21 +157,6 @@ function withApplicationName(url: string, name: string): string {
   const parsed = new URL(url);
   parsed.searchParams.set('application_name', name);
   return parsed.toString();
-}
-
-/** Ends this bench's connections (a statement may still run on one) and drops its schema, on a connection of its own. */
-async function dropSchema(schema: string): Promise<void> {
-  const { default: pg } = await import('pg');
-  const db = new Kysely<unknown>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: PG_URL, max: 1 }) }),
-  });
-  try {
-    await sql`select pg_terminate_backend(pid) from pg_stat_activity
-      where application_name = ${schema} and pid <> pg_backend_pid()`.execute(db);
-    await sql`drop schema if exists ${sql.id(schema)} cascade`.execute(db);
-  } finally {
-    await db.destroy();
-  }
 }
 
 async function open(dialect: Dialect): Promise<{ database: OpenedDatabase; drop: () => Promise<void> }> {
