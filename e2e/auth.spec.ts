@@ -30,11 +30,14 @@ test.describe('sign-in', () => {
   test('hints at the password length', async ({ page }) => {
     await page.goto('/signin');
     const password = page.getByRole('textbox', { name: 'Password', exact: true });
-    await password.fill('x');
+    // As the server applies it (issue 58): too short below its minimum of 8, too long only past 1,024.
+    await password.fill('short');
     await expect(page.getByText('password is Too Short!')).toBeVisible();
     await password.fill('a-long-password');
+    await expect(page.getByText(/password is Too/)).toHaveCount(0);
+    await password.fill('x'.repeat(1025));
     await expect(page.getByText('password is Too Long!')).toBeVisible();
-    await password.fill('fine');
+    await password.fill('fine-password');
     await expect(page.getByText(/password is Too/)).toHaveCount(0);
   });
 
@@ -95,12 +98,12 @@ test.describe('sign-in', () => {
     expect(stored.sessionToken).toMatch(/.{20,}/);
   });
 
-  test('a password longer than the hint still signs in', async ({ page, seed }) => {
+  test('a long password signs in with no length warning', async ({ page, seed }) => {
     const member = await seed.member({ password: 'a-very-long-password' });
     await page.goto('/signin');
     await page.getByRole('textbox', { name: 'Login', exact: true }).fill(member.login);
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(member.password);
-    await expect(page.getByText('password is Too Long!')).toBeVisible();
+    await expect(page.getByText(/password is Too/)).toHaveCount(0);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     // A member lands in its own app.
     await expect(page).toHaveURL(/\/talk$/);

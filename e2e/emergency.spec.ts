@@ -71,7 +71,9 @@ test('an SOS held on a phone reaches the console with its position; the administ
     // Held to the end of the countdown: sent.
     await sos.hover();
     await phone.page.mouse.down();
-    await expect(phone.page.getByText('Alert sent to the administrators.')).toBeVisible();
+    await expect(
+      phone.page.getByText("Alert sent to your channels' dispatchers and the administrators."),
+    ).toBeVisible();
     await phone.page.mouse.up();
 
     const banner = console.page.getByTestId('sos-banner');

@@ -136,7 +136,7 @@ test('a channel through Janus: heard by every page, the floor enforced, preempti
     const sos = m.page.getByRole('button', { name: 'SOS alert: hold for 2 seconds to send it' });
     await sos.hover();
     await m.page.mouse.down();
-    await expect(m.page.getByText('Alert sent to the administrators.')).toBeVisible();
+    await expect(m.page.getByText("Alert sent to your channels' dispatchers and the administrators.")).toBeVisible();
     await m.page.mouse.up();
     await expectToHear(n.page, miaAtNoe, quietAtNoe);
   } finally {

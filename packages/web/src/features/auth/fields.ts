@@ -19,7 +19,7 @@ export function loginProblem(value: string): ValidationKey | undefined {
   return undefined;
 }
 
-/** Password: 2 to 8 characters is a hint only (spec section 5: not blocking). */
+/** Password: under the server's minimum or over what it takes, a hint only (spec section 5: not blocking; issue 58). */
 export function passwordHint(value: string): ValidationKey | undefined {
   if (value.length > 0 && value.length < PASSWORD_HINT_MIN) return 'validation.passwordTooShort';
   if (value.length > PASSWORD_HINT_MAX) return 'validation.passwordTooLong';
