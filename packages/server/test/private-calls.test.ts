@@ -111,6 +111,47 @@ describe.each(databases)('private calls on %s', (dialect) => {
     expect(voice.status).toBe(200);
   });
 
+  it('leaves both parties in their channels however the call ends, hearing them after (issue 58)', async () => {
+    const deskSocket = await online(desk);
+    const miaSocket = await online(mia);
+    for (const socket of [deskSocket, miaSocket])
+      expect(await socket.emitAck('join_room', { room: 'North', mode: 'talk' })).toMatchObject({ success: true });
+    const ends = [
+      { who: mia, accept: true },
+      { who: desk, accept: true },
+      { who: mia, accept: false },
+    ];
+    for (const end of ends) {
+      const { callId, room } = (await start(desk, mia)).body.res;
+      await miaSocket.next('incomingCall', (ring) => ring.callId === callId);
+      if (end.accept) {
+        expect((await answer(mia, callId, true)).status).toBe(200);
+        for (const socket of [deskSocket, miaSocket])
+          expect(await socket.emitAck('join_room', { room, mode: 'talk' })).toMatchObject({ success: true });
+        expect((await hangUp(end.who, callId)).status).toBe(200);
+      } else expect((await answer(mia, callId, false)).status).toBe(200);
+      await deskSocket.next(
+        'privateCallUpdated',
+        (call) => call.callId === callId && call.state !== 'ringing' && call.state !== 'active',
+      );
+      const hiddenId = (await app.call('/user/api/getPrivateCalls', {}, desk.token)).body.res[0].channelId as number;
+      for (const party of [desk, mia])
+        await eventually(async () => !(await app.services.presence.socketIn(party.id, hiddenId)), 'out of the call');
+      // The pages' goodbye to the call's room comes after the server put them out of it: it changes nothing.
+      for (const socket of [deskSocket, miaSocket])
+        expect(await socket.emitAck('leave_room', { room })).toEqual({ success: true });
+      for (const party of [desk, mia])
+        expect(await app.services.presence.socketIn(party.id, channelId)).toMatchObject({ mode: 'talk' });
+      // The desk's next over on North reaches Mia.
+      expect(await deskSocket.emitAck('floor_request', { room: 'North' })).toMatchObject({ granted: true });
+      expect(await miaSocket.next('floor_taken', (taken) => taken.room === 'North')).toMatchObject({ userId: desk.id });
+      deskSocket.socket.emit('floor_release', { room: 'North' });
+      await miaSocket.next('floor_idle', (idle) => idle.room === 'North');
+    }
+    const leaves = (await activityTypes()).filter((a) => a.type === 'channel_leave');
+    expect(leaves).toEqual([]);
+  });
+
   it('tells the caller of a decline and of a call nobody answered, and stops the ring', async () => {
     const deskSocket = await online(desk);
     const maxSocket = await online(max);

@@ -162,8 +162,7 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
       expect(joins[0]).toMatchObject({ channel_id: w.red.id, channel_name: 'Red Team' });
 
       const other = await w.joined(w.bob, w.red);
-      // The room named does not matter (a client that missed a rename names the old key).
-      expect(await client.emitAck('leave_room', { room: 'OldName' })).toEqual({ success: true });
+      expect(await client.emitAck('leave_room', { room: w.red.rtcSession })).toEqual({ success: true });
       expect(await other.next('user_exit')).toEqual({ id: client.id, room: w.red.rtcSession });
       expect((await w.presenceOf(client.id))?.channel_id).toBeNull();
       const leaves = await w.activitiesOf(w.alice.id, 'channel_leave');
@@ -270,6 +269,18 @@ describe.each(databases)('real-time socket on %s', (dialect) => {
       await w.app.call('/user/api/sendMessageToChannel', { channelId: w.red.id, message: 'renamed' }, w.admin.token);
       expect(await b.next('messageResponse')).toMatchObject({ textMsg: 'renamed' });
       expect(b.all('user_exit')).toEqual([]);
+      // A client that missed the rename names the old key: it leaves the channel it is in.
+      expect(await a.emitAck('leave_room', { room: w.red.rtcSession })).toEqual({ success: true });
+      expect(await b.next('user_exit')).toEqual({ id: a.id, room: 'RedSquad' });
+    });
+
+    it('keeps a socket in its one channel when it names a room it is not in (issue 58)', async () => {
+      const a = await w.joined(w.alice, w.red);
+      a.socket.emit('leave_room', { room: 'SomewhereElse' });
+      expect((await a.next('error')).message).toBe('leave_room: this socket is not in the room "SomewhereElse".');
+      await a.emitAck('typing', {});
+      expect((await w.presenceOf(a.id))?.channel_id).toBe(w.red.id);
+      expect(await w.activitiesOf(w.alice.id, 'channel_leave')).toHaveLength(0);
     });
 
     it('pushes deleted messages to the room and deleted users to administrators', async () => {

@@ -51,6 +51,8 @@ export interface Participation {
   seesMap: boolean;
   /** A private call's hidden channel (issue 27): its joins, leaves and talk are not logged; the call is. */
   hidden?: boolean;
+  /** The room keys this channel had before renames seen while the socket was in it (newest last, at most 4). */
+  formerRooms?: string[];
 }
 
 /** What a socket carries; fetchSockets() hands it over from any instance. */

@@ -17,7 +17,7 @@ import type { ChannelSummary } from '../../channels/store.ts';
 import type { PresenceWrite } from '../../presence/group-commit.ts';
 import type { SocketOwner } from '../../presence/store.ts';
 import type { Concern, RealtimeContext } from '../context.ts';
-import type { Participation, TalkSocket } from '../io.ts';
+import type { Participation, SocketData, TalkSocket } from '../io.ts';
 import { SPEC_PEER_ID } from '../media/plane.ts';
 import { participationByRoom, participationIn, roomsOf } from '../participations.ts';
 import { channelRoom, mapRoom } from '../room-names.ts';
@@ -88,11 +88,28 @@ export async function leaveAll(socket: TalkSocket, ctx: RealtimeContext, reason:
   return left.map((at) => at.room);
 }
 
+/** How many of a channel's former room keys a participation remembers (a client that missed renames). */
+const FORMER_ROOMS_KEPT = 4;
+
+/**
+ * The participation a `leave_room` names: the one in that room or, for a socket in one channel, the one whose
+ * channel had that room key before a rename (a spec client that missed it). Any other room (a private call's
+ * that is over, so the socket already left it) names nothing: before issue 58 a socket in one channel left it
+ * whatever the room named, and a member went deaf to his channel when his page said goodbye to a call.
+ */
+export function participationLeaving(data: SocketData, room: string): Participation | undefined {
+  const named = participationByRoom(data, room);
+  if (named) return named;
+  const [only, ...others] = data.participations;
+  return only && others.length === 0 && only.formerRooms?.includes(room) ? only : undefined;
+}
+
 /** The channel was renamed: same channel, new room key. Peers stay connected; pushes follow. */
 export async function followRename(socket: TalkSocket, channel: ChannelSummary): Promise<void> {
   const at = participationIn(socket.data, channel.id);
   if (!at || at.room === channel.rtcSession) return;
   await Promise.all([socket.leave(channelRoom(at.room)), socket.leave(mapRoom(at.room))]);
+  at.formerRooms = [...(at.formerRooms ?? []), at.room].slice(-FORMER_ROOMS_KEPT);
   at.room = channel.rtcSession;
   await socket.join(roomsOf(socket.id, at));
 }
@@ -213,11 +230,12 @@ export const rooms: Concern = (socket, scope) => {
     const { room } = parse(LeaveRoom, payload ?? {}, 'leave_room');
     const { participations } = socket.data;
     if (participations.length === 0) throw new SocketInputError('leave_room: join a room first (join_room).');
-    // A spec client in one room may name an old key (it missed a rename): it leaves the room it is in.
-    const named = room
-      ? (participationByRoom(socket.data, room) ?? (participations.length === 1 ? participations[0] : undefined))
-      : undefined;
-    if (room && !named) throw new SocketInputError(`leave_room: this socket is not in the room "${room}".`);
+    const named = room ? participationLeaving(socket.data, room) : undefined;
+    if (room && !named) {
+      // A private call's room the socket was put out of when the call ended: its goodbye comes after; nothing to do.
+      if ((await services.channels.byRtcSession(room))?.hidden) return;
+      throw new SocketInputError(`leave_room: this socket is not in the room "${room}".`);
+    }
     const left = named ? [named] : [...participations];
     for (const at of left) await leaveChannel(socket, scope, at, 'leave');
     scope.publishStatus(userId, { alsoRooms: left.map((at) => at.room) });
