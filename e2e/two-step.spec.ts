@@ -73,9 +73,9 @@ test.describe('in French', () => {
       await useSession(page, admin);
       await page.goto('/dashboard');
       await page.getByRole('button', { name: 'Ouvrir le menu' }).click();
-      await page.getByRole('link', { name: 'Sécurité' }).click();
-      await expect(page.getByRole('heading', { level: 1, name: 'Sécurité' })).toBeVisible({ timeout: 60_000 });
-      const policy = page.getByRole('region', { name: 'Second facteur' });
+      await page.getByRole('link', { name: 'Paramètres' }).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Paramètres' })).toBeVisible({ timeout: 60_000 });
+      const policy = page.getByRole('region', { name: 'Sécurité : second facteur' });
       const forMembers = policy.getByRole('switch', { name: 'Exiger un second facteur pour les membres' });
       await forMembers.check();
       await expect(policy.getByRole('status')).toHaveText('Paramètres de sécurité enregistrés.');

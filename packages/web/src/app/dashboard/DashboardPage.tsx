@@ -3,9 +3,10 @@
  * channels, the last activities and the two tables in their dashboard variants. The figures come from one
  * statistics call (getStatistics) and follow the server's pushes.
  */
-import GroupAddOutlinedIcon from '@mui/icons-material/GroupAddOutlined';
+
 import PeopleAltOutlinedIcon from '@mui/icons-material/PeopleAltOutlined';
 import PersonAddAlt1OutlinedIcon from '@mui/icons-material/PersonAddAlt1Outlined';
+import PlaylistAddIcon from '@mui/icons-material/PlaylistAdd';
 import PodcastsOutlinedIcon from '@mui/icons-material/PodcastsOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -118,7 +119,7 @@ export default function DashboardPage() {
           <Button
             variant="outlined"
             size="large"
-            startIcon={<GroupAddOutlinedIcon />}
+            startIcon={<PlaylistAddIcon />}
             onClick={() => setAddingChannel(true)}
             sx={{ flex: { sm: 1, lg: 'none' } }}
           >

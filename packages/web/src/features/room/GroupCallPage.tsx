@@ -211,7 +211,9 @@ export default function GroupCallPage() {
             <Box sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', gap: 2.5 }}>
               <RoomHeader
                 channelName={channel.name}
-                number={channelNumber(channel)}
+                // Only where a gateway can dial it: a server channel whose voice goes through the media server
+                // (issue 58: a room gone peer to peer shows none).
+                number={state.transport === 'server' ? channelNumber(channel) : null}
                 live={room.connected && state.joined}
                 chatOpen={chatOpen}
                 unread={unread}

@@ -1,5 +1,5 @@
 /**
- * /settings (issue 38), administrators only: the organisation's security policy, one switch per role
+ * /settings (issue 38), administrators only, titled "Paramètres" (issue 58: a section per subject): the organisation's security policy, one switch per role
  * "Require a second factor for …". A switch shows the choice at once and is saved through setSecurityPolicy
  * (audited); a refusal puts it back and says why. Below it, the organisation's time zone (issue 50,
  * TimeZoneSection), the members' statuses (issue 49, StatusesSection) and, for who manages them, the SIP

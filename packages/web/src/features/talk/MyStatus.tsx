@@ -5,6 +5,8 @@
  * a change of the list (statusesChanged).
  */
 import CheckIcon from '@mui/icons-material/Check';
+import PersonOutlineIcon from '@mui/icons-material/PersonOutline';
+import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutline';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import ListItemIcon from '@mui/material/ListItemIcon';
@@ -18,7 +20,9 @@ import { useSession } from '../../api/session.ts';
 import { statusLabel, useMemberStatuses, useSetMyStatus, useStatuses } from '../../api/statuses.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 
+/** The status's colour; with no status, a person icon (a dashed ring read as a spinner, issue 58). */
 function Dot({ color }: { color: string | undefined }) {
+  if (!color) return <PersonOutlineIcon aria-hidden fontSize="small" />;
   return (
     <Box
       component="span"
@@ -28,8 +32,8 @@ function Dot({ color }: { color: string | undefined }) {
         height: 12,
         borderRadius: '50%',
         flex: 'none',
-        bgcolor: color ?? 'transparent',
-        border: color ? '2px solid rgba(255,255,255,0.85)' : '2px dashed currentColor',
+        bgcolor: color,
+        border: '2px solid rgba(255,255,255,0.85)',
       }}
     />
   );
@@ -102,17 +106,15 @@ export function MyStatus() {
               sx={{ minHeight: 48 }}
             >
               <ListItemIcon sx={{ color: item.color ?? 'text.secondary' }}>
-                <Box
-                  component="span"
-                  aria-hidden
-                  sx={{
-                    width: 16,
-                    height: 16,
-                    borderRadius: '50%',
-                    bgcolor: item.color ?? 'transparent',
-                    border: item.color ? 'none' : '2px dashed currentColor',
-                  }}
-                />
+                {item.color ? (
+                  <Box
+                    component="span"
+                    aria-hidden
+                    sx={{ width: 16, height: 16, borderRadius: '50%', bgcolor: item.color }}
+                  />
+                ) : (
+                  <RemoveCircleOutlineIcon aria-hidden fontSize="small" />
+                )}
               </ListItemIcon>
               <ListItemText>{item.label}</ListItemText>
               {checked ? <CheckIcon fontSize="small" aria-hidden sx={{ ml: 2 }} /> : null}

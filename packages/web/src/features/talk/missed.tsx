@@ -1,14 +1,14 @@
 /**
  * Nothing missed (issue 34), on /talk: the member's missed transmissions per channel (the server's count, the
  * same on every device), "Play 2 missed" on a channel page (oldest first, each marked heard as it starts, for
- * all the member's devices), and the Available / Busy status. While busy, the pages do not play the channels'
+ * all the member's devices), and the "Ne pas déranger" (Busy) switch. While busy, the pages do not play the channels'
  * voices (they go to the missed list); an SOS and a private call still ring.
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import ToggleButton from '@mui/material/ToggleButton';
-import ToggleButtonGroup from '@mui/material/ToggleButtonGroup';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import {
   GetMissedTransmissions,
@@ -77,10 +77,12 @@ export function PlayMissedButton({ list }: { list: readonly VoiceMessage[] }) {
   );
 }
 
-/** Available / Busy: two buttons, the one in force pressed; busy says what it means. */
+/**
+ * "Ne pas déranger" (Busy): one switch, apart from "Mon statut" (issue 58: one status control on /talk); on,
+ * the channels' voices go to the missed list, and a sentence says what it means either way.
+ */
 export function AvailabilitySwitch() {
   const { t } = useTranslation('talk');
-  const labelId = useId();
   const meaningId = useId();
   const notify = useNotify();
   const queryClient = useQueryClient();
@@ -91,37 +93,19 @@ export function AvailabilitySwitch() {
   });
   const shown = change.isPending && change.variables ? change.variables.busy : busy;
   return (
-    <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.5 }}>
-      <Typography id={labelId} variant="subtitle2">
-        {t('availability.label')}
-      </Typography>
-      <ToggleButtonGroup
-        exclusive
-        value={shown ? 'busy' : 'available'}
-        aria-labelledby={labelId}
-        aria-describedby={meaningId}
-        disabled={!loaded}
-        onChange={(_event, value: 'busy' | 'available' | null) => {
-          if (value) change.mutate({ busy: value === 'busy' });
-        }}
-        sx={{
-          alignSelf: 'flex-start',
-          // The choice in force stands out; the other keeps a readable contrast.
-          '& .MuiToggleButton-root': { color: 'text.primary' },
-          '& .MuiToggleButton-root.Mui-selected': {
-            color: 'primary.contrastText',
-            bgcolor: 'primary.main',
-            '&:hover': { bgcolor: 'primary.dark' },
-          },
-        }}
-      >
-        <ToggleButton value="available" sx={{ minHeight: 44, px: 2 }}>
-          {t('availability.available')}
-        </ToggleButton>
-        <ToggleButton value="busy" sx={{ minHeight: 44, px: 2 }}>
-          {t('availability.busy')}
-        </ToggleButton>
-      </ToggleButtonGroup>
+    <Box sx={{ display: 'flex', flexDirection: 'column' }}>
+      <FormControlLabel
+        sx={{ minHeight: 48, mr: 0, ml: 0 }}
+        control={
+          <Switch
+            checked={shown}
+            disabled={!loaded}
+            onChange={(event) => change.mutate({ busy: event.target.checked })}
+            slotProps={{ input: { 'aria-label': t('availability.busy'), 'aria-describedby': meaningId } }}
+          />
+        }
+        label={<span aria-hidden>{t('availability.busy')}</span>}
+      />
       <Typography id={meaningId} variant="body2" sx={{ color: 'text.secondary' }}>
         {shown ? t('availability.busyMeans') : t('availability.availableMeans')}
       </Typography>

@@ -26,7 +26,10 @@ export function TransferOfferDialog({ entry, now, busy, onAnswer }: TransferOffe
   const until = entry.request.transferUntil
     ? Date.parse(entry.request.transferUntil)
     : entry.receivedAt + DISPATCH_TRANSFER_MS;
-  const seconds = Math.max(0, Math.ceil((until - now) / 1000));
+  // Never more than the offer's 30 s, as the transfer dialog says (issue 58): the clock ticks once a second, so
+  // `now` may predate the push, and the server's clock may run ahead of this one.
+  const left = until - Math.max(now, entry.receivedAt);
+  const seconds = Math.min(DISPATCH_TRANSFER_MS / 1000, Math.max(0, Math.ceil(left / 1000)));
   return (
     <Dialog open role="alertdialog" aria-labelledby="transfer-offer-title" aria-describedby="transfer-offer-details">
       <DialogTitle id="transfer-offer-title">
