@@ -31,8 +31,17 @@ import { MOUNTPOINT_IFACE, OPUS_PT, type RtpAddress } from './room-requests.ts';
 import type { JanusRooms } from './rooms.ts';
 import type { JanusKeys } from './secrets.ts';
 
-/** The SSRC of the mixer's mix forwarded to the mountpoint. */
-export const MIX_SSRC = 0x74670001;
+/**
+ * The SSRCs of the mixer's mix forwarded to the mountpoint: 0x7467 in the high half (how a mix forward is told
+ * from the mixer's others), and a fresh low half at each forward (issue 58). Janus numbers a new forward's
+ * packets (sequence numbers and timestamps) from zero again; the mountpoint keeps its listeners' streams
+ * continuous across a change of source (a new SSRC), but with the same SSRC it took the new numbers for the old
+ * source's, sent every listener numbers it had already sent, and SRTP dropped them as replays: the gateway's
+ * next over was silent for as long as the one before had lasted.
+ */
+export const MIX_SSRC_HIGH = 0x7467;
+export const isMixSsrc = (ssrc: number | undefined) => ssrc !== undefined && ssrc >>> 16 === MIX_SSRC_HIGH;
+const freshMixSsrc = () => ((MIX_SSRC_HIGH << 16) | randomInt(1, 0x10000)) >>> 0;
 
 /** A change the reconcile applies: a publisher or a mixer participant going on the air or off it. */
 export type AirChange =
@@ -189,8 +198,8 @@ export function janusFeed(deps: {
     // The mixer's mix feeds the mountpoint while the channel mixes, and only then.
     if (bridged || mixing) {
       const listed = await audiobridge.message({ request: 'listforwarders', room: channelId, secret });
-      const mixes = ((listed.data.rtp_forwarders as Forwarder[]) ?? []).filter(
-        (forwarder) => forwarder.ssrc === MIX_SSRC,
+      const mixes = ((listed.data.rtp_forwarders as Forwarder[]) ?? []).filter((forwarder) =>
+        isMixSsrc(forwarder.ssrc),
       );
       const right = mixing ? mixes.find((forwarder) => forwarder.port === port) : undefined;
       for (const stale of mixes)
@@ -213,7 +222,7 @@ export function janusFeed(deps: {
           host: MOUNTPOINT_IFACE,
           port,
           ptype: OPUS_PT,
-          ssrc: MIX_SSRC,
+          ssrc: freshMixSsrc(),
         });
     }
     // Nothing needs the mixer any more (two voices ended, the last spec client left): it goes.

@@ -20,6 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AssignmentStore } from './assignments.ts';
 import type { JanusBackend, JanusBackends } from './backends.ts';
 import { type JanusHandle, JanusUnavailableError } from './connection.ts';
+import { isMixSsrc } from './feed.ts';
 import { joinAsRtp, LOCAL_GROUP, PATCH_GROUP } from './room-requests.ts';
 import type { JanusRooms } from './rooms.ts';
 import type { JanusKeys } from './secrets.ts';
@@ -43,7 +44,9 @@ interface Forwarder {
 
 /** The SSRC of the forwarder that carries channel `from`'s voice into `to` for this patch. */
 function forwarderSsrc(patchId: string, from: number, to: number): number {
-  return (createHash('sha1').update(`${patchId}\n${from}\n${to}`).digest().readUInt32BE(0) | 1) >>> 0;
+  const ssrc = (createHash('sha1').update(`${patchId}\n${from}\n${to}`).digest().readUInt32BE(0) | 1) >>> 0;
+  // Never one of the mix forwards' (feed.ts), which the feed stops as its own.
+  return isMixSsrc(ssrc) ? (ssrc ^ 0x10000) >>> 0 : ssrc;
 }
 
 const nameOf = (patchId: string, from: number) => `patch:${patchId}:${from}:`;

@@ -1,0 +1,159 @@
+/**
+ * Every gateway over is heard from its first packet through Janus (issue 58), with real parts: Debian's Janus,
+ * Debian's baresip as the gateways (each plays a tone of its own) and a page's real RTCPeerConnections in headless
+ * Chromium, listening to the channel's stream as the app does.
+ *
+ * A gateway's voice reaches the pages through the channel's mixer, whose mix is forwarded to the channel's stream
+ * at each grant. Janus numbers a new forward's packets from zero: with one SSRC for every mix forward, the
+ * stream took the second over's packets for the first's again, and SRTP dropped them as replays, so the second
+ * over was silent for as long as the first had lasted. A page talking between two gateway overs hid it (its own
+ * forward has a fresh SSRC): here nothing talks between them.
+ *
+ * The page's end reads its tone every 5 ms in the page itself; an over is heard when its tone first reads above
+ * HEARD_DB, and that moment is compared with the grant's `since` (the same machine's clock).
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Browser } from '@playwright/test';
+import { channelNumber } from '@talkgroup/protocol';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type Baresip, baresipAvailable, startBaresip, writeToneWav } from './baresip.ts';
+import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';
+import { HEARD_DB, joinMedia, MEDIA_WAIT, type MediaParty, receiving, silent } from './media-world.ts';
+import { sipJanusWorld } from './sip-janus-world.ts';
+
+/** How soon after its grant an over is heard at most (the issue's bound; the bug was seconds late). */
+const HEARD_WITHIN_MS = 300;
+/** How long each over lasts: long enough that a replayed numbering would hide the next one for as long. */
+const OVER_MS = 2_000;
+const TONES = [1000, 1500];
+const available = baresipAvailable();
+
+let browser: Browser;
+let dir: string;
+const wavs: string[] = [];
+beforeAll(async () => {
+  if (!available) return;
+  browser = await launchMediaBrowser();
+  dir = await mkdtemp(path.join(tmpdir(), 'tg-sip-overs-'));
+  for (const hz of TONES) {
+    const wav = path.join(dir, `tone-${hz}.wav`);
+    await writeToneWav(wav, { hz, seconds: 120, rate: 8000, amplitude: 0.3 });
+    wavs.push(wav);
+  }
+});
+afterAll(async () => {
+  await browser?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+declare global {
+  interface Window {
+    __onset?: number;
+  }
+}
+
+describe.skipIf(!available)('gateway overs in a row through Janus', () => {
+  let page: MediaPage;
+  const world = sipJanusWorld();
+  const phones: Baresip[] = [];
+  beforeEach(async () => {
+    page = await mediaPage(browser, world.url);
+  });
+  afterEach(async () => {
+    await Promise.all(phones.splice(0).map((phone) => phone.stop()));
+    await page?.close();
+  });
+
+  /** A DTMF gateway in the red channel, playing TONES[index], in the call. */
+  async function gateway(index: number): Promise<{ phone: Baresip; name: string }> {
+    const name = `Radio ${index + 1}`;
+    const made = await world.app.call(
+      '/user/api/createGateway',
+      { name, login: `radio-${index + 1}`, channelIds: [world.red.id], floorMode: 'dtmf' },
+      world.admin.token,
+    );
+    expect(made.status).toBe(200);
+    const phone = await startBaresip({
+      login: `radio-${index + 1}`,
+      secret: made.body.secret,
+      sipPort: world.app.sip?.port,
+      play: wavs[index],
+      record: false,
+      codecs: ['pcmu'],
+    });
+    phones.push(phone);
+    await phone.dial(channelNumber(world.red) as string);
+    return { phone, name };
+  }
+
+  /** From now, the page notes when its end first hears `hz` (window.__onset, the page's clock). */
+  function watchOnset(listener: string, hz: number): Promise<void> {
+    return page.page.evaluate(
+      ([end, hz, threshold]) => {
+        const analyser = window.__ends?.[end]?.analyser;
+        const audio = window.__audio;
+        if (!analyser || !audio) throw new Error(`${end} hears nothing`);
+        window.__onset = undefined;
+        const bins = new Float32Array(analyser.frequencyBinCount);
+        const at = Math.round(hz / (audio.sampleRate / analyser.fftSize));
+        const timer = setInterval(() => {
+          analyser.getFloatFrequencyData(bins);
+          let loudest = -200;
+          for (let bin = at - 3; bin <= at + 3; bin += 1) loudest = Math.max(loudest, bins[bin] ?? -200);
+          if (loudest <= threshold) return;
+          window.__onset = Date.now();
+          clearInterval(timer);
+        }, 5);
+      },
+      [receiving(listener), hz, HEARD_DB] as const,
+    );
+  }
+
+  /**
+   * The gateway's over: `*`, its grant, the page hearing it (how long after the grant: returned), held OVER_MS,
+   * then `#` and the channel idle and silent again.
+   */
+  async function over(alice: MediaParty, radio: { phone: Baresip; name: string }, hz: number): Promise<number> {
+    await watchOnset('alice', hz);
+    await radio.phone.sendDtmf('*');
+    const taken = await alice.client.next('floor_taken', (claim) => claim.name === radio.name);
+    const since = Date.parse(taken.since);
+    await expect
+      .poll(() => page.page.evaluate(() => window.__onset), { ...MEDIA_WAIT, message: `${radio.name} heard` })
+      .toBeGreaterThan(0);
+    const heardAfter = ((await page.page.evaluate(() => window.__onset)) ?? 0) - since;
+    await expect.poll(() => Date.now() - since, MEDIA_WAIT).toBeGreaterThan(OVER_MS);
+    await radio.phone.sendDtmf('#');
+    await alice.client.next('floor_idle');
+    await silent(page, 'alice', TONES);
+    return heardAfter;
+  }
+
+  it('one gateway talking three times with nothing between: each over heard within 300 ms of its grant', async () => {
+    const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
+      world.track(client),
+    );
+    const radio = await gateway(0);
+    const heard: number[] = [];
+    for (let take = 0; take < 3; take++) heard.push(await over(alice, radio, TONES[0]));
+    expect(
+      heard.every((ms) => ms <= HEARD_WITHIN_MS),
+      `heard ${heard.join(', ')} ms after the grants`,
+    ).toBe(true);
+  });
+
+  it('two gateways, one over each in a row, twice: each heard within 300 ms of its grant', async () => {
+    const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
+      world.track(client),
+    );
+    const radios = [await gateway(0), await gateway(1)];
+    const heard: number[] = [];
+    for (let take = 0; take < 4; take++) heard.push(await over(alice, radios[take % 2], TONES[take % 2]));
+    expect(
+      heard.every((ms) => ms <= HEARD_WITHIN_MS),
+      `heard ${heard.join(', ')} ms after the grants`,
+    ).toBe(true);
+  });
+});
