@@ -6,8 +6,9 @@
  * A gateway's voice reaches the pages through the channel's mixer, whose mix is forwarded to the channel's stream
  * at each grant. Janus numbers a new forward's packets from zero: with one SSRC for every mix forward, the
  * stream took the second over's packets for the first's again, and SRTP dropped them as replays, so the second
- * over was silent for as long as the first had lasted. A page talking between two gateway overs hid it (its own
- * forward has a fresh SSRC): here nothing talks between them.
+ * over was silent for as long as the first had lasted (after a patch, whose mix is forwarded all along: as long as
+ * the patch). A page talking between two gateway overs hid it (its own forward has a fresh SSRC): here nothing
+ * talks between them.
  *
  * The page's end reads its tone every 5 ms in the page itself; an over is heard when its tone first reads above
  * HEARD_DB, and that moment is compared with the grant's `since` (the same machine's clock).
@@ -151,6 +152,32 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
     const radios = [await gateway(0), await gateway(1)];
     const heard: number[] = [];
     for (let take = 0; take < 4; take++) heard.push(await over(alice, radios[take % 2], TONES[take % 2]));
+    expect(
+      heard.every((ms) => ms <= HEARD_WITHIN_MS),
+      `heard ${heard.join(', ')} ms after the grants`,
+    ).toBe(true);
+  });
+
+  it("a gateway's over during a patch and after it: each heard within 300 ms of its grant", async () => {
+    const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
+      world.track(client),
+    );
+    const radio = await gateway(0);
+    const patched = await world.app.call(
+      '/user/api/patchChannels',
+      { channelIds: [world.red.id, world.blue.id] },
+      world.admin.token,
+    );
+    expect(patched.status).toBe(200);
+    // The patch's mix is forwarded all along: its numbering runs on while the patch holds.
+    const heard = [await over(alice, radio, TONES[0])];
+    const unpatched = await world.app.call(
+      '/user/api/unpatchChannels',
+      { patchId: patched.body.res.patchId },
+      world.admin.token,
+    );
+    expect(unpatched.status).toBe(200);
+    heard.push(await over(alice, radio, TONES[0]));
     expect(
       heard.every((ms) => ms <= HEARD_WITHIN_MS),
       `heard ${heard.join(', ')} ms after the grants`,
