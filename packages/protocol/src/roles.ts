@@ -30,7 +30,7 @@ export const CAPABILITIES = {
   'channel.trails': "read and export the position history (trails) of a channel's members",
   'channel.geofences': "draw, edit and delete a channel's geofences and receive their alerts",
   'settings.manage': "change the organisation's settings (whether members may call each other privately)",
-  'gateways.manage': 'add, change and delete SIP gateways (radios and desk phones) and hang up their calls',
+  'gateways.manage': 'add, change and delete SIP gateways (radios and desk phones)',
   'channel.monitor': 'monitor a channel from the dispatch console (its tile: who talks, volume, last transmissions)',
   'channel.broadcast': 'talk in several channels at once (all call)',
   'channel.patch': "patch a channel's voice with other channels (through the media server)",
@@ -39,6 +39,7 @@ export const CAPABILITIES = {
     "answer a channel's dispatch requests (the call queue: take, send back, transfer, close) and set its members' statuses",
   'channel.reports':
     "read a channel's reports over a period (talk time, busy hours, SOS and queue times, missed transmissions)",
+  'channel.gateways': "hang up a SIP gateway's call (a radio or desk phone) in a channel",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
@@ -72,7 +73,8 @@ export const ROLE_RULES = {
   /**
    * The desk of an operation: reads, hears, talks in and chats in its channels, with floor priority above
    * members; sees their map, activities and voice history and takes their SOS alerts; from the dispatch console
-   * it monitors them, talks on several at once, patches them and calls their members privately. Manages nothing.
+   * it monitors them, talks on several at once, patches them, calls their members privately and hangs up a
+   * gateway's call there (issue 58). Manages nothing.
    */
   dispatcher: {
     everywhere: [],
@@ -89,6 +91,7 @@ export const ROLE_RULES = {
       'channel.call': true,
       'channel.dispatch': true,
       'channel.reports': true,
+      'channel.gateways': true,
     },
     floorPriority: 1,
   },

@@ -182,7 +182,8 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/resetGatewaySecret': plain((f) => ({ id: f.gatewayId })),
   '/user/api/deleteGateway': plain((f) => ({ id: f.gatewayId })),
   '/user/api/listGatewayCalls': plain((f) => ({ channelId: f.channelId })),
-  '/user/api/hangUpGatewayCall': plain((f) => ({ callId: f.gatewayCallId })),
+  // Issue 58: the call is in the test channel; its dispatcher hangs it up, another channel's does not.
+  '/user/api/hangUpGatewayCall': inChannel((f) => ({ callId: f.gatewayCallId })),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */
@@ -294,7 +295,9 @@ export const explicit: Array<[CallerName, string, number]> = [
   ['admin', '/user/api/setUserDisabled', 200],
   ['insider', '/user/api/getSecondFactorState', 200],
   ['dispatcher', '/user/api/listGateways', 403],
-  ['dispatcher', '/user/api/hangUpGatewayCall', 403],
+  ['dispatcher', '/user/api/hangUpGatewayCall', 200],
+  ['otherDispatcher', '/user/api/hangUpGatewayCall', 403],
+  ['insider', '/user/api/hangUpGatewayCall', 403],
   ['insider', '/user/api/createGateway', 403],
   ['admin', '/user/api/deleteGateway', 200],
 ];

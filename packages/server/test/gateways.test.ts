@@ -21,7 +21,6 @@ const GATEWAY_CALLS = [
   '/user/api/resetGatewaySecret',
   '/user/api/deleteGateway',
   '/user/api/listGatewayCalls',
-  '/user/api/hangUpGatewayCall',
 ];
 
 const ha1 = (algorithm: 'md5' | 'sha256', login: string, secret: string) =>
@@ -226,7 +225,8 @@ describe.each(databases)('SIP gateways on %s', (dialect) => {
     expect(addressAllowed([], '203.0.113.1')).toBe(true);
   });
 
-  it('answers 403 to a dispatcher and a member on every gateways call', async () => {
+  // hangUpGatewayCall is a dispatcher's in its channels too (issue 58): gateway-hang-up.test.ts.
+  it('answers 403 to a dispatcher and a member on every gateways call but the hang-up', async () => {
     const gateway = (await w.create()).body.res;
     const desk = await createWithRole(w.app, w.admin, 'dispatcher');
     const mia = await createMember(w.app, w.admin);

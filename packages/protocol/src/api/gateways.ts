@@ -204,9 +204,12 @@ export const ListGatewayCalls = call(ok({ res: z.array(GatewayCallSchema) }))(
   z.object({ channelId: Id.optional() }),
 );
 
-/** Hangs up a gateway's call (a SIP BYE; audited as `gateway.hangUp`). 404 when the call has ended. */
+/**
+ * Hangs up a gateway's call (a SIP BYE; audited as `gateway.hangUp`): an administrator anywhere, a dispatcher in
+ * the channels it dispatches (issue 58; elsewhere 403). 404 when the call has ended.
+ */
 export const HangUpGatewayCall = call(ok({}))(
   '/user/api/hangUpGatewayCall',
-  'gateways.manage',
+  'channel.gateways',
   z.object({ callId: z.string().min(1).max(200) }),
 );

@@ -1,6 +1,6 @@
 /**
  * The gateways' calls now (gateway_calls, migration 0033): written by the SIP server of the instance that holds
- * each call, listed for the administrators, and flagged by them for a hang-up that the holding instance carries
+ * each call, listed for the administrators, and flagged by them (or a dispatcher of the call's channel) for a hang-up that the holding instance carries
  * out (it polls toEnd(), and hears `gatewaysChanged` when the change was made on its own instance). Part of
  * gatewayStore (store.ts).
  */
@@ -31,6 +31,16 @@ export function gatewayCallRows(db: Db) {
         .returning('gateway_id')
         .executeTakeFirst();
       return row ? { gatewayId: row.gateway_id } : undefined;
+    },
+
+    /** The channel a call is in, or undefined when the call is over (who may hang it up is asked about it). */
+    async channelOfCall(callId: string): Promise<number | undefined> {
+      const row = await db
+        .selectFrom('gateway_calls')
+        .select('channel_id')
+        .where('call_id', '=', callId)
+        .executeTakeFirst();
+      return row?.channel_id;
     },
 
     async openCall(call: NewGatewayCall, at = new Date()): Promise<void> {

@@ -1,6 +1,7 @@
 /**
  * SIP gateways (issue 51, packages/protocol/src/api/gateways.ts): an administrator adds, changes and deletes
- * the radios and desk phones that dial channels, and hangs up their calls. Each change is audited
+ * the radios and desk phones that dial channels, and hangs up their calls; a dispatcher hangs them up in the
+ * channels it dispatches (issue 58). Each change is audited
  * (audit/auditing.ts: gateway.create, .update, .secret, .delete, .hangUp) and told to the SIP server
  * (`gatewaysChanged`). A secret is made here, answered once and kept only as its digest hashes: it is in no log,
  * no audit row and no table.
@@ -17,6 +18,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AuditStore } from '../audit/store.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import type { ChannelAccess } from '../channels/access.ts';
 import type { Config } from '../config.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
@@ -36,6 +38,7 @@ export interface GatewayServices {
   gateways: GatewayStore;
   events: EventBus;
   sessions: SessionStore;
+  access: ChannelAccess;
 }
 
 /** The hashes of `secret` for this login in the configured realm. */
@@ -117,7 +120,12 @@ export function gatewayRoutes(app: FastifyInstance, services: GatewayServices): 
 
   route(ListGatewayCalls, async ({ body }) => ({ success: true, res: await gateways.calls(body.channelId) }));
 
-  route(HangUpGatewayCall, async ({ body }) => {
+  route(HangUpGatewayCall, async ({ body, auth }) => {
+    // Who may: an administrator anywhere, a dispatcher in a channel it belongs to (channel.gateways); another
+    // channel's dispatcher gets 403 not_channel_member, before anything is flagged.
+    const channelId = await gateways.channelOfCall(body.callId);
+    if (channelId === undefined) throw notFound('gateway_call_not_found');
+    await services.access.require(auth, channelId, 'channel.gateways');
     const call = await gateways.requestHangUp(body.callId);
     if (!call) throw notFound('gateway_call_not_found');
     events.emit('gatewaysChanged', { gatewayId: call.gatewayId, callId: body.callId });

@@ -1,16 +1,17 @@
 /**
- * "Raccrocher" beside a gateway's call, for who holds gateways.manage (administrators): ends the call with a SIP
- * BYE (hangUpGatewayCall, audited). The call then leaves the channel's participants as a member who leaves does;
+ * "Raccrocher" beside a gateway's call, for who holds channel.gateways in the channel shown (an administrator, a
+ * dispatcher of its own channels: issue 58; the room and the console's tiles show only one's channels, so a
+ * member's standing is assumed): ends the call with a SIP BYE (hangUpGatewayCall, audited). The call then leaves the channel's participants as a member who leaves does;
  * a refusal (the call had ended already: 404) is said with the server's sentence. Nothing for the others.
  */
 import CallEndIcon from '@mui/icons-material/CallEnd';
 import Button from '@mui/material/Button';
-import { HangUpGatewayCall, ListGatewayCalls, ListGateways } from '@talkgroup/protocol';
+import { HangUpGatewayCall, ListGatewayCalls, ListGateways, may } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation } from '../../api/queries.ts';
-import { useMay } from '../../api/session.ts';
+import { useSession } from '../../api/session.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 
 export function HangUpGatewayButton({
@@ -24,7 +25,7 @@ export function HangUpGatewayButton({
   size?: 'small' | 'medium';
 }) {
   const { t } = useTranslation(['room', 'common']);
-  const { may } = useMay();
+  const role = useSession()?.user?.role ?? 'member';
   const notify = useNotify();
   const client = useQueryClient();
   const hangUp = useApiMutation(HangUpGatewayCall, {
@@ -35,7 +36,7 @@ export function HangUpGatewayButton({
     },
     onError: (error) => notify({ severity: 'error', message: errorMessage(error, t('room:gateway.hangUpFailed')) }),
   });
-  if (!may('gateways.manage')) return null;
+  if (!may({ role }, { member: true }, 'channel.gateways')) return null;
   return (
     <Button
       size={size}
