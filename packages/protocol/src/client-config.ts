@@ -18,6 +18,11 @@ export const ClientConfigSchema = z.object({
   mapTileUrl: z.string(),
   /** Leaflet tile template of a labels layer drawn over the base layer (the "hybrid" map); null when none. */
   mapLabelsUrl: z.string().nullable(),
+  /**
+   * The map's credit line, plain text (MAP_ATTRIBUTION; Esri's for the default imagery; issue 58); null: none.
+   * Optional: an older server sends none.
+   */
+  mapAttribution: z.string().nullable().optional(),
   /** The deepest zoom the tile source serves; the spec's zoom 25 is capped to it. */
   mapMaxZoom: z.number(),
   /** A position older than this (ms) is shown as stale on the maps (POSITION_STALE_SECONDS). */

@@ -96,3 +96,26 @@ export function parseFlag(name: string, raw: string | undefined): boolean {
   if (raw === 'true') return true;
   throw new ConfigError(`${name} must be true or false, not "${raw}"`);
 }
+
+/** Esri World Imagery: satellite tiles that need no key; labels come from a second layer. */
+const DEFAULT_TILES = 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}';
+const DEFAULT_LABELS =
+  'https://server.arcgisonline.com/ArcGIS/rest/services/Reference/World_Boundaries_and_Places/MapServer/tile/{z}/{y}/{x}';
+const DEFAULT_ATTRIBUTION = 'Esri, Maxar, Earthstar Geographics';
+
+/**
+ * The map's tile sources (MAP_TILE_URL, MAP_LABELS_URL) and credit line (MAP_ATTRIBUTION, issue 58): Esri's
+ * imagery with labels by default; one's own tile server has no labels layer and no credit unless told.
+ */
+export function mapSources(env: NodeJS.ProcessEnv): {
+  mapTileUrl: string;
+  mapLabelsUrl: string | undefined;
+  mapAttribution: string | undefined;
+} {
+  const own = Boolean(env.MAP_TILE_URL);
+  return {
+    mapTileUrl: env.MAP_TILE_URL || DEFAULT_TILES,
+    mapLabelsUrl: own ? env.MAP_LABELS_URL || undefined : (env.MAP_LABELS_URL ?? DEFAULT_LABELS),
+    mapAttribution: env.MAP_ATTRIBUTION?.trim() || (own ? undefined : DEFAULT_ATTRIBUTION),
+  };
+}

@@ -17,6 +17,7 @@ import {
 import { type OidcConfig, parseOidc } from './config-oidc.ts';
 import {
   ConfigError,
+  mapSources,
   parseBytes,
   parseCount,
   parseDays,
@@ -54,6 +55,8 @@ export interface Config {
   iceServers: IceServer[];
   mapTileUrl: string;
   mapLabelsUrl: string | undefined;
+  /** The map's credit line, plain text (MAP_ATTRIBUTION; Esri's for the default tiles; issue 58). */
+  mapAttribution: string | undefined;
   tlsCert: string | undefined;
   tlsKey: string | undefined;
   logLevel: string;
@@ -183,11 +186,6 @@ function parseIcePolicy(raw: string | undefined): 'all' | 'relay' {
   if (raw === 'relay') return 'relay';
   throw new ConfigError(`ICE_TRANSPORT_POLICY must be "all" or "relay" (got "${raw}")`);
 }
-
-/** Esri World Imagery: satellite tiles that need no key; labels come from a second layer. */
-const DEFAULT_TILES = 'https://server.arcgisonline.com/ArcGIS/rest/services/World_Imagery/MapServer/tile/{z}/{y}/{x}';
-const DEFAULT_LABELS =
-  'https://server.arcgisonline.com/ArcGIS/rest/services/Reference/World_Boundaries_and_Places/MapServer/tile/{z}/{y}/{x}';
 
 function parseIceServers(raw: string | undefined): IceServer[] {
   if (!raw) return [];
@@ -324,8 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     adminPassword: env.ADMIN_PASSWORD || undefined,
     allowSignup: env.ALLOW_SIGNUP === 'true',
     iceServers: parseIceServers(env.ICE_SERVERS),
-    mapTileUrl: env.MAP_TILE_URL || DEFAULT_TILES,
-    mapLabelsUrl: env.MAP_TILE_URL ? env.MAP_LABELS_URL || undefined : (env.MAP_LABELS_URL ?? DEFAULT_LABELS),
+    ...mapSources(env),
     tlsCert: readPem('TLS_CERT', env.TLS_CERT, base),
     tlsKey: readPem('TLS_KEY', env.TLS_KEY, base),
     logLevel: env.LOG_LEVEL ?? 'info',

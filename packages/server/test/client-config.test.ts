@@ -14,6 +14,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
       iceServers: [{ urls: ['turn:turn.example.org:3478'], username: 'ptt', credential: 'pw' }],
       mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
       mapLabelsUrl: undefined,
+      mapAttribution: '© Ville de Lyon',
       positionStaleMs: 120_000,
       positionRetentionMs: 7 * 24 * 3600_000,
     });
@@ -26,6 +27,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
         iceServers: [{ urls: ['turn:turn.example.org:3478'], username: 'ptt', credential: 'pw' }],
         mapTileUrl: 'https://tiles.example.org/{z}/{x}/{y}.png',
         mapLabelsUrl: null,
+        mapAttribution: '© Ville de Lyon',
         mapMaxZoom: 19,
         positionStaleMs: 120_000,
         positionRetentionDays: 7,
@@ -77,6 +79,7 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
     expect(body.res.iceServers).toEqual([]);
     expect(body.res.mapTileUrl).toMatch(/World_Imagery/);
     expect(body.res.mapLabelsUrl).toMatch(/Boundaries_and_Places/);
+    expect(body.res.mapAttribution).toBe('Esri, Maxar, Earthstar Geographics');
     // Positions older than 5 minutes are shown as stale (POSITION_STALE_SECONDS).
     expect(body.res.positionStaleMs).toBe(300_000);
   });
@@ -98,5 +101,17 @@ describe.each(databases)('client configuration (%s)', (dialect) => {
     expect(response.status).toBe(401);
     expect(response.body.success).toBe(false);
     expect(JSON.stringify(response.body)).not.toContain('turn:');
+  });
+});
+
+describe('the map’s sources (issue 58)', () => {
+  it('credits Esri for its imagery, nobody for one’s own tiles unless MAP_ATTRIBUTION says so', () => {
+    const own = { MAP_TILE_URL: 'https://tiles.intranet/{z}/{x}/{y}.png' };
+    expect(loadConfig({})).toMatchObject({ mapAttribution: 'Esri, Maxar, Earthstar Geographics' });
+    expect(loadConfig(own)).toMatchObject({ mapTileUrl: own.MAP_TILE_URL, mapLabelsUrl: undefined });
+    expect(loadConfig(own).mapAttribution).toBeUndefined();
+    expect(loadConfig({ ...own, MAP_ATTRIBUTION: ' © OpenStreetMap contributors ' }).mapAttribution).toBe(
+      '© OpenStreetMap contributors',
+    );
   });
 });
