@@ -5,8 +5,8 @@
  * a change of the list (statusesChanged).
  */
 import CheckIcon from '@mui/icons-material/Check';
-import PersonOutlineIcon from '@mui/icons-material/PersonOutline';
-import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutline';
+import PersonOutlineIcon from '@mui/icons-material/PersonOutlineOutlined';
+import RemoveCircleOutlineIcon from '@mui/icons-material/RemoveCircleOutlineOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import ListItemIcon from '@mui/material/ListItemIcon';
