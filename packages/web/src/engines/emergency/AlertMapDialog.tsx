@@ -7,8 +7,9 @@ import DialogTitle from '@mui/material/DialogTitle';
 import { type EmergencyAlert, GetClientConfig } from '@talkgroup/protocol';
 import 'leaflet/dist/leaflet.css';
 import { useTranslation } from 'react-i18next';
-import { Circle, CircleMarker, MapContainer, TileLayer } from 'react-leaflet';
+import { Circle, CircleMarker, MapContainer } from 'react-leaflet';
 import { useApiQuery } from '../../api/queries.ts';
+import { BaseTiles } from '../map/BaseTiles.tsx';
 
 export function AlertMapDialog({ alert, onClose }: { alert: EmergencyAlert; onClose: () => void }) {
   const { t } = useTranslation('emergency');
@@ -26,12 +27,7 @@ export function AlertMapDialog({ alert, onClose }: { alert: EmergencyAlert; onCl
             maxZoom={config.mapMaxZoom}
             style={{ height: '100%', width: '100%' }}
           >
-            <TileLayer
-              url={config.mapTileUrl}
-              maxZoom={config.mapMaxZoom}
-              attribution="Esri, Maxar, Earthstar Geographics"
-            />
-            {config.mapLabelsUrl ? <TileLayer url={config.mapLabelsUrl} maxZoom={config.mapMaxZoom} /> : null}
+            <BaseTiles config={config} />
             {alert.accuracy ? (
               <Circle center={center} radius={alert.accuracy} pathOptions={{ color: '#c62828', weight: 1 }} />
             ) : null}

@@ -6,7 +6,8 @@
  * longer live; the member's status's colour as a dot on its corner (issue 49). Clicking a marker opens its
  * status with its age, the last activity, the position's age, longitude and latitude.
  * Markers move as positions arrive.
- * Tiles that fail to load (offline, tests) leave a plain background; everything else keeps working.
+ * Tiles that fail to load (offline, a closed network, tests) leave a plain background and a sentence that says so
+ * (BaseTiles, issue 58); everything else keeps working.
  */
 import 'leaflet/dist/leaflet.css';
 import Box from '@mui/material/Box';
@@ -24,9 +25,10 @@ import {
   useState,
 } from 'react';
 import { useTranslation } from 'react-i18next';
-import { MapContainer, TileLayer, useMap } from 'react-leaflet';
+import { MapContainer, useMap } from 'react-leaflet';
 import { useMemberStatuses } from '../../api/statuses.ts';
 import type { ChannelMember } from '../room/members/useChannelMembers.ts';
+import { BaseTiles } from './BaseTiles.tsx';
 import { CooperativeGestures, type GestureHint } from './CooperativeGestures.tsx';
 import { MemberMarker } from './MemberMarker.tsx';
 
@@ -197,12 +199,7 @@ export function MembersMap({
         scrollWheelZoom={false}
         style={{ height: '100%', width: '100%' }}
       >
-        <TileLayer
-          url={config.mapTileUrl}
-          maxZoom={config.mapMaxZoom}
-          attribution="Esri, Maxar, Earthstar Geographics"
-        />
-        {config.mapLabelsUrl ? <TileLayer url={config.mapLabelsUrl} maxZoom={config.mapMaxZoom} /> : null}
+        <BaseTiles config={config} />
         <CooperativeGestures onHint={onHint} />
         <FitOnce members={members} />
         <MapHandle handleRef={ref} markers={markers} maxZoom={config.mapMaxZoom} />

@@ -8,8 +8,9 @@ import { type GeofenceAlert, GetClientConfig, GetGeofences } from '@talkgroup/pr
 import 'leaflet/dist/leaflet.css';
 import { useId } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Circle, CircleMarker, MapContainer, Polygon, TileLayer, Tooltip } from 'react-leaflet';
+import { Circle, CircleMarker, MapContainer, Polygon, Tooltip } from 'react-leaflet';
 import { useApiQuery } from '../../api/queries.ts';
+import { BaseTiles } from '../map/BaseTiles.tsx';
 
 export function GeofenceAlertMapDialog({ alert, onClose }: { alert: GeofenceAlert; onClose: () => void }) {
   const { t } = useTranslation('tracking');
@@ -32,12 +33,7 @@ export function GeofenceAlertMapDialog({ alert, onClose }: { alert: GeofenceAler
             maxZoom={config.mapMaxZoom}
             style={{ height: '100%', width: '100%' }}
           >
-            <TileLayer
-              url={config.mapTileUrl}
-              maxZoom={config.mapMaxZoom}
-              attribution="Esri, Maxar, Earthstar Geographics"
-            />
-            {config.mapLabelsUrl ? <TileLayer url={config.mapLabelsUrl} maxZoom={config.mapMaxZoom} /> : null}
+            <BaseTiles config={config} />
             {fence?.shape.type === 'circle' ? (
               <Circle center={[fence.shape.lat, fence.shape.lng]} radius={fence.shape.radiusM} pathOptions={style} />
             ) : null}
