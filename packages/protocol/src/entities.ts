@@ -105,6 +105,10 @@ export const ActivitySchema = z.object({
       handledMs: z.number().optional(),
       to: z.string().optional(),
       answer: z.string().optional(),
+      /** dispatch_close (issue 58): how it ended, the close note and the incident reference, when given. */
+      outcome: z.string().optional(),
+      closeNote: z.string().optional(),
+      reference: z.string().optional(),
     })
     .optional(),
   /** status_change (issue 49): the member's new status (null: none) and who set it, if not the member. */

@@ -339,7 +339,14 @@ export interface ServerToClientEvents {
   }) => void;
   onActivity: (activity: Activity) => void;
   /** To the callee's sockets: a private call rings (Accept / Decline: answerPrivateCall). */
-  incomingCall: (payload: { callId: number; room: string; from: { userId: number; name: string } }) => void;
+  /** `requestId` and `note`: the call answers the callee's dispatch request (issue 58). */
+  incomingCall: (payload: {
+    callId: number;
+    room: string;
+    from: { userId: number; name: string };
+    requestId?: number;
+    note?: string;
+  }) => void;
   /** To both parties' sockets: a private call changed (answered, declined, missed, cancelled, ended). */
   privateCallUpdated: (call: PrivateCall) => void;
   /** To administrators and the supervisors and rooms of the channels concerned: patches were made or undone. */

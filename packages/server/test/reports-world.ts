@@ -138,7 +138,9 @@ async function seedTalk(app: TestApp, w: ReportsWorld): Promise<void> {
   // Kept takes of the grants: talk is counted from the grants, the takes tell who heard them.
   const takeOfFirst = await take(w.mia.id, 'Mia Field', w.alpha, FROM, 4900, first);
   const takeOfSecond = await take(w.mia.id, 'Mia Field', w.alpha, at('29T00:30:00'), 1900, second);
-  await take(w.noah.id, 'Noah Far', w.alpha, at('29T01:30:00'), 5900, third);
+  // Through Janus before issue 58, a take was kept without its grant (talk_burst_id null): the same transmission.
+  void third;
+  await take(w.noah.id, 'Noah Far', w.alpha, at('29T01:30:00', 40), 5900, null);
   await heard(takeOfFirst, w.mia.id, 1);
   await heard(takeOfFirst, w.desk.id, 0);
   await heard(takeOfSecond, w.mia.id, 1);
@@ -196,7 +198,8 @@ async function seedAlerts(app: TestApp, w: ReportsWorld): Promise<void> {
 /**
  * The queue's steps as dispatch/queue.ts writes them. r1 taken, sent back, taken again, closed; r2 taken and
  * closed; r3 expired; r4 cancelled; r5 abandoned; r6 first taken before the period, taken again and closed in
- * it; r7 (bravo) taken, transferred (a take of its own), closed; r8 at the period's end.
+ * it; r7 (bravo) taken, transferred (a take of its own, Olly's), closed by Olly; r8 at the period's end. Closes
+ * name their outcome (issue 58), but r7's (written before outcomes).
  */
 async function seedQueue(app: TestApp, w: ReportsWorld): Promise<void> {
   const { db } = app.services;
@@ -222,22 +225,29 @@ async function seedQueue(app: TestApp, w: ReportsWorld): Promise<void> {
     requestId: number,
     channelId: number,
     when: string,
-    times: { waited?: number; handled?: number } = {},
+    times: { waited?: number; handled?: number; outcome?: string; byOther?: boolean } = {},
   ) =>
     db
       .insertInto('activities')
       .values({
         type,
-        user_id: w.desk.id,
-        user_first_name: 'Dana',
-        user_last_name: 'Desk',
-        user_display_name: 'Dana Desk',
+        user_id: times.byOther ? w.otherDesk.id : w.desk.id,
+        user_first_name: times.byOther ? 'Olly' : 'Dana',
+        user_last_name: times.byOther ? 'Other' : 'Desk',
+        user_display_name: times.byOther ? 'Olly Other' : 'Dana Desk',
         channel_id: channelId,
         channel_name: channelId === w.alpha ? 'alpha' : 'bravo',
         created_at: when,
         waited_ms: times.waited ?? 0,
         handled_ms: times.handled ?? null,
-        detail: JSON.stringify({ dispatch: { requestId, requester: 'someone', priority: 'normal' } }),
+        detail: JSON.stringify({
+          dispatch: {
+            requestId,
+            requester: 'someone',
+            priority: 'normal',
+            ...(times.outcome ? { outcome: times.outcome } : {}),
+          },
+        }),
       })
       .execute();
   const a = w.alpha;
@@ -246,11 +256,11 @@ async function seedQueue(app: TestApp, w: ReportsWorld): Promise<void> {
   await step('dispatch_take', r1, a, at('28T12:11:00'), { waited: 60_000, handled: 0 });
   await step('dispatch_return', r1, a, at('28T12:15:00'), { waited: 60_000, handled: 240_000 });
   await step('dispatch_take', r1, a, at('28T12:20:00'), { waited: 90_000, handled: 540_000 });
-  await step('dispatch_close', r1, a, at('28T12:30:00'), { waited: 90_000, handled: 1_140_000 });
+  await step('dispatch_close', r1, a, at('28T12:30:00'), { waited: 90_000, handled: 1_140_000, outcome: 'resolved' });
   const r2 = await request(a, at('28T13:00:00'));
   await step('dispatch_request', r2, a, at('28T13:00:00'));
   await step('dispatch_take', r2, a, at('28T13:00:30'), { waited: 30_000, handled: 0 });
-  await step('dispatch_close', r2, a, at('28T13:05:30'), { waited: 30_000, handled: 300_000 });
+  await step('dispatch_close', r2, a, at('28T13:05:30'), { waited: 30_000, handled: 300_000, outcome: 'no_action' });
   const r3 = await request(a, at('28T14:00:00'));
   await step('dispatch_request', r3, a, at('28T14:00:00'));
   await step('dispatch_expire', r3, a, at('28T14:10:00'), { waited: 600_000 });
@@ -265,14 +275,15 @@ async function seedQueue(app: TestApp, w: ReportsWorld): Promise<void> {
   await step('dispatch_take', r6, a, at('28T11:55:00'), { waited: 300_000, handled: 0 });
   await step('dispatch_return', r6, a, at('28T11:58:00'), { waited: 300_000, handled: 180_000 });
   await step('dispatch_take', r6, a, at('28T12:05:00'), { waited: 400_000, handled: 600_000 });
-  await step('dispatch_close', r6, a, at('28T12:40:00'), { waited: 400_000, handled: 2_700_000 });
+  await step('dispatch_close', r6, a, at('28T12:40:00'), { waited: 400_000, handled: 2_700_000, outcome: 'referred' });
   const b = w.bravo;
   const r7 = await request(b, at('28T16:00:00'));
   await step('dispatch_request', r7, b, at('28T16:00:00'));
   await step('dispatch_take', r7, b, at('28T16:02:00'), { waited: 120_000, handled: 0 });
   await step('dispatch_transfer', r7, b, at('28T16:04:00'), { waited: 120_000, handled: 120_000 });
-  await step('dispatch_take', r7, b, at('28T16:05:00'), { waited: 120_000, handled: 180_000 });
-  await step('dispatch_close', r7, b, at('28T16:10:00'), { waited: 120_000, handled: 480_000 });
+  // Accepted and closed by Olly; closed before outcomes existed (none).
+  await step('dispatch_take', r7, b, at('28T16:05:00'), { waited: 120_000, handled: 180_000, byOther: true });
+  await step('dispatch_close', r7, b, at('28T16:10:00'), { waited: 120_000, handled: 480_000, byOther: true });
   const r8 = await request(b, TO);
   await step('dispatch_request', r8, b, TO);
 }

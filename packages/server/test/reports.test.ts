@@ -134,36 +134,8 @@ describe.each(databases)('reports on %s', (dialect) => {
         { channelId: w.bravo, channelName: 'bravo', count: 1, falseAlarms: 0, acknowledge: NONE, close: NONE },
       ],
     });
-    expect(res.queue).toEqual({
-      requests: 6,
-      taken: 3,
-      abandoned: 1,
-      expired: 1,
-      cancelled: 1,
-      closed: 4,
-      waiting: stats(3, 60_000, 120_000, 120_000),
-      handling: stats(4, 480_000, 2_700_000, 2_700_000),
-      channels: [
-        {
-          channelId: w.alpha,
-          channelName: 'alpha',
-          requests: 5,
-          taken: 2,
-          abandoned: 1,
-          expired: 1,
-          waiting: stats(2, 30_000, 60_000, 60_000),
-        },
-        {
-          channelId: w.bravo,
-          channelName: 'bravo',
-          requests: 1,
-          taken: 1,
-          abandoned: 0,
-          expired: 0,
-          waiting: stats(1, 120_000, 120_000, 120_000),
-        },
-      ],
-    });
+    // Every column of the queue, its rows against its total and its dispatchers: reports-queue.test.ts.
+    expect(res.queue).toMatchObject({ requests: 6, taken: 3, closed: 4 });
     expect(res.missed).toEqual([
       { userId: w.desk.id, name: 'Dana Desk', heardLater: 1, neverHeard: 1 },
       { userId: w.noah.id, name: 'Noah Far', heardLater: 1, neverHeard: 1 },
@@ -290,6 +262,10 @@ describe.each(databases)('reports on %s', (dialect) => {
       handling: stats(3, 1_140_000, 2_700_000, 2_700_000),
     });
     expect(res.queue.channels.map((row: { channelId: number }) => row.channelId)).toEqual([w.alpha]);
+    // Only its channel's steps: Olly's in bravo are not its to read.
+    expect(res.queue.dispatchers.map((row: { name: string; taken: number }) => [row.name, row.taken])).toEqual([
+      ['Dana Desk', 4],
+    ]);
     expect(res.missed).toEqual([
       { userId: w.desk.id, name: 'Dana Desk', heardLater: 1, neverHeard: 1 },
       { userId: w.noah.id, name: 'Noah Far', heardLater: 1, neverHeard: 1 },

@@ -27,6 +27,11 @@ export const PrivateCallSchema = z.object({
   startedAt: z.string(),
   answeredAt: z.string().nullable(),
   endedAt: z.string().nullable(),
+  /**
+   * A dispatcher's answer to a member's dispatch request by private call ("Prendre", issue 58): the request, and
+   * the member's note ('' when it wrote none), so that the ringing phone says why it rings.
+   */
+  request: z.object({ requestId: z.number(), note: z.string() }).optional(),
 });
 export type PrivateCall = z.output<typeof PrivateCallSchema>;
 

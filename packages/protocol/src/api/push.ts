@@ -26,6 +26,8 @@ export const PushPayloadSchema = z.object({
    * else, without a session token (the service worker keeps none).
    */
   declineKey: z.string().optional(),
+  /** A ringing call that answers the callee's dispatch request (issue 58): that request. */
+  requestId: z.number().optional(),
 });
 export type PushPayload = z.output<typeof PushPayloadSchema>;
 

@@ -29,6 +29,12 @@ export type DispatchAnswer = (typeof DISPATCH_ANSWERS)[number];
 
 /** The longest note a member may add. */
 export const DISPATCH_NOTE_MAX = 200;
+/** How a dispatcher says a request ended when it closes it (issue 58): handled, nothing to do, sent elsewhere. */
+export const DISPATCH_OUTCOMES = ['resolved', 'no_action', 'referred'] as const;
+export type DispatchOutcome = (typeof DISPATCH_OUTCOMES)[number];
+/** The longest close note, and incident reference, a dispatcher may give. */
+export const DISPATCH_CLOSE_NOTE_MAX = 500;
+export const DISPATCH_REFERENCE_MAX = 64;
 /** How long a transfer waits for the other dispatcher's answer before it comes back (DISPATCH_TRANSFER_SECONDS). */
 export const DISPATCH_TRANSFER_MS = 30_000;
 /** A waiting request whose member has been offline this long is dropped as abandoned (DISPATCH_ABANDON_SECONDS). */
@@ -73,6 +79,13 @@ export const DispatchRequestSchema = z.object({
   createdAt: z.string(),
   /** Closed, cancelled, abandoned or expired: when. */
   endedAt: z.string().optional(),
+  /** Ended after a take: the dispatcher who held it last (who took it, or the one it was transferred to). */
+  takenBy: Person.optional(),
+  /** Closed: who closed it, how it ended, the close note and the incident reference (each only when given). */
+  closedBy: Person.optional(),
+  outcome: z.enum(DISPATCH_OUTCOMES).optional(),
+  closeNote: z.string().optional(),
+  reference: z.string().optional(),
 });
 export type DispatchRequest = z.output<typeof DispatchRequestSchema>;
 
@@ -128,8 +141,20 @@ export const AnswerDispatchTransfer = call(RequestAnswer)(
   'channel.dispatch',
   z.object({ requestId: Id, accept: Flag }),
 );
-/** Its holder or an administrator closes it: handled. */
-export const CloseDispatchCall = call(RequestAnswer)('/user/api/closeDispatchCall', 'channel.dispatch', RequestIdBody);
+/**
+ * Its holder or an administrator closes it, saying how it ended: `outcome` (resolved when absent, for the
+ * clients written before it), a note for the record and an incident reference, both optional.
+ */
+export const CloseDispatchCall = call(RequestAnswer)(
+  '/user/api/closeDispatchCall',
+  'channel.dispatch',
+  z.object({
+    requestId: Id,
+    outcome: z.enum(DISPATCH_OUTCOMES, { error: 'must be resolved, no_action or referred' }).default('resolved'),
+    note: text(DISPATCH_CLOSE_NOTE_MAX).trim().optional(),
+    reference: text(DISPATCH_REFERENCE_MAX).trim().optional(),
+  }),
+);
 /**
  * The open requests and the day's ended ones (since midnight, the server's time), queue order first (waiting by
  * position, then taken and transferring, then ended, newest first): a dispatcher's or administrator's of the

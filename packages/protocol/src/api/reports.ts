@@ -56,6 +56,9 @@ export type DurationStats = z.output<typeof DurationStatsSchema>;
 
 const TalkRowSchema = z.object({ talkMs: z.number(), transmissions: z.number() });
 
+/** The dispatch requests closed, by outcome (closeDispatchCall's `outcome`). */
+const QueueOutcomesSchema = z.object({ resolved: z.number(), no_action: z.number(), referred: z.number() });
+
 export const ReportSchema = z.object({
   from: z.string(),
   to: z.string(),
@@ -109,8 +112,11 @@ export const ReportSchema = z.object({
     expired: z.number(),
     cancelled: z.number(),
     closed: z.number(),
+    /** The closes by how they ended (issue 58); a close made before outcomes existed is in none. */
+    outcomes: QueueOutcomesSchema,
     waiting: DurationStatsSchema,
     handling: DurationStatsSchema,
+    /** Per channel: the same columns as the total, which they add up to (the times: the channel's own). */
     channels: z.array(
       z.object({
         channelId: z.number(),
@@ -119,7 +125,27 @@ export const ReportSchema = z.object({
         taken: z.number(),
         abandoned: z.number(),
         expired: z.number(),
+        cancelled: z.number(),
+        closed: z.number(),
+        outcomes: QueueOutcomesSchema,
         waiting: DurationStatsSchema,
+        handling: DurationStatsSchema,
+      }),
+    ),
+    /**
+     * Per dispatcher (issue 58), of the steps it made in the period: takes (a retake after a send-back, and a
+     * transfer accepted, included), requests sent back, transferred to another, closed; and the handling time
+     * of the requests it closed. Most taken first.
+     */
+    dispatchers: z.array(
+      z.object({
+        userId: z.number(),
+        name: z.string(),
+        taken: z.number(),
+        returned: z.number(),
+        transferred: z.number(),
+        closed: z.number(),
+        handling: DurationStatsSchema,
       }),
     ),
   }),

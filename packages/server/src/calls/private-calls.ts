@@ -129,7 +129,12 @@ export function privateCalls(deps: {
     row.display_name || `${row.first_name} ${row.last_name}`.trim();
 
   return {
-    async start(caller: Reader, calleeId: number): Promise<{ call: PrivateCall; crossed: boolean }> {
+    /** `request`: the dispatch request this call answers ("Prendre"), said on the callee's ring (issue 58). */
+    async start(
+      caller: Reader,
+      calleeId: number,
+      request?: PrivateCall['request'],
+    ): Promise<{ call: PrivateCall; crossed: boolean }> {
       if (calleeId === caller.userId) throw badRequest('call_self');
       await limit(caller.userId);
       const [callerRow, calleeRow] = await Promise.all([users.row(caller.userId), users.row(calleeId)]);
@@ -156,11 +161,12 @@ export function privateCalls(deps: {
         // Busy, and nothing more: not whether the person talks in a call, rings someone or is being called.
         if (theirs) throw conflict('call_busy');
         try {
-          const call = await store.create({
+          const created = await store.create({
             channelId: channel.id,
             caller: { id: caller.userId, name: nameOf(callerRow) },
             callee: { id: calleeId, name: nameOf(calleeRow) },
           });
+          const call = request ? { ...created, request } : created;
           arm(call);
           events.emit('privateCallChanged', { call });
           return { call, crossed: false };

@@ -6,7 +6,7 @@ import type { Db, PrivateCallsTable } from '../db/schema.ts';
 /** A call that rings or goes on: its parties are busy. */
 export const OPEN_STATES: PrivateCallState[] = ['ringing', 'active'];
 
-type Row = Selectable<PrivateCallsTable> & { room: string };
+type Row = Selectable<PrivateCallsTable> & { room: string; request_id?: number | null; request_note?: string | null };
 
 function toCall(row: Row): PrivateCall {
   return {
@@ -19,6 +19,9 @@ function toCall(row: Row): PrivateCall {
     startedAt: row.started_at,
     answeredAt: row.answered_at,
     endedAt: row.ended_at,
+    ...(row.request_id !== null && row.request_id !== undefined
+      ? { request: { requestId: Number(row.request_id), note: row.request_note ?? '' } }
+      : {}),
   };
 }
 
@@ -28,7 +31,24 @@ export function privateCallStore(db: Db) {
       .selectFrom('private_calls')
       .innerJoin('channels', 'channels.id', 'private_calls.channel_id')
       .selectAll('private_calls')
-      .select('channels.rtc_session as room');
+      .select('channels.rtc_session as room')
+      // The dispatch request the call answers, if a dispatcher took one by this call (issue 58).
+      .select((eb) => [
+        eb
+          .selectFrom('dispatch_requests as d')
+          .select('d.id')
+          .whereRef('d.call_id', '=', 'private_calls.id')
+          .orderBy('d.id', 'desc')
+          .limit(1)
+          .as('request_id'),
+        eb
+          .selectFrom('dispatch_requests as d')
+          .select('d.note')
+          .whereRef('d.call_id', '=', 'private_calls.id')
+          .orderBy('d.id', 'desc')
+          .limit(1)
+          .as('request_note'),
+      ]);
 
   return {
     /**

@@ -105,6 +105,12 @@ export interface DispatchRequestsTable {
   /** Since when its member has been seen offline (the sweep's), null while it is online. */
   offline_since: string | null;
   ended_at: string | null;
+  /** Closed (migration 0035): how it ended, the close note, the incident reference, who closed it. */
+  outcome: Generated<string | null>;
+  close_note: Generated<string | null>;
+  reference: Generated<string | null>;
+  closed_by_id: Generated<number | null>;
+  closed_by_name: Generated<string | null>;
 }
 
 /** The organisation's statuses (migration 0030). */

@@ -64,7 +64,7 @@ export function dispatchQueueRoutes(app: FastifyInstance, services: DispatchQueu
   route(CloseDispatchCall, async ({ body, auth }) => ({
     success: true,
     ...said('dispatch_closed'),
-    res: await queue.close(auth, body.requestId),
+    res: await queue.close(auth, body.requestId, body),
   }));
   route(ListDispatchCalls, async ({ body, auth }) => ({ success: true, res: await queue.list(auth, body.state) }));
   route(ListDispatchTransferTargets, async ({ body, auth }) => ({

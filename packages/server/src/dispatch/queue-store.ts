@@ -6,10 +6,13 @@
  * Times are ISO strings on both databases (they compare as text).
  */
 import {
+  type DispatchOutcome,
   type DispatchPriority,
   type DispatchRequest,
   type DispatchRequestState,
+  may,
   OPEN_DISPATCH_STATES,
+  ROLES,
   type Role,
 } from '@talkgroup/protocol';
 import type { Selectable, Updateable } from 'kysely';
@@ -68,6 +71,60 @@ export function toRequest(row: RequestRow, position: number | null, now: number)
     ...(handled !== undefined ? { handledMs: handled } : {}),
     createdAt: row.created_at,
     ...(row.ended_at ? { endedAt: row.ended_at } : {}),
+    ...closeOf(row),
+  };
+}
+
+/** An ended request's last holder, and a closed one's closer, outcome, note and reference (issue 58). */
+function closeOf(row: RequestRow): Partial<DispatchRequest> {
+  if (OPEN_DISPATCH_STATES.includes(row.state as (typeof OPEN_DISPATCH_STATES)[number])) return {};
+  return {
+    ...(row.held_by_id !== null && row.held_by_name !== null && row.first_taken_at
+      ? { takenBy: { userId: row.held_by_id, name: row.held_by_name } }
+      : {}),
+    ...(row.state === 'closed' && row.closed_by_id !== null && row.closed_by_name !== null
+      ? { closedBy: { userId: row.closed_by_id, name: row.closed_by_name } }
+      : {}),
+    ...(row.state === 'closed' && row.outcome ? { outcome: row.outcome as DispatchOutcome } : {}),
+    ...(row.close_note ? { closeNote: row.close_note } : {}),
+    ...(row.reference ? { reference: row.reference } : {}),
+  };
+}
+
+/** The roles that may dispatch a channel everywhere (administrators), and in their own channels (dispatchers). */
+export const DISPATCH_ROLES = {
+  everywhere: ROLES.filter((role) => may({ role }, null, 'channel.dispatch')),
+  inChannel: ROLES.filter(
+    (role) =>
+      !may({ role }, null, 'channel.dispatch') && may({ role }, { member: true, canTalk: true }, 'channel.dispatch'),
+  ),
+};
+
+/** How a dispatcher closes a request (issue 58): its outcome (resolved when not said), a note, a reference. */
+export interface DispatchClose {
+  outcome?: DispatchOutcome;
+  note?: string;
+  reference?: string;
+}
+export type ClosingChange = Pick<Change, 'outcome' | 'close_note' | 'reference' | 'closed_by_id' | 'closed_by_name'>;
+
+/** What a close writes besides its state. */
+export function closingChange(how: DispatchClose, closer: { userId: number; name: string }): ClosingChange {
+  return {
+    outcome: how.outcome ?? 'resolved',
+    close_note: how.note || null,
+    reference: how.reference || null,
+    closed_by_id: closer.userId,
+    closed_by_name: closer.name,
+  };
+}
+
+/** What the dispatch_close activity says of how it ended. */
+export function closeDetail(row: RequestRow): { outcome?: string; closeNote?: string; reference?: string } {
+  return {
+    ...(row.outcome ? { outcome: row.outcome } : {}),
+    ...(row.close_note ? { closeNote: row.close_note } : {}),
+    ...(row.reference ? { reference: row.reference } : {}),
   };
 }
 

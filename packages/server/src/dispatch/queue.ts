@@ -14,7 +14,6 @@ import {
   type DispatchRequestState,
   may,
   OPEN_DISPATCH_STATES,
-  ROLES,
 } from '@talkgroup/protocol';
 import type { ActivityStore } from '../activities/store.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
@@ -25,6 +24,11 @@ import type { EventBus } from '../events.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
 import type { UserStore } from '../users/store.ts';
 import {
+  type ClosingChange,
+  closeDetail,
+  closingChange,
+  DISPATCH_ROLES,
+  type DispatchClose,
   type DispatchQueueStore,
   handledMs,
   type MoveGuard,
@@ -49,15 +53,6 @@ export interface DispatchQueueDeps {
   onError: (error: unknown, what: string) => void;
   now?: () => number;
 }
-
-/** The roles that may dispatch a channel everywhere (administrators), and in their own channels (dispatchers). */
-export const DISPATCH_ROLES = {
-  everywhere: ROLES.filter((role) => may({ role }, null, 'channel.dispatch')),
-  inChannel: ROLES.filter(
-    (role) =>
-      !may({ role }, null, 'channel.dispatch') && may({ role }, { member: true, canTalk: true }, 'channel.dispatch'),
-  ),
-};
 
 export function dispatchQueue(deps: DispatchQueueDeps) {
   const { store, access, users, activities, events, limits } = deps;
@@ -99,6 +94,7 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
           priority: row.priority,
           ...(extra.to ? { to: extra.to } : {}),
           ...(row.answer && type === 'dispatch_take' ? { answer: row.answer } : {}),
+          ...(type === 'dispatch_close' ? closeDetail(row) : {}),
         },
       },
     });
@@ -169,12 +165,14 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
     actorId: number,
     from: readonly DispatchRequestState[] = OPEN,
     guard: MoveGuard = {},
+    closing: ClosingChange = {},
   ): Promise<RequestRow | undefined> {
     const at = now();
     const ended = await store.move(
       row.id,
       from,
       {
+        ...closing,
         state,
         ended_at: iso(at),
         waited_before_ms: waitedMs(row, at),
@@ -260,7 +258,10 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
       if (answer === 'private') {
         // It rings at once; a call that cannot ring (the member is in another call) leaves the request taken.
         try {
-          const { call } = await deps.privateCalls.start(dispatcher, row.requester_id);
+          const { call } = await deps.privateCalls.start(dispatcher, row.requester_id, {
+            requestId: row.id,
+            note: row.note,
+          });
           held =
             (await store.move(row.id, ['taken'], { call_id: call.callId }, { heldBy: dispatcher.userId })) ?? taken;
         } catch (error) {
@@ -341,10 +342,12 @@ export function dispatchQueue(deps: DispatchQueueDeps) {
       return request ?? toRequest(moved, null, now());
     },
 
-    async close(dispatcher: Reader, requestId: number): Promise<DispatchRequest> {
+    /** Closed by its holder or an administrator, saying how it ended (issue 58). */
+    async close(dispatcher: Reader, requestId: number, how: DispatchClose = {}): Promise<DispatchRequest> {
       const row = await dispatchable(dispatcher, requestId);
       const holder = requireHolder(dispatcher, row);
-      const ended = await end(row, 'closed', dispatcher.userId, OPEN, holder);
+      const closer = { userId: dispatcher.userId, name: await nameOf(dispatcher.userId) };
+      const ended = await end(row, 'closed', dispatcher.userId, OPEN, holder, closingChange(how, closer));
       if (!ended) refuseMove((await store.byId(row.id)) ?? row);
       return toRequest(ended, null, now());
     },

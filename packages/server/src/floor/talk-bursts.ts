@@ -141,6 +141,33 @@ export function talkBurstStore(db: Db) {
       };
     },
 
+    /**
+     * The grant a take recorded by the media server belongs to (issue 58: the take and its grant are one
+     * transmission): its talker's in that channel, started within `withinMs` of the take, that no kept take
+     * names yet; the nearest. The take starts as the media server unmutes the holder, the grant's row just after.
+     */
+    async forTake(userId: number, channelId: number, startedAt: Date, withinMs = 5_000): Promise<number | undefined> {
+      const rows = await db
+        .selectFrom('talk_bursts')
+        .select(['id', 'started_at'])
+        .where('user_id', '=', userId)
+        .where('channel_id', '=', channelId)
+        .where('started_at', '>=', new Date(startedAt.getTime() - withinMs).toISOString())
+        .where('started_at', '<=', new Date(startedAt.getTime() + withinMs).toISOString())
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('voice_messages')
+                .select('voice_messages.id')
+                .whereRef('voice_messages.talk_burst_id', '=', 'talk_bursts.id'),
+            ),
+          ),
+        )
+        .execute();
+      const apart = (row: { started_at: string }) => Math.abs(new Date(row.started_at).getTime() - startedAt.getTime());
+      return rows.sort((a, b) => apart(a) - apart(b))[0]?.id;
+    },
+
     async byId(id: number): Promise<TalkBurst | undefined> {
       const row = await db.selectFrom('talk_bursts').selectAll().where('id', '=', id).executeTakeFirst();
       return row && toTalkBurst(row);

@@ -79,6 +79,16 @@ export const PUSH_NOTIFICATION_TEXTS = {
     fr: 'Appel privé : répondez ou refusez.',
     de: 'Privater Anruf: annehmen oder ablehnen.',
   },
+  call_body_request: {
+    en: 'Answering your request',
+    fr: 'Réponse à votre demande',
+    de: 'Antwort auf Ihre Anfrage',
+  },
+  call_body_request_note: {
+    en: 'Answering your request: {{note}}',
+    fr: 'Réponse à votre demande : {{note}}',
+    de: 'Antwort auf Ihre Anfrage: {{note}}',
+  },
   missed_call_title: { en: 'Missed call', fr: 'Appel manqué', de: 'Verpasster Anruf' },
   missed_call_body: {
     en: '{{name}} called you.',

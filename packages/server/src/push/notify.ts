@@ -153,11 +153,17 @@ export function pushNotifications(deps: {
           {
             kind: 'call',
             title: ['call_title', { name: call.caller.name }],
-            body: ['call_body', {}],
+            // A dispatcher's answer to the member's request says so, with the member's own note (issue 58).
+            body: !call.request
+              ? ['call_body', {}]
+              : call.request.note
+                ? ['call_body_request_note', { note: call.request.note }]
+                : ['call_body_request', {}],
             url: `/talk?call=${call.callId}`,
             tag: `call-${call.callId}`,
             callId: call.callId,
             declineKey: deps.declineKeys.of(call.callId, callee),
+            ...(call.request ? { requestId: call.request.requestId } : {}),
           },
           { urgency: 'high', ttl: Math.max(1, Math.ceil(deps.ringMs / 1000)), lane: 'alert' },
         ),

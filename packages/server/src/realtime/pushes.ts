@@ -119,6 +119,7 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
           callId: call.callId,
           room: call.room,
           from: { userId: call.caller.userId, name: call.caller.name },
+          ...(call.request ? { requestId: call.request.requestId, note: call.request.note } : {}),
         });
     }),
   ];

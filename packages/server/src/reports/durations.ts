@@ -1,6 +1,6 @@
 /**
  * The reports' measures of response times (issue 50): SOS alerts (time to acknowledge, to close, outcomes) and
- * the dispatch queue (requests and their steps, waiting at the first take, handling at the close). Percentiles
+ * the dispatch queue's times (queue-measure.ts). Percentiles
  * are nearest-rank, by window functions: of n sorted values, the p-th is the one at rank ceil(p × n), written
  * in integers as (5n + 9) / 10 for the median and (9n + 9) / 10 for the 90th.
  */
@@ -10,7 +10,7 @@ import type { Database, Db } from '../db/schema.ts';
 import { inScope, periodOf, type ReportScope } from './scope.ts';
 import type { SqlTime } from './sql-time.ts';
 
-const NO_TIMES: DurationStats = { count: 0, medianMs: null, p90Ms: null, maxMs: null };
+export const NO_TIMES: DurationStats = { count: 0, medianMs: null, p90Ms: null, maxMs: null };
 
 /**
  * A set of times: `grp` the group each belongs to (a channel, or one group for all), `d` the milliseconds. The
@@ -18,11 +18,11 @@ const NO_TIMES: DurationStats = { count: 0, medianMs: null, p90Ms: null, maxMs: 
  */
 type Times = SelectQueryBuilder<Database, any, { grp: number | null; d: number | null }>;
 
-const keyOf = (group: unknown) => (group === null || group === undefined ? 'none' : String(Number(group)));
+export const keyOf = (group: unknown) => (group === null || group === undefined ? 'none' : String(Number(group)));
 
 /** Each group's times, and all of them together (key ALL). */
 type TimesByGroup = Map<string, DurationStats>;
-const ALL = 'all';
+export const ALL = 'all';
 
 /**
  * The count, median, 90th percentile and longest of each group's times and of all of them, in one query: each
@@ -30,7 +30,7 @@ const ALL = 'all';
  * when that value is one of its own (one group does), and the overall count and longest are the groups' sum
  * and largest.
  */
-async function statsOf(db: Db, times: Times): Promise<TimesByGroup> {
+export async function statsOf(db: Db, times: Times): Promise<TimesByGroup> {
   const ranked = db
     .selectFrom(times.as('s'))
     .select([
@@ -76,7 +76,7 @@ async function statsOf(db: Db, times: Times): Promise<TimesByGroup> {
 }
 
 /** The group of a row: its channel. */
-const perChannel = (column: string): RawBuilder<number | null> => sql<number | null>`${sql.ref(column)}`;
+export const perChannel = (column: string): RawBuilder<number | null> => sql<number | null>`${sql.ref(column)}`;
 
 /**
  * SOS alerts raised in the period, in the scope's channels (every channel: the alerts sent outside any channel
@@ -137,107 +137,5 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
     acknowledge: acknowledge.get(ALL) ?? NO_TIMES,
     close: close.get(ALL) ?? NO_TIMES,
     channels,
-  };
-}
-
-const STEPS = {
-  dispatch_request: 'requests',
-  dispatch_take: 'takes',
-  dispatch_abandon: 'abandoned',
-  dispatch_expire: 'expired',
-  dispatch_cancel: 'cancelled',
-  dispatch_close: 'closed',
-} as const;
-type Step = keyof typeof STEPS;
-const STEP_TYPES = Object.keys(STEPS) as Step[];
-
-/**
- * The dispatch queue in the period, from its activities (dispatch/queue.ts writes them): requests made, and the
- * steps made (first takes, abandoned, expired, cancelled, closed); waiting time at each request's first take
- * (waited_ms) and handling time at each close (handled_ms); per channel.
- */
-export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): Promise<Report['queue']> {
-  const { from, to } = periodOf(scope);
-  const steps = () =>
-    db
-      .selectFrom('activities as a')
-      .where('a.created_at', '>=', from)
-      .where('a.created_at', '<', to)
-      .$call(inScope(scope, 'a.channel_id'));
-  const counts = await steps()
-    .innerJoin('channels as c', 'c.id', 'a.channel_id')
-    .where('a.type', 'in', STEP_TYPES)
-    .select((eb) => ['a.channel_id as channelId', 'c.name as channelName', 'a.type', eb.fn.countAll<number>().as('n')])
-    .groupBy(['a.channel_id', 'c.name', 'a.type'])
-    .execute();
-  // A request's first take: no take of the same request before it, read from the request's creation on (the
-  // period's start when its row is gone) by the activities' type and time index. A take after a send-back or a
-  // transfer is not a new wait.
-  const requestOf = (alias: 'a' | 'b') => time.requestIdOf(`${alias}.detail`);
-  const firstTakes = steps()
-    .where('a.type', '=', 'dispatch_take')
-    .where('a.waited_ms', 'is not', null)
-    .where(({ not, exists, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('activities as b')
-            .select('b.id')
-            .where('b.type', '=', 'dispatch_take')
-            // Both bounds on the index: from the request's creation to this take.
-            .where(sql<boolean>`b.created_at >= coalesce((select r.created_at from dispatch_requests r
-              where r.id = ${requestOf('a')}), ${from})`)
-            .whereRef('b.created_at', '<=', 'a.created_at')
-            .where((eb) =>
-              eb.or([
-                eb('b.created_at', '<', eb.ref('a.created_at')),
-                eb.and([eb('b.created_at', '=', eb.ref('a.created_at')), eb('b.id', '<', eb.ref('a.id'))]),
-              ]),
-            )
-            .where(sql<boolean>`${requestOf('b')} = ${requestOf('a')}`),
-        ),
-      ),
-    )
-    .select([perChannel('a.channel_id').as('grp'), 'a.waited_ms as d']);
-  const handlingTimes = steps()
-    .where('a.type', '=', 'dispatch_close')
-    .where('a.handled_ms', 'is not', null)
-    .select([sql<number | null>`${sql.lit(0)}`.as('grp'), 'a.handled_ms as d']);
-  const waiting = await statsOf(db, firstTakes);
-  const handling = await statsOf(db, handlingTimes);
-
-  const channels = new Map<number, Report['queue']['channels'][number] & { cancelled: number; closed: number }>();
-  for (const row of counts) {
-    const channelId = Number(row.channelId);
-    const channel = channels.get(channelId) ?? {
-      channelId,
-      channelName: row.channelName,
-      requests: 0,
-      taken: 0,
-      abandoned: 0,
-      expired: 0,
-      cancelled: 0,
-      closed: 0,
-      waiting: waiting.get(keyOf(channelId)) ?? NO_TIMES,
-    };
-    const field = STEPS[row.type as Step];
-    if (field !== 'takes') channel[field] = Number(row.n);
-    channel.taken = channel.waiting.count;
-    channels.set(channelId, channel);
-  }
-  const list = [...channels.values()];
-  const total = (field: 'requests' | 'taken' | 'abandoned' | 'expired' | 'cancelled' | 'closed') =>
-    list.reduce((sum, channel) => sum + channel[field], 0);
-  return {
-    requests: total('requests'),
-    taken: total('taken'),
-    abandoned: total('abandoned'),
-    expired: total('expired'),
-    cancelled: total('cancelled'),
-    closed: total('closed'),
-    waiting: waiting.get(ALL) ?? NO_TIMES,
-    handling: handling.get(ALL) ?? NO_TIMES,
-    channels: list
-      .sort((a, b) => b.requests - a.requests || a.channelName.localeCompare(b.channelName))
-      .map(({ cancelled: _cancelled, closed: _closed, ...channel }) => channel),
   };
 }

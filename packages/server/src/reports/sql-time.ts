@@ -97,6 +97,22 @@ export function sqlTime(dialect: Dialect) {
       return sql<number>`case when ${sql.ref(later)} is null or ${span} < 0 then 0 else ${span} end`;
     },
 
+    /** A time column moved by whole seconds, as the column holds times (to compare with another such column). */
+    shifted(column: string, seconds: number): RawBuilder<string> {
+      const ref = sql.ref(column);
+      const by = Math.trunc(seconds);
+      return dialect === 'postgres'
+        ? sql<string>`(${ref} + ${sql.lit(`${by} seconds`)}::interval)`
+        : sql<string>`strftime('%Y-%m-%dT%H:%M:%fZ', ${ref}, ${sql.lit(`${by} seconds`)})`;
+    },
+
+    /** A text field of a dispatch step (activities.detail JSON: dispatch.{field}), null when absent. */
+    dispatchTextOf(detail: string, field: 'outcome'): RawBuilder<string | null> {
+      return dialect === 'postgres'
+        ? sql<string | null>`cast(${sql.ref(detail)} as json) #>> ${sql.lit(`{dispatch,${field}}`)}`
+        : sql<string | null>`json_extract(${sql.ref(detail)}, ${sql.lit(`$.dispatch.${field}`)})`;
+    },
+
     /** The dispatch request a dispatch step names (activities.detail JSON: dispatch.requestId). */
     requestIdOf(detail: string): RawBuilder<number> {
       return dialect === 'postgres'

@@ -11,18 +11,26 @@ import type { Report } from '@talkgroup/protocol';
 import { sql } from 'kysely';
 import type { Dialect } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
-import { queueMeasure, sosMeasure } from './durations.ts';
+import { sosMeasure } from './durations.ts';
+import { queueMeasure } from './queue-measure.ts';
 import { inScope, periodOf, type ReportScope } from './scope.ts';
 import { dayName, offsetSegments, sqlTime } from './sql-time.ts';
 
 export type { ReportScope };
 
+/**
+ * How far apart, at most, a take recorded by the media server and its grant start (talk-bursts.ts forTake): the
+ * take starts as the media server unmutes the holder, the grant's row is written just after.
+ */
+const GRANT_OF_TAKE_S = 5;
+
 export function reportStore(db: Db, dialect: Dialect) {
   const time = sqlTime(dialect);
 
   /**
-   * The period's transmissions: the floor's grants (start to end; a grant not ended counts 0 ms) and the kept
-   * takes of channels without a floor (voice messages without a grant: their length). `fallbackName` names a
+   * The period's transmissions, each once whatever the voice path: the floor's grants (start to end; a grant not
+   * ended counts 0 ms) and the kept takes that have no grant (voice messages linked to none, and with no grant of
+   * their talker at their start: their length). `fallbackName` names a
    * deleted talker (a take keeps its name; a grant does not); `at`, the start in epoch ms, only `withTime`.
    */
   function transmissions(scope: ReportScope, withTime: boolean) {
@@ -46,6 +54,20 @@ export function reportStore(db: Db, dialect: Dialect) {
       .where('v.created_at', '<', to)
       // Not `is null`: that would read every take without a grant ever kept (its index), not the period's.
       .where(sql<boolean>`coalesce(v.talk_burst_id, 0) = 0`)
+      // A take the media server recorded before its grant was linked to it (issue 58: through Janus, each take
+      // counted twice): its talker's grant in the channel a few seconds around its start is the transmission.
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('talk_bursts as g')
+              .select('g.id')
+              .whereRef('g.channel_id', '=', 'v.channel_id')
+              .where('g.started_at', '>=', time.shifted('v.created_at', -GRANT_OF_TAKE_S))
+              .where('g.started_at', '<=', time.shifted('v.created_at', GRANT_OF_TAKE_S))
+              .where((eb) => eb.or([eb('v.user_id', 'is', null), eb('g.user_id', '=', eb.ref('v.user_id'))])),
+          ),
+        ),
+      )
       .$call(inScope(scope, 'v.channel_id'))
       .select([
         sql<number>`v.channel_id`.as('channelId'),

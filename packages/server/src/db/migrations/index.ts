@@ -44,6 +44,7 @@ import { migration as m0031 } from './0031_reports.ts';
 import { migration as m0032 } from './0032_report_indexes.ts';
 import { migration as m0033 } from './0033_gateways.ts';
 import { migration as m0034 } from './0034_gateway_simultaneous_calls.ts';
+import { migration as m0035 } from './0035_dispatch_close_outcome.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -81,6 +82,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0032_report_indexes': m0032,
   '0033_gateways': m0033,
   '0034_gateway_simultaneous_calls': m0034,
+  '0035_dispatch_close_outcome': m0035,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

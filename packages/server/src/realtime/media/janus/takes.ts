@@ -14,7 +14,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { ActivityStore } from '../../../activities/store.ts';
 import type { ChannelSummary } from '../../../channels/store.ts';
 import type { Config } from '../../../config.ts';
+import { isUniqueViolation } from '../../../db/unique.ts';
 import type { EventBus } from '../../../events.ts';
+import type { TalkBurstStore } from '../../../floor/talk-bursts.ts';
 import { sniffVoice } from '../../../voice/audio.ts';
 import { keepTransmission } from '../../../voice/keep.ts';
 import type { MissedStore } from '../../../voice/missed.ts';
@@ -26,6 +28,7 @@ export interface TakeServices {
   config: Config;
   events: EventBus;
   missed: MissedStore;
+  talkBursts: TalkBurstStore;
   voice: VoiceStore;
 }
 
@@ -94,14 +97,20 @@ export function takes(deps: {
         await removeFiles();
         const mime = sniffVoice(bytes);
         if (!mime) throw new Error(`janus-pp-rec wrote no Ogg Opus file from ${mjr}`);
-        for (const channel of recording)
-          await keepTransmission(services, channel, {
-            userId: take.userId,
-            startedAt: take.startedAt,
-            durationMs,
-            mime,
-            bytes,
-          });
+        for (const channel of recording) {
+          // Linked to its grant: the take and the grant are one transmission (the reports count it once).
+          const talkBurstId = await services.talkBursts
+            .forTake(take.userId, channel.id, take.startedAt)
+            .catch(() => undefined);
+          const kept = { userId: take.userId, startedAt: take.startedAt, durationMs, mime, bytes };
+          await keepTransmission(services, channel, { ...kept, ...(talkBurstId ? { talkBurstId } : {}) }).catch(
+            (error: unknown) => {
+              // Its grant named by another take meanwhile (the unique index): kept unlinked.
+              if (!isUniqueViolation(error) || !talkBurstId) throw error;
+              return keepTransmission(services, channel, kept);
+            },
+          );
+        }
       } catch (error) {
         log.error({ err: error, take: take.base }, 'a transmission recorded by the media server was not kept');
       } finally {
