@@ -1,7 +1,8 @@
 /**
  * The call queue's reminder as a Web Push (issue 49): a request that waited DISPATCH_REMIND_SECONDS reaches the
  * administrators and its channel's dispatchers who have no dispatch console open, in their language; a dispatcher
- * whose console is open hears it there instead, and the member who asked gets nothing.
+ * whose console is open hears it there instead, and the member who asked gets nothing. A request taken by private
+ * call rings its member's phone saying it answers the request (issue 58).
  */
 import { describe, expect, it } from 'vitest';
 import { databases } from './harness.ts';
@@ -46,5 +47,30 @@ describe.each(databases)('the dispatch reminder pushed on %s', (dialect) => {
     await app.push.sender?.idle();
     expect(service.to(desiDevice.path)).toEqual([]);
     expect(service.to(aliceDevice.path)).toEqual([]);
+  });
+
+  it('rings the member of a request taken by private call with "Réponse à votre demande" and its note (issue 58)', async () => {
+    const { app, admin, alice, channel, service } = world;
+    const dora = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dora', lastName: 'Desk' });
+    await app.services.memberships.add(channel.id, [dora.id]);
+    const aliceDevice = await subscribe(alice, 'fr');
+    const asked = await app.call(
+      '/user/api/requestDispatchCall',
+      { channelId: channel.id, note: 'Chariot en panne' },
+      alice.token,
+    );
+    const requestId = asked.body.res.requestId;
+    const taken = await app.call('/user/api/takeDispatchCall', { requestId, answer: 'private' }, dora.token);
+    const callId = taken.body.res.callId;
+    expect(decrypt(aliceDevice, await service.next(aliceDevice.path))).toEqual({
+      kind: 'call',
+      title: 'Dora Desk vous appelle',
+      body: 'Réponse à votre demande : Chariot en panne',
+      url: `/talk?call=${callId}`,
+      tag: `call-${callId}`,
+      callId,
+      declineKey: expect.any(String),
+      requestId,
+    });
   });
 });

@@ -34,6 +34,8 @@ interface Message {
   tag: string;
   callId?: number;
   declineKey?: string;
+  /** A ringing call that answers the callee's dispatch request (issue 58). */
+  requestId?: number;
 }
 
 export function pushNotifications(deps: {
@@ -85,6 +87,7 @@ export function pushNotifications(deps: {
           tag: message.tag,
           ...(message.callId !== undefined ? { callId: message.callId } : {}),
           ...(message.declineKey !== undefined ? { declineKey: message.declineKey } : {}),
+          ...(message.requestId !== undefined ? { requestId: message.requestId } : {}),
         };
         text = JSON.stringify(payload);
         written.set(language, text);
