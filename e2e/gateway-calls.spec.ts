@@ -5,8 +5,9 @@
  *   the gateway mark and "Raccrocher", sees it talk after its `*` and stop after its `#`, with no serious
  *   accessibility violation (axe) while it is listed;
  * - a member in the same room sees the mark but no hang-up button;
- * - on the dispatch console, in English on a wide window, the channel's tile lists it with its mark, and
- *   "Hang up Radio Quai" ends the call (baresip gets the BYE) and takes it off the tile and the room.
+ * - on the dispatch console of the channel's dispatcher (issue 58: a dispatcher hangs up a gateway in its own
+ *   channels, as the administrator does), in English on a wide window, the channel's tile lists it with its mark,
+ *   and "Hang up Radio Quai" ends the call (baresip gets the BYE) and takes it off the tile and the room.
  * The media path (what is heard each way) is packages/server/test/sip-gateway.test.ts's; /settings is
  * gateways.spec.ts's.
  */
@@ -49,7 +50,7 @@ async function shot(page: Page, name: string) {
     await page.screenshot({ path: test.info().outputPath(`${name}.png`), fullPage: true });
 }
 
-test('a gateway in a call: marked in the room and on the console, talks by DTMF, hung up from the console', async ({
+test('a gateway in a call: marked in the room and on the console, talks by DTMF, hung up from a dispatcher’s console', async ({
   browser,
 }) => {
   const sipPort = await freePort();
@@ -63,7 +64,8 @@ test('a gateway in a call: marked in the room and on the console, talks by DTMF,
     const number = channelNumber(channel as typeof channel & { voiceMode: string });
     expect(number, 'a channel through the media server has a number').not.toBeNull();
     const mia = await seed.member({ firstName: 'Mia', lastName: 'Member' });
-    await seed.addToChannel(channel.id, [mia.id]);
+    const dana = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+    await seed.addToChannel(channel.id, [mia.id, dana.id]);
     const made = await server.call(
       '/user/api/createGateway',
       { name: RADIO, login: 'radio-quai', channelIds: [channel.id], floorMode: 'dtmf' },
@@ -118,8 +120,9 @@ test('a gateway in a call: marked in the room and on the console, talks by DTMF,
     await shot(m.page, 'room-member');
     await expect(m.page.getByRole('button', { name: `Hang up ${RADIO}` })).toHaveCount(0);
 
-    // The dispatch console, in English on a wide window: the tile lists the radio with its mark; hung up there.
-    const d = await openAs(browser, server.baseURL, admin, { viewport: WIDE });
+    // The dispatcher's console, in English on a wide window: the tile lists the radio with its mark; Dana hangs it
+    // up there (issue 58).
+    const d = await openAs(browser, server.baseURL, dana, { viewport: WIDE });
     pages.push(d);
     await d.page.goto('/dispatch');
     await monitor(d.page, [channel.name]);
