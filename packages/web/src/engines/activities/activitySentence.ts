@@ -62,8 +62,13 @@ export function activitySentence(
   activity: Named & Pick<Activity, 'type'>,
   names: ActivityNames = activityNames(t, activity),
 ): string {
-  if (KNOWN_TYPES.has(activity.type)) return t(`types.${activity.type as ActivityType}`, names);
-  return t('other', { ...names, type: String(activity.type) });
+  if (!KNOWN_TYPES.has(activity.type)) return t('other', { ...names, type: String(activity.type) });
+  const sentence = t(`types.${activity.type as ActivityType}`, names);
+  // A close says how the request ended, and its incident reference (issue 58).
+  const { outcome, reference } = activity.dispatch ?? {};
+  if (activity.type !== 'dispatch_close' || !outcome) return sentence;
+  const how = t(`dispatchOutcomes.${outcome as 'resolved'}`, { defaultValue: outcome });
+  return reference ? t('dispatchClosedRef', { sentence, how, reference }) : t('dispatchClosed', { sentence, how });
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * Every console and phone page's private calls (issue 27): the ring of an incoming call with Accept and Decline
- * (full screen on a phone), "Calling…" with the ring-back and Cancel, the call itself once answered (loaded
+ * (full screen on a phone; a dispatcher's answer to the member's request says so, with its note: issue 58), "Calling…" with the ring-back and Cancel, the call itself once answered (loaded
  * when needed: the voice room's code), and how a call ended for the caller (declined, not answered).
  */
 import Alert from '@mui/material/Alert';
@@ -70,10 +70,25 @@ export function PrivateCallCenter({ fullScreen = false }: PrivateCallCenterProps
         <DialogTitle id="incoming-call-title" sx={{ textAlign: 'center', fontWeight: 800 }}>
           {t('incoming.title')}
         </DialogTitle>
-        <DialogContent sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-          <Typography id="incoming-call-from" variant={fullScreen ? 'h4' : 'h6'} sx={{ textAlign: 'center' }}>
+        <DialogContent
+          id="incoming-call-from"
+          sx={{ display: 'flex', flexDirection: 'column', alignItems: 'center', justifyContent: 'center', gap: 1 }}
+        >
+          <Typography variant={fullScreen ? 'h4' : 'h6'} sx={{ textAlign: 'center' }}>
             {call ? t('incoming.from', { name: call.caller.name }) : ''}
           </Typography>
+          {call?.request ? (
+            <>
+              <Typography variant={fullScreen ? 'h6' : 'subtitle1'} sx={{ textAlign: 'center', fontWeight: 700 }}>
+                {t('incoming.request')}
+              </Typography>
+              {call.request.note ? (
+                <Typography sx={{ textAlign: 'center', fontStyle: 'italic', overflowWrap: 'anywhere' }}>
+                  {t('incoming.requestNote', { note: call.request.note })}
+                </Typography>
+              ) : null}
+            </>
+          ) : null}
         </DialogContent>
         <DialogActions sx={{ justifyContent: 'center', gap: 2, pb: fullScreen ? 6 : 2 }}>
           <Button

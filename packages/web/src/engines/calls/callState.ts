@@ -69,12 +69,25 @@ export function callUpdated(call: PrivateCall, selfId: number): void {
     set({ call: null, here: false, side: null, notice });
     return;
   }
-  set({ call, side, here: snapshot.here || (side === 'caller' && current !== null) });
+  // The request a call answers came with its ring (issue 58): kept through the call's later changes.
+  const request = call.request ?? current?.request;
+  set({
+    call: request ? { ...call, request } : call,
+    side,
+    here: snapshot.here || (side === 'caller' && current !== null),
+  });
 }
 
 /** The callee's pages ring. */
 export function callRinging(
-  payload: { callId: number; room: string; from: { userId: number; name: string } },
+  payload: {
+    callId: number;
+    room: string;
+    from: { userId: number; name: string };
+    /** The callee's dispatch request this call answers (issue 58). */
+    requestId?: number;
+    note?: string;
+  },
   self: { id: number; name: string },
 ): void {
   if (snapshot.call) return;
@@ -90,6 +103,9 @@ export function callRinging(
       startedAt: now,
       answeredAt: null,
       endedAt: null,
+      ...(payload.requestId !== undefined
+        ? { request: { requestId: payload.requestId, note: payload.note ?? '' } }
+        : {}),
     },
     side: 'callee',
     here: false,

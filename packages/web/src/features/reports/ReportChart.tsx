@@ -76,6 +76,29 @@ export function ReportChart({ measure, report }: { measure: Measure; report: Rep
         />
       );
     }
+    case 'queueDispatchers': {
+      const rows = measure.rows.slice(0, MAX_BARS);
+      return (
+        <BarChart
+          layout="horizontal"
+          height={Math.max(180, 90 + rows.length * 40)}
+          colors={[
+            theme.palette.success.main,
+            theme.palette.warning.main,
+            theme.palette.info.main,
+            theme.palette.primary.main,
+          ]}
+          localeText={localeText}
+          yAxis={[{ scaleType: 'band', data: rows.map((row) => String(row.name)), width: 120 }]}
+          xAxis={[{ tickMinStep: 1, valueFormatter: (value: number) => count(value) }]}
+          series={['taken', 'returned', 'transferred', 'closed'].map((key) => ({
+            data: rows.map((row) => num(row, key)),
+            label: label(key),
+            valueFormatter: count,
+          }))}
+        />
+      );
+    }
     case 'sos': {
       // The channels' rows (the first is the period's total).
       const rows = measure.rows.slice(1, 1 + MAX_BARS);

@@ -46,9 +46,21 @@ const report: Report = {
     expired: 0,
     cancelled: 0,
     closed: 0,
+    outcomes: { resolved: 0, no_action: 0, referred: 0 },
     waiting: none,
     handling: none,
     channels: [],
+    dispatchers: [
+      {
+        userId: 7,
+        name: 'Dana Desk',
+        taken: 3,
+        returned: 1,
+        transferred: 0,
+        closed: 2,
+        handling: { count: 2, medianMs: 120_000, p90Ms: 300_000, maxMs: 300_000 },
+      },
+    ],
   },
   missed: [],
   peaks: [{ day: '2026-11-02', connected: 1234, at: '2026-11-02T08:41:00.000Z' }],
@@ -79,6 +91,7 @@ describe('report values', () => {
       'hours',
       'sos',
       'queue',
+      'queueDispatchers',
       'missed',
       'peaks',
     ]);
@@ -90,6 +103,20 @@ describe('report values', () => {
     expect(hours?.rows[0]).toMatchObject({ day: 'lundi', h9: 12, h10: 0 });
     expect(hours?.rows).toHaveLength(7);
     expect(measures[4]?.empty).toBe(true);
+    // Each dispatcher's steps (issue 58), its handling times in minutes in the files.
+    const dispatchers = measureSheet(measures[5] as (typeof measures)[0], context);
+    expect(dispatchers.columns.map((column) => column.header)).toEqual([
+      'Répartiteur',
+      'Prises',
+      'Renvoyées',
+      'Transférées',
+      'Closes',
+      'Traitement, médiane (min)',
+      'Traitement, p90 (min)',
+    ]);
+    expect(dispatchers.rows).toEqual([
+      { name: 'Dana Desk', taken: 3, returned: 1, transferred: 0, closed: 2, handlemedian: 2, handlep90: 5 },
+    ]);
     expect(measures[3]?.rows[0]).toMatchObject({ name: 'Total', count: 2, acknowledged: 1, ackmedian: 30_000 });
     expect(reportFileName(context, 'xlsx')).toBe('rapport-2026-11-01-2026-11-07.xlsx');
     expect(reportFileName(context, 'csv', measures[0])).toBe(
@@ -110,6 +137,7 @@ describe('report values', () => {
       'Heures chargées',
       'Alertes SOS',
       "File d'attente du dispatch",
+      "File d'attente par répartiteur",
       'Transmissions manquées par coéq',
       'Le plus de personnes connectées',
     ]);

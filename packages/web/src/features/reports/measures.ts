@@ -7,13 +7,22 @@ import type { DurationStats, Report } from '@talkgroup/protocol';
 import type { TFunction } from 'i18next';
 import { weekdayNames } from './format.ts';
 
-export type MeasureId = 'talkChannels' | 'talkMembers' | 'hours' | 'sos' | 'queue' | 'missed' | 'peaks';
+export type MeasureId =
+  | 'talkChannels'
+  | 'talkMembers'
+  | 'hours'
+  | 'sos'
+  | 'queue'
+  | 'queueDispatchers'
+  | 'missed'
+  | 'peaks';
 export const MEASURE_IDS: readonly MeasureId[] = [
   'talkChannels',
   'talkMembers',
   'hours',
   'sos',
   'queue',
+  'queueDispatchers',
   'missed',
   'peaks',
 ];
@@ -147,9 +156,26 @@ function sos(report: Report, t: T): Measure {
   };
 }
 
-/** The dispatch queue: the whole period first ('Total', with the cancelled and the handling times), then each channel. */
+/**
+ * The dispatch queue: the whole period first ('Total'), then each channel with the same columns (the rows add up
+ * to the total): requests and their ends, the closes by outcome, waiting and handling times.
+ */
 function queue(report: Report, t: T): Measure {
   const { queue } = report;
+  const row = (name: string, values: Report['queue'] | Report['queue']['channels'][number]): MeasureRow => ({
+    name,
+    requests: values.requests,
+    taken: values.taken,
+    abandoned: values.abandoned,
+    expired: values.expired,
+    cancelled: values.cancelled,
+    closed: values.closed,
+    resolved: values.outcomes.resolved,
+    noAction: values.outcomes.no_action,
+    referred: values.outcomes.referred,
+    ...stats('wait', values.waiting, ['medianMs', 'p90Ms']),
+    ...stats('handle', values.handling, ['medianMs', 'p90Ms']),
+  });
   return {
     id: 'queue',
     title: t('measures.queue'),
@@ -160,36 +186,46 @@ function queue(report: Report, t: T): Measure {
       { key: 'abandoned', header: t('columns.abandoned'), kind: 'count' },
       { key: 'expired', header: t('columns.expired'), kind: 'count' },
       { key: 'cancelled', header: t('columns.cancelled'), kind: 'count' },
+      { key: 'closed', header: t('columns.closed'), kind: 'count' },
+      { key: 'resolved', header: t('columns.resolved'), kind: 'count' },
+      { key: 'noAction', header: t('columns.noAction'), kind: 'count' },
+      { key: 'referred', header: t('columns.referred'), kind: 'count' },
       { key: 'waitmedian', header: t('columns.waitMedian'), kind: 'duration' },
       { key: 'waitp90', header: t('columns.waitP90'), kind: 'duration' },
       { key: 'handlemedian', header: t('columns.handleMedian'), kind: 'duration' },
       { key: 'handlep90', header: t('columns.handleP90'), kind: 'duration' },
     ],
-    rows: [
-      {
-        name: t('total'),
-        requests: queue.requests,
-        taken: queue.taken,
-        abandoned: queue.abandoned,
-        expired: queue.expired,
-        cancelled: queue.cancelled,
-        ...stats('wait', queue.waiting, ['medianMs', 'p90Ms']),
-        ...stats('handle', queue.handling, ['medianMs', 'p90Ms']),
-      },
-      ...queue.channels.map((channel) => ({
-        name: channel.channelName,
-        requests: channel.requests,
-        taken: channel.taken,
-        abandoned: channel.abandoned,
-        expired: channel.expired,
-        cancelled: null,
-        ...stats('wait', channel.waiting, ['medianMs', 'p90Ms']),
-        handlemedian: null,
-        handlep90: null,
-      })),
-    ],
+    rows: [row(t('total'), queue), ...queue.channels.map((channel) => row(channel.channelName, channel))],
     empty: queue.requests === 0 && queue.taken === 0,
     emptyText: t('empty.queue'),
+  };
+}
+
+/** Each dispatcher's steps in the period (issue 58): takes, sent back, transferred, closed, handling times. */
+function queueDispatchers(report: Report, t: T): Measure {
+  const dispatchers = report.queue.dispatchers ?? [];
+  return {
+    id: 'queueDispatchers',
+    title: t('measures.queueDispatchers'),
+    columns: [
+      { key: 'name', header: t('columns.dispatcher'), kind: 'text' },
+      { key: 'taken', header: t('columns.taken'), kind: 'count' },
+      { key: 'returned', header: t('columns.returned'), kind: 'count' },
+      { key: 'transferred', header: t('columns.transferred'), kind: 'count' },
+      { key: 'closed', header: t('columns.closed'), kind: 'count' },
+      { key: 'handlemedian', header: t('columns.handleMedian'), kind: 'duration' },
+      { key: 'handlep90', header: t('columns.handleP90'), kind: 'duration' },
+    ],
+    rows: dispatchers.map((dispatcher) => ({
+      name: dispatcher.name,
+      taken: dispatcher.taken,
+      returned: dispatcher.returned,
+      transferred: dispatcher.transferred,
+      closed: dispatcher.closed,
+      ...stats('handle', dispatcher.handling, ['medianMs', 'p90Ms']),
+    })),
+    empty: dispatchers.length === 0,
+    emptyText: t('empty.queueDispatchers'),
   };
 }
 
@@ -231,6 +267,7 @@ export function reportMeasures(report: Report, t: T, language: string): Measure[
     hours(report, t, language),
     sos(report, t),
     queue(report, t),
+    queueDispatchers(report, t),
     missed(report, t),
     peaks(report, t),
   ];

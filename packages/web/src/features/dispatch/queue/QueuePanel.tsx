@@ -2,7 +2,8 @@
  * "Call queue" on the dispatch console (issue 49): the open requests of the channels this user may dispatch, in
  * the server's order, with how the desk answers ("Answer by": a private call or on the channel), each request's
  * actions, a transfer's target picker and, for the dispatcher a request is transferred to, the offer to accept
- * or decline; the day's ended requests below, folded.
+ * or decline; closing asks how it ended (CloseDialog); the day's ended requests below, folded, each with who took
+ * it, who closed it, how and its reference.
  */
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import Accordion from '@mui/material/Accordion';
@@ -20,6 +21,7 @@ import type { DispatchAnswer, DispatchRequest } from '@talkgroup/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/client.ts';
+import { CloseDialog } from './CloseDialog.tsx';
 import { QueueRow } from './QueueRow.tsx';
 import { actionsFor, type QueueAction, type QueueEntry } from './queueOrder.ts';
 import { TransferDialog } from './TransferDialog.tsx';
@@ -42,6 +44,7 @@ export function QueuePanel({ queue, selfId, dispatchesAll, onTaken }: QueuePanel
   const [answer, setAnswer] = useAnswerMode();
   const [error, setError] = useState<unknown>(null);
   const [transferring, setTransferring] = useState<DispatchRequest | null>(null);
+  const [closing, setClosing] = useState<DispatchRequest | null>(null);
   const { open, ended } = queue;
   const now = useNow(open.length > 0);
   const offer: QueueEntry | undefined = open.find(
@@ -56,8 +59,10 @@ export function QueuePanel({ queue, selfId, dispatchesAll, onTaken }: QueuePanel
     if (action === 'take')
       queue.take.mutate({ requestId, answer }, { onError, onSuccess: ({ res }) => onTaken(res, answer) });
     else if (action === 'sendBack') queue.sendBack.mutate({ requestId }, { onError });
-    else if (action === 'close') queue.close.mutate({ requestId }, { onError });
-    else {
+    else if (action === 'close') {
+      queue.close.reset();
+      setClosing(request);
+    } else {
       queue.transfer.reset();
       setTransferring(request);
     }
@@ -141,6 +146,17 @@ export function QueuePanel({ queue, selfId, dispatchesAll, onTaken }: QueuePanel
               { requestId: transferring.requestId, toUserId },
               { onSuccess: () => setTransferring(null) },
             )
+          }
+        />
+      ) : null}
+      {closing ? (
+        <CloseDialog
+          request={closing}
+          busy={queue.close.isPending}
+          error={queue.close.error}
+          onClose={() => setClosing(null)}
+          onConfirm={(how) =>
+            queue.close.mutate({ requestId: closing.requestId, ...how }, { onSuccess: () => setClosing(null) })
           }
         />
       ) : null}

@@ -1,7 +1,8 @@
 /**
  * One request of the call queue: its place, requester, channel, "Urgent", the note, the time it has waited
  * (ticking), its state and holder, and what this dispatcher may do with it, each button named by its verb and
- * the requester. A request recalled by the server (it waited too long) is marked.
+ * the requester. A request recalled by the server (it waited too long) is marked. An ended one says who took it,
+ * who closed it, how it ended, its reference and the close note (issue 58).
  */
 import CheckCircleOutlineIcon from '@mui/icons-material/CheckCircleOutlineOutlined';
 import HeadsetMicIcon from '@mui/icons-material/HeadsetMic';
@@ -67,7 +68,15 @@ export function QueueRow({ entry, now, actions, busy, onAction }: QueueRowProps)
           name: request.transferTo?.name ?? '',
         });
       default:
-        return t(`queue.state.${request.state}`);
+        return [
+          t(`queue.state.${request.state}`),
+          request.outcome ? t(`queue.outcome.${request.outcome}`) : null,
+          request.takenBy ? t('queue.takenBy', { name: request.takenBy.name }) : null,
+          request.closedBy ? t('queue.closedBy', { name: request.closedBy.name }) : null,
+          request.reference ? t('queue.reference', { reference: request.reference }) : null,
+        ]
+          .filter(Boolean)
+          .join(' · ');
     }
   })();
   const ended = request.endedAt
@@ -137,6 +146,11 @@ export function QueueRow({ entry, now, actions, busy, onAction }: QueueRowProps)
         <Typography variant="body2" sx={{ color: 'text.secondary' }}>
           {(waiting ? times : [stateText, ...times]).join(' · ')}
         </Typography>
+        {request.closeNote ? (
+          <Typography variant="body2" sx={{ overflowWrap: 'anywhere' }}>
+            {t('queue.closeNote', { note: request.closeNote })}
+          </Typography>
+        ) : null}
       </Box>
       {actions.length > 0 ? (
         <Box sx={{ display: 'flex', gap: 1, flexWrap: 'wrap' }}>
