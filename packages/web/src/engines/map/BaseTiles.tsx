@@ -11,7 +11,7 @@ import type L from 'leaflet';
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
-import { TileLayer, useMap } from 'react-leaflet';
+import { TileLayer, useMap, useMapEvents } from 'react-leaflet';
 import { type TileAt, type TileState, tileHealth } from './tileHealth.ts';
 
 /** The background when no tile loads: light, so that markers, trails and zones read as on paper. */
@@ -67,6 +67,8 @@ export function BaseTiles({ config }: { config: ClientConfig }) {
     }),
     [labelsUrl],
   );
+
+  useMapEvents({ moveend: () => tileHealth.moved(config.mapTileUrl) });
 
   useEffect(() => {
     const container = map.getContainer();

@@ -6,7 +6,9 @@
  * - `up`: the layer loads its tiles; FAILURES_BEFORE_DOWN failures in a row, with no tile loaded between, and
  *   the source is `down` (the layer is taken off, which drops its pending requests);
  * - `down`: one tile is asked again after a delay that doubles from FIRST_RETRY_MS to LAST_RETRY_MS; when it
- *   loads the source is `up` again. Coming back online (the `online` event) asks at once.
+ *   loads the source is `up` again. Coming back online (the `online` event) asks at once, and so does a move of
+ *   the map to another place (at most once a second: an extract that covers only a region may serve where the
+ *   map goes, as when it first fits its members).
  *
  * So a tile server that is off, or that answers errors, costs one request per retry instead of a view's worth
  * on each page, and the map says so (BaseTiles) instead of a blank box.
@@ -22,6 +24,8 @@ export const FIRST_RETRY_MS = 5_000;
 export const LAST_RETRY_MS = 300_000;
 /** A tile that neither loads nor fails in this time counts as failed (a server that does not answer). */
 export const PROBE_TIMEOUT_MS = 10_000;
+/** A move of the map asks again at most this often while the source is down. */
+export const MOVE_PROBE_MS = 1_000;
 
 interface Source {
   state: TileState;
@@ -29,6 +33,8 @@ interface Source {
   retryMs: number;
   timer: ReturnType<typeof setTimeout> | undefined;
   probing: boolean;
+  /** When the last probe started (ms): a move of the map asks again, at most once per MOVE_PROBE_MS. */
+  probedAt: number;
   listeners: Set<() => void>;
   /** Where the mounted maps are: a probe asks for the tile under the latest one's centre. */
   places: TileAt[];
@@ -45,6 +51,7 @@ function sourceOf(template: string): Source {
       retryMs: FIRST_RETRY_MS,
       timer: undefined,
       probing: false,
+      probedAt: 0,
       listeners: new Set(),
       places: [],
     };
@@ -76,10 +83,11 @@ function schedule(template: string, source: Source): void {
 }
 
 function probe(template: string, source: Source): void {
-  if (source.probing) return;
+  if (source.probing || source.state === 'up') return;
   const at = source.places.at(-1)?.();
   if (!at) return;
   source.probing = true;
+  source.probedAt = Date.now();
   const image = new Image();
   let settled = false;
   const settle = (loaded: boolean) => {
@@ -134,7 +142,8 @@ export const tileHealth = {
   attach(template: string, at: TileAt): () => void {
     const source = sourceOf(template);
     source.places.push(at);
-    if (source.state === 'unknown') probe(template, source);
+    // After this render's other effects: the map has fitted its members by then, when their places are known.
+    if (source.state === 'unknown') setTimeout(() => probe(template, source), 0);
     else if (source.state === 'down') schedule(template, source);
     return () => {
       source.places = source.places.filter((place) => place !== at);
@@ -143,6 +152,15 @@ export const tileHealth = {
         source.timer = undefined;
       }
     };
+  },
+
+  /** The map moved: a source that is down asks for the tile of the new place, if it has not asked just now. */
+  moved(template: string): void {
+    const source = sourceOf(template);
+    if (source.state !== 'down' || source.probing || Date.now() - source.probedAt < MOVE_PROBE_MS) return;
+    clearTimeout(source.timer);
+    source.timer = undefined;
+    probe(template, source);
   },
 
   /** A tile of the layer loaded: the source answers. */
