@@ -3,7 +3,8 @@
  * dialog, Search User, Import): title, content, the dialog's own message at the top, and the actions row.
  *
  *   open, title, onClose      closing is refused while `busy` (a request is on its way)
- *   onSubmit                  when given, content and actions are one <form noValidate>: Enter submits
+ *   onSubmit                  when given, content and actions are one <form noValidate>: Enter submits; the
+ *                             content scrolls and the actions stay in view, as without a form
  *   notice                    shown first in the content (DialogAlert), where the eye and screen readers are
  *   actions                   the buttons; <SubmitButton> and <CancelButton> below are the usual pair
  *   maxWidth, phoneFullScreen full screen below 600 px unless phoneFullScreen is false
@@ -74,7 +75,13 @@ export function FormDialog({
       fullScreen={phoneFullScreen && phone}
     >
       {onSubmit ? (
-        <form onSubmit={onSubmit} noValidate>
+        // A column like the dialog's paper, so that the content scrolls and the actions stay in view (issue 58:
+        // a bare form grew past the screen and took "Ajouter" below the fold).
+        <form
+          onSubmit={onSubmit}
+          noValidate
+          style={{ display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0, overflow: 'hidden' }}
+        >
           {body}
         </form>
       ) : (

@@ -22,7 +22,7 @@ import { Logo } from '../../components/Logo.tsx';
 import { PageLoader } from '../../components/PageLoader.tsx';
 import { ADD_PARAM, ShellContext, type ShellContextValue } from '../../components/shell/ShellContext.tsx';
 import { PrivateCallCenter } from '../../engines/calls/index.ts';
-import { EmergencyCenter } from '../../engines/emergency/index.ts';
+import { EmergencyCenter, SOS_BAND_HEIGHT } from '../../engines/emergency/index.ts';
 import { GeofenceAlerts } from '../../engines/tracking/index.ts';
 import { consoleColors, onDarkFocus } from '../theme.ts';
 import { AccountMenu } from './AccountMenu.tsx';
@@ -77,6 +77,8 @@ export default function ShellLayout() {
         <AppBar
           position="fixed"
           sx={{
+            // Below the SOS band when there is one: it covers none of the bar's controls (issue 58).
+            top: SOS_BAND_HEIGHT,
             // Wide: the bar spans the open sidebar. Narrow: the drawer (a modal) covers the bar.
             zIndex: (theme) => (narrow ? theme.zIndex.appBar : theme.zIndex.drawer + 1),
             bgcolor: consoleColors.navy,
@@ -121,7 +123,13 @@ export default function ShellLayout() {
           sx={{
             width: narrow ? 0 : SIDEBAR_WIDTH,
             flexShrink: 0,
-            '& .MuiDrawer-paper': { width: SIDEBAR_WIDTH, boxSizing: 'border-box', border: 0 },
+            '& .MuiDrawer-paper': {
+              width: SIDEBAR_WIDTH,
+              boxSizing: 'border-box',
+              border: 0,
+              top: SOS_BAND_HEIGHT,
+              height: `calc(100% - ${SOS_BAND_HEIGHT})`,
+            },
           }}
         >
           <Sidebar
@@ -140,6 +148,7 @@ export default function ShellLayout() {
           tabIndex={-1}
           sx={{ flex: 1, minWidth: 0, px: { xs: 2, sm: 3, lg: 4 }, pb: 4, outline: 'none' }}
         >
+          <Box aria-hidden sx={{ height: SOS_BAND_HEIGHT }} />
           <Toolbar sx={{ minHeight: { xs: 64 }, mb: { xs: 2, sm: 3 } }} />
           <Suspense fallback={<PageLoader />}>
             <Outlet />

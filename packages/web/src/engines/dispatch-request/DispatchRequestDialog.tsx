@@ -56,7 +56,11 @@ export function DispatchRequestDialog({
       fullWidth
       slotProps={{ transition: { onExited: reset } }}
     >
-      <form onSubmit={submit}>
+      {/* A column, so that the content scrolls and the actions stay in view (issue 58). */}
+      <form
+        onSubmit={submit}
+        style={{ display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0, overflow: 'hidden' }}
+      >
         <DialogTitle id={titleId}>{t('dialog.title')}</DialogTitle>
         <DialogContent sx={{ display: 'flex', flexDirection: 'column', gap: 1.5 }}>
           <Typography variant="body2" sx={{ color: 'text.secondary' }}>

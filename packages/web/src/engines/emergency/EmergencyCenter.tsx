@@ -3,7 +3,7 @@
  * when, where), a siren until they are taken or it is silenced, each position on a map, "take the alert" and
  * "close the alert" (with its outcome, issue 50). Alerts taken meanwhile say by whom, and can be closed from
  * there; closed ones say by whom and how they turned out. Impossible to miss: a red band fixed at the top, an
- * assertive live region.
+ * assertive live region; the page moves down by its height (SOS_BAND_HEIGHT) rather than hide under it.
  */
 import Alert from '@mui/material/Alert';
 import AlertTitle from '@mui/material/AlertTitle';
@@ -31,6 +31,27 @@ function PositionText({ alert }: { alert: EmergencyAlert }) {
   );
 }
 
+/**
+ * The band's height as `--sos-band-height` on the page's root (0 without alerts): the shells move their top bar
+ * and content down by it, so that the band covers none of their controls (issue 58).
+ */
+export const SOS_BAND_HEIGHT = 'var(--sos-band-height, 0px)';
+
+function useBandHeight() {
+  const [element, setElement] = useState<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!element || typeof ResizeObserver === 'undefined') return;
+    const root = document.documentElement;
+    const observer = new ResizeObserver(() => root.style.setProperty('--sos-band-height', `${element.offsetHeight}px`));
+    observer.observe(element);
+    return () => {
+      observer.disconnect();
+      root.style.removeProperty('--sos-band-height');
+    };
+  }, [element]);
+  return setElement;
+}
+
 export function EmergencyCenter() {
   const { t } = useTranslation('emergency');
   const { open, taken, acknowledge, dismissTaken } = useEmergencyAlerts();
@@ -44,9 +65,11 @@ export function EmergencyCenter() {
     else stopAlarm();
   }, [sounding]);
   useEffect(() => stopAlarm, []);
+  const band = useBandHeight();
 
   return (
     <Box
+      ref={band}
       component="section"
       aria-label={t('banner.region')}
       sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 1600, pointerEvents: 'none' }}

@@ -2,6 +2,6 @@
 
 export { ChannelAlertList, useChannelAlerts } from './ChannelAlerts.tsx';
 export { CloseAlertButton, useClosedSentence } from './CloseAlert.tsx';
-export { EmergencyCenter } from './EmergencyCenter.tsx';
+export { EmergencyCenter, SOS_BAND_HEIGHT } from './EmergencyCenter.tsx';
 export { SosButton } from './SosButton.tsx';
 export { useEmergencyAlerts } from './useEmergencyAlerts.ts';

@@ -62,12 +62,16 @@ export function RoomMapSection({ members, isLoading, config, describeActivity, c
   const mapBoxRef = useRef<HTMLDivElement | null>(null);
   const [unknown, setUnknown] = useState<string | null>(null);
   const narrow = !useMediaQuery(`(min-width:${WIDE_LAYOUT_MIN_WIDTH}px)`, { noSsr: true });
+  const sectionRef = useRef<HTMLElement | null>(null);
   const [mapVisible, setMapVisible] = useState(true);
 
+  // The button goes as soon as any of the section shows: over its tools ("Trace de"), it would cover them (issue 58).
   useEffect(() => {
-    const element = mapBoxRef.current;
+    const element = sectionRef.current;
     if (!element || typeof IntersectionObserver === 'undefined') return;
-    const observer = new IntersectionObserver(([entry]) => setMapVisible(entry.isIntersecting), { threshold: 0.25 });
+    const observer = new IntersectionObserver(([entry]) => setMapVisible(entry?.isIntersecting ?? true), {
+      threshold: 0,
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, []);
@@ -84,6 +88,7 @@ export function RoomMapSection({ members, isLoading, config, describeActivity, c
 
   return (
     <Paper
+      ref={sectionRef}
       component="section"
       aria-labelledby="room-map-title"
       variant="outlined"

@@ -203,7 +203,8 @@ export default function DispatchPage() {
         sx={{
           display: 'grid',
           gap: 2,
-          gridTemplateColumns: 'repeat(auto-fill, minmax(300px, 1fr))',
+          // 340 px at least: the title, an SOS and "Sélectionné" on one line (issue 58: at 300, "1. Q…").
+          gridTemplateColumns: 'repeat(auto-fill, minmax(min(340px, 100%), 1fr))',
           mb: 3,
         }}
       >

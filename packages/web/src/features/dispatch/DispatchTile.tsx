@@ -147,30 +147,20 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         onSelect={onSelect}
         onCheck={onCheck}
       />
+      {/* What matters first, never cut nor pushed below the fold (issue 58): who talks, then the talk button;
+          the members' list below scrolls inside the tile. */}
       <Typography
         role="status"
         aria-label={t('tile.talking', { channel: channel.name })}
-        sx={{ fontWeight: speaking.length ? 700 : 400, color: speaking.length ? 'success.main' : 'text.secondary' }}
+        sx={{
+          fontWeight: speaking.length ? 700 : 400,
+          color: speaking.length ? 'success.main' : 'text.secondary',
+          overflowWrap: 'anywhere',
+        }}
       >
         {speaking.length ? t('tile.talkers', { names: speaking.join(', ') }) : t('tile.quiet')}
       </Typography>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
-        <Typography variant="body2" aria-label={t('tile.connectedOf', { channel: channel.name })}>
-          {t('tile.connected', { connected: channel.connected, total: channel.usersCount })}
-        </Typography>
-        {patchedWith.length ? (
-          <Chip
-            size="small"
-            icon={<CampaignIcon />}
-            color="info"
-            label={t('tile.patchedWith', { channels: patchedWith.join(', ') })}
-          />
-        ) : null}
-      </Box>
-      <TileMembers channel={channel} statuses={statuses} gateways={gateways} />
-      <LastTransmission channel={channel} last={last} />
-      <TileVolume channel={channel} volume={volume} muted={muted} onVolume={onVolume} onMute={onMute} />
-      <Box sx={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between', gap: 1 }}>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
         <PushToTalkButton
           micOn={state.micOn}
           heldBy={state.floorHolder}
@@ -181,7 +171,15 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
           compact
           label={t('tile.talk', { channel: channel.name })}
         />
-        <Typography variant="caption" sx={{ flex: 1, color: state.floorHolder ? 'warning.dark' : 'text.secondary' }}>
+        <Typography
+          variant="caption"
+          sx={{
+            flex: 1,
+            minWidth: 0,
+            overflowWrap: 'anywhere',
+            color: state.floorHolder ? 'warning.dark' : 'text.secondary',
+          }}
+        >
           {state.micOn
             ? t('tile.onAir')
             : state.floorHolder
@@ -192,6 +190,23 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         </Typography>
         <CallMembersMenu channel={channel} />
       </Box>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography variant="body2" aria-label={t('tile.connectedOf', { channel: channel.name })}>
+          {t('tile.connected', { connected: channel.connected, total: channel.usersCount })}
+        </Typography>
+        {patchedWith.length ? (
+          <Chip
+            size="small"
+            icon={<CampaignIcon />}
+            color="info"
+            label={t('tile.patchedWith', { channels: patchedWith.join(', ') })}
+            sx={{ maxWidth: '100%', height: 'auto', '& .MuiChip-label': { whiteSpace: 'normal' } }}
+          />
+        ) : null}
+      </Box>
+      <TileMembers channel={channel} statuses={statuses} gateways={gateways} />
+      <LastTransmission channel={channel} last={last} />
+      <TileVolume channel={channel} volume={volume} muted={muted} onVolume={onVolume} onMute={onMute} />
     </Paper>
   );
 });
@@ -246,16 +261,24 @@ function TileHeader({
     <Box sx={{ display: 'flex', alignItems: 'center', gap: 1 }}>
       <Checkbox
         size="small"
+        sx={{ flexShrink: 0 }}
         checked={checked}
         onChange={(event) => onCheck(channel.id, event.target.checked)}
         slotProps={{ input: { 'aria-label': t('tile.check', { channel: channel.name }) } }}
       />
-      <Typography component="h2" variant="h6" sx={{ flex: 1, minWidth: 0, fontWeight: 700 }} noWrap>
+      {/* Wrapped, never cut: "1. Q…" beside an SOS told nobody which channel it was (issue 58). */}
+      <Typography component="h2" variant="h6" sx={{ flex: 1, minWidth: 0, fontWeight: 700, overflowWrap: 'anywhere' }}>
         {index <= 9 ? `${index}. ` : ''}
         {channel.name}
       </Typography>
       {sos ? (
-        <Chip color="error" size="small" label="SOS" aria-label={t('tile.sos', { channel: channel.name, name: sos })} />
+        <Chip
+          color="error"
+          size="small"
+          label="SOS"
+          aria-label={t('tile.sos', { channel: channel.name, name: sos })}
+          sx={{ flexShrink: 0 }}
+        />
       ) : null}
       {/* The name stays "Select {channel}" (pressed or not); the text is short so the channel's name shows. */}
       <Button

@@ -13,6 +13,7 @@ import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useOutletContext } from 'react-router';
 import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
+import { SOS_BAND_HEIGHT } from '../../engines/emergency/index.ts';
 import { ScanProvider } from './scan.tsx';
 import { useOnline } from './useOnline.ts';
 
@@ -61,6 +62,8 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
   const warning = online ? refused : t('offline');
   return (
     <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      {/* Room for the SOS band of who takes alerts: it covers none of the page (issue 58). */}
+      <Box aria-hidden sx={{ height: SOS_BAND_HEIGHT, flex: 'none' }} />
       {warning ? (
         <Alert severity="warning" square role="status" sx={{ borderRadius: 0 }}>
           {warning}

@@ -32,6 +32,7 @@ export function TalkTopBar({
         pb: 0.75,
         minHeight: 56,
         display: 'flex',
+        flexWrap: 'wrap',
         alignItems: 'center',
         gap: 0.5,
         '& .Mui-focusVisible, & :focus-visible': { outlineColor: '#f2a541' },
@@ -48,10 +49,17 @@ export function TalkTopBar({
           <ArrowBackIcon />
         </IconButton>
       ) : null}
+      {/* The title is never cut (issue 58: "Ta…" at 390 px): it wraps, and the status and menu go to a line below. */}
       <Typography
         component="h1"
-        noWrap
-        sx={{ fontWeight: 700, fontSize: '1.2rem', flex: 1, minWidth: 0, pl: back ? 0 : 1 }}
+        sx={{
+          fontWeight: 700,
+          fontSize: '1.2rem',
+          flex: '1 0 auto',
+          maxWidth: '100%',
+          overflowWrap: 'anywhere',
+          pl: back ? 0 : 1,
+        }}
       >
         {title}
       </Typography>
