@@ -107,6 +107,7 @@ export const USER_SORT_FIELDS = [
   'mapRight',
   'createdAt',
   'lastActivity',
+  'role',
 ] as const;
 export type UserSortField = (typeof USER_SORT_FIELDS)[number];
 

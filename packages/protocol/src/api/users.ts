@@ -25,6 +25,8 @@ export const GetUsersPage = call(ok({ res: z.object({ users: z.array(UserSchema)
     direction: z.enum(['asc', 'desc']).default('desc'),
     /** Issue 49: only the users with this status; null, those without one. */
     statusId: Id.nullable().optional(),
+    /** Issue 58: only the users of this role. */
+    role: RoleSchema.optional(),
   }),
 );
 /** New (issue 18): the ids of every user a search keeps (all users without one), for "select all" of a paged table. */
@@ -37,6 +39,8 @@ export const GetUserIds = call(ok({ res: z.array(z.number()) }))(
     channelId: Id.optional(),
     /** Issue 49: only the users with this status; null, those without one. */
     statusId: Id.nullable().optional(),
+    /** Issue 58: only the users of this role. */
+    role: RoleSchema.optional(),
   }),
 );
 export const GetListUsersToExport = call(ok({ res: z.array(UserExportRowSchema) }))(

@@ -4,7 +4,7 @@
  * users with getAllUsers' fields. A page reads its rows and their lists only (db/batch.ts slices), plus one
  * count; sorting by last activity reads each user's latest activity through activities_user_time.
  */
-import type { UserSortField } from '@talkgroup/protocol';
+import type { Role, UserSortField } from '@talkgroup/protocol';
 import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
 import type { Database, Db } from '../db/schema.ts';
 import { containsPattern } from '../db/search-text.ts';
@@ -18,6 +18,8 @@ export interface UsersPageRequest {
   direction: 'asc' | 'desc';
   /** Only the users with this status; null, those without one (issue 49). */
   statusId?: number | null;
+  /** Only the users of this role (issue 58). */
+  role?: Role;
 }
 
 type UsersQuery<O> = SelectQueryBuilder<Database, 'users', O>;
@@ -33,6 +35,11 @@ function searched<O>(query: UsersQuery<O>, search: string | undefined): UsersQue
 function withStatus<O>(query: UsersQuery<O>, statusId: number | null | undefined): UsersQuery<O> {
   if (statusId === undefined) return query;
   return statusId === null ? query.where('users.status_id', 'is', null) : query.where('users.status_id', '=', statusId);
+}
+
+/** The users of this role; every user when undefined. */
+function withRole<O>(query: UsersQuery<O>, role: Role | undefined): UsersQuery<O> {
+  return role === undefined ? query : query.where('users.role', '=', role);
 }
 
 /** The column or expression each sort reads; names compare without case (lower() folds ASCII on SQLite). */
@@ -51,6 +58,8 @@ function sortKey(sort: UserSortField) {
         return eb.ref('users.map_right');
       case 'createdAt':
         return eb.ref('users.created_at');
+      case 'role':
+        return eb.ref('users.role');
       case 'lastActivity':
         return eb
           .selectFrom('activities')
@@ -63,24 +72,32 @@ function sortKey(sort: UserSortField) {
 export function userPaging(db: Db, users: UserStore) {
   return {
     async page(request: UsersPageRequest) {
-      const { start, limit, search, sort, direction, statusId } = request;
+      const { start, limit, search, sort, direction, statusId, role } = request;
       const [rows, count] = await Promise.all([
-        withStatus(searched(db.selectFrom('users').selectAll('users'), search), statusId)
+        withRole(withStatus(searched(db.selectFrom('users').selectAll('users'), search), statusId), role)
           .orderBy(sortKey(sort), direction)
           .orderBy('users.id', direction)
           .limit(limit)
           .offset(start)
           .execute(),
-        withStatus(searched(db.selectFrom('users'), search), statusId)
+        withRole(withStatus(searched(db.selectFrom('users'), search), statusId), role)
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .executeTakeFirstOrThrow(),
       ]);
       return { users: await users.listed(rows), totalRecords: Number(count.n) };
     },
 
-    /** The ids a search keeps, of every user or of a channel's members, with a status or without one. */
-    async ids(search: string | undefined, channelId?: number, statusId?: number | null): Promise<number[]> {
-      const rows = await withStatus(searched(db.selectFrom('users').select('users.id'), search), statusId)
+    /** The ids a search keeps, of every user or of a channel's members, with a status or without one, of a role. */
+    async ids(
+      search: string | undefined,
+      channelId?: number,
+      statusId?: number | null,
+      role?: Role,
+    ): Promise<number[]> {
+      const rows = await withRole(
+        withStatus(searched(db.selectFrom('users').select('users.id'), search), statusId),
+        role,
+      )
         .$if(channelId !== undefined, (q) =>
           q.where((eb) =>
             eb.exists(

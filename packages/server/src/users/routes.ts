@@ -191,7 +191,7 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
   route(GetUsersPage, async ({ body }) => ({ success: true, res: await paging.page(body) }));
   route(GetUserIds, async ({ body }) => ({
     success: true,
-    res: await paging.ids(body.search, body.channelId, body.statusId),
+    res: await paging.ids(body.search, body.channelId, body.statusId, body.role),
   }));
 
   route(GetListUsersToExport, async () => ({ success: true, res: await users.exportRows() }));

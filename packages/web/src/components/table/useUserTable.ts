@@ -2,7 +2,7 @@
  * The users of a console table (the users list, a channel's member picker, the room's search): useUsers and
  * useUsersPaged from api/directory.ts, with useServerPaging's state past USERS_PAGED_ABOVE users (issue 18).
  */
-import { type BodyOf, GetUserIds, GetUsersPage, type User, type UserSortField } from '@talkgroup/protocol';
+import { type BodyOf, GetUserIds, GetUsersPage, type Role, type User, type UserSortField } from '@talkgroup/protocol';
 import { keepPreviousData, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo } from 'react';
 import { api } from '../../api/client.ts';
@@ -27,10 +27,13 @@ export function useUserTable(
   {
     enabled = true,
     statusId,
+    role,
   }: {
     enabled?: boolean;
     /** Past the threshold, only the users with this status, or without one (null): the server filters (issue 49). */
     statusId?: number | null;
+    /** Past the threshold, only the users of this role (issue 58). */
+    role?: Role;
   } = {},
 ): {
   users: User[];
@@ -52,8 +55,9 @@ export function useUserTable(
       sort: (sort && sortFields[sort.id]) || 'createdAt',
       direction: sort && !sort.desc ? 'asc' : 'desc',
       ...(statusId !== undefined ? { statusId } : {}),
+      ...(role !== undefined ? { role } : {}),
     }),
-    [sortFields, statusId],
+    [sortFields, statusId, role],
   );
   const paging = useServerPaging(kind, pageSizes, (next) =>
     queryClient.fetchQuery({
@@ -84,7 +88,11 @@ export function useUserTable(
       ...paging,
       rowCount: page.data?.res.totalRecords ?? 0,
       allIds: () =>
-        api(GetUserIds, { search, ...(statusId !== undefined ? { statusId } : {}) }).then((answer) => answer.res),
+        api(GetUserIds, {
+          search,
+          ...(statusId !== undefined ? { statusId } : {}),
+          ...(role !== undefined ? { role } : {}),
+        }).then((answer) => answer.res),
       sortable,
     },
   };

@@ -1,7 +1,7 @@
 /**
  * The users table (spec section 2), shared by /usersList and the dashboard.
  * Props:
- *   variant  'full' (default): first name, last name, login, pseudo, status (issue 49), map access, created at,
+ *   variant  'full' (default): first name, last name, login, pseudo, role (issue 58), status (issue 49), map access, created at,
  *            last activity, edit/delete; toolbar with Add User, search, the status filter, Import, Export and
  *            'Download model'.
  *            'dashboard': Firstname, Lastname, Login, Pseudo, Action; toolbar with the search only.
@@ -38,8 +38,9 @@ import { DeleteUserConfirm } from './DeleteUserConfirm.tsx';
 import { useLiveUsers } from './directory.ts';
 import { EditUserDialog } from './EditUserDialog.tsx';
 import { ResetSecondFactorButton } from './ResetSecondFactorButton.tsx';
-import { matchesStatus, type StatusFilter, usePagedStatusFilter } from './statusFilter.ts';
+import { matchesStatus, type StatusFilter, usePagedRoleFilter, usePagedStatusFilter } from './statusFilter.ts';
 import { UserSessionsButton } from './UserSessionsButton.tsx';
+import { type RoleFilter, RoleFilterSelect } from './userRole.tsx';
 import { StatusFilterSelect, UserStatusCell } from './userStatus.tsx';
 
 export interface UsersTableProps {
@@ -65,6 +66,8 @@ interface UserRow {
   /** Its status now (issue 49), live. */
   status: MemberStatusEntry | undefined;
   statusText: string;
+  /** Its role, in the reader's language (issue 58). */
+  roleText: string;
   user: User;
 }
 
@@ -77,18 +80,31 @@ const SORT_FIELDS: Partial<Record<string, UserSortField>> = {
   mapRight: 'mapRight',
   createdAt: 'createdAt',
   lastActivityAt: 'lastActivity',
+  roleText: 'role',
 };
+
+/**
+ * The full list's cells a little tighter (6 px aside, not 10) and its headers on two lines when they have two
+ * words: with the role column, the table fits a 1,216 px card (1280 px screen) (issue 58).
+ */
+const FULL_TABLE_SX = {
+  '& .MuiTableCell-root': { px: 0.75 },
+  '& .MuiTableCell-head, & .Mui-TableHeadCell-Content-Wrapper': { whiteSpace: 'normal' },
+} as const;
 
 export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   const { t, i18n } = useTranslation(['users', 'common']);
   const full = variant === 'full';
   const texts = useListTexts('users');
   const [statusFilter, setStatusFilter] = useState<StatusFilter>('all');
+  const [roleFilter, setRoleFilter] = useState<RoleFilter>('all');
   const users = useUserTable(full ? 'selection' : 'list', PAGE_SIZES, SORT_FIELDS, {
     statusId: statusFilter === 'all' ? undefined : statusFilter === 'none' ? null : statusFilter,
+    ...(roleFilter === 'all' ? {} : { role: roleFilter }),
   });
   useLiveUsers();
   usePagedStatusFilter(users.server, statusFilter);
+  usePagedRoleFilter(users.server, roleFilter);
   const { t: tActivity } = useTranslation('activity');
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<User | null>(null);
@@ -119,6 +135,7 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           disabledText: user.disabled ? t('users:access.disabled') : '',
           status,
           statusText: status ? statusLabel(status.status, language) : '',
+          roleText: t(`users:form.roles.${user.role}`),
           user,
         };
       }),
@@ -127,31 +144,50 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
   // Past USERS_PAGED_ABOVE users the server filters the pages.
   const paged = users.server !== undefined;
   const shownRows = useMemo(
-    () => (statusFilter === 'all' || paged ? rows : rows.filter((row) => matchesStatus(statusFilter, row.status))),
-    [rows, statusFilter, paged],
+    () =>
+      paged
+        ? rows
+        : rows.filter(
+            (row) => matchesStatus(statusFilter, row.status) && (roleFilter === 'all' || row.user.role === roleFilter),
+          ),
+    [rows, statusFilter, roleFilter, paged],
   );
   const searchText = useCallback(
     (row: UserRow) =>
       full
-        ? `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}\n${row.statusText}\n${row.createdText}\n${row.lastActivityText}\n${row.lastActivityDate}`
+        ? `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}\n${row.roleText}\n${row.statusText}\n${row.createdText}\n${row.lastActivityText}\n${row.lastActivityDate}`
         : `${row.firstName}\n${row.lastName}\n${row.identifier}\n${row.pseudo}`,
     [full],
   );
   const columns = useMemo<MRT_ColumnDef<UserRow>[]>(() => {
+    // The full list's columns add up to under 1,200 px (issue 58: 1,548 px in a 1,300 px card hid "Appel" and
+    // the actions): sizes are minimum widths, long words break, two-word headers wrap. Narrower, the table
+    // scrolls inside its card.
     const names: MRT_ColumnDef<UserRow>[] = [
-      { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 105 : 90 },
-      { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 115 : 100 },
-      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 200 : 160, Cell: loginCell },
-      { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 105 : 90 },
+      { accessorKey: 'firstName', header: t('users:columns.firstName'), size: full ? 80 : 90, Cell: wrappedCell },
+      { accessorKey: 'lastName', header: t('users:columns.lastName'), size: full ? 90 : 100, Cell: wrappedCell },
+      { accessorKey: 'identifier', header: t('users:columns.login'), size: full ? 128 : 160, Cell: loginCell },
+      { accessorKey: 'pseudo', header: t('users:columns.pseudo'), size: full ? 80 : 90, Cell: wrappedCell },
     ];
     if (!full) return names;
     return [
       ...names,
-      { accessorKey: 'statusText', header: t('users:columns.status'), size: 190, Cell: statusCell },
-      { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 100, Cell: mapRightCell },
-      { accessorKey: 'createdAt', header: t('users:columns.createdAt'), size: 150, Cell: createdCell },
-      { accessorKey: 'lastActivityAt', header: t('users:columns.lastActivity'), size: 220, Cell: lastActivityCell },
-      { id: 'call', header: t('users:columns.call'), size: 80, enableSorting: false, Cell: callCell },
+      { accessorKey: 'roleText', header: t('users:columns.role'), size: 112 },
+      { accessorKey: 'statusText', header: t('users:columns.status'), size: 118, Cell: statusCell },
+      { accessorKey: 'mapRight', header: t('users:columns.mapRight'), size: 70, Cell: mapRightCell },
+      {
+        accessorKey: 'createdAt',
+        header: t('users:columns.createdAt'),
+        size: 98,
+        Cell: createdCell,
+      },
+      {
+        accessorKey: 'lastActivityAt',
+        header: t('users:columns.lastActivity'),
+        size: 120,
+        Cell: lastActivityCell,
+      },
+      { id: 'call', header: t('users:columns.call'), size: 56, enableSorting: false, Cell: callCell },
     ];
   }, [t, full]);
 
@@ -165,62 +201,65 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
       full ? (
         <>
           <StatusFilterSelect value={statusFilter} onChange={setStatusFilter} />
+          <RoleFilterSelect value={roleFilter} onChange={setRoleFilter} />
           <ImportButton kind="users" />
           <ExportButton kind="users" />
           <DownloadModelButton />
         </>
       ) : null,
-    [full, statusFilter],
+    [full, statusFilter, roleFilter],
   );
 
   return (
     <>
       {full && selected.length > 0 ? <BulkUserActions userIds={selected} onDone={() => setSelected([])} /> : null}
-      <ConsoleTable<UserRow>
-        rows={shownRows}
-        columns={columns}
-        searchText={searchText}
-        query={users.query}
-        server={users.server}
-        texts={texts}
-        title={title}
-        selection={full ? { selected, onChange: setSelected, nameOf: (row) => row.name } : undefined}
-        add={add}
-        tools={tools}
-        editDelete={{
-          size: 90,
-          nameOf: (row) => row.name,
-          onEdit: (row) => setEditing(row.user),
-          onDelete: (row) => setDeleting(row.user),
-        }}
-        // The full list adds the export of a user's positions (issue 28) and the reset of its second factor
-        // (issue 38) to Edit and Delete.
-        rowActions={
-          full && texts.rowActions
-            ? {
-                header: texts.rowActions.header,
-                size: 170,
-                render: (row) => (
-                  <Box
-                    sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}
-                    onClick={(event) => event.stopPropagation()}
-                  >
-                    <EditDeleteActions
-                      editLabel={texts.rowActions?.edit(row.name) ?? ''}
-                      deleteLabel={texts.rowActions?.delete(row.name) ?? ''}
-                      onEdit={() => setEditing(row.user)}
-                      onDelete={() => setDeleting(row.user)}
-                    />
-                    <PositionExportButton target={{ userIds: [row.id], name: row.name }} />
-                    <UserSessionsButton userId={row.id} name={row.name} />
-                    <ResetSecondFactorButton userId={row.id} name={row.name} />
-                    <AccountAccessButton userId={row.id} name={row.name} disabled={row.user.disabled} />
-                  </Box>
-                ),
-              }
-            : undefined
-        }
-      />
+      <Box sx={full ? FULL_TABLE_SX : undefined}>
+        <ConsoleTable<UserRow>
+          rows={shownRows}
+          columns={columns}
+          searchText={searchText}
+          query={users.query}
+          server={users.server}
+          texts={texts}
+          title={title}
+          selection={full ? { selected, onChange: setSelected, nameOf: (row) => row.name } : undefined}
+          add={add}
+          tools={tools}
+          editDelete={{
+            size: 90,
+            nameOf: (row) => row.name,
+            onEdit: (row) => setEditing(row.user),
+            onDelete: (row) => setDeleting(row.user),
+          }}
+          // The full list adds the export of a user's positions (issue 28) and the reset of its second factor
+          // (issue 38) to Edit and Delete.
+          rowActions={
+            full && texts.rowActions
+              ? {
+                  header: texts.rowActions.header,
+                  size: 130,
+                  render: (row) => (
+                    <Box
+                      sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}
+                      onClick={(event) => event.stopPropagation()}
+                    >
+                      <EditDeleteActions
+                        editLabel={texts.rowActions?.edit(row.name) ?? ''}
+                        deleteLabel={texts.rowActions?.delete(row.name) ?? ''}
+                        onEdit={() => setEditing(row.user)}
+                        onDelete={() => setDeleting(row.user)}
+                      />
+                      <PositionExportButton target={{ userIds: [row.id], name: row.name }} />
+                      <UserSessionsButton userId={row.id} name={row.name} />
+                      <ResetSecondFactorButton userId={row.id} name={row.name} />
+                      <AccountAccessButton userId={row.id} name={row.name} disabled={row.user.disabled} />
+                    </Box>
+                  ),
+                }
+              : undefined
+          }
+        />
+      </Box>
       {full ? <AddUserDialog open={adding} onClose={() => setAdding(false)} /> : null}
       <EditUserDialog user={editing} variant={variant} onClose={() => setEditing(null)} />
       <DeleteUserConfirm user={deleting} onClose={() => setDeleting(null)} />
@@ -283,18 +322,28 @@ function LastActivity({ text, date }: { text: string; date: string }) {
 
 /** The login, and "Disabled" beside an account an administrator turned off (issue 38). */
 function loginCell({ row }: CellProps) {
-  if (!row.original.disabledText) return row.original.identifier;
+  if (!row.original.disabledText)
+    return (
+      <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+        {row.original.identifier}
+      </Box>
+    );
   return (
-    <Box component="span" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap' }}>
+    <Box
+      component="span"
+      sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, flexWrap: 'wrap', overflowWrap: 'anywhere' }}
+    >
       {row.original.identifier}
       <Chip size="small" variant="outlined" color="warning" label={row.original.disabledText} />
     </Box>
   );
 }
 const mapRightCell = ({ row }: CellProps) => <MapRightIcon granted={row.original.mapRight} />;
-const createdCell = ({ row }: CellProps) => (
-  <Box component="span" sx={{ whiteSpace: 'nowrap' }}>
-    {row.original.createdText}
+const createdCell = ({ row }: CellProps) => <Box component="span">{row.original.createdText}</Box>;
+/** A name or pseudo longer than its column breaks rather than widen the table. */
+const wrappedCell = ({ cell }: { cell: { getValue: () => unknown } }) => (
+  <Box component="span" sx={{ overflowWrap: 'anywhere' }}>
+    {String(cell.getValue() ?? '')}
   </Box>
 );
 const statusCell = ({ row }: CellProps) => (

@@ -1,4 +1,4 @@
-/** The users list's filter by status (issue 49). */
+/** The users list's filters by status (issue 49) and by role (issue 58). */
 import { GetUsersPage } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
@@ -32,4 +32,15 @@ export function usePagedStatusFilter(server: ServerTable | undefined, filter: St
   useServerEvent('memberStatusChanged', () => {
     if (server && filter !== 'all') void queryClient.invalidateQueries({ queryKey: callKey(GetUsersPage) });
   });
+}
+
+/** A list paged on the server and filtered by role (issue 58): another role starts from the first page. */
+export function usePagedRoleFilter(server: ServerTable | undefined, filter: string): void {
+  const setPagination = server?.setPagination;
+  const previous = useRef(filter);
+  useEffect(() => {
+    if (previous.current === filter) return;
+    previous.current = filter;
+    setPagination?.((pagination) => ({ ...pagination, pageIndex: 0 }));
+  }, [filter, setPagination]);
 }

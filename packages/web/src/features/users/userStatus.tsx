@@ -59,7 +59,18 @@ export function UserStatusCell({
   entry: MemberStatusEntry | undefined;
 }) {
   return (
-    <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.5, minWidth: 0 }}>
+    // The chip's words wrap and the menu goes below it rather than widen the users table (issue 58).
+    <Box
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        gap: 0.5,
+        minWidth: 0,
+        '& .MuiChip-root': { maxWidth: '100%', height: 'auto', py: 0.25 },
+        '& .MuiChip-label': { whiteSpace: 'normal' },
+      }}
+    >
       {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
       <MemberStatusButton user={user} statusId={entry?.status.id ?? null} />
     </Box>
