@@ -66,8 +66,9 @@ export const ReportSchema = z.object({
   /** The channels the report covers (the caller's, or those asked among them), by name. */
   channels: z.array(z.object({ id: z.number(), name: z.string() })),
   /**
-   * Talk time from the floor's grants (each grant from its start to its end), and from the kept takes of
-   * channels without a floor; a transmission is counted in the period it started in. Most talk first.
+   * Talk time from the floor's grants (each grant from its start to its end), and from the kept takes without a
+   * grant; each transmission once whatever its voice path (a take the media server recorded is its grant's,
+   * issue 58), counted in the period it started in. Most talk first.
    */
   talk: z.object({
     channels: z.array(TalkRowSchema.extend({ channelId: z.number(), channelName: z.string() })),
