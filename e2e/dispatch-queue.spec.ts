@@ -2,7 +2,9 @@
  * The call queue on /dispatch (issue 49), what only a page shows: a member asks over HTTP and the request
  * appears live on two dispatchers' pages; one takes it on the channel (its tile is added and selected), the
  * other sees who holds it; send back, close (it moves to the day's ended requests); a transfer offered to the
- * second dispatcher, accepted in its alert dialog; a take by private call shows the desk's call; the panel's
+ * second dispatcher, accepted in its alert dialog; a take by private call shows the desk's call, and rings the
+ * member's phone with "Réponse à votre demande" and its note; closing asks how it ended and "Terminées" says it
+ * with who took and closed it (issue 58); the panel's
  * heading in French, English and German. The queue's rules (the race, the timers, who sees what) are the
  * server's tests (dispatch-queue*.test.ts).
  */
@@ -120,14 +122,33 @@ test('a request appears live on two desks; one takes it on the channel, sends it
     await expect(samRow.getByRole('button', { name: 'Prendre Alex Martin' })).toBeVisible();
     expect((await theirRequest(server, alex))?.state).toBe('waiting');
     await row.getByRole('button', { name: 'Prendre Alex Martin' }).click();
+    // Closing asks how it ended (issue 58): an outcome, a note and an incident reference.
     await row.getByRole('button', { name: 'Terminer Alex Martin' }).click();
+    const closing = d.page.getByRole('dialog', { name: 'Clore la demande' });
+    const outcomes = closing.getByRole('radiogroup', {
+      name: 'Comment la demande de Alex Martin s’est-elle terminée ?',
+    });
+    await expect(outcomes.getByRole('radio', { name: 'Résolue' })).toBeChecked();
+    await expect(outcomes.getByRole('radio', { name: 'Sans suite' })).toBeVisible();
+    await outcomes.getByRole('radio', { name: 'Orientée' }).check();
+    await closing.getByRole('textbox', { name: 'Note' }).fill('Confiée aux pompiers');
+    await closing.getByRole('textbox', { name: 'Référence' }).fill('INC-2026-0042');
+    await closing.getByRole('button', { name: 'Clore', exact: true }).click();
+    await expect(closing).toBeHidden();
     await expect(row).toHaveCount(0);
     await expect(queue.getByText("Personne n'attend.")).toBeVisible();
     const ended = queue.getByRole('button', { name: "Terminées aujourd'hui (1)" });
     await ended.click();
-    await expect(queue.getByRole('list', { name: "Terminées aujourd'hui (1)" })).toContainText('Terminée');
+    // "Terminées" says how it ended, who took it, who closed it, the reference and the close note.
+    const endedRow = queue.getByRole('list', { name: "Terminées aujourd'hui (1)" }).getByRole('listitem');
+    await expect(endedRow).toContainText(
+      'Terminée · Orientée · prise par Dana Desk · close par Dana Desk · Réf. INC-2026-0042',
+    );
+    await expect(endedRow).toContainText('Note de clôture : Confiée aux pompiers');
+    await expect(endedRow).toContainText('« Palette tombée quai 3 »');
     await expect(queueOf(s.page, "File d'attente").getByText("Terminées aujourd'hui (1)")).toBeVisible();
-    expect((await theirRequest(server, alex))?.state).toBe('closed');
+    const closed = (await server.call('/user/api/listDispatchCalls', {}, alex.token)).body.res[0];
+    expect(closed).toMatchObject({ state: 'closed', outcome: 'referred', reference: 'INC-2026-0042' });
   } finally {
     phone.disconnect();
     await d.close();
@@ -190,5 +211,43 @@ test('a request taken by private call rings from the desk; a transfer is offered
     phone.disconnect();
     await d.close();
     await s.close();
+  }
+});
+
+test('a request taken by private call rings the member’s phone with "Réponse à votre demande" and its note (fr)', async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const quai = await seed.channel(unique('Quai'));
+  const dana = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+  const alex = await seed.member({ firstName: 'Alex', lastName: 'Martin' });
+  await seed.addToChannel(quai.id, [dana.id, alex.id]);
+
+  const d = await openAs(browser, server.baseURL, dana, { language: 'fr' });
+  const a = await openAs(browser, server.baseURL, alex, { language: 'fr', viewport: { width: 390, height: 844 } });
+  try {
+    await a.page.goto(`/talk/${quai.id}`);
+    await expect(a.page.getByRole('button', { name: 'Appuyer pour parler' })).toBeVisible(FIRST_PAINT);
+    await d.page.goto('/dispatch');
+    const queue = queueOf(d.page, "File d'attente");
+    await expect(queue.getByRole('heading', { name: /^File d'attente/ })).toBeVisible(FIRST_PAINT);
+
+    await server.call('/user/api/requestDispatchCall', { channelId: quai.id, note: 'Chariot en panne' }, alex.token);
+    const row = queue.getByRole('listitem').filter({ hasText: 'Alex Martin' });
+    await d.page.getByRole('button', { name: 'Appel privé', exact: true }).click();
+    await row.getByRole('button', { name: 'Prendre Alex Martin' }).click();
+
+    // The phone rings full screen, saying why: the answer to the member's own request, with its note.
+    const ring = a.page.getByRole('dialog', { name: 'Appel privé' });
+    await expect(ring).toContainText('Dana Desk vous appelle');
+    await expect(ring.getByText('Réponse à votre demande', { exact: true })).toBeVisible();
+    await expect(ring.getByText('« Chariot en panne »')).toBeVisible();
+    await expect(ring.getByRole('button', { name: 'Accepter' })).toBeVisible();
+    await ring.getByRole('button', { name: 'Refuser' }).click();
+    await expect(ring).toBeHidden();
+  } finally {
+    await d.close();
+    await a.close();
   }
 });
