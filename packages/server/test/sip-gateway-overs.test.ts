@@ -24,8 +24,12 @@ import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.t
 import { HEARD_DB, joinMedia, MEDIA_WAIT, type MediaParty, receiving, silent } from './media-world.ts';
 import { sipJanusWorld } from './sip-janus-world.ts';
 
-/** How soon after its grant an over is heard at most (the issue's bound; the bug was seconds late). */
-const HEARD_WITHIN_MS = 300;
+/**
+ * How soon after its grant an over's first packet reaches the page (the issue's bound), and how soon it is heard
+ * (a busy machine's page plays late, but the bug silenced an over for as long as the one before: seconds).
+ */
+const REACHED_WITHIN_MS = 300;
+const HEARD_WITHIN_MS = 1_000;
 /** How long each over lasts: long enough that a replayed numbering would hide the next one for as long. */
 const OVER_MS = 2_000;
 const TONES = [1000, 1500];
@@ -52,6 +56,7 @@ afterAll(async () => {
 declare global {
   interface Window {
     __onset?: number;
+    __firstPacket?: number;
   }
 }
 
@@ -89,14 +94,32 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
     return { phone, name };
   }
 
-  /** From now, the page notes when its end first hears `hz` (window.__onset, the page's clock). */
+  /**
+   * From now, the page notes when its end first receives a packet (window.__firstPacket: its receive time, from
+   * the connection's statistics; SRTP drops a replayed packet before it counts) and first hears `hz`
+   * (window.__onset), both on the page's clock.
+   */
   function watchOnset(listener: string, hz: number): Promise<void> {
     return page.page.evaluate(
-      ([end, hz, threshold]) => {
-        const analyser = window.__ends?.[end]?.analyser;
+      async ([end, hz, threshold]) => {
+        const { analyser, pc } = window.__ends?.[end] ?? {};
         const audio = window.__audio;
-        if (!analyser || !audio) throw new Error(`${end} hears nothing`);
+        if (!analyser || !audio || !pc) throw new Error(`${end} hears nothing`);
+        const received = async () => {
+          for (const report of (await pc.getStats()).values())
+            if (report.type === 'inbound-rtp')
+              return { packets: report.packetsReceived ?? 0, at: report.lastPacketReceivedTimestamp ?? 0 };
+          return { packets: 0, at: 0 };
+        };
         window.__onset = undefined;
+        window.__firstPacket = undefined;
+        const before = (await received()).packets;
+        const poll = async () => {
+          const now = await received();
+          if (now.packets > before) window.__firstPacket = now.at;
+          else setTimeout(() => void poll(), 5);
+        };
+        void poll();
         const bins = new Float32Array(analyser.frequencyBinCount);
         const at = Math.round(hz / (audio.sampleRate / analyser.fftSize));
         const timer = setInterval(() => {
@@ -113,10 +136,14 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
   }
 
   /**
-   * The gateway's over: `*`, its grant, the page hearing it (how long after the grant: returned), held OVER_MS,
-   * then `#` and the channel idle and silent again.
+   * The gateway's over: `*`, its grant, the page receiving and hearing it (how long after the grant: returned),
+   * held OVER_MS, then `#` and the channel idle and silent again.
    */
-  async function over(alice: MediaParty, radio: { phone: Baresip; name: string }, hz: number): Promise<number> {
+  async function over(
+    alice: MediaParty,
+    radio: { phone: Baresip; name: string },
+    hz: number,
+  ): Promise<{ reached: number; heard: number }> {
     await watchOnset('alice', hz);
     await radio.phone.sendDtmf('*');
     const taken = await alice.client.next('floor_taken', (claim) => claim.name === radio.name);
@@ -124,41 +151,44 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
     await expect
       .poll(() => page.page.evaluate(() => window.__onset), { ...MEDIA_WAIT, message: `${radio.name} heard` })
       .toBeGreaterThan(0);
-    const heardAfter = ((await page.page.evaluate(() => window.__onset)) ?? 0) - since;
+    const [onset, firstPacket] = await page.page.evaluate(() => [window.__onset ?? 0, window.__firstPacket ?? 0]);
     await expect.poll(() => Date.now() - since, MEDIA_WAIT).toBeGreaterThan(OVER_MS);
     await radio.phone.sendDtmf('#');
     await alice.client.next('floor_idle');
     await silent(page, 'alice', TONES);
-    return heardAfter;
+    return { reached: firstPacket - since, heard: onset - since };
   }
 
-  it('one gateway talking three times with nothing between: each over heard within 300 ms of its grant', async () => {
+  /** Every over's first packet reached the page within REACHED_WITHIN_MS of its grant, and was heard soon after. */
+  function expectInTime(overs: Array<{ reached: number; heard: number }>): void {
+    const said = overs.map(({ reached, heard }) => `reached ${reached} ms, heard ${heard} ms`).join('; ');
+    expect(
+      overs.every(({ reached, heard }) => reached <= REACHED_WITHIN_MS && heard <= HEARD_WITHIN_MS),
+      `after the grants: ${said}`,
+    ).toBe(true);
+  }
+
+  it('one gateway talking three times with nothing between: each over reaching the page within 300 ms of its grant', async () => {
     const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
       world.track(client),
     );
     const radio = await gateway(0);
-    const heard: number[] = [];
-    for (let take = 0; take < 3; take++) heard.push(await over(alice, radio, TONES[0]));
-    expect(
-      heard.every((ms) => ms <= HEARD_WITHIN_MS),
-      `heard ${heard.join(', ')} ms after the grants`,
-    ).toBe(true);
+    const overs: Array<{ reached: number; heard: number }> = [];
+    for (let take = 0; take < 3; take++) overs.push(await over(alice, radio, TONES[0]));
+    expectInTime(overs);
   });
 
-  it('two gateways, one over each in a row, twice: each heard within 300 ms of its grant', async () => {
+  it('two gateways, one over each in a row, twice: each reaching the page within 300 ms of its grant', async () => {
     const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
       world.track(client),
     );
     const radios = [await gateway(0), await gateway(1)];
-    const heard: number[] = [];
-    for (let take = 0; take < 4; take++) heard.push(await over(alice, radios[take % 2], TONES[take % 2]));
-    expect(
-      heard.every((ms) => ms <= HEARD_WITHIN_MS),
-      `heard ${heard.join(', ')} ms after the grants`,
-    ).toBe(true);
+    const overs: Array<{ reached: number; heard: number }> = [];
+    for (let take = 0; take < 4; take++) overs.push(await over(alice, radios[take % 2], TONES[take % 2]));
+    expectInTime(overs);
   });
 
-  it("a gateway's over during a patch and after it: each heard within 300 ms of its grant", async () => {
+  it("a gateway's over during a patch and after it: each reaching the page within 300 ms of its grant", async () => {
     const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
       world.track(client),
     );
@@ -170,17 +200,14 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
     );
     expect(patched.status).toBe(200);
     // The patch's mix is forwarded all along: its numbering runs on while the patch holds.
-    const heard = [await over(alice, radio, TONES[0])];
+    const overs = [await over(alice, radio, TONES[0])];
     const unpatched = await world.app.call(
       '/user/api/unpatchChannels',
       { patchId: patched.body.res.patchId },
       world.admin.token,
     );
     expect(unpatched.status).toBe(200);
-    heard.push(await over(alice, radio, TONES[0]));
-    expect(
-      heard.every((ms) => ms <= HEARD_WITHIN_MS),
-      `heard ${heard.join(', ')} ms after the grants`,
-    ).toBe(true);
+    overs.push(await over(alice, radio, TONES[0]));
+    expectInTime(overs);
   });
 });

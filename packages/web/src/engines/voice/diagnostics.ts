@@ -33,6 +33,11 @@ export interface VoiceRoomDiagnostics {
    */
   recentLevel(peerId: string): number;
   /**
+   * The peak (0..1) of the first `seconds` of a peer's last sound heard (from where it rose above `threshold`
+   * after 20 ms of quiet), or null until that much of it has played (LevelMeter.onsetPeak).
+   */
+  onsetPeak(peerId: string, threshold: number, seconds: number): number | null;
+  /**
    * The audio level (0..1) of the last RTP packets received from a peer, as the receiver reports it
    * (before the jitter buffer's playout and Web Audio): the bench's point between network and ear.
    */
@@ -179,6 +184,7 @@ export function attachDiagnostics(engine: VoiceRoom, room: string, primary = tru
     levels: () => Object.fromEntries(engine.getSnapshot().peers.map((peer) => [peer.id, meter.level(of(peer.id))])),
     recentPeak: (peerId: string) => meter.recentPeak(of(peerId)),
     recentLevel: (peerId: string) => meter.recentLevel(of(peerId)),
+    onsetPeak: (peerId: string, threshold: number, seconds: number) => meter.onsetPeak(of(peerId), threshold, seconds),
     rtpLevel: (peerId: string) => rtpLevel(engine.connectionOf(peerId)),
     waitForLevel: (peerId: string, threshold: number, timeoutMs: number, above = true) =>
       meter.waitFor(of(peerId), threshold, timeoutMs, above),

@@ -142,6 +142,21 @@ export class LevelMeter {
   }
 
   /**
+   * The peak (0..1) of the first `seconds` of the last sound in the last ~0.68 s (its onset: `lastOnset` at
+   * `threshold`), or null while that much of it has not played yet (or no onset is in the window): how loud a
+   * transmission's start came out, against its steady level (recentPeak a second later).
+   */
+  onsetPeak(id: string, threshold: number, seconds: number): number | null {
+    const entry = this.watched.get(id);
+    if (!entry || !this.context) return null;
+    entry.recent.getFloatTimeDomainData(entry.recentSamples);
+    const first = lastOnset(entry.recentSamples, threshold, this.context.sampleRate);
+    const length = Math.round(this.context.sampleRate * seconds);
+    if (first === null || first + length > entry.recentSamples.length) return null;
+    return peakOf(entry.recentSamples.subarray(first, first + length));
+  }
+
+  /**
    * Polls a peer's level until it is above (or below) `threshold`; resolves with the epoch time in
    * milliseconds of the first poll that saw it, or null after `timeoutMs`.
    */
