@@ -3,7 +3,7 @@
  * loudest stretch, which the browser tests compare voices with.
  */
 import { describe, expect, it } from 'vitest';
-import { lastOnset, loudestStretch } from './levelMeter.ts';
+import { lastOnset, loudestStretch, onsetPeakOf } from './levelMeter.ts';
 
 const RATE = 48_000;
 
@@ -50,5 +50,20 @@ describe('loudestStretch', () => {
     const samples = toneFrom(0);
     for (let i = 9_600; i < 14_400; i += 1) samples[i] *= 3;
     expect(loudestStretch(samples, STRETCH)).toBeCloseTo(0.99, 1);
+  });
+});
+
+describe('onsetPeakOf', () => {
+  it("reads the peak of a sound's first 200 ms: a loud start counts, what comes after does not", () => {
+    const samples = toneFrom(4_800);
+    for (let i = 4_800; i < 4_800 + 2_400; i += 1) samples[i] *= 3;
+    for (let i = 4_800 + 9_600 + 100; i < 4_800 + 9_700; i += 1) samples[i] = 0.9;
+    expect(onsetPeakOf(samples, 0.05, RATE, 0.2)).toBeCloseTo(0.99, 2);
+    expect(onsetPeakOf(toneFrom(4_800), 0.05, RATE, 0.2)).toBeCloseTo(0.33, 2);
+  });
+
+  it('gives nothing until 200 ms of the sound are in the window, nor without an onset', () => {
+    expect(onsetPeakOf(toneFrom(RATE / 2 - 4_800), 0.05, RATE, 0.2)).toBeNull();
+    expect(onsetPeakOf(toneFrom(0), 0.05, RATE, 0.2)).toBeNull();
   });
 });

@@ -64,6 +64,22 @@ export function lastOnset(samples: Float32Array, threshold: number, sampleRate: 
   return onset;
 }
 
+/**
+ * The peak of the first `seconds` of the last sound in `samples` (from `lastOnset`), or null when there is none
+ * or that much of it is not in `samples` yet.
+ */
+export function onsetPeakOf(
+  samples: Float32Array,
+  threshold: number,
+  sampleRate: number,
+  seconds: number,
+): number | null {
+  const first = lastOnset(samples, threshold, sampleRate);
+  const length = Math.round(sampleRate * seconds);
+  if (first === null || first + length > samples.length) return null;
+  return peakOf(samples.subarray(first, first + length));
+}
+
 export class LevelMeter {
   private context: AudioContext | null = null;
   private readonly watched = new Map<string, Watched>();
@@ -150,10 +166,7 @@ export class LevelMeter {
     const entry = this.watched.get(id);
     if (!entry || !this.context) return null;
     entry.recent.getFloatTimeDomainData(entry.recentSamples);
-    const first = lastOnset(entry.recentSamples, threshold, this.context.sampleRate);
-    const length = Math.round(this.context.sampleRate * seconds);
-    if (first === null || first + length > entry.recentSamples.length) return null;
-    return peakOf(entry.recentSamples.subarray(first, first + length));
+    return onsetPeakOf(entry.recentSamples, threshold, this.context.sampleRate, seconds);
   }
 
   /**
