@@ -86,6 +86,20 @@ describe('activity sentences', () => {
     );
   });
 
+  it('says how a dispatch request was closed, and its reference (issue 58)', async () => {
+    const closed = (dispatch: Partial<NonNullable<Activity['dispatch']>>) =>
+      activity('dispatch_close', {
+        dispatch: { requestId: 4, requester: 'Alex Martin', priority: 'normal', waitedMs: 0, ...dispatch },
+      });
+    const base = activitySentence(await translator('fr'), closed({}));
+    expect(activitySentence(await translator('fr'), closed({ outcome: 'referred', reference: 'INC-42' }))).toBe(
+      `${base} : orientée, réf. INC-42`,
+    );
+    expect(activitySentence(await translator('en'), closed({ outcome: 'no_action' }))).toBe(
+      `${activitySentence(await translator('en'), closed({}))}: no action`,
+    );
+  });
+
   it("dates the entries 'dd MMM yyyy HH:mm' in the reader's language", () => {
     const at = new Date(2025, 2, 4, 14, 5);
     expect(formatDate(at, undefined, 'fr')).toBe('04 mars 2025 14:05');
