@@ -29,9 +29,9 @@ import { sipJanusWorld } from './sip-janus-world.ts';
  * (a busy machine's page plays late, but the bug silenced an over for as long as the one before: seconds).
  */
 const REACHED_WITHIN_MS = 300;
-const HEARD_WITHIN_MS = 1_000;
+const HEARD_WITHIN_MS = 1_500;
 /** How long each over lasts: long enough that a replayed numbering would hide the next one for as long. */
-const OVER_MS = 2_000;
+const OVER_MS = 3_000;
 const TONES = [1000, 1500];
 const available = baresipAvailable();
 
@@ -159,11 +159,17 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
     return { reached: firstPacket - since, heard: onset - since };
   }
 
-  /** Every over's first packet reached the page within REACHED_WITHIN_MS of its grant, and was heard soon after. */
+  /**
+   * Every over was heard within HEARD_WITHIN_MS of its grant, and each over after the channel's first reached the
+   * page within REACHED_WITHIN_MS. (The channel's first over meets a stream nothing was sent on yet, as it did
+   * before the bug; on a machine loaded far past its cores its first packet was seen up to a second late.)
+   */
   function expectInTime(overs: Array<{ reached: number; heard: number }>): void {
     const said = overs.map(({ reached, heard }) => `reached ${reached} ms, heard ${heard} ms`).join('; ');
     expect(
-      overs.every(({ reached, heard }) => reached <= REACHED_WITHIN_MS && heard <= HEARD_WITHIN_MS),
+      overs.every(
+        ({ reached, heard }, index) => (index === 0 || reached <= REACHED_WITHIN_MS) && heard <= HEARD_WITHIN_MS,
+      ),
       `after the grants: ${said}`,
     ).toBe(true);
   }
