@@ -10,7 +10,7 @@
 import { type ConsoleScene, consoleScene, hangUp } from './console-scene.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { boxProblems, nextFrames, onScreen, uncovered } from './layout-checks.ts';
-import { openAs } from './room-support.ts';
+import { openAs, roomUrl } from './room-support.ts';
 
 const expect = baseExpect.configure({ timeout: 60_000 });
 test.describe.configure({ timeout: 300_000 });
@@ -167,5 +167,30 @@ test('/talk shows the whole brand at 390 px', async ({ browser, server, seed }) 
     expect(await onScreen(brand)).toBe(true);
   } finally {
     await phone.close();
+  }
+});
+
+test('a channel room at 1366x850 has no floating button over its controls', async ({
+  browser,
+  server,
+  admin,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const desk = await openAs(browser, server.baseURL, admin, { language: 'fr', viewport: { width: 1366, height: 850 } });
+  try {
+    const { page } = desk;
+    await page.goto(roomUrl(channel.rtcSession));
+    const trail = page.getByRole('combobox', { name: 'Trace de' });
+    await expect(trail).toBeAttached();
+    // The map is below the fold, and yet no "Carte" floats over the room (it covered the SOS button and
+    // "Trace de"): on a console's screen, the page scrolls to it.
+    await expect(page.getByRole('button', { name: 'Carte', exact: true })).toHaveCount(0);
+    await trail.scrollIntoViewIfNeeded();
+    await nextFrames(page);
+    expect(await uncovered(trail)).toBe(true);
+    await expect(page.getByRole('button', { name: 'Carte', exact: true })).toHaveCount(0);
+  } finally {
+    await desk.close();
   }
 });

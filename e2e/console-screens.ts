@@ -52,7 +52,7 @@ try {
     await page.screenshot({ path: path.join(outDir, `users-${language}-1366x850.png`) });
     await page
       .getByRole('main')
-      .getByRole('button', { name: language === 'fr' ? 'Ajouter un coéquipier' : 'Add a teammate' })
+      .getByRole('button', { name: language === 'fr' ? 'Ajouter un coéquipier' : 'Add User' })
       .click();
     await page.getByRole('dialog').waitFor();
     await page.waitForTimeout(600);

@@ -96,6 +96,9 @@ export function createConsoleTheme(localization?: Localization): Theme {
         MuiDialog: {
           styleOverrides: {
             // Phones: a 16px margin instead of 32px leaves room for two buttons side by side.
+            // Below the SOS band when there is one (EmergencyCenter's --sos-band-height): it covers no dialog's
+            // title or fields (issue 58).
+            container: { paddingTop: 'var(--sos-band-height, 0px)', boxSizing: 'border-box' },
             paper: { borderRadius: 16, '@media (max-width: 599.95px)': { margin: 16 } },
             paperFullWidth: { '@media (max-width: 599.95px)': { width: 'calc(100% - 32px)' } },
           },

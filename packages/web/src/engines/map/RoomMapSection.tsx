@@ -62,6 +62,9 @@ export function RoomMapSection({ members, isLoading, config, describeActivity, c
   const mapBoxRef = useRef<HTMLDivElement | null>(null);
   const [unknown, setUnknown] = useState<string | null>(null);
   const narrow = !useMediaQuery(`(min-width:${WIDE_LAYOUT_MIN_WIDTH}px)`, { noSsr: true });
+  // The floating "Carte" only on a phone-sized screen, where the room is one long column: on a console's screen
+  // it floated over the room's controls (the SOS button, "Trace de") (issue 58).
+  const phone = !useMediaQuery('(min-width:900px)', { noSsr: true });
   const sectionRef = useRef<HTMLElement | null>(null);
   const [mapVisible, setMapVisible] = useState(true);
 
@@ -130,7 +133,7 @@ export function RoomMapSection({ members, isLoading, config, describeActivity, c
         </Box>
       </Box>
       <UnknownLocationDialog name={unknown} onClose={() => setUnknown(null)} />
-      {narrow && !mapVisible ? (
+      {phone && !mapVisible ? (
         <Fab
           variant="extended"
           color="primary"
