@@ -25,6 +25,7 @@ const MEASURES = {
     'Heures chargées',
     'Alertes SOS',
     "File d'attente du dispatch",
+    "File d'attente par répartiteur",
     'Transmissions manquées par coéquipier',
     'Le plus de personnes connectées à la fois, par jour',
   ],
@@ -34,6 +35,7 @@ const MEASURES = {
     'Busy hours',
     'SOS alerts',
     'Dispatch queue',
+    'Dispatch queue by dispatcher',
     'Missed transmissions per member',
     'Most people connected at once, per day',
   ],
@@ -140,7 +142,17 @@ test('a dispatcher reads its channel in French and English, changes the period a
     const sos = await rowOf(page, 'Alertes SOS', channel.name);
     expect(sos.slice(0, 4)).toEqual(['2', '2', '2', '1']);
     expect(await rowOf(page, 'Alertes SOS', 'Total')).toEqual(sos);
-    expect((await rowOf(page, "File d'attente du dispatch", channel.name)).slice(0, 4)).toEqual(['1', '1', '0', '0']);
+    const queueRow = await rowOf(page, "File d'attente du dispatch", channel.name);
+    expect(queueRow.slice(0, 4)).toEqual(['1', '1', '0', '0']);
+    // One channel: its row carries every column of the total, the same figures (issue 58).
+    expect(await rowOf(page, "File d'attente du dispatch", 'Total')).toEqual(queueRow);
+    // Dora's steps: one take, nothing sent back, transferred or closed yet.
+    expect((await rowOf(page, "File d'attente par répartiteur", 'Dora Desk')).slice(0, 4)).toEqual([
+      '1',
+      '0',
+      '0',
+      '0',
+    ]);
     await expect(page.getByRole('region', { name: 'Temps de parole par canal' })).toContainText(
       'Aucune transmission sur la période.',
     );
@@ -175,6 +187,13 @@ test('a dispatcher reads its channel in French and English, changes the period a
     expect(typeof channelRow?.[5]).toBe('number');
     const queueSheet = workbook.getWorksheet("File d'attente du dispatch");
     expect(cellsOf(queueSheet, 3).slice(0, 5)).toEqual([channel.name, 1, 1, 0, 0]);
+    expect(cellsOf(workbook.getWorksheet("File d'attente par répartiteur"), 2).slice(0, 5)).toEqual([
+      'Dora Desk',
+      1,
+      0,
+      0,
+      0,
+    ]);
 
     // In English.
     await page.evaluate(() => localStorage.setItem('i18nextLng', 'en'));
