@@ -33,11 +33,16 @@ function connected(phone: Phone): Promise<void> {
   });
 }
 
-export async function consoleScene(server: TalkgroupServer, admin: Account, seed: Seed): Promise<ConsoleScene> {
-  const suffix = Math.random().toString(36).slice(2, 6);
-  const quai = await seed.channel(`Quai ${suffix}`);
-  const atelier = await seed.channel(`Atelier ${suffix}`);
-  const portail = await seed.channel(`Portail nord ${suffix}`);
+/** `suffix` tells the channels from those of other tests on the same server (the screenshots want none). */
+export async function consoleScene(
+  server: TalkgroupServer,
+  admin: Account,
+  seed: Seed,
+  suffix = ` ${Math.random().toString(36).slice(2, 6)}`,
+): Promise<ConsoleScene> {
+  const quai = await seed.channel(`Quai${suffix}`);
+  const atelier = await seed.channel(`Atelier${suffix}`);
+  const portail = await seed.channel(`Portail nord${suffix}`);
   const dana = await seed.member({ firstName: 'Dana', lastName: 'Morel', role: 'dispatcher' });
   const people: Account[] = [];
   for (const [firstName, lastName] of PEOPLE) people.push(await seed.member({ firstName, lastName }));

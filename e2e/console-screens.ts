@@ -29,7 +29,7 @@ let scene: ConsoleScene | undefined;
 try {
   const admin = await createAdmin(server);
   const seed = seedFor(server, admin);
-  scene = await consoleScene(server, admin, seed);
+  scene = await consoleScene(server, admin, seed, '');
   const { dana, quai } = scene;
   for (const language of ['fr', 'en'] as const) {
     for (const [size, viewport] of Object.entries(SIZES)) {
