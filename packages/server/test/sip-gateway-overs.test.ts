@@ -25,11 +25,13 @@ import { HEARD_DB, joinMedia, MEDIA_WAIT, type MediaParty, receiving, silent } f
 import { sipJanusWorld } from './sip-janus-world.ts';
 
 /**
- * How soon after its grant an over's first packet reaches the page (the issue's bound), and how soon it is heard
- * (a busy machine's page plays late, but the bug silenced an over for as long as the one before: seconds).
+ * How soon after its grant an over's first packet reaches the page (the issue's bound, past what the channel's
+ * first over took on this machine: a loaded machine makes every over late alike, while the bug made each over
+ * after the first late by the length of the one before), and how soon it is heard (a busy machine's page plays
+ * late, but the bug silenced an over for as long as the one before: OVER_MS).
  */
 const REACHED_WITHIN_MS = 300;
-const HEARD_WITHIN_MS = 1_500;
+const HEARD_WITHIN_MS = 2_000;
 /** How long each over lasts: long enough that a replayed numbering would hide the next one for as long. */
 const OVER_MS = 3_000;
 const TONES = [1000, 1500];
@@ -161,15 +163,15 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
 
   /**
    * Every over was heard within HEARD_WITHIN_MS of its grant, and each over after the channel's first reached the
-   * page within REACHED_WITHIN_MS. (The channel's first over meets a stream nothing was sent on yet, as it did
-   * before the bug; on a machine loaded far past its cores its first packet was seen up to a second late.)
+   * page within REACHED_WITHIN_MS (more only by what the first took). The channel's first over meets a stream
+   * nothing was sent on yet, as it did before the bug; on a machine loaded far past its cores its first packet
+   * was seen up to a second late, and the overs after it as late.
    */
   function expectInTime(overs: Array<{ reached: number; heard: number }>): void {
     const said = overs.map(({ reached, heard }) => `reached ${reached} ms, heard ${heard} ms`).join('; ');
+    const reachedBound = REACHED_WITHIN_MS + Math.max(0, overs[0].reached);
     expect(
-      overs.every(
-        ({ reached, heard }, index) => (index === 0 || reached <= REACHED_WITHIN_MS) && heard <= HEARD_WITHIN_MS,
-      ),
+      overs.every(({ reached, heard }, index) => (index === 0 || reached <= reachedBound) && heard <= HEARD_WITHIN_MS),
       `after the grants: ${said}`,
     ).toBe(true);
   }
