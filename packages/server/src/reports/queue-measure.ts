@@ -30,6 +30,8 @@ const DISPATCHER_STEPS = {
   dispatch_close: 'closed',
 } as const;
 type DispatcherStep = keyof typeof DISPATCHER_STEPS;
+/** Every type the measure counts, read at once. */
+const COUNTED_TYPES = [...new Set<string>([...STEP_TYPES, ...Object.keys(DISPATCHER_STEPS)])];
 
 type Queue = Report['queue'];
 type Outcomes = Queue['outcomes'];
@@ -44,12 +46,15 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
       .where('a.created_at', '>=', from)
       .where('a.created_at', '<', to)
       .$call(inScope(scope, 'a.channel_id'));
-  // Each channel's steps by type, a close's by its outcome too (read from its JSON for closes only).
+  // Each channel's steps by type and by whom (the dispatchers' counts come from the same read), a close's by its
+  // outcome too (read from its JSON for closes only).
   const tagged = steps()
-    .where('a.type', 'in', STEP_TYPES)
+    .where('a.type', 'in', COUNTED_TYPES)
     .select([
       'a.channel_id as channelId',
       'a.type',
+      'a.user_id as userId',
+      'a.user_display_name as userName',
       sql<string | null>`case when a.type = 'dispatch_close' then ${time.dispatchTextOf('a.detail', 'outcome')} end`.as(
         'outcome',
       ),
@@ -57,8 +62,16 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
   const counts = await db
     .selectFrom(tagged.as('s'))
     .innerJoin('channels as c', 'c.id', 's.channelId')
-    .select((eb) => ['s.channelId', 'c.name as channelName', 's.type', 's.outcome', eb.fn.countAll<number>().as('n')])
-    .groupBy(['s.channelId', 'c.name', 's.type', 's.outcome'])
+    .select((eb) => [
+      's.channelId',
+      'c.name as channelName',
+      's.type',
+      's.outcome',
+      's.userId',
+      eb.fn.max('s.userName').as('userName'),
+      eb.fn.countAll<number>().as('n'),
+    ])
+    .groupBy(['s.channelId', 'c.name', 's.type', 's.outcome', 's.userId'])
     .execute();
   const waiting = await statsOf(db, firstTakes(time, steps, from));
   const closes = () => steps().where('a.type', '=', 'dispatch_close').where('a.handled_ms', 'is not', null);
@@ -67,6 +80,8 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
   type Row = Queue['channels'][number];
   const channels = new Map<number, Row>();
   for (const row of counts) {
+    const field = STEPS[row.type as Step];
+    if (!field) continue; // a send-back or a transfer: the dispatchers' only
     const channelId = Number(row.channelId);
     const channel = channels.get(channelId) ?? {
       channelId,
@@ -81,7 +96,6 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
       waiting: waiting.get(keyOf(channelId)) ?? NO_TIMES,
       handling: handling.get(keyOf(channelId)) ?? NO_TIMES,
     };
-    const field = STEPS[row.type as Step];
     if (field !== 'takes') channel[field] += Number(row.n);
     if (row.type === 'dispatch_close' && DISPATCH_OUTCOMES.includes(row.outcome as DispatchOutcome))
       channel.outcomes[row.outcome as DispatchOutcome] += Number(row.n);
@@ -103,7 +117,7 @@ export async function queueMeasure(db: Db, time: SqlTime, scope: ReportScope): P
     waiting: waiting.get(ALL) ?? NO_TIMES,
     handling: handling.get(ALL) ?? NO_TIMES,
     channels: list.sort((a, b) => b.requests - a.requests || a.channelName.localeCompare(b.channelName)),
-    dispatchers: await dispatchers(db, steps, closes),
+    dispatchers: await dispatchers(db, counts, closes),
   };
 }
 
@@ -146,34 +160,29 @@ function stepsOf(db: Db) {
 }
 
 /**
- * Per dispatcher, its steps in the period by type (its name as it is now, or as the step kept it once its
- * account is gone) and the handling time of the requests it closed; most taken first.
+ * Per dispatcher, its steps in the period by type (from the channels' counts, by whom; its name as it is now, or
+ * as the step kept it once its account is gone) and the handling time of the requests it closed; most taken
+ * first.
  */
 async function dispatchers(
   db: Db,
-  steps: () => ReturnType<typeof stepsOf>,
+  counts: Array<{ type: string; userId: number | null; userName: unknown; n: unknown }>,
   closes: () => ReturnType<typeof stepsOf>,
 ): Promise<Queue['dispatchers']> {
-  const rows = await steps()
-    .where('a.type', 'in', Object.keys(DISPATCHER_STEPS) as DispatcherStep[])
-    .where('a.user_id', 'is not', null)
-    .leftJoin('users as u', 'u.id', 'a.user_id')
-    .select((eb) => [
-      'a.user_id as userId',
-      'a.type',
-      eb.fn.max(sql<string>`coalesce(u.display_name, a.user_display_name, '')`).as('name'),
-      eb.fn.countAll<number>().as('n'),
-    ])
-    .groupBy(['a.user_id', 'a.type'])
-    .execute();
+  const rows = counts.filter((row) => row.userId !== null && row.type in DISPATCHER_STEPS);
   if (rows.length === 0) return [];
-  const handling = await statsOf(db, closes().select([perChannel('a.user_id').as('grp'), 'a.handled_ms as d']));
+  const ids = [...new Set(rows.map((row) => Number(row.userId)))];
+  const [handling, users] = await Promise.all([
+    statsOf(db, closes().select([perChannel('a.user_id').as('grp'), 'a.handled_ms as d'])),
+    db.selectFrom('users').select(['id', 'display_name']).where('id', 'in', ids).execute(),
+  ]);
+  const nameOf = new Map(users.map((user) => [Number(user.id), user.display_name]));
   const byUser = new Map<number, Queue['dispatchers'][number]>();
   for (const row of rows) {
     const userId = Number(row.userId);
     const dispatcher = byUser.get(userId) ?? {
       userId,
-      name: String(row.name ?? ''),
+      name: nameOf.get(userId) ?? String(row.userName ?? ''),
       taken: 0,
       returned: 0,
       transferred: 0,
