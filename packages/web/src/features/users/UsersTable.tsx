@@ -17,8 +17,8 @@ import AddIcon from '@mui/icons-material/PersonAddAlt1';
 import Box from '@mui/material/Box';
 import Chip from '@mui/material/Chip';
 import Typography from '@mui/material/Typography';
-import type { Activity, User, UserSortField } from '@talkgroup/protocol';
-import { displayNameOf } from '@talkgroup/protocol';
+import type { Activity, Role, User, UserSortField } from '@talkgroup/protocol';
+import { displayNameOf, knownRole } from '@talkgroup/protocol';
 import type { MRT_ColumnDef, MRT_Row } from 'material-react-table';
 import { type ReactNode, useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -135,7 +135,8 @@ export function UsersTable({ variant = 'full', title }: UsersTableProps) {
           disabledText: user.disabled ? t('users:access.disabled') : '',
           status,
           statusText: status ? statusLabel(status.status, language) : '',
-          roleText: t(`users:form.roles.${user.role}`),
+          // A role this version does not know (a newer server's) is shown as stored.
+          roleText: knownRole(user.role) ? t(`users:form.roles.${knownRole(user.role) as Role}`) : user.role,
           user,
         };
       }),
