@@ -2,7 +2,7 @@
  * A console that keeps its shape (issue 58), checked by bounding boxes at the sizes a control room uses:
  * the dispatch console with five members in a channel (sockets, as their phones) and an SOS at 1280x720,
  * 1366x850 and 1920x1080: each tile's controls whole, inside the tile and the screen, apart, their texts
- * uncut, the members' list scrolling inside the tile, the title, state and talk button reachable (nothing
+ * uncut, the members' list scrolling inside the tile, the title, state and talk button on screen (nothing
  * fixed covers them); the page's own controls not under the SOS band. Then the users table (fits its card
  * from 1280 px, scrolls inside it below, a role column that sorts and filters), the add-user dialog's
  * actions in view at 1366x850, and the whole brand on /talk at 390 px.
@@ -64,9 +64,15 @@ test('the dispatch console keeps its shape at three sizes with five in a channel
           page.getByRole('button', { name: 'Appel général' }),
         ])
           expect(await uncovered(control), `${control} at ${viewport.width}`).toBe(true);
-        // From 1366x850 the first row's talk button is on screen from the start.
+        // At every size, the first row's title, state and talk button are on screen from the start (1280x720: what
+        // is above the tiles tightens).
         const talk = quaiTile.getByRole('button', { name: `Parler sur ${quai.name}` });
-        if (viewport.height >= 850) expect(await onScreen(talk)).toBe(true);
+        for (const control of [
+          quaiTile.getByRole('heading', { level: 2 }),
+          quaiTile.getByRole('status', { name: `${quai.name} : qui parle` }),
+          talk,
+        ])
+          expect(await onScreen(control), `${control} at ${viewport.width}x${viewport.height}`).toBe(true);
         // Scrolled to, the title, the state and the talk button are on screen together and nothing covers them.
         await talk.evaluate((element) => element.scrollIntoView({ block: 'end' }));
         await nextFrames(page);

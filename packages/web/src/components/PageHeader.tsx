@@ -13,21 +13,34 @@ export interface PageHeaderProps {
   title: string;
   subtitle?: ReactNode;
   actions?: ReactNode;
+  /** On a screen at most this high, the subtitle goes and the header tightens (a console's tiles come first). */
+  compactBelowHeight?: number;
 }
 
-export function PageHeader({ title, subtitle, actions }: PageHeaderProps) {
+export function PageHeader({ title, subtitle, actions, compactBelowHeight }: PageHeaderProps) {
   usePageTitle(title);
+  const compact = compactBelowHeight
+    ? { [`@media (max-height: ${compactBelowHeight}px)`]: { mb: 1.5, '& [data-subtitle]': { display: 'none' } } }
+    : {};
   return (
     <Box
       component="header"
-      sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', gap: 2, mb: 3, justifyContent: 'space-between' }}
+      sx={{
+        display: 'flex',
+        alignItems: 'center',
+        flexWrap: 'wrap',
+        gap: 2,
+        mb: 3,
+        justifyContent: 'space-between',
+        ...compact,
+      }}
     >
       <Box sx={{ minWidth: 0 }}>
         <Typography variant="h1" component="h1">
           {title}
         </Typography>
         {subtitle ? (
-          <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+          <Typography variant="body2" data-subtitle sx={{ color: 'text.secondary', mt: 0.5 }}>
             {subtitle}
           </Typography>
         ) : null}

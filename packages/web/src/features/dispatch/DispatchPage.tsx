@@ -43,6 +43,13 @@ import { useLastHeard } from './useLastHeard.ts';
 import { useMonitorList } from './useMonitorList.ts';
 import { useTalkers } from './useTalkers.ts';
 
+/**
+ * A screen at most this high (1280x720, a laptop's) tightens what comes above the tiles, so that a tile's title,
+ * state and talk button show without scrolling, an SOS and its band included (issue 58).
+ */
+const SHORT_SCREEN_PX = 800;
+const SHORT_SCREEN = `@media (max-height: ${SHORT_SCREEN_PX}px)`;
+
 export default function DispatchPage() {
   const { t } = useTranslation('dispatch');
   const user = useSession()?.user;
@@ -153,6 +160,7 @@ export default function DispatchPage() {
       <PageHeader
         title={t('title')}
         subtitle={t('subtitle')}
+        compactBelowHeight={SHORT_SCREEN_PX}
         actions={
           <Button variant="outlined" startIcon={<PlaylistAddCheckIcon />} onClick={() => setPicking(true)}>
             {t('monitor.open', { count: tiles.length })}
@@ -161,7 +169,16 @@ export default function DispatchPage() {
       />
       <Paper
         variant="outlined"
-        sx={{ p: 1.5, mb: 2, borderRadius: 3, display: 'flex', alignItems: 'center', gap: 3, flexWrap: 'wrap' }}
+        sx={{
+          p: 1.5,
+          mb: 2,
+          borderRadius: 3,
+          display: 'flex',
+          alignItems: 'center',
+          gap: 3,
+          flexWrap: 'wrap',
+          [SHORT_SCREEN]: { py: 1, mb: 1.5 },
+        }}
       >
         <AllCallButton socket={socket} targets={allCallTargets} engineOf={(room) => voices.current.get(room)?.engine} />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 260 }}>
@@ -192,7 +209,13 @@ export default function DispatchPage() {
         onTake={(alertId) => alerts.acknowledge.mutate({ alertId })}
       />
       {dispatches ? (
-        <QueuePanel queue={queue} selfId={self.id} dispatchesAll={may('channel.dispatch')} onTaken={onTaken} />
+        <QueuePanel
+          queue={queue}
+          selfId={self.id}
+          dispatchesAll={may('channel.dispatch')}
+          onTaken={onTaken}
+          shortScreen={SHORT_SCREEN}
+        />
       ) : null}
       {query.isSuccess && tiles.length === 0 ? (
         <Alert severity="info" sx={{ mb: 2 }}>

@@ -37,9 +37,11 @@ export interface QueuePanelProps {
   dispatchesAll: boolean;
   /** A request this desk took: a private call to follow, or a channel to select. */
   onTaken: (request: DispatchRequest, answer: DispatchAnswer) => void;
+  /** A media query for a short screen, where the panel tightens (the console's tiles come first). */
+  shortScreen?: string;
 }
 
-export function QueuePanel({ queue, selfId, dispatchesAll, onTaken }: QueuePanelProps) {
+export function QueuePanel({ queue, selfId, dispatchesAll, onTaken, shortScreen }: QueuePanelProps) {
   const { t } = useTranslation('dispatch');
   const [answer, setAnswer] = useAnswerMode();
   const [error, setError] = useState<unknown>(null);
@@ -69,8 +71,22 @@ export function QueuePanel({ queue, selfId, dispatchesAll, onTaken }: QueuePanel
   };
 
   return (
-    <Paper component="section" aria-label={t('queue.title')} variant="outlined" sx={{ p: 2, mb: 2, borderRadius: 3 }}>
-      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, flexWrap: 'wrap', mb: 1 }}>
+    <Paper
+      component="section"
+      aria-label={t('queue.title')}
+      variant="outlined"
+      sx={{ p: 2, mb: 2, borderRadius: 3, ...(shortScreen ? { [shortScreen]: { py: 1, mb: 1.5 } } : {}) }}
+    >
+      <Box
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          gap: 1.5,
+          flexWrap: 'wrap',
+          mb: 1,
+          ...(shortScreen ? { [shortScreen]: { mb: 0.5 } } : {}),
+        }}
+      >
         <Typography component="h2" variant="h6" sx={{ flex: 1, display: 'flex', alignItems: 'center', gap: 1 }}>
           {t('queue.title')}
           <Chip
@@ -100,7 +116,9 @@ export function QueuePanel({ queue, selfId, dispatchesAll, onTaken }: QueuePanel
         </Alert>
       ) : null}
       {queue.loaded && open.length === 0 ? (
-        <Typography sx={{ color: 'text.secondary', py: 1 }}>{t('queue.empty')}</Typography>
+        <Typography sx={{ color: 'text.secondary', py: 1, ...(shortScreen ? { [shortScreen]: { py: 0 } } : {}) }}>
+          {t('queue.empty')}
+        </Typography>
       ) : null}
       <List dense disablePadding aria-label={t('queue.title')}>
         {open.map((entry) => (
