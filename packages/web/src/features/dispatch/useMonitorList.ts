@@ -28,6 +28,9 @@ export function useMonitorList() {
   const [unsaved, setUnsaved] = useState<MonitorList | null>(null);
   const latest = useRef<MonitorList | null>(null);
 
+  /** The saves on their way, one after the other. */
+  const saving = useRef<Promise<unknown>>(Promise.resolve());
+
   const flush = useCallback(() => {
     clearTimeout(timer.current);
     const list = pending.current;
@@ -42,8 +45,16 @@ export function useMonitorList() {
       else void client.invalidateQueries({ queryKey: key });
       setUnsaved(null);
     };
-    save.mutate(list, { onSuccess: () => settled(true), onError: () => settled(false) });
-  }, [save.mutate, client, key]);
+    // One save at a time, in the order of the changes: two on their way at once may reach the server in either
+    // order, and the older would stay (a slider that showed 80 saved as 90, seen on a loaded CI). A promise, not
+    // mutate's callbacks: those do not run once the page is gone, and what waited would never be sent.
+    saving.current = saving.current.then(() =>
+      save.mutateAsync(list).then(
+        () => settled(true),
+        () => settled(false),
+      ),
+    );
+  }, [save.mutateAsync, client, key]);
 
   /** Shows `next` at once; saves it now, or once the changes rest (`later`). */
   const update = useCallback(
