@@ -74,7 +74,9 @@ export function EmergencyCenter() {
       aria-label={t('banner.region')}
       sx={{ position: 'fixed', top: 0, left: 0, right: 0, zIndex: 1600, pointerEvents: 'none' }}
     >
-      <div role="alert" aria-live="assertive">
+      {/* Each alert is its own assertive live region (an Alert's role): a wrapping one would hold every alert's
+          buttons, so that "Lea's alert" named all of them. */}
+      <div>
         {/* Every open alert with its sender, newest first: none hides behind a count. */}
         <Box sx={{ maxHeight: '60vh', overflowY: 'auto', pointerEvents: 'auto' }}>
           {open.map((alert, index) => (
