@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { StoredRoleSchema } from './roles.ts';
-import { VOICE_MODES } from './rules.ts';
+import { PREEMPTION_MODES, VOICE_MODES } from './rules.ts';
 
 export const ACTIVITY_TYPES = [
   'login',
@@ -197,6 +197,10 @@ export type Channel = z.output<typeof ChannelSchema>;
 /**
  * New (issue 18): a channel as the console's lists show it, with the number of its members instead of their
  * list (getChannelOverviews): at 100,000 users the members of every channel are tens of MB.
+  /** Issue 59: a press on a busy floor waits in the channel's queue; false: it is refused (busy). */
+  floorQueue: z.boolean(),
+  /** Issue 59: a higher talk priority `interrupt`s the talker, or goes first in the `queue`. */
+  preemption: z.enum(PREEMPTION_MODES),
  */
 export const ChannelOverviewSchema = ChannelSchema.omit({ users: true, talking: true }).extend({
   usersCount: z.number(),

@@ -113,8 +113,29 @@ export const MediaAnswer = z.object({ room: z.string().max(200).optional(), sdp:
 /** The floor of a channel (who may talk), asked for and given back by the room it is in. */
 export const FloorRequest = z.object({ room: z.string().max(200).optional() });
 
-/** Why the server took the floor back from its holder. */
-export type FloorRevokeReason = 'preempted' | 'timeout' | 'left' | 'revoked';
+/**
+ * Why the server took the floor back from its holder, or (`not_taken`, issue 59) from a queued socket that was
+ * offered it and did not confirm within `acceptMs`.
+ */
+export type FloorRevokeReason = 'preempted' | 'timeout' | 'left' | 'revoked' | 'not_taken';
+
+/** Leaves the channel's floor queue (issue 59): the page's Cancel. */
+export const FloorCancel = z.object({ room: z.string().max(200).optional() });
+/** A dispatcher or administrator takes someone out of a channel's floor queue (issue 59); a member's is ignored. */
+export const FloorQueueRemove = z.object({
+  room: z.string().min(1).max(200),
+  userId: z.union([z.number().int().positive(), z.string().regex(/^\d+$/).transform(Number)]),
+});
+
+/** One request waiting in a channel's floor queue (issue 59), first to be offered the floor first. */
+export interface FloorQueueEntry {
+  userId: number;
+  name: string;
+  /** The talk priority of the press (1..9; an emergency above). */
+  priority: number;
+  /** When it joined the queue (ISO time). */
+  since: string;
+}
 
 /** All call (the dispatch console): the channels (rooms) to talk in at once, each one of the socket's. */
 export const BroadcastRequest = z.object({
@@ -149,6 +170,8 @@ export interface BroadcastAnswer {
 export type FloorAnswer =
   | { granted: true; grantId: string }
   | { granted: false; holder: { userId: number; name: string } }
+  /** Issue 59: the press waits in the channel's queue, at `position` (from 1), behind the holder named. */
+  | { granted: false; queued: true; position: number; holder: { userId: number; name: string } }
   | { granted: false; reason: 'listen_only' };
 
 /**
@@ -184,8 +207,18 @@ export interface ClientToServerEvents {
   onLocationChanged: (payload: z.input<typeof LocationChanged>) => void;
   /** Press: asks for the channel's floor; the answer says whether it is given, or who holds it. */
   floor_request: (payload: z.input<typeof FloorRequest>, ack: (answer: FloorAnswer) => void) => void;
-  /** Release: gives the floor back (nothing happens if this socket does not hold it). */
+  /** Release: gives the floor back (nothing happens if this socket does not hold it). Does not leave the queue. */
   floor_release: (payload?: z.input<typeof FloorRequest>) => void;
+  /** Issue 59: leaves the channel's floor queue (or declines an offer); `success` false when it was not queued. */
+  floor_cancel: (
+    payload: z.input<typeof FloorCancel>,
+    ack?: (answer: { success: boolean; result?: string }) => void,
+  ) => void;
+  /** Issue 59: a dispatcher or administrator removes a user from a channel's floor queue. */
+  floor_queue_remove: (
+    payload: z.input<typeof FloorQueueRemove>,
+    ack?: (answer: { success: boolean; result?: string }) => void,
+  ) => void;
   /** Hear who talks in these channels (onMicStateChanged) without being in their rooms; the answer lists those allowed. */
   watch_channels: (
     payload: z.input<typeof WatchChannels>,
@@ -274,13 +307,28 @@ export interface ServerToClientEvents {
    * To the holder only: the server gave it the floor without a press (an emergency: open microphone for
    * holdMs, then floor_revoked with reason timeout).
    */
-  floor_granted: (payload: { room: string; reason: 'emergency'; holdMs: number; grantId: string }) => void;
+  floor_granted: (
+    payload:
+      | { room: string; reason: 'emergency'; holdMs: number; grantId: string }
+      /**
+       * Issue 59: to the first socket of the queue when the floor frees: an offer, confirmed by a floor_request
+       * within acceptMs (answered `granted: true` with this grantId); else floor_revoked `not_taken`.
+       */
+      | { room: string; reason: 'queue'; grantId: string; acceptMs: number },
+  ) => void;
+  /** Issue 59: to a queued socket, whenever its place in the channel's floor queue changes (from 1). */
+  floor_queue_position: (payload: { room: string; position: number }) => void;
+  /** Issue 59: to the channel's room (and those who monitor it): the floor queue now, first first. */
+  floor_queue: (payload: { room: string; queue: FloorQueueEntry[] }) => void;
   /** To every administrator and the rooms of the sender's channels: an SOS. */
   emergencyAlert: (alert: EmergencyAlert) => void;
   /** To the same: someone took the alert, or closed it with its outcome (issue 50). */
   emergencyAcknowledged: (alert: EmergencyAlert) => void;
-  /** To the holder only: the floor was taken back (its client switches its microphone off). */
-  floor_revoked: (payload: { room: string; reason: FloorRevokeReason }) => void;
+  /**
+   * To the holder only: the floor was taken back (its client switches its microphone off); `by`, for
+   * `preempted`, names who took it (issue 59).
+   */
+  floor_revoked: (payload: { room: string; reason: FloorRevokeReason; by?: { userId: number; name: string } }) => void;
   /**
    * To every socket of an instance whose link to the other instances (Redis) came back: pushes between
    * instances may have been lost meanwhile, so the client fetches what it shows again (chat after its newest

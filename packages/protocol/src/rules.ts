@@ -124,6 +124,12 @@ export const USER_IMPORT_FIELDS = ['firstName', 'lastName', 'identifier', 'pseud
 /** A channel's voice mode (issue 26): through the media server when there is one, or always peer to peer. */
 export const VOICE_MODES = ['server', 'mesh'] as const;
 export type VoiceMode = (typeof VOICE_MODES)[number];
+/**
+ * What a higher talk priority does on a busy floor (issue 59): `interrupt` takes the floor from the talker,
+ * `queue` goes first in the channel's floor queue (nobody is cut off).
+ */
+export const PREEMPTION_MODES = ['interrupt', 'queue'] as const;
+export type PreemptionMode = (typeof PREEMPTION_MODES)[number];
 
 export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal'] as const;
 /** New, optional: a user import may also have these columns (`role`: admin, dispatcher or member; blank: member). */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { call, Empty, Flag, Id, OkSchema, ok, requiredName } from '../call.ts';
 import { ChannelOverviewSchema, ChannelSchema, ImportReportSchema, UserSchema } from '../entities.ts';
-import { VOICE_MODES } from '../rules.ts';
+import { PREEMPTION_MODES, VOICE_MODES } from '../rules.ts';
 import { ImportCell } from './shared.ts';
 
 // Channels and membership
@@ -50,6 +50,10 @@ export const CreateChannel = call(ok({ res: ChannelSchema }))(
     voiceMode: z.enum(VOICE_MODES).optional(),
     /** Absent: on (every transmission is kept in the channel's voice history). */
     recording: z.boolean().optional(),
+    /** New (issue 59): absent: on (a press on a busy floor waits in the queue). */
+    floorQueue: z.boolean().optional(),
+    /** New (issue 59): `interrupt` (default) or `queue`. */
+    preemption: z.enum(PREEMPTION_MODES).optional(),
   }),
 );
 export const UpdateChannel = call(ok({ res: ChannelSchema }))(
@@ -65,6 +69,10 @@ export const UpdateChannel = call(ok({ res: ChannelSchema }))(
     voiceMode: z.enum(VOICE_MODES).optional(),
     /** Absent: unchanged. */
     recording: z.boolean().optional(),
+    /** New (issue 59): absent: unchanged. */
+    floorQueue: z.boolean().optional(),
+    /** New (issue 59): `interrupt` or `queue`; absent: unchanged. */
+    preemption: z.enum(PREEMPTION_MODES).optional(),
   }),
 );
 export const DeleteChannel = call(OkSchema)(

@@ -128,6 +128,8 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
     if (body.floorControl === false) await channels.setFloorControl(created.id, false);
     if (body.voiceMode === 'mesh') await channels.setVoiceMode(created.id, 'mesh');
     if (body.recording === false) await channels.setRecording(created.id, false);
+    if (body.floorQueue === false || body.preemption === 'queue')
+      await channels.setFloorQueue(created.id, { floorQueue: body.floorQueue, preemption: body.preemption });
     await activities.record('channel_creation', { userId: auth.userId, channelId: created.id, channelName: name });
     events.emit('channelChanged', { userIds: [] });
     const channel = await channels.one(created.id);
@@ -152,6 +154,8 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
       await channels.setVoiceMode(current.id, body.voiceMode);
     if (body.recording !== undefined && body.recording !== current.recording)
       await channels.setRecording(current.id, body.recording);
+    if (body.floorQueue !== undefined || body.preemption !== undefined)
+      await channels.setFloorQueue(current.id, { floorQueue: body.floorQueue, preemption: body.preemption });
     await activities.record('channel_update', { userId: auth.userId, channelId: current.id, channelName: name });
     events.emit('channelChanged', { userIds: await memberIdsOf(current.id) });
     const channel = await channels.one(current.id);

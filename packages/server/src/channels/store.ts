@@ -1,5 +1,12 @@
 /** Channels: rows in, the Channel shape of spec section 3 out (members, connected count, latest activity). */
-import { type Activity, type Channel, type ChannelOverview, rtcSessionOf, type VoiceMode } from '@talkgroup/protocol';
+import {
+  type Activity,
+  type Channel,
+  type ChannelOverview,
+  type PreemptionMode,
+  rtcSessionOf,
+  type VoiceMode,
+} from '@talkgroup/protocol';
 import type { Updateable } from 'kysely';
 import { toActivity } from '../activities/store.ts';
 import { inSlices } from '../db/batch.ts';
@@ -299,6 +306,13 @@ export function channelStore(db: Db) {
 
     /** Turns the channel's voice recording on or off; the summary after, or undefined when there is no such channel. */
     setRecording: (id: number, on: boolean) => update(id, { recording: on ? 1 : 0 }),
+
+    /** Issue 59: the channel's floor queue and pre-emption (absent: unchanged). */
+    setFloorQueue: (id: number, change: { floorQueue?: boolean; preemption?: PreemptionMode }) =>
+      update(id, {
+        ...(change.floorQueue === undefined ? {} : { floor_queue: change.floorQueue ? 1 : 0 }),
+        ...(change.preemption === undefined ? {} : { preemption: change.preemption }),
+      }),
 
     rename: (id: number, name: string) => update(id, { name, rtc_session: rtcSessionOf(name) }),
 

@@ -1,5 +1,5 @@
 /** A channel as the server uses it (the channel store's rows, the hidden channel of a private call). */
-import type { VoiceMode } from '@talkgroup/protocol';
+import type { PreemptionMode, VoiceMode } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { ChannelsTable } from '../db/schema.ts';
 
@@ -16,6 +16,10 @@ export interface ChannelSummary {
   voiceMode: VoiceMode;
   /** The hidden channel of a private call (issue 27): no list shows it, only its two members enter it. */
   hidden: boolean;
+  /** A press on a busy floor waits in the channel's queue (issue 59); false: it is refused. */
+  floorQueue: boolean;
+  /** What a higher talk priority does on a busy floor (issue 59). */
+  preemption: PreemptionMode;
 }
 
 export type ChannelRow = Selectable<ChannelsTable>;
@@ -30,5 +34,8 @@ export function toSummary(row: ChannelRow): ChannelSummary {
     recording: row.recording !== 0,
     voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
     hidden: row.hidden === 1,
+    // Absent before migration 0037 has run (a row read by an older query): the defaults.
+    floorQueue: row.floor_queue !== 0,
+    preemption: row.preemption === 'queue' ? 'queue' : 'interrupt',
   };
 }

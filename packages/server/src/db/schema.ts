@@ -119,6 +119,10 @@ export interface ChannelMembersTable {
   channel_id: number;
   user_id: number;
   /** 1: the member may take the channel's floor; 0: listen-only (it hears and chats). */
+  /** 1: a press on a busy floor waits in the channel's queue; 0: it is refused (migration 0037, issue 59). */
+  floor_queue: Generated<number>;
+  /** 'interrupt': a higher talk priority takes the floor; 'queue': it goes first in the queue (migration 0037). */
+  preemption: Generated<string>;
   can_talk: ColumnType<number, number | undefined, number>;
   created_at: string;
 }

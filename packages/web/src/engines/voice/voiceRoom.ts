@@ -252,7 +252,8 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     on('user_exit', this.onUserExit);
     on('onMicStateChanged', this.onMicStateChanged);
     on('floor_revoked', this.ptt.revoked);
-    on('floor_granted', this.ptt.granted);
+    // A queue's offer (issue 59) is not an emergency's open microphone: the page's queue handles it.
+    on('floor_granted', (grant) => grant.reason !== 'queue' && this.ptt.granted(grant));
     socket.on('connect', this.onConnect);
     socket.on('disconnect', this.onDisconnect);
     this.offs.push(
