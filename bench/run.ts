@@ -18,6 +18,7 @@ const BENCHES = [
   'chat-throughput',
   'geofences',
   'media',
+  'mcptt',
   'gateway',
 ];
 

@@ -36,11 +36,11 @@
  * pair at 0 and 10 listeners, 1.3x at 100; late entry under 350 ms. Never passes or fails.
  */
 import { execSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import { type Browser, chromium } from '@playwright/test';
-import { CHROMIUM_PATH, chromiumLaunchOptions } from '../../e2e/chromium.ts';
+import { chromiumLaunchOptions } from '../../e2e/chromium.ts';
 import { login, seedFor, startServer, type TalkgroupServer } from '../../e2e/fixtures.ts';
 import { fakeMicrophoneArgs } from '../../e2e/room-audio.ts';
 import { TONE_WAV } from '../../e2e/room-support.ts';
@@ -48,6 +48,7 @@ import { JANUS_REALTIME_PRIORITY, startJanus } from '../../packages/server/src/o
 import { barePress, setUpBarePair } from '../ptt-latency/bare.ts';
 import { openRoomPair, pause, SILENCE_THRESHOLD, SOUND_THRESHOLD } from '../ptt-latency/room-pair.ts';
 import { freePort } from '../server-process.ts';
+import { launchCrowdBrowser } from './crowd-browser.ts';
 import { measureJanusPairs } from './janus-pairs.ts';
 import { markJoinAndSound, waitForMarks } from './late-marks.ts';
 import { type ListenerKind, loadListeners } from './load-listeners.ts';
@@ -101,27 +102,10 @@ const janus = await startJanus({
 const throughJanus = await startServer({ JANUS_URL: janus.url, JANUS_API_SECRET: janus.secret, LOG_LEVEL: 'error' });
 const onMesh = await startServer({ LOG_LEVEL: 'error' });
 const browser = await chromium.launch(chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)));
-// The crowd stands for phones elsewhere: a browser of its own, run only when nothing else wants the CPU, so that
-// decoding a hundred streams on this machine's two cores does not starve the talker and the listener measured.
-// SCHED_IDLE, and as root without CAP_SYS_NICE (setpriv): Chromium sets its own nice values and, as root,
-// makes its audio threads real-time, which would take the crowd's decoding out of the idle class. Janus, which
-// does the fan-out, stays real-time. --crowd-beside: in the measured pair's browser, as before.
-const crowdShared = process.argv.includes('--crowd-beside');
-const crowdDir = crowdShared ? undefined : mkdtempSync(path.join(tmpdir(), 'talkgroup-crowd-'));
-const crowdBrowser = crowdDir
-  ? await chromium.launch({
-      ...chromiumLaunchOptions(['--autoplay-policy=no-user-gesture-required']),
-      executablePath: (() => {
-        const wrapper = path.join(crowdDir, 'chromium');
-        // Only root holds CAP_SYS_NICE (and only root may drop it from the bounding set).
-        const root = process.getuid?.() === 0 && existsSync('/usr/bin/setpriv');
-        const dropNice = root ? 'setpriv --bounding-set=-sys_nice --inh-caps=-sys_nice ' : '';
-        writeFileSync(wrapper, `#!/bin/sh\nexec ${dropNice}chrt --idle 0 ${JSON.stringify(CHROMIUM_PATH)} "$@"\n`);
-        chmodSync(wrapper, 0o755);
-        return wrapper;
-      })(),
-    })
-  : browser;
+// The crowd stands for phones elsewhere: a browser of its own, in the idle scheduling class (crowd-browser.ts);
+// Janus, which does the fan-out, stays real-time. --crowd-beside: in the measured pair's browser, as before.
+const crowdLaunch = await launchCrowdBrowser(browser, process.argv.includes('--crowd-beside'));
+const crowdBrowser = crowdLaunch.browser;
 
 /** A member of the room's channel, signed in: the crowd's account. */
 async function crowdToken(server: TalkgroupServer, room: Awaited<ReturnType<typeof openRoomPair>>): Promise<string> {
@@ -311,8 +295,7 @@ try {
   }
 } finally {
   await browser.close();
-  if (crowdBrowser !== browser) await crowdBrowser.close();
-  if (crowdDir) rmSync(crowdDir, { recursive: true, force: true });
+  await crowdLaunch.close();
   await throughJanus.stop();
   await onMesh.stop();
   await janus.stop();

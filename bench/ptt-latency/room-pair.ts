@@ -58,7 +58,7 @@ function adminOf(server: TalkgroupServer): Promise<Account> {
 export async function openRoomPair(
   browser: Browser,
   server: TalkgroupServer,
-  channelOptions: { recording?: boolean } = {},
+  channelOptions: { recording?: boolean; talkerScript?: () => void } = {},
 ) {
   const admin = await adminOf(server);
   const seed = seedFor(server, admin);
@@ -100,6 +100,8 @@ export async function openRoomPair(
         }
       };
     });
+    // What a bench watches in the talker's page besides (bench:mcptt: the floor's offers).
+    if (account === admin && channelOptions.talkerScript) await context.addInitScript(channelOptions.talkerScript);
     const page = await context.newPage();
     await useSession(page, account);
     await page.goto(`/groupCallView/${encodeURIComponent(channel.rtcSession)}`);
