@@ -39,6 +39,8 @@ export const ACTIVITY_TYPES = [
   'dispatch_expire',
   'status_change',
   'emergency_close',
+  'area_enter',
+  'area_exit',
 ] as const;
 export type ActivityType = (typeof ACTIVITY_TYPES)[number];
 
@@ -71,6 +73,8 @@ export const TIMELINE_ACTIVITY_TYPES = [
   'dispatch_expire',
   'status_change',
   'emergency_close',
+  'area_enter',
+  'area_exit',
 ] as const satisfies readonly ActivityType[];
 
 export const ActivitySchema = z.object({
@@ -88,7 +92,7 @@ export const ActivitySchema = z.object({
    * and its `channel` names the callee (its id is the call's hidden channel).
    */
   durationMs: z.number().optional(),
-  /** geofence_enter, geofence_exit: the zone, its name kept (absent for other types). */
+  /** geofence_enter, geofence_exit, area_enter, area_exit: the zone, its name kept (absent for other types). */
   geofence: z.object({ id: z.number().nullable(), name: z.string() }).optional(),
   /**
    * dispatch_* (issue 49): the request, its requester and priority, how long it had waited in the queue and (from
@@ -189,6 +193,12 @@ export const ChannelSchema = z.object({
    * peer to peer otherwise), or `mesh`, always peer to peer (a small team, no server in the way).
    */
   voiceMode: z.enum(VOICE_MODES),
+  /** Issue 59: a press on a busy floor waits in the channel's queue; false: it is refused (busy). */
+  floorQueue: z.boolean(),
+  /** Issue 59: a higher talk priority `interrupt`s the talker, or goes first in the `queue`. */
+  preemption: z.enum(PREEMPTION_MODES),
+  /** Issue 59: the geofence an area channel follows (who enters it with map access joins); null: none. */
+  areaGeofenceId: z.number().nullable(),
   /** Latest first; at most one entry: the latest activity of the channel. */
   userActivities: z.array(ActivitySchema),
 });
@@ -197,10 +207,6 @@ export type Channel = z.output<typeof ChannelSchema>;
 /**
  * New (issue 18): a channel as the console's lists show it, with the number of its members instead of their
  * list (getChannelOverviews): at 100,000 users the members of every channel are tens of MB.
-  /** Issue 59: a press on a busy floor waits in the channel's queue; false: it is refused (busy). */
-  floorQueue: z.boolean(),
-  /** Issue 59: a higher talk priority `interrupt`s the talker, or goes first in the `queue`. */
-  preemption: z.enum(PREEMPTION_MODES),
  */
 export const ChannelOverviewSchema = ChannelSchema.omit({ users: true, talking: true }).extend({
   usersCount: z.number(),

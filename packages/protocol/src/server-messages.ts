@@ -216,6 +216,7 @@ export const SERVER_MESSAGE_CODES = [
   'gateway_login_taken',
   'gateway_not_found',
   'gateway_call_not_found',
+  'area_geofence_unknown',
   'bad_request',
   'server_error',
 ] as const;

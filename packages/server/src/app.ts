@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activities/routes.ts';
+import { areaRoutes } from './areas/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { identityRoutes } from './auth/identity-routes.ts';
 import { oidcRoutes } from './auth/oidc-routes.ts';
@@ -144,6 +145,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   dispatchQueueRoutes(fastify, services);
   callRoutes(fastify, services);
   gatewayRoutes(fastify, services);
+  areaRoutes(fastify, services);
   const queueSweep = dispatchQueueSweep({
     store: services.dispatchRequests,
     queue: services.dispatchQueue,
@@ -159,6 +161,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     stopQueueFollow();
     await queueSweep.stop();
   });
+  // Area channels' exits (issue 59): outside or silent long enough, on whichever instance looks first.
+  services.areaChannels.start();
+  fastify.addHook('onClose', () => services.areaChannels.stop());
   // The most people connected at once, per minute (issue 50's reports).
   const samples = presenceSamples({
     db: services.db,

@@ -14,6 +14,7 @@ import {
   VOICE_MAX_BYTES_DEFAULT,
   VOICE_RETENTION_DAYS_DEFAULT,
 } from '@talkgroup/protocol';
+import { type AreaTimings, parseAreaTimings } from './areas/timings.ts';
 import { type OidcConfig, parseOidc } from './config-oidc.ts';
 import {
   ConfigError,
@@ -98,6 +99,8 @@ export interface Config {
   positionStaleMs: number;
   /** Trails: how long reported positions are kept (POSITION_RETENTION_DAYS, default 30). */
   positionRetentionMs: number;
+  /** Area channels (issue 59): AREA_EXIT_SECONDS, AREA_SILENCE_MINUTES (areas/timings.ts). */
+  areaChannels: AreaTimings;
   /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for deployments that share one Redis. */
   redisKeyPrefix: string;
   /** Voice history: how long a transmission is kept (VOICE_RETENTION_DAYS, default 30). */
@@ -341,10 +344,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     privateCallsAuditable: parseFlag('PRIVATE_CALLS_AUDITABLE', env.PRIVATE_CALLS_AUDITABLE),
     positionStaleMs: parseSeconds('POSITION_STALE_SECONDS', env.POSITION_STALE_SECONDS, 300) * 1000,
     positionRetentionMs:
-      parseDays('POSITION_RETENTION_DAYS', env.POSITION_RETENTION_DAYS, POSITION_RETENTION_DAYS_DEFAULT) *
-      24 *
-      3600 *
-      1000,
+      parseDays('POSITION_RETENTION_DAYS', env.POSITION_RETENTION_DAYS, POSITION_RETENTION_DAYS_DEFAULT) * 86_400_000,
+    areaChannels: parseAreaTimings(env),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'talkgroup:',
     voiceRetentionMs:
       parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,

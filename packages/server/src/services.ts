@@ -3,6 +3,8 @@
  * Every store is built here, once, and handed to the routes that use it: no route builds its own.
  */
 import { type ActivityStore, activityStore } from './activities/store.ts';
+import { type AreaChannels, areaChannels } from './areas/follow.ts';
+import { areaStore } from './areas/store.ts';
 import { type Auditing, auditing } from './audit/auditing.ts';
 import { type AuditStore, auditStore } from './audit/store.ts';
 import { type Transactional, transactional } from './audit/transactional.ts';
@@ -121,6 +123,8 @@ export interface Services {
   geofences: GeofenceStore;
   /** The crossing check of every reported position, with its fences cached per channel. */
   geofenceWatch: GeofenceWatch;
+  /** Area channels (issue 59): who reports a position in a channel's zone joins it, and leaves it after. */
+  areaChannels: AreaChannels;
   /** Channels whose voice the media server joins (issue 27); `active()` is what a media server must join again. */
   patches: PatchStore;
   /** One-to-one calls in hidden channels (issue 27). */
@@ -253,6 +257,14 @@ export function createServices(
     listChanges: listChangeLog(db, database.dialect),
     geofences,
     geofenceWatch: geofenceWatch({ store: geofences, positions, users, activities, events }),
+    areaChannels: areaChannels({
+      store: areaStore(db),
+      users,
+      activities,
+      events,
+      timings: config.areaChannels,
+      onError: (error, what) => onListenerError(error, what),
+    }),
     patches: patchStore(db),
     privateCalls: calls,
     dispatchRequests,

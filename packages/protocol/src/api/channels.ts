@@ -54,6 +54,8 @@ export const CreateChannel = call(ok({ res: ChannelSchema }))(
     floorQueue: z.boolean().optional(),
     /** New (issue 59): `interrupt` (default) or `queue`. */
     preemption: z.enum(PREEMPTION_MODES).optional(),
+    /** New (issue 59): the geofence the channel follows (an area channel); absent or null: none. */
+    areaGeofenceId: Id.nullable().optional(),
   }),
 );
 export const UpdateChannel = call(ok({ res: ChannelSchema }))(
@@ -73,6 +75,8 @@ export const UpdateChannel = call(ok({ res: ChannelSchema }))(
     floorQueue: z.boolean().optional(),
     /** New (issue 59): `interrupt` or `queue`; absent: unchanged. */
     preemption: z.enum(PREEMPTION_MODES).optional(),
+    /** New (issue 59): the geofence the channel follows; null: none any more; absent: unchanged. */
+    areaGeofenceId: Id.nullable().optional(),
   }),
 );
 export const DeleteChannel = call(OkSchema)(

@@ -22,9 +22,11 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityStore } from '../activities/store.ts';
+import type { AreaChannels } from '../areas/follow.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
+import type { GeofenceStore } from '../geofences/store.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
@@ -43,8 +45,12 @@ import type { ChannelStore, ChannelSummary } from './store.ts';
 export interface ChannelRoutesServices {
   access: ChannelAccess;
   activities: ActivityStore;
+  /** Area channels (issue 59): a channel's zone changed, a member added by hand. */
+  areaChannels: AreaChannels;
   channels: ChannelStore;
   events: EventBus;
+  /** The zone an area channel follows must be one (issue 59). */
+  geofences: GeofenceStore;
   /** A deleted channel's uploaded files go (messages/files.ts). */
   files: { remove(name: string): Promise<void> };
   listChanges: ListChangeLog;
@@ -117,6 +123,7 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
 
   route(CreateChannel, async ({ body, auth }) => {
     const name = body.channelName;
+    await requireZone(body.areaGeofenceId);
     if (await channels.conflicting(name)) throw conflict('channel_name_taken');
     let created: ChannelSummary;
     try {
@@ -130,6 +137,7 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
     if (body.recording === false) await channels.setRecording(created.id, false);
     if (body.floorQueue === false || body.preemption === 'queue')
       await channels.setFloorQueue(created.id, { floorQueue: body.floorQueue, preemption: body.preemption });
+    if (body.areaGeofenceId) await channels.setArea(created.id, body.areaGeofenceId);
     await activities.record('channel_creation', { userId: auth.userId, channelId: created.id, channelName: name });
     events.emit('channelChanged', { userIds: [] });
     const channel = await channels.one(created.id);
@@ -142,6 +150,7 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
     if (!current) throw notFound('channel_not_found');
     const name = body.channelName;
     if (await channels.conflicting(name, current.id)) throw conflict('channel_name_taken');
+    await requireZone(body.areaGeofenceId);
     try {
       await channels.rename(current.id, name);
     } catch (error) {
@@ -156,6 +165,12 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
       await channels.setRecording(current.id, body.recording);
     if (body.floorQueue !== undefined || body.preemption !== undefined)
       await channels.setFloorQueue(current.id, { floorQueue: body.floorQueue, preemption: body.preemption });
+    if (body.areaGeofenceId !== undefined && body.areaGeofenceId !== current.areaGeofenceId) {
+      const previous = await services.areaChannels.areaOf(current.id);
+      await channels.setArea(current.id, body.areaGeofenceId);
+      // Everyone in the old zone leaves it now; the next reports decide who is in the new one.
+      await services.areaChannels.zoneChanged(current.id, previous);
+    }
     await activities.record('channel_update', { userId: auth.userId, channelId: current.id, channelName: name });
     events.emit('channelChanged', { userIds: await memberIdsOf(current.id) });
     const channel = await channels.one(current.id);
@@ -227,6 +242,11 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
     };
   });
 
+  /** An area channel's zone (issue 59): an existing geofence, or none. */
+  const requireZone = async (geofenceId: number | null | undefined) => {
+    if (geofenceId !== null && geofenceId !== undefined && !(await services.geofences.byId(geofenceId)))
+      throw badRequest('area_geofence_unknown');
+  };
   const requireUser = async (userId: number) => {
     if (!(await users.row(userId))) throw notFound('user_not_found');
   };
@@ -241,6 +261,8 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
     await requireChannel(body.channelId);
     await requireUser(body.userId);
     await memberships.add(body.channelId, [body.userId]);
+    // Added by hand: an area channel never takes this member back (issue 59).
+    await services.areaChannels.keepByHand(body.channelId, [body.userId]);
     events.emit('membershipChanged', { userIds: [body.userId] });
     return { success: true, ...said('user_added_to_channel') };
   });

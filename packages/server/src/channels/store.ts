@@ -314,6 +314,9 @@ export function channelStore(db: Db) {
         ...(change.preemption === undefined ? {} : { preemption: change.preemption }),
       }),
 
+    /** The geofence the channel follows (issue 59; null: none); the summary after, or undefined without the channel. */
+    setArea: (id: number, geofenceId: number | null) => update(id, { area_geofence_id: geofenceId }),
+
     rename: (id: number, name: string) => update(id, { name, rtc_session: rtcSessionOf(name) }),
 
     async remove(id: number): Promise<boolean> {

@@ -14,6 +14,8 @@ export interface ChannelSummary {
   recording: boolean;
   /** Through the media server when there is one, or always peer to peer (issue 26). */
   voiceMode: VoiceMode;
+  /** The geofence an area channel follows (issue 59); null: none. */
+  areaGeofenceId: number | null;
   /** The hidden channel of a private call (issue 27): no list shows it, only its two members enter it. */
   hidden: boolean;
   /** A press on a busy floor waits in the channel's queue (issue 59); false: it is refused. */
@@ -34,6 +36,8 @@ export function toSummary(row: ChannelRow): ChannelSummary {
     recording: row.recording !== 0,
     voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
     hidden: row.hidden === 1,
+    // Absent before migration 0040 has run (a row read by an older query): none.
+    areaGeofenceId: row.area_geofence_id ?? null,
     // Absent before migration 0037 has run (a row read by an older query): the defaults.
     floorQueue: row.floor_queue !== 0,
     preemption: row.preemption === 'queue' ? 'queue' : 'interrupt',

@@ -15,6 +15,7 @@ import type {
   StatusesTable,
 } from './schema-calls.ts';
 import type { GatewayCallsTable, GatewayChannelsTable, GatewaysTable } from './schema-gateways.ts';
+import type { AreaPresenceTable, GeofenceStatesTable, GeofencesTable } from './schema-geofences.ts';
 import type {
   IdentityLinksTable,
   IdentityRequestsTable,
@@ -28,6 +29,7 @@ import type {
 
 export type * from './schema-calls.ts';
 export type * from './schema-gateways.ts';
+export type * from './schema-geofences.ts';
 export type * from './schema-sign-in.ts';
 
 export interface UsersTable {
@@ -113,6 +115,8 @@ export interface ChannelsTable {
   recording: Generated<number>;
   /** 1: the hidden channel of a private call (migration 0014), which no list shows; 0: a channel. */
   hidden: Generated<number>;
+  /** The geofence an area channel follows (migration 0040, issue 59); null: none. */
+  area_geofence_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ChannelMembersTable {
@@ -125,6 +129,8 @@ export interface ChannelMembersTable {
   preemption: Generated<string>;
   can_talk: ColumnType<number, number | undefined, number>;
   created_at: string;
+  /** 1: made by the channel's area, which takes it back (migration 0040); 0: by hand, never taken back. */
+  via_area: ColumnType<number, number | undefined, number>;
 }
 
 export interface UserSocketsTable {
@@ -169,31 +175,6 @@ export interface ActivitiesTable {
   handled_ms: Generated<number | null>;
   /** JSON: a dispatch step's request, requester, priority, transfer target; a status change's label (migration 0030). */
   detail: Generated<string | null>;
-}
-
-/**
- * A zone that alerts when a member crosses its edge (migration 0012). `shape` is the JSON of protocol's
- * GeofenceShape; without a channel it watches everyone.
- */
-export interface GeofencesTable {
-  id: Generated<number>;
-  name: string;
-  channel_id: number | null;
-  shape: string;
-  alert_on: 'enter' | 'exit' | 'both';
-  active_until: string | null;
-  created_at: string;
-  updated_at: string;
-  created_by: number | null;
-  created_by_name: string;
-}
-
-/** The side of a fence's edge last decided for a member: 1 inside, 0 outside (migration 0012). */
-export interface GeofenceStatesTable {
-  user_id: number;
-  geofence_id: number;
-  inside: number;
-  changed_at: string;
 }
 
 /** One row (id 1): how many activities there are, kept by triggers (migration 0002). */
@@ -370,6 +351,7 @@ export interface Database {
   audit_log: AuditLogTable;
   geofences: GeofencesTable;
   geofence_states: GeofenceStatesTable;
+  area_presence: AreaPresenceTable;
   monitored_channels: MonitoredChannelsTable;
   dispatch_preferences: DispatchPreferencesTable;
   channel_patches: ChannelPatchesTable;

@@ -25,6 +25,11 @@ export const VOICE_TEXTS = {
   geofence_updated: { en: 'Geofence updated', fr: 'Zone modifiée', de: 'Zone geändert' },
   geofence_deleted: { en: 'Geofence deleted', fr: 'Zone supprimée', de: 'Zone gelöscht' },
   geofence_not_found: { en: 'Geofence not found.', fr: 'Zone introuvable.', de: 'Zone nicht gefunden.' },
+  area_geofence_unknown: {
+    en: 'areaGeofenceId must be the id of an existing zone, or null.',
+    fr: 'areaGeofenceId doit être l’identifiant d’une zone existante, ou null.',
+    de: 'areaGeofenceId muss die Kennung einer bestehenden Zone sein, oder null.',
+  },
   monitor_list_saved: {
     en: 'Monitor list saved.',
     fr: 'Liste d’écoute enregistrée.',

@@ -6,6 +6,7 @@
 import type { ClientToServerEvents, ParticipationMode, Role, ServerToClientEvents } from '@talkgroup/protocol';
 import type { Server, Socket } from 'socket.io';
 import type { ActivityStore } from '../activities/store.ts';
+import type { AreaChannels } from '../areas/follow.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
@@ -24,6 +25,8 @@ import type { PresenceStore } from '../presence/store.ts';
 export interface RealtimeServices {
   access: ChannelAccess;
   activities: ActivityStore;
+  /** Area channels (issue 59): each reported position may join or keep a member in a channel's zone. */
+  areaChannels: Pick<AreaChannels, 'report'>;
   channels: ChannelStore;
   emergency: EmergencyAlerts;
   events: EventBus;

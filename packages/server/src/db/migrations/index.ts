@@ -46,6 +46,7 @@ import { migration as m0033 } from './0033_gateways.ts';
 import { migration as m0034 } from './0034_gateway_simultaneous_calls.ts';
 import { migration as m0035 } from './0035_dispatch_close_outcome.ts';
 import { migration as m0037 } from './0037_floor_queue.ts';
+import { migration as m0040 } from './0040_area_channels.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -84,10 +85,11 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0033_gateways': m0033,
   '0034_gateway_simultaneous_calls': m0034,
   '0035_dispatch_close_outcome': m0035,
+  '0037_floor_queue': m0037,
+  '0040_area_channels': m0040,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
-  '0037_floor_queue': m0037,
   return Object.fromEntries(Object.entries(MIGRATIONS).map(([name, migration]) => [name, migration(dialect)]));
 }
 

@@ -1,6 +1,7 @@
 /**
  * Positions reported by phones: every one kept, pushed to whoever may see the member on a map, then checked
- * against the geofences that watch the member (an alert for each crossing, geofences/watch.ts).
+ * against the geofences that watch the member (an alert for each crossing, geofences/watch.ts) and the zones of
+ * area channels (a member in the zone joins the channel, areas/follow.ts).
  */
 import { LocationChanged, POSITION_ACTIVITY_INTERVAL_MS } from '@talkgroup/protocol';
 import type { Concern } from '../context.ts';
@@ -30,6 +31,10 @@ export const positions: Concern = (socket, scope) => {
         channels.map((channel) => channel.id),
       )
       .catch((error: unknown) => scope.log.error({ err: error, userId }, 'geofence check failed'));
+    // Area channels (issue 59): a first position in a channel's zone makes a member of it now.
+    await services.areaChannels
+      .report(userId, position)
+      .catch((error: unknown) => scope.log.error({ err: error, userId }, 'area channel check failed'));
     // Every position is kept; the activity log gets at most one entry per interval.
     const since = new Date(Date.now() - POSITION_ACTIVITY_INTERVAL_MS);
     if (!(await services.activities.recordedSince(userId, 'position_update', since)))

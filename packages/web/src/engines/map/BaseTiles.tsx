@@ -12,7 +12,7 @@ import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { createPortal } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { TileLayer, useMap, useMapEvents } from 'react-leaflet';
-import { type TileAt, type TileState, tileHealth } from './tileHealth.ts';
+import { type TileAt, type TileState, tileHealth, tileLayerEvents } from './tileHealth.ts';
 
 /** The background when no tile loads: light, so that markers, trails and zones read as on paper. */
 const PLAIN_BACKGROUND = '#e6ebef';
@@ -53,20 +53,8 @@ export function BaseTiles({ config }: { config: ClientConfig }) {
   const base = useTileState(config.mapTileUrl, at, true);
   const labelsUrl = config.mapLabelsUrl;
   const labels = useTileState(labelsUrl, at, base === 'up');
-  const baseEvents = useMemo(
-    () => ({
-      tileload: () => tileHealth.loaded(config.mapTileUrl),
-      tileerror: () => tileHealth.failed(config.mapTileUrl),
-    }),
-    [config.mapTileUrl],
-  );
-  const labelEvents = useMemo(
-    () => ({
-      tileload: () => labelsUrl && tileHealth.loaded(labelsUrl),
-      tileerror: () => labelsUrl && tileHealth.failed(labelsUrl),
-    }),
-    [labelsUrl],
-  );
+  const baseEvents = useMemo(() => tileLayerEvents(config.mapTileUrl), [config.mapTileUrl]);
+  const labelEvents = useMemo(() => (labelsUrl ? tileLayerEvents(labelsUrl) : undefined), [labelsUrl]);
 
   useMapEvents({ moveend: () => tileHealth.moved(config.mapTileUrl) });
 

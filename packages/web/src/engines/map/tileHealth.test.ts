@@ -3,7 +3,14 @@
  * the layer's tiles counted once it is up, and a move of the map asking again at most once a second.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { FAILURES_BEFORE_DOWN, LAST_RETRY_MS, PROBE_TIMEOUT_MS, tileHealth, tileUrl } from './tileHealth.ts';
+import {
+  FAILURES_BEFORE_DOWN,
+  LAST_RETRY_MS,
+  PROBE_TIMEOUT_MS,
+  tileHealth,
+  tileLayerEvents,
+  tileUrl,
+} from './tileHealth.ts';
 
 /** The images the probes made: each answers when the test says. */
 const images: FakeImage[] = [];
@@ -109,6 +116,34 @@ describe('tileHealth', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(tileHealth.state(template)).toBe('down');
     expect(images[0].src).toBe('');
+    detach();
+  });
+
+  it('counts a layer’s tile that hangs as failed: a server that stops answering after it worked goes down', async () => {
+    const template = freshTemplate();
+    const detach = tileHealth.attach(template, here);
+    await vi.advanceTimersByTimeAsync(0);
+    answer(true);
+    const events = tileLayerEvents(template);
+    // Tiles that answer in time, or are taken off before they do, count nothing.
+    const quick = { tile: {} as HTMLElement };
+    events.tileloadstart(quick);
+    await vi.advanceTimersByTimeAsync(PROBE_TIMEOUT_MS - 1);
+    events.tileload(quick);
+    const goneBefore = { tile: {} as HTMLElement };
+    events.tileloadstart(goneBefore);
+    events.tileunload(goneBefore);
+    await vi.advanceTimersByTimeAsync(PROBE_TIMEOUT_MS * 2);
+    expect(tileHealth.state(template)).toBe('up');
+    // A whole view of tiles that never answer: down once they are overdue, and retried later.
+    for (let i = 0; i < FAILURES_BEFORE_DOWN; i += 1) events.tileloadstart({ tile: {} as HTMLElement });
+    await vi.advanceTimersByTimeAsync(PROBE_TIMEOUT_MS - 1);
+    expect(tileHealth.state(template)).toBe('up');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(tileHealth.state(template)).toBe('down');
+    const asked = images.length;
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(images.length).toBe(asked + 1);
     detach();
   });
 });

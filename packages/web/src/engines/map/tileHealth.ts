@@ -180,3 +180,41 @@ export const tileHealth = {
     schedule(template, source);
   },
 };
+
+/** What a Leaflet tile event carries (its `<img>`). */
+type TileEvent = { tile: HTMLElement };
+
+/**
+ * A tile layer's events for this source: each tile's load or failure counted, and a tile that neither loads nor
+ * fails within PROBE_TIMEOUT_MS counted as failed (a tile server that hangs after it worked: no error ever comes,
+ * and the map stayed grey without a word).
+ */
+export function tileLayerEvents(template: string) {
+  const pending = new WeakMap<HTMLElement, ReturnType<typeof setTimeout>>();
+  const settle = (event: TileEvent) => {
+    clearTimeout(pending.get(event.tile));
+    pending.delete(event.tile);
+  };
+  return {
+    tileloadstart: (event: TileEvent) => {
+      settle(event);
+      pending.set(
+        event.tile,
+        setTimeout(() => {
+          pending.delete(event.tile);
+          tileHealth.failed(template);
+        }, PROBE_TIMEOUT_MS),
+      );
+    },
+    tileload: (event: TileEvent) => {
+      settle(event);
+      tileHealth.loaded(template);
+    },
+    tileerror: (event: TileEvent) => {
+      settle(event);
+      tileHealth.failed(template);
+    },
+    // A tile taken off before it answered (the map moved on) is neither loaded nor failed.
+    tileunload: settle,
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * Area channels (issue 59): a channel that follows a zone takes in whoever, with map access, reports a position
+ * inside it, at that report (well within the 20 s the issue allows), as a member that listens and may talk; its
+ * /talk hears of it as of an administrator's edit (`membershipChanged`). A member who reports positions outside
+ * for AREA_EXIT_SECONDS (60), or nothing for AREA_SILENCE_MINUTES (15), is taken out again by the sweep, which
+ * runs on every instance every few seconds; its rows are in the database, so a restart or another instance takes
+ * the exits over, and each exit is one conditional delete (store.ts), so it happens once. A membership an
+ * administrator made is never taken back (only `via_area` ones are). Entries and exits are activities
+ * (area_enter, area_exit), which the dispatch console's tiles follow.
+ *
+ * Which side of the zone's edge a fix decides is geofences/geometry.ts's `sideOf`, as for the crossing alerts: a
+ * fix wandering on the edge within its accuracy decides nothing (it only counts as a report).
+ */
+import type { ActivityStore } from '../activities/store.ts';
+import type { EventBus } from '../events.ts';
+import { sideOf } from '../geofences/geometry.ts';
+import { isActive } from '../geofences/store.ts';
+import type { StoredPosition } from '../positions/store.ts';
+import type { UserStore } from '../users/store.ts';
+import type { AreaChannel, AreaStore, DuePresence } from './store.ts';
+import type { AreaTimings } from './timings.ts';
+
+/** How long the zones are kept in memory: another instance's change of a channel's zone shows within this. */
+const KEEP_MS = 10_000;
+
+export function areaChannels(deps: {
+  store: AreaStore;
+  users: UserStore;
+  activities: ActivityStore;
+  events: EventBus;
+  timings: AreaTimings;
+  /** A failure that must end nothing but the step (a sweep that failed). */
+  onError: (error: unknown, what: string) => void;
+  now?: () => number;
+}) {
+  const { store, users, activities, events, timings } = deps;
+  const now = deps.now ?? Date.now;
+  let cached: { areas: AreaChannel[]; until: number } | undefined;
+  let generation = 0;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let failing = false;
+
+  function forget(): void {
+    generation++;
+    cached = undefined;
+  }
+  for (const name of ['geofencesChanged', 'channelChanged', 'channelDeleted'] as const) events.on(name, forget);
+
+  async function areas(): Promise<AreaChannel[]> {
+    if (cached && cached.until > now()) return cached.areas;
+    const asked = generation;
+    const read = await store.channels();
+    if (asked === generation) cached = { areas: read, until: now() + KEEP_MS };
+    return read;
+  }
+
+  async function record(type: 'area_enter' | 'area_exit', area: AreaChannel | undefined, row: DuePresence) {
+    await activities.record(type, {
+      userId: row.userId,
+      channelId: row.channelId,
+      ...(area ? { channelName: area.channelName, geofence: { id: area.fence.id, name: area.fence.name } } : {}),
+    });
+  }
+
+  /** Ends a stay read as due: the membership the area made goes; told once, by whoever ended it. */
+  async function leave(row: DuePresence, area: AreaChannel | undefined): Promise<void> {
+    if (!(await store.leave(row))) return;
+    const parted = await store.part(row.channelId, row.userId);
+    await record('area_exit', area, row);
+    if (parted) events.emit('membershipChanged', { userIds: [row.userId] });
+  }
+
+  async function sweep(): Promise<void> {
+    const at = now();
+    const due = await store.due(
+      new Date(at - timings.exitMs).toISOString(),
+      new Date(at - timings.silenceMs).toISOString(),
+      new Date(at).toISOString(),
+    );
+    if (due.length === 0) return;
+    // The zone each channel followed, for the activity (a channel that follows none any more has none).
+    const byChannel = new Map((await store.channels()).map((area) => [area.channelId, area]));
+    for (const row of due) await leave(row, byChannel.get(row.channelId));
+  }
+
+  async function sweepNow(): Promise<void> {
+    if (running) await running;
+    running = sweep()
+      .then(() => {
+        failing = false;
+      })
+      .catch((error: unknown) => {
+        // A database outage fails every pass: said once until a pass succeeds again.
+        if (!failing) deps.onError(error, 'sweeping the area channels');
+        failing = true;
+      })
+      .finally(() => {
+        running = undefined;
+      });
+    await running;
+  }
+
+  return {
+    forget,
+    sweepNow,
+
+    /** Checks a reported position against every area channel's zone: entries now, exits by the sweep. */
+    async report(userId: number, position: StoredPosition): Promise<void> {
+      const zones = (await areas()).filter((area) => isActive(area.fence, now()));
+      if (zones.length === 0) return;
+      const user = await users.row(userId);
+      // Map access is what puts a member on the map, and in an area (issue 59); the sweep ends the stays of
+      // those who lose it.
+      if (user?.map_right !== 1 || user.disabled_at !== null) return;
+      const at = position.createdAt;
+      for (const area of zones) {
+        const side = sideOf(area.fence.shape, position);
+        if (side === 'inside' && (await store.enter(area.channelId, userId, at))) {
+          const joined = await store.join(area.channelId, userId, at);
+          await record('area_enter', area, { channelId: area.channelId, userId, lastReportAt: at, outsideSince: null });
+          if (joined) events.emit('membershipChanged', { userIds: [userId] });
+          continue;
+        }
+        await store.report(area.channelId, userId, at, side === undefined ? undefined : side === 'inside');
+      }
+    },
+
+    /** A channel's zone changed or went: everyone in the old one leaves it now (the next reports decide anew). */
+    async zoneChanged(channelId: number, previous: AreaChannel | undefined): Promise<void> {
+      forget();
+      for (const row of await store.ofChannel(channelId)) await leave(row, previous);
+    },
+
+    /** Who is in a channel's zone now (getAreaMembers). */
+    members: (channelId: number) => store.members(channelId),
+
+    /** An administrator added these members by hand: the area never takes them back. */
+    keepByHand: (channelId: number, userIds: number[]) => store.keepByHand(channelId, userIds),
+
+    /** The channel's zone as the reports see it now (undefined: it follows none). */
+    async areaOf(channelId: number): Promise<AreaChannel | undefined> {
+      return (await store.channels()).find((area) => area.channelId === channelId);
+    },
+
+    start(): void {
+      if (timer) return;
+      timer = setInterval(() => {
+        if (!running) void sweepNow();
+      }, timings.sweepMs);
+      timer.unref();
+    },
+
+    async stop(): Promise<void> {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      if (running) await running;
+    },
+  };
+}
+
+export type AreaChannels = ReturnType<typeof areaChannels>;
