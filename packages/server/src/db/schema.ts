@@ -115,6 +115,10 @@ export interface ChannelsTable {
   recording: Generated<number>;
   /** 1: the hidden channel of a private call (migration 0014), which no list shows; 0: a channel. */
   hidden: Generated<number>;
+  /** 1: a press on a busy floor waits in the channel's queue; 0: it is refused (migration 0037, issue 59). */
+  floor_queue: Generated<number>;
+  /** 'interrupt': a higher talk priority takes the floor; 'queue': it goes first in the queue (migration 0037). */
+  preemption: Generated<string>;
   /** The geofence an area channel follows (migration 0040, issue 59); null: none. */
   area_geofence_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
@@ -123,10 +127,6 @@ export interface ChannelMembersTable {
   channel_id: number;
   user_id: number;
   /** 1: the member may take the channel's floor; 0: listen-only (it hears and chats). */
-  /** 1: a press on a busy floor waits in the channel's queue; 0: it is refused (migration 0037, issue 59). */
-  floor_queue: Generated<number>;
-  /** 'interrupt': a higher talk priority takes the floor; 'queue': it goes first in the queue (migration 0037). */
-  preemption: Generated<string>;
   can_talk: ColumnType<number, number | undefined, number>;
   created_at: string;
   /** 1: made by the channel's area, which takes it back (migration 0040); 0: by hand, never taken back. */

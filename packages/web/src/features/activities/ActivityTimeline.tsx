@@ -63,6 +63,8 @@ const LOOK: Record<ActivityType, { icon: ComponentType<SvgIconProps>; tone: Tone
   voice_message: { icon: GraphicEq, tone: 'secondary' },
   geofence_enter: { icon: FenceOutlined, tone: 'info' },
   geofence_exit: { icon: FenceOutlined, tone: 'secondary' },
+  area_enter: { icon: FenceOutlined, tone: 'info' },
+  area_exit: { icon: FenceOutlined, tone: 'secondary' },
   channel_patch: { icon: HubOutlined, tone: 'primary' },
   channel_unpatch: { icon: LinkOffOutlined, tone: 'grey' },
   private_call: { icon: CallOutlined, tone: 'secondary' },
