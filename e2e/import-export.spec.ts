@@ -67,9 +67,22 @@ test.describe('spreadsheets (French)', () => {
 
     const file = await download(page, 'Exporter');
     expect(file.name).toBe('Liste_coéquipiers.xlsx');
-    expect(file.header).toEqual(['firstName', 'lastName', 'identifier', 'pseudo', 'mapRight', 'canal', 'createdAt']);
+    expect(file.header).toEqual([
+      'firstName',
+      'lastName',
+      'identifier',
+      'pseudo',
+      'mapRight',
+      'canal',
+      'role',
+      'talkPriority',
+      'createdAt',
+    ]);
     const row = file.body.find((cells) => cells[2] === member.login);
     expect(row?.slice(0, 6)).toEqual(['Théo', member.lastName, member.login, expect.any(String), true, channel.name]);
+    // A member whose talk priority nobody set: its role, and a blank priority (the role's default, issue 59).
+    expect(row?.[6]).toBe('member');
+    expect(row?.[7] ?? '').toBe('');
     const everything = JSON.stringify(file.body);
     expect(everything).not.toContain(member.password);
     expect(everything).not.toContain('scrypt$');

@@ -160,6 +160,10 @@ export const UserSchema = z.object({
   photo_url: z.string().nullable(),
   mapRight: z.boolean(),
   role: StoredRoleSchema,
+  /** Issue 59: the talk priority the user talks with, 1 (lowest) to 9: its own, or its role's default. */
+  talkPriority: z.number(),
+  /** Issue 59: true when nobody set the user's own talk priority: it is the role's and follows the role. */
+  talkPriorityFromRole: z.boolean(),
   createdAt: z.string(),
   /** Turned off by an administrator (issue 38): no sign-in opens a session. */
   disabled: z.boolean(),
@@ -295,6 +299,8 @@ export const UserExportRowSchema = z.object({
   canal: z.string(),
   /** New: the user's role, as the import's role column takes it. */
   role: StoredRoleSchema,
+  /** Issue 59: the user's own talk priority, as the import's column takes it; null (a blank cell): the role's. */
+  talkPriority: z.number().nullable(),
   createdAt: z.string(),
 });
 export type UserExportRow = z.output<typeof UserExportRowSchema>;

@@ -23,3 +23,4 @@ export * from './events.ts';
 export * from './roles.ts';
 export * from './rules.ts';
 export * from './server-messages.ts';
+export * from './talk-priority.ts';

@@ -132,8 +132,11 @@ export const PREEMPTION_MODES = ['interrupt', 'queue'] as const;
 export type PreemptionMode = (typeof PREEMPTION_MODES)[number];
 
 export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal'] as const;
-/** New, optional: a user import may also have these columns (`role`: admin, dispatcher or member; blank: member). */
-export const USER_IMPORT_OPTIONAL_COLUMNS = ['role'] as const;
+/**
+ * New, optional: a user import may also have these columns (`role`: admin, dispatcher or member; blank: member;
+ * `talkPriority`, issue 59: 1 to 9; blank: the role's default).
+ */
+export const USER_IMPORT_OPTIONAL_COLUMNS = ['role', 'talkPriority'] as const;
 
 export type UserImportRow = Partial<
   Record<(typeof USER_IMPORT_COLUMNS)[number] | (typeof USER_IMPORT_OPTIONAL_COLUMNS)[number], unknown>

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { call, Empty, Flag, Id, nameText, OkSchema, ok, requiredName, requiredText, text } from '../call.ts';
 import { SignedInUserSchema, UserSchema } from '../entities.ts';
 import { RoleSchema } from '../roles.ts';
+import { TalkPriorityInput } from '../talk-priority.ts';
 
 // Accounts and users
 /**
@@ -40,6 +41,8 @@ export const SignUpUser = call(ok({ user: UserSchema }))(
     mapRight: Flag.optional(),
     /** New: the account's role (an administrator's token only; absent: member; the first account: admin). */
     role: RoleSchema.optional(),
+    /** Issue 59: the user's talk priority, 1 to 9 (an administrator's token only; absent or null: the role's default). */
+    talkPriority: TalkPriorityInput,
   }),
 );
 /** New (not in the spec): whether /signup can create an account now, so that sign-in offers it only then. */

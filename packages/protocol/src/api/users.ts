@@ -3,6 +3,7 @@ import { call, Empty, Flag, Id, nameText, OkSchema, ok, requiredName, requiredTe
 import { ImportReportSchema, UserExportRowSchema, UserSchema } from '../entities.ts';
 import { RoleSchema } from '../roles.ts';
 import { USER_SORT_FIELDS } from '../rules.ts';
+import { TalkPriorityInput } from '../talk-priority.ts';
 import { ImportCell } from './shared.ts';
 
 // Accounts and users
@@ -65,6 +66,8 @@ export const UpdateUserData = call(ok({ res: UserSchema }))(
     mapRight: Flag.optional(),
     /** New: the user's role (absent: unchanged). Not one's own (403), not the last administrator's (409). */
     role: RoleSchema.optional(),
+    /** Issue 59: the user's talk priority, 1 to 9; null: back to the role's default; absent: unchanged. */
+    talkPriority: TalkPriorityInput,
   }),
 );
 export const DeleteUser = call(OkSchema)(
@@ -93,6 +96,8 @@ export const UserImportRowSchema = z
     canal: ImportCell,
     /** New: admin, dispatcher or member (blank: member). */
     role: ImportCell,
+    /** Issue 59: the talk priority, 1 to 9 (blank: the role's default, unchanged for an update; "default" clears it). */
+    talkPriority: ImportCell,
   })
   .passthrough();
 /** The most rows one createMultipleUsers call takes. */

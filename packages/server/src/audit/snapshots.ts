@@ -33,6 +33,8 @@ export async function snapshot(db: Db, type: TargetType, id: number): Promise<Sn
       photo_url: row.photo_url,
       mapRight: row.map_right === 1,
       role: row.role,
+      // Null: the role's default (issue 59).
+      talkPriority: row.talk_priority,
       disabled: row.disabled_at !== null,
       channels: channels.map((c) => c.channel_id),
       sessions: Number(sessions?.n ?? 0),

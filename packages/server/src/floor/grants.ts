@@ -17,6 +17,11 @@ export interface Talker {
   name: string;
   role: Role;
   socketId: string;
+  /**
+   * Issue 59: the user's talk priority, 1 to 9 (its own, or its role's default: protocol's talkPriorityOf),
+   * read where the socket's user is loaded; absent: the role's default.
+   */
+  talkPriority?: number;
 }
 
 /** How the floor's changes reach the channel's pages (the socket layer implements it: realtime/floor-signals.ts). */

@@ -7,6 +7,7 @@
 import type { Socket } from 'socket.io';
 import type { SessionStore } from '../auth/sessions.ts';
 import { databaseUnreachable } from '../http/outages.ts';
+import { rightsOfRow } from '../users/account-rights.ts';
 import type { UserStore } from '../users/store.ts';
 import { refusal } from './connection-gate.ts';
 import type { Io, SocketData } from './io.ts';
@@ -37,6 +38,7 @@ export function authenticateSockets(
         userId: user.id,
         sessionId: owner.sessionId,
         role: user.role,
+        talkPriority: rightsOfRow(user).talkPriority,
         name: user.display_name,
         mapRight: user.map_right === 1,
         pushesOnce: wantsOnePush(socket.handshake),

@@ -64,6 +64,8 @@ export interface SocketData {
   /** The session (sign-in) whose token opened the socket: ending it closes the socket. */
   sessionId: number;
   role: Role;
+  /** Issue 59: the talk priority its presses claim (the user's own, or its role's); kept up to date with the role. */
+  talkPriority: number;
   /** The account's display name: what peers see, whatever name a client announces. */
   name: string;
   mapRight: boolean;

@@ -48,7 +48,7 @@ type Affected = Set<number> | 'all';
 
 /** What one pass read, once for all the sockets it checks. */
 interface Reads {
-  accounts: Map<number, { role: SocketData['role']; mapRight: boolean }>;
+  accounts: Map<number, { role: SocketData['role']; mapRight: boolean; talkPriority: number }>;
   /** user id -> its memberships (channel id -> canTalk). */
   memberships: Map<number, Map<number, boolean>>;
   /** The channels the sockets were in when the pass began (those that still exist). */
@@ -88,6 +88,7 @@ export function roomGuard(
     const before = { role: data.role, mapRight: data.mapRight };
     data.role = account.role;
     data.mapRight = account.mapRight;
+    data.talkPriority = account.talkPriority;
     const own = reads.memberships.get(data.userId) ?? new Map<number, boolean>();
     const standing = (channelId: number): ChannelStanding =>
       own.has(channelId) ? { member: true, canTalk: own.get(channelId) } : { member: false };

@@ -10,7 +10,9 @@
  *   blank password keeps the old one) and goes to a fourth group, `updated`;
  * - a `role` column (admin, dispatcher or member; blank: member, or unchanged for an update); a row that names
  *   no role is not added (`bad_role`), nor one that changes the importer's own role (`own_role`) or demotes
- *   the last administrator (`last_admin`).
+ *   the last administrator (`last_admin`);
+ * - a `talkPriority` column (issue 59: 1 to 9; blank: the role's default for a new user, unchanged for an
+ *   update; `default` gives the role's back); anything else is not added (`bad_talk_priority`).
  */
 import {
   dedupeUserRows,
@@ -22,6 +24,7 @@ import {
   normalizeName,
   parseMapRight,
   parseRoleCell,
+  parseTalkPriorityCell,
   rtcSessionOf,
   splitChannelNames,
   USER_IMPORT_FIELDS,
@@ -90,9 +93,16 @@ function refusal(row: UserImportRow, services: ImportServices, updating: boolean
     return { reason: 'invalid_login', field: 'identifier' };
   if (parseMapRight(row.mapRight) === undefined) return { reason: 'bad_map_right', field: 'mapRight' };
   if (parseRoleCell(row.role) === null) return { reason: 'bad_role', field: 'role' };
+  if (parseTalkPriorityCell(row.talkPriority) === null) return { reason: 'bad_talk_priority', field: 'talkPriority' };
   if (!isBlank(row.password) && services.passwordPolicy.problem(String(row.password)))
     return { reason: 'weak_password', field: 'password' };
   return undefined;
+}
+
+/** The talk priority a checked row stores: a number, null for the role's default, undefined when blank. */
+function storedTalkPriority(row: UserImportRow): number | null | undefined {
+  const cell = parseTalkPriorityCell(row.talkPriority);
+  return cell === 'default' ? null : (cell ?? undefined);
 }
 
 /** Never echo a password back. */
@@ -189,6 +199,7 @@ export async function addImportedUser(
     passwordHash,
     mapRight: parseMapRight(row.mapRight) ?? false,
     role: parseRoleCell(row.role) ?? 'member',
+    talkPriority: storedTalkPriority(row),
   });
   await services.memberships.addUserToChannels(id, channelIdsOf(row, channelIds));
   return { ...shown(row), id };
@@ -215,14 +226,21 @@ export async function updateImportedUser(
     if (!(await services.users.changeRole(current.id, role)))
       return { outcome: 'notAdded', data: { ...shown(row), reason: 'last_admin', field: 'role' } };
   }
+  const talkPriority = storedTalkPriority(row);
   await services.users.update(current.id, {
     firstName: normalizeName(String(row.firstName)),
     lastName: normalizeName(String(row.lastName)),
     pseudo: normalizeName(String(row.pseudo)),
     mapRight,
     passwordHash,
+    talkPriority,
   });
-  const rightsChanged = role !== current.role || mapRight !== (current.map_right === 1) ? current.id : undefined;
+  const rightsChanged =
+    role !== current.role ||
+    mapRight !== (current.map_right === 1) ||
+    (talkPriority !== undefined && talkPriority !== current.talk_priority)
+      ? current.id
+      : undefined;
   await services.memberships.addUserToChannels(current.id, channelIdsOf(row, channelIds));
   if (passwordHash) {
     // A new password ends the user's sessions, as it does from the edit dialog.

@@ -18,6 +18,9 @@ export function memberView(user: User, channelId: number, withPosition: boolean)
     photo_url: null,
     mapRight: false,
     role: user.role,
+    // Shown in the channel's floor queue anyway (issue 59).
+    talkPriority: user.talkPriority,
+    talkPriorityFromRole: user.talkPriorityFromRole,
     createdAt: '',
     disabled: false,
     channels: user.channels.filter((channel) => channel.id === channelId),

@@ -140,7 +140,8 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
     else if ((await users.count()) === 0) role = 'admin';
     else if (!config.allowSignup) throw forbidden('signup_closed');
     // Public sign-up never makes a privileged account (issue 47), and one address makes a bounded number.
-    else if (body.role !== undefined && body.role !== 'member') throw forbidden('not_allowed');
+    else if ((body.role !== undefined && body.role !== 'member') || (body.talkPriority ?? null) !== null)
+      throw forbidden('not_allowed');
     else {
       await signUpLimit(req.ip);
       role = 'member';
@@ -156,6 +157,8 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
       password: body.password,
       mapRight: body.mapRight ?? false,
       role,
+      // Public sign-up cannot set one (refused above): the role's default.
+      talkPriority: body.talkPriority ?? null,
     });
     events.emit('usersChanged', {});
     const user = await users.one(id);
@@ -226,11 +229,15 @@ export function userRoutes(app: FastifyInstance, services: UserRoutesServices): 
       phoneNumber: body.phone_number,
       password: body.password?.trim() ? body.password : undefined,
       mapRight: body.mapRight,
+      talkPriority: body.talkPriority,
     });
     if (body.password?.trim()) await endSessionsAfterNewPassword(auth, body.id);
     // What the user's open sockets may do follows at once (realtime/room-guard.ts).
     const mapRightChanged = body.mapRight !== undefined && body.mapRight !== (current.map_right === 1);
-    if (newRole !== undefined || mapRightChanged) events.emit('rightsChanged', { userIds: [body.id] });
+    // A talk priority is read with the rights: the next press of its sockets claims the floor with it.
+    const priorityChanged = body.talkPriority !== undefined && body.talkPriority !== current.talk_priority;
+    if (newRole !== undefined || mapRightChanged || priorityChanged)
+      events.emit('rightsChanged', { userIds: [body.id] });
     events.emit('usersChanged', {});
     const user = await users.one(body.id);
     if (!user) throw notFound('user_not_found');

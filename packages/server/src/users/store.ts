@@ -17,6 +17,7 @@ import { inSlices } from '../db/batch.ts';
 import { latestRowId } from '../db/latest-row.ts';
 import type { Db, UsersTable } from '../db/schema.ts';
 import { searchTextOf } from '../db/search-text.ts';
+import { type AccountRights, rightsOfRow } from './account-rights.ts';
 
 export interface NewUser {
   firstName: string;
@@ -29,6 +30,7 @@ export interface NewUser {
   passwordHash?: string;
   mapRight?: boolean;
   role: Role;
+  talkPriority?: number | null;
 }
 
 export interface UserChanges {
@@ -41,6 +43,8 @@ export interface UserChanges {
   /** The new password already hashed (instead of `password`). */
   passwordHash?: string;
   mapRight?: boolean;
+  /** 1 to 9 (issue 59), or null for the role's default (absent: unchanged; on NewUser: the role's). */
+  talkPriority?: number | null;
 }
 
 /** How much history each user carries: lists need the latest entry, a single user a page of it. */
@@ -159,6 +163,8 @@ export function userStore(db: Db) {
       photo_url: row.photo_url,
       mapRight: row.map_right === 1,
       role: row.role,
+      talkPriority: rightsOfRow(row).talkPriority,
+      talkPriorityFromRole: row.talk_priority === null,
       createdAt: row.created_at,
       disabled: row.disabled_at !== null,
       channels: (channelsBy.get(row.id) ?? []).map(
@@ -185,12 +191,12 @@ export function userStore(db: Db) {
       return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
     },
 
-    /** What these users' accounts allow them (their role and map access), by id: those that exist. */
-    async rightsOf(ids: readonly number[]): Promise<Map<number, { role: Role; mapRight: boolean }>> {
+    /** What these users' accounts allow them (their role, map access and talk priority), by id: those that exist. */
+    async rightsOf(ids: readonly number[]): Promise<Map<number, AccountRights>> {
       const rows = await inSlices([...new Set(ids)], (slice) =>
-        db.selectFrom('users').select(['id', 'role', 'map_right']).where('id', 'in', slice).execute(),
+        db.selectFrom('users').select(['id', 'role', 'map_right', 'talk_priority']).where('id', 'in', slice).execute(),
       );
-      return new Map(rows.map((row) => [row.id, { role: row.role, mapRight: row.map_right === 1 }]));
+      return new Map(rows.map((row) => [row.id, rightsOfRow(row)]));
     },
 
     rowByIdentifier(identifier: string): Promise<UserRow | undefined> {
@@ -265,6 +271,7 @@ export function userStore(db: Db) {
         mapRight: u.mapRight,
         canal: u.channels.map((c) => c.name).join(';'),
         role: u.role,
+        talkPriority: u.talkPriorityFromRole ? null : u.talkPriority,
         createdAt: u.createdAt,
       }));
     },
@@ -286,6 +293,7 @@ export function userStore(db: Db) {
           password_hash: user.passwordHash ?? (await hashPassword(user.password)),
           map_right: user.mapRight ? 1 : 0,
           role: user.role,
+          talk_priority: user.talkPriority ?? null,
           photo_url: null,
           created_at: at.toISOString(),
         })
@@ -313,6 +321,7 @@ export function userStore(db: Db) {
           search_text: searchTextOf(names),
           ...(changes.phoneNumber !== undefined ? { phone_number: changes.phoneNumber.trim() } : {}),
           ...(changes.mapRight !== undefined ? { map_right: changes.mapRight ? 1 : 0 } : {}),
+          ...(changes.talkPriority !== undefined ? { talk_priority: changes.talkPriority } : {}),
           ...(changes.passwordHash
             ? { password_hash: changes.passwordHash }
             : changes.password

@@ -11,8 +11,8 @@ import type { MicChange, TalkSocket } from '../io.ts';
 import { parse } from '../socket-tasks.ts';
 
 export function talkerOf(socket: TalkSocket): Talker {
-  const { userId, name, role } = socket.data;
-  return { userId, name, role, socketId: socket.id };
+  const { userId, name, role, talkPriority } = socket.data;
+  return { userId, name, role, socketId: socket.id, talkPriority };
 }
 
 /** Keeps mic changes already shown, in the socket's queue, starting on the next turn (after the answer). */

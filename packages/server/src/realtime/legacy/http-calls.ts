@@ -4,7 +4,7 @@
  * `updateUserMicState/` is a press or a release that goes through the floor like a socket's: refused while
  * another holds it, or to a listener.
  */
-import { ConnectAdminToChannel, may, UpdateUserMicState } from '@talkgroup/protocol';
+import { ConnectAdminToChannel, may, talkPriorityOf, UpdateUserMicState } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../../auth/sessions.ts';
 import type { ChannelAccess } from '../../channels/access.ts';
@@ -76,6 +76,7 @@ export function specHttpCalls(
       name: user.display_name,
       role: user.role,
       socketId: socket?.socketId ?? `http:${user.id}`,
+      talkPriority: talkPriorityOf({ role: user.role, talkPriority: user.talk_priority }),
     };
     const at: TalkPlace = { channelId: channel.id, room: channel.rtcSession, mode: socket?.mode ?? 'talk', mayTalk };
     const holder = await realtime.floor.holder(channel.id);

@@ -16,7 +16,18 @@ const column = (key: string): SheetColumn => ({ header: key, key, width: WIDTHS[
 
 export async function exportUsers(sheetName: string): Promise<number> {
   const { res } = await api(GetListUsersToExport, {});
-  const columns = ['firstName', 'lastName', 'identifier', 'pseudo', 'mapRight', 'canal', 'createdAt'].map(column);
+  // The role and talk priority (issue 59) as the import's optional columns read them: blank, the role's default.
+  const columns = [
+    'firstName',
+    'lastName',
+    'identifier',
+    'pseudo',
+    'mapRight',
+    'canal',
+    'role',
+    'talkPriority',
+    'createdAt',
+  ].map(column);
   const rows = res.map((user) => ({
     firstName: user.firstName,
     lastName: user.lastName,
@@ -24,6 +35,8 @@ export async function exportUsers(sheetName: string): Promise<number> {
     pseudo: user.pseudo,
     mapRight: user.mapRight,
     canal: user.canal,
+    role: user.role,
+    talkPriority: user.talkPriority,
     createdAt: user.createdAt,
   }));
   saveFile(await writeXlsx({ sheetName, columns, rows }), USERS_FILE);

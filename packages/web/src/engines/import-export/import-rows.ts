@@ -10,6 +10,7 @@ import {
   normaliseImportRow,
   parseMapRight,
   parseRoleCell,
+  parseTalkPriorityCell,
   USER_IMPORT_COLUMNS,
   USER_IMPORT_FIELDS,
   USER_IMPORT_OPTIONAL_COLUMNS,
@@ -46,6 +47,7 @@ export function invalidCells(kind: ImportKind, row: SheetRow): Set<string> {
   if (kind === 'users' && !invalid.has('mapRight') && parseMapRight(row.mapRight) === undefined)
     invalid.add('mapRight');
   if (kind === 'users' && parseRoleCell(row.role) === null) invalid.add('role');
+  if (kind === 'users' && parseTalkPriorityCell(row.talkPriority) === null) invalid.add('talkPriority');
   return invalid;
 }
 

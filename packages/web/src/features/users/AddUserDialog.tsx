@@ -57,6 +57,7 @@ export function AddUserDialog({ open, onClose, onCreated }: AddUserDialogProps) 
           pseudo: form.pseudo,
           mapRight: form.mapRight,
           role: form.role,
+          talkPriority: form.talkPriority,
         },
         channelIds: form.channelIds,
       });

@@ -116,6 +116,7 @@ function EditUserForm({
           mapRight: form.mapRight,
           // Nobody changes their own role (the server refuses it too).
           ...(ownAccount ? {} : { role: form.role }),
+          talkPriority: form.talkPriority,
           ...(form.password.trim() ? { password: form.password, ...(currentPassword ? { currentPassword } : {}) } : {}),
         },
         channelIds: form.channelIds,

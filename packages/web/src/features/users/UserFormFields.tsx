@@ -11,7 +11,13 @@ import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField, { type TextFieldProps } from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { type ChannelOverview, PASSWORD_MIN_LENGTH, ROLES } from '@talkgroup/protocol';
+import {
+  type ChannelOverview,
+  DEFAULT_TALK_PRIORITY,
+  PASSWORD_MIN_LENGTH,
+  ROLES,
+  TALK_PRIORITIES,
+} from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { useCallback, useId, useMemo } from 'react';
 import { Controller, useController, useFormContext, useWatch } from 'react-hook-form';
@@ -139,6 +145,30 @@ export function UserFormFields({
             {ROLES.map((role) => (
               <MenuItem key={role} value={role}>
                 {t(`form.roles.${role}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      />
+
+      <Controller
+        name="talkPriority"
+        control={control}
+        render={({ field }) => (
+          <TextField
+            select
+            label={t('form.talkPriority')}
+            value={field.value === null ? 'role' : String(field.value)}
+            onChange={(event) => field.onChange(event.target.value === 'role' ? null : Number(event.target.value))}
+            helperText={t('form.talkPriorityHelp')}
+            sx={{ maxWidth: 360 }}
+          >
+            <MenuItem value="role">
+              {t('form.talkPriorityOfRole', { priority: DEFAULT_TALK_PRIORITY[values.role] })}
+            </MenuItem>
+            {TALK_PRIORITIES.map((priority) => (
+              <MenuItem key={priority} value={String(priority)}>
+                {priority}
               </MenuItem>
             ))}
           </TextField>

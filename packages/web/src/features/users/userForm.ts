@@ -14,6 +14,7 @@ import {
   type Role,
   RoleSchema,
   SignUpUser,
+  TalkPrioritySchema,
   UpdateUserData,
   type User,
 } from '@talkgroup/protocol';
@@ -29,6 +30,8 @@ export interface UserFormValues {
   mapRight: boolean;
   /** What the user may do (protocol's roles.ts): member by default. */
   role: Role;
+  /** Issue 59: 1 to 9, or null for the role's default (which then follows the role). */
+  talkPriority: number | null;
   channelIds: number[];
 }
 
@@ -41,6 +44,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
   confirmPassword: '',
   mapRight: false,
   role: 'member',
+  talkPriority: null,
   channelIds: [],
 };
 
@@ -54,6 +58,7 @@ export function formOfUser(user: User): UserFormValues {
     confirmPassword: '',
     mapRight: user.mapRight,
     role: knownRole(user.role) ?? 'member',
+    talkPriority: user.talkPriorityFromRole ? null : user.talkPriority,
     channelIds: user.channels.map((channel) => channel.id),
   };
 }
@@ -113,6 +118,7 @@ const choices = {
   confirmPassword: z.string(),
   mapRight: z.boolean(),
   role: RoleSchema,
+  talkPriority: TalkPrioritySchema.nullable(),
   channelIds: z.array(z.number()),
 };
 
