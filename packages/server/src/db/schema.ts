@@ -63,6 +63,8 @@ export interface UsersTable {
   status_by_name: ColumnType<string | null, string | null | undefined, string | null>;
   /** 1: the account a SIP gateway talks as (migration 0033): never signs in, left out of the users lists. */
   gateway: ColumnType<number, number | undefined, number>;
+  /** Talk priority 1..9 (migration 0036); null: the role's default (protocol's talk-priority.ts). */
+  talk_priority: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {
