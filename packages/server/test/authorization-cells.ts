@@ -145,6 +145,7 @@ export const bodies: Record<string, Variant | Variant[]> = {
   ],
   '/user/api/createGeofence': inChannel((f) => ({ name: 'Depot', channelId: f.channelId, shape: ZONE })),
   '/user/api/updateGeofence': inChannel((f) => ({ id: f.fenceId, name: 'Renamed depot' })),
+  '/user/api/getAreaMembers': inChannel((f) => ({ channelId: f.channelId })),
   '/user/api/getMonitorList': plain(() => ({})),
   '/user/api/setMonitorList': inChannel((f) => ({ channels: [{ channelId: f.channelId }], unselectedVolume: 30 })),
   '/user/api/getPatches': plain(() => ({})),
