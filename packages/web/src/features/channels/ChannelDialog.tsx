@@ -3,10 +3,12 @@
  * Props: `open`, `channel` (null or absent = create; a Channel = update it), `onClose()`, optional `onSaved(channel)`.
  * Create: createChannel then updateUserChannels with the chosen users. Update: updateChannel then
  * updateUserChannels. A blank name is refused with the check-fields text. An existing channel through the media
- * server shows its number, the one a SIP gateway dials (issue 51).
+ * server shows its number, the one a SIP gateway dials (issue 51). "Area channel" picks the zone the channel follows, or
+ * none (issue 59).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import FormControlLabel from '@mui/material/FormControlLabel';
+import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
@@ -16,6 +18,7 @@ import {
   CreateChannel,
   channelNumber,
   GetClientConfig,
+  GetGeofences,
   GetUserIds,
   leftTrim,
   type User,
@@ -61,6 +64,8 @@ const ChannelFormSchema = z.object({
   floorControl: z.boolean(),
   /** Through the media server (issue 26); off: always peer to peer. */
   throughServer: z.boolean(),
+  /** The zone an area channel follows (issue 59): who enters it with map access joins; null: none. */
+  areaGeofenceId: z.number().int().positive().nullable(),
 });
 type ChannelForm = z.input<typeof ChannelFormSchema>;
 
@@ -74,7 +79,14 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const save = useSaveChannel();
   const editing = Boolean(channel);
   const form = useForm<ChannelForm>({
-    defaultValues: { channelName: '', userIds: [], recording: true, floorControl: true, throughServer: true },
+    defaultValues: {
+      channelName: '',
+      userIds: [],
+      recording: true,
+      floorControl: true,
+      throughServer: true,
+      areaGeofenceId: null,
+    },
     // raw: the name as typed (left-trimmed on submit), not the schema's fully trimmed output.
     resolver: zodResolver(ChannelFormSchema, undefined, { raw: true }),
   });
@@ -83,6 +95,9 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const { field: recording } = useController({ name: 'recording', control: form.control });
   const { field: floorControl } = useController({ name: 'floorControl', control: form.control });
   const { field: throughServer } = useController({ name: 'throughServer', control: form.control });
+  const { field: area } = useController({ name: 'areaGeofenceId', control: form.control });
+  // The zones an area channel may follow (issue 59): every geofence, for the administrator.
+  const zones = useApiQuery(GetGeofences, {}, { enabled: open }).data?.res ?? [];
   // The choice matters only where a media server carries voice (JANUS_URL).
   const mediaServer = useApiQuery(GetClientConfig, {}, { enabled: open }).data?.res.mediaServer === true;
   const [problem, setProblem] = useState<Notice | null>(null);
@@ -105,6 +120,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
       recording: channel?.recording ?? true,
       floorControl: channel?.floorControl ?? true,
       throughServer: (channel?.voiceMode ?? 'server') === 'server',
+      areaGeofenceId: channel?.areaGeofenceId ?? null,
     });
     resetSave();
     setProblem(null);
@@ -137,7 +153,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const failed = editing ? t('channels:update.notUpdated') : t('channels:create.notCreated');
 
   const validateAndSave = form.handleSubmit(
-    async ({ channelName, userIds, recording, floorControl, throughServer }) => {
+    async ({ channelName, userIds, recording, floorControl, throughServer, areaGeofenceId }) => {
       if (save.isPending) return;
       try {
         const saved = await save.mutateAsync({
@@ -148,6 +164,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           recording,
           floorControl,
           voiceMode: throughServer ? 'server' : 'mesh',
+          areaGeofenceId,
         });
         notify({
           severity: 'success',
@@ -234,6 +251,22 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
             label={t('channels:form.throughServer')}
           />
         ) : null}
+        <TextField
+          select
+          label={t('channels:form.area')}
+          name={area.name}
+          value={area.value === null ? '' : String(area.value)}
+          onChange={(event) => area.onChange(event.target.value === '' ? null : Number(event.target.value))}
+          helperText={t('channels:form.areaHelp')}
+          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
+        >
+          <MenuItem value="">{t('channels:form.areaNone')}</MenuItem>
+          {zones.map((zone) => (
+            <MenuItem key={zone.id} value={String(zone.id)}>
+              {zone.name}
+            </MenuItem>
+          ))}
+        </TextField>
         {channel && throughServer.value ? (
           <TextField
             label={t('channels:form.number')}

@@ -1,6 +1,6 @@
 /**
  * Add Channel / Update Channel (spec section 8): createChannel or updateChannel, then updateUserChannels when the
- * chosen members differ from the channel's.
+ * chosen members differ from the channel's. The zone of an area channel goes with the channel (issue 59).
  */
 import {
   type Channel,
@@ -28,6 +28,8 @@ export interface SaveChannelInput {
   floorControl?: boolean;
   /** Through the media server, or always peer to peer (absent: unchanged, or the server for a new channel). */
   voiceMode?: VoiceMode;
+  /** The geofence the channel follows, an area channel (issue 59); null: none; absent: unchanged, or none. */
+  areaGeofenceId?: number | null;
 }
 
 export async function saveChannel({
@@ -38,9 +40,19 @@ export async function saveChannel({
   recording,
   floorControl,
   voiceMode,
+  areaGeofenceId,
 }: SaveChannelInput): Promise<Channel> {
   const saved = channel
-    ? (await api(UpdateChannel, { channelId: channel.id, channelName, recording, floorControl, voiceMode })).res
+    ? (
+        await api(UpdateChannel, {
+          channelId: channel.id,
+          channelName,
+          recording,
+          floorControl,
+          voiceMode,
+          areaGeofenceId,
+        })
+      ).res
     : (
         await api(CreateChannel, {
           channelName,
@@ -48,6 +60,7 @@ export async function saveChannel({
           recording,
           floorControl,
           voiceMode,
+          areaGeofenceId,
         })
       ).res;
   const before = new Set(channel ? memberIds : []);
