@@ -203,6 +203,11 @@ export const ChannelSchema = z.object({
   preemption: z.enum(PREEMPTION_MODES),
   /** Issue 59: the geofence an area channel follows (who enters it with map access joins); null: none. */
   areaGeofenceId: z.number().nullable(),
+  /**
+   * Issue 59: a regroup's channel, made by a dispatcher for an incident (createRegroup); it leaves every list when
+   * the regroup ends.
+   */
+  temporary: z.boolean(),
   /** Latest first; at most one entry: the latest activity of the channel. */
   userActivities: z.array(ActivitySchema),
 });

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { PrivateCall } from './api/calls.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
 import type { DispatchRequest } from './api/queue.ts';
+import type { SelectedChannelChanged } from './api/regroups.ts';
 import type { MemberStatus } from './api/statuses.ts';
 import type { EmergencyAlert } from './emergency.ts';
 import type { Activity, Message, VoiceMessage } from './entities.ts';
@@ -418,6 +419,10 @@ export interface ServerToClientEvents {
    * own sockets. `statusId` null: none.
    */
   memberStatusChanged: (status: MemberStatus) => void;
+  /** Issue 59: to the member's sockets: its /talk switches now (a regroup, its end, a dispatcher's choice). */
+  selected_channel_changed: (payload: SelectedChannelChanged) => void;
+  /** Issue 59: to administrators and the dispatchers of a regroup's channel: the open regroups changed. */
+  regroupsChanged: (payload: { regroupId: number }) => void;
   /** The organisation's list of statuses changed (listStatuses again). */
   statusesChanged: () => void;
 }

@@ -217,6 +217,13 @@ export const SERVER_MESSAGE_CODES = [
   'gateway_not_found',
   'gateway_call_not_found',
   'area_geofence_unknown',
+  'regroup_created',
+  'regroup_ended',
+  'regroup_not_found',
+  'regroup_already_ended',
+  'regroup_user_not_allowed',
+  'channel_selected_for',
+  'select_not_member',
   'bad_request',
   'server_error',
 ] as const;

@@ -42,6 +42,8 @@ import { createPush, type Push } from './push/service.ts';
 import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import type { MediaPlanes } from './realtime/media/plane.ts';
 import { attachRealtime, type Io } from './realtime/server.ts';
+import { regroupRoutes } from './regroups/routes.ts';
+import { regroupSweep } from './regroups/sweep.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { createServices, type Services } from './services.ts';
 import { type SipServer, startSip } from './sip/gateway-calls.ts';
@@ -164,6 +166,19 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Area channels' exits (issue 59): outside or silent long enough, on whichever instance looks first.
   services.areaChannels.start();
   fastify.addHook('onClose', () => services.areaChannels.stop());
+  // Issue 59: regroups, their end when their minutes run out, and the channel each member's /talk is on.
+  regroupRoutes(fastify, services);
+  const regroupEnds = regroupSweep({
+    regroups: services.regroups,
+    onError: (error, what) => fastify.log.warn({ err: error }, `${what} failed`),
+  });
+  regroupEnds.start();
+  // A regroup made here: its deadline's timer is set at once.
+  const stopRegroupFollow = services.events.on('regroupsChanged', () => void regroupEnds.sweepNow());
+  fastify.addHook('onClose', async () => {
+    stopRegroupFollow();
+    await regroupEnds.stop();
+  });
   // The most people connected at once, per minute (issue 50's reports).
   const samples = presenceSamples({
     db: services.db,

@@ -11,6 +11,7 @@ import type {
   MemberStatus,
   Message,
   PrivateCall,
+  SelectedChannelChanged,
   SessionEndReason,
   VoiceMessage,
 } from '@talkgroup/protocol';
@@ -99,6 +100,10 @@ export interface DomainEvents {
   gatewaysChanged: { gatewayId: number; callId?: string };
   /** A user came online (its first socket, on any instance; its presence written): the people connected grew. */
   userCameOnline: { userId: number };
+  /** Issue 59: a member's /talk is switched to another channel (a regroup, its end, a dispatcher): its sockets follow. */
+  selectedChannelChanged: { userId: number; change: SelectedChannelChanged };
+  /** Issue 59: a regroup was made or ended: administrators, and the dispatchers of its channel (and `userIds`). */
+  regroupsChanged: { regroupId: number; channelId: number; userIds: number[] };
 }
 
 export type DomainEventName = keyof DomainEvents;

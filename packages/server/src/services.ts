@@ -55,6 +55,8 @@ import { type Followers, followers } from './positions/followers.ts';
 import { type PositionStore, positionStore } from './positions/store.ts';
 import { type PresenceStore, presenceStore } from './presence/store.ts';
 import { type PushSubscriptionStore, pushSubscriptionStore } from './push/store.ts';
+import { type Regroups, regroups } from './regroups/regroups.ts';
+import { regroupStore } from './regroups/store.ts';
 import { type ReportReader, reportReader } from './reports/reader.ts';
 import { type ReportStore, reportStore } from './reports/store.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
@@ -156,6 +158,8 @@ export interface Services {
   userPages: UserPaging;
   /** Whose position a reader may follow (the map, trails). */
   followers: Followers;
+  /** Regroups and each member's selected channel (issue 59). */
+  regroups: Regroups;
   /** Errors that ended one message, call, event or timer and nothing else: counted and logged (ops/faults.ts). */
   faults: Faults;
 }
@@ -292,6 +296,7 @@ export function createServices(
     pushSubscriptions: pushSubscriptionStore(db, { dialect: database.dialect, sessionIdleMs: config.sessionIdleMs }),
     userPages: userPaging(db, users),
     followers: followers(db, access),
+    regroups: regroups({ store: regroupStore(db), access, channels, events, audit, transaction: tx.run }),
     faults,
   };
 }

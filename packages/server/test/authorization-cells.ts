@@ -128,6 +128,10 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/setStatuses': plain(() => ({
     statuses: [{ label: { fr: 'Dispo', en: 'Free', de: 'Frei' }, color: '#2e7d32' }],
   })),
+  '/user/api/getRegroups': plain(() => ({})),
+  '/user/api/selectChannelFor': inChannel((f) => ({ userId: f.insider.id, channelId: f.channelId })),
+  '/user/api/selectMyChannel': inChannel((f) => ({ channelId: f.channelId })),
+  '/user/api/getMySelectedChannel': plain(() => ({})),
   '/user/api/setUserStatus': inChannel((f) => ({ userId: f.insider.id, statusId: null }), {
     refusal: 'status_not_allowed',
   }),
@@ -241,6 +245,8 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/answerDispatchTransfer': 'dispatch-queue-timers.test.ts (only the dispatcher it is transferred to)',
   '/user/api/closeDispatchCall': 'dispatch-queue.test.ts (only its holder or an administrator)',
   '/user/api/listDispatchTransferTargets': 'dispatch-queue-timers.test.ts (needs a request of the channel)',
+  '/user/api/createRegroup': 'regroups.test.ts (a second regroup of one name is 409: one body cannot serve twice)',
+  '/user/api/endRegroup': 'regroups.test.ts (needs an open regroup; a dispatcher outside its channel gets 404)',
 };
 
 /** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */

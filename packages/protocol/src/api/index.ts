@@ -17,6 +17,7 @@ export * from './positions.ts';
 export * from './presence.ts';
 export * from './push.ts';
 export * from './queue.ts';
+export * from './regroups.ts';
 export * from './reports.ts';
 export * from './second-factor.ts';
 export * from './sign-in.ts';

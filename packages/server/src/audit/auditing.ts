@@ -14,6 +14,7 @@ import {
   CreateGeofence,
   CreateMultipleChannels,
   CreateMultipleUsers,
+  CreateRegroup,
   DeleteChannel,
   DeleteGateway,
   DeleteGeofence,
@@ -23,6 +24,7 @@ import {
   DeleteUserFromChannel,
   DeleteUserTokens,
   DisableTotp,
+  EndRegroup,
   EndSession,
   FinishPasskeyRegistration,
   HangUpGatewayCall,
@@ -30,6 +32,7 @@ import {
   RemoveUserChannels,
   ResetGatewaySecret,
   ResetSecondFactor,
+  SelectChannelFor,
   SetCallSettings,
   SetChannelMemberRights,
   SetSecurityPolicy,
@@ -79,6 +82,44 @@ const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
       .where('identifier', '=', body.userIdentifier.trim().toLowerCase())
       .executeTakeFirst()
   )?.id;
+
+/** Issue 59: regroups (the channel they made) and a member's channel switched by a dispatcher. */
+function regroupSpecs(): Array<[Call, AuditSpec]> {
+  return [
+    [
+      CreateRegroup,
+      {
+        action: 'regroup.create',
+        targetType: 'channel',
+        targetId: (_b, answer) => answer?.channelId,
+        summary: (b, answer) => ({
+          regroupId: answer.regroupId,
+          name: b.name,
+          members: answer.res.members.map((member: { userId: number }) => member.userId),
+          minutes: b.minutes,
+        }),
+      },
+    ],
+    [
+      EndRegroup,
+      {
+        action: 'regroup.end',
+        targetType: 'channel',
+        targetId: (_b, answer) => answer?.res?.channelId,
+        summary: (b, answer) => ({ regroupId: b.regroupId, name: answer.res.name }),
+      },
+    ],
+    [
+      SelectChannelFor,
+      {
+        action: 'user.select_channel',
+        targetType: 'user',
+        targetId: (b) => b.userId,
+        summary: (b) => ({ channelId: b.channelId }),
+      },
+    ],
+  ];
+}
 
 function specs(db: Db): Map<Call, AuditSpec> {
   const byIdentifier = identifierOf(db);
@@ -244,6 +285,7 @@ function specs(db: Db): Map<Call, AuditSpec> {
         summary: (b) => ({ callId: b.callId }),
       },
     ],
+    ...regroupSpecs(),
     // One's own sign-in means (issue 38): the target is the account itself.
     [
       FinishPasskeyRegistration,

@@ -17,6 +17,9 @@ import { type ChannelRow, type ChannelSummary, toSummary } from './summary.ts';
 
 export type { ChannelSummary } from './summary.ts';
 
+/** channels.temporary of a regroup's channel once the regroup ended (migration 0038): kept, listed nowhere. */
+export const TEMPORARY_ENDED = 2;
+
 /** What a listed channel shows of its life, after its members (getAllChannels). */
 export type ChannelActivity = Pick<Channel, 'connected' | 'userActivities'>;
 
@@ -139,6 +142,7 @@ export function channelStore(db: Db) {
       .selectFrom('channels')
       .selectAll()
       .where('hidden', '=', 0)
+      .where('temporary', '!=', TEMPORARY_ENDED)
       .orderBy('created_at', 'desc')
       .orderBy('id', 'desc')
       .execute();
@@ -202,6 +206,7 @@ export function channelStore(db: Db) {
         .selectAll()
         .where('id', '=', id)
         .where('hidden', '=', 0)
+        .where('temporary', '!=', TEMPORARY_ENDED)
         .executeTakeFirst();
       return row ? toSummary(row) : undefined;
     },
@@ -241,7 +246,13 @@ export function channelStore(db: Db) {
     /** These channels as the whole list shows them, in no order; ids no longer there are left out. */
     async listedByIds(ids: number[]): Promise<Channel[]> {
       const rows = await inSlices(ids, (slice) =>
-        db.selectFrom('channels').selectAll().where('id', 'in', slice).where('hidden', '=', 0).execute(),
+        db
+          .selectFrom('channels')
+          .selectAll()
+          .where('id', 'in', slice)
+          .where('hidden', '=', 0)
+          .where('temporary', '!=', TEMPORARY_ENDED)
+          .execute(),
       );
       return detail(rows);
     },
@@ -265,6 +276,7 @@ export function channelStore(db: Db) {
         .selectFrom('channels')
         .select(['name', 'created_at'])
         .where('hidden', '=', 0)
+        .where('temporary', '!=', TEMPORARY_ENDED)
         .orderBy('name')
         .execute();
       return rows.map((r) => ({ name: r.name, createdAt: r.created_at }));
@@ -355,6 +367,7 @@ export function channelStore(db: Db) {
         .selectFrom('channels')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('hidden', '=', 0)
+        .where('temporary', '!=', TEMPORARY_ENDED)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },

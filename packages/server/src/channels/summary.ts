@@ -18,6 +18,8 @@ export interface ChannelSummary {
   areaGeofenceId: number | null;
   /** The hidden channel of a private call (issue 27): no list shows it, only its two members enter it. */
   hidden: boolean;
+  /** An open regroup's channel (issue 59): it goes when the regroup ends. */
+  temporary: boolean;
   /** A press on a busy floor waits in the channel's queue (issue 59); false: it is refused. */
   floorQueue: boolean;
   /** What a higher talk priority does on a busy floor (issue 59). */
@@ -36,6 +38,7 @@ export function toSummary(row: ChannelRow): ChannelSummary {
     recording: row.recording !== 0,
     voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
     hidden: row.hidden === 1,
+    temporary: row.temporary === 1,
     // Absent before migration 0040 has run (a row read by an older query): none.
     areaGeofenceId: row.area_geofence_id ?? null,
     // Absent before migration 0037 has run (a row read by an older query): the defaults.

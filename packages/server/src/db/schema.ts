@@ -16,6 +16,7 @@ import type {
 } from './schema-calls.ts';
 import type { GatewayCallsTable, GatewayChannelsTable, GatewaysTable } from './schema-gateways.ts';
 import type { AreaPresenceTable, GeofenceStatesTable, GeofencesTable } from './schema-geofences.ts';
+import type { RegroupMembersTable, RegroupsTable, SelectedChannelsTable } from './schema-regroups.ts';
 import type {
   IdentityLinksTable,
   IdentityRequestsTable,
@@ -30,6 +31,7 @@ import type {
 export type * from './schema-calls.ts';
 export type * from './schema-gateways.ts';
 export type * from './schema-geofences.ts';
+export type * from './schema-regroups.ts';
 export type * from './schema-sign-in.ts';
 
 export interface UsersTable {
@@ -117,6 +119,11 @@ export interface ChannelsTable {
   recording: Generated<number>;
   /** 1: the hidden channel of a private call (migration 0014), which no list shows; 0: a channel. */
   hidden: Generated<number>;
+  /**
+   * Issue 59 (migration 0038): 1 an open regroup's channel (`temporary: true` in the lists); 2 an ended regroup's,
+   * kept for its history, which no list shows; 0 a channel.
+   */
+  temporary: Generated<number>;
   /** 1: a press on a busy floor waits in the channel's queue; 0: it is refused (migration 0037, issue 59). */
   floor_queue: Generated<number>;
   /** 'interrupt': a higher talk priority takes the floor; 'queue': it goes first in the queue (migration 0037). */
@@ -378,6 +385,9 @@ export interface Database {
   gateways: GatewaysTable;
   gateway_channels: GatewayChannelsTable;
   gateway_calls: GatewayCallsTable;
+  regroups: RegroupsTable;
+  regroup_members: RegroupMembersTable;
+  selected_channels: SelectedChannelsTable;
 }
 
 export type Db = Kysely<Database>;

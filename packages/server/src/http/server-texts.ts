@@ -10,6 +10,7 @@ import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 import { DISPATCH_TEXTS } from './server-texts-dispatch.ts';
 import { GATEWAY_TEXTS } from './server-texts-gateways.ts';
 import { PUSH_TEXTS } from './server-texts-push.ts';
+import { REGROUP_TEXTS } from './server-texts-regroups.ts';
 import { SIGN_IN_TEXTS } from './server-texts-sign-in.ts';
 import { VOICE_TEXTS } from './server-texts-voice.ts';
 
@@ -21,6 +22,7 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...PUSH_TEXTS,
   ...DISPATCH_TEXTS,
   ...GATEWAY_TEXTS,
+  ...REGROUP_TEXTS,
   registered: { en: 'Register successfully', fr: 'Inscription réussie', de: 'Registrierung erfolgreich' },
   user_updated: {
     en: 'User updated successfully',

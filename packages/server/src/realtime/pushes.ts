@@ -110,6 +110,13 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
       ),
     ),
     events.on('statusesChanged', () => target.toEveryone('statusesChanged')),
+    // Issue 59: a member's /talk follows a regroup, its end or a dispatcher's choice, on every device it has open.
+    events.on('selectedChannelChanged', ({ userId, change }) =>
+      target.toUser(userId, 'selected_channel_changed', change),
+    ),
+    events.on('regroupsChanged', ({ regroupId, channelId, userIds }) =>
+      target.toAdminsAnd({ supervisedChannels: [channelId], users: userIds }, 'regroupsChanged', { regroupId }),
+    ),
     // Both parties' pages (console or phone) follow the call; the callee's ring.
     events.on('privateCallChanged', ({ call }) => {
       for (const party of [call.caller.userId, call.callee.userId])

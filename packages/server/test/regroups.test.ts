@@ -1,0 +1,283 @@
+/**
+ * Dynamic regrouping and the remote change of a member's selected channel (issue 59, items 3 and 4), through
+ * HTTP and real sockets: a dispatcher's regroup switches its members' /talk (selected_channel_changed), its
+ * channel is temporary and holds only the right people, its end (or its minutes) brings them back and takes it
+ * out of every list while its history stays; selectChannelFor is an administrator's, or a channel dispatcher's
+ * for one of its members.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
+import { createWithRole } from './role-fixtures.ts';
+
+describe.each(databases)('regroups on %s', (dialect) => {
+  let app: TestApp;
+  let url: string;
+  let admin: Account;
+  let dana: Account;
+  let alice: Account;
+  let bob: Account;
+  let carl: Account;
+  let olga: Account;
+  let quai: number;
+  let dock: number;
+  let yard: number;
+  const clients: TestClient[] = [];
+
+  const connected = async (account: Account) => {
+    const client = await connect(url, account.token);
+    clients.push(client);
+    return client;
+  };
+  const channel = async (name: string, members: Account[]) => {
+    const created = await app.call('/user/api/createChannel', { channelName: name }, admin.token);
+    expect(created.status).toBe(200);
+    await app.services.memberships.add(
+      created.body.res.id,
+      members.map((member) => member.id),
+    );
+    return created.body.res.id as number;
+  };
+  const myChannels = async (account: Account) =>
+    (await app.call('/user/api/getMyChannels', {}, account.token)).body.res as Array<{
+      id: number;
+      name: string;
+      temporary: boolean;
+      users: Array<{ id: number }>;
+    }>;
+  const allChannels = async () =>
+    (await app.call('/user/api/getAllChannels', {}, admin.token)).body.res as Array<{ id: number; temporary: boolean }>;
+
+  beforeEach(async () => {
+    app = await startApp(dialect);
+    url = await listen(app);
+    admin = await signUpAdmin(app);
+    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
+    olga = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olga', lastName: 'Other' });
+    alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
+    bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Field' });
+    carl = await createMember(app, admin, { firstName: 'Carl', lastName: 'Yard' });
+    quai = await channel('Quai', [dana, alice]);
+    dock = await channel('Dock', [dana, bob]);
+    yard = await channel('Yard', [olga, carl]);
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    await app.close();
+  });
+
+  it('switches the regrouped members to a temporary channel holding only them and its creator', async () => {
+    expect((await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token)).status).toBe(200);
+    const alicePhone = await connected(alice);
+    const bobPhone = await connected(bob);
+    const carlPhone = await connected(carl);
+
+    const made = await app.call(
+      '/user/api/createRegroup',
+      { name: 'Fire B12', userIds: [alice.id, bob.id] },
+      dana.token,
+    );
+    expect(made.status).toBe(200);
+    const { regroupId, channelId } = made.body;
+    expect(made.body.res).toMatchObject({ regroupId, channelId, name: 'Fire B12', createdBy: { userId: dana.id } });
+
+    for (const phone of [alicePhone, bobPhone])
+      expect(await phone.next('selected_channel_changed')).toEqual({
+        channelId,
+        channelName: 'Fire B12',
+        reason: 'regroup',
+        by: { userId: dana.id, name: 'Dana Desk' },
+        regroupId,
+      });
+    await carlPhone.flush();
+    expect(carlPhone.all('selected_channel_changed')).toEqual([]);
+
+    const aliceList = await myChannels(alice);
+    const regroupChannel = aliceList.find((entry) => entry.id === channelId);
+    expect(regroupChannel?.temporary).toBe(true);
+    expect(regroupChannel?.users.map((user) => user.id).sort()).toEqual([dana.id, alice.id, bob.id].sort());
+    // Their other channels stay (the scan keeps them).
+    expect(aliceList.find((entry) => entry.id === quai)?.temporary).toBe(false);
+    expect((await allChannels()).find((entry) => entry.id === channelId)?.temporary).toBe(true);
+    expect((await myChannels(carl)).some((entry) => entry.id === channelId)).toBe(false);
+
+    const open = await app.call('/user/api/getRegroups', {}, dana.token);
+    expect(open.body.res.map((regroup: { regroupId: number }) => regroup.regroupId)).toEqual([regroupId]);
+    expect((await app.call('/user/api/getRegroups', {}, olga.token)).body.res).toEqual([]);
+    // A member who opens /talk later lands there.
+    expect((await app.call('/user/api/getMySelectedChannel', {}, bob.token)).body.res).toMatchObject({
+      channelId,
+      reason: 'regroup',
+      by: { userId: dana.id },
+    });
+    const audit = await app.call('/user/api/getAuditLog', {}, admin.token);
+    expect(audit.body.res.entries[0]).toMatchObject({ action: 'regroup.create', targetId: channelId });
+  });
+
+  it('takes in the members of the chosen channels', async () => {
+    const made = await app.call(
+      '/user/api/createRegroup',
+      { name: 'Storm', userIds: [], channelIds: [dock] },
+      dana.token,
+    );
+    expect(made.status).toBe(200);
+    expect(made.body.res.members.map((member: { userId: number }) => member.userId).sort()).toEqual(
+      [dana.id, bob.id].sort(),
+    );
+  });
+
+  it('refuses a user outside the dispatcher’s channels, a member, and bad bodies', async () => {
+    const carlPhone = await connected(carl);
+    const outside = await app.call('/user/api/createRegroup', { name: 'X', userIds: [alice.id, carl.id] }, dana.token);
+    expect(outside.status).toBe(403);
+    expect(outside.body).toMatchObject({ success: false, code: 'regroup_user_not_allowed' });
+    expect(outside.body.result).toContain('Carl');
+    const otherChannel = await app.call(
+      '/user/api/createRegroup',
+      { name: 'X', userIds: [], channelIds: [yard] },
+      dana.token,
+    );
+    expect(otherChannel.status).toBe(403);
+    expect((await app.call('/user/api/createRegroup', { name: 'X', userIds: [bob.id] }, alice.token)).status).toBe(403);
+    for (const body of [
+      { name: '', userIds: [alice.id] },
+      { name: 'X', userIds: [] },
+      { name: 'X', userIds: [alice.id], minutes: 0 },
+      { name: 'X', userIds: [alice.id], minutes: 'soon' },
+      { name: 'X', userIds: 'everyone' },
+    ]) {
+      const refused = await app.call('/user/api/createRegroup', body, dana.token);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.success).toBe(false);
+    }
+    expect((await app.call('/user/api/createRegroup', { name: 'Quai', userIds: [alice.id] }, dana.token)).status).toBe(
+      409,
+    );
+    await carlPhone.flush();
+    expect(carlPhone.all('selected_channel_changed')).toEqual([]);
+    // An administrator regroups anyone.
+    expect((await app.call('/user/api/createRegroup', { name: 'All', userIds: [carl.id] }, admin.token)).status).toBe(
+      200,
+    );
+  });
+
+  it('brings the members back to their previous channels at its end; the channel leaves the lists, its history stays', async () => {
+    await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
+    await app.call('/user/api/selectChannelFor', { userId: bob.id, channelId: dock }, dana.token);
+    const alicePhone = await connected(alice);
+    const bobPhone = await connected(bob);
+    const made = await app.call('/user/api/createRegroup', { name: 'Flood', userIds: [alice.id, bob.id] }, dana.token);
+    const { regroupId, channelId } = made.body;
+    await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup');
+    await bobPhone.next('selected_channel_changed', (change) => change.reason === 'regroup');
+    const message = await app.call('/user/api/sendMessageToChannel', { channelId, message: 'On scene' }, alice.token);
+    expect(message.status).toBe(200);
+
+    expect((await app.call('/user/api/endRegroup', { regroupId }, olga.token)).status).toBe(404);
+    const ended = await app.call('/user/api/endRegroup', { regroupId }, dana.token);
+    expect(ended.status).toBe(200);
+    expect(ended.body.res).toMatchObject({ regroupId, endReason: 'ended' });
+    const by = { userId: dana.id, name: 'Dana Desk' };
+    expect(await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end')).toEqual({
+      channelId: quai,
+      channelName: 'Quai',
+      reason: 'regroup_end',
+      by,
+      regroupId,
+    });
+    expect(await bobPhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end')).toMatchObject({
+      channelId: dock,
+      reason: 'regroup_end',
+    });
+    expect((await app.call('/user/api/endRegroup', { regroupId }, dana.token)).status).toBe(409);
+
+    for (const account of [alice, bob, dana])
+      expect((await myChannels(account)).some((entry) => entry.id === channelId)).toBe(false);
+    expect((await allChannels()).some((entry) => entry.id === channelId)).toBe(false);
+    const overviews = await app.call('/user/api/getChannelOverviews', {}, admin.token);
+    expect(overviews.body.res.some((entry: { id: number }) => entry.id === channelId)).toBe(false);
+    expect((await app.call('/user/api/getRegroups', {}, dana.token)).body.res).toEqual([]);
+    // Its chat stays for the record (an administrator reads it), and its name is free again.
+    const kept = await app.call('/user/api/getchannelmessagelistForAdmin', { channelId }, admin.token);
+    expect(kept.body.discussion.map((entry: { textMsg: string }) => entry.textMsg)).toContain('On scene');
+    expect((await app.call('/user/api/createChannel', { channelName: 'Flood' }, admin.token)).status).toBe(200);
+    expect((await app.call('/user/api/getMySelectedChannel', {}, alice.token)).body.res).toMatchObject({
+      channelId: quai,
+      reason: 'regroup_end',
+    });
+    const audit = await app.call('/user/api/getAuditLog', {}, admin.token);
+    expect(audit.body.res.entries.map((entry: { action: string }) => entry.action)).toContain('regroup.end');
+  });
+
+  it('ends by itself when its minutes run out, once', async () => {
+    await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
+    const alicePhone = await connected(alice);
+    const made = await app.call(
+      '/user/api/createRegroup',
+      { name: 'Short', userIds: [alice.id], minutes: 0.01 },
+      dana.token,
+    );
+    expect(made.status).toBe(200);
+    expect(
+      await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end'),
+    ).toMatchObject({ channelId: quai, regroupId: made.body.regroupId, by: { userId: dana.id } });
+    await eventually(
+      async () => (await app.call('/user/api/getRegroups', {}, dana.token)).body.res.length === 0,
+      'the regroup is over',
+    );
+    // A second pass finds nothing to end.
+    expect(await app.services.regroups.expireDue()).toBe(0);
+    await alicePhone.flush();
+    expect(alicePhone.all('selected_channel_changed').filter((change) => change.reason === 'regroup_end')).toHaveLength(
+      1,
+    );
+    const audit = await app.call('/user/api/getAuditLog', {}, admin.token);
+    expect(audit.body.res.entries.map((entry: { action: string }) => entry.action)).toContain('regroup.expire');
+  });
+
+  it('lets an administrator, or a dispatcher of the channel for its member, switch a member’s channel', async () => {
+    const alicePhone = await connected(alice);
+    const selected = await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai }, dana.token);
+    expect(selected.status).toBe(200);
+    expect(selected.body.res).toEqual({ userId: alice.id, channelId: quai });
+    expect(await alicePhone.next('selected_channel_changed')).toEqual({
+      channelId: quai,
+      channelName: 'Quai',
+      reason: 'dispatcher',
+      by: { userId: dana.id, name: 'Dana Desk' },
+    });
+    expect((await app.call('/user/api/getMySelectedChannel', {}, alice.token)).body.res).toMatchObject({
+      channelId: quai,
+      reason: 'dispatcher',
+      by: { userId: dana.id, name: 'Dana Desk' },
+    });
+    // Refused: a member, a dispatcher of another channel, a dispatcher for a user outside the channel.
+    expect(
+      (await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai }, bob.token)).status,
+    ).toBe(403);
+    expect(
+      (await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai }, olga.token)).status,
+    ).toBe(403);
+    expect(
+      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: quai }, dana.token)).status,
+    ).toBe(403);
+    expect((await app.call('/user/api/selectChannelFor', { userId: 'x', channelId: quai }, dana.token)).status).toBe(
+      400,
+    );
+    await alicePhone.flush();
+    expect(alicePhone.all('selected_channel_changed')).toHaveLength(1);
+    // An administrator: any member of any channel.
+    const carlPhone = await connected(carl);
+    expect(
+      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: yard }, admin.token)).status,
+    ).toBe(200);
+    expect(await carlPhone.next('selected_channel_changed')).toMatchObject({ channelId: yard, reason: 'dispatcher' });
+    expect(
+      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: quai }, admin.token)).status,
+    ).toBe(400);
+    // The member's own choice replaces it.
+    expect((await app.call('/user/api/selectMyChannel', { channelId: yard }, alice.token)).status).toBe(403);
+    const audit = await app.call('/user/api/getAuditLog', {}, admin.token);
+    expect(audit.body.res.entries[0]).toMatchObject({ action: 'user.select_channel', targetId: carl.id });
+  });
+});
