@@ -179,6 +179,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     stopRegroupFollow();
     await regroupEnds.stop();
   });
+  // Area channels' exits (issue 59): outside or silent long enough, on whichever instance looks first.
+  services.areaChannels.start();
+  fastify.addHook('onClose', () => services.areaChannels.stop());
   // The most people connected at once, per minute (issue 50's reports).
   const samples = presenceSamples({
     db: services.db,

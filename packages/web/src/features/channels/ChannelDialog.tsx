@@ -8,7 +8,6 @@
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import FormControlLabel from '@mui/material/FormControlLabel';
-import MenuItem from '@mui/material/MenuItem';
 import Stack from '@mui/material/Stack';
 import Switch from '@mui/material/Switch';
 import TextField from '@mui/material/TextField';
@@ -18,7 +17,6 @@ import {
   CreateChannel,
   channelNumber,
   GetClientConfig,
-  GetGeofences,
   GetUserIds,
   leftTrim,
   type User,
@@ -36,6 +34,7 @@ import { type Notice, useNotify } from '../../components/Notifier.tsx';
 import { SelectionTable } from '../../components/table/SelectionTable.tsx';
 import { SELECTION_PAGE_SIZES } from '../../components/table/useConsoleTable.ts';
 import { useUserTable } from '../../components/table/useUserTable.ts';
+import { AreaChannelSelect } from './AreaChannelSelect.tsx';
 import { useSaveChannel } from './api/saveChannel.ts';
 
 export interface ChannelDialogProps {
@@ -96,8 +95,6 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const { field: floorControl } = useController({ name: 'floorControl', control: form.control });
   const { field: throughServer } = useController({ name: 'throughServer', control: form.control });
   const { field: area } = useController({ name: 'areaGeofenceId', control: form.control });
-  // The zones an area channel may follow (issue 59): every geofence, for the administrator.
-  const zones = useApiQuery(GetGeofences, {}, { enabled: open }).data?.res ?? [];
   // The choice matters only where a media server carries voice (JANUS_URL).
   const mediaServer = useApiQuery(GetClientConfig, {}, { enabled: open }).data?.res.mediaServer === true;
   const [problem, setProblem] = useState<Notice | null>(null);
@@ -251,22 +248,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
             label={t('channels:form.throughServer')}
           />
         ) : null}
-        <TextField
-          select
-          label={t('channels:form.area')}
-          name={area.name}
-          value={area.value === null ? '' : String(area.value)}
-          onChange={(event) => area.onChange(event.target.value === '' ? null : Number(event.target.value))}
-          helperText={t('channels:form.areaHelp')}
-          slotProps={{ select: { displayEmpty: true }, inputLabel: { shrink: true } }}
-        >
-          <MenuItem value="">{t('channels:form.areaNone')}</MenuItem>
-          {zones.map((zone) => (
-            <MenuItem key={zone.id} value={String(zone.id)}>
-              {zone.name}
-            </MenuItem>
-          ))}
-        </TextField>
+        <AreaChannelSelect open={open} name={area.name} value={area.value} onChange={area.onChange} />
         {channel && throughServer.value ? (
           <TextField
             label={t('channels:form.number')}
