@@ -32,6 +32,7 @@ export const AUDIT_TARGET_TYPES = [
   'setting',
   'privateCall',
   'gateway',
+  'alias',
 ] as const;
 
 /** Newest first. */

@@ -27,6 +27,8 @@ export interface RoomPeer {
    * talks as, `name` the gateway's. It has no socket: nothing connects to it; it is heard through the media server.
    */
   gateway?: { gatewayId: number; callId: string };
+  /** The peer's functional aliases (issue 59), when its user holds any: "Chef de quart". */
+  alias?: string;
 }
 
 /*
@@ -301,7 +303,14 @@ export interface ServerToClientEvents {
    */
   media_reset: (payload: { room: string; reason: string }) => void;
   /** To the room: someone holds the floor now (since: ISO time). */
-  floor_taken: (payload: { room: string; userId: number; name: string; since: string }) => void;
+  floor_taken: (payload: {
+    room: string;
+    userId: number;
+    name: string;
+    since: string;
+    /** The talker's functional aliases (issue 59), when it holds any: "Chef de quart". */
+    alias?: string;
+  }) => void;
   /** To the room: nobody holds the floor. */
   floor_idle: (payload: { room: string }) => void;
   /**
@@ -395,6 +404,8 @@ export interface ServerToClientEvents {
     from: { userId: number; name: string };
     requestId?: number;
     note?: string;
+    /** A call to a functional alias this user holds (issue 59): its name ("Chef de quart"). */
+    alias?: string;
   }) => void;
   /** To both parties' sockets: a private call changed (answered, declined, missed, cancelled, ended). */
   privateCallUpdated: (call: PrivateCall) => void;
@@ -425,4 +436,6 @@ export interface ServerToClientEvents {
   regroupsChanged: (payload: { regroupId: number }) => void;
   /** The organisation's list of statuses changed (listStatuses again). */
   statusesChanged: () => void;
+  /** Issue 59: functional aliases or their holders changed (getAliases again). */
+  aliases_changed: () => void;
 }

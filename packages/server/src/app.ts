@@ -4,6 +4,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activities/routes.ts';
+import { aliasRoutes } from './aliases/routes.ts';
 import { areaRoutes } from './areas/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { identityRoutes } from './auth/identity-routes.ts';
@@ -146,6 +147,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   reportRoutes(fastify, services);
   dispatchQueueRoutes(fastify, services);
   callRoutes(fastify, services);
+  aliasRoutes(fastify, services);
+  services.aliasLabels.start();
+  fastify.addHook('onClose', async () => services.aliasLabels.stop());
   gatewayRoutes(fastify, services);
   areaRoutes(fastify, services);
   const queueSweep = dispatchQueueSweep({
@@ -179,9 +183,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     stopRegroupFollow();
     await regroupEnds.stop();
   });
-  // Area channels' exits (issue 59): outside or silent long enough, on whichever instance looks first.
-  services.areaChannels.start();
-  fastify.addHook('onClose', () => services.areaChannels.stop());
   // The most people connected at once, per minute (issue 50's reports).
   const samples = presenceSamples({
     db: services.db,

@@ -93,6 +93,8 @@ export interface DomainEvents {
   memberStatusChanged: { status: MemberStatus; rooms?: string[]; channelIds?: number[] };
   /** The organisation's list of statuses changed. */
   statusesChanged: Record<string, never>;
+  /** Functional aliases or their holders changed (issue 59): every page reads them again. */
+  aliasesChanged: Record<string, never>;
   /**
    * A SIP gateway was changed, given a new secret or deleted, or one of its calls is to be hung up (`callId`;
    * issue 51): the SIP server looks again at the calls it holds (it also polls the store's toEnd()).

@@ -3,6 +3,8 @@
  * Every store is built here, once, and handed to the routes that use it: no route builds its own.
  */
 import { type ActivityStore, activityStore } from './activities/store.ts';
+import { type AliasLabels, aliasLabels } from './aliases/labels.ts';
+import { type AliasStore, aliasStore } from './aliases/store.ts';
 import { type AreaChannels, areaChannels } from './areas/follow.ts';
 import { areaStore } from './areas/store.ts';
 import { type Auditing, auditing } from './audit/auditing.ts';
@@ -131,6 +133,9 @@ export interface Services {
   patches: PatchStore;
   /** One-to-one calls in hidden channels (issue 27). */
   privateCalls: PrivateCalls;
+  /** Functional aliases (issue 59) and, in memory, who holds which (real time names them). */
+  aliases: AliasStore;
+  aliasLabels: AliasLabels;
   /** The dispatcher's call queue (issue 49): its table, and its steps. */
   dispatchRequests: DispatchQueueStore;
   dispatchQueue: DispatchQueue;
@@ -202,7 +207,9 @@ export function createServices(
     events,
   });
   const settings = settingsStore(db);
+  const aliases = aliasStore(db, database.dialect);
   const calls = privateCalls({
+    aliases,
     store: privateCallStore(db),
     channels,
     memberships,
@@ -271,6 +278,8 @@ export function createServices(
     }),
     patches: patchStore(db),
     privateCalls: calls,
+    aliases,
+    aliasLabels: aliasLabels(aliases, (error) => onListenerError(error, 'aliasesChanged')),
     dispatchRequests,
     dispatchQueue: dispatchQueue({
       store: dispatchRequests,

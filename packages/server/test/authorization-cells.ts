@@ -189,6 +189,9 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/listGatewayCalls': plain((f) => ({ channelId: f.channelId })),
   // Issue 58: the call is in the test channel; its dispatcher hangs it up, another channel's does not.
   '/user/api/hangUpGatewayCall': inChannel((f) => ({ callId: f.gatewayCallId })),
+  // Issue 59: functional aliases, defined by administrators only, read by anyone signed in.
+  '/user/api/getAliases': plain(() => ({})),
+  '/user/api/createAlias': plain(() => ({ name: 'Matrix alias' })),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */
@@ -247,6 +250,11 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/listDispatchTransferTargets': 'dispatch-queue-timers.test.ts (needs a request of the channel)',
   '/user/api/createRegroup': 'regroups.test.ts (a second regroup of one name is 409: one body cannot serve twice)',
   '/user/api/endRegroup': 'regroups.test.ts (needs an open regroup; a dispatcher outside its channel gets 404)',
+  '/user/api/updateAlias': 'aliases.test.ts (needs an alias: administrators only, 403 for the others)',
+  '/user/api/deleteAlias': 'aliases.test.ts (needs an alias: administrators only, 403 for the others)',
+  '/user/api/takeAlias': 'aliases.test.ts (anyone for itself; a full alias is 409: one body cannot serve every caller)',
+  '/user/api/releaseAlias': 'aliases.test.ts (anyone for itself, once it holds the alias)',
+  '/user/api/assignAlias': 'aliases.test.ts (an administrator for anyone, a dispatcher for its channels’ members)',
 };
 
 /** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */
@@ -307,4 +315,7 @@ export const explicit: Array<[CallerName, string, number]> = [
   ['insider', '/user/api/hangUpGatewayCall', 403],
   ['insider', '/user/api/createGateway', 403],
   ['admin', '/user/api/deleteGateway', 200],
+  ['insider', '/user/api/getAliases', 200],
+  ['dispatcher', '/user/api/createAlias', 403],
+  ['admin', '/user/api/createAlias', 200],
 ];

@@ -32,6 +32,11 @@ export const PrivateCallSchema = z.object({
    * the member's note ('' when it wrote none), so that the ringing phone says why it rings.
    */
   request: z.object({ requestId: z.number(), note: z.string() }).optional(),
+  /**
+   * A call to a functional alias (issue 59): the alias, and the holders its ring reaches (`ringing`); the first of
+   * them to accept becomes the callee, and the others' rings stop (they get the call, no longer theirs).
+   */
+  alias: z.object({ aliasId: z.number(), name: z.string(), ringing: z.array(z.number()) }).optional(),
 });
 export type PrivateCall = z.output<typeof PrivateCallSchema>;
 
@@ -58,11 +63,23 @@ export function mayCallPrivately(
   return may(caller, there, 'channel.call') || may(callee, there, 'channel.call') || settings.membersMayCallMembers;
 }
 
-/** Rings `userId`'s pages; the caller joins `room` once the callee accepts. */
+/**
+ * Rings `userId`'s pages; the caller joins `room` once the callee accepts. With `aliasId` instead (issue 59), rings
+ * every holder of that functional alias whom the caller may call (the same rule as a call by name) and who is free;
+ * the first to accept takes the call. Nobody holds it: 409 `alias_not_held`.
+ */
 export const StartPrivateCall = call(ok({ res: z.object({ callId: z.number(), room: z.string() }) }))(
   '/user/api/startPrivateCall',
   'signedIn',
-  z.object({ userId: Id }),
+  z
+    .object({
+      userId: Id.optional(),
+      aliasId: Id.optional().describe('a functional alias (issue 59): rings its holders'),
+    })
+    .refine((body) => (body.userId === undefined) !== (body.aliasId === undefined), {
+      message: 'give either userId or aliasId',
+      path: ['userId'],
+    }),
 );
 /** The callee accepts (both join the call's room) or declines; only while it rings. */
 export const AnswerPrivateCall = call(ok({ res: PrivateCallSchema }))(

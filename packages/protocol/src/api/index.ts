@@ -5,6 +5,7 @@
  */
 export * from './accounts.ts';
 export * from './activities.ts';
+export * from './aliases.ts';
 export * from './areas.ts';
 export * from './calls.ts';
 export * from './channels.ts';

@@ -6,15 +6,18 @@
 import {
   AcknowledgeEmergencyAlert,
   AddUserToChannel,
+  AssignAlias,
   type Call,
   CloseEmergencyAlert,
   ConfirmTotpSetup,
+  CreateAlias,
   CreateChannel,
   CreateGateway,
   CreateGeofence,
   CreateMultipleChannels,
   CreateMultipleUsers,
   CreateRegroup,
+  DeleteAlias,
   DeleteChannel,
   DeleteGateway,
   DeleteGeofence,
@@ -41,6 +44,7 @@ import {
   SetUserDisabled,
   SignUpUser,
   UnpatchChannels,
+  UpdateAlias,
   UpdateChannel,
   UpdateChannelUsers,
   UpdateGateway,
@@ -285,6 +289,11 @@ function specs(db: Db): Map<Call, AuditSpec> {
         summary: (b) => ({ callId: b.callId }),
       },
     ],
+    // Issue 59: functional aliases, and who an administrator or dispatcher gave one to (or took it back from).
+    [CreateAlias, { action: 'alias.create', targetType: 'alias', targetId: (_b, answer) => answer?.res?.id }],
+    [UpdateAlias, { action: 'alias.update', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
+    [DeleteAlias, { action: 'alias.delete', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
+    [AssignAlias, { action: 'alias.assign', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
     ...regroupSpecs(),
     // One's own sign-in means (issue 38): the target is the account itself.
     [

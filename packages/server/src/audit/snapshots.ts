@@ -6,7 +6,7 @@
 import type { Db } from '../db/schema.ts';
 
 export type Snapshot = Record<string, unknown> & { name: string };
-export type TargetType = 'user' | 'channel' | 'activity' | 'alert' | 'geofence' | 'setting' | 'gateway';
+export type TargetType = 'user' | 'channel' | 'activity' | 'alert' | 'geofence' | 'setting' | 'gateway' | 'alias';
 
 export async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot | undefined> {
   if (type === 'user') {
@@ -95,6 +95,17 @@ export async function snapshot(db: Db, type: TargetType, id: number): Promise<Sn
       // Only whether it changed is kept: the digest hash is compared here and never written.
       secret: row.ha1_sha256,
     };
+  }
+  if (type === 'alias') {
+    const row = await db.selectFrom('aliases').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) return undefined;
+    const holders = await db
+      .selectFrom('alias_holders')
+      .select('user_id')
+      .where('alias_id', '=', id)
+      .orderBy('user_id')
+      .execute();
+    return { name: row.name, maxHolders: row.max_holders, holders: holders.map((h) => h.user_id) };
   }
   if (type === 'alert') {
     const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();

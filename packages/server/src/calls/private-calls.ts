@@ -7,6 +7,7 @@
  */
 import { mayCallPrivately, type PrivateCall, type PrivateCallState } from '@talkgroup/protocol';
 import type { ActivityStore } from '../activities/store.ts';
+import type { AliasStore } from '../aliases/store.ts';
 import type { CallLimiter } from '../auth/rate-limit.ts';
 import type { Reader } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
@@ -31,12 +32,14 @@ export function privateCalls(deps: {
   activities: ActivityStore;
   settings: SettingsStore;
   events: EventBus;
+  /** Functional aliases (issue 59): a call to one rings its holders. */
+  aliases: AliasStore;
   /** How long a call rings before it is missed (PRIVATE_CALL_RING_SECONDS). */
   ringMs: number;
   /** Calls a user may start per minute. */
   limit: CallLimiter;
 }) {
-  const { store, channels, memberships, users, presence, activities, settings, events, ringMs, limit } = deps;
+  const { store, channels, memberships, users, presence, activities, settings, events, aliases, ringMs, limit } = deps;
   /** This instance's ring timers: a call nobody answers is missed. */
   const ringing = new Map<number, NodeJS.Timeout>();
 
@@ -121,12 +124,62 @@ export function privateCalls(deps: {
   async function partyCall(user: Reader, callId: number): Promise<PrivateCall> {
     const call = await store.byId(callId);
     if (!call) throw notFound('private_call_not_found');
-    if (call.caller.userId !== user.userId && call.callee.userId !== user.userId) throw forbidden('not_a_call_party');
+    if (call.caller.userId !== user.userId && call.callee.userId !== user.userId && !rungHolder(call, user.userId))
+      throw forbidden('not_a_call_party');
     return call;
+  }
+
+  /** Whether this user is a holder an alias call rings now (issue 59): it may answer it as the callee does. */
+  const rungHolder = (call: PrivateCall, userId: number) =>
+    call.state === 'ringing' && call.alias?.ringing.includes(userId) === true;
+
+  /**
+   * The holders of an alias whom this caller may call (the rule of a call by name) and who are in no other call,
+   * the longest holder first. Why none: nobody holds it (409 alias_not_held), none may be called by this caller
+   * (403), or all are busy (409).
+   */
+  async function holdersToRing(caller: Reader, aliasId: number) {
+    const alias = await aliases.byId(aliasId);
+    if (!alias) throw notFound('alias_not_found');
+    const holders = alias.holders.filter((holder) => holder.userId !== caller.userId);
+    if (holders.length === 0) throw conflict('alias_not_held', { name: alias.name });
+    const rules = await settings.calls();
+    const reachable: Array<{ id: number; name: string }> = [];
+    for (const holder of holders) {
+      const row = await users.row(holder.userId);
+      if (!row) continue;
+      const shared = await memberships.shareAChannel(caller.userId, holder.userId);
+      if (mayCallPrivately(caller, { role: row.role, mapRight: row.map_right === 1 }, shared, rules))
+        reachable.push({ id: holder.userId, name: nameOf(row) });
+    }
+    if (reachable.length === 0) throw forbidden('call_not_allowed');
+    const free: typeof reachable = [];
+    for (const holder of reachable) if (!(await busyWith(holder.id))) free.push(holder);
+    if (free.length === 0) throw conflict('call_busy');
+    return { alias, free };
   }
 
   const nameOf = (row: { display_name: string; first_name: string; last_name: string }) =>
     row.display_name || `${row.first_name} ${row.last_name}`.trim();
+
+  /** Another holder than the first accepts a call to an alias: the call becomes theirs, in their pair's channel. */
+  async function answerAsHolder(call: PrivateCall, callerId: number, firstId: number, holderId: number) {
+    const open = await settle(call);
+    const row = await users.row(holderId);
+    if (!open || !row) throw new HttpError(409, 'call_not_ringing');
+    const channel = await channels.privateChannel([callerId, holderId]);
+    let answered: PrivateCall | undefined;
+    try {
+      answered = await store.answerAs(call.callId, firstId, { id: holderId, name: nameOf(row), channelId: channel.id });
+    } catch (error) {
+      // This holder got into another call since the ring began.
+      if (isUniqueViolation(error)) throw conflict('call_in_progress');
+      throw error;
+    }
+    if (!answered) throw new HttpError(409, 'call_not_ringing');
+    events.emit('privateCallChanged', { call: answered });
+    return answered;
+  }
 
   return {
     /** `request`: the dispatch request this call answers ("Prendre"), said on the callee's ring (issue 58). */
@@ -177,10 +230,44 @@ export function privateCalls(deps: {
       throw conflict('call_busy');
     },
 
-    /** The callee takes the call or declines it, while it rings. */
+    /**
+     * A call to a functional alias (issue 59): rings its free holders whom the caller may call; the first of them
+     * is the callee until another answers first (`answer`).
+     */
+    async startAlias(caller: Reader, aliasId: number): Promise<PrivateCall> {
+      await limit(caller.userId);
+      const callerRow = await users.row(caller.userId);
+      if (!callerRow) throw notFound('user_not_found');
+      if (await busyWith(caller.userId)) throw conflict('call_in_progress');
+      const { alias, free } = await holdersToRing(caller, aliasId);
+      const [first] = free as [{ id: number; name: string }];
+      const channel = await channels.privateChannel([caller.userId, first.id]);
+      try {
+        const call = await store.create({
+          channelId: channel.id,
+          caller: { id: caller.userId, name: nameOf(callerRow) },
+          callee: first,
+          alias: { id: alias.id, name: alias.name, ringing: free.map((holder) => holder.id) },
+        });
+        arm(call);
+        events.emit('privateCallChanged', { call });
+        return call;
+      } catch (error) {
+        // The caller or the first holder got into another call meanwhile.
+        if (isUniqueViolation(error)) throw conflict('call_busy');
+        throw error;
+      }
+    },
+
+    /**
+     * The callee takes the call or declines it, while it rings. A call to an alias: any holder it rings may; the
+     * first to accept becomes the callee, and a decline by one ends the ring for all (as a callee's does).
+     */
     async answer(user: Reader, callId: number, accept: boolean): Promise<PrivateCall> {
       const call = await partyCall(user, callId);
-      if (call.callee.userId !== user.userId) throw forbidden('not_a_call_party');
+      if (call.callee.userId !== user.userId && !rungHolder(call, user.userId)) throw forbidden('not_a_call_party');
+      if (accept && call.callee.userId !== user.userId && call.callee.userId !== null && call.caller.userId !== null)
+        return answerAsHolder(call, call.caller.userId, call.callee.userId, user.userId);
       const open = await settle(call);
       const answered = open && (await move(open, accept ? 'active' : 'declined', ['ringing']));
       if (!answered) throw new HttpError(409, 'call_not_ringing');

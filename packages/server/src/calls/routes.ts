@@ -37,7 +37,16 @@ export function callRoutes(app: FastifyInstance, services: CallRoutesServices): 
   const route = defineRoutes(app, services.sessions);
 
   route(StartPrivateCall, async ({ body, auth }) => {
-    const { call, crossed } = await privateCalls.start(auth, body.userId);
+    // A functional alias (issue 59): its holders ring, the caller hears the alias's name.
+    if (body.aliasId !== undefined) {
+      const call = await privateCalls.startAlias(auth, body.aliasId);
+      return {
+        success: true,
+        ...said('call_ringing', { name: call.alias?.name ?? call.callee.name }),
+        res: { callId: call.callId, room: call.room },
+      };
+    }
+    const { call, crossed } = await privateCalls.start(auth, body.userId as number);
     return {
       success: true,
       // Two calls crossed (the callee was calling this caller): they are one call, answered.

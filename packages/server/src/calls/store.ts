@@ -22,7 +22,20 @@ function toCall(row: Row): PrivateCall {
     ...(row.request_id !== null && row.request_id !== undefined
       ? { request: { requestId: Number(row.request_id), note: row.request_note ?? '' } }
       : {}),
+    ...(row.alias_id !== null && row.alias_id !== undefined
+      ? { alias: { aliasId: row.alias_id, name: row.alias_name ?? '', ringing: ringsOf(row.rings) } }
+      : {}),
   };
+}
+
+/** The holders an alias call rings (a JSON array of ids; anything else: none). */
+function ringsOf(text: string | null): number[] {
+  try {
+    const ids: unknown = JSON.parse(text ?? '[]');
+    return Array.isArray(ids) ? ids.filter((id): id is number => typeof id === 'number') : [];
+  } catch {
+    return [];
+  }
 }
 
 export function privateCallStore(db: Db) {
@@ -56,7 +69,13 @@ export function privateCallStore(db: Db) {
      * call makes it fail with a unique violation (`isUniqueViolation`), whatever instance wrote the other call.
      */
     async create(
-      call: { channelId: number; caller: { id: number; name: string }; callee: { id: number; name: string } },
+      call: {
+        channelId: number;
+        caller: { id: number; name: string };
+        callee: { id: number; name: string };
+        /** A call to a functional alias (issue 59): the alias and the holders it rings (the callee among them). */
+        alias?: { id: number; name: string; ringing: number[] };
+      },
       at = new Date(),
     ): Promise<PrivateCall> {
       const id = await db.transaction().execute(async (trx) => {
@@ -70,6 +89,9 @@ export function privateCallStore(db: Db) {
             callee_name: call.callee.name,
             state: 'ringing',
             started_at: at.toISOString(),
+            ...(call.alias
+              ? { alias_id: call.alias.id, alias_name: call.alias.name, rings: JSON.stringify(call.alias.ringing) }
+              : {}),
           })
           .returning('id')
           .executeTakeFirstOrThrow();
@@ -147,6 +169,43 @@ export function privateCallStore(db: Db) {
         // Over: its parties are free for another call, in the same transaction.
         if (!OPEN_STATES.includes(to.state))
           await trx.deleteFrom('call_parties').where('call_id', '=', callId).execute();
+        return true;
+      });
+      return moved ? this.byId(callId) : undefined;
+    },
+
+    /**
+     * Another holder of the alias a ringing call was made to takes it (issue 59): it becomes the callee, in the
+     * pair's hidden channel, answered; its call_parties row replaces the first holder's (a unique violation when
+     * it is in another call). Undefined when the call no longer rings.
+     */
+    async answerAs(
+      callId: number,
+      from: number,
+      callee: { id: number; name: string; channelId: number },
+      at = new Date(),
+    ): Promise<PrivateCall | undefined> {
+      const moved = await db.transaction().execute(async (trx) => {
+        const result = await trx
+          .updateTable('private_calls')
+          .set({
+            state: 'active',
+            answered_at: at.toISOString(),
+            callee_id: callee.id,
+            callee_name: callee.name,
+            channel_id: callee.channelId,
+          })
+          .where('id', '=', callId)
+          .where('state', '=', 'ringing')
+          .where('callee_id', '=', from)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        await trx
+          .updateTable('call_parties')
+          .set({ user_id: callee.id })
+          .where('call_id', '=', callId)
+          .where('user_id', '=', from)
+          .execute();
         return true;
       });
       return moved ? this.byId(callId) : undefined;

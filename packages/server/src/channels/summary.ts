@@ -38,8 +38,6 @@ export function toSummary(row: ChannelRow): ChannelSummary {
     recording: row.recording !== 0,
     voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
     hidden: row.hidden === 1,
-    // Absent before migration 0040 has run (a row read by an older query): none.
-    areaGeofenceId: row.area_geofence_id ?? null,
     temporary: row.temporary === 1,
     // Absent before migration 0040 has run (a row read by an older query): none.
     areaGeofenceId: row.area_geofence_id ?? null,

@@ -45,6 +45,10 @@ export interface PrivateCallsTable {
   started_at: string;
   answered_at: string | null;
   ended_at: string | null;
+  /** A call to a functional alias (issue 59, migration 0039): the alias, and the holders it rings (JSON ids). */
+  alias_id: number | null;
+  alias_name: string | null;
+  rings: string | null;
 }
 
 /** Who is in a ringing or answered private call (migration 0016): one row per person, so one call each. */

@@ -2,6 +2,7 @@
 
 import type { ParticipationMode, Role } from '@talkgroup/protocol';
 import type { ColumnType, Generated, Kysely } from 'kysely';
+import type { AliasesTable, AliasHoldersTable } from './schema-aliases.ts';
 import type {
   CallPartiesTable,
   ChannelPatchesTable,
@@ -28,6 +29,7 @@ import type {
   WebauthnChallengesTable,
 } from './schema-sign-in.ts';
 
+export type * from './schema-aliases.ts';
 export type * from './schema-calls.ts';
 export type * from './schema-gateways.ts';
 export type * from './schema-geofences.ts';
@@ -388,6 +390,8 @@ export interface Database {
   regroups: RegroupsTable;
   regroup_members: RegroupMembersTable;
   selected_channels: SelectedChannelsTable;
+  aliases: AliasesTable;
+  alias_holders: AliasHoldersTable;
 }
 
 export type Db = Kysely<Database>;

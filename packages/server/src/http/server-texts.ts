@@ -7,6 +7,7 @@
  * server-texts-gateways.ts; the rest below.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
+import { ALIAS_TEXTS } from './server-texts-aliases.ts';
 import { DISPATCH_TEXTS } from './server-texts-dispatch.ts';
 import { GATEWAY_TEXTS } from './server-texts-gateways.ts';
 import { PUSH_TEXTS } from './server-texts-push.ts';
@@ -23,6 +24,7 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...DISPATCH_TEXTS,
   ...GATEWAY_TEXTS,
   ...REGROUP_TEXTS,
+  ...ALIAS_TEXTS,
   registered: { en: 'Register successfully', fr: 'Inscription réussie', de: 'Registrierung erfolgreich' },
   user_updated: {
     en: 'User updated successfully',

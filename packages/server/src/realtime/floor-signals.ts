@@ -7,10 +7,19 @@ import type { TalkDeps } from '../floor/push-to-talk.ts';
 import type { EmitTo } from './io.ts';
 import { channelRoom, lobbyRoom, peerRoom } from './room-names.ts';
 
-export function floorSignals(emitTo: EmitTo): FloorSignals {
+/** `aliasOf`: the talker's functional aliases (issue 59), named in floor_taken. */
+export function floorSignals(emitTo: EmitTo, aliasOf?: (userId: number) => string | undefined): FloorSignals {
   return {
-    taken: (room, claim) =>
-      emitTo([channelRoom(room)], 'floor_taken', { room, userId: claim.userId, name: claim.name, since: claim.since }),
+    taken: (room, claim) => {
+      const alias = aliasOf?.(claim.userId);
+      emitTo([channelRoom(room)], 'floor_taken', {
+        room,
+        userId: claim.userId,
+        name: claim.name,
+        since: claim.since,
+        ...(alias ? { alias } : {}),
+      });
+    },
     idle: (room) => emitTo([channelRoom(room)], 'floor_idle', { room }),
     revoked: (channelId, socketId, room, reason) =>
       emitTo([peerRoom(channelId, socketId)], 'floor_revoked', { room, reason }),

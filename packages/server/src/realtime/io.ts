@@ -6,6 +6,7 @@
 import type { ClientToServerEvents, ParticipationMode, Role, ServerToClientEvents } from '@talkgroup/protocol';
 import type { Server, Socket } from 'socket.io';
 import type { ActivityStore } from '../activities/store.ts';
+import type { AliasLabels } from '../aliases/labels.ts';
 import type { AreaChannels } from '../areas/follow.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
@@ -39,6 +40,8 @@ export interface RealtimeServices {
   positions: PositionStore;
   presence: PresenceStore;
   privateCalls: PrivateCalls;
+  /** Functional aliases' holders in memory (issue 59): a peer's and a talker's alias. */
+  aliasLabels?: Pick<AliasLabels, 'of'>;
   sendMessage: SendMessage;
   talkBursts: TalkBurstStore;
 }

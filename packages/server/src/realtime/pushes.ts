@@ -117,17 +117,22 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('regroupsChanged', ({ regroupId, channelId, userIds }) =>
       target.toAdminsAnd({ supervisedChannels: [channelId], users: userIds }, 'regroupsChanged', { regroupId }),
     ),
+    events.on('aliasesChanged', () => target.toEveryone('aliases_changed')),
     // Both parties' pages (console or phone) follow the call; the callee's ring.
+    // A call to a functional alias (issue 59) rings each of its holders, and each hears when it stops ringing.
     events.on('privateCallChanged', ({ call }) => {
-      for (const party of [call.caller.userId, call.callee.userId])
+      const rung = call.alias?.ringing ?? [];
+      for (const party of new Set([call.caller.userId, call.callee.userId, ...rung]))
         if (party !== null) target.toUser(party, 'privateCallUpdated', call);
       if (call.state === 'ringing' && call.callee.userId !== null && call.caller.userId !== null)
-        target.toUser(call.callee.userId, 'incomingCall', {
-          callId: call.callId,
-          room: call.room,
-          from: { userId: call.caller.userId, name: call.caller.name },
-          ...(call.request ? { requestId: call.request.requestId, note: call.request.note } : {}),
-        });
+        for (const callee of new Set([call.callee.userId, ...rung]))
+          target.toUser(callee, 'incomingCall', {
+            callId: call.callId,
+            room: call.room,
+            from: { userId: call.caller.userId, name: call.caller.name },
+            ...(call.request ? { requestId: call.request.requestId, note: call.request.note } : {}),
+            ...(call.alias ? { alias: call.alias.name } : {}),
+          });
     }),
   ];
   return () => {

@@ -142,7 +142,7 @@ function floorOf(
 ): Floor {
   const { config } = services;
   return floorControl({
-    signals: floorSignals(emitTo),
+    signals: floorSignals(emitTo, services.aliasLabels?.of),
     log,
     store: cluster.redis ? redisFloorStore(cluster.redis.pub, `${config.redisKeyPrefix}floor:`) : memoryFloorStore(),
     maxMs: config.floorMaxMs,

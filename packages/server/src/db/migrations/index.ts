@@ -48,6 +48,7 @@ import { migration as m0035 } from './0035_dispatch_close_outcome.ts';
 import { migration as m0036 } from './0036_talk_priority.ts';
 import { migration as m0037 } from './0037_floor_queue.ts';
 import { migration as m0038 } from './0038_regroups.ts';
+import { migration as m0039 } from './0039_aliases.ts';
 import { migration as m0040 } from './0040_area_channels.ts';
 import type { AnyDb } from './columns.ts';
 
@@ -91,6 +92,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0037_floor_queue': m0037,
   '0038_regroups': m0038,
   '0040_area_channels': m0040,
+  '0039_aliases': m0039,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -117,6 +117,11 @@ export async function followRename(socket: TalkSocket, channel: ChannelSummary):
 export const rooms: Concern = (socket, scope) => {
   const { services, io } = scope;
   const { userId } = socket.data;
+  /** A peer's functional aliases (issue 59), as a field to spread, when it holds any. */
+  const aliasOf = (peerId: number): { alias?: string } => {
+    const alias = services.aliasLabels?.of(peerId);
+    return alias ? { alias } : {};
+  };
 
   async function join(payload: unknown): Promise<JoinAnswer> {
     const { room, mode: asked } = parse(JoinRoom, payload, 'join_room');
@@ -204,6 +209,7 @@ export const rooms: Concern = (socket, scope) => {
               userId: other.data.userId,
               room,
               mode: participationIn(other.data, channel.id)?.mode ?? 'talk',
+              ...aliasOf(other.data.userId),
             }));
     // The gateways' calls in the channel (issue 51), on any instance: peers without a socket, heard through the
     // media server (a page never connects to one).
@@ -219,7 +225,9 @@ export const rooms: Concern = (socket, scope) => {
         });
     scope.emitToSocket(socket, 'all_users', peers);
     if (!current)
-      socket.to(channelRoom(room)).emit('user joined', { id: socket.id, name: socket.data.name, userId, room, mode });
+      socket
+        .to(channelRoom(room))
+        .emit('user joined', { id: socket.id, name: socket.data.name, userId, room, mode, ...aliasOf(userId) });
     // The spec's clients got `{ success }`; a client that names a mode learns where it is.
     return asked === undefined ? { success: true } : { success: true, room, mode };
   }
