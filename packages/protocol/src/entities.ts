@@ -208,8 +208,6 @@ export const ChannelSchema = z.object({
    * the regroup ends.
    */
   temporary: z.boolean(),
-  /** Issue 59: the geofence an area channel follows (who enters it with map access joins); null: none. */
-  areaGeofenceId: z.number().nullable(),
   /** Latest first; at most one entry: the latest activity of the channel. */
   userActivities: z.array(ActivitySchema),
 });

@@ -237,7 +237,6 @@ export const SERVER_MESSAGE_CODES = [
   'regroup_user_not_allowed',
   'channel_selected_for',
   'select_not_member',
-  'area_geofence_unknown',
   'bad_request',
   'server_error',
 ] as const;
