@@ -55,7 +55,7 @@ export interface RoleRules {
   everywhere: readonly Capability[];
   /** Held in the channels the user belongs to. */
   inOwnChannels: Partial<Record<Capability, ChannelGrant>>;
-  /** Who may take the floor from whom: a higher priority preempts a lower one. */
+  /** The role's default talk priority (1 to 9, issue 59): a higher one preempts a lower one. */
   floorPriority: number;
 }
 
@@ -69,7 +69,7 @@ const MEMBER_CHANNEL_RIGHTS = {
 
 export const ROLE_RULES = {
   /** Everything, in every channel (spec section 6: the administrator). */
-  admin: { everywhere: CAPABILITY_NAMES, inOwnChannels: {}, floorPriority: 2 },
+  admin: { everywhere: CAPABILITY_NAMES, inOwnChannels: {}, floorPriority: 7 },
   /**
    * The desk of an operation: reads, hears, talks in and chats in its channels, with floor priority above
    * members; sees their map, activities and voice history and takes their SOS alerts; from the dispatch console
@@ -93,10 +93,10 @@ export const ROLE_RULES = {
       'channel.reports': true,
       'channel.gateways': true,
     },
-    floorPriority: 1,
+    floorPriority: 6,
   },
   /** A team member on a phone: its own channels, the map with map access. */
-  member: { everywhere: [], inOwnChannels: MEMBER_CHANNEL_RIGHTS, floorPriority: 0 },
+  member: { everywhere: [], inOwnChannels: MEMBER_CHANNEL_RIGHTS, floorPriority: 3 },
 } as const satisfies Record<string, RoleRules>;
 
 export type Role = keyof typeof ROLE_RULES;
@@ -113,8 +113,11 @@ export const StoredRoleSchema = z.string();
 export function knownRole(value: string): Role | undefined {
   return Object.hasOwn(ROLE_RULES, value) ? (value as Role) : undefined;
 }
-/** An emergency breaks in on anyone but another emergency (issue 14). */
-export const EMERGENCY_FLOOR_PRIORITY = Math.max(...ROLES.map((role) => ROLE_RULES[role].floorPriority)) + 1;
+/**
+ * An emergency breaks in on anyone but another emergency (issue 14): above every talk priority (1 to 9, issue
+ * 59; a role's floorPriority is its default talk priority).
+ */
+export const EMERGENCY_FLOOR_PRIORITY = 10;
 
 /** Who asks: its role and, for `mapRight` grants, its account's map access. */
 export interface Actor {

@@ -31,6 +31,7 @@ import {
   parseUrls,
   readPem,
 } from './config-values.ts';
+import { parseFloorQueue, type QueueTimings } from './floor/queue-timings.ts';
 import { parseSip, type SipConfig } from './sip/config.ts';
 
 export type { OidcConfig };
@@ -74,13 +75,12 @@ export interface Config {
   webDir: string | undefined;
   /** Names this process in presence rows so a restart can remove its stale ones. */
   instanceId: string;
-  /**
-   * How long a connection that died without a goodbye may take to come back before the log says
-   * connexion_lost (a phone changing networks, a reload that lost its goodbye).
-   */
+  /** How long a connection lost without a goodbye (a phone changing networks) has before connexion_lost. */
   connectionLostGraceMs: number;
   /** The longest one may hold a channel's floor before it is taken back (FLOOR_MAX_SECONDS). */
   floorMaxMs: number;
+  /** The floor queue (issue 59): FLOOR_QUEUE_SECONDS (30), FLOOR_QUEUE_ACCEPT_MS (3000). */
+  floorQueue: QueueTimings;
   /** How long a private call rings before it is missed (PRIVATE_CALL_RING_SECONDS, 30 by default). */
   privateCallRingMs: number;
   /**
@@ -338,6 +338,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
     connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
     floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,
+    floorQueue: parseFloorQueue(env),
     privateCallRingMs:
       parseSeconds('PRIVATE_CALL_RING_SECONDS', env.PRIVATE_CALL_RING_SECONDS, PRIVATE_CALL_RING_MS / 1000) * 1000,
     dispatch: parseDispatch(env),

@@ -273,20 +273,29 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
 
       const answer = await dispatcher.emitAck('broadcast_request', { rooms: ['alpha', 'bravo', 'charlie'] });
       expect(answer).toEqual({ granted: ['alpha', 'bravo', 'charlie'], refused: [], grantId: expect.any(String) });
-      expect(await member.next('floor_revoked')).toEqual({ room: 'alpha', reason: 'preempted' });
+      expect(await member.next('floor_revoked')).toEqual({
+        room: 'alpha',
+        reason: 'preempted',
+        by: { userId: desk.id, name: 'Dana Desk' },
+      });
       for (const room of ['alpha', 'bravo', 'charlie'])
         expect(
           await dispatcher.next('floor_taken', (taken) => taken.room === room && taken.userId === desk.id),
         ).toMatchObject({ name: 'Dana Desk' });
-      // The member cannot take it back while the all call goes on.
+      // The member cannot take it back while the all call goes on: it waits in the channel's queue (issue 59).
       expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({
         granted: false,
+        queued: true,
+        position: 1,
         holder: { userId: desk.id, name: 'Dana Desk' },
       });
 
       dispatcher.socket.emit('broadcast_release', { rooms: ['alpha', 'bravo', 'charlie'] });
       for (const room of ['alpha', 'bravo', 'charlie'])
         await dispatcher.next('floor_idle', (idle) => idle.room === room);
+      // The freed floor is offered to the member who waits (issue 59); its press confirms the offer.
+      const offer = await member.next('floor_granted');
+      expect(offer).toEqual({ room: 'alpha', reason: 'queue', grantId: expect.any(String), acceptMs: 3000 });
       expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({
         granted: true,
         grantId: expect.any(String),
@@ -367,7 +376,7 @@ describe.runIf(redisUrl)('the all call across two instances sharing Redis', () =
       refused: [],
       grantId: expect.any(String),
     });
-    expect(await m.next('floor_revoked')).toEqual({ room: rooms[0], reason: 'preempted' });
+    expect(await m.next('floor_revoked')).toMatchObject({ room: rooms[0], reason: 'preempted' });
     a.socket.emit('broadcast_release', { rooms });
     for (const room of rooms) await m.next('floor_idle', (idle) => idle.room === room);
 

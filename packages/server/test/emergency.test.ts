@@ -146,11 +146,21 @@ describe.each(databases)('emergency alerts and the floor switch on %s', (dialect
       holdMs: 10000,
       grantId: expect.any(String),
     });
-    expect(await boss.next('floor_revoked')).toEqual({ room: channel.rtcSession, reason: 'preempted' });
+    expect(await boss.next('floor_revoked')).toEqual({
+      room: channel.rtcSession,
+      reason: 'preempted',
+      by: { userId: alice.id, name: 'Alice Field' },
+    });
     expect(await boss.next('onMicStateChanged', (c) => c.userId === alice.id && c.micState)).toMatchObject({
       micState: true,
     });
-    expect(await request(boss)).toEqual({ granted: false, holder: { userId: alice.id, name: 'Alice Field' } });
+    // Issue 59: the channel has a floor queue: the administrator waits behind the emergency.
+    expect(await request(boss)).toEqual({
+      granted: false,
+      queued: true,
+      position: 1,
+      holder: { userId: alice.id, name: 'Alice Field' },
+    });
   });
 
   it('lets everyone talk at once in a channel whose floor control is off, and keeps each transmission with its duration', async () => {

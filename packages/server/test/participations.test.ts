@@ -131,8 +131,11 @@ describe.each(databases)('participations on %s', (dialect) => {
       micState: true,
       room: w.red.rtcSession,
     });
+    // Issue 59: the channel has a floor queue: Alice waits there behind the desk.
     expect(await a.emitAck('floor_request', { room: w.red.rtcSession })).toEqual({
       granted: false,
+      queued: true,
+      position: 1,
       holder: { userId: dave.id, name: 'Dave Desk' },
     });
     await b.flush();

@@ -152,13 +152,20 @@ describe.each(databases)('roles on %s', (dialect) => {
 
     expect(await press(field, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await press(desk, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
-    expect(await field.next('floor_revoked')).toEqual({ room: alpha.rtcSession, reason: 'preempted' });
+    expect(await field.next('floor_revoked')).toEqual({
+      room: alpha.rtcSession,
+      reason: 'preempted',
+      by: { userId: dispatcher.id, name: await nameOf(dispatcher.id) },
+    });
+    // Issue 59: the channel has a floor queue: the member waits there behind the dispatcher.
     expect(await press(field, alpha)).toEqual({
       granted: false,
+      queued: true,
+      position: 1,
       holder: { userId: dispatcher.id, name: await nameOf(dispatcher.id) },
     });
     expect(await press(console, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
-    expect(await desk.next('floor_revoked')).toEqual({ room: alpha.rtcSession, reason: 'preempted' });
+    expect(await desk.next('floor_revoked')).toMatchObject({ room: alpha.rtcSession, reason: 'preempted' });
     expect(await press(desk, alpha)).toMatchObject({ granted: false, holder: { userId: admin.id } });
 
     const elsewhere = await desk.emitAck('join_room', { room: beta.rtcSession, mode: 'listen' });
@@ -297,7 +304,7 @@ describe.each(databases)('roles on %s', (dialect) => {
     // The same socket, still in the room, presses with a dispatcher's priority now.
     expect(await press(other, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
     expect(await press(after, alpha)).toEqual({ granted: true, grantId: expect.any(String) });
-    expect(await other.next('floor_revoked')).toEqual({ room: alpha.rtcSession, reason: 'preempted' });
+    expect(await other.next('floor_revoked')).toMatchObject({ room: alpha.rtcSession, reason: 'preempted' });
     expect((await as(alice)('/user/api/getAllActivities/', {})).status).toBe(200);
 
     const alert = await app.services.emergency.raise({ userId: carol.id, role: 'member' }, { channelId: alpha.id });

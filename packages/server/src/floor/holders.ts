@@ -2,7 +2,8 @@
  * Who holds the floor of each channel. One holder per channel across instances: with Redis the decision is
  * one atomic script (never a read then a write); without Redis there is one instance, and memory is the
  * truth. Both apply policy.ts's `decideTake`. Answered without any database write, so a grant is as fast as a
- * round trip to Redis.
+ * round trip to Redis. A holding may be an offer to the first of the channel's queue (issue 59, queue-store.ts
+ * writes those): a release never ends an offer, only its confirmation, its deadline, a cancel or a break-in.
  */
 import { floorPriorityOf, ROLES } from '@talkgroup/protocol';
 import { decideTake, type FloorClaim } from './policy.ts';
@@ -15,37 +16,52 @@ export type FloorDecision =
   | { granted: false; holder: FloorClaim };
 
 export interface FloorStore {
-  /** Takes the floor for `claim` as policy.ts decides. `ttlMs` bounds a holding nobody releases (a lost instance). */
-  take(channelId: number, claim: FloorClaim, ttlMs: number): Promise<FloorDecision>;
-  /** Frees the floor if this socket holds it; returns the claim that was freed. */
+  /**
+   * Takes the floor for `claim` as policy.ts decides. `ttlMs` bounds a holding nobody releases (a lost instance);
+   * `interrupt` false: a higher priority does not break in (the channel's preemption is `queue`).
+   */
+  take(channelId: number, claim: FloorClaim, ttlMs: number, interrupt?: boolean): Promise<FloorDecision>;
+  /** Frees the floor if this socket holds it (not an offer); returns the claim that was freed. */
   release(channelId: number, socketId: string): Promise<FloorClaim | undefined>;
-  /** Who holds the floor now, if anyone. */
+  /** Who holds the floor now, if anyone (an offer too). */
   holder(channelId: number): Promise<FloorClaim | undefined>;
 }
 
-export function memoryFloorStore(): FloorStore {
+/** The memory store's holdings, which the memory queue (queue-store.ts) reads and writes on one instance. */
+export interface MemorySlots {
+  get(channelId: number): FloorClaim | undefined;
+  set(channelId: number, claim: FloorClaim, ttlMs: number): void;
+  delete(channelId: number): void;
+}
+
+export function memoryFloorStore(): FloorStore & { slots: MemorySlots } {
   const holders = new Map<number, { claim: FloorClaim; until: number }>();
-  const current = (channelId: number) => {
-    const held = holders.get(channelId);
-    if (held && held.until <= Date.now()) holders.delete(channelId);
-    return holders.get(channelId)?.claim;
+  const slots: MemorySlots = {
+    get(channelId) {
+      const held = holders.get(channelId);
+      if (held && held.until <= Date.now()) holders.delete(channelId);
+      return holders.get(channelId)?.claim;
+    },
+    set: (channelId, claim, ttlMs) => holders.set(channelId, { claim, until: Date.now() + ttlMs }),
+    delete: (channelId) => holders.delete(channelId),
   };
   return {
-    async take(channelId, claim, ttlMs) {
-      const holder = current(channelId);
-      const decision = decideTake(holder, claim);
+    slots,
+    async take(channelId, claim, ttlMs, interrupt = true) {
+      const holder = slots.get(channelId);
+      const decision = decideTake(holder, claim, { now: Date.now(), interrupt });
       if (!decision.granted) return { granted: false, holder: holder as FloorClaim };
-      holders.set(channelId, { claim: decision.keeps, until: Date.now() + ttlMs });
+      slots.set(channelId, decision.keeps, ttlMs);
       return { granted: true, kept: decision.keeps, preempted: decision.preempted };
     },
     async release(channelId, socketId) {
-      const holder = current(channelId);
-      if (holder?.socketId !== socketId) return undefined;
+      const holder = slots.get(channelId);
+      if (holder?.socketId !== socketId || holder.offer) return undefined;
       holders.delete(channelId);
       return holder;
     },
     async holder(channelId) {
-      return current(channelId);
+      return slots.get(channelId);
     },
   };
 }
@@ -57,11 +73,16 @@ export interface FloorRedis {
 }
 
 // policy.ts's decideTake, atomically. ARGV: the claim (JSON), its priority, the time to live (ms), each role's
-// priority (JSON: for claims without one). Answers {granted, the holding ended or refusing, the claim kept}.
+// priority (JSON: for claims without one), now (ms), interrupt (1 or 0). Answers {granted, the holding ended or
+// refusing, the claim kept}.
 const TAKE = `
 local current = redis.call('GET', KEYS[1])
 if current then
   local holder = cjson.decode(current)
+  if holder.offer and (tonumber(holder.deadline) or 0) <= tonumber(ARGV[5]) then
+    redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
+    return {1, current, ARGV[1]}
+  end
   local claim = cjson.decode(ARGV[1])
   local held = tonumber(holder.priority)
   if held == nil then
@@ -69,8 +90,11 @@ if current then
   end
   local wanted = tonumber(ARGV[2])
   if holder.socketId == claim.socketId then
-    if wanted > held then
-      holder.priority = wanted
+    if holder.offer or wanted > held then
+      if holder.offer then holder.since = claim.since end
+      holder.offer = nil
+      holder.deadline = nil
+      if wanted > held then holder.priority = wanted end
       local kept = cjson.encode(holder)
       redis.call('SET', KEYS[1], kept, 'PX', ARGV[3])
       return {1, '', kept}
@@ -78,7 +102,7 @@ if current then
     redis.call('PEXPIRE', KEYS[1], ARGV[3])
     return {1, '', current}
   end
-  if wanted <= held then return {0, current, ''} end
+  if ARGV[6] ~= '1' or wanted <= held then return {0, current, ''} end
   redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[3])
   return {1, current, ARGV[1]}
 end
@@ -88,7 +112,8 @@ return {1, '', ARGV[1]}`;
 const RELEASE = `
 local current = redis.call('GET', KEYS[1])
 if not current then return '' end
-if cjson.decode(current).socketId ~= ARGV[1] then return '' end
+local holder = cjson.decode(current)
+if holder.socketId ~= ARGV[1] or holder.offer then return '' end
 redis.call('DEL', KEYS[1])
 return current`;
 
@@ -96,7 +121,7 @@ const ROLE_PRIORITIES = JSON.stringify(Object.fromEntries(ROLES.map((role) => [r
 
 export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
   return {
-    async take(channelId, claim, ttlMs) {
+    async take(channelId, claim, ttlMs, interrupt = true) {
       const [granted, other, kept] = (await redis.eval(TAKE, {
         keys: [`${prefix}${channelId}`],
         arguments: [
@@ -104,6 +129,8 @@ export function redisFloorStore(redis: FloorRedis, prefix: string): FloorStore {
           String(claim.priority),
           String(Math.max(1, Math.round(ttlMs))),
           ROLE_PRIORITIES,
+          String(Date.now()),
+          interrupt ? '1' : '0',
         ],
       })) as [number, string, string];
       if (granted === 1)

@@ -6,9 +6,12 @@
  * - A channel without floor control is an open conference: everyone may talk, nothing is asked.
  * - Otherwise one holder per channel. A claim takes a free floor; its own socket's holding is kept (its grant
  *   too, with the higher of the two priorities); it takes the floor from another holder only with a higher
- *   priority (the role's, protocol's roles.ts: a dispatcher breaks in on a member, an administrator on both,
- *   an emergency on anyone). The holders (holders.ts) apply `decideTake` atomically: in memory as it is, with
- *   Redis as the same rule in one Lua script.
+ *   talk priority (issue 59: the user's, 1 to 9, by default its role's: member 3, dispatcher 6, administrator 7;
+ *   an emergency above all), and only on a channel whose `preemption` is `interrupt` (an emergency always).
+ *   The holders (holders.ts) apply `decideTake` atomically: in memory as it is, with Redis as the same rule in
+ *   one Lua script.
+ * - A holding may be an offer (issue 59): the floor kept for the first of the channel's queue until its
+ *   deadline; its own press confirms it (the offer's grant), another's is refused (or breaks in, as above).
  * - An all call asks the same floor channel by channel, once its role and rights there allow one.
  *
  * The media planes never decide: they let heard whom a grant names and silence whom a release names.
@@ -39,6 +42,9 @@ export interface FloorClaim {
    * names it. A claim written by an older instance has none.
    */
   grantId?: string;
+  /** Issue 59: an offer to the first of the queue, not yet confirmed by its press; until `deadline` (ms). */
+  offer?: boolean;
+  deadline?: number;
 }
 
 /** Where a press is made: how the talker is in the channel, and whether its rights let it talk there. */
@@ -58,9 +64,13 @@ export function asksFloor(channel: { floorControl: boolean }): boolean {
   return channel.floorControl;
 }
 
-/** The priority a press claims the floor with. */
-export function claimPriority(role: Role, emergency = false): number {
-  return emergency ? EMERGENCY_FLOOR_PRIORITY : floorPriorityOf(role);
+/**
+ * The priority a press claims the floor with (issue 59): the talker's talk priority (its own, or its role's
+ * default), an emergency's above all. A gateway talks as its `priority`, a role: that role's default.
+ */
+export function claimPriority(talker: { role: Role; talkPriority?: number }, emergency = false): number {
+  if (emergency) return EMERGENCY_FLOOR_PRIORITY;
+  return talker.talkPriority ?? floorPriorityOf(talker.role);
 }
 
 /** A claim written by an older instance has no priority: its role tells. */
@@ -71,12 +81,25 @@ export function priorityOf(claim: Pick<FloorClaim, 'priority' | 'role'>): number
 /** What a take does: the claim the floor keeps from now on, and the holding it ended, if any. */
 export type TakeDecision = { granted: true; keeps: FloorClaim; preempted?: FloorClaim } | { granted: false };
 
-/** The rule of a take, given who holds the floor now. */
-export function decideTake(holder: FloorClaim | undefined, claim: FloorClaim): TakeDecision {
+/** How a take is asked: when (ms), and whether a higher priority may break in (the channel's `preemption`). */
+export interface TakeRule {
+  now: number;
+  interrupt: boolean;
+}
+
+/**
+ * The rule of a take, given who holds the floor now. An offer past its deadline is a free floor (it ends as
+ * `preempted`: its socket is told it was not taken); its own socket's press confirms an offer in time.
+ */
+export function decideTake(holder: FloorClaim | undefined, claim: FloorClaim, rule: TakeRule): TakeDecision {
   if (!holder) return { granted: true, keeps: claim };
-  if (holder.socketId === claim.socketId)
-    return { granted: true, keeps: { ...holder, priority: Math.max(priorityOf(holder), claim.priority) } };
-  if (claim.priority > priorityOf(holder)) return { granted: true, keeps: claim, preempted: holder };
+  if (holder.offer && (holder.deadline ?? 0) <= rule.now) return { granted: true, keeps: claim, preempted: holder };
+  if (holder.socketId === claim.socketId) {
+    const { offer: _, deadline: __, ...held } = holder;
+    const since = holder.offer ? claim.since : holder.since;
+    return { granted: true, keeps: { ...held, since, priority: Math.max(priorityOf(holder), claim.priority) } };
+  }
+  if (rule.interrupt && claim.priority > priorityOf(holder)) return { granted: true, keeps: claim, preempted: holder };
   return { granted: false };
 }
 

@@ -149,8 +149,10 @@ export function talkCore(deps: TalkDeps): Talk {
       if (refused) return { answer: { granted: false, reason: refused }, changes: [] };
       // An open conference grants without asking the holders; its grant has an id all the same.
       const grantId = options.grantId ?? randomUUID();
+      // Issue 59: the channel says whether a refused press waits (a socket's only) and whether priority breaks in.
+      const rule = { interrupt: channel.preemption !== 'queue', queue: options.queue === true && channel.floorQueue };
       const outcome: FloorOutcome = asksFloor(channel)
-        ? await floor.take(talker, at.room, at.channelId, { ...options, grantId })
+        ? await floor.take(talker, at.room, at.channelId, { ...options, grantId, ...rule })
         : { answer: { granted: true, grantId } };
       if (!outcome.answer.granted) return { answer: outcome.answer, changes: [] };
       const holder = own(talker, channel, true, outcome.answer.grantId);

@@ -21,8 +21,18 @@ export function floorSignals(emitTo: EmitTo, aliasOf?: (userId: number) => strin
       });
     },
     idle: (room) => emitTo([channelRoom(room)], 'floor_idle', { room }),
-    revoked: (channelId, socketId, room, reason) =>
-      emitTo([peerRoom(channelId, socketId)], 'floor_revoked', { room, reason }),
+    revoked: (channelId, socketId, room, reason, by) =>
+      emitTo([peerRoom(channelId, socketId)], 'floor_revoked', { room, reason, ...(by ? { by } : {}) }),
+    // Issue 59: the floor queue.
+    queue: (room, queue) =>
+      emitTo([channelRoom(room)], 'floor_queue', {
+        room,
+        queue: queue.map(({ userId, name, priority, since }) => ({ userId, name, priority, since })),
+      }),
+    position: (channelId, socketId, room, position) =>
+      emitTo([peerRoom(channelId, socketId)], 'floor_queue_position', { room, position }),
+    offered: (channelId, socketId, room, grantId, acceptMs) =>
+      emitTo([peerRoom(channelId, socketId)], 'floor_granted', { room, reason: 'queue', grantId, acceptMs }),
   };
 }
 

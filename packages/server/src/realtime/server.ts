@@ -15,8 +15,9 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
 import type { Db } from '../db/schema.ts';
 import { type Floor, floorControl } from '../floor/grants.ts';
-import { memoryFloorStore, redisFloorStore } from '../floor/holders.ts';
+import { type FloorStore, memoryFloorStore, redisFloorStore } from '../floor/holders.ts';
 import { talkCore } from '../floor/push-to-talk.ts';
+import { type FloorQueueStore, memoryQueueStore, redisQueueStore } from '../floor/queue-store.ts';
 import type { PatchStore } from '../patches/store.ts';
 import { presenceWrites } from '../presence/group-commit.ts';
 import { arrivals } from './arrivals.ts';
@@ -131,6 +132,16 @@ function pushDomainEvents(io: Io, services: AttachRealtimeServices, emitTo: Emit
   });
 }
 
+/** The holders and queues (issue 59) of the floors: in Redis with REDIS_URL (shared), else in memory. */
+function floorStores(cluster: Cluster, prefix: string): { store: FloorStore; queueStore: FloorQueueStore } {
+  if (cluster.redis) {
+    const redis = cluster.redis.pub;
+    return { store: redisFloorStore(redis, prefix), queueStore: redisQueueStore(redis, prefix) };
+  }
+  const store = memoryFloorStore();
+  return { store, queueStore: memoryQueueStore(store.slots) };
+}
+
 /** The floor of every channel: in Redis with REDIS_URL (shared by the instances), else in memory. */
 function floorOf(
   services: AttachRealtimeServices,
@@ -141,10 +152,12 @@ function floorOf(
   log: FastifyBaseLogger,
 ): Floor {
   const { config } = services;
+  const { store, queueStore } = floorStores(cluster, `${config.redisKeyPrefix}floor:`);
   return floorControl({
     signals: floorSignals(emitTo, services.aliasLabels?.of),
     log,
-    store: cluster.redis ? redisFloorStore(cluster.redis.pub, `${config.redisKeyPrefix}floor:`) : memoryFloorStore(),
+    store,
+    queue: { store: queueStore, timings: config.floorQueue },
     maxMs: config.floorMaxMs,
     onTimeout: async (claim, channelId) => {
       const channel = await channels.get(channelId);

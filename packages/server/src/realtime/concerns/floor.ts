@@ -1,10 +1,11 @@
 /**
- * The floor's socket events (the floor itself is in floor/): `floor_request` (a press) and `floor_release`. A press is decided and shown at
+ * The floor's socket events (the floor itself is in floor/): `floor_request` (a press) and `floor_release`;
+ * the queue's `floor_cancel` and `floor_queue_remove` (issue 59). A press is decided and shown at
  * once, beside the socket's queue: a grant must never wait behind the writes of earlier events (the last
  * release's talk burst). Its talk bursts follow in the queue, in the order the events came, once the answer
  * is on its way (node:sqlite writes on this thread: bench/ptt-latency, bench/floor-grant).
  */
-import { FloorRequest } from '@talkgroup/protocol';
+import { FloorCancel, FloorQueueRemove, FloorRequest, may } from '@talkgroup/protocol';
 import type { Talker } from '../../floor/push-to-talk.ts';
 import type { Concern, SocketScope } from '../context.ts';
 import type { MicChange, TalkSocket } from '../io.ts';
@@ -27,9 +28,30 @@ export function recordInQueue(scope: SocketScope, event: string, changes: MicCha
 export const floorRequests: Concern = (socket, scope) => {
   scope.answerNow('floor_request', async (payload) => {
     const at = scope.requireRoom('floor_request', parse(FloorRequest, payload, 'floor_request').room);
-    const { answer, changes } = await scope.talk.press(talkerOf(socket), at);
+    // Issue 59: a socket's press on a busy floor waits in the channel's queue (when the channel has one).
+    const { answer, changes } = await scope.talk.press(talkerOf(socket), at, { queue: true });
     recordInQueue(scope, 'floor_request', changes);
     return answer;
+  });
+
+  scope.answerNow('floor_cancel', async (payload) => {
+    const at = scope.requireRoom('floor_cancel', parse(FloorCancel, payload, 'floor_cancel').room);
+    const left = await scope.floor.queue.cancel(socket.id, at.room, at.channelId);
+    return left ? { success: true } : { success: false, result: 'This socket is not in the floor queue.' };
+  });
+
+  scope.answerNow('floor_queue_remove', async (payload) => {
+    const body = parse(FloorQueueRemove, payload, 'floor_queue_remove');
+    const at = scope.requireRoom('floor_queue_remove', body.room);
+    // A dispatcher of the channel or an administrator; a member's removal is ignored.
+    const actor = { role: socket.data.role, mapRight: socket.data.mapRight };
+    if (!may(actor, { member: true, canTalk: at.mayTalk }, 'channel.dispatch'))
+      return {
+        success: false,
+        result: 'Only a dispatcher of this channel or an administrator removes from its queue.',
+      };
+    const removed = await scope.floor.queue.remove(body.userId, at.room, at.channelId);
+    return removed ? { success: true } : { success: false, result: 'This user is not in the floor queue.' };
   });
 
   scope.answerNow('floor_release', async (payload) => {

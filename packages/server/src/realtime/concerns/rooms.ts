@@ -76,6 +76,8 @@ export async function leaveChannel(
     at.channelId,
     reason === 'disconnect' ? undefined : reason === 'evicted' ? 'revoked' : 'left',
   );
+  // Issue 59: leaving the channel leaves its floor queue (and declines an offer).
+  await ctx.floor.queue.cancel(socket.id, at.room, at.channelId);
   await ctx.talk.endTalkOnLeave(talkerOf(socket), at);
   if (!at.hidden) await ctx.services.activities.record('channel_leave', { userId, channelId: at.channelId });
   if (reason === 'evicted') ctx.publishStatus(userId, { alsoRooms: [at.room] });
