@@ -39,6 +39,7 @@ import {
 } from '../../engines/voice/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
 import { ChannelOutput } from './channelOutput.ts';
+import { TileAreaMembers } from './TileAreaMembers.tsx';
 import { TileMembers } from './TileMembers.tsx';
 import type { Talker } from './useTalkers.ts';
 
@@ -205,6 +206,7 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         ) : null}
       </Box>
       <TileMembers channel={channel} statuses={statuses} gateways={gateways} />
+      <TileAreaMembers channel={channel} />
       <LastTransmission channel={channel} last={last} />
       <TileVolume channel={channel} volume={volume} muted={muted} onVolume={onVolume} onMute={onMute} />
     </Paper>
