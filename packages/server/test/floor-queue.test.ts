@@ -154,6 +154,12 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     expect(await b.next('onMicStateChanged', (m) => m.userId === w.desk.id)).toMatchObject({ micState: true });
     // Carol still waits, behind the dispatcher who talks now.
     expect(await press(c, room)).toMatchObject({ queued: true, position: 1, holder: { userId: w.desk.id } });
+    // An administrator's console removes her from outside the room.
+    const boss = await connect(w.url, w.admin.token);
+    clients.push(boss);
+    expect(await boss.emitAck('floor_queue_remove', { room, userId: w.carol.id })).toEqual({ success: true });
+    expect(await c.next('floor_queue_position')).toEqual({ room, position: 0 });
+    expect(await a.next('floor_queue', (p) => p.queue.length === 0)).toEqual({ room, queue: [] });
   });
 
   it('passes an offer that is not taken on to the next, with not_taken', async () => {

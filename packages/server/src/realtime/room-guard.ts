@@ -146,6 +146,8 @@ export function roomGuard(
         // Made listen-only: a floor it holds goes back (floor_revoked `revoked`), its next press is refused.
         if (!mayTalk && (await scope.floor.free(socket.id, at.room, at.channelId, 'revoked')))
           await scope.talk.endTalkOnLeave(talkerOf(socket), at);
+        // ...and it leaves the floor queue (issue 59).
+        if (!mayTalk) await scope.floor.queue.cancel(socket.id, at.room, at.channelId);
       }
       const seesMap = may(data, here, 'channel.map');
       if (at.seesMap !== seesMap) {

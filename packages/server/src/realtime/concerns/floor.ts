@@ -9,7 +9,27 @@ import { FloorCancel, FloorQueueRemove, FloorRequest, may } from '@talkgroup/pro
 import type { Talker } from '../../floor/push-to-talk.ts';
 import type { Concern, SocketScope } from '../context.ts';
 import type { MicChange, TalkSocket } from '../io.ts';
+import { participationByRoom } from '../participations.ts';
 import { parse } from '../socket-tasks.ts';
+
+/**
+ * The channel whose queue a dispatcher's console acts on (issue 59): one it is in, or one it may dispatch from
+ * outside its room; undefined when the socket's user may not dispatch there.
+ */
+async function queueOf(
+  socket: TalkSocket,
+  scope: SocketScope,
+  room: string,
+): Promise<{ room: string; channelId: number } | undefined> {
+  const actor = { role: socket.data.role, mapRight: socket.data.mapRight };
+  const at = participationByRoom(socket.data, room);
+  if (at) return may(actor, { member: true, canTalk: at.mayTalk }, 'channel.dispatch') ? at : undefined;
+  const channel = await scope.services.channels.byRtcSession(room);
+  if (!channel || channel.hidden) return undefined;
+  const rights = await scope.services.memberships.rights(channel.id, socket.data.userId);
+  const standing = { member: rights !== undefined, canTalk: rights?.canTalk ?? false };
+  return may(actor, standing, 'channel.dispatch') ? { room: channel.rtcSession, channelId: channel.id } : undefined;
+}
 
 export function talkerOf(socket: TalkSocket): Talker {
   const { userId, name, role, talkPriority } = socket.data;
@@ -42,10 +62,9 @@ export const floorRequests: Concern = (socket, scope) => {
 
   scope.answerNow('floor_queue_remove', async (payload) => {
     const body = parse(FloorQueueRemove, payload, 'floor_queue_remove');
-    const at = scope.requireRoom('floor_queue_remove', body.room);
+    const at = await queueOf(socket, scope, body.room);
     // A dispatcher of the channel or an administrator; a member's removal is ignored.
-    const actor = { role: socket.data.role, mapRight: socket.data.mapRight };
-    if (!may(actor, { member: true, canTalk: at.mayTalk }, 'channel.dispatch'))
+    if (!at)
       return {
         success: false,
         result: 'Only a dispatcher of this channel or an administrator removes from its queue.',

@@ -168,6 +168,8 @@ export const rooms: Concern = (socket, scope) => {
         (await scope.floor.free(socket.id, room, channel.id, 'revoked'))
       )
         await scope.talk.endTalkOnLeave(talkerOf(socket), current);
+      // ...and it leaves the floor queue (issue 59).
+      if (current.mode === 'talk' && mode === 'listen') await scope.floor.queue.cancel(socket.id, room, channel.id);
       Object.assign(current, at);
     } else socket.data.participations.push(at);
 
