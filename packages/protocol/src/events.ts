@@ -272,7 +272,10 @@ export interface ServerToClientEvents {
        */
       | { room: string; reason: 'queue'; grantId: string; acceptMs: number },
   ) => void;
-  /** Issue 59: to a queued socket, whenever its place in the channel's floor queue changes (from 1). */
+  /**
+   * Issue 59: to a queued socket, whenever its place in the channel's floor queue changes (from 1); 0: it left
+   * the queue without the floor (removed by a dispatcher, expired).
+   */
   floor_queue_position: (payload: { room: string; position: number }) => void;
   /** Issue 59: to the channel's room (and those who monitor it): the floor queue now, first first. */
   floor_queue: (payload: { room: string; queue: FloorQueueEntry[] }) => void;
