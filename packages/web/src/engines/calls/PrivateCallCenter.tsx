@@ -77,6 +77,11 @@ export function PrivateCallCenter({ fullScreen = false }: PrivateCallCenterProps
           <Typography variant={fullScreen ? 'h4' : 'h6'} sx={{ textAlign: 'center' }}>
             {call ? t('incoming.from', { name: call.caller.name }) : ''}
           </Typography>
+          {call?.alias ? (
+            <Typography variant={fullScreen ? 'h6' : 'subtitle1'} sx={{ textAlign: 'center', fontWeight: 700 }}>
+              {t('incoming.forAlias', { name: call.alias.name })}
+            </Typography>
+          ) : null}
           {call?.request ? (
             <>
               <Typography variant={fullScreen ? 'h6' : 'subtitle1'} sx={{ textAlign: 'center', fontWeight: 700 }}>

@@ -59,6 +59,12 @@ export function callUpdated(call: PrivateCall, selfId: number): void {
   const side = call.caller.userId === selfId ? 'caller' : 'callee';
   const current = snapshot.call;
   if (current && current.callId !== call.callId) return;
+  // A call to an alias this user holds (issue 59): it rings here until another holder takes it, then stops.
+  const rung = call.state === 'ringing' && call.alias?.ringing.includes(selfId) === true;
+  if (call.caller.userId !== selfId && call.callee.userId !== selfId && !rung) {
+    if (current) set({ call: null, here: false, side: null, notice: null });
+    return;
+  }
   if (OVER.has(call.state)) {
     if (!current) return;
     // The caller learns how it ended, and a party of the call that it is over; a ring that stops needs no word.
@@ -87,6 +93,8 @@ export function callRinging(
     /** The callee's dispatch request this call answers (issue 58). */
     requestId?: number;
     note?: string;
+    /** A call to a functional alias this user holds (issue 59). */
+    alias?: string;
   },
   self: { id: number; name: string },
 ): void {
@@ -106,6 +114,7 @@ export function callRinging(
       ...(payload.requestId !== undefined
         ? { request: { requestId: payload.requestId, note: payload.note ?? '' } }
         : {}),
+      ...(payload.alias ? { alias: { aliasId: 0, name: payload.alias, ringing: [self.id] } } : {}),
     },
     side: 'callee',
     here: false,
@@ -113,14 +122,15 @@ export function callRinging(
   });
 }
 
-/** Calls `callee` from this tab; a refusal becomes a notice. */
+/** Calls `callee` (or whoever holds a functional alias, issue 59) from this tab; a refusal becomes a notice. */
 export async function placeCall(
-  callee: { id: number; name: string },
+  callee: { id: number; name: string } | { aliasId: number; name: string },
   self: { id: number; name: string },
 ): Promise<void> {
   if (snapshot.call) return;
   try {
-    const { res } = await api(StartPrivateCall, { userId: callee.id });
+    const alias = 'aliasId' in callee;
+    const { res } = await api(StartPrivateCall, alias ? { aliasId: callee.aliasId } : { userId: callee.id });
     const now = new Date().toISOString();
     // The server's push of the ringing call may have come first.
     const pushed = snapshot.call as PrivateCall | null;
@@ -133,7 +143,7 @@ export async function placeCall(
               room: res.room,
               channelId: 0,
               caller: { userId: self.id, name: self.name },
-              callee: { userId: callee.id, name: callee.name },
+              callee: { userId: alias ? null : callee.id, name: callee.name },
               state: 'ringing',
               startedAt: now,
               answeredAt: null,

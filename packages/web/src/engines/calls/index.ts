@@ -1,5 +1,6 @@
 /** Private calls (issue 27): the pages' ring and call (PrivateCallCenter), and "Private call" on a member's row. */
 
+export { AliasCallButton } from './AliasCallButton.tsx';
 export { CallHistory } from './CallHistory.tsx';
 export { CallSettingsSwitch } from './CallSettingsSwitch.tsx';
 export { followPlacedCall } from './callState.ts';

@@ -13,6 +13,7 @@ import { type ReactNode, useEffect, useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Marker, Popup } from 'react-leaflet';
 import { type MemberStatusEntry, statusLabel } from '../../api/statuses.ts';
+import { AliasTag } from '../../components/AliasTag.tsx';
 import { StatusChip, statusAge } from '../../components/StatusChip.tsx';
 import { dateLocale } from '../../i18n/dates.ts';
 import { type ChannelMember, memberName } from '../room/members/useChannelMembers.ts';
@@ -74,9 +75,12 @@ export function MemberMarker({
   now,
   staleAfterMs,
   action,
+  alias,
 }: {
   action?: ReactNode;
   member: ChannelMember;
+  /** Its functional aliases (issue 59), shown beside its name. */
+  alias?: string;
   /** Its status now (issue 49), when it has one. */
   statusEntry: MemberStatusEntry | undefined;
   markers: React.RefObject<Map<number, L.Marker>>;
@@ -130,6 +134,7 @@ export function MemberMarker({
       <Popup>
         <Box sx={{ minWidth: 200 }} data-testid="marker-popup">
           <Typography sx={{ fontWeight: 700, fontSize: '0.95rem' }}>{name}</Typography>
+          <AliasTag alias={alias} />
           <Typography variant="caption" sx={{ color: member.inChannel ? 'success.main' : 'text.secondary' }}>
             {status}
           </Typography>

@@ -26,6 +26,7 @@ import {
 } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MapContainer, useMap } from 'react-leaflet';
+import { useAliasLabels } from '../../api/aliases.ts';
 import { useMemberStatuses } from '../../api/statuses.ts';
 import type { ChannelMember } from '../room/members/useChannelMembers.ts';
 import { BaseTiles } from './BaseTiles.tsx';
@@ -122,6 +123,7 @@ export function MembersMap({
   const located = useMemo(() => members.filter((m) => m.position), [members]);
   const now = useNow(15_000);
   const statuses = useMemberStatuses();
+  const aliases = useAliasLabels();
   const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
   const number = useMemo(
     () => new Intl.NumberFormat(i18n.resolvedLanguage, { maximumFractionDigits: 6 }),
@@ -209,6 +211,7 @@ export function MembersMap({
             key={member.user.id}
             member={member}
             statusEntry={statuses.get(member.user.id)}
+            alias={aliases.get(member.user.id)}
             markers={markers}
             describeActivity={describeActivity}
             format={(value) => number.format(value)}

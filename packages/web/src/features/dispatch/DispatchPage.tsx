@@ -24,7 +24,7 @@ import { useServerEvent, useSharedSocket } from '../../api/serverEvents.ts';
 import { useMay, useSession } from '../../api/session.ts';
 import { useClientConfig } from '../../api/useClientConfig.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
-import { CallHistory, CallSettingsSwitch, followPlacedCall } from '../../engines/calls/index.ts';
+import { AliasCallButton, CallHistory, CallSettingsSwitch, followPlacedCall } from '../../engines/calls/index.ts';
 import { useEmergencyAlerts } from '../../engines/emergency/index.ts';
 import type { VoiceRoom } from '../../engines/voice/index.ts';
 import { AllCallButton } from './AllCallButton.tsx';
@@ -197,6 +197,7 @@ export default function DispatchPage() {
           />
         </Box>
         <CallSettingsSwitch />
+        <AliasCallButton />
       </Paper>
       {saveError ? (
         <Alert severity="warning" sx={{ mb: 2 }}>

@@ -7,8 +7,10 @@ import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
 import { GetUsersInChannel } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
+import { useAliasLabels } from '../../api/aliases.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import type { MemberStatusEntry } from '../../api/statuses.ts';
+import { AliasTag } from '../../components/AliasTag.tsx';
 import { StatusChip } from '../../components/StatusChip.tsx';
 import { GatewayMark, HangUpGatewayButton } from '../../engines/gateways/index.ts';
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
@@ -30,6 +32,7 @@ export function TileMembers({
   const { t } = useTranslation(['dispatch', 'room']);
   const users = useApiQuery(GetUsersInChannel, { channelId: channel.id });
   const members = tileMembers(users.data?.res ?? [], channel.id);
+  const aliases = useAliasLabels();
   const title = t('dispatch:tile.members', { channel: channel.name });
   if (users.isPending) return null;
   if (members.length === 0 && gateways.length === 0)
@@ -114,6 +117,7 @@ export function TileMembers({
             >
               {member.name}
             </Typography>
+            <AliasTag alias={aliases.get(member.id)} />
             <Box sx={{ ml: 'auto', display: 'flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
               {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
               <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />

@@ -19,6 +19,7 @@ import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { useMay } from '../../api/session.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { AliasesSection } from './AliasesSection.tsx';
 import { GatewaysSection } from './GatewaysSection.tsx';
 import { PendingSignIns } from './PendingSignIns.tsx';
 import { StatusesSection } from './StatusesSection.tsx';
@@ -92,6 +93,7 @@ export default function SecurityPage() {
       </Paper>
       <TimeZoneSection />
       <StatusesSection />
+      <AliasesSection />
       {managesGateways ? <GatewaysSection /> : null}
       {signInOptions.data?.sso ? <PendingSignIns /> : null}
     </>

@@ -8,7 +8,9 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Skeleton from '@mui/material/Skeleton';
 import { useTranslation } from 'react-i18next';
+import { useAliasLabels } from '../../api/aliases.ts';
 import { useMemberStatuses } from '../../api/statuses.ts';
+import { AliasTag } from '../../components/AliasTag.tsx';
 import { StatusChip } from '../../components/StatusChip.tsx';
 import { PrivateCallButton } from '../../engines/calls/index.ts';
 import { type ChannelMember, memberName } from '../../engines/room/index.ts';
@@ -39,6 +41,7 @@ export function TalkMembersList({
 }) {
   const { t } = useTranslation('talk');
   const statuses = useMemberStatuses();
+  const aliases = useAliasLabels();
   if (isLoading) {
     return (
       <Box sx={{ p: 2 }} aria-busy="true">
@@ -87,6 +90,11 @@ export function TalkMembersList({
               secondary={
                 <>
                   {t(`members.state.${state}`)}
+                  {aliases.has(member.user.id) ? (
+                    <Box component="span" sx={{ display: 'flex', mt: 0.5 }}>
+                      <AliasTag alias={aliases.get(member.user.id)} />
+                    </Box>
+                  ) : null}
                   {entry ? (
                     <Box component="span" sx={{ display: 'flex', mt: 0.5 }}>
                       <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} />

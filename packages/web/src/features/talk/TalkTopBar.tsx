@@ -8,6 +8,7 @@ import IconButton from '@mui/material/IconButton';
 import Typography from '@mui/material/Typography';
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router';
+import { MyAliases } from './MyAliases.tsx';
 import { MyStatus } from './MyStatus.tsx';
 
 export const TALK_BAR_COLOUR = '#0f2537';
@@ -64,6 +65,7 @@ export function TalkTopBar({
         {title}
       </Typography>
       <MyStatus />
+      <MyAliases />
       {end}
     </Box>
   );

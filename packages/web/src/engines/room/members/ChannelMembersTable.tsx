@@ -9,8 +9,10 @@ import Typography from '@mui/material/Typography';
 import { MaterialReactTable, type MRT_ColumnDef } from 'material-react-table';
 import { createContext, useCallback, useContext, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAliasLabels } from '../../../api/aliases.ts';
 import { useMay } from '../../../api/session.ts';
 import { type MemberStatusEntry, statusLabel, useMemberStatuses } from '../../../api/statuses.ts';
+import { AliasTag } from '../../../components/AliasTag.tsx';
 import { StatusChip } from '../../../components/StatusChip.tsx';
 import { SearchField } from '../../../components/table/SearchField.tsx';
 import { useConsoleTable } from '../../../components/table/useConsoleTable.ts';
@@ -76,11 +78,16 @@ function StatusLine({ member }: { member: ChannelMember }) {
 }
 
 function NameCell({ row }: CellProps) {
+  // Its functional aliases (issue 59) beside the name: one cached query for every row.
+  const alias = useAliasLabels().get(row.original.user.id);
   return (
     <Box sx={{ minWidth: 0 }}>
-      <Typography sx={{ fontWeight: 600, fontSize: '0.9rem' }} noWrap>
-        {memberName(row.original.user)}
-      </Typography>
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 0.75, minWidth: 0 }}>
+        <Typography sx={{ fontWeight: 600, fontSize: '0.9rem' }} noWrap>
+          {memberName(row.original.user)}
+        </Typography>
+        <AliasTag alias={alias} />
+      </Box>
       {row.original.user.pseudo ? (
         <Typography variant="caption" sx={{ color: 'text.secondary' }} noWrap>
           {row.original.user.pseudo}

@@ -17,7 +17,9 @@ import Tooltip from '@mui/material/Tooltip';
 import Typography from '@mui/material/Typography';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAliasLabels } from '../../../api/aliases.ts';
 import { useMemberStatuses } from '../../../api/statuses.ts';
+import { AliasTag } from '../../../components/AliasTag.tsx';
 import { StatusChip } from '../../../components/StatusChip.tsx';
 import { SidebarSection } from '../../../components/shell/ShellContext.tsx';
 import { type ChannelMember, memberName } from './useChannelMembers.ts';
@@ -45,6 +47,7 @@ export function UsersInChannelSection({ channelName, members, onManage, onSetCan
   const { t } = useTranslation('room');
   const [open, setOpen] = useState(true);
   const statuses = useMemberStatuses();
+  const aliases = useAliasLabels();
   const listId = useId();
   const title = t('usersIn', { channel: channelName });
   const sorted = [...members].sort(
@@ -127,6 +130,11 @@ export function UsersInChannelSection({ channelName, members, onManage, onSetCan
                           {member.canTalk
                             ? t(`members.${status}`)
                             : `${t(`members.${status}`)} · ${t('members.listenOnly')}`}
+                          {aliases.has(member.user.id) ? (
+                            <Box component="span" sx={{ display: 'flex', mt: 0.25 }}>
+                              <AliasTag alias={aliases.get(member.user.id)} />
+                            </Box>
+                          ) : null}
                           {entry ? (
                             <Box component="span" sx={{ display: 'flex', mt: 0.25 }}>
                               <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} />

@@ -1,0 +1,195 @@
+/**
+ * /settings, "Fonctions" (issue 59): the functional aliases people take on /account ("Chef de quart"), each with
+ * how many may hold it at once, and who holds it now. Each row is renamed or changed and saved on its own
+ * (updateAlias), or deleted (deleteAlias); the form below adds one (createAlias). All audited by the server.
+ */
+import AddIcon from '@mui/icons-material/Add';
+import DeleteIcon from '@mui/icons-material/DeleteOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import IconButton from '@mui/material/IconButton';
+import Paper from '@mui/material/Paper';
+import TextField from '@mui/material/TextField';
+import Typography from '@mui/material/Typography';
+import {
+  ALIAS_HOLDERS_MAX,
+  ALIAS_NAME_MAX,
+  type Alias,
+  CreateAlias,
+  DeleteAlias,
+  GetAliases,
+  UpdateAlias,
+} from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useAliases } from '../../api/aliases.ts';
+import { errorMessage } from '../../api/client.ts';
+import { callKey, useApiMutation } from '../../api/queries.ts';
+import { useNotify } from '../../components/Notifier.tsx';
+
+/** How many may hold it, from a field's text (the server refuses what is out of range, with its sentence). */
+const holdersOf = (text: string) => Number.parseInt(text, 10) || 0;
+
+function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: string | undefined) => void }) {
+  const { t } = useTranslation(['settings', 'common']);
+  const client = useQueryClient();
+  const notify = useNotify();
+  const [name, setName] = useState(alias.name);
+  const [max, setMax] = useState(String(alias.maxHolders));
+  const refresh = () => void client.invalidateQueries({ queryKey: callKey(GetAliases) });
+  const update = useApiMutation(UpdateAlias, {
+    onSuccess: (answer) => {
+      refresh();
+      onFailure(undefined);
+      notify({ severity: 'success', message: t('common:server.alias_updated', { name: answer.res.name }) });
+    },
+    onError: (error) => onFailure(errorMessage(error, t('settings:aliases.failed'))),
+  });
+  const remove = useApiMutation(DeleteAlias, {
+    onSuccess: () => {
+      refresh();
+      onFailure(undefined);
+      notify({ severity: 'success', message: t('common:server.alias_deleted') });
+    },
+    onError: (error) => onFailure(errorMessage(error, t('settings:aliases.failed'))),
+  });
+  const changed = name.trim() !== alias.name || holdersOf(max) !== alias.maxHolders;
+  const holders = alias.holders.map((holder) => holder.name).join(', ');
+  return (
+    <Box
+      role="group"
+      aria-label={t('settings:aliases.row', { name: alias.name })}
+      sx={{
+        display: 'flex',
+        flexWrap: 'wrap',
+        alignItems: 'center',
+        gap: 1,
+        p: 1.5,
+        borderRadius: 1,
+        border: '1px solid',
+        borderColor: 'divider',
+      }}
+    >
+      <TextField
+        size="small"
+        label={t('settings:aliases.name')}
+        value={name}
+        onChange={(event) => setName(event.target.value)}
+        slotProps={{ htmlInput: { maxLength: ALIAS_NAME_MAX } }}
+        sx={{ flex: '1 1 200px', minWidth: 0 }}
+      />
+      <TextField
+        size="small"
+        type="number"
+        label={t('settings:aliases.maxHolders')}
+        value={max}
+        onChange={(event) => setMax(event.target.value)}
+        slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
+        sx={{ width: 150 }}
+      />
+      <Typography variant="body2" sx={{ flex: '1 1 160px', color: 'text.secondary' }}>
+        {holders ? t('settings:aliases.heldBy', { names: holders }) : t('settings:aliases.free')}
+      </Typography>
+      <Box sx={{ display: 'flex', ml: 'auto', gap: 1 }}>
+        <Button
+          size="small"
+          disabled={!changed || update.isPending}
+          onClick={() => update.mutate({ aliasId: alias.id, name: name.trim(), maxHolders: holdersOf(max) })}
+          aria-label={t('settings:aliases.saveOne', { name: alias.name })}
+        >
+          {t('settings:aliases.save')}
+        </Button>
+        <IconButton
+          aria-label={t('settings:aliases.remove', { name: alias.name })}
+          disabled={remove.isPending}
+          onClick={() => remove.mutate({ aliasId: alias.id })}
+        >
+          <DeleteIcon />
+        </IconButton>
+      </Box>
+    </Box>
+  );
+}
+
+export function AliasesSection() {
+  const { t } = useTranslation(['settings', 'common']);
+  const client = useQueryClient();
+  const notify = useNotify();
+  const aliases = useAliases();
+  const [name, setName] = useState('');
+  const [max, setMax] = useState('1');
+  const [failure, setFailure] = useState<string>();
+  const create = useApiMutation(CreateAlias, {
+    onSuccess: (answer) => {
+      void client.invalidateQueries({ queryKey: callKey(GetAliases) });
+      setName('');
+      setMax('1');
+      setFailure(undefined);
+      notify({ severity: 'success', message: t('common:server.alias_created', { name: answer.res.name }) });
+    },
+    onError: (error) => setFailure(errorMessage(error, t('settings:aliases.failed'))),
+  });
+  const list = aliases.data?.res;
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="settings-aliases" sx={{ p: 3, mt: 3 }}>
+      <Typography id="settings-aliases" variant="h6" component="h2" sx={{ mb: 1 }}>
+        {t('settings:aliases.title')}
+      </Typography>
+      <Typography variant="body2" sx={{ mb: 2 }}>
+        {t('settings:aliases.help')}
+      </Typography>
+      {aliases.error ? (
+        <Alert severity="error" sx={{ mb: 2 }}>
+          {errorMessage(aliases.error, t('common:errors.somethingWrong'))}
+        </Alert>
+      ) : null}
+      {list?.length === 0 ? (
+        <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
+          {t('settings:aliases.empty')}
+        </Typography>
+      ) : null}
+      <Box sx={{ display: 'grid', gap: 1.5 }}>
+        {(list ?? []).map((alias) => (
+          <AliasRow key={`${alias.id}-${alias.name}-${alias.maxHolders}`} alias={alias} onFailure={setFailure} />
+        ))}
+      </Box>
+      {failure ? (
+        <Alert severity="error" sx={{ mt: 2 }}>
+          {failure}
+        </Alert>
+      ) : null}
+      <Box
+        component="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          setFailure(undefined);
+          create.mutate({ name: name.trim(), maxHolders: holdersOf(max) });
+        }}
+        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2, alignItems: 'center' }}
+      >
+        <TextField
+          size="small"
+          label={t('settings:aliases.newName')}
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          slotProps={{ htmlInput: { maxLength: ALIAS_NAME_MAX } }}
+          sx={{ flex: '1 1 200px', minWidth: 0 }}
+        />
+        <TextField
+          size="small"
+          type="number"
+          label={t('settings:aliases.newMaxHolders')}
+          value={max}
+          onChange={(event) => setMax(event.target.value)}
+          slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
+          sx={{ width: 150 }}
+        />
+        <Button type="submit" startIcon={<AddIcon />} disabled={create.isPending || name.trim() === ''}>
+          {t('settings:aliases.add')}
+        </Button>
+      </Box>
+    </Paper>
+  );
+}
