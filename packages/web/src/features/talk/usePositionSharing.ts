@@ -8,6 +8,11 @@ import type { TalkgroupSocket } from '../../api/socket.ts';
 import { type ReportedPosition, shouldReport } from './positionThrottle.ts';
 
 const CONSENT_KEY = 'talkgroup.sharePosition';
+/**
+ * A phone that stands still sends its position again this often, moved or not: an area channel counts 15 minutes
+ * without a report as leaving its zone (issue 59), and the maps' positions go stale after POSITION_STALE_SECONDS.
+ */
+export const POSITION_HEARTBEAT_MS = 4 * 60_000;
 
 export type PositionSharingStatus = 'off' | 'waiting' | 'sharing' | 'denied' | 'unavailable';
 
@@ -71,6 +76,15 @@ export function usePositionSharing(socket: TalkgroupSocket | null, connected: bo
     );
     return () => navigator.geolocation.clearWatch(watch);
   }, [enabled, supported, send]);
+
+  // Standing still is not silence: the last position again, every few minutes.
+  useEffect(() => {
+    if (!enabled || !connected) return;
+    const timer = setInterval(() => {
+      if (latest.current) send(latest.current, true);
+    }, POSITION_HEARTBEAT_MS);
+    return () => clearInterval(timer);
+  }, [enabled, connected, send]);
 
   // After a reconnect, the map learns where the phone is now, whatever the throttle says.
   useEffect(() => {
