@@ -38,6 +38,7 @@ import { MonitorListDialog } from './MonitorListDialog.tsx';
 import { PatchesPanel } from './PatchesPanel.tsx';
 import { QueuePanel } from './queue/QueuePanel.tsx';
 import { useDispatchQueue } from './queue/useDispatchQueue.ts';
+import { RegroupPanel } from './regroup/RegroupPanel.tsx';
 import { useDispatchDesk } from './useDispatchDesk.ts';
 import { useLastHeard } from './useLastHeard.ts';
 import { useMonitorList } from './useMonitorList.ts';
@@ -277,6 +278,7 @@ export default function DispatchPage() {
             .map(({ channel }) => ({ id: channel.id, name: channel.name }))}
         />
       </Box>
+      {dispatches ? <RegroupPanel channels={mapChannels} selfId={self.id} /> : null}
       <DispatchMap channels={mapChannels} />
       <MonitorListDialog
         open={picking}

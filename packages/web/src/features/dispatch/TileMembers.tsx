@@ -15,6 +15,7 @@ import { StatusChip } from '../../components/StatusChip.tsx';
 import { GatewayMark, HangUpGatewayButton } from '../../engines/gateways/index.ts';
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
 import type { PeerState } from '../../engines/voice/index.ts';
+import { SwitchChannelButton } from './regroup/SwitchChannelButton.tsx';
 import { type Presence, tileMembers } from './tileMembers.ts';
 
 const PRESENCE_COLOUR: Record<Presence, string> = { inChannel: '#1e7d3a', online: '#b45309', offline: '#8a99a6' };
@@ -121,6 +122,7 @@ export function TileMembers({
             <Box sx={{ ml: 'auto', display: 'flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
               {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
               <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />
+              <SwitchChannelButton user={{ id: member.id, name: member.name }} channel={channel} />
             </Box>
           </Box>
         );

@@ -27,6 +27,7 @@ import { RoomMapSection } from '../../engines/map/index.ts';
 import { type ChannelMember, ChatPanel, type RoomChannel, RoomFrame, useRoom } from '../../engines/room/index.ts';
 import { PushToTalkButton } from '../../engines/voice/index.ts';
 import { useMissed } from './missed.tsx';
+import { useSelectedChannelReport } from './SelectedChannelFollower.tsx';
 import { TalkChannelStatus, TalkChannelTabs, type TalkTab, useUnreadChat } from './TalkChannelTabs.tsx';
 import { TalkMembersList } from './TalkMembersList.tsx';
 import { TalkPanel } from './TalkPanel.tsx';
@@ -44,6 +45,7 @@ export default function TalkChannelPage() {
   const channels = useApiQuery(GetMyChannels, {});
   const channel = channels.data?.res.find((candidate) => candidate.id === id);
   usePageTitle(channel?.name ?? t('channel.title'));
+  useSelectedChannelReport(channel?.id);
 
   if (channels.isLoading) return <PageLoader fullScreen />;
   if (!channel) {

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useOutletContext } from 'react-router';
 import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
 import { SOS_BAND_HEIGHT } from '../../engines/emergency/index.ts';
+import { SelectedChannelFollower } from './SelectedChannelFollower.tsx';
 import { ScanProvider } from './scan.tsx';
 import { useOnline } from './useOnline.ts';
 
@@ -74,6 +75,7 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
         <Outlet context={{ accountMenu } satisfies TalkShellContext} />
       </ScanProvider>
       <UpdatePrompt />
+      <SelectedChannelFollower />
     </Box>
   );
 }

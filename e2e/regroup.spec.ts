@@ -1,0 +1,83 @@
+/**
+ * Dynamic regrouping and the remote change of a member's channel (issue 59, items 3 and 4), in Chromium: the
+ * desk regroups two members from the dispatch console, both phones' /talk switch to the regroup's channel with
+ * a notice, and "End" brings each back to the channel it was on; the desk then switches one member's channel
+ * from a tile's member list, and the phone says who switched it.
+ */
+
+import { monitor } from './dispatch-support.ts';
+import { test } from './fixtures.ts';
+import { openAs } from './room-support.ts';
+import { expect, PHONE } from './talk-support.ts';
+
+test.describe.configure({ timeout: 240_000 });
+
+test('a regroup switches two members’ /talk to its channel and brings them back at its end; a remote select shows who did it', async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const quai = await seed.channel();
+  const dock = await seed.channel();
+  const desk = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+  const ali = await seed.member({ firstName: 'Ali', lastName: 'Quai' });
+  const bea = await seed.member({ firstName: 'Bea', lastName: 'Dock' });
+  await seed.addToChannel(quai.id, [desk.id, ali.id]);
+  await seed.addToChannel(dock.id, [desk.id, ali.id, bea.id]);
+
+  const d = await openAs(browser, server.baseURL, desk);
+  const a = await openAs(browser, server.baseURL, ali, { viewport: PHONE });
+  const b = await openAs(browser, server.baseURL, bea, { viewport: PHONE });
+  try {
+    await a.page.goto(`/talk/${quai.id}`);
+    await expect(a.page.getByRole('heading', { level: 1, name: quai.name })).toBeVisible();
+    await b.page.goto(`/talk/${dock.id}`);
+    await expect(b.page.getByRole('heading', { level: 1, name: dock.name })).toBeVisible();
+
+    await d.page.goto('/dispatch');
+    await expect(d.page.getByRole('heading', { level: 1, name: 'Dispatch console' })).toBeVisible();
+    await monitor(d.page, [quai.name, dock.name]);
+
+    // Regroup: name it, tick the two members, create.
+    const regroups = d.page.getByRole('region', { name: 'Regroups' });
+    await regroups.getByRole('button', { name: 'Regroup' }).click();
+    const dialog = d.page.getByRole('dialog', { name: 'Regroup' });
+    const name = `Fire ${Date.now().toString(36)}`;
+    await dialog.getByRole('textbox', { name: 'Group name' }).fill(name);
+    await dialog.getByRole('checkbox', { name: 'Ali Quai' }).check();
+    await dialog.getByRole('checkbox', { name: 'Bea Dock' }).check();
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(regroups.getByRole('button', { name: `End the regroup ${name}` })).toBeVisible();
+
+    const { body } = await server.call('/user/api/getRegroups', {}, desk.token);
+    const channelId = body.res.find((regroup: { name: string }) => regroup.name === name).channelId;
+    for (const phone of [a.page, b.page]) {
+      await expect(phone).toHaveURL(new RegExp(`/talk/${channelId}$`));
+      await expect(phone.getByRole('heading', { level: 1, name })).toBeVisible();
+      await expect(
+        phone.getByRole('status').filter({ hasText: `Regrouped into "${name}" by Dana Desk` }),
+      ).toBeVisible();
+    }
+
+    // End: each phone goes back to the channel it was on.
+    await regroups.getByRole('button', { name: `End the regroup ${name}` }).click();
+    await expect(regroups.getByText('No regroup now.')).toBeVisible();
+    await expect(a.page).toHaveURL(new RegExp(`/talk/${quai.id}$`));
+    await expect(a.page.getByRole('heading', { level: 1, name: quai.name })).toBeVisible();
+    await expect(a.page.getByRole('status').filter({ hasText: `Regroup over: back to ${quai.name}.` })).toBeVisible();
+    await expect(b.page).toHaveURL(new RegExp(`/talk/${dock.id}$`));
+    await expect(b.page.getByRole('heading', { level: 1, name: dock.name })).toBeVisible();
+
+    // A remote select from the tile of the dock: Ali's phone switches to it and says who did it.
+    const dockTile = d.page.getByRole('region', { name: `Channel ${dock.name}` });
+    await dockTile.getByRole('button', { name: `Switch channel: switch Ali Quai to ${dock.name}` }).click();
+    await expect(a.page).toHaveURL(new RegExp(`/talk/${dock.id}$`));
+    await expect(a.page.getByRole('heading', { level: 1, name: dock.name })).toBeVisible();
+    await expect(
+      a.page.getByRole('status').filter({ hasText: `Dana Desk switched you to ${dock.name}.` }),
+    ).toBeVisible();
+  } finally {
+    for (const page of [d, a, b]) await page.close();
+  }
+});

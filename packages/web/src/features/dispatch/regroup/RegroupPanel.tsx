@@ -1,0 +1,100 @@
+/**
+ * Regroups (issue 59) on the dispatch console: "Regrouper" opens the dialog; the open regroups are listed, each
+ * with its members, when it ends by itself, and "Terminer", which brings its members back to their channels.
+ */
+import GroupsIcon from '@mui/icons-material/GroupsOutlined';
+import Alert from '@mui/material/Alert';
+import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
+import List from '@mui/material/List';
+import ListItem from '@mui/material/ListItem';
+import ListItemText from '@mui/material/ListItemText';
+import Paper from '@mui/material/Paper';
+import Typography from '@mui/material/Typography';
+import { EndRegroup, GetRegroups } from '@talkgroup/protocol';
+import { useQueryClient } from '@tanstack/react-query';
+import { format } from 'date-fns';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../../api/client.ts';
+import { callKey, useApiMutation, useApiQuery } from '../../../api/queries.ts';
+import { useServerEvent } from '../../../api/serverEvents.ts';
+import { RegroupDialog } from './RegroupDialog.tsx';
+
+export function RegroupPanel({ channels, selfId }: { channels: Array<{ id: number; name: string }>; selfId: number }) {
+  const { t } = useTranslation('dispatch');
+  const client = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const regroups = useApiQuery(GetRegroups, {}, { refetchInterval: 30_000 });
+  const refresh = () => client.invalidateQueries({ queryKey: callKey(GetRegroups) });
+  useServerEvent('regroupsChanged', () => void refresh());
+  const end = useApiMutation(EndRegroup, { onSettled: refresh });
+  const list = regroups.data?.res ?? [];
+
+  return (
+    <Paper
+      component="section"
+      aria-labelledby="regroups-title"
+      variant="outlined"
+      sx={{ p: 2, borderRadius: 3, mb: 3 }}
+    >
+      <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+        <Typography id="regroups-title" component="h2" variant="h6" sx={{ flex: 1 }}>
+          {t('regroup.panel')}
+        </Typography>
+        <Button variant="outlined" startIcon={<GroupsIcon />} onClick={() => setOpen(true)}>
+          {t('regroup.open')}
+        </Button>
+      </Box>
+      <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
+        {t('regroup.help')}
+      </Typography>
+      {end.error ? (
+        <Alert severity="warning" sx={{ mt: 1 }}>
+          {errorMessage(end.error, t('regroup.endFailed'))}
+        </Alert>
+      ) : null}
+      {list.length === 0 ? (
+        <Typography sx={{ color: 'text.secondary', mt: 1 }}>{t('regroup.empty')}</Typography>
+      ) : (
+        <List dense aria-label={t('regroup.openList')}>
+          {list.map((regroup) => (
+            <ListItem
+              key={regroup.regroupId}
+              disableGutters
+              secondaryAction={
+                <Button
+                  size="small"
+                  color="warning"
+                  disabled={end.isPending}
+                  onClick={() => end.mutate({ regroupId: regroup.regroupId })}
+                  aria-label={t('regroup.endNamed', { name: regroup.name })}
+                >
+                  {t('regroup.end')}
+                </Button>
+              }
+            >
+              <ListItemText
+                primary={regroup.name}
+                secondary={t('regroup.detail', {
+                  members: regroup.members.map((member) => member.name).join(', '),
+                  until: format(new Date(regroup.expiresAt), 'HH:mm'),
+                })}
+              />
+            </ListItem>
+          ))}
+        </List>
+      )}
+      <RegroupDialog
+        open={open}
+        channels={channels}
+        selfId={selfId}
+        onClose={() => setOpen(false)}
+        onCreated={() => {
+          setOpen(false);
+          void refresh();
+        }}
+      />
+    </Paper>
+  );
+}
