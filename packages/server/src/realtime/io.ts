@@ -27,7 +27,7 @@ export interface RealtimeServices {
   access: ChannelAccess;
   activities: ActivityStore;
   /** Area channels (issue 59): each reported position may join or keep a member in a channel's zone. */
-  areaChannels: Pick<AreaChannels, 'report'>;
+  areaChannels: Pick<AreaChannels, 'report' | 'forget'>;
   channels: ChannelStore;
   emergency: EmergencyAlerts;
   events: EventBus;

@@ -103,11 +103,15 @@ function followChannelChanges(
     if (userIds !== null) return;
     channels.clear();
     services.geofenceWatch.forget();
+    services.areaChannels.forget();
   });
   // A fence changed on another instance: the crossing check reads the fences again. Told before the change is
   // pushed to consoles (subscribed below), on the same Redis connection: an instance forgets before its
   // consoles hear of the change.
-  io.on('geofencesChanged', () => services.geofenceWatch.forget());
+  io.on('geofencesChanged', () => {
+    services.geofenceWatch.forget();
+    services.areaChannels.forget();
+  });
   return services.events.on('geofencesChanged', () => {
     if (shared) io.serverSideEmit('geofencesChanged');
   });
