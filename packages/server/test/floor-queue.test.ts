@@ -241,6 +241,28 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     expect(await b.next('floor_granted')).toMatchObject({ reason: 'queue' });
   });
 
+  it("orders by a user's own talk priority, above its role's", async () => {
+    await setUp();
+    // Carol, a member, talks with priority 5 (set by an administrator): above members, below the dispatcher.
+    await w.app.services.db.updateTable('users').set({ talk_priority: 5 }).where('id', '=', w.carol.id).execute();
+    const room = await channel({ preemption: 'queue' });
+    const a = await joined(w.alice, room);
+    const b = await joined(w.bob, room);
+    const c = await joined(w.carol, room);
+    const d = await joined(w.desk, room);
+    expect(await press(a, room)).toMatchObject({ granted: true });
+    expect(await press(b, room)).toMatchObject({ queued: true, position: 1 });
+    expect(await press(c, room)).toMatchObject({ queued: true, position: 1 });
+    expect(await b.next('floor_queue_position')).toEqual({ room, position: 2 });
+    expect(await press(d, room)).toMatchObject({ queued: true, position: 1 });
+    const queue = (await a.next('floor_queue', (p) => p.queue.length === 3)).queue;
+    expect(queue.map((e: { name: string; priority: number }) => [e.name, e.priority])).toEqual([
+      ['Dana Desk', 6],
+      ['Carol Field', 5],
+      ['Bob Field', 3],
+    ]);
+  });
+
   it('refuses a busy floor as before on a channel without a queue', async () => {
     await setUp();
     const room = await channel({ floorQueue: false });
