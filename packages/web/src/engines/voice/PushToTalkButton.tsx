@@ -2,16 +2,20 @@
  * The press-to-talk button (spec sections 2 and 4): pressing (mouse, touch, pen) turns the mic on;
  * releasing, leaving the button or cancelling the touch turns it off. Holding the space bar does the same
  * anywhere on the page except in a text field or on another control (where space has its own meaning).
- * The image follows the state: mic on, mic off.
+ * The image follows the state: mic on, mic off. Issue 59: a press on a busy floor may wait in the channel's queue
+ * ("En attente (2e)", with Cancel), be offered the floor ("À vous de parler") or be cut off by a higher priority
+ * ("Interrompu par …"): the text under the button says which.
  */
 import MicIcon from '@mui/icons-material/Mic';
 import MicOffIcon from '@mui/icons-material/MicOff';
 import Box from '@mui/material/Box';
+import Button from '@mui/material/Button';
 import ButtonBase from '@mui/material/ButtonBase';
 import Typography from '@mui/material/Typography';
 import useMediaQuery from '@mui/material/useMediaQuery';
 import { memo, useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { FloorWait } from './talkControl.ts';
 
 export interface PushToTalkButtonProps {
   micOn: boolean;
@@ -29,6 +33,10 @@ export interface PushToTalkButtonProps {
   label?: string;
   /** What a press does now, shown under the button while idle ("Reply on Atelier"); default "Hold to talk". */
   idleText?: string;
+  /** Issue 59: the press waiting in the floor queue, the floor offered, or the talk cut off (VoiceRoomState). */
+  wait?: FloorWait;
+  /** Leaves the floor queue: the Cancel shown while the press waits (VoiceRoom.cancelFloorQueue). */
+  onCancelWait?: () => void;
 }
 
 const OWN_SPACE = 'input, textarea, select, [contenteditable="true"], [role="dialog"], [role="menu"], [role="listbox"]';
@@ -53,6 +61,8 @@ export const PushToTalkButton = memo(function PushToTalkButton({
   compact = false,
   label,
   idleText,
+  wait = null,
+  onCancelWait,
 }: PushToTalkButtonProps) {
   const { t } = useTranslation('room');
   const buttonRef = useRef<HTMLButtonElement | null>(null);
@@ -112,6 +122,18 @@ export const PushToTalkButton = memo(function PushToTalkButton({
   };
 
   const Icon = micOn ? MicIcon : MicOffIcon;
+  const stateText = micOn
+    ? t('ptt.onAir')
+    : wait?.kind === 'offered'
+      ? t('ptt.yourTurn')
+      : wait?.kind === 'queued'
+        ? t('ptt.queued', { count: wait.position, ordinal: true })
+        : wait?.kind === 'interrupted'
+          ? t('ptt.interrupted', { name: wait.by })
+          : heldBy
+            ? t('ptt.busy', { name: heldBy })
+            : (idleText ?? t('ptt.idle'));
+  const waiting = !micOn && (wait?.kind === 'queued' || wait?.kind === 'offered');
   // A touch screen has no space bar: its hint speaks of keeping the button pressed (issue 17).
   const touch = useMediaQuery('(pointer: coarse)', { noSsr: true });
   return (
@@ -157,14 +179,27 @@ export const PushToTalkButton = memo(function PushToTalkButton({
       </ButtonBase>
       {compact ? null : (
         <Box sx={{ textAlign: 'center' }}>
-          <Typography sx={{ fontWeight: 700, color: micOn ? 'error.main' : 'text.primary' }} aria-live="polite">
-            {micOn ? t('ptt.onAir') : heldBy ? t('ptt.busy', { name: heldBy }) : (idleText ?? t('ptt.idle'))}
+          <Typography
+            sx={{ fontWeight: 700, color: micOn ? 'error.main' : waiting ? 'warning.dark' : 'text.primary' }}
+            aria-live="polite"
+          >
+            {stateText}
           </Typography>
+          {!micOn && wait?.kind === 'queued' && wait.holder ? (
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('ptt.queuedBehind', { name: wait.holder })}
+            </Typography>
+          ) : null}
           <Typography id="ptt-hint" variant="caption" sx={{ color: 'text.secondary' }}>
             {touch ? t('ptt.hintTouch') : t('ptt.hint')}
           </Typography>
         </Box>
       )}
+      {waiting && onCancelWait ? (
+        <Button size="small" variant="outlined" color="warning" onClick={onCancelWait}>
+          {t('ptt.cancelQueue')}
+        </Button>
+      ) : null}
     </Box>
   );
 });

@@ -4,11 +4,14 @@
  * transmission, playing recorded ones, and the controls every voice page shows. The room pages, /talk,
  * /dispatch and private calls all use it; it imports no feature (engines sit below them).
  */
+
+export { FloorQueueList, useFloorQueue } from './FloorQueueList.tsx';
 export { isGatewayPeer } from './gatewayPeer.ts';
 export { setIncomingMuted } from './incoming.ts';
 export { MediaProblemAlert } from './MediaProblemAlert.tsx';
 export { PushToTalkButton } from './PushToTalkButton.tsx';
 export { RecordedMark } from './RecordedMark.tsx';
+export type { FloorWait } from './talkControl.ts';
 export { useTransmissionRecorder } from './useTransmissionRecorder.ts';
 export { useVoiceProcessing } from './useVoiceProcessing.ts';
 export { useVoiceRoom } from './useVoiceRoom.ts';

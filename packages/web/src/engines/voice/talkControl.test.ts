@@ -8,7 +8,10 @@ import type { TransmissionRecorder } from './recorder.ts';
 import { TalkControl } from './talkControl.ts';
 import type { RoomSocket } from './voiceRoomState.ts';
 
-function pressPath(answer: { granted: boolean; holder?: { userId: number; name: string } }) {
+type Answer = { granted: boolean; holder?: { userId: number; name: string }; queued?: true; position?: number };
+
+function pressPath(first: Answer, ...later: Answer[]) {
+  const answers = [first, ...later];
   const steps: string[] = [];
   const track = {
     get enabled() {
@@ -23,7 +26,7 @@ function pressPath(answer: { granted: boolean; holder?: { userId: number; name: 
     emit(event: string, _payload: unknown, ack?: (answer: unknown) => void) {
       steps.push(event);
       // The server answers at once: the answer must still be read after the press's own work.
-      if (event === 'floor_request') ack?.(answer);
+      if (event === 'floor_request') ack?.(answers.length > 1 ? answers.shift() : answers[0]);
     },
   } as unknown as RoomSocket;
   const recorder = {
@@ -70,5 +73,62 @@ describe('the press path', () => {
     ptt.press(true);
     await vi.waitFor(() => expect(ptt.floorHolder).toBe('Noe'));
     expect(steps).toEqual(['floor_request', 'playback resumes', 'recorder begins', 'recorder discards', 'busy tone']);
+  });
+});
+
+describe('the floor queue (issue 59)', () => {
+  const holder = { userId: 2, name: 'Noe' };
+
+  it('waits in the queue with its tone, stays there when released, and leaves it with Cancel', async () => {
+    const { ptt, steps } = pressPath({ granted: false, queued: true, position: 2, holder });
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.wait).toEqual({ kind: 'queued', position: 2, holder: 'Noe' }));
+    expect(steps).toContain('queued tone');
+    expect(steps).not.toContain('busy tone');
+    ptt.press(false);
+    expect(ptt.wait).toEqual({ kind: 'queued', position: 2, holder: 'Noe' });
+    ptt.queuePosition({ room: 'Alpha', position: 1 });
+    ptt.queuePosition({ room: 'Other', position: 5 });
+    expect(ptt.wait).toEqual({ kind: 'queued', position: 1, holder: 'Noe' });
+    ptt.cancelQueue();
+    expect(steps.at(-1)).toBe('floor_cancel');
+    expect(ptt.wait).toBeNull();
+  });
+
+  it('confirms an offer at once while the button is held, with one permit tone', async () => {
+    const { ptt, steps } = pressPath(
+      { granted: false, queued: true, position: 1, holder },
+      { granted: true, holder: undefined },
+    );
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.wait?.kind).toBe('queued'));
+    ptt.granted({ room: 'Alpha', reason: 'queue' });
+    expect(ptt.wait).toEqual({ kind: 'offered' });
+    await vi.waitFor(() => expect(ptt.micOn).toBe(true));
+    expect(ptt.wait).toBeNull();
+    expect(steps.filter((step) => step === 'floor_request')).toHaveLength(2);
+    expect(steps.filter((step) => step === 'permit tone')).toHaveLength(1);
+  });
+
+  it("shows an offer to a released button until it runs out ('not_taken')", async () => {
+    const { ptt } = pressPath({ granted: false, queued: true, position: 1, holder });
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.wait?.kind).toBe('queued'));
+    ptt.press(false);
+    ptt.granted({ room: 'Alpha', reason: 'queue' });
+    expect(ptt.wait).toEqual({ kind: 'offered' });
+    expect(ptt.micOn).toBe(false);
+    ptt.revoked({ room: 'Alpha', reason: 'not_taken' });
+    expect(ptt.wait).toBeNull();
+  });
+
+  it('says who interrupted the talker, with the pre-emption tone', async () => {
+    const { ptt, steps } = pressPath({ granted: true });
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.micOn).toBe(true));
+    ptt.revoked({ room: 'Alpha', reason: 'preempted', by: { name: 'Dora' } });
+    expect(ptt.micOn).toBe(false);
+    expect(ptt.wait).toEqual({ kind: 'interrupted', by: 'Dora' });
+    expect(steps).toContain('preempted tone');
   });
 });

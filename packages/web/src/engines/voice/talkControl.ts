@@ -2,7 +2,7 @@
  * The client side of the floor (issue 14). Unanswered requests count as refused after a while, so a press
  * never hangs.
  */
-import type { FloorAnswer } from '@talkgroup/protocol';
+import type { FloorAnswer, FloorRevokeReason } from '@talkgroup/protocol';
 import type { LinkTone } from './linkTones.ts';
 import type { TransmissionRecorder } from './recorder.ts';
 import type { RoomSocket } from './voiceRoomState.ts';
@@ -26,6 +26,17 @@ export function releaseFloor(socket: RoomSocket, room: string): void {
 }
 
 /**
+ * Issue 59: where this socket's press stands on a busy floor, for the page to say: waiting in the channel's
+ * queue at `position` (from 1) behind `holder`; offered the floor ("Your turn"); or cut off by a higher
+ * priority (`by`). Null: none of these.
+ */
+export type FloorWait =
+  | { kind: 'queued'; position: number; holder: string }
+  | { kind: 'offered' }
+  | { kind: 'interrupted'; by: string }
+  | null;
+
+/**
  * Push-to-talk of one room: a press asks for the floor and enables the microphone track once it is granted
  * (a talk-permit beep); refused, a busy tone and the holder's name; a release disables the track and gives
  * the floor back; the server taking it back (an administrator breaking in, the time limit) switches it off.
@@ -47,6 +58,8 @@ export class TalkControl {
   private pressed = false;
   /** Who holds the floor that the last press was refused. */
   floorHolder: string | null = null;
+  /** Issue 59: the press waiting in the floor queue, the floor offered, or the talk cut off. */
+  wait: FloorWait = null;
 
   constructor(
     private readonly room: {
@@ -73,6 +86,7 @@ export class TalkControl {
     if (!track) return;
     if (!on) {
       this.floorHolder = null;
+      // Releasing the button does not leave the floor queue (issue 59): only Cancel does.
       if (this.micOn) this.talk(false);
       else {
         this.room.recorder?.discard();
@@ -81,12 +95,19 @@ export class TalkControl {
       return;
     }
     if (this.micOn) return;
+    if (this.wait?.kind === 'interrupted') this.wait = null;
+    this.ask(track);
+  }
+
+  /** Asks the floor for a held button; `offered`: it confirms the queue's offer (whose tone already played). */
+  private ask(track: MediaStreamTrack, offered = false): void {
     // The request leaves first (press-to-sound: bench/ptt-latency); what follows still runs before its answer
     // can be read. Recording starts with the press, before the grant: the first syllable is kept.
     const answered = requestFloor(this.room.socket, this.room.name);
     this.room.pressed();
     this.room.recorder?.begin(track);
     void answered.then((answer) => {
+      if (this.room.isOpen() && !answer.granted && 'queued' in answer) return this.queued(answer);
       if (!this.room.isOpen() || !this.pressed) {
         if (answer.granted) releaseFloor(this.room.socket, this.room.name);
         this.room.recorder?.discard();
@@ -94,17 +115,56 @@ export class TalkControl {
       }
       if (answer.granted) {
         this.floorHolder = null;
+        this.wait = null;
         // The track first: the beep's Web Audio set-up (an AudioContext on the first press) must not delay it.
         this.talk(true, answer.grantId);
-        this.room.tone('permit');
+        if (!offered) this.room.tone('permit');
       } else {
         this.room.recorder?.discard();
         const holder = 'holder' in answer ? answer.holder.name : '';
         if (holder) this.room.tone('busy');
         this.floorHolder = holder || null;
+        if (this.wait?.kind === 'offered') this.wait = null;
         this.room.changed();
       }
     });
+  }
+
+  /** The press waits in the channel's floor queue (issue 59): the queued tone, and its place shown. */
+  private queued(answer: { position: number; holder: { name: string } }): void {
+    this.room.recorder?.discard();
+    this.floorHolder = null;
+    if (this.wait?.kind !== 'queued') this.room.tone('queued');
+    this.wait = { kind: 'queued', position: answer.position, holder: answer.holder.name };
+    this.room.changed();
+  }
+
+  /** Its place in the floor queue changed (floor_queue_position). */
+  queuePosition = (payload: { room: string; position: number }): void => {
+    if (payload.room !== this.room.name || this.micOn) return;
+    const holder = this.wait?.kind === 'queued' ? this.wait.holder : '';
+    this.wait = { kind: 'queued', position: payload.position, holder };
+    this.room.changed();
+  };
+
+  /**
+   * The floor is offered to this socket, first in the queue: the talk-permit tone and "Your turn"; a button
+   * still held confirms it at once (a floor_request within acceptMs), else the next press does.
+   */
+  private offered(): void {
+    this.wait = { kind: 'offered' };
+    this.floorHolder = null;
+    this.room.tone('permit');
+    const track = this.room.track();
+    if (this.pressed && track && !this.micOn) this.ask(track, true);
+    this.room.changed();
+  }
+
+  /** Leaves the floor queue (the page's Cancel, issue 59); an offer not taken yet is declined too. */
+  cancelQueue(): void {
+    if (this.room.socket.connected) this.room.socket.emit('floor_cancel', { room: this.room.name });
+    this.wait = null;
+    this.room.changed();
   }
 
   /** `grantId`: the floor's grant the microphone goes on under (its recording's upload names it). */
@@ -124,6 +184,11 @@ export class TalkControl {
 
   /** The link dropped: the server freed the floor; the track goes off without a word to it. */
   lost(): void {
+    // The server forgets a disconnected socket's place in the queue.
+    if (this.wait) {
+      this.wait = null;
+      this.room.changed();
+    }
     if (!this.micOn) return;
     this.micOn = false;
     this.room.recorder?.end();
@@ -131,10 +196,19 @@ export class TalkControl {
     this.room.micChanged();
   }
 
-  revoked = (payload: { room: string }): void => {
+  revoked = (payload: { room: string; reason?: FloorRevokeReason; by?: { name: string } }): void => {
     clearTimeout(this.openMicTimer);
-    if (payload.room !== this.room.name || !this.micOn) return;
-    this.room.tone('revoked');
+    if (payload.room !== this.room.name) return;
+    if (payload.reason === 'not_taken') {
+      // The offer ran out unconfirmed: the floor goes to the next in line.
+      this.wait = null;
+      this.room.changed();
+      return;
+    }
+    if (!this.micOn) return;
+    const by = payload.reason === 'preempted' ? payload.by?.name : undefined;
+    this.room.tone(by !== undefined ? 'preempted' : 'revoked');
+    if (by !== undefined) this.wait = { kind: 'interrupted', by };
     this.talk(false);
   };
 
@@ -145,8 +219,16 @@ export class TalkControl {
    * microphone opens for `holdMs`. The server takes the floor back then (floor_revoked); should that word
    * be lost, the microphone closes by itself a moment later unless the button is held.
    */
-  granted = (payload: { room: string; holdMs: number; grantId?: string }): void => {
+  granted = (
+    payload:
+      | { room: string; reason?: 'emergency'; holdMs: number; grantId?: string }
+      | { room: string; reason: 'queue' },
+  ): void => {
     if (payload.room !== this.room.name || !this.room.track()) return;
+    if (payload.reason === 'queue') {
+      this.offered();
+      return;
+    }
     this.floorHolder = null;
     if (!this.micOn) {
       this.talk(true, payload.grantId);

@@ -30,6 +30,7 @@ const EMPTY: VoiceRoomState = {
   micReady: false,
   micOn: false,
   floorHolder: null,
+  floorWait: null,
   cameraOn: false,
   mediaProblem: null,
   localStream: null,

@@ -120,10 +120,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     return transport;
   }
 
-  /**
-   * The transmissions this page records and uploads (voice history): on the mesh only; through the media
-   * server, the server records what it received.
-   */
+  /** What this page records and uploads (voice history): on the mesh only; the media server records its own. */
   private recorderHere(recorder: TransmissionRecorder): TransmissionRecorder {
     const here = () => this.transport.kind === 'mesh';
     return Object.assign(Object.create(recorder) as TransmissionRecorder, {
@@ -202,6 +199,7 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
       micReady: this.micReady,
       micOn: this.ptt.micOn,
       floorHolder: this.ptt.floorHolder,
+      floorWait: this.ptt.wait,
       cameraOn: this.localStream?.getVideoTracks().some((track) => track.enabled) ?? false,
       mediaProblem: this.mediaProblem,
       localStream: this.localStream,
@@ -252,8 +250,8 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     on('user_exit', this.onUserExit);
     on('onMicStateChanged', this.onMicStateChanged);
     on('floor_revoked', this.ptt.revoked);
-    // A queue's offer (issue 59) is not an emergency's open microphone: the page's queue handles it.
-    on('floor_granted', (grant) => grant.reason !== 'queue' && this.ptt.granted(grant));
+    on('floor_granted', this.ptt.granted);
+    on('floor_queue_position', this.ptt.queuePosition);
     socket.on('connect', this.onConnect);
     socket.on('disconnect', this.onDisconnect);
     this.offs.push(
@@ -366,6 +364,8 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
     if (!this.closed && !this.listening) this.ptt.press(on);
   }
 
+  /** Leaves the channel's floor queue (issue 59: the page's Cancel). */
+  cancelFloorQueue = (): void => this.ptt.cancelQueue();
   /**
    * An all call granted this channel's floor (the dispatch console's broadcast_request): the microphone is
    * heard here until `setBroadcasting(false)`; no floor is asked, the all call took it.

@@ -3,6 +3,7 @@ import type { ClientToServerEvents, ParticipationMode, RoomPeer, ServerToClientE
 import type { Socket } from 'socket.io-client';
 import type { MediaProblem } from './localMedia.ts';
 import type { TransmissionRecorder } from './recorder.ts';
+import type { FloorWait } from './talkControl.ts';
 import type { AudioOutput, LinkProblem, VoiceLink, VoiceTransport } from './voiceTransport.ts';
 
 export type RoomSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -35,6 +36,8 @@ export interface VoiceRoomState {
   micOn: boolean;
   /** The press was refused: this person holds the channel's floor. */
   floorHolder: string | null;
+  /** Issue 59: the press waiting in the floor queue, the floor offered to it, or the talk cut off by whom. */
+  floorWait: FloorWait;
   /** The join view's camera: sending pictures (true) or black frames (false). */
   cameraOn: boolean;
   mediaProblem: MediaProblem | null;

@@ -19,6 +19,7 @@ import {
   GetClientConfig,
   GetUserIds,
   leftTrim,
+  PREEMPTION_MODES,
   type User,
   type UserSortField,
 } from '@talkgroup/protocol';
@@ -36,6 +37,7 @@ import { SELECTION_PAGE_SIZES } from '../../components/table/useConsoleTable.ts'
 import { useUserTable } from '../../components/table/useUserTable.ts';
 import { AreaChannelSelect } from './AreaChannelSelect.tsx';
 import { useSaveChannel } from './api/saveChannel.ts';
+import { FloorQueueSettings } from './FloorQueueSettings.tsx';
 
 export interface ChannelDialogProps {
   open: boolean;
@@ -61,6 +63,9 @@ const ChannelFormSchema = z.object({
   recording: z.boolean(),
   /** One talker at a time (issue 14); off: an open conference. */
   floorControl: z.boolean(),
+  /** Issue 59: a press on a busy floor waits its turn; what a higher talk priority does (FloorQueueSettings). */
+  floorQueue: z.boolean(),
+  preemption: z.enum(PREEMPTION_MODES),
   /** Through the media server (issue 26); off: always peer to peer. */
   throughServer: z.boolean(),
   /** The zone an area channel follows (issue 59): who enters it with map access joins; null: none. */
@@ -83,6 +88,8 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
       userIds: [],
       recording: true,
       floorControl: true,
+      floorQueue: true,
+      preemption: 'interrupt',
       throughServer: true,
       areaGeofenceId: null,
     },
@@ -116,6 +123,8 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
       userIds: memberIds,
       recording: channel?.recording ?? true,
       floorControl: channel?.floorControl ?? true,
+      floorQueue: channel?.floorQueue ?? true,
+      preemption: channel?.preemption ?? 'interrupt',
       throughServer: (channel?.voiceMode ?? 'server') === 'server',
       areaGeofenceId: channel?.areaGeofenceId ?? null,
     });
@@ -150,18 +159,14 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
   const failed = editing ? t('channels:update.notUpdated') : t('channels:create.notCreated');
 
   const validateAndSave = form.handleSubmit(
-    async ({ channelName, userIds, recording, floorControl, throughServer, areaGeofenceId }) => {
+    async ({ throughServer, ...values }) => {
       if (save.isPending) return;
       try {
         const saved = await save.mutateAsync({
           channel,
           memberIds,
-          channelName,
-          userIds,
-          recording,
-          floorControl,
+          ...values,
           voiceMode: throughServer ? 'server' : 'mesh',
-          areaGeofenceId,
         });
         notify({
           severity: 'success',
@@ -236,6 +241,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           }
           label={t('channels:form.floorControl')}
         />
+        <FloorQueueSettings control={form.control} />
         {mediaServer ? (
           <FormControlLabel
             control={

@@ -22,6 +22,7 @@ import Slider from '@mui/material/Slider';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { GetUsersInChannel, type VoiceMessage } from '@talkgroup/protocol';
+import type { TFunction } from 'i18next';
 import { memo, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/queries.ts';
@@ -31,6 +32,7 @@ import { statusLabel, useMemberStatuses } from '../../api/statuses.ts';
 import { PrivateCallButton } from '../../engines/calls/index.ts';
 import { memberName } from '../../engines/room/index.ts';
 import {
+  type FloorWait,
   PushToTalkButton,
   playVoiceMessages,
   useTransmissionRecorder,
@@ -40,6 +42,7 @@ import {
 import { formatDate } from '../../i18n/dates.ts';
 import { ChannelOutput } from './channelOutput.ts';
 import { TileAreaMembers } from './TileAreaMembers.tsx';
+import { TileFloorQueue } from './TileFloorQueue.tsx';
 import { TileMembers } from './TileMembers.tsx';
 import type { Talker } from './useTalkers.ts';
 
@@ -112,7 +115,9 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
   const { channel, index, selected, volume, muted, checked, sos, patchedWith, talkers, last } = props;
   const { self, onSelect, onVolume, onMute, onCheck } = props;
   const { t, i18n } = useTranslation('dispatch');
-  const { state, talk } = useTileVoice(props);
+  const { t: tRoom } = useTranslation('room');
+  const { state, talk, cancelWait } = useTileVoice(props);
+  const { floorWait: wait } = state;
   const statuses = useMemberStatuses();
   const gateways = state.peers.filter((peer) => peer.gateway !== undefined);
   const speaking = (
@@ -165,6 +170,7 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         <PushToTalkButton
           micOn={state.micOn}
           heldBy={state.floorHolder}
+          wait={wait}
           disabled={!state.micReady || !state.joined}
           onChange={talk}
           size={64}
@@ -178,19 +184,27 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
             flex: 1,
             minWidth: 0,
             overflowWrap: 'anywhere',
-            color: state.floorHolder ? 'warning.dark' : 'text.secondary',
+            color: state.floorHolder || wait ? 'warning.dark' : 'text.secondary',
           }}
         >
           {state.micOn
             ? t('tile.onAir')
-            : state.floorHolder
-              ? t('tile.busy', { name: state.floorHolder })
-              : state.joined
-                ? ''
-                : t('tile.joining')}
+            : wait
+              ? tileWaitText(wait, tRoom)
+              : state.floorHolder
+                ? t('tile.busy', { name: state.floorHolder })
+                : state.joined
+                  ? ''
+                  : t('tile.joining')}
         </Typography>
+        {!state.micOn && (wait?.kind === 'queued' || wait?.kind === 'offered') ? (
+          <Button size="small" color="warning" onClick={cancelWait}>
+            {tRoom('ptt.cancelQueue')}
+          </Button>
+        ) : null}
         <CallMembersMenu channel={channel} />
       </Box>
+      <TileFloorQueue socket={props.socket} room={channel.rtcSession} />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="body2" aria-label={t('tile.connectedOf', { channel: channel.name })}>
           {t('tile.connected', { connected: channel.connected, total: channel.usersCount })}
@@ -245,7 +259,13 @@ function useTileVoice({ channel, level, socket, iceServers, self, onVoice }: Dis
     return () => onVoice(channel.rtcSession, null);
   }, [engine, output, channel.rtcSession, onVoice]);
   const talk = useCallback((on: boolean) => engine?.setMicEnabled(on), [engine]);
-  return { state, talk };
+  return { state, talk, cancelWait: engine?.cancelFloorQueue };
+}
+
+/** The tile's line for its own press waiting in the floor queue, offered the floor, or cut off (issue 59). */
+function tileWaitText(wait: NonNullable<FloorWait>, t: TFunction<'room'>): string {
+  if (wait.kind === 'queued') return t('ptt.queued', { count: wait.position, ordinal: true });
+  return wait.kind === 'offered' ? t('ptt.yourTurn') : t('ptt.interrupted', { name: wait.by });
 }
 
 /** The check box (all call, patch), the key and name, an open SOS and "Select {channel}". */

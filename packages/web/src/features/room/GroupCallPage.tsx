@@ -30,6 +30,7 @@ import { memo, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { api, errorMessage } from '../../api/client.ts';
+import { useMay } from '../../api/session.ts';
 import { useChosen } from '../../api/useChosen.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 import { usePageTitle } from '../../components/PageHeader.tsx';
@@ -42,7 +43,13 @@ import { UsersInChannelSection } from '../../engines/room/members/UsersInChannel
 import type { ChannelMember } from '../../engines/room/members/useChannelMembers.ts';
 import { RoomFrame } from '../../engines/room/RoomFrame.tsx';
 import { useRoom } from '../../engines/room/useRoom.ts';
-import { MediaProblemAlert, PushToTalkButton, VoiceLinkStatus } from '../../engines/voice/index.ts';
+import {
+  FloorQueueList,
+  MediaProblemAlert,
+  PushToTalkButton,
+  useFloorQueue,
+  VoiceLinkStatus,
+} from '../../engines/voice/index.ts';
 import { ListeningPanel } from './listening/ListeningPanel.tsx';
 import { ParticipantsGrid } from './participants/ParticipantsGrid.tsx';
 import { SearchUserDialog } from './SearchUserDialog.tsx';
@@ -167,6 +174,9 @@ export default function GroupCallPage() {
   const manage = useCallback(() => setManageOpen(true), []);
   const engine = voice.engine;
   const talk = useCallback((on: boolean) => engine?.setMicEnabled(on), [engine]);
+  // Issue 59: who waits for the floor; a dispatcher or administrator may take one out of the queue.
+  const floorQueue = useFloorQueue(room.socket, channel?.rtcSession);
+  const mayRemoveFromQueue = useMay().somewhere('channel.dispatch');
   const describe = useActivitySentence();
   const describeActivity = useCallback(
     (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
@@ -243,6 +253,8 @@ export default function GroupCallPage() {
                   <PushToTalkButton
                     micOn={state.micOn}
                     heldBy={state.floorHolder}
+                    wait={state.floorWait}
+                    onCancelWait={engine?.cancelFloorQueue}
                     disabled={!state.micReady || !state.joined || room.listenOnly}
                     onChange={talk}
                   />
@@ -251,6 +263,10 @@ export default function GroupCallPage() {
                       {t('ptt.listenOnly')}
                     </Typography>
                   ) : null}
+                  <FloorQueueList
+                    queue={floorQueue.queue}
+                    onRemove={mayRemoveFromQueue ? floorQueue.remove : undefined}
+                  />
                   <MediaProblemAlert problem={state.mediaProblem} />
                   <VoiceLinkStatus transport={state.transport} problem={state.linkProblem} />
                   <Sos channelId={channel.id} size={56} />

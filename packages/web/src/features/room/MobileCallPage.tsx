@@ -166,6 +166,8 @@ function MobileCall() {
                 <PushToTalkButton
                   micOn={state.micOn}
                   heldBy={state.floorHolder}
+                  wait={state.floorWait}
+                  onCancelWait={voice.engine?.cancelFloorQueue}
                   disabled={!state.micReady || !state.joined}
                   onChange={(on) => voice.engine?.setMicEnabled(on)}
                   size={96}

@@ -80,6 +80,8 @@ export function TalkPanel({
         <PushToTalkButton
           micOn={voice.micOn}
           heldBy={voice.heldBy}
+          wait={voice.wait}
+          onCancelWait={voice.cancelWait}
           disabled={!voice.canPress}
           onChange={voice.talk}
           size={184}

@@ -72,5 +72,8 @@ export function useTalkChannelVoice(room: ReturnType<typeof useRoom>, channel: R
     replyLabel: scan.replyTo ? t('scan.replyOn', { channel: scan.replyTo.name }) : undefined,
     /** The floor's holder, unless a press would answer on another channel. */
     heldBy: scan.replyTo ? null : state.floorHolder,
+    /** Issue 59: this channel's floor queue, offer or interruption, unless a press would answer elsewhere. */
+    wait: scan.replyTo ? null : state.floorWait,
+    cancelWait: voice.engine?.cancelFloorQueue,
   };
 }

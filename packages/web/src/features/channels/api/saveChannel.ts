@@ -6,6 +6,7 @@ import {
   type Channel,
   type ChannelOverview,
   CreateChannel,
+  type PreemptionMode,
   rtcSessionOf,
   UpdateChannel,
   UpdateUserChannels,
@@ -26,6 +27,10 @@ export interface SaveChannelInput {
   recording?: boolean;
   /** One talker at a time (absent: unchanged, or on for a new channel). */
   floorControl?: boolean;
+  /** Issue 59: a press on a busy floor waits in the queue (absent: unchanged, or on for a new channel). */
+  floorQueue?: boolean;
+  /** Issue 59: what a higher talk priority does (absent: unchanged, or `interrupt` for a new channel). */
+  preemption?: PreemptionMode;
   /** Through the media server, or always peer to peer (absent: unchanged, or the server for a new channel). */
   voiceMode?: VoiceMode;
   /** The geofence the channel follows, an area channel (issue 59); null: none; absent: unchanged, or none. */
@@ -39,6 +44,8 @@ export async function saveChannel({
   userIds,
   recording,
   floorControl,
+  floorQueue,
+  preemption,
   voiceMode,
   areaGeofenceId,
 }: SaveChannelInput): Promise<Channel> {
@@ -49,6 +56,8 @@ export async function saveChannel({
           channelName,
           recording,
           floorControl,
+          floorQueue,
+          preemption,
           voiceMode,
           areaGeofenceId,
         })
@@ -59,6 +68,8 @@ export async function saveChannel({
           channelRtcSession: rtcSessionOf(channelName),
           recording,
           floorControl,
+          floorQueue,
+          preemption,
           voiceMode,
           areaGeofenceId,
         })
