@@ -1,0 +1,67 @@
+/**
+ * Functional aliases (issue 59), in real Chromium: an administrator defines a function on /settings, a member
+ * takes it on /talk, the dispatch console shows it beside the member's name and calls it; the member's phone
+ * rings for that function, accepts, and both are in the call.
+ */
+import { randomBytes } from 'node:crypto';
+import { chromiumLaunchOptions } from './chromium.ts';
+import { monitor } from './dispatch-support.ts';
+import { expect as baseExpect, test } from './fixtures.ts';
+import { fakeMicrophoneArgs } from './room-audio.ts';
+import { openAs, TONE_WAV } from './room-support.ts';
+
+const expect = baseExpect.configure({ timeout: 60_000 });
+
+test.use({ launchOptions: chromiumLaunchOptions(fakeMicrophoneArgs(TONE_WAV)) });
+test.describe.configure({ timeout: 240_000 });
+
+test('a function defined on /settings, taken on /talk, is called from the console and rings its holder', async ({
+  browser,
+  server,
+  seed,
+  admin,
+}) => {
+  const name = `Chef de quart ${randomBytes(2).toString('hex')}`;
+  const north = await seed.channel();
+  const desk = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+  const mia = await seed.member({ firstName: 'Mia', lastName: 'Field' });
+  await seed.addToChannel(north.id, [desk.id, mia.id]);
+  const a = await openAs(browser, server.baseURL, admin);
+  const m = await openAs(browser, server.baseURL, mia, { viewport: { width: 390, height: 844 } });
+  const d = await openAs(browser, server.baseURL, desk);
+  try {
+    // The administrator defines the function.
+    await a.page.goto('/settings');
+    const functions = a.page.getByRole('region', { name: 'Functions' });
+    await functions.getByRole('textbox', { name: 'New function' }).fill(name);
+    await functions.getByRole('button', { name: 'Add the function' }).click();
+    await expect(functions.getByRole('group', { name: `Function ${name}` })).toContainText('Nobody holds it');
+
+    // The member takes it on /talk.
+    await m.page.goto(`/talk/${north.id}`);
+    await expect(m.page.getByRole('button', { name: 'Push to talk' })).toBeVisible();
+    await m.page.getByRole('button', { name: 'Functions' }).click();
+    await m.page.getByRole('menuitem', { name: new RegExp(`^Take ${name}`) }).click();
+    await expect(m.page.getByRole('button', { name: 'Functions' })).toHaveText(name);
+    await expect(functions.getByRole('group', { name: `Function ${name}` })).toContainText('Held by Mia Field');
+
+    // The console shows it beside her name, and calls it.
+    await d.page.goto('/dispatch');
+    await monitor(d.page, [north.name]);
+    const tile = d.page.getByRole('region', { name: `Channel ${north.name}` });
+    await expect(tile.getByLabel(`Function: ${name}`)).toBeVisible();
+    await d.page.getByRole('button', { name: 'Call a function' }).click();
+    await d.page.getByRole('menuitem', { name: new RegExp(`^Call ${name}`) }).click();
+
+    const ring = m.page.getByRole('dialog', { name: 'Private call' });
+    await expect(ring).toContainText('Dana Desk is calling you');
+    await expect(ring).toContainText(`For “${name}”`);
+    await ring.getByRole('button', { name: 'Accept' }).click();
+    await expect(m.page.getByRole('region', { name: 'Private call with Dana Desk' })).toBeVisible();
+    await expect(d.page.getByRole('region', { name: 'Private call with Mia Field' })).toBeVisible();
+  } finally {
+    await a.close();
+    await m.close();
+    await d.close();
+  }
+});
