@@ -90,6 +90,10 @@ describe('the floor queue (issue 59)', () => {
     ptt.queuePosition({ room: 'Alpha', position: 1 });
     ptt.queuePosition({ room: 'Other', position: 5 });
     expect(ptt.wait).toEqual({ kind: 'queued', position: 1, holder: 'Noe' });
+    // Taken out of the queue by a dispatcher (or expired): position 0.
+    ptt.queuePosition({ room: 'Alpha', position: 0 });
+    expect(ptt.wait).toBeNull();
+    ptt.queuePosition({ room: 'Alpha', position: 1 });
     ptt.cancelQueue();
     expect(steps.at(-1)).toBe('floor_cancel');
     expect(ptt.wait).toBeNull();

@@ -139,11 +139,15 @@ export class TalkControl {
     this.room.changed();
   }
 
-  /** Its place in the floor queue changed (floor_queue_position). */
+  /** Its place in the floor queue changed (floor_queue_position; 0: out of it: removed, expired or offered). */
   queuePosition = (payload: { room: string; position: number }): void => {
     if (payload.room !== this.room.name || this.micOn) return;
-    const holder = this.wait?.kind === 'queued' ? this.wait.holder : '';
-    this.wait = { kind: 'queued', position: payload.position, holder };
+    if (payload.position < 1) {
+      if (this.wait?.kind === 'queued') this.wait = null;
+    } else {
+      const holder = this.wait?.kind === 'queued' ? this.wait.holder : '';
+      this.wait = { kind: 'queued', position: payload.position, holder };
+    }
     this.room.changed();
   };
 
