@@ -75,7 +75,11 @@ export interface DomainEvents {
   /** A member took one of its channels out of the scan or put it back (issue 34): all its devices follow. */
   scanChanged: { userId: number; channelId: number; scan: boolean };
   /** A private call rang, was answered, or is over (issue 27): both parties hear of it. */
-  privateCallChanged: { call: PrivateCall };
+  privateCallChanged: {
+    call: PrivateCall;
+    /** Users to tell besides its parties and the holders it rings: a holder who just left the ring (issue 59). */
+    also?: number[];
+  };
   /**
    * Dispatch requests changed (issue 49): each goes to its member and to those who may dispatch its channel.
    * `reminded`: these were just recalled (the dispatchers not on the dispatch console get a Web Push).

@@ -209,6 +209,42 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
     expect(other.status).toBe(200);
   });
 
+  it('a holder who declines stops ringing alone: the other holder still rings and takes the call', async () => {
+    const aliasId = (await create({ name: 'Infirmier', maxHolders: 2 })).body.res.id;
+    await take(aliasId, mia);
+    await take(aliasId, max);
+    const deskSocket = await online(desk);
+    const miaSocket = await online(mia);
+    const maxSocket = await online(max);
+    const { callId } = (await callAlias(aliasId, desk)).body.res;
+    await miaSocket.next('incomingCall');
+    await maxSocket.next('incomingCall');
+
+    // Mia, the first holder and so the callee, declines: her ring stops, Max's goes on and the call is his to take.
+    const declined = await answer(mia, callId, false);
+    expect(declined.status).toBe(200);
+    expect(declined.body.res.state).toBe('declined');
+    expect(
+      await miaSocket.next('privateCallUpdated', (call) => call.state === 'ringing' && call.callee.userId === max.id),
+    ).toMatchObject({ alias: { ringing: [max.id] } });
+    expect(await deskSocket.next('privateCallUpdated', (call) => call.callee.userId === max.id)).toMatchObject({
+      state: 'ringing',
+    });
+    expect((await answer(mia, callId, true)).status).toBe(403);
+    const taken = await answer(max, callId, true);
+    expect(taken.body.res).toMatchObject({ state: 'active', callee: { userId: max.id } });
+
+    // The last holder's decline declines the call, as a callee's does.
+    await app.call('/user/api/endPrivateCall', { callId }, desk.token);
+    const again = (await callAlias(aliasId, desk)).body.res.callId;
+    await answer(mia, again, false);
+    const last = await app.call('/user/api/endPrivateCall', { callId: again }, max.token);
+    expect(last.status).toBe(200);
+    expect(
+      await deskSocket.next('privateCallUpdated', (call) => call.callId === again && call.state === 'declined'),
+    ).toBeTruthy();
+  });
+
   it('rings only the holders the caller may call privately, by the rule of a call by name', async () => {
     const aliasId = (await create({ name: 'Logisticien', maxHolders: 2 })).body.res.id;
     await take(aliasId, max);

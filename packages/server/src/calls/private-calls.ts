@@ -162,6 +162,38 @@ export function privateCalls(deps: {
   const nameOf = (row: { display_name: string; first_name: string; last_name: string }) =>
     row.display_name || `${row.first_name} ${row.last_name}`.trim();
 
+  /**
+   * A holder declines a call to an alias while others still ring: it alone stops ringing (told by the change's
+   * push); when it was the callee, the next free holder takes its place. The call as the decliner sees it
+   * (declined), or undefined when nobody else can take it (the call is then declined for all).
+   */
+  async function leaveRing(call: PrivateCall, callerId: number, holderId: number): Promise<PrivateCall | undefined> {
+    const rest = (call.alias?.ringing ?? []).filter((id) => id !== holderId);
+    const announce = (left: PrivateCall) => {
+      events.emit('privateCallChanged', { call: left, also: [holderId] });
+      return { ...left, state: 'declined' as const };
+    };
+    if (rest.length === 0) return undefined;
+    if (call.callee.userId !== holderId) {
+      const left = await store.leaveRing(call.callId, holderId, rest);
+      return left && announce(left);
+    }
+    for (const nextId of rest) {
+      const row = await users.row(nextId);
+      if (!row) continue;
+      const channel = await channels.privateChannel([callerId, nextId]);
+      try {
+        const next = { id: nextId, name: nameOf(row), channelId: channel.id };
+        const left = await store.leaveRing(call.callId, holderId, rest, next);
+        return left && announce(left);
+      } catch (error) {
+        // That holder got into another call meanwhile: the next one.
+        if (!isUniqueViolation(error)) throw error;
+      }
+    }
+    return undefined;
+  }
+
   /** Another holder than the first accepts a call to an alias: the call becomes theirs, in their pair's channel. */
   async function answerAsHolder(call: PrivateCall, callerId: number, firstId: number, holderId: number) {
     const open = await settle(call);
@@ -268,6 +300,11 @@ export function privateCalls(deps: {
       if (call.callee.userId !== user.userId && !rungHolder(call, user.userId)) throw forbidden('not_a_call_party');
       if (accept && call.callee.userId !== user.userId && call.callee.userId !== null && call.caller.userId !== null)
         return answerAsHolder(call, call.caller.userId, call.callee.userId, user.userId);
+      // A holder's decline leaves the others ringing (a dispatcher calls the function, not that person).
+      if (!accept && call.alias && call.state === 'ringing' && call.caller.userId !== null) {
+        const left = await leaveRing(call, call.caller.userId, user.userId);
+        if (left) return left;
+      }
       const open = await settle(call);
       const answered = open && (await move(open, accept ? 'active' : 'declined', ['ringing']));
       if (!answered) throw new HttpError(409, 'call_not_ringing');
@@ -290,6 +327,9 @@ export function privateCalls(deps: {
     /** A party hangs up: a ringing call is cancelled (the caller) or declined (the callee). */
     async end(user: Reader, callId: number): Promise<PrivateCall> {
       const call = await partyCall(user, callId);
+      // A holder of the alias rung hangs up: a decline, which leaves the other holders ringing.
+      if (call.state === 'ringing' && call.alias && call.caller.userId !== user.userId)
+        return this.answer(user, callId, false);
       if (call.state === 'ringing')
         return (await move(call, call.caller.userId === user.userId ? 'cancelled' : 'declined', ['ringing'])) ?? call;
       if (call.state === 'active') return (await move(call, 'ended', ['active'])) ?? call;

@@ -211,6 +211,42 @@ export function privateCallStore(db: Db) {
       return moved ? this.byId(callId) : undefined;
     },
 
+    /**
+     * A holder of the alias a ringing call was made to declines it while others still ring (issue 59): it leaves
+     * the ring (`ringing`, the rest); when it was the callee, `next` takes its place (its pair's hidden channel and
+     * its call_parties row: a unique violation when `next` is in another call). Undefined once the call no longer
+     * rings.
+     */
+    async leaveRing(
+      callId: number,
+      holderId: number,
+      ringing: number[],
+      next?: { id: number; name: string; channelId: number },
+    ): Promise<PrivateCall | undefined> {
+      const left = await db.transaction().execute(async (trx) => {
+        let update = trx
+          .updateTable('private_calls')
+          .set({
+            rings: JSON.stringify(ringing),
+            ...(next ? { callee_id: next.id, callee_name: next.name, channel_id: next.channelId } : {}),
+          })
+          .where('id', '=', callId)
+          .where('state', '=', 'ringing');
+        if (next) update = update.where('callee_id', '=', holderId);
+        const result = await update.executeTakeFirst();
+        if (Number(result.numUpdatedRows) === 0) return false;
+        if (next)
+          await trx
+            .updateTable('call_parties')
+            .set({ user_id: next.id })
+            .where('call_id', '=', callId)
+            .where('user_id', '=', holderId)
+            .execute();
+        return true;
+      });
+      return left ? this.byId(callId) : undefined;
+    },
+
     /** The calls of this user that ring or go on. */
     async openOf(userId: number): Promise<PrivateCall[]> {
       const rows = await calls()

@@ -120,9 +120,9 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('aliasesChanged', () => target.toEveryone('aliases_changed')),
     // Both parties' pages (console or phone) follow the call; the callee's ring.
     // A call to a functional alias (issue 59) rings each of its holders, and each hears when it stops ringing.
-    events.on('privateCallChanged', ({ call }) => {
+    events.on('privateCallChanged', ({ call, also = [] }) => {
       const rung = call.alias?.ringing ?? [];
-      for (const party of new Set([call.caller.userId, call.callee.userId, ...rung]))
+      for (const party of new Set([call.caller.userId, call.callee.userId, ...rung, ...also]))
         if (party !== null) target.toUser(party, 'privateCallUpdated', call);
       if (call.state === 'ringing' && call.callee.userId !== null && call.caller.userId !== null)
         for (const callee of new Set([call.callee.userId, ...rung]))
