@@ -231,11 +231,31 @@ describe.each(databases)('area channels on %s', (dialect: Dialect) => {
     );
     expect(cleared.status).toBe(200);
     expect(cleared.body.res.areaGeofenceId).toBeNull();
+    const row = (await app.call('/user/api/getAllChannels', {}, admin.token)).body.res.find(
+      (c: { id: number }) => c.id === channelId,
+    );
+    expect(row.areaGeofenceId).toBeNull();
     expect(await myChannels(alice)).not.toContain(channelId);
     expect(await activities('area_exit')).toHaveLength(2);
     // No zone any more: a position there takes nobody in.
     await report(await open(alice), north(0));
     expect(await myChannels(alice)).not.toContain(channelId);
+  });
+
+  it('lets everyone go when the zone itself is deleted', async () => {
+    const channelId = await createArea('Depot area', zone);
+    await report(await open(alice), north(0));
+    expect(await myChannels(alice)).toContain(channelId);
+    expect((await app.call('/user/api/deleteGeofence', { id: zone }, admin.token)).status).toBe(200);
+    const row = (await app.call('/user/api/getAllChannels', {}, admin.token)).body.res.find(
+      (c: { id: number }) => c.id === channelId,
+    );
+    expect(row.areaGeofenceId).toBeNull();
+    await app.services.areaChannels.sweepNow();
+    expect(await myChannels(alice)).not.toContain(channelId);
+    expect(await activities('area_exit')).toEqual([
+      expect.objectContaining({ channel: { id: channelId, name: 'Depot area' } }),
+    ]);
   });
 
   it('waits 60 s outside and 15 minutes of silence by default', () => {

@@ -114,6 +114,7 @@ export function areaChannels(deps: {
       // those who lose it.
       if (user?.map_right !== 1 || user.disabled_at !== null) return;
       const at = position.createdAt;
+      const stays = await store.staysOf(userId);
       for (const area of zones) {
         const side = sideOf(area.fence.shape, position);
         if (side === 'inside' && (await store.enter(area.channelId, userId, at))) {
@@ -122,7 +123,9 @@ export function areaChannels(deps: {
           if (joined) events.emit('membershipChanged', { userIds: [userId] });
           continue;
         }
-        await store.report(area.channelId, userId, at, side === undefined ? undefined : side === 'inside');
+        // Outside a zone it is not in: nothing to write.
+        if (side === 'inside' || stays.has(area.channelId))
+          await store.report(area.channelId, userId, at, side === undefined ? undefined : side === 'inside');
       }
     },
 

@@ -61,6 +61,12 @@ export function areaStore(db: Db) {
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
 
+    /** The channels whose zone this user is in now (its stays). */
+    async staysOf(userId: number): Promise<Set<number>> {
+      const rows = await db.selectFrom('area_presence').select('channel_id').where('user_id', '=', userId).execute();
+      return new Set(rows.map((row) => row.channel_id));
+    },
+
     /**
      * A report of a member already in the area: `inside` true clears a running exit; false starts one (kept
      * from its first position outside); undefined (a fix too near the edge for its accuracy) only says it reports.
