@@ -1,8 +1,9 @@
 /**
  * Area channels (issue 59), as a page shows them: the administrator gives a new channel a zone in the channel
  * dialog ("Area channel"); a member with map access shares its position from /talk inside the zone, and its
- * other device's /talk lists the channel (scanned) without a reload. The rules themselves (the delays, hand-added
- * members, who is in the area) are the server tests' (area-channels.test.ts).
+ * other device's /talk lists the channel (scanned) without a reload, and the channel's tile on a dispatcher's
+ * console says he is in the area. The rules themselves (the delays, hand-added members) are the server tests'
+ * (area-channels.test.ts).
  */
 import { expect, test, unique } from './fixtures.ts';
 import { openAs } from './room-support.ts';
@@ -30,10 +31,12 @@ test('a channel given a zone in its dialog takes in a member who shares a positi
   const max = await seed.member({ firstName: 'Max', lastName: unique('Area'), mapRight: true });
   await seed.addToChannel(home.id, [max.id]);
   const areaName = unique('Square');
+  const dana = await seed.member({ firstName: 'Dana', lastName: unique('Desk'), role: 'dispatcher' });
 
   const desk = await openAs(browser, server.baseURL, admin);
   const phone = await openAs(browser, server.baseURL, max, { viewport: PHONE });
   const laptop = await openAs(browser, server.baseURL, max);
+  const dispatch = await openAs(browser, server.baseURL, dana);
   try {
     await desk.page.goto('/channelsList');
     await desk.page.getByRole('main').getByRole('button', { name: 'Add Channel' }).click();
@@ -50,6 +53,15 @@ test('a channel given a zone in its dialog takes in a member who shares a positi
       (channel: { name: string }) => channel.name === areaName,
     );
     expect(listed.areaGeofenceId).toBe(fence.body.res.id);
+    // Dana dispatches the channel (added by hand) and monitors it on her console.
+    await server.call('/user/api/addUserToChannel', { userId: dana.id, channelId: listed.id }, admin.token);
+    await server.call(
+      '/user/api/setMonitorList',
+      { channels: [{ channelId: listed.id }], unselectedVolume: 40 },
+      dana.token,
+    );
+    await dispatch.page.goto('/dispatch');
+    await expect(dispatch.page.getByRole('region', { name: `Channel ${areaName}` })).toBeVisible({ timeout: 30_000 });
 
     // Max's laptop shows his channels: not the area's yet.
     await laptop.page.goto('/talk');
@@ -65,6 +77,10 @@ test('a channel given a zone in its dialog takes in a member who shares a positi
     // Listed and scanned on his other device, without a reload.
     await expect(laptop.page.getByRole('link', { name: new RegExp(areaName) })).toBeVisible();
     await expect(laptop.page.getByRole('switch', { name: `Scan ${areaName}` })).toBeChecked();
+    // Dana's tile says who is in the area now.
+    await expect(dispatch.page.getByRole('list', { name: `In the area of ${areaName}` })).toContainText(
+      `Max ${max.lastName}`,
+    );
 
     // The administrator's dialog shows the zone the channel follows.
     await desk.page.getByRole('searchbox', { name: 'Search channels' }).fill(areaName);
@@ -75,5 +91,6 @@ test('a channel given a zone in its dialog takes in a member who shares a positi
     await desk.close();
     await phone.close();
     await laptop.close();
+    await dispatch.close();
   }
 });
