@@ -19,13 +19,16 @@ import { PrivateCallButton } from '../../engines/calls/index.ts';
 import { MembersMap } from '../../engines/map/index.ts';
 import { type ChannelMember, memberName } from '../../engines/room/index.ts';
 import { TrackingLayers, TrackingToolbar, useMapTracking } from '../../engines/tracking/index.ts';
+import { RegroupPickButton, type RegroupPicks } from './regroup/RegroupPickButton.tsx';
 
 export interface DispatchMapProps {
   /** The monitored channels: their members are on the map, and a new zone belongs to one of them. */
   channels: Array<{ id: number; name: string }>;
+  /** Issue 59: members picked on the map for the next regroup. */
+  regroupPicks?: RegroupPicks;
 }
 
-export function DispatchMap({ channels }: DispatchMapProps) {
+export function DispatchMap({ channels, regroupPicks }: DispatchMapProps) {
   const channelIds = useMemo(() => channels.map((channel) => channel.id), [channels]);
   const { t } = useTranslation('dispatch');
   const config = useClientConfig();
@@ -91,11 +94,16 @@ export function DispatchMap({ channels }: DispatchMapProps) {
         height={360}
         describeActivity={(member) => describe(member.lastActivity)}
         memberAction={(member) => (
-          <PrivateCallButton
-            user={{ id: member.user.id, name: memberName(member.user), role: member.user.role }}
-            shared
-            look="button"
-          />
+          <>
+            <PrivateCallButton
+              user={{ id: member.user.id, name: memberName(member.user), role: member.user.role }}
+              shared
+              look="button"
+            />
+            {regroupPicks ? (
+              <RegroupPickButton user={{ id: member.user.id, name: memberName(member.user) }} picks={regroupPicks} />
+            ) : null}
+          </>
         )}
       >
         <TrackingLayers tracking={tracking} />

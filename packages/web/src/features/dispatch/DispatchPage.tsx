@@ -38,7 +38,7 @@ import { MonitorListDialog } from './MonitorListDialog.tsx';
 import { PatchesPanel } from './PatchesPanel.tsx';
 import { QueuePanel } from './queue/QueuePanel.tsx';
 import { useDispatchQueue } from './queue/useDispatchQueue.ts';
-import { RegroupPanel } from './regroup/RegroupPanel.tsx';
+import { RegroupPanel, useRegroupPicks } from './regroup/RegroupPanel.tsx';
 import { useDispatchDesk } from './useDispatchDesk.ts';
 import { useLastHeard } from './useLastHeard.ts';
 import { useMonitorList } from './useMonitorList.ts';
@@ -73,6 +73,7 @@ export default function DispatchPage() {
   const { may, somewhere } = useMay();
   const dispatches = somewhere('channel.dispatch');
   const queue = useDispatchQueue(dispatches ? socket : null);
+  const regroupPicks = useRegroupPicks();
 
   const client = useQueryClient();
   const patches = useApiQuery(GetPatches, {});
@@ -278,8 +279,8 @@ export default function DispatchPage() {
             .map(({ channel }) => ({ id: channel.id, name: channel.name }))}
         />
       </Box>
-      {dispatches ? <RegroupPanel channels={mapChannels} selfId={self.id} /> : null}
-      <DispatchMap channels={mapChannels} />
+      {dispatches ? <RegroupPanel channels={mapChannels} selfId={self.id} picks={regroupPicks} /> : null}
+      <DispatchMap channels={mapChannels} regroupPicks={dispatches ? regroupPicks : undefined} />
       <MonitorListDialog
         open={picking}
         channels={(channels.data?.res ?? []).map((channel) => ({ id: channel.id, name: channel.name }))}

@@ -96,7 +96,7 @@ export default function TalkHomePage() {
                   }}
                 >
                   <ListItemText
-                    primary={channel.name}
+                    primary={channel.temporary ? `${channel.name} · ${t('selected.temporary')}` : channel.name}
                     secondary={
                       <>
                         {`${t('home.members', { count: channel.users.length })} · ${t('home.connected', { count: channel.connected })}`}

@@ -8,7 +8,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { CreateRegroup, GetUsersInChannel, REGROUP_MINUTES_DEFAULT } from '@talkgroup/protocol';
 import { useQueries } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api, errorMessage } from '../../../api/client.ts';
 import { callKey, useApiMutation } from '../../../api/queries.ts';
@@ -19,6 +19,8 @@ export interface RegroupDialogProps {
   /** The monitored channels: their members are those one may pick. */
   channels: Array<{ id: number; name: string }>;
   selfId: number;
+  /** Members picked beforehand (on the map): ticked when the dialog opens. */
+  initialUserIds: number[];
   onClose: () => void;
   onCreated: () => void;
 }
@@ -27,12 +29,17 @@ function toggle(list: number[], id: number, on: boolean): number[] {
   return on ? [...new Set([...list, id])] : list.filter((item) => item !== id);
 }
 
-export function RegroupDialog({ open, channels, selfId, onClose, onCreated }: RegroupDialogProps) {
+export function RegroupDialog({ open, channels, selfId, initialUserIds, onClose, onCreated }: RegroupDialogProps) {
   const { t } = useTranslation('dispatch');
   const [name, setName] = useState('');
   const [minutes, setMinutes] = useState(String(REGROUP_MINUTES_DEFAULT));
   const [userIds, setUserIds] = useState<number[]>([]);
   const [channelIds, setChannelIds] = useState<number[]>([]);
+  const picked = initialUserIds.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: picked stands for initialUserIds
+  useEffect(() => {
+    if (open) setUserIds(initialUserIds);
+  }, [open, picked]);
   const members = useQueries({
     queries: channels.map((channel) => ({
       queryKey: callKey(GetUsersInChannel, { channelId: channel.id }),

@@ -14,14 +14,39 @@ import Typography from '@mui/material/Typography';
 import { EndRegroup, GetRegroups } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { format } from 'date-fns';
-import { useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../../api/queries.ts';
 import { useServerEvent } from '../../../api/serverEvents.ts';
 import { RegroupDialog } from './RegroupDialog.tsx';
+import type { RegroupPicks } from './RegroupPickButton.tsx';
 
-export function RegroupPanel({ channels, selfId }: { channels: Array<{ id: number; name: string }>; selfId: number }) {
+/** The members picked on the map for the next regroup (the page holds them for the map and the panel). */
+export function useRegroupPicks(): RegroupPicks & { clear(): void } {
+  const [picked, setPicked] = useState<ReadonlySet<number>>(() => new Set());
+  const toggle = useCallback(
+    (userId: number) =>
+      setPicked((current) => {
+        const next = new Set(current);
+        if (!next.delete(userId)) next.add(userId);
+        return next;
+      }),
+    [],
+  );
+  const clear = useCallback(() => setPicked(new Set()), []);
+  return useMemo(() => ({ picked, toggle, clear }), [picked, toggle, clear]);
+}
+
+export function RegroupPanel({
+  channels,
+  selfId,
+  picks,
+}: {
+  channels: Array<{ id: number; name: string }>;
+  selfId: number;
+  picks: RegroupPicks & { clear(): void };
+}) {
   const { t } = useTranslation('dispatch');
   const client = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -43,7 +68,7 @@ export function RegroupPanel({ channels, selfId }: { channels: Array<{ id: numbe
           {t('regroup.panel')}
         </Typography>
         <Button variant="outlined" startIcon={<GroupsIcon />} onClick={() => setOpen(true)}>
-          {t('regroup.open')}
+          {picks.picked.size > 0 ? t('regroup.openPicked', { count: picks.picked.size }) : t('regroup.open')}
         </Button>
       </Box>
       <Typography variant="body2" sx={{ color: 'text.secondary', mt: 0.5 }}>
@@ -89,9 +114,11 @@ export function RegroupPanel({ channels, selfId }: { channels: Array<{ id: numbe
         open={open}
         channels={channels}
         selfId={selfId}
+        initialUserIds={[...picks.picked]}
         onClose={() => setOpen(false)}
         onCreated={() => {
           setOpen(false);
+          picks.clear();
           void refresh();
         }}
       />
