@@ -203,8 +203,8 @@ export class TalkControl {
   revoked = (payload: { room: string; reason?: FloorRevokeReason; by?: { name: string } }): void => {
     clearTimeout(this.openMicTimer);
     if (payload.room !== this.room.name) return;
-    if (payload.reason === 'not_taken') {
-      // The offer ran out unconfirmed: the floor goes to the next in line.
+    // The offer ran out unconfirmed ('not_taken'; the floor goes to the next in line), or was taken back.
+    if (payload.reason === 'not_taken' || (!this.micOn && this.wait?.kind === 'offered')) {
       this.wait = null;
       this.room.changed();
       return;
