@@ -5,7 +5,8 @@
  * channel and user with map access, who is in the area now: since when, since when outside it (the exit waits
  * AREA_EXIT_SECONDS), and the last report (silence for AREA_SILENCE_MINUTES counts as leaving); rows of every
  * instance, so a restart or another instance takes the exits over. getAllChannels shows the area: a change of it
- * leaves a row in list_changes (0008), as 0011 does for voice_mode.
+ * leaves a row in list_changes (0008), as 0011 does for voice_mode. No `down`: SQLite cannot drop a column that
+ * references another table (area_geofence_id).
  */
 import { sql } from 'kysely';
 import type { Migration } from 'kysely/migration';
