@@ -4,6 +4,7 @@
  */
 import {
   AccountPage,
+  FunctionsSection,
   PasskeysSection,
   SessionsSection,
   SsoSection,
@@ -18,6 +19,7 @@ export default function AccountShell() {
       <TwoStepSection />
       <SsoSection />
       <SessionsSection />
+      <FunctionsSection />
     </AccountPage>
   );
 }
