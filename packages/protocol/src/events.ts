@@ -1,6 +1,7 @@
 /** Socket.IO events of spec section 7, typed once for the server and the web client. */
 import { z } from 'zod';
 import type { PrivateCall } from './api/calls.ts';
+import type { DeviceClientEvents, DeviceServerEvents } from './api/devices.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
 import type { DispatchRequest } from './api/queue.ts';
 import type { SelectedChannelChanged } from './api/regroups.ts';
@@ -137,7 +138,7 @@ export interface UserStatus {
   channelIds: number[];
 }
 
-export interface ClientToServerEvents {
+export interface ClientToServerEvents extends DeviceClientEvents {
   join_room: (payload: z.input<typeof JoinRoom> & { name?: string }, ack?: (answer: JoinAnswer) => void) => void;
   leave_room: (
     payload?: z.input<typeof LeaveRoom>,
@@ -236,7 +237,7 @@ export interface RightsChanged {
   message: string;
 }
 
-export interface ServerToClientEvents {
+export interface ServerToClientEvents extends DeviceServerEvents {
   error: (payload: { message: string }) => void;
   /**
    * To a socket that joins a channel, first, and whenever it changes: how that channel's voice travels

@@ -40,6 +40,8 @@ export const CAPABILITIES = {
   'channel.reports':
     "read a channel's reports over a period (talk time, busy hours, SOS and queue times, missed transmissions)",
   'channel.gateways': "hang up a SIP gateway's call (a radio or desk phone) in a channel",
+  'channel.devices':
+    "see the device status of a channel's members (battery, network, app open) and ask their phones for a fresh one",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
@@ -92,6 +94,7 @@ export const ROLE_RULES = {
       'channel.dispatch': true,
       'channel.reports': true,
       'channel.gateways': true,
+      'channel.devices': true,
     },
     floorPriority: 6,
   },

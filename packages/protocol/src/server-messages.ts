@@ -177,6 +177,7 @@ export const SERVER_MESSAGE_CODES = [
   'identity_password_wrong',
   'too_many_sign_ups',
   'session_not_found',
+  'device_disabled',
   'second_factor_required',
   'account_disabled',
   'second_factor_wrong',

@@ -17,6 +17,7 @@ import { clientConfigRoutes } from './client-config/routes.ts';
 import type { Config } from './config.ts';
 import { dashboardRoutes } from './dashboard/routes.ts';
 import { type OpenedDatabase, openDatabase } from './db/open.ts';
+import { deviceRoutes } from './devices/routes.ts';
 import { dispatchQueueRoutes } from './dispatch/queue-routes.ts';
 import { dispatchQueueSweep } from './dispatch/queue-sweep.ts';
 import { dispatchRoutes } from './dispatch/routes.ts';
@@ -198,6 +199,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   specHttpCalls(fastify, services, realtime);
   // Patching is the media planes' (real time's) work: the routes get them as a PatchPlane.
   patchRoutes(fastify, services, realtime.media);
+  // Issue 60: a member's device status, asked of its open pages, and a device disabled: they reach sockets.
+  deviceRoutes(fastify, services, realtime);
   // SIP gateways (issue 51): radios and desk phones dial the channels, when SIP_PORT is set. Its calls end
   // (a BYE each) before real time closes.
   const sip = config.sip

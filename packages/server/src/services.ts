@@ -36,6 +36,7 @@ import type { Config } from './config.ts';
 import { type StatisticsStore, statisticsStore } from './dashboard/store.ts';
 import type { OpenedDatabase } from './db/open.ts';
 import type { Db } from './db/schema.ts';
+import { type DeviceStatusStore, deviceStatusStore } from './devices/store.ts';
 import { type MonitorStore, monitorStore } from './dispatch/monitor-store.ts';
 import { type DispatchQueue, dispatchQueue } from './dispatch/queue.ts';
 import { type DispatchQueueStore, dispatchQueueStore } from './dispatch/queue-store.ts';
@@ -165,6 +166,8 @@ export interface Services {
   followers: Followers;
   /** Regroups and each member's selected channel (issue 59). */
   regroups: Regroups;
+  /** Each member's latest device status (issue 60). */
+  deviceStatuses: DeviceStatusStore;
   /** Errors that ended one message, call, event or timer and nothing else: counted and logged (ops/faults.ts). */
   faults: Faults;
 }
@@ -306,6 +309,7 @@ export function createServices(
     userPages: userPaging(db, users),
     followers: followers(db, access),
     regroups: regroups({ store: regroupStore(db), access, channels, events, audit, transaction: tx.run }),
+    deviceStatuses: deviceStatusStore(db),
     faults,
   };
 }

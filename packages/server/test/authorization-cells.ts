@@ -132,6 +132,10 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/selectChannelFor': inChannel((f) => ({ userId: f.insider.id, channelId: f.channelId })),
   '/user/api/selectMyChannel': inChannel((f) => ({ channelId: f.channelId })),
   '/user/api/getMySelectedChannel': plain(() => ({})),
+  // Issue 60: a member's device, for administrators and the dispatchers of its channels (another desk: not_allowed).
+  '/user/api/requestDeviceStatus': inChannel((f) => ({ userId: f.insider.id }), { refusal: 'not_allowed' }),
+  '/user/api/getDeviceStatus': inChannel((f) => ({ userId: f.insider.id }), { refusal: 'not_allowed' }),
+  '/user/api/getUserSessions': plain((f) => ({ userId: f.insider.id })),
   '/user/api/setUserStatus': inChannel((f) => ({ userId: f.insider.id, statusId: null }), {
     refusal: 'status_not_allowed',
   }),
@@ -248,6 +252,7 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/answerDispatchTransfer': 'dispatch-queue-timers.test.ts (only the dispatcher it is transferred to)',
   '/user/api/closeDispatchCall': 'dispatch-queue.test.ts (only its holder or an administrator)',
   '/user/api/listDispatchTransferTargets': 'dispatch-queue-timers.test.ts (needs a request of the channel)',
+  '/user/api/disableDevice': 'disable-device.test.ts (needs a session, which its success ends: administrators only)',
   '/user/api/createRegroup': 'regroups.test.ts (a second regroup of one name is 409: one body cannot serve twice)',
   '/user/api/endRegroup': 'regroups.test.ts (needs an open regroup; a dispatcher outside its channel gets 404)',
   '/user/api/updateAlias': 'aliases.test.ts (needs an alias: administrators only, 403 for the others)',

@@ -9,6 +9,7 @@ export * from './aliases.ts';
 export * from './areas.ts';
 export * from './calls.ts';
 export * from './channels.ts';
+export * from './devices.ts';
 export * from './chat.ts';
 export * from './dispatch.ts';
 export * from './gateways.ts';

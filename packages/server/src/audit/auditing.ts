@@ -22,14 +22,11 @@ import {
   DeleteGateway,
   DeleteGeofence,
   DeleteOldActivities,
-  DeletePasskey,
   DeleteUser,
   DeleteUserFromChannel,
   DeleteUserTokens,
   DisableTotp,
   EndRegroup,
-  EndSession,
-  FinishPasskeyRegistration,
   HangUpGatewayCall,
   PatchChannels,
   RemoveUserChannels,
@@ -58,13 +55,14 @@ import {
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import type { TokenOwner } from '../http/route.ts';
+import { sessionSpecs } from './session-specs.ts';
 import { type Snapshot, snapshot, type TargetType } from './snapshots.ts';
 import type { AuditStore } from './store.ts';
 import type { Transactional } from './transactional.ts';
 
 type Loose = any;
 
-interface AuditSpec {
+export interface AuditSpec {
   action: string;
   targetType: TargetType;
   /** The target's id from the body (known before the change) or, for a creation, from the answer. */
@@ -295,36 +293,7 @@ function specs(db: Db): Map<Call, AuditSpec> {
     [DeleteAlias, { action: 'alias.delete', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
     [AssignAlias, { action: 'alias.assign', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
     ...regroupSpecs(),
-    // One's own sign-in means (issue 38): the target is the account itself.
-    [
-      FinishPasskeyRegistration,
-      {
-        action: 'passkey.add',
-        targetType: 'user',
-        targetId: (_b, _answer, auth) => auth?.userId,
-        summary: (_b, answer) => ({ passkey: answer.res.name }),
-      },
-    ],
-    [
-      DeletePasskey,
-      {
-        action: 'passkey.delete',
-        targetType: 'user',
-        targetId: (_b, _answer, auth) => auth?.userId,
-        summary: (b) => ({ passkeyId: Number(b.id) }),
-      },
-    ],
-    [
-      EndSession,
-      {
-        action: 'session.end',
-        targetType: 'user',
-        // Read before the session goes: afterwards nobody owns it.
-        targetId: async (b) =>
-          (await db.selectFrom('sessions').select('user_id').where('id', '=', Number(b.sessionId)).executeTakeFirst())
-            ?.user_id,
-      },
-    ],
+    ...sessionSpecs(db),
   ]);
 }
 

@@ -15,6 +15,7 @@ import type {
   PushSubscriptionsTable,
   StatusesTable,
 } from './schema-calls.ts';
+import type { DeviceStatusesTable } from './schema-devices.ts';
 import type { GatewayCallsTable, GatewayChannelsTable, GatewaysTable } from './schema-gateways.ts';
 import type { AreaPresenceTable, GeofenceStatesTable, GeofencesTable } from './schema-geofences.ts';
 import type { RegroupMembersTable, RegroupsTable, SelectedChannelsTable } from './schema-regroups.ts';
@@ -31,6 +32,7 @@ import type {
 
 export type * from './schema-aliases.ts';
 export type * from './schema-calls.ts';
+export type * from './schema-devices.ts';
 export type * from './schema-gateways.ts';
 export type * from './schema-geofences.ts';
 export type * from './schema-regroups.ts';
@@ -392,6 +394,7 @@ export interface Database {
   selected_channels: SelectedChannelsTable;
   aliases: AliasesTable;
   alias_holders: AliasHoldersTable;
+  device_statuses: DeviceStatusesTable;
 }
 
 export type Db = Kysely<Database>;

@@ -8,6 +8,7 @@
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 import { ALIAS_TEXTS } from './server-texts-aliases.ts';
+import { DEVICE_TEXTS } from './server-texts-devices.ts';
 import { DISPATCH_TEXTS } from './server-texts-dispatch.ts';
 import { GATEWAY_TEXTS } from './server-texts-gateways.ts';
 import { PUSH_TEXTS } from './server-texts-push.ts';
@@ -19,6 +20,7 @@ type Texts = Record<ServerLanguage, string>;
 
 export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...SIGN_IN_TEXTS,
+  ...DEVICE_TEXTS,
   ...VOICE_TEXTS,
   ...PUSH_TEXTS,
   ...DISPATCH_TEXTS,

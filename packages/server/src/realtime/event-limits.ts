@@ -30,6 +30,8 @@ export const EVENT_BUDGETS: Record<string, EventBudget> = {
   'message created': { burst: 30, perSecond: 10 },
   typing: { burst: 20, perSecond: 5 },
   onLocationChanged: { burst: 10, perSecond: 2 },
+  // Issue 60: a report on each change of the phone (battery, network, screen), a few a minute at most.
+  device_status: { burst: 10, perSecond: 1 },
 };
 
 export const DEFAULT_EVENT_BUDGET: EventBudget = { burst: 30, perSecond: 10 };

@@ -12,6 +12,7 @@ import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore } from '../channels/store.ts';
+import type { DeviceStatusStore } from '../devices/store.ts';
 import type { EmergencyAlerts } from '../emergency/alerts.ts';
 import type { EventBus } from '../events.ts';
 import type { TalkBurstStore } from '../floor/talk-bursts.ts';
@@ -29,6 +30,8 @@ export interface RealtimeServices {
   /** Area channels (issue 59): each reported position may join or keep a member in a channel's zone. */
   areaChannels: Pick<AreaChannels, 'report' | 'forget'>;
   channels: ChannelStore;
+  /** Issue 60: each member's latest device status (`device_status`). */
+  deviceStatuses: DeviceStatusStore;
   emergency: EmergencyAlerts;
   events: EventBus;
   /** Errors that stayed local: counted and logged once a minute per cause (ops/faults.ts). */

@@ -25,6 +25,7 @@ import { type ChannelCache, channelCache } from './channel-cache.ts';
 import { type Cluster, joinCluster } from './cluster.ts';
 import { broadcast } from './concerns/broadcast.ts';
 import { chat } from './concerns/chat.ts';
+import { deviceStatus } from './concerns/device-status.ts';
 import { dispatchConsole, followDispatchReminders } from './concerns/dispatch-console.ts';
 import { emergency, emergencyFloor } from './concerns/emergency.ts';
 import { floorRequests } from './concerns/floor.ts';
@@ -86,6 +87,7 @@ const CONCERNS: Concern[] = [
   emergency,
   lobby,
   dispatchConsole,
+  deviceStatus,
   specSocketEvents,
 ];
 

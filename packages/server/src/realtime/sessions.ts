@@ -29,3 +29,19 @@ export async function endSessions(io: Io, ended: DomainEvents['sessionsEnded']):
     socket.disconnect(true);
   }
 }
+
+/**
+ * Issue 60 item 5: a disabled device's sockets, on whichever instance, are told (`device_disabled`: the page wipes
+ * its storage) and closed for good. The session is already gone: a new socket with its token is refused.
+ */
+export async function disableDeviceSockets(io: Io, userId: number, sessionId: number): Promise<number> {
+  const sockets = await io.in(userRoom(userId)).fetchSockets();
+  let told = 0;
+  for (const socket of sockets) {
+    if (socket.data.sessionId !== sessionId) continue;
+    socket.emit('device_disabled', { message: 'This device was disabled by an administrator.' });
+    socket.disconnect(true);
+    told++;
+  }
+  return told;
+}
