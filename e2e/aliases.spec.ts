@@ -4,6 +4,7 @@
  * rings for that function, accepts, and both are in the call.
  */
 import { randomBytes } from 'node:crypto';
+import { seriousViolations } from './axe.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { monitor } from './dispatch-support.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
@@ -36,6 +37,7 @@ test('a function defined on /settings, taken on /talk, is called from the consol
     await functions.getByRole('textbox', { name: 'New function' }).fill(name);
     await functions.getByRole('button', { name: 'Add the function' }).click();
     await expect(functions.getByRole('group', { name: `Function ${name}` })).toContainText('Nobody holds it');
+    expect(await seriousViolations(a.page, 'section[aria-labelledby="settings-aliases"]')).toEqual([]);
 
     // The member takes it on /talk.
     await m.page.goto(`/talk/${north.id}`);
@@ -49,13 +51,15 @@ test('a function defined on /settings, taken on /talk, is called from the consol
     await d.page.goto('/dispatch');
     await monitor(d.page, [north.name]);
     const tile = d.page.getByRole('region', { name: `Channel ${north.name}` });
-    await expect(tile.getByLabel(`Function: ${name}`)).toBeVisible();
+    await expect(tile.getByRole('img', { name: `Function: ${name}` })).toBeVisible();
+    expect(await seriousViolations(d.page, `ul[aria-label="Members of ${north.name}"]`)).toEqual([]);
     await d.page.getByRole('button', { name: 'Call a function' }).click();
     await d.page.getByRole('menuitem', { name: new RegExp(`^Call ${name}`) }).click();
 
     const ring = m.page.getByRole('dialog', { name: 'Private call' });
     await expect(ring).toContainText('Dana Desk is calling you');
     await expect(ring).toContainText(`For “${name}”`);
+    expect(await seriousViolations(m.page, '[role="dialog"]')).toEqual([]);
     await ring.getByRole('button', { name: 'Accept' }).click();
     await expect(m.page.getByRole('region', { name: 'Private call with Dana Desk' })).toBeVisible();
     await expect(d.page.getByRole('region', { name: 'Private call with Mia Field' })).toBeVisible();

@@ -15,6 +15,8 @@ export function AliasTag({ alias }: { alias: string | undefined }) {
       variant="outlined"
       icon={<BadgeIcon aria-hidden />}
       label={alias}
+      // Read as one thing, "Fonction : Chef de quart" (a bare aria-label on a div would be ignored).
+      role="img"
       aria-label={t('alias', { alias })}
       title={t('alias', { alias })}
       sx={{ height: 22, maxWidth: 200, '& .MuiChip-label': { px: 0.75 } }}
