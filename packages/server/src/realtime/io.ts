@@ -44,7 +44,7 @@ export interface RealtimeServices {
   presence: PresenceStore;
   privateCalls: PrivateCalls;
   /** Functional aliases' holders in memory (issue 59): a peer's and a talker's alias. */
-  aliasLabels?: Pick<AliasLabels, 'of'>;
+  aliasLabels?: Pick<AliasLabels, 'of' | 'refresh'>;
   sendMessage: SendMessage;
   talkBursts: TalkBurstStore;
 }
@@ -89,6 +89,8 @@ export interface InterServerEvents {
   mediaHeard: (channelId: number, socketId: string, heard: boolean) => void;
   /** A geofence changed: every instance drops its cached fences (geofences/watch.ts). */
   geofencesChanged: () => void;
+  /** Who holds a functional alias changed (issue 59): every instance reads the holders again. */
+  aliasesChanged: () => void;
   /** A private call is over: its parties' sockets leave its hidden channel on every instance. */
   privateCallOver: (channelId: number) => void;
   /** A channel moved to another media server: participants linked to the old one start over. */

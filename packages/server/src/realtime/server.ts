@@ -20,6 +20,7 @@ import { talkCore } from '../floor/push-to-talk.ts';
 import { type FloorQueueStore, memoryQueueStore, redisQueueStore } from '../floor/queue-store.ts';
 import type { PatchStore } from '../patches/store.ts';
 import { presenceWrites } from '../presence/group-commit.ts';
+import { followAliasChanges } from './alias-relay.ts';
 import { arrivals } from './arrivals.ts';
 import { type ChannelCache, channelCache } from './channel-cache.ts';
 import { type Cluster, joinCluster } from './cluster.ts';
@@ -233,6 +234,9 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
   const channels = channelCache(services.channels, services.events);
   const { media, janus } = await startMedia(io, { config, services, log, redis: cluster.redis, channels });
   const stopFenceRelay = followChannelChanges(io, services, channels, shared);
+  const stopAliasRelay = followAliasChanges(io, services, shared, (error) =>
+    log.warn({ err: error }, 'could not read the aliases again'),
+  );
   const floor = floorOf(services, cluster, emitTo, channels, (change) => ctx.talk.changeMicState(change), log);
   cluster.restoreFloors = () => floor.restore();
   const ctx: RealtimeContext = {
@@ -296,7 +300,7 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
       channels,
       local,
       status,
-      stops: [unsubscribePushes, guard.stop, callRooms.stop, stopEmergencyFloor, stopFenceRelay, stopDispatchReminders],
+      stops: [unsubscribePushes, guard.stop, callRooms.stop, stopEmergencyFloor, stopFenceRelay, stopAliasRelay, stopDispatchReminders],
     }),
   );
   return {
