@@ -74,8 +74,8 @@ test('a channel given a zone in its dialog takes in a member who shares a positi
     await phone.page.goto(`/talk/${home.id}`);
     await phone.page.getByRole('switch', { name: 'Share my position' }).check();
 
-    // Listed and scanned on his other device, without a reload.
-    await expect(laptop.page.getByRole('link', { name: new RegExp(areaName) })).toBeVisible();
+    // Listed (said to be an area channel) and scanned on his other device, without a reload.
+    await expect(laptop.page.getByRole('link', { name: new RegExp(`${areaName} · area channel`) })).toBeVisible();
     await expect(laptop.page.getByRole('switch', { name: `Scan ${areaName}` })).toBeChecked();
     // Dana's tile says who is in the area now.
     await expect(dispatch.page.getByRole('list', { name: `In the area of ${areaName}` })).toContainText(

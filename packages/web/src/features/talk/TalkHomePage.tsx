@@ -96,7 +96,12 @@ export default function TalkHomePage() {
                   }}
                 >
                   <ListItemText
-                    primary={channel.temporary ? `${channel.name} · ${t('selected.temporary')}` : channel.name}
+                    primary={[
+                      channel.name,
+                      ...(channel.temporary ? [t('selected.temporary')] : []),
+                      // Issue 59: here because the member is in its zone.
+                      ...(channel.areaGeofenceId !== null ? [t('home.area')] : []),
+                    ].join(' · ')}
                     secondary={
                       <>
                         {`${t('home.members', { count: channel.users.length })} · ${t('home.connected', { count: channel.connected })}`}
