@@ -22,7 +22,7 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
   const desk = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
   const ali = await seed.member({ firstName: 'Ali', lastName: 'Quai' });
   const bea = await seed.member({ firstName: 'Bea', lastName: 'Dock' });
-  await seed.addToChannel(quai.id, [desk.id, ali.id]);
+  await seed.addToChannel(quai.id, [desk.id, ali.id, bea.id]);
   await seed.addToChannel(dock.id, [desk.id, ali.id, bea.id]);
 
   const d = await openAs(browser, server.baseURL, desk);
@@ -76,6 +76,17 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
     await expect(a.page.getByRole('heading', { level: 1, name: dock.name })).toBeVisible();
     await expect(
       a.page.getByRole('status').filter({ hasText: `Dana Desk switched you to ${dock.name}.` }),
+    ).toBeVisible();
+
+    // Chosen while Bea's /talk is closed: she lands there when she opens it, told who chose it.
+    await b.page.goto('about:blank');
+    const chosen = await server.call('/user/api/selectChannelFor', { userId: bea.id, channelId: quai.id }, desk.token);
+    expect(chosen.status).toBe(200);
+    await b.page.goto('/talk');
+    await expect(b.page).toHaveURL(new RegExp(`/talk/${quai.id}$`));
+    await expect(b.page.getByRole('heading', { level: 1, name: quai.name })).toBeVisible();
+    await expect(
+      b.page.getByRole('status').filter({ hasText: `Dana Desk switched you to ${quai.name}.` }),
     ).toBeVisible();
   } finally {
     for (const page of [d, a, b]) await page.close();

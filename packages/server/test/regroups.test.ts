@@ -248,6 +248,7 @@ describe.each(databases)('regroups on %s', (dialect) => {
     });
     expect((await app.call('/user/api/getMySelectedChannel', {}, alice.token)).body.res).toMatchObject({
       channelId: quai,
+      channelName: 'Quai',
       reason: 'dispatcher',
       by: { userId: dana.id, name: 'Dana Desk' },
     });

@@ -93,6 +93,7 @@ export const SelectChannelFor = call(ok({ res: z.object({ userId: z.number(), ch
 /** The channel a user's /talk is on, as the user or someone for it last selected it. */
 export const SelectionSchema = z.object({
   channelId: z.number(),
+  channelName: z.string(),
   /** `self`: the user chose it; otherwise why it was chosen for it. */
   reason: z.enum(['self', ...SELECTION_REASONS]),
   /** Who chose it for the user (null for `self`). */

@@ -32,8 +32,9 @@ export interface CreateRegroupBody {
   minutes: number;
 }
 
-const toSelection = (row: SelectionRow): Selection => ({
+const toSelection = (row: SelectionRow, channelName: string): Selection => ({
   channelId: row.channel_id,
+  channelName,
   reason: row.reason,
   by: row.by_id !== null && row.by_name !== null ? { userId: row.by_id, name: row.by_name } : null,
   selectedAt: row.selected_at,
@@ -234,13 +235,13 @@ export function regroups(deps: RegroupDeps) {
     async selectMine(auth: Reader, channelId: number): Promise<Selection> {
       const { channel } = await access.require(auth, channelId, 'channel.read');
       if (channel.hidden) throw notFound('channel_not_found');
-      return toSelection(await store.select(auth.userId, channelId, 'self', null, new Date(now())));
+      return toSelection(await store.select(auth.userId, channelId, 'self', null, new Date(now())), channel.name);
     },
 
     async mine(auth: Reader): Promise<Selection | null> {
       const row = (await store.selections([auth.userId])).get(auth.userId);
       if (!row || !(await access.may(auth, row.channel_id, 'channel.read'))) return null;
-      return toSelection(row);
+      return toSelection(row, (await store.channelName(row.channel_id)) ?? '');
     },
   };
 }

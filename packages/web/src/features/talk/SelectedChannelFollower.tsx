@@ -53,7 +53,7 @@ export function SelectedChannelFollower() {
     api(GetMySelectedChannel, {})
       .then(({ res }) => {
         if (gone || !res || res.reason === 'self' || !res.by) return;
-        follow({ channelId: res.channelId, channelName: null, reason: res.reason, by: res.by });
+        follow({ channelId: res.channelId, channelName: res.channelName, reason: res.reason, by: res.by });
       })
       .catch(() => {});
     return () => {
