@@ -58,3 +58,27 @@ describe('the caller', () => {
     expect(readCall().notice).toEqual({ kind: 'missed', name: 'Mia Field' });
   });
 });
+
+describe('a holder of the alias called (issue 59)', () => {
+  const max = { id: 3, name: 'Max Field' };
+  const aliasCall = (state: PrivateCall['state'], callee = mia): PrivateCall => ({
+    ...call(state),
+    callee: { userId: callee.id, name: callee.name },
+    alias: { aliasId: 4, name: 'Chef de quart', ringing: [mia.id, max.id] },
+  });
+
+  it('rings though the call names another holder, and stops quietly once another holder takes it', () => {
+    callRinging({ callId: 7, room: 'r', from: { userId: desk.id, name: desk.name }, alias: 'Chef de quart' }, max);
+    expect(readCall()).toMatchObject({ call: { alias: { name: 'Chef de quart' } }, side: 'callee' });
+    callUpdated(aliasCall('ringing'), max.id);
+    expect(readCall()).toMatchObject({ call: { state: 'ringing' }, side: 'callee' });
+    callUpdated(aliasCall('active', mia), max.id);
+    expect(readCall()).toMatchObject({ call: null, notice: null });
+  });
+
+  it('is in the call once it takes it', () => {
+    callRinging({ callId: 7, room: 'r', from: { userId: desk.id, name: desk.name }, alias: 'Chef de quart' }, max);
+    callUpdated(aliasCall('active', max), max.id);
+    expect(readCall()).toMatchObject({ call: { state: 'active', callee: { userId: max.id } }, side: 'callee' });
+  });
+});
