@@ -5,14 +5,16 @@
  *   releasing the button keeps the place; the dispatch console's tile lists who waits and "Remove … from
  *   queue" takes one out (its page goes back to "Hold to talk"); "Cancel" leaves the queue;
  * - when the talker lets go, the first in line, still holding, reads "Your turn" and talks at once;
- * - a member whose talk priority is 8 interrupts a talker, who reads "Interrompu par …" (French).
+ * - a member whose talk priority is 8 interrupts a talker, who reads "Interrompu par …" (French);
+ * - the user's dialog sets a talk priority, the channel's its queue and pre-emption (French).
  */
 import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { hold, monitor } from './dispatch-support.ts';
-import { expect as baseExpect, test } from './fixtures.ts';
+import { expect as baseExpect, test, unique } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, type RoomPage, roomUrl, TONE_WAV } from './room-support.ts';
+import { openUsers } from './users-support.ts';
 
 const expect = baseExpect.configure({ timeout: 60_000 });
 
@@ -159,4 +161,53 @@ test('a higher talk priority interrupts the talker, who reads who did it', async
   } finally {
     for (const { close } of pages) await close();
   }
+});
+
+test.describe('the dialogs (French)', () => {
+  test.use({ language: 'fr' });
+
+  test("sets a user's talk priority and a channel's queue and pre-emption", async ({ page, server, admin, seed }) => {
+    const member = await seed.member({ firstName: 'Hugo', lastName: unique('Chef') });
+    const channel = await seed.channel(unique('Relais'));
+    await openUsers(page, admin);
+    await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill(member.login);
+    await page.getByRole('button', { name: `Modifier Hugo ${member.lastName}` }).click();
+    const gate = page.getByRole('dialog', { name: 'Vérifiez votre mot de passe' });
+    await gate.getByRole('textbox', { name: 'Votre mot de passe' }).fill(admin.password);
+    await gate.getByRole('button', { name: 'Vérifier' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Modifier le profil du coéquipier' });
+    // A member's default, named as the role's; then 8, a team leader's.
+    const priority = dialog.getByRole('combobox', { name: /^Priorité de parole/ });
+    await expect(priority).toHaveText('Celle du rôle (3)');
+    await priority.click();
+    await page.getByRole('option', { name: '8', exact: true }).click();
+    await expect(priority).toHaveText('8');
+    await dialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(dialog).toBeHidden();
+    const user = await server.call('/user/api/getUserById/', { userId: member.id }, admin.token);
+    expect(user.body.res).toMatchObject({ talkPriority: 8, talkPriorityFromRole: false });
+
+    await page.goto('/channelsList');
+    await page.getByRole('searchbox', { name: 'Rechercher un canal' }).fill(channel.name);
+    await page.getByRole('button', { name: `Modifier ${channel.name}` }).click();
+    const channelDialog = page.getByRole('dialog', { name: 'Modifier le canal' });
+    const queue = channelDialog.getByRole('switch', { name: "File d'attente" });
+    await expect(queue).toBeChecked();
+    const preemption = channelDialog.getByRole('combobox', { name: /^Priorité plus haute/ });
+    await expect(preemption).toHaveText('Interrompre');
+    await preemption.click();
+    await page.getByRole('option', { name: "File d'attente prioritaire" }).click();
+    await queue.uncheck();
+    await channelDialog.getByRole('button', { name: 'Enregistrer' }).click();
+    await expect(channelDialog).toBeHidden();
+    const channels = (await server.call('/user/api/getAllChannels', {}, admin.token)).body.res;
+    expect(channels.find((row: { id: number }) => row.id === channel.id)).toMatchObject({
+      floorQueue: false,
+      preemption: 'queue',
+    });
+    // Without floor control, neither applies: the dialog hides them.
+    await page.getByRole('button', { name: `Modifier ${channel.name}` }).click();
+    await channelDialog.getByRole('switch', { name: /^Un seul à parler/ }).uncheck();
+    await expect(channelDialog.getByRole('switch', { name: "File d'attente" })).toBeHidden();
+  });
 });
