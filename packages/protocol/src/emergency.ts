@@ -24,8 +24,17 @@ export const EmergencyAlertSchema = z.object({
   closedBy: z.object({ id: z.number().nullable(), display_name: z.string() }).nullable().optional(),
   closedAt: z.string().nullable().optional(),
   outcome: z.enum(['real', 'false']).nullable().optional(),
+  /**
+   * Why it was raised (issue 60): 'sos' (the button, or a dispatcher for a member), 'man_down' (a fall, or no
+   * movement, counted down on the phone), 'lone_worker' (check-ins unanswered: the server raised it).
+   */
+  reason: z.enum(['sos', 'man_down', 'lone_worker']),
+  /** A dispatcher or administrator who raised it for the member (sendEmergencyAlert { userId }); else absent. */
+  raisedBy: z.object({ id: z.number().nullable(), display_name: z.string() }).nullable().optional(),
 });
 export type EmergencyAlert = z.output<typeof EmergencyAlertSchema>;
+export const EMERGENCY_REASONS = ['sos', 'man_down', 'lone_worker'] as const;
+export type EmergencyReason = (typeof EMERGENCY_REASONS)[number];
 
 /** How long a sender waits between two alerts, and how long its emergency floor lasts. */
 export const EMERGENCY_MIN_INTERVAL_MS = 30_000;
@@ -38,6 +47,13 @@ export const EmergencyAlertInput = z
     lat: z.number().min(-90).max(90).optional(),
     lng: z.number().min(-180).max(180).optional(),
     accuracy: z.number().min(0).max(1e7).optional(),
+    /** Issue 60: a phone's man-down countdown ran out ('lone_worker' is the server's alone). */
+    reason: z.enum(['sos', 'man_down']).optional(),
+    /**
+     * Issue 60: raised for this member by a dispatcher of one of its channels (or an administrator); 403
+     * otherwise. Audited as the dispatcher's.
+     */
+    userId: Id.optional(),
   })
   .refine((body) => (body.lat === undefined) === (body.lng === undefined), {
     message: 'lat and lng go together',

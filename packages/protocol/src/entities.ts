@@ -127,6 +127,14 @@ export const ActivitySchema = z.object({
   emergency: z
     .object({ alertId: z.number(), outcome: z.enum(['real', 'false']), openMs: z.number(), sender: z.string() })
     .optional(),
+  /** emergency (issue 60): why the SOS was raised, and who raised it for the member (a dispatcher), if not it. */
+  alert: z
+    .object({
+      alertId: z.number(),
+      reason: z.enum(['sos', 'man_down', 'lone_worker']),
+      raisedBy: z.string().optional(),
+    })
+    .optional(),
 });
 export type Activity = z.output<typeof ActivitySchema>;
 

@@ -5,6 +5,7 @@ import type { DeviceClientEvents, DeviceServerEvents } from './api/devices.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
 import type { DispatchRequest } from './api/queue.ts';
 import type { SelectedChannelChanged } from './api/regroups.ts';
+import type { LoneWorkerAlert, LoneWorkerCheck } from './api/safety.ts';
 import type { MemberStatus } from './api/statuses.ts';
 import type { EmergencyAlert } from './emergency.ts';
 import type { Activity, Message, VoiceMessage } from './entities.ts';
@@ -388,4 +389,8 @@ export interface ServerToClientEvents extends DeviceServerEvents {
   statusesChanged: () => void;
   /** Issue 59: functional aliases or their holders changed (getAliases again). */
   aliases_changed: () => void;
+  /** Issue 60: to a lone worker's sockets: "Are you OK?" (checkIn answers); `reminder` the second time. */
+  lone_worker_check: (payload: LoneWorkerCheck) => void;
+  /** Issue 60: to administrators and the dispatchers of the member's channels: it answered no check twice. */
+  loneWorkerAlert: (payload: LoneWorkerAlert) => void;
 }

@@ -47,6 +47,7 @@ import { attachRealtime, type Io } from './realtime/server.ts';
 import { regroupRoutes } from './regroups/routes.ts';
 import { regroupSweep } from './regroups/sweep.ts';
 import { reportRoutes } from './reports/routes.ts';
+import { safetyRoutes } from './safety/routes.ts';
 import { createServices, type Services } from './services.ts';
 import { type SipServer, startSip } from './sip/gateway-calls.ts';
 import { statusRoutes } from './statuses/routes.ts';
@@ -184,6 +185,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     stopRegroupFollow();
     await regroupEnds.stop();
   });
+  // Issue 60: the safety settings, and lone workers' check-ins with their deadlines.
+  safetyRoutes(fastify, services);
   // The most people connected at once, per minute (issue 50's reports).
   const samples = presenceSamples({
     db: services.db,

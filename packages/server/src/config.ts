@@ -34,8 +34,7 @@ import {
 import { parseFloorQueue, type QueueTimings } from './floor/queue-timings.ts';
 import { parseSip, type SipConfig } from './sip/config.ts';
 
-export type { OidcConfig };
-export { ConfigError };
+export { ConfigError, type OidcConfig };
 
 export interface IceServer {
   urls: string | string[];
@@ -101,6 +100,7 @@ export interface Config {
   positionRetentionMs: number;
   /** Area channels (issue 59): AREA_EXIT_SECONDS, AREA_SILENCE_MINUTES (areas/timings.ts). */
   areaChannels: AreaTimings;
+  loneWorkerMinSeconds: number;
   /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for deployments that share one Redis. */
   redisKeyPrefix: string;
   /** Voice history: how long a transmission is kept (VOICE_RETENTION_DAYS, default 30). */
@@ -347,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     positionRetentionMs:
       parseDays('POSITION_RETENTION_DAYS', env.POSITION_RETENTION_DAYS, POSITION_RETENTION_DAYS_DEFAULT) * 86_400_000,
     areaChannels: parseAreaTimings(env),
+    loneWorkerMinSeconds: parsePositiveSeconds('LONE_WORKER_MIN_SECONDS', env.LONE_WORKER_MIN_SECONDS, 300),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'talkgroup:',
     voiceRetentionMs:
       parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,

@@ -8,6 +8,8 @@ import type {
   DispatchRequest,
   EmergencyAlert,
   GeofenceAlert,
+  LoneWorkerAlert,
+  LoneWorkerCheck,
   MemberStatus,
   Message,
   PrivateCall,
@@ -110,6 +112,10 @@ export interface DomainEvents {
   selectedChannelChanged: { userId: number; change: SelectedChannelChanged };
   /** Issue 59: a regroup was made or ended: administrators, and the dispatchers of its channel (and `userIds`). */
   regroupsChanged: { regroupId: number; channelId: number; userIds: number[] };
+  /** Issue 60: a lone worker is asked (or reminded): its sockets, and a Web Push to its devices. */
+  loneWorkerCheck: { userId: number; check: LoneWorkerCheck };
+  /** Issue 60: a lone worker answered neither check: administrators and the dispatchers of `channelIds`. */
+  loneWorkerMissed: { alert: LoneWorkerAlert; channelIds: number[] };
 }
 
 export type DomainEventName = keyof DomainEvents;

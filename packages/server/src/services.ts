@@ -62,6 +62,8 @@ import { type Regroups, regroups } from './regroups/regroups.ts';
 import { regroupStore } from './regroups/store.ts';
 import { type ReportReader, reportReader } from './reports/reader.ts';
 import { type ReportStore, reportStore } from './reports/store.ts';
+import { loneWorkerStore } from './safety/lone-worker-store.ts';
+import { type LoneWorkers, loneWorkers } from './safety/lone-workers.ts';
 import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type StatusStore, statusStore } from './statuses/store.ts';
 import { type UserPaging, userPaging } from './users/paging.ts';
@@ -166,6 +168,8 @@ export interface Services {
   followers: Followers;
   /** Regroups and each member's selected channel (issue 59). */
   regroups: Regroups;
+  /** Lone-worker check-ins and the safety settings' rules (issue 60). */
+  loneWorkers: LoneWorkers;
   /** Each member's latest device status (issue 60). */
   deviceStatuses: DeviceStatusStore;
   /** Errors that ended one message, call, event or timer and nothing else: counted and logged (ops/faults.ts). */
@@ -309,6 +313,17 @@ export function createServices(
     userPages: userPaging(db, users),
     followers: followers(db, access),
     regroups: regroups({ store: regroupStore(db), access, channels, events, audit, transaction: tx.run }),
+    loneWorkers: loneWorkers({
+      store: loneWorkerStore(db),
+      settings,
+      users,
+      memberships,
+      access,
+      emergency,
+      events,
+      minSeconds: config.loneWorkerMinSeconds,
+      onError: (error, what) => onListenerError(error, what),
+    }),
     deviceStatuses: deviceStatusStore(db),
     faults,
   };

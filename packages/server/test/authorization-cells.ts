@@ -165,6 +165,13 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/setSecurityPolicy': plain(() => ({ requireSecondFactor: [] })),
   '/user/api/getTimeZone': plain(() => ({})),
   '/user/api/setTimeZone': plain(() => ({ timeZone: 'Europe/Paris' })),
+  // Issue 60: worker safety (nothing requires lone work here: each caller starts and stops its own).
+  '/user/api/getSafetySettings': plain(() => ({})),
+  '/user/api/setSafetySettings': plain(() => ({ ambientListening: 'off' })),
+  '/user/api/getMyLoneWorker': plain(() => ({})),
+  '/user/api/startLoneWorker': plain(() => ({})),
+  '/user/api/stopLoneWorker': plain(() => ({})),
+  '/user/api/getLoneWorkers': plain(() => ({})),
   '/user/api/resetSecondFactor': plain((f) => ({ userId: f.outsider.id })),
   // Turned on (it is on): the other cells' outsider keeps signing in.
   '/user/api/setUserDisabled': plain((f) => ({ userId: f.outsider.id, disabled: false })),
@@ -221,6 +228,7 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/deleteMessageById': 'this file: "deleteMessageById: a member deletes only its own messages"',
   '/user/api/uploadVoiceMessage': 'voice-messages.test.ts',
   '/user/api/sendEmergencyAlert': 'emergency.test.ts (one per 30 s per sender: one body cannot serve every caller)',
+  '/user/api/checkIn': 'lone-worker.test.ts (409 while one’s lone work is off: one body cannot serve every caller)',
   '/user/api/closeEmergencyAlert':
     'emergency-close.test.ts (a closed alert is 409: one body cannot serve every caller)',
   '/user/api/deleteVoiceMessage': 'voice-messages.test.ts',

@@ -9,7 +9,16 @@ import { call, Id, OkSchema } from '../call.ts';
 
 /** What the service worker receives, decrypted: shown as a notification, `url` opened by a tap. */
 /** `missed_call`: the ringing call's notification (same tag) becomes a missed call once nobody answered it. */
-export const PUSH_KINDS = ['sos', 'call', 'missed_call', 'transmission', 'geofence', 'dispatch'] as const;
+/** `lone_worker` (issue 60): a lone worker's check (to itself) or its missed checks (to its dispatchers). */
+export const PUSH_KINDS = [
+  'sos',
+  'call',
+  'missed_call',
+  'transmission',
+  'geofence',
+  'dispatch',
+  'lone_worker',
+] as const;
 export type PushKind = (typeof PUSH_KINDS)[number];
 export const PushPayloadSchema = z.object({
   kind: z.enum(PUSH_KINDS),

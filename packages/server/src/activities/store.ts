@@ -36,11 +36,12 @@ export function toActivity(row: Selectable<ActivitiesTable>): Activity {
  * A dispatch step's, a status change's or an SOS close's own fields (migrations 0030, 0031), from the row's
  * columns and JSON detail.
  */
-function detailOf(row: Selectable<ActivitiesTable>): Pick<Activity, 'dispatch' | 'status' | 'emergency'> {
+function detailOf(row: Selectable<ActivitiesTable>): Pick<Activity, 'dispatch' | 'status' | 'emergency' | 'alert'> {
   if (!row.detail) return {};
   const detail = JSON.parse(row.detail) as ActivityDetail;
   if (detail.status) return { status: detail.status };
   if (detail.emergency) return { emergency: detail.emergency };
+  if (detail.alert) return { alert: detail.alert };
   if (!detail.dispatch) return {};
   return {
     dispatch: {
@@ -59,6 +60,8 @@ export interface ActivityDetail {
   dispatch?: Omit<NonNullable<Activity['dispatch']>, 'waitedMs' | 'handledMs'>;
   status?: NonNullable<Activity['status']>;
   emergency?: NonNullable<Activity['emergency']>;
+  /** emergency (issue 60): why the SOS was raised, and by whom for the member. */
+  alert?: NonNullable<Activity['alert']>;
 }
 
 export interface ActivitySubject {

@@ -19,6 +19,7 @@ import type { DeviceStatusesTable } from './schema-devices.ts';
 import type { GatewayCallsTable, GatewayChannelsTable, GatewaysTable } from './schema-gateways.ts';
 import type { AreaPresenceTable, GeofenceStatesTable, GeofencesTable } from './schema-geofences.ts';
 import type { RegroupMembersTable, RegroupsTable, SelectedChannelsTable } from './schema-regroups.ts';
+import type { EmergencyAlertsTable, LoneWorkersTable } from './schema-safety.ts';
 import type {
   IdentityLinksTable,
   IdentityRequestsTable,
@@ -36,6 +37,7 @@ export type * from './schema-devices.ts';
 export type * from './schema-gateways.ts';
 export type * from './schema-geofences.ts';
 export type * from './schema-regroups.ts';
+export type * from './schema-safety.ts';
 export type * from './schema-sign-in.ts';
 
 export interface UsersTable {
@@ -191,27 +193,6 @@ export interface ActivitiesTable {
 }
 
 /** One row (id 1): how many activities there are, kept by triggers (migration 0002). */
-/** An SOS (issue 14): open until an administrator acknowledges it. */
-export interface EmergencyAlertsTable {
-  id: Generated<number>;
-  user_id: number | null;
-  user_display_name: string;
-  channel_id: number | null;
-  channel_name: string | null;
-  lat: number | null;
-  lng: number | null;
-  accuracy: number | null;
-  created_at: string;
-  acknowledged_by: number | null;
-  acknowledged_by_name: string | null;
-  acknowledged_at: string | null;
-  /** Closed with how it turned out (migration 0031): 'real' or 'false' (a false alarm). */
-  closed_at: Generated<string | null>;
-  closed_by: Generated<number | null>;
-  closed_by_name: Generated<string | null>;
-  outcome: Generated<'real' | 'false' | null>;
-}
-
 export interface ActivityCountTable {
   id: number;
   n: number;
@@ -395,6 +376,7 @@ export interface Database {
   aliases: AliasesTable;
   alias_holders: AliasHoldersTable;
   device_statuses: DeviceStatusesTable;
+  lone_workers: LoneWorkersTable;
 }
 
 export type Db = Kysely<Database>;

@@ -4,7 +4,13 @@
  * (it must be a reader) or the one it is in now. Real time pushes the alert (emergencyRaised) and gives the
  * sender the floor of that channel.
  */
-import { EMERGENCY_MIN_INTERVAL_MS, type EmergencyAlert, type EmergencyOutcome, may } from '@talkgroup/protocol';
+import {
+  EMERGENCY_MIN_INTERVAL_MS,
+  type EmergencyAlert,
+  type EmergencyOutcome,
+  type EmergencyReason,
+  may,
+} from '@talkgroup/protocol';
 import type { ActivityStore } from '../activities/store.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
@@ -15,11 +21,18 @@ import type { PresenceStore } from '../presence/store.ts';
 import type { UserStore } from '../users/store.ts';
 import type { EmergencyStore } from './store.ts';
 
-export interface AlertInput {
-  channelId?: number;
+export interface AlertPosition {
   lat?: number;
   lng?: number;
   accuracy?: number;
+}
+
+export interface AlertInput extends AlertPosition {
+  channelId?: number;
+  /** Why (issue 60): a press ('sos', the default), a phone's man-down countdown, the lone-worker escalation. */
+  reason?: EmergencyReason;
+  /** For this member (issue 60): by a dispatcher of one of its channels, or an administrator. */
+  userId?: number;
 }
 
 async function someChannel(ids: number[], test: (id: number) => Promise<boolean>): Promise<boolean> {
@@ -57,41 +70,82 @@ export function emergencyAlerts(deps: {
     return { rooms: [...new Set(all.map((c) => c.rtcSession))], channelIds: [...new Set(all.map((c) => c.id))] };
   };
 
-  return {
-    async raise(sender: Reader, input: AlertInput): Promise<EmergencyAlert> {
-      const now = Date.now();
-      const since = new Date(now - EMERGENCY_MIN_INTERVAL_MS);
+  async function raiseFor(
+    sender: Reader,
+    input: AlertInput,
+    raisedBy?: { userId: number; displayName: string },
+    options: { limited?: boolean } = {},
+  ): Promise<EmergencyAlert> {
+    const now = Date.now();
+    const since = new Date(now - EMERGENCY_MIN_INTERVAL_MS);
+    if (options.limited !== false) {
       if ((lastRaised.get(sender.userId) ?? 0) > since.getTime() || (await store.latestOf(sender.userId, since)))
         throw new HttpError(429, TOO_SOON);
       lastRaised.set(sender.userId, now);
       for (const [userId, at] of lastRaised) if (at <= since.getTime()) lastRaised.delete(userId);
+    }
 
-      let channel: ChannelSummary | undefined;
-      if (input.channelId !== undefined) channel = await access.requireReader(sender, input.channelId);
-      else {
-        // The channel it is in now; a private call's hidden channel is no place to send help to.
-        for (const inChannel of (await presence.status(sender.userId)).channelIds) {
-          channel = await channels.listed(inChannel);
-          if (channel) break;
-        }
+    let channel: ChannelSummary | undefined;
+    if (input.channelId !== undefined) channel = await access.requireReader(sender, input.channelId);
+    else {
+      // The channel it is in now; a private call's hidden channel is no place to send help to.
+      for (const inChannel of (await presence.status(sender.userId)).channelIds) {
+        channel = await channels.listed(inChannel);
+        if (channel) break;
       }
-      const user = await users.row(sender.userId);
-      if (!user) throw notFound('User');
-      const position =
-        input.lat !== undefined && input.lng !== undefined
-          ? { lat: input.lat, lng: input.lng, accuracy: input.accuracy ?? null }
-          : undefined;
-      const alert = await store.create(
-        { userId: sender.userId, displayName: user.display_name, channel, position },
-        new Date(now),
-      );
-      events.emit('emergencyRaised', { alert, ...(await whereFor(alert)), channel });
-      await activities.record('emergency', {
-        userId: sender.userId,
-        channelId: channel?.id ?? null,
-        channelName: channel?.name,
-      });
-      return alert;
+    }
+    const user = await users.row(sender.userId);
+    if (!user) throw notFound('User');
+    const position =
+      input.lat !== undefined && input.lng !== undefined
+        ? { lat: input.lat, lng: input.lng, accuracy: input.accuracy ?? null }
+        : undefined;
+    const reason = input.reason ?? 'sos';
+    const alert = await store.create(
+      { userId: sender.userId, displayName: user.display_name, channel, position, reason, raisedBy },
+      new Date(now),
+    );
+    events.emit('emergencyRaised', { alert, ...(await whereFor(alert)), channel });
+    await activities.record('emergency', {
+      userId: sender.userId,
+      channelId: channel?.id ?? null,
+      channelName: channel?.name,
+      detail: { alert: { alertId: alert.id, reason, ...(raisedBy ? { raisedBy: raisedBy.displayName } : {}) } },
+    });
+    return alert;
+  }
+
+  return {
+    /**
+     * An SOS from `sender` for itself, or (issue 60, `input.userId`) from a dispatcher of one of the member's
+     * channels or an administrator for that member: the alert is the member's, `raisedBy` names the dispatcher.
+     */
+    async raise(sender: Reader, input: AlertInput): Promise<EmergencyAlert> {
+      if (input.userId === undefined || input.userId === sender.userId) return raiseFor(sender, input);
+      const member = await users.row(input.userId);
+      if (!member) throw notFound('User');
+      const own = await memberships.channelsOfMember(member.id);
+      if (
+        !may(sender, null, 'channel.alerts') &&
+        !(await someChannel(
+          own.map((c) => c.id),
+          (id) => access.may(sender, id, 'channel.alerts'),
+        ))
+      )
+        throw forbidden('not_allowed');
+      const by = await users.row(sender.userId);
+      if (!by) throw notFound('User');
+      const reader: Reader = { userId: member.id, role: member.role, mapRight: member.map_right === 1 };
+      // The member's channel, as it would name it; one the dispatcher names must be one the member reads.
+      return raiseFor(reader, { ...input, reason: 'sos' }, { userId: by.id, displayName: by.display_name });
+    },
+
+    /** Issue 60: the server's own SOS for a lone worker who answered no check (no rate limit: it is due). */
+    async raiseLoneWorker(userId: number, position?: AlertPosition): Promise<EmergencyAlert | undefined> {
+      const member = await users.row(userId);
+      if (!member) return undefined;
+      const reader: Reader = { userId: member.id, role: member.role, mapRight: member.map_right === 1 };
+      return raiseFor(reader, { ...position, reason: 'lone_worker' }, undefined, { limited: false });
     },
 
     /** Taken by an administrator, or by a dispatcher of the alert's channel (of its sender's, without one). */

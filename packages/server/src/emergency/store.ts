@@ -1,5 +1,5 @@
 /** Emergency alerts (issue 14): rows in, the EmergencyAlert shape out; open ones first. */
-import type { EmergencyAlert, EmergencyOutcome } from '@talkgroup/protocol';
+import type { EmergencyAlert, EmergencyOutcome, EmergencyReason } from '@talkgroup/protocol';
 import type { Selectable, SelectQueryBuilder } from 'kysely';
 import type { Database, Db, EmergencyAlertsTable } from '../db/schema.ts';
 
@@ -20,6 +20,8 @@ function toAlert(row: Selectable<EmergencyAlertsTable>): EmergencyAlert {
     closedBy: row.closed_at !== null ? { id: row.closed_by, display_name: row.closed_by_name ?? '' } : null,
     closedAt: row.closed_at,
     outcome: row.outcome,
+    reason: row.reason,
+    raisedBy: row.raised_by_name !== null ? { id: row.raised_by, display_name: row.raised_by_name } : null,
   };
 }
 
@@ -28,6 +30,9 @@ export interface NewAlert {
   displayName: string;
   channel?: { id: number; name: string };
   position?: { lat: number; lng: number; accuracy: number | null };
+  /** Issue 60: why (default 'sos'), and who raised it for the member, if not the member. */
+  reason?: EmergencyReason;
+  raisedBy?: { userId: number; displayName: string };
 }
 
 export function emergencyStore(db: Db) {
@@ -47,6 +52,9 @@ export function emergencyStore(db: Db) {
           acknowledged_by: null,
           acknowledged_by_name: null,
           acknowledged_at: null,
+          reason: alert.reason ?? 'sos',
+          raised_by: alert.raisedBy?.userId ?? null,
+          raised_by_name: alert.raisedBy?.displayName ?? null,
         })
         .returningAll()
         .executeTakeFirstOrThrow();

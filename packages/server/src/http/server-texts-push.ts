@@ -63,6 +63,25 @@ export const PUSH_TEXTS = {
 
 export const PUSH_NOTIFICATION_TEXTS = {
   sos_title: { en: 'SOS: {{name}}', fr: 'SOS : {{name}}', de: 'SOS: {{name}}' },
+  // Issue 60: the alert says why.
+  sos_title_man_down: { en: 'Man down: {{name}}', fr: 'Homme à terre : {{name}}', de: 'Person am Boden: {{name}}' },
+  sos_title_lone_worker: { en: 'No response: {{name}}', fr: 'Sans réponse : {{name}}', de: 'Keine Antwort: {{name}}' },
+  lone_worker_check_title: { en: 'Are you OK?', fr: 'Tout va bien ?', de: 'Alles in Ordnung?' },
+  lone_worker_check_body: {
+    en: 'Lone work: tap to answer “I’m OK”.',
+    fr: 'Travail isolé : touchez pour répondre « Je vais bien ».',
+    de: 'Alleinarbeit: Tippen Sie, um „Mir geht es gut“ zu antworten.',
+  },
+  lone_worker_reminder_body: {
+    en: 'Reminder: answer now, or your dispatchers will be alerted.',
+    fr: 'Rappel : répondez maintenant, sinon vos dispatcheurs seront alertés.',
+    de: 'Erinnerung: Antworten Sie jetzt, sonst wird Ihre Leitstelle alarmiert.',
+  },
+  lone_worker_alert_body: {
+    en: '{{name}} has not answered two lone-worker checks.',
+    fr: '{{name}} n’a pas répondu à deux contrôles de travail isolé.',
+    de: '{{name}} hat auf zwei Kontrollen der Alleinarbeit nicht geantwortet.',
+  },
   sos_body: {
     en: '{{name}} sent an emergency alert in {{channel}}.',
     fr: '{{name}} a envoyé une alerte d’urgence dans {{channel}}.',

@@ -12,7 +12,15 @@
  *   its members whose role receives them there (dispatchers).
  * All but transmissions go in the sender's alert lane, ahead of transmissions.
  */
-import { type Capability, may, type PushKind, type PushPayload, ROLES, type ServerLanguage } from '@talkgroup/protocol';
+import {
+  type Capability,
+  type EmergencyReason,
+  may,
+  type PushKind,
+  type PushPayload,
+  ROLES,
+  type ServerLanguage,
+} from '@talkgroup/protocol';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
@@ -25,6 +33,11 @@ import type { PushSubscriptionStore, StoredSubscription } from './store.ts';
 /** How long an SOS or a geofence alert is worth delivering to a device that was away; a transmission's less. */
 const ALERT_TTL_S = 3600;
 const TRANSMISSION_TTL_S = 300;
+const SOS_TITLES = {
+  sos: 'sos_title',
+  man_down: 'sos_title_man_down',
+  lone_worker: 'sos_title_lone_worker',
+} as const satisfies Record<EmergencyReason, PushNotificationKey>;
 
 interface Message {
   kind: PushKind;
@@ -117,12 +130,48 @@ export function pushNotifications(deps: {
           to,
           {
             kind: 'sos',
-            title: ['sos_title', { name }],
+            // Issue 60: the title says why (SOS, man down, no response).
+            title: [SOS_TITLES[alert.reason], { name }],
             body: alert.channelName
               ? ['sos_body', { name, channel: alert.channelName }]
               : ['sos_body_nowhere', { name }],
             url: alert.channelId !== null ? `/talk/${alert.channelId}` : '/talk',
             tag: `sos-${alert.id}`,
+          },
+          { urgency: 'high', ttl: ALERT_TTL_S, lane: 'alert' },
+        );
+      }),
+    ),
+    // Issue 60: a lone worker's check (or its reminder) to its own devices; its missed checks to its dispatchers.
+    events.on('loneWorkerCheck', ({ userId, check }) =>
+      later('push a lone-worker check', () =>
+        push(
+          [userId],
+          {
+            kind: 'lone_worker',
+            title: ['lone_worker_check_title', {}],
+            body: [check.reminder ? 'lone_worker_reminder_body' : 'lone_worker_check_body', {}],
+            url: '/talk',
+            tag: `lone-worker-${userId}`,
+          },
+          { urgency: 'high', ttl: 600, lane: 'alert' },
+        ),
+      ),
+    ),
+    events.on('loneWorkerMissed', ({ alert, channelIds }) =>
+      later('push a lone-worker alert', async () => {
+        const to = new Set(await everywhere('channel.alerts'));
+        for (const channelId of channelIds)
+          for (const id of await membersHolding(channelId, 'channel.alerts')) to.add(id);
+        to.delete(alert.userId);
+        await push(
+          to,
+          {
+            kind: 'lone_worker',
+            title: ['sos_title_lone_worker', { name: alert.name }],
+            body: ['lone_worker_alert_body', { name: alert.name }],
+            url: '/dispatch',
+            tag: `lone-worker-alert-${alert.userId}`,
           },
           { urgency: 'high', ttl: ALERT_TTL_S, lane: 'alert' },
         );

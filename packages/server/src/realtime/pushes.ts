@@ -118,6 +118,11 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
       target.toAdminsAnd({ supervisedChannels: [channelId], users: userIds }, 'regroupsChanged', { regroupId }),
     ),
     events.on('aliasesChanged', () => target.toEveryone('aliases_changed')),
+    // Issue 60: lone work's checks to the member's devices, its missed checks to those who take its alerts.
+    events.on('loneWorkerCheck', ({ userId, check }) => target.toUser(userId, 'lone_worker_check', check)),
+    events.on('loneWorkerMissed', ({ alert, channelIds }) =>
+      target.toAdminsAnd({ supervisedChannels: channelIds }, 'loneWorkerAlert', alert),
+    ),
     // Both parties' pages (console or phone) follow the call; the callee's ring.
     // A call to a functional alias (issue 59) rings each of its holders, and each hears when it stops ringing.
     events.on('privateCallChanged', ({ call, also = [] }) => {

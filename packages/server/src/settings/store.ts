@@ -3,6 +3,9 @@ import {
   type CallSettings,
   CallSettingsSchema,
   isTimeZone,
+  SAFETY_DEFAULTS,
+  type SafetySettings,
+  SafetySettingsSchema,
   type SecurityPolicy,
   SecurityPolicySchema,
 } from '@talkgroup/protocol';
@@ -13,6 +16,7 @@ const CALL_DEFAULTS: CallSettings = { membersMayCallMembers: false };
 const SECURITY = 'security';
 const SECURITY_DEFAULTS: SecurityPolicy = { requireSecondFactor: [] };
 const TIME_ZONE = 'timeZone';
+const SAFETY = 'safety';
 
 /** The time zone this server runs in (the process's TZ, else the system's): the default of the organisation's. */
 export function serverTimeZone(): string {
@@ -56,6 +60,29 @@ export function settingsStore(db: Db) {
         .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
         .execute();
       return stored;
+    },
+
+    /** Issue 60: worker safety (lone work, man-down, ambient listening); the defaults for what was never set. */
+    async safety(): Promise<SafetySettings> {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', SAFETY).executeTakeFirst();
+      if (!row) return SAFETY_DEFAULTS;
+      const stored = JSON.parse(row.value) as Partial<SafetySettings>;
+      const parsed = SafetySettingsSchema.safeParse({
+        loneWorker: { ...SAFETY_DEFAULTS.loneWorker, ...stored.loneWorker },
+        manDown: { ...SAFETY_DEFAULTS.manDown, ...stored.manDown },
+        ambientListening: stored.ambientListening ?? SAFETY_DEFAULTS.ambientListening,
+      });
+      return parsed.success ? parsed.data : SAFETY_DEFAULTS;
+    },
+
+    async setSafety(settings: SafetySettings): Promise<SafetySettings> {
+      const value = JSON.stringify(settings);
+      await db
+        .insertInto('settings')
+        .values({ key: SAFETY, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
+      return settings;
     },
 
     /** Issue 50: the organisation's time zone (an IANA name) for reports' days and hours; null: none chosen. */

@@ -50,6 +50,7 @@ import { migration as m0037 } from './0037_floor_queue.ts';
 import { migration as m0038 } from './0038_regroups.ts';
 import { migration as m0039 } from './0039_aliases.ts';
 import { migration as m0040 } from './0040_area_channels.ts';
+import { migration as m0041 } from './0041_lone_workers.ts';
 import { migration as m0042 } from './0042_device_status.ts';
 import type { AnyDb } from './columns.ts';
 
@@ -94,6 +95,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0038_regroups': m0038,
   '0040_area_channels': m0040,
   '0039_aliases': m0039,
+  '0041_lone_workers': m0041,
   '0042_device_status': m0042,
 };
 

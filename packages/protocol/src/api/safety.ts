@@ -1,0 +1,121 @@
+/**
+ * Worker safety (issue 60): the organisation's safety settings, lone-worker check-ins and their escalation.
+ * A lone worker is asked `lone_worker_check` every interval; unanswered after the grace it is reminded, after a
+ * second grace its dispatchers and the administrators get `loneWorkerAlert`, after a third an SOS with reason
+ * 'lone_worker' is raised for it. Every interval and grace is at least the server's LONE_WORKER_MIN_SECONDS
+ * (a 400 says so): the contract bounds them only from above.
+ */
+import { z } from 'zod';
+import { call, Empty, Id, ok } from '../call.ts';
+import { RoleSchema } from '../roles.ts';
+
+/** A day: no check-in interval or grace is longer. */
+export const LONE_WORKER_MAX_SECONDS = 86_400;
+export const AMBIENT_LISTENING_MODES = ['off', 'announced', 'discreet'] as const;
+export type AmbientListeningMode = (typeof AMBIENT_LISTENING_MODES)[number];
+
+const seconds = z.number().int('must be a whole number of seconds').positive().max(LONE_WORKER_MAX_SECONDS);
+
+export const SafetySettingsSchema = z.object({
+  loneWorker: z.object({
+    /** How often a lone worker is asked (default 1800). */
+    intervalSeconds: seconds,
+    /** How long each step waits for an answer: reminder, alert, SOS (default 120). */
+    graceSeconds: seconds,
+    /** Roles whose members must work with lone-worker protection (their /talk starts it, they cannot stop it). */
+    roles: z.array(RoleSchema).max(20),
+    /** Channels whose members must, likewise. */
+    channelIds: z.array(z.number().int().positive()).max(1000),
+  }),
+  manDown: z.object({
+    /** How long a fallen phone must lie still before the countdown (default 10). */
+    stillSeconds: z.number().int().min(1).max(600),
+    /** No movement for this many minutes starts the countdown too; 0: off (the default). */
+    noMotionMinutes: z.number().int().min(0).max(240),
+    /** How long the phone counts down before raising the SOS (default 30). */
+    countdownSeconds: z.number().int().min(5).max(300),
+  }),
+  /** Whether dispatchers may listen to a member's surroundings, and whether the member is told. */
+  ambientListening: z.enum(AMBIENT_LISTENING_MODES),
+});
+export type SafetySettings = z.output<typeof SafetySettingsSchema>;
+
+export const SAFETY_DEFAULTS: SafetySettings = {
+  loneWorker: { intervalSeconds: 1800, graceSeconds: 120, roles: [], channelIds: [] },
+  manDown: { stillSeconds: 10, noMotionMinutes: 0, countdownSeconds: 30 },
+  ambientListening: 'off',
+};
+
+/** Any part of the settings: what is absent stays as it is. */
+export const SafetySettingsChange = z
+  .object({
+    loneWorker: SafetySettingsSchema.shape.loneWorker.partial().strict(),
+    manDown: SafetySettingsSchema.shape.manDown.partial().strict(),
+    ambientListening: SafetySettingsSchema.shape.ambientListening,
+  })
+  .partial()
+  .strict();
+
+export const GetSafetySettings = call(ok({ res: SafetySettingsSchema }))(
+  '/user/api/getSafetySettings',
+  'signedIn',
+  Empty,
+);
+export const SetSafetySettings = call(ok({ res: SafetySettingsSchema }))(
+  '/user/api/setSafetySettings',
+  'settings.manage',
+  SafetySettingsChange,
+);
+
+export const LONE_WORKER_STATES = ['ok', 'due', 'missed', 'escalated'] as const;
+export type LoneWorkerState = (typeof LONE_WORKER_STATES)[number];
+
+/** One member working alone, as getLoneWorkers lists it. */
+export const LoneWorkerSchema = z.object({
+  userId: z.number(),
+  name: z.string(),
+  /** ok: answered; due: asked (and maybe reminded), not answered; missed: its dispatchers alerted; escalated: SOS. */
+  state: z.enum(LONE_WORKER_STATES),
+  /** When it is (or was) next asked. */
+  nextCheckAt: z.string(),
+  /** Its latest answer (or when it started). */
+  lastCheckIn: z.string(),
+  startedAt: z.string(),
+  intervalSeconds: z.number(),
+  graceSeconds: z.number(),
+  /** Required by its role or one of its channels: the member cannot stop it. */
+  required: z.boolean(),
+});
+export type LoneWorker = z.output<typeof LoneWorkerSchema>;
+
+/** One's own lone work: null when off; `required` says whether the organisation asks for it. */
+export const MyLoneWorkerSchema = z.object({ res: LoneWorkerSchema.nullable(), required: z.boolean() });
+
+export const StartLoneWorker = call(ok(MyLoneWorkerSchema.shape))(
+  '/user/api/startLoneWorker',
+  'signedIn',
+  z.object({ intervalSeconds: seconds.optional() }).strict(),
+);
+export const StopLoneWorker = call(ok(MyLoneWorkerSchema.shape))('/user/api/stopLoneWorker', 'signedIn', Empty);
+/** "I'm OK": answers the check (a granted press of the talk button does too). 409 when lone work is off. */
+export const CheckIn = call(ok(MyLoneWorkerSchema.shape))('/user/api/checkIn', 'signedIn', Empty);
+export const GetMyLoneWorker = call(ok(MyLoneWorkerSchema.shape))('/user/api/getMyLoneWorker', 'signedIn', Empty);
+/** Administrators: everyone working alone; dispatchers: the members of the channels where they take alerts. */
+export const GetLoneWorkers = call(ok({ res: z.array(LoneWorkerSchema) }))(
+  '/user/api/getLoneWorkers',
+  'channel.alerts',
+  z.object({ userId: Id.optional() }).strict(),
+);
+
+/** Sent to the member's sockets: answer before `dueAt` (the next step's time). */
+export const LoneWorkerCheckSchema = z.object({ dueAt: z.string(), reminder: z.boolean().optional() });
+export type LoneWorkerCheck = z.output<typeof LoneWorkerCheckSchema>;
+
+/** Sent to the member's dispatchers and the administrators: it did not answer twice. */
+export const LoneWorkerAlertSchema = z.object({
+  userId: z.number(),
+  name: z.string(),
+  lastCheckIn: z.string(),
+  position: z.object({ lat: z.number(), lng: z.number(), accuracy: z.number().nullable(), at: z.string() }).nullable(),
+});
+export type LoneWorkerAlert = z.output<typeof LoneWorkerAlertSchema>;

@@ -1,0 +1,180 @@
+/**
+ * Lone-worker check-ins (issue 60). A member works alone (startLoneWorker, or its /talk starts it when the
+ * organisation requires it for its role or one of its channels: then it cannot stop it). Every interval the
+ * server asks it (`lone_worker_check` and a Web Push); checkIn, or a granted press of the talk button, answers.
+ * Unanswered, each grace takes one more step: a reminder, then `loneWorkerAlert` to its dispatchers and the
+ * administrators, then an SOS with reason 'lone_worker'. The deadlines are rows (lone-worker-store.ts): the
+ * sweep (lone-worker-sweep.ts) takes each step once, on whichever instance comes first, after a restart too.
+ */
+import type { LoneWorker, SafetySettings, SafetySettingsChange } from '@talkgroup/protocol';
+import type { z } from 'zod';
+import type { ChannelAccess, Reader } from '../channels/access.ts';
+import type { MembershipStore } from '../channels/membership.ts';
+import type { EmergencyAlerts } from '../emergency/alerts.ts';
+import type { EventBus } from '../events.ts';
+import { conflict, forbidden, invalidInput, notFound } from '../http/errors.ts';
+import type { SettingsStore } from '../settings/store.ts';
+import type { UserStore } from '../users/store.ts';
+import { type LoneWorkerRow, type LoneWorkerStore, STEP, toLoneWorker } from './lone-worker-store.ts';
+
+/** How long the SOS step waits for its alert before another pass raises it. */
+const ESCALATION_RETRY_MS = 30_000;
+
+export const REQUIRED_SENTENCE =
+  'Your organisation requires lone-worker protection for your role or one of your channels: it cannot be stopped.';
+
+export function loneWorkers(deps: {
+  store: LoneWorkerStore;
+  settings: SettingsStore;
+  users: UserStore;
+  memberships: MembershipStore;
+  access: ChannelAccess;
+  emergency: EmergencyAlerts;
+  events: EventBus;
+  minSeconds: number;
+  onError: (error: unknown, what: string) => void;
+  now?: () => number;
+}) {
+  const { store, settings, users, events, minSeconds } = deps;
+  const now = deps.now ?? Date.now;
+
+  async function requiredFor(userId: number, role: string, safety?: SafetySettings): Promise<boolean> {
+    const { loneWorker } = safety ?? (await settings.safety());
+    if ((loneWorker.roles as string[]).includes(role)) return true;
+    if (loneWorker.channelIds.length === 0) return false;
+    const own = await deps.memberships.channelsOfMember(userId);
+    return own.some((channel) => loneWorker.channelIds.includes(channel.id));
+  }
+
+  async function mine(reader: Reader, row?: LoneWorkerRow) {
+    const user = await users.row(reader.userId);
+    if (!user) throw notFound('User');
+    const required = await requiredFor(user.id, user.role);
+    const current = row ?? (await store.get(user.id));
+    return { res: current ? toLoneWorker(current, user.display_name, required) : null, required };
+  }
+
+  /** One step of a row whose time came; nothing when another pass or instance took it first. */
+  async function step(row: LoneWorkerRow, at: number): Promise<boolean> {
+    const grace = row.grace_seconds * 1000;
+    // The SOS step keeps a time until its alert is written: an instance that stops midway leaves it to another.
+    const taken = await store.claim(row, at, at + (row.step + 1 >= STEP.escalated ? ESCALATION_RETRY_MS : grace));
+    if (!taken) return false;
+    if (taken.step === STEP.asked || taken.step === STEP.reminded) {
+      const check = {
+        dueAt: new Date(at + grace).toISOString(),
+        ...(taken.step === STEP.reminded ? { reminder: true } : {}),
+      };
+      events.emit('loneWorkerCheck', { userId: taken.user_id, check });
+      return true;
+    }
+    const user = await users.row(taken.user_id);
+    if (!user) return true;
+    const position = await store.lastPosition(user.id);
+    if (taken.step === STEP.missed) {
+      const channelIds = (await deps.memberships.channelsOfMember(user.id)).map((channel) => channel.id);
+      events.emit('loneWorkerMissed', {
+        alert: { userId: user.id, name: user.display_name, lastCheckIn: taken.last_check_in, position },
+        channelIds,
+      });
+      return true;
+    }
+    const alert = await deps.emergency.raiseLoneWorker(
+      user.id,
+      position ? { lat: position.lat, lng: position.lng, accuracy: position.accuracy ?? undefined } : undefined,
+    );
+    await store.setAlert(user.id, alert?.id ?? null);
+    return true;
+  }
+
+  return {
+    /** Issue 60's settings: any part of them; every interval and grace at least LONE_WORKER_MIN_SECONDS. */
+    async setSettings(change: z.output<typeof SafetySettingsChange>): Promise<SafetySettings> {
+      const current = await settings.safety();
+      const next: SafetySettings = {
+        loneWorker: { ...current.loneWorker, ...change.loneWorker },
+        manDown: { ...current.manDown, ...change.manDown },
+        ambientListening: change.ambientListening ?? current.ambientListening,
+      };
+      // The minimum bounds what is set now: the issue's default grace (120 s) stays below the default minimum.
+      for (const field of ['intervalSeconds', 'graceSeconds'] as const)
+        if (change.loneWorker?.[field] !== undefined && next.loneWorker[field] < minSeconds)
+          throw invalidInput(`loneWorker.${field}: must be at least ${minSeconds} seconds (LONE_WORKER_MIN_SECONDS)`);
+      next.loneWorker.roles = [...new Set(next.loneWorker.roles)].sort();
+      next.loneWorker.channelIds = [...new Set(next.loneWorker.channelIds)].sort((a, b) => a - b);
+      return settings.setSafety(next);
+    },
+
+    mine,
+
+    async start(reader: Reader, intervalSeconds?: number) {
+      const user = await users.row(reader.userId);
+      if (!user) throw notFound('User');
+      const safety = await settings.safety();
+      const interval = intervalSeconds ?? safety.loneWorker.intervalSeconds;
+      if (interval < minSeconds)
+        throw invalidInput(`intervalSeconds: must be at least ${minSeconds} seconds (LONE_WORKER_MIN_SECONDS)`);
+      // Required: no longer than the organisation's interval.
+      if ((await requiredFor(user.id, user.role, safety)) && interval > safety.loneWorker.intervalSeconds)
+        throw invalidInput(
+          `intervalSeconds: your organisation asks every ${safety.loneWorker.intervalSeconds} seconds at most`,
+        );
+      const row = await store.start(user.id, interval, safety.loneWorker.graceSeconds, now());
+      return mine(reader, row);
+    },
+
+    async stop(reader: Reader) {
+      const user = await users.row(reader.userId);
+      if (!user) throw notFound('User');
+      if (await requiredFor(user.id, user.role)) throw forbidden(REQUIRED_SENTENCE);
+      await store.remove(user.id);
+      return { res: null, required: false };
+    },
+
+    /** "I'm OK": answers whatever step it is at (an SOS already raised stays open for its dispatchers). */
+    async checkIn(reader: Reader) {
+      const row = await store.get(reader.userId);
+      if (!row) throw conflict('Lone work is not on: there is no check to answer.');
+      const answered = await store.checkIn(row, now());
+      return mine(reader, answered);
+    },
+
+    /** A granted press of the talk button answers too, unless it escalated already (the SOS's own floor). */
+    async pressed(userId: number): Promise<void> {
+      const row = await store.get(userId);
+      if (!row || row.step >= STEP.escalated) return;
+      await store.checkIn(row, now(), STEP.escalated);
+    },
+
+    /** Administrators: everyone; dispatchers: the members of the channels where they take alerts. */
+    async list(reader: Reader, userId?: number): Promise<LoneWorker[]> {
+      const scope = await deps.access.channelsWhere(reader, 'channel.alerts');
+      const safety = await settings.safety();
+      const rows = await store.list(scope);
+      const out: LoneWorker[] = [];
+      for (const row of rows) {
+        if (userId !== undefined && row.user_id !== userId) continue;
+        out.push(toLoneWorker(row, row.name, await requiredFor(row.user_id, row.role, safety)));
+      }
+      return out;
+    },
+
+    /** Every step that fell due, once each; one failing row does not keep the others. */
+    async stepDue(): Promise<number> {
+      const at = now();
+      let taken = 0;
+      for (const row of await store.due(at)) {
+        try {
+          if (await step(row, at)) taken += 1;
+        } catch (error) {
+          deps.onError(error, `the lone-worker step of user ${row.user_id}`);
+        }
+      }
+      return taken;
+    },
+
+    nextStepIn: () => store.nextIn(now()),
+  };
+}
+
+export type LoneWorkers = ReturnType<typeof loneWorkers>;

@@ -1,0 +1,84 @@
+/**
+ * Worker safety's calls (issue 60, docs/api.md "Worker safety"): the organisation's safety settings and lone
+ * work. Also starts the lone workers' sweep on this instance, and counts a granted press of the talk button
+ * (`transmissionStarted`) as an answer.
+ */
+import {
+  CheckIn,
+  GetLoneWorkers,
+  GetMyLoneWorker,
+  GetSafetySettings,
+  SetSafetySettings,
+  StartLoneWorker,
+  StopLoneWorker,
+} from '@talkgroup/protocol';
+import type { FastifyInstance } from 'fastify';
+import { defineRoutes } from '../http/route.ts';
+import type { Services } from '../services.ts';
+import { loneWorkerSweep } from './lone-worker-sweep.ts';
+
+export function safetyRoutes(
+  app: FastifyInstance,
+  services: Pick<Services, 'sessions' | 'settings' | 'loneWorkers' | 'events' | 'audit' | 'transaction'>,
+): void {
+  const { loneWorkers } = services;
+  const route = defineRoutes(app, services.sessions);
+  const onError = (error: unknown, what: string) => app.log.warn({ err: error }, `${what} failed`);
+  const sweep = loneWorkerSweep({ loneWorkers, onError });
+  /** A new deadline made here: its timer is set at once, not at the next look. */
+  const follow = <T>(answer: T): T => {
+    void sweep.sweepNow();
+    return answer;
+  };
+
+  route(GetSafetySettings, async () => ({ success: true, res: await services.settings.safety() }));
+
+  // Audited with what it was and what it is now (auditing.ts is full: the row is written here, in one transaction).
+  route(SetSafetySettings, async ({ body, auth, req }) =>
+    services.transaction(async () => {
+      const before = await services.settings.safety();
+      const after = await loneWorkers.setSettings(body);
+      const changes: Record<string, { before: unknown; after: unknown }> = {};
+      for (const key of ['loneWorker', 'manDown', 'ambientListening'] as const)
+        if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
+          changes[key] = { before: before[key], after: after[key] };
+      await services.audit.write({
+        actorId: auth.userId,
+        action: 'settings.safety',
+        targetType: 'setting',
+        targetId: null,
+        targetName: 'safety',
+        changes,
+        address: req.ip ?? null,
+        requestId: String(req.id),
+      });
+      return { success: true, result: 'Safety settings saved', res: after };
+    }),
+  );
+
+  route(StartLoneWorker, async ({ body, auth }) =>
+    follow({ success: true, result: 'Lone work started', ...(await loneWorkers.start(auth, body.intervalSeconds)) }),
+  );
+  route(StopLoneWorker, async ({ auth }) => ({
+    success: true,
+    result: 'Lone work stopped',
+    ...(await loneWorkers.stop(auth)),
+  }));
+  route(CheckIn, async ({ auth }) =>
+    follow({ success: true, result: 'Checked in', ...(await loneWorkers.checkIn(auth)) }),
+  );
+  route(GetMyLoneWorker, async ({ auth }) => ({ success: true, ...(await loneWorkers.mine(auth)) }));
+  route(GetLoneWorkers, async ({ body, auth }) => ({ success: true, res: await loneWorkers.list(auth, body.userId) }));
+
+  sweep.start();
+  const stopPresses = services.events.on('transmissionStarted', ({ userId }) => {
+    loneWorkers
+      .pressed(userId)
+      .then(() => sweep.sweepNow())
+      .catch((error) => onError(error, 'answering a lone-worker check by a press'));
+  });
+  app.addHook('onClose', async () => {
+    stopPresses();
+    await sweep.stop();
+  });
+}
