@@ -53,6 +53,10 @@ test('a function defined on /settings, taken on /talk, is called from the consol
     const tile = d.page.getByRole('region', { name: `Channel ${north.name}` });
     await expect(tile.getByRole('img', { name: `Function: ${name}` })).toBeVisible();
     expect(await seriousViolations(d.page, `ul[aria-label="Members of ${north.name}"]`)).toEqual([]);
+    // The desk sees which functions she holds on her row (and could give her another or take this one back).
+    await tile.getByRole('button', { name: 'Functions of Mia Field' }).click();
+    await expect(d.page.getByRole('menuitemcheckbox', { name: new RegExp(`^${name}`) })).toBeChecked();
+    await d.page.keyboard.press('Escape');
     await d.page.getByRole('button', { name: 'Call a function' }).click();
     await d.page.getByRole('menuitem', { name: new RegExp(`^Call ${name}`) }).click();
 

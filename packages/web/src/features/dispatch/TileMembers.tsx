@@ -12,6 +12,7 @@ import { useApiQuery } from '../../api/queries.ts';
 import type { MemberStatusEntry } from '../../api/statuses.ts';
 import { AliasTag } from '../../components/AliasTag.tsx';
 import { StatusChip } from '../../components/StatusChip.tsx';
+import { AssignAliasButton } from '../../engines/aliases/index.ts';
 import { GatewayMark, HangUpGatewayButton } from '../../engines/gateways/index.ts';
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
 import type { PeerState } from '../../engines/voice/index.ts';
@@ -122,6 +123,7 @@ export function TileMembers({
             <Box sx={{ ml: 'auto', display: 'flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
               {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
               <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />
+              <AssignAliasButton user={{ id: member.id, name: member.name }} />
               <SwitchChannelButton user={{ id: member.id, name: member.name }} channel={channel} />
             </Box>
           </Box>
