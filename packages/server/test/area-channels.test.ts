@@ -144,6 +144,22 @@ describe.each(databases)('area channels on %s', (dialect: Dialect) => {
     ]);
   });
 
+  it('takes in at once, when a channel is given the zone, those whose latest position is inside', async () => {
+    const bob = await createMember(app, admin, { firstName: 'Bob', mapRight: true });
+    await report(await open(alice), north(0));
+    await report(await open(bob), north(0));
+    // Bob's phone said nothing since long before the silence's length: it does not count.
+    await app.services.db
+      .updateTable('user_positions')
+      .set({ created_at: new Date(Date.now() - 2 * TIMINGS.silenceMs).toISOString() })
+      .where('user_id', '=', bob.id)
+      .execute();
+    const channelId = await createArea('Depot area', zone);
+    expect(await myChannels(alice)).toContain(channelId);
+    expect(await myChannels(bob)).not.toContain(channelId);
+    expect(await areaMembers(channelId)).toEqual([expect.objectContaining({ userId: alice.id, membership: 'area' })]);
+  });
+
   it('keeps a member who comes back inside before the delay', async () => {
     const channelId = await createArea('Depot area', zone);
     const phone = await open(alice);

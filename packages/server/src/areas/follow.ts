@@ -71,6 +71,15 @@ export function areaChannels(deps: {
     if (parted) events.emit('membershipChanged', { userIds: [row.userId] });
   }
 
+  /** A first position inside: the stay begins, and the membership unless there is one. False: already in. */
+  async function enter(area: AreaChannel, userId: number, at: string): Promise<boolean> {
+    if (!(await store.enter(area.channelId, userId, at))) return false;
+    const joined = await store.join(area.channelId, userId, at);
+    await record('area_enter', area, { channelId: area.channelId, userId, lastReportAt: at, outsideSince: null });
+    if (joined) events.emit('membershipChanged', { userIds: [userId] });
+    return true;
+  }
+
   async function sweep(): Promise<void> {
     const at = now();
     const due = await store.due(
@@ -117,22 +126,26 @@ export function areaChannels(deps: {
       const stays = await store.staysOf(userId);
       for (const area of zones) {
         const side = sideOf(area.fence.shape, position);
-        if (side === 'inside' && (await store.enter(area.channelId, userId, at))) {
-          const joined = await store.join(area.channelId, userId, at);
-          await record('area_enter', area, { channelId: area.channelId, userId, lastReportAt: at, outsideSince: null });
-          if (joined) events.emit('membershipChanged', { userIds: [userId] });
-          continue;
-        }
+        if (side === 'inside' && (await enter(area, userId, at))) continue;
         // Outside a zone it is not in: nothing to write.
         if (side === 'inside' || stays.has(area.channelId))
           await store.report(area.channelId, userId, at, side === undefined ? undefined : side === 'inside');
       }
     },
 
-    /** A channel's zone changed or went: everyone in the old one leaves it now (the next reports decide anew). */
+    /**
+     * A channel's zone was given, changed or taken away: everyone in the old one leaves it now, and those whose
+     * latest position (reported within the silence's length) is inside the new one enter it now, as a dispatcher
+     * expects of a group that follows a place.
+     */
     async zoneChanged(channelId: number, previous: AreaChannel | undefined): Promise<void> {
       forget();
       for (const row of await store.ofChannel(channelId)) await leave(row, previous);
+      const area = (await store.channels()).find((candidate) => candidate.channelId === channelId);
+      if (!area || !isActive(area.fence, now())) return;
+      const since = new Date(now() - timings.silenceMs).toISOString();
+      for (const { userId, position } of await store.recentlyReported(since))
+        if (sideOf(area.fence.shape, position) === 'inside') await enter(area, userId, position.createdAt);
     },
 
     /** Who is in a channel's zone now (getAreaMembers). */

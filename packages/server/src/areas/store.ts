@@ -5,7 +5,9 @@
  * makes it and tells of it.
  */
 import type { GeofenceShape } from '@talkgroup/protocol';
+import { latestRowId } from '../db/latest-row.ts';
 import type { Db } from '../db/schema.ts';
+import type { StoredPosition } from '../positions/store.ts';
 
 /** A channel that follows a zone, its shape parsed once. */
 export interface AreaChannel {
@@ -59,6 +61,27 @@ export function areaStore(db: Db) {
         .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+
+    /**
+     * Each user with map access (not disabled) whose latest position was reported since `since`, with it: who
+     * may be in a zone given to a channel now.
+     */
+    async recentlyReported(since: string): Promise<Array<{ userId: number; position: StoredPosition }>> {
+      const rows = await db
+        .selectFrom('users')
+        .innerJoin('user_positions as p', (join) =>
+          join.on('p.id', '=', latestRowId('user_positions', 'user_id', 'users')),
+        )
+        .select(['users.id as user_id', 'p.id', 'p.lat', 'p.lng', 'p.accuracy', 'p.created_at'])
+        .where('users.map_right', '=', 1)
+        .where('users.disabled_at', 'is', null)
+        .where('p.created_at', '>=', since)
+        .execute();
+      return rows.map((row) => ({
+        userId: row.user_id,
+        position: { id: row.id, lat: row.lat, lng: row.lng, accuracy: row.accuracy, createdAt: row.created_at },
+      }));
     },
 
     /** The channels whose zone this user is in now (its stays). */

@@ -137,7 +137,11 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
     if (body.recording === false) await channels.setRecording(created.id, false);
     if (body.floorQueue === false || body.preemption === 'queue')
       await channels.setFloorQueue(created.id, { floorQueue: body.floorQueue, preemption: body.preemption });
-    if (body.areaGeofenceId) await channels.setArea(created.id, body.areaGeofenceId);
+    if (body.areaGeofenceId) {
+      await channels.setArea(created.id, body.areaGeofenceId);
+      // Those already in the zone (their latest position) are in the channel from the start.
+      await services.areaChannels.zoneChanged(created.id, undefined);
+    }
     await activities.record('channel_creation', { userId: auth.userId, channelId: created.id, channelName: name });
     events.emit('channelChanged', { userIds: [] });
     const channel = await channels.one(created.id);
