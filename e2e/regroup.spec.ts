@@ -49,6 +49,8 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(dialog).toBeHidden();
     await expect(regroups.getByRole('button', { name: `End the regroup ${name}` })).toBeVisible();
+    // The desk monitors the new group at once, selected, to talk to its members.
+    await expect(d.page.getByRole('region', { name: `Channel ${name}` })).toBeVisible();
 
     const { body } = await server.call('/user/api/getRegroups', {}, desk.token);
     const channelId = body.res.find((regroup: { name: string }) => regroup.name === name).channelId;
@@ -63,6 +65,7 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
     // End: each phone goes back to the channel it was on.
     await regroups.getByRole('button', { name: `End the regroup ${name}` }).click();
     await expect(regroups.getByText('No regroup now.')).toBeVisible();
+    await expect(d.page.getByRole('region', { name: `Channel ${name}` })).toBeHidden();
     await expect(a.page).toHaveURL(new RegExp(`/talk/${quai.id}$`));
     await expect(a.page.getByRole('heading', { level: 1, name: quai.name })).toBeVisible();
     await expect(a.page.getByRole('status').filter({ hasText: `Regroup over: back to ${quai.name}.` })).toBeVisible();

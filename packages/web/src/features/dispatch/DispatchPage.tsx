@@ -126,6 +126,17 @@ export default function DispatchPage() {
   );
   const onMute = useCallback((channelId: number, muted: boolean) => setEntry(channelId, { muted }), [setEntry]);
 
+  // Issue 59: a regroup just made is monitored and selected, so that the desk talks to its members at once.
+  const onRegrouped = useCallback(
+    (channelId: number) => {
+      const current = listRef.current;
+      if (current && !current.channels.some((entry) => entry.channelId === channelId))
+        update({ ...current, channels: [...current.channels, { channelId, volume: 100, muted: false }] });
+      desk.select(channelId);
+    },
+    [update, desk.select],
+  );
+
   // A request taken: the private call the server placed goes on here, or its channel's tile is selected (added
   // to the monitored tiles first if it is not one) so that the dispatcher presses to talk.
   const onTaken = useCallback(
@@ -279,7 +290,9 @@ export default function DispatchPage() {
             .map(({ channel }) => ({ id: channel.id, name: channel.name }))}
         />
       </Box>
-      {dispatches ? <RegroupPanel channels={mapChannels} selfId={self.id} picks={regroupPicks} /> : null}
+      {dispatches ? (
+        <RegroupPanel channels={mapChannels} selfId={self.id} picks={regroupPicks} onRegrouped={onRegrouped} />
+      ) : null}
       <DispatchMap channels={mapChannels} regroupPicks={dispatches ? regroupPicks : undefined} />
       <MonitorListDialog
         open={picking}

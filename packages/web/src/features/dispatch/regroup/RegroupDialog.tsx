@@ -22,7 +22,8 @@ export interface RegroupDialogProps {
   /** Members picked beforehand (on the map): ticked when the dialog opens. */
   initialUserIds: number[];
   onClose: () => void;
-  onCreated: () => void;
+  /** The regroup's channel, once made. */
+  onCreated: (channelId: number) => void;
 }
 
 function toggle(list: number[], id: number, on: boolean): number[] {
@@ -52,11 +53,11 @@ export function RegroupDialog({ open, channels, selfId, initialUserIds, onClose,
     for (const user of query.data?.res ?? [])
       if (user.id !== selfId) people.set(user.id, user.display_name || `${user.firstName} ${user.lastName}`);
   const create = useApiMutation(CreateRegroup, {
-    onSuccess: () => {
+    onSuccess: (answer) => {
       setName('');
       setUserIds([]);
       setChannelIds([]);
-      onCreated();
+      onCreated(answer.channelId);
     },
   });
   const submit = (event: FormEvent) => {

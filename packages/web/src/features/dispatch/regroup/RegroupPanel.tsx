@@ -42,10 +42,13 @@ export function RegroupPanel({
   channels,
   selfId,
   picks,
+  onRegrouped,
 }: {
   channels: Array<{ id: number; name: string }>;
   selfId: number;
   picks: RegroupPicks & { clear(): void };
+  /** The new regroup's channel: the page monitors and selects it. */
+  onRegrouped: (channelId: number) => void;
 }) {
   const { t } = useTranslation('dispatch');
   const client = useQueryClient();
@@ -116,9 +119,10 @@ export function RegroupPanel({
         selfId={selfId}
         initialUserIds={[...picks.picked]}
         onClose={() => setOpen(false)}
-        onCreated={() => {
+        onCreated={(channelId) => {
           setOpen(false);
           picks.clear();
+          onRegrouped(channelId);
           void refresh();
         }}
       />
