@@ -4,11 +4,11 @@
  *
  * Stored per user as an administrator set it, or not at all (null): then the role's default applies, and it
  * follows the role when the role changes (a member made dispatcher gets 6, not a member's 3 kept by mistake).
- * A TETRA or MCPTT system gives priority per subscriber with a profile default the same way. An emergency
- * is above all of them (EMERGENCY_TALK_PRIORITY).
+ * A TETRA or MCPTT system gives priority per subscriber with a profile default the same way. The defaults are
+ * the roles' `floorPriority` (roles.ts), and an emergency is above all of them (EMERGENCY_FLOOR_PRIORITY there).
  */
 import { z } from 'zod';
-import { knownRole, type Role } from './roles.ts';
+import { knownRole, ROLE_RULES, ROLES, type Role } from './roles.ts';
 
 export const TALK_PRIORITY_MIN = 1;
 export const TALK_PRIORITY_MAX = 9;
@@ -18,10 +18,10 @@ export const TALK_PRIORITIES = Array.from(
   (_, i) => TALK_PRIORITY_MIN + i,
 );
 
-/** What a role talks with when its user has no priority of its own. */
-export const DEFAULT_TALK_PRIORITY: Record<Role, number> = { member: 3, dispatcher: 6, admin: 7 };
-/** An emergency breaks in on every talk priority (but not on another emergency). */
-export const EMERGENCY_TALK_PRIORITY = TALK_PRIORITY_MAX + 1;
+/** What a role talks with when its user has no priority of its own (member 3, dispatcher 6, administrator 7). */
+export const DEFAULT_TALK_PRIORITY = Object.fromEntries(
+  ROLES.map((role) => [role, ROLE_RULES[role].floorPriority]),
+) as Record<Role, number>;
 
 /** A talk priority as the calls take it: a whole number from 1 to 9. */
 export const TalkPrioritySchema = z
