@@ -74,7 +74,7 @@ export function SelectedChannelFollower() {
   return (
     <Snackbar
       open={notice !== null}
-      autoHideDuration={10_000}
+      autoHideDuration={30_000}
       onClose={(_event, reason) => reason !== 'clickaway' && setNotice(null)}
       anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
     >
