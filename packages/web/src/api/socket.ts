@@ -9,9 +9,11 @@
  * handshake refusing the token) stops it, and then the app signs out.
  */
 import type { ClientToServerEvents, ServerToClientEvents } from '@talkgroup/protocol';
+import i18next from 'i18next';
 import { io, type ManagerOptions, type Socket, type SocketOptions } from 'socket.io-client';
 import { endSession } from './client.ts';
 import { refusalOf, setConnectionRefusal } from './connectionRefusal.ts';
+import { wipeDisabledDevice } from './deviceWipe.ts';
 import { getToken } from './session.ts';
 
 export type TalkgroupSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -87,6 +89,12 @@ export function createSocket(
   };
 
   socket.on('session_ended', end);
+  // Issue 60: an administrator disabled this device: the session is over for good and the page wipes itself.
+  socket.on('device_disabled', () => {
+    ended = true;
+    socket.disconnect();
+    void wipeDisabledDevice(i18next.language);
+  });
   socket.on('connect', () => {
     retries = 0;
     setConnectionRefusal(null);

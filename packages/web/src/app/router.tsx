@@ -26,6 +26,7 @@ function page(load: () => Promise<{ default: ComponentType }>, ...namespaces: Na
 
 const ShellLayout = page(() => import('./shell/ShellLayout.tsx'));
 const NotFoundPage = page(() => import('./NotFoundPage.tsx'));
+const DeviceDisabledPage = page(() => import('./DeviceDisabledPage.tsx'));
 const DashboardPage = page(
   () => import('./dashboard/index.ts').then((feature) => ({ default: feature.DashboardPage })),
   'dashboard',
@@ -182,6 +183,8 @@ export const router = createBrowserRouter([
       { path: 'mobileCallView/:roomId', element: <MobileCallPage /> },
       { path: 'userCallView/:data', element: <UserCallPage /> },
       { path: 'join/:roomId', element: <JoinPage /> },
+      // Issue 60: a device disabled by an administrator lands here, signed out and wiped.
+      { path: 'device-disabled', element: <DeviceDisabledPage /> },
       { path: 'notFound', element: <NotFoundPage /> },
       { path: '*', element: <NotFoundPage /> },
     ],

@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useOutletContext } from 'react-router';
 import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
 import { SOS_BAND_HEIGHT } from '../../engines/emergency/index.ts';
+import { DeviceStatusReporter } from './DeviceStatusReporter.tsx';
 import { SelectedChannelFollower } from './SelectedChannelFollower.tsx';
 import { ScanProvider } from './scan.tsx';
 import { useOnline } from './useOnline.ts';
@@ -76,6 +77,7 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
       </ScanProvider>
       <UpdatePrompt />
       <SelectedChannelFollower />
+      <DeviceStatusReporter />
     </Box>
   );
 }

@@ -8,6 +8,7 @@
 import { DeletePushSubscription, SavePushSubscription } from '@talkgroup/protocol';
 import i18next from 'i18next';
 import { ApiError, api } from '../../api/client.ts';
+import { deviceChanged } from './deviceSignals.ts';
 
 const PUSH_CACHE = 'talkgroup-push';
 const PUSH_STATE = '/push-state';
@@ -132,6 +133,8 @@ export async function turnOn(publicKey: string, userId: number): Promise<'on' | 
     await subscription.unsubscribe();
     if (!(await save(await subscribe(), userId))) throw new Error('push endpoint refused twice');
   }
+  // Issue 60: the device status says whether Web Push is on.
+  deviceChanged();
   return 'on';
 }
 
@@ -143,4 +146,5 @@ export async function turnOff(): Promise<void> {
   }
   localStorage.removeItem(OWNER_KEY);
   await forgetState();
+  deviceChanged();
 }

@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { TalkgroupSocket } from '../../api/socket.ts';
+import { notePosition } from './deviceSignals.ts';
 import { type ReportedPosition, shouldReport } from './positionThrottle.ts';
 
 const CONSENT_KEY = 'talkgroup.sharePosition';
@@ -46,11 +47,10 @@ export function usePositionSharing(socket: TalkgroupSocket | null, connected: bo
       if (!socket?.connected) return;
       const next = { lat: position.coords.latitude, lng: position.coords.longitude, at: Date.now() };
       if (!force && !shouldReport(lastSent.current, next)) return;
-      socket.emit('onLocationChanged', {
-        lat: next.lat,
-        lng: next.lng,
-        accuracy: Number.isFinite(position.coords.accuracy) ? position.coords.accuracy : undefined,
-      });
+      const accuracy = Number.isFinite(position.coords.accuracy) ? position.coords.accuracy : undefined;
+      socket.emit('onLocationChanged', { lat: next.lat, lng: next.lng, accuracy });
+      // Issue 60: the device status tells how precise the last shared position was, and when.
+      notePosition(accuracy);
       lastSent.current = next;
       setLastSentAt(next.at);
     },

@@ -3,6 +3,7 @@
  * browser drops the lock whenever the page is hidden; it is taken again when the page comes back.
  */
 import { useEffect, useState } from 'react';
+import { noteWakeLock } from './deviceSignals.ts';
 
 const WAKE_LOCK_KEY = 'talkgroup.keepAwake';
 
@@ -16,6 +17,8 @@ export function useWakeLock() {
     }
   });
   const [held, setHeld] = useState(false);
+  // Issue 60: the device status says whether the screen is kept on.
+  useEffect(() => noteWakeLock(held), [held]);
 
   useEffect(() => {
     if (!wanted || !supported) return;
