@@ -213,6 +213,8 @@ describe.each(databases)('whole lists kept up to date entry by entry on %s', (di
       ['a membership removed', () => services.memberships.remove(red.id, noah.id)],
       ['a channel renamed', () => other.services.channels.rename(red.id, 'Red Squad')],
       ['floor control off', () => services.channels.setFloorControl(blue.id, false)],
+      ['its queue off', () => other.services.channels.setFloorQueue(blue.id, { floorQueue: false })],
+      ['its pre-emption by queue', () => services.channels.setFloorQueue(blue.id, { preemption: 'queue' })],
       ['a user updated', () => services.users.update(paul.id, { firstName: 'Aaron', pseudo: 'aa', mapRight: true })],
       ['a password changed (shown nowhere)', () => services.users.update(paul.id, { password: 'another-pw' })],
       ['a user deleted', () => other.services.users.remove(quinn.id)],
