@@ -300,7 +300,15 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
       channels,
       local,
       status,
-      stops: [unsubscribePushes, guard.stop, callRooms.stop, stopEmergencyFloor, stopFenceRelay, stopAliasRelay, stopDispatchReminders],
+      stops: [
+        unsubscribePushes,
+        guard.stop,
+        callRooms.stop,
+        stopEmergencyFloor,
+        stopFenceRelay,
+        stopAliasRelay,
+        stopDispatchReminders,
+      ],
     }),
   );
   return {
