@@ -37,7 +37,8 @@ function optionsFor(payload, language) {
     badge: '/icons/icon-192.png',
     lang: language,
   };
-  if (payload.kind === 'sos')
+  // Issue 60: a lone worker's check ("Are you OK?") and its dispatchers' alert stay until touched, like an SOS.
+  if (payload.kind === 'sos' || payload.kind === 'lone_worker')
     return { ...base, requireInteraction: true, renotify: true, vibrate: [500, 200, 500, 200, 500] };
   if (payload.kind === 'call') {
     const texts = ACTION_TEXTS[language] ?? ACTION_TEXTS.en;

@@ -74,7 +74,7 @@ export const PUSH_NOTIFICATION_TEXTS = {
   },
   lone_worker_reminder_body: {
     en: 'Reminder: answer now, or your dispatchers will be alerted.',
-    fr: 'Rappel : répondez maintenant, sinon vos dispatcheurs seront alertés.',
+    fr: 'Rappel : répondez maintenant, sinon vos répartiteurs seront alertés.',
     de: 'Erinnerung: Antworten Sie jetzt, sonst wird Ihre Leitstelle alarmiert.',
   },
   lone_worker_alert_body: {

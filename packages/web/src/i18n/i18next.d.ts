@@ -14,6 +14,7 @@ import type dispatchRequest from './locales/en/dispatchRequest.json';
 import type emergency from './locales/en/emergency.json';
 import type reports from './locales/en/reports.json';
 import type room from './locales/en/room.json';
+import type safety from './locales/en/safety.json';
 import type settings from './locales/en/settings.json';
 import type talk from './locales/en/talk.json';
 import type tracking from './locales/en/tracking.json';
@@ -41,6 +42,7 @@ declare module 'i18next' {
       account: typeof account;
       settings: typeof settings;
       reports: typeof reports;
+      safety: typeof safety;
     };
   }
 }

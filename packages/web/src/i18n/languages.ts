@@ -32,6 +32,7 @@ export const NAMESPACES = [
   'account',
   'settings',
   'reports',
+  'safety',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

@@ -12,7 +12,8 @@ const ZONE = '\u2063z\u2063';
 export function ActivitySentence({
   activity,
 }: {
-  activity: Pick<Activity, 'type' | 'user' | 'channel'> & Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status'>>;
+  activity: Pick<Activity, 'type' | 'user' | 'channel'> &
+    Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status' | 'alert'>>;
 }) {
   const { t } = useTranslation('activity');
   const names = activityNames(t, activity);

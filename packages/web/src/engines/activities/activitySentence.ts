@@ -28,7 +28,7 @@ export type ActivityNames = {
 };
 
 type Named = Pick<Activity, 'user' | 'channel'> &
-  Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status' | 'emergency'>>;
+  Partial<Pick<Activity, 'geofence' | 'dispatch' | 'status' | 'emergency' | 'alert'>>;
 
 /** A status's label in the page's language (French, the default, when it has none in it). */
 function statusLabel(t: ActivityT, status: Activity['status']): string {
@@ -64,6 +64,12 @@ export function activitySentence(
 ): string {
   if (!KNOWN_TYPES.has(activity.type)) return t('other', { ...names, type: String(activity.type) });
   const sentence = t(`types.${activity.type as ActivityType}`, names);
+  // Issue 60: an SOS says why, and who raised it for the member.
+  if (activity.type === 'emergency' && activity.alert) {
+    const reason = t(`alertReason.${activity.alert.reason}`);
+    const by = activity.alert.raisedBy;
+    return by ? t('alertRaisedBy', { sentence, reason, by }) : t('alertWhy', { sentence, reason });
+  }
   // A close says how the request ended, and its incident reference (issue 58).
   const { outcome, reference } = activity.dispatch ?? {};
   if (activity.type !== 'dispatch_close' || !outcome) return sentence;

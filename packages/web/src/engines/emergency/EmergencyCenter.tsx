@@ -16,8 +16,10 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { formatDate } from '../../i18n/dates.ts';
 import { AlertMapDialog } from './AlertMapDialog.tsx';
+import { AlertReason } from './AlertReason.tsx';
 import { startAlarm, stopAlarm } from './alarm.ts';
 import { CloseAlertButton, useClosedSentence } from './CloseAlert.tsx';
+import { LoneWorkerAlertList, useLoneWorkerAlerts } from './LoneWorkerAlerts.tsx';
 import { useEmergencyAlerts } from './useEmergencyAlerts.ts';
 
 function PositionText({ alert }: { alert: EmergencyAlert }) {
@@ -58,6 +60,8 @@ export function EmergencyCenter() {
   const [muted, setMuted] = useState<Set<number>>(new Set());
   const [mapOf, setMapOf] = useState<EmergencyAlert | null>(null);
   const closedSentence = useClosedSentence();
+  // Issue 60: lone workers who answered no check (each arrival sounds once), until they answer or their SOS comes.
+  const silent = useLoneWorkerAlerts();
   const sounding = open.some((alert) => !muted.has(alert.id));
 
   useEffect(() => {
@@ -96,7 +100,7 @@ export function EmergencyCenter() {
               }}
             >
               <AlertTitle sx={{ fontWeight: 800, letterSpacing: 1 }}>
-                {t('banner.title')} — {t('banner.from', { name: alert.display_name })}
+                {t('banner.title')} · <AlertReason alert={alert} /> — {t('banner.from', { name: alert.display_name })}
               </AlertTitle>
               <Typography component="p" variant="body2">
                 {alert.channelName ? `${t('banner.inChannel', { channel: alert.channelName })} · ` : ''}
@@ -149,6 +153,7 @@ export function EmergencyCenter() {
             </Alert>
           ))}
         </Box>
+        <LoneWorkerAlertList alerts={silent} square />
         {taken.map((alert) => (
           <Alert
             key={alert.id}

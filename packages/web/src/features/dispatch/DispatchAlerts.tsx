@@ -9,7 +9,12 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import type { EmergencyAlert } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
-import { CloseAlertButton } from '../../engines/emergency/index.ts';
+import {
+  AlertReason,
+  CloseAlertButton,
+  LoneWorkerAlertList,
+  useLoneWorkerAlerts,
+} from '../../engines/emergency/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
 
 export interface DispatchAlertsProps {
@@ -20,7 +25,9 @@ export interface DispatchAlertsProps {
 
 export function DispatchAlerts({ alerts, taking, onTake }: DispatchAlertsProps) {
   const { t, i18n } = useTranslation('dispatch');
-  if (alerts.length === 0) return null;
+  // Issue 60: lone workers of the desk's channels who answered no check, before their SOS.
+  const silent = useLoneWorkerAlerts();
+  if (alerts.length === 0 && silent.length === 0) return null;
   return (
     <Box
       component="section"
@@ -43,11 +50,13 @@ export function DispatchAlerts({ alerts, taking, onTake }: DispatchAlertsProps) 
           }
         >
           <AlertTitle sx={{ fontWeight: 800 }}>
+            <AlertReason alert={alert} /> ·{' '}
             {t('alerts.title', { name: alert.display_name, channel: alert.channelName ?? '' })}
           </AlertTitle>
           {t('alerts.at', { time: formatDate(alert.createdAt, 'HH:mm:ss', i18n.resolvedLanguage) })}
         </Alert>
       ))}
+      <LoneWorkerAlertList alerts={silent} />
     </Box>
   );
 }

@@ -2,8 +2,8 @@
  * /settings (issue 38), administrators only, titled "Paramètres" (issue 58: a section per subject): the organisation's security policy, one switch per role
  * "Require a second factor for …". A switch shows the choice at once and is saved through setSecurityPolicy
  * (audited); a refusal puts it back and says why. Below it, the organisation's time zone (issue 50,
- * TimeZoneSection), the members' statuses (issue 49, StatusesSection) and, for who manages them, the SIP
- * gateways (issue 51, GatewaysSection).
+ * TimeZoneSection), the members' statuses (issue 49, StatusesSection), worker safety (issue 60, SafetySection)
+ * and, for who manages them, the SIP gateways (issue 51, GatewaysSection).
  */
 import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -22,6 +22,7 @@ import { PageHeader } from '../../components/PageHeader.tsx';
 import { AliasesSection } from './AliasesSection.tsx';
 import { GatewaysSection } from './GatewaysSection.tsx';
 import { PendingSignIns } from './PendingSignIns.tsx';
+import { SafetySection } from './SafetySection.tsx';
 import { StatusesSection } from './StatusesSection.tsx';
 import { TimeZoneSection } from './TimeZoneSection.tsx';
 
@@ -94,6 +95,8 @@ export default function SecurityPage() {
       <TimeZoneSection />
       <StatusesSection />
       <AliasesSection />
+      {/* Issue 60: lone work, man-down, ambient listening. */}
+      <SafetySection />
       {managesGateways ? <GatewaysSection /> : null}
       {signInOptions.data?.sso ? <PendingSignIns /> : null}
     </>

@@ -28,6 +28,7 @@ import { homeOf, useSession, usesConsole } from '../../api/session.ts';
 import { usePageTitle } from '../../components/PageHeader.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { lastSeenMessage } from './chatSeen.ts';
+import { LoneWorkSwitch } from './LoneWork.tsx';
 import { AvailabilitySwitch, MissedCount, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
 import { PushSwitch } from './PushSwitch.tsx';
@@ -163,6 +164,7 @@ export default function TalkHomePage() {
         ) : null}
         <AvailabilitySwitch />
         <PushSwitch />
+        <LoneWorkSwitch />
         {consoleHome ? (
           <Button
             component={RouterLink}

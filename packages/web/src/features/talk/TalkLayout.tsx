@@ -15,6 +15,7 @@ import { Outlet, useOutletContext } from 'react-router';
 import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
 import { SOS_BAND_HEIGHT } from '../../engines/emergency/index.ts';
 import { DeviceStatusReporter } from './DeviceStatusReporter.tsx';
+import { LoneWorkPrompt } from './LoneWork.tsx';
 import { SelectedChannelFollower } from './SelectedChannelFollower.tsx';
 import { ScanProvider } from './scan.tsx';
 import { useOnline } from './useOnline.ts';
@@ -78,6 +79,8 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
       <UpdatePrompt />
       <SelectedChannelFollower />
       <DeviceStatusReporter />
+      {/* Issue 60: "Are you OK?" on whichever /talk page is open. */}
+      <LoneWorkPrompt />
     </Box>
   );
 }
