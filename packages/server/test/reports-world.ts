@@ -162,6 +162,7 @@ async function seedAlerts(app: TestApp, w: ReportsWorld): Promise<void> {
     acknowledgedAfterS: number | null,
     closedAfterS: number | null,
     outcome: 'real' | 'false' | null,
+    reason: 'sos' | 'man_down' | 'lone_worker' = 'sos',
   ) => {
     const after = (seconds: number | null) =>
       seconds === null ? null : new Date(Date.parse(created) + seconds * 1000).toISOString();
@@ -183,14 +184,16 @@ async function seedAlerts(app: TestApp, w: ReportsWorld): Promise<void> {
         closed_by: closedAfterS === null ? null : w.desk.id,
         closed_by_name: closedAfterS === null ? null : 'Dana Desk',
         outcome,
+        reason,
       })
       .execute();
   };
   await alert(w.alpha, at('28T13:00:00'), 10, 60, 'real');
   await alert(w.alpha, at('28T14:00:00'), 30, 120, 'false');
   await alert(w.alpha, at('28T15:00:00'), 20, null, null);
-  await alert(w.bravo, at('28T16:00:00'), null, null, null);
-  await alert(null, at('28T17:00:00'), 40, 300, 'false');
+  // Issue 60: the reports count why they were raised.
+  await alert(w.bravo, at('28T16:00:00'), null, null, null, 'lone_worker');
+  await alert(null, at('28T17:00:00'), 40, 300, 'false', 'man_down');
   await alert(w.alpha, TO, 1, 2, 'real');
   await alert(w.hidden, at('28T18:00:00'), 1, 2, 'real');
 }

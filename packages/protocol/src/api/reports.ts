@@ -89,6 +89,9 @@ export const ReportSchema = z.object({
     closed: z.number(),
     real: z.number(),
     falseAlarms: z.number(),
+    /** Issue 60: of `count`, those raised by a phone's man-down countdown, and for lone workers who did not answer. */
+    manDown: z.number(),
+    noResponse: z.number(),
     acknowledge: DurationStatsSchema,
     close: DurationStatsSchema,
     channels: z.array(
@@ -97,6 +100,8 @@ export const ReportSchema = z.object({
         channelName: z.string(),
         count: z.number(),
         falseAlarms: z.number(),
+        manDown: z.number(),
+        noResponse: z.number(),
         acknowledge: DurationStatsSchema,
         close: DurationStatsSchema,
       }),

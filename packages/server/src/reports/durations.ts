@@ -91,6 +91,8 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
       .where('a.created_at', '<', to)
       .$call(inScope(scope, 'a.channel_id', true));
   const outcome = (value: 'real' | 'false') => sql<number>`sum(case when a.outcome = ${value} then 1 else 0 end)`;
+  const reason = (value: 'man_down' | 'lone_worker') =>
+    sql<number>`sum(case when a.reason = ${value} then 1 else 0 end)`;
   const counts = await alerts()
     .leftJoin('channels as c', 'c.id', 'a.channel_id')
     .select((eb) => [
@@ -101,6 +103,8 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
       eb.fn.count<number>('a.closed_at').as('closed'),
       outcome('real').as('real'),
       outcome('false').as('falseAlarms'),
+      reason('man_down').as('manDown'),
+      reason('lone_worker').as('noResponse'),
     ])
     .groupBy(['a.channel_id', 'c.name'])
     .execute();
@@ -116,7 +120,7 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
       .where('a.closed_at', 'is not', null)
       .select([perChannel('a.channel_id').as('grp'), time.spanMs('a.created_at', 'a.closed_at').as('d')]),
   );
-  const total = (field: 'count' | 'acknowledged' | 'closed' | 'real' | 'falseAlarms') =>
+  const total = (field: 'count' | 'acknowledged' | 'closed' | 'real' | 'falseAlarms' | 'manDown' | 'noResponse') =>
     counts.reduce((sum, row) => sum + Number(row[field] ?? 0), 0);
   const channels = counts
     .map((row) => ({
@@ -124,6 +128,8 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
       channelName: row.channelName,
       count: Number(row.count),
       falseAlarms: Number(row.falseAlarms ?? 0),
+      manDown: Number(row.manDown ?? 0),
+      noResponse: Number(row.noResponse ?? 0),
       acknowledge: acknowledge.get(keyOf(row.channelId)) ?? NO_TIMES,
       close: close.get(keyOf(row.channelId)) ?? NO_TIMES,
     }))
@@ -134,6 +140,8 @@ export async function sosMeasure(db: Db, time: SqlTime, scope: ReportScope): Pro
     closed: total('closed'),
     real: total('real'),
     falseAlarms: total('falseAlarms'),
+    manDown: total('manDown'),
+    noResponse: total('noResponse'),
     acknowledge: acknowledge.get(ALL) ?? NO_TIMES,
     close: close.get(ALL) ?? NO_TIMES,
     channels,

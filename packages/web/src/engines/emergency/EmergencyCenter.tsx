@@ -100,7 +100,7 @@ export function EmergencyCenter() {
               }}
             >
               <AlertTitle sx={{ fontWeight: 800, letterSpacing: 1 }}>
-                {t('banner.title')} · <AlertReason alert={alert} /> — {t('banner.from', { name: alert.display_name })}
+                {t('banner.title')} — {t('banner.from', { name: alert.display_name })} · <AlertReason alert={alert} />
               </AlertTitle>
               <Typography component="p" variant="body2">
                 {alert.channelName ? `${t('banner.inChannel', { channel: alert.channelName })} · ` : ''}

@@ -35,6 +35,8 @@ const report: Report = {
     closed: 1,
     real: 0,
     falseAlarms: 1,
+    manDown: 0,
+    noResponse: 1,
     acknowledge: { count: 1, medianMs: 30_000, p90Ms: 30_000, maxMs: 30_000 },
     close: { count: 1, medianMs: 600_000, p90Ms: 600_000, maxMs: 600_000 },
     channels: [],

@@ -117,7 +117,7 @@ function sos(report: Report, t: T): Measure {
   const { sos } = report;
   const row = (
     name: string,
-    counts: { count: number; falseAlarms: number },
+    counts: { count: number; falseAlarms: number; manDown: number; noResponse: number },
     acknowledge: DurationStats,
     close: DurationStats,
   ): MeasureRow => ({
@@ -126,6 +126,8 @@ function sos(report: Report, t: T): Measure {
     acknowledged: acknowledge.count,
     closed: close.count,
     falseAlarms: counts.falseAlarms,
+    manDown: counts.manDown,
+    noResponse: counts.noResponse,
     ...stats('ack', acknowledge, ['medianMs', 'p90Ms', 'maxMs']),
     ...stats('close', close, ['medianMs', 'p90Ms', 'maxMs']),
   });
@@ -138,6 +140,8 @@ function sos(report: Report, t: T): Measure {
       { key: 'acknowledged', header: t('columns.acknowledged'), kind: 'count' },
       { key: 'closed', header: t('columns.closed'), kind: 'count' },
       { key: 'falseAlarms', header: t('columns.falseAlarms'), kind: 'count' },
+      { key: 'manDown', header: t('columns.manDown'), kind: 'count' },
+      { key: 'noResponse', header: t('columns.noResponse'), kind: 'count' },
       { key: 'ackmedian', header: t('columns.ackMedian'), kind: 'duration' },
       { key: 'ackp90', header: t('columns.ackP90'), kind: 'duration' },
       { key: 'ackmax', header: t('columns.ackMax'), kind: 'duration' },
