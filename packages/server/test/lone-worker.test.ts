@@ -148,6 +148,17 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
     expect((await loneWorkerAlerts(app, admin))[0].acknowledgedAt).toBeNull();
   });
 
+  it('ends the lone work of an account an administrator disabled, without an alarm', async () => {
+    const { admin, bob } = people;
+    await safety(app, admin, { intervalSeconds: 1, graceSeconds: 1 });
+    await app.call('/user/api/startLoneWorker', {}, bob.token);
+    expect((await app.call('/user/api/setUserDisabled', { userId: bob.id, disabled: true }, admin.token)).status).toBe(
+      200,
+    );
+    await eventually(async () => (await stateOf(app, admin, bob.id)) === undefined, 'its lone work ended');
+    expect(await loneWorkerAlerts(app, admin)).toEqual([]);
+  });
+
   it('lists lone workers to administrators and to the dispatchers of their channels only', async () => {
     const { admin, dana, other, alice, bob } = people;
     await app.call('/user/api/startLoneWorker', {}, alice.token);

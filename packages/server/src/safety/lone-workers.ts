@@ -56,6 +56,12 @@ export function loneWorkers(deps: {
 
   /** One step of a row whose time came; nothing when another pass or instance took it first. */
   async function step(row: LoneWorkerRow, at: number): Promise<boolean> {
+    // A disabled account works no more: its lone work ends rather than raise an alarm nobody can answer.
+    const owner = await users.row(row.user_id);
+    if (!owner || owner.disabled_at !== null) {
+      await store.remove(row.user_id);
+      return false;
+    }
     const grace = row.grace_seconds * 1000;
     // The SOS step keeps a time until its alert is written: an instance that stops midway leaves it to another.
     const taken = await store.claim(row, at, at + (row.step + 1 >= STEP.escalated ? ESCALATION_RETRY_MS : grace));
