@@ -2,7 +2,8 @@
  * A tile's people (issue 49): the channel's members, those in the channel first, then those connected elsewhere,
  * then the others, each with its status and its age ("Sur place · 12 min") and "Statut de {name}" to set it. The
  * list is the channel's getUsersInChannel (the page reads it again when presence changes); the statuses are live.
- * Issue 60: each member's device status ("État du terminal"), flagged when its battery runs low or its app is closed.
+ * Issue 60: each member's device status ("État du terminal"), flagged when its battery runs low or its app is closed,
+ * and "Déclencher un SOS pour {name}" (RaiseSosButton).
  */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -18,6 +19,7 @@ import { GatewayMark, HangUpGatewayButton } from '../../engines/gateways/index.t
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
 import type { PeerState } from '../../engines/voice/index.ts';
 import { DeviceStatusButton } from './device/DeviceStatusButton.tsx';
+import { RaiseSosButton } from './RaiseSosButton.tsx';
 import { SwitchChannelButton } from './regroup/SwitchChannelButton.tsx';
 import { type Presence, tileMembers } from './tileMembers.ts';
 
@@ -128,6 +130,7 @@ export function TileMembers({
               <AssignAliasButton user={{ id: member.id, name: member.name }} />
               <SwitchChannelButton user={{ id: member.id, name: member.name }} channel={channel} />
               <DeviceStatusButton user={{ id: member.id, name: member.name }} online={member.presence !== 'offline'} />
+              <RaiseSosButton user={{ id: member.id, name: member.name }} />
             </Box>
           </Box>
         );

@@ -1,0 +1,49 @@
+/**
+ * "Déclencher un SOS pour {name}" / "Raise an SOS for {name}" on a tile's member (issue 60): a dispatcher who
+ * learns of an emergency another way (a call, a colleague) raises the member's SOS, after confirming. The alert
+ * is the member's, it names the dispatcher, and the audit log keeps it as the dispatcher's
+ * (sendEmergencyAlert { userId }).
+ */
+import SosIcon from '@mui/icons-material/Sos';
+import IconButton from '@mui/material/IconButton';
+import { SendEmergencyAlert } from '@talkgroup/protocol';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { errorMessage } from '../../api/client.ts';
+import { useApiMutation } from '../../api/queries.ts';
+import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
+import { useNotify } from '../../components/Notifier.tsx';
+
+export function RaiseSosButton({ user }: { user: { id: number; name: string } }) {
+  const { t } = useTranslation('safety');
+  const notify = useNotify();
+  const [asking, setAsking] = useState(false);
+  const raise = useApiMutation(SendEmergencyAlert);
+  const label = t('raise.button', { name: user.name });
+  return (
+    <>
+      <IconButton size="small" aria-label={label} title={label} onClick={() => setAsking(true)}>
+        <SosIcon fontSize="small" />
+      </IconButton>
+      <ConfirmDialog
+        open={asking}
+        title={t('raise.title', { name: user.name })}
+        message={t('raise.message', { name: user.name })}
+        confirmLabel={t('raise.confirm')}
+        destructive
+        busy={raise.isPending}
+        onCancel={() => setAsking(false)}
+        onConfirm={async () => {
+          try {
+            await raise.mutateAsync({ userId: user.id });
+            notify({ severity: 'success', message: t('raise.done', { name: user.name }) });
+          } catch (error) {
+            notify({ severity: 'error', message: errorMessage(error, t('raise.failed')) });
+          } finally {
+            setAsking(false);
+          }
+        }}
+      />
+    </>
+  );
+}
