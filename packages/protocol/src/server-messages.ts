@@ -230,7 +230,6 @@ export const SERVER_MESSAGE_CODES = [
   'alias_holders_over',
   'alias_assign_not_allowed',
   'alias_not_held',
-  'area_geofence_unknown',
   'regroup_created',
   'regroup_ended',
   'regroup_not_found',
@@ -238,6 +237,7 @@ export const SERVER_MESSAGE_CODES = [
   'regroup_user_not_allowed',
   'channel_selected_for',
   'select_not_member',
+  'area_geofence_unknown',
   'bad_request',
   'server_error',
 ] as const;

@@ -38,9 +38,9 @@ export function toSummary(row: ChannelRow): ChannelSummary {
     recording: row.recording !== 0,
     voiceMode: row.voice_mode === 'mesh' ? 'mesh' : 'server',
     hidden: row.hidden === 1,
-    temporary: row.temporary === 1,
     // Absent before migration 0040 has run (a row read by an older query): none.
     areaGeofenceId: row.area_geofence_id ?? null,
+    temporary: row.temporary === 1,
     // Absent before migration 0037 has run (a row read by an older query): the defaults.
     floorQueue: row.floor_queue !== 0,
     preemption: row.preemption === 'queue' ? 'queue' : 'interrupt',

@@ -130,12 +130,12 @@ export interface ChannelsTable {
    * kept for its history, which no list shows; 0 a channel.
    */
   temporary: Generated<number>;
+  /** The geofence an area channel follows (migration 0040, issue 59); null: none. */
+  area_geofence_id: ColumnType<number | null, number | null | undefined, number | null>;
   /** 1: a press on a busy floor waits in the channel's queue; 0: it is refused (migration 0037, issue 59). */
   floor_queue: Generated<number>;
   /** 'interrupt': a higher talk priority takes the floor; 'queue': it goes first in the queue (migration 0037). */
   preemption: Generated<string>;
-  /** The geofence an area channel follows (migration 0040, issue 59); null: none. */
-  area_geofence_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface ChannelMembersTable {

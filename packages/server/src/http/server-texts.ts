@@ -25,8 +25,8 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...PUSH_TEXTS,
   ...DISPATCH_TEXTS,
   ...GATEWAY_TEXTS,
-  ...REGROUP_TEXTS,
   ...ALIAS_TEXTS,
+  ...REGROUP_TEXTS,
   registered: { en: 'Register successfully', fr: 'Inscription réussie', de: 'Registrierung erfolgreich' },
   user_updated: {
     en: 'User updated successfully',

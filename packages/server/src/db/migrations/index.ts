@@ -93,8 +93,8 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0036_talk_priority': m0036,
   '0037_floor_queue': m0037,
   '0038_regroups': m0038,
-  '0040_area_channels': m0040,
   '0039_aliases': m0039,
+  '0040_area_channels': m0040,
   '0041_lone_workers': m0041,
   '0042_device_status': m0042,
 };
