@@ -162,6 +162,32 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     expect(await a.next('floor_queue', (p) => p.queue.length === 0)).toEqual({ room, queue: [] });
   });
 
+  it('tells a page that joins who talks and who waits, as the room learnt it', async () => {
+    await setUp();
+    const room = await channel();
+    const a = await joined(w.alice, room);
+    const b = await joined(w.bob, room);
+    const c = await joined(w.carol, room);
+    expect(await press(a, room)).toMatchObject({ granted: true });
+    expect(await press(b, room)).toMatchObject({ queued: true, position: 1 });
+    expect(await press(c, room)).toMatchObject({ queued: true, position: 2 });
+    const late = await joined(w.desk, room);
+    expect(await late.next('onMicStateChanged')).toEqual({
+      id: a.socket.id,
+      userId: w.alice.id,
+      name: 'Alice Field',
+      micState: true,
+      room,
+    });
+    expect(names((await late.next('floor_queue')).queue)).toEqual(['Bob Field', 'Carol Field']);
+    // Where nobody talks and nobody waits, a page that joins is told nothing (its join answered after them).
+    const other = await channel();
+    const quiet = await connect(w.url, w.admin.token);
+    clients.push(quiet);
+    expect(await quiet.emitAck('join_room', { room: other, mode: 'talk' })).toMatchObject({ success: true });
+    expect(quiet.received.filter((r) => ['floor_queue', 'onMicStateChanged'].includes(r.event))).toEqual([]);
+  });
+
   it('passes an offer that is not taken on to the next, with not_taken', async () => {
     await setUp({ queueMs: 30_000, acceptMs: 1000 });
     const room = await channel();

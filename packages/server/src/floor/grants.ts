@@ -69,7 +69,7 @@ export interface Floor {
   /** Who holds the channel's floor now (across instances). */
   holder(channelId: number): Promise<FloorClaim | undefined>;
   /** Issue 59: the channel's floor queue (cancel, a dispatcher's removal). */
-  queue: Pick<FloorQueue, 'cancel' | 'remove'>;
+  queue: Pick<FloorQueue, 'cancel' | 'remove' | 'waiting'>;
   /**
    * Writes the holdings this instance granted into the store again, for what they have left (Redis restarted
    * empty): a holder keeps the floor, and a press meanwhile is refused as before. Returns how many.

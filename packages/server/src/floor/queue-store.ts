@@ -49,12 +49,22 @@ export interface FloorQueueStore {
   step(channelId: number, room: string, offer: { grantId: string; acceptMs: number }): Promise<StepResult>;
   /** The channels with a queue or an offer now, with their rooms (each instance's sweep steps them). */
   channels(): Promise<Array<{ channelId: number; room: string }>>;
+  /** Who waits in a channel's queue now, first first (a page that joins learns it). */
+  waiting(channelId: number): Promise<QueuedPress[]>;
 }
 
 /** First the highest priority, then the earliest. */
 function byTurn(a: QueuedPress, b: QueuedPress): number {
   return b.priority - a.priority || a.at - b.at || (a.socketId < b.socketId ? -1 : a.socketId > b.socketId ? 1 : 0);
 }
+
+/**
+ * A press's time in the queue: after every press already there (a millisecond at least: Redis's JSON keeps no
+ * fraction of one), so that two presses of the same millisecond keep the order they arrived in, not the order of
+ * their sockets' ids.
+ */
+const arrivalAfter = (queue: QueuedPress[], at: number): number =>
+  queue.reduce((latest, entry) => Math.max(latest, entry.at + 1), at);
 
 const matches = (entry: { socketId: string; userId: number }, who: { socketId?: string; userId?: number }) =>
   (who.socketId !== undefined && entry.socketId === who.socketId) ||
@@ -88,7 +98,9 @@ export function memoryQueueStore(slots: MemorySlots): FloorQueueStore {
   return {
     async join(channelId, room, press) {
       const before = queues.get(channelId)?.queue ?? [];
-      const after = before.some((e) => e.socketId === press.socketId) ? before : [...before, press].sort(byTurn);
+      const after = before.some((e) => e.socketId === press.socketId)
+        ? before
+        : [...before, { ...press, at: arrivalAfter(before, press.at) }].sort(byTurn);
       queues.set(channelId, { room, queue: after });
       return { before, after, position: after.findIndex((e) => e.socketId === press.socketId) + 1 };
     },
@@ -125,6 +137,9 @@ export function memoryQueueStore(slots: MemorySlots): FloorQueueStore {
     async channels() {
       return [...queues].map(([channelId, { room }]) => ({ channelId, room }));
     },
+    async waiting(channelId) {
+      return queues.get(channelId)?.queue ?? [];
+    },
   };
 }
 
@@ -159,6 +174,8 @@ local press = cjson.decode(ARGV[3])
 local found = false
 for _, e in ipairs(q) do if e.socketId == press.socketId then found = true end end
 if not found then
+  -- After every press already there: two of the same millisecond keep the order they arrived in.
+  for _, e in ipairs(q) do if e.at >= press.at then press.at = e.at + 1 end end
   table.insert(q, press)
   table.sort(q, byTurn)
 end
@@ -277,6 +294,10 @@ export function redisQueueStore(
     async channels() {
       const all = await redis.hGetAll(`${prefix}queues`);
       return Object.entries(all).map(([channelId, room]) => ({ channelId: Number(channelId), room }));
+    },
+    async waiting(channelId) {
+      const raw = (await redis.get(keys(channelId)[0])) as string | null;
+      return raw ? list(raw) : [];
     },
   };
 }

@@ -44,6 +44,8 @@ export interface FloorQueue {
   cancel(socketId: string, room: string, channelId: number): Promise<boolean>;
   /** A dispatcher takes a user out of the queue; whether it was there. */
   remove(userId: number, room: string, channelId: number): Promise<boolean>;
+  /** Who waits in the channel's queue now, first first. */
+  waiting(channelId: number): Promise<QueuedPress[]>;
   /** Applies what is due (an offer's deadline, expired presses) and offers a free floor to the first. */
   advance(channelId: number, room: string): Promise<void>;
   stop(): void;
@@ -119,6 +121,8 @@ export function floorQueue(deps: {
       }
       return change.declined !== undefined || change.before.length !== change.after.length;
     },
+
+    waiting: (channelId) => store.waiting(channelId),
 
     async advance(channelId, room) {
       const step = await store.step(channelId, room, { grantId: randomUUID(), acceptMs: timings.acceptMs });

@@ -125,6 +125,31 @@ export const rooms: Concern = (socket, scope) => {
     return alias ? { alias } : {};
   };
 
+  /**
+   * A page that joins learns the floor as it stands, as the room's pages learnt it when it changed: who talks
+   * (onMicStateChanged, its mic on) and who waits in the queue (floor_queue, issue 59). Without it, a page opened
+   * while someone talked read "nobody talks", and the queue showed empty until its next change.
+   */
+  async function tellFloor(channelId: number, room: string): Promise<void> {
+    const [holder, waiting] = await Promise.all([
+      scope.floor.holder(channelId).catch(() => undefined),
+      scope.floor.queue.waiting(channelId).catch(() => []),
+    ]);
+    if (holder && !holder.offer)
+      socket.emit('onMicStateChanged', {
+        id: holder.socketId,
+        userId: holder.userId,
+        name: holder.name,
+        micState: true,
+        room,
+      });
+    if (waiting.length > 0)
+      socket.emit('floor_queue', {
+        room,
+        queue: waiting.map(({ userId, name, priority, since }) => ({ userId, name, priority, since })),
+      });
+  }
+
   async function join(payload: unknown): Promise<JoinAnswer> {
     const { room, mode: asked } = parse(JoinRoom, payload, 'join_room');
     const found = await services.channels.byRtcSession(room);
@@ -228,6 +253,7 @@ export const rooms: Concern = (socket, scope) => {
           gateway: { gatewayId: call.gatewayId, callId: call.callId },
         });
     scope.emitToSocket(socket, 'all_users', peers);
+    await tellFloor(channel.id, room);
     if (!current)
       socket
         .to(channelRoom(room))
