@@ -135,9 +135,11 @@ async function queueOf(server: TalkgroupServer, room: Awaited<ReturnType<typeof 
       }
       return undefined;
     },
+    /** The holder lets go, and asks again at once: it waits behind whoever is first now. */
     release(socket: Socket) {
       holding.delete(socket);
       socket.emit('floor_release', { room: room.channel.rtcSession });
+      ask(socket);
     },
     close() {
       for (const socket of sockets) socket.disconnect();
