@@ -20,7 +20,7 @@ const POSITION_WAIT_MS = 3000;
 type Position = { lat: number; lng: number; accuracy?: number };
 
 /** The browser's position if it can give one within a few seconds; never waits for a permission prompt. */
-function quickPosition(): Promise<Position | undefined> {
+export function quickPosition(): Promise<Position | undefined> {
   if (!('geolocation' in navigator)) return Promise.resolve(undefined);
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve(undefined), POSITION_WAIT_MS);

@@ -5,5 +5,5 @@ export { ChannelAlertList, useChannelAlerts } from './ChannelAlerts.tsx';
 export { CloseAlertButton, useClosedSentence } from './CloseAlert.tsx';
 export { EmergencyCenter, SOS_BAND_HEIGHT } from './EmergencyCenter.tsx';
 export { LoneWorkerAlertList, useLoneWorkerAlerts } from './LoneWorkerAlerts.tsx';
-export { SosButton } from './SosButton.tsx';
+export { quickPosition, SosButton } from './SosButton.tsx';
 export { useEmergencyAlerts } from './useEmergencyAlerts.ts';

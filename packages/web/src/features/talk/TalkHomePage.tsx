@@ -29,6 +29,7 @@ import { usePageTitle } from '../../components/PageHeader.tsx';
 import { visuallyHidden } from '../../components/visuallyHidden.ts';
 import { lastSeenMessage } from './chatSeen.ts';
 import { LoneWorkSwitch } from './LoneWork.tsx';
+import { ManDownSwitch } from './manDown/ManDown.tsx';
 import { AvailabilitySwitch, MissedCount, useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
 import { PushSwitch } from './PushSwitch.tsx';
@@ -165,6 +166,7 @@ export default function TalkHomePage() {
         <AvailabilitySwitch />
         <PushSwitch />
         <LoneWorkSwitch />
+        <ManDownSwitch />
         {consoleHome ? (
           <Button
             component={RouterLink}

@@ -16,6 +16,7 @@ import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
 import { SOS_BAND_HEIGHT } from '../../engines/emergency/index.ts';
 import { DeviceStatusReporter } from './DeviceStatusReporter.tsx';
 import { LoneWorkPrompt } from './LoneWork.tsx';
+import { ManDownWatch } from './manDown/ManDown.tsx';
 import { SelectedChannelFollower } from './SelectedChannelFollower.tsx';
 import { ScanProvider } from './scan.tsx';
 import { useOnline } from './useOnline.ts';
@@ -81,6 +82,8 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
       <DeviceStatusReporter />
       {/* Issue 60: "Are you OK?" on whichever /talk page is open. */}
       <LoneWorkPrompt />
+      {/* Issue 60: man-down detection, while it is on, on whichever /talk page is open. */}
+      <ManDownWatch />
     </Box>
   );
 }

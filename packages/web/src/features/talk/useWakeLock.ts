@@ -1,27 +1,33 @@
 /**
  * Keeps the screen on while a channel is shown, when the member asks for it (Screen Wake Lock API). The
  * browser drops the lock whenever the page is hidden; it is taken again when the page comes back.
+ * Man-down detection (issue 60) holds one too while it is on (`useScreenWakeLock`).
  */
 import { useEffect, useState } from 'react';
 import { noteWakeLock } from './deviceSignals.ts';
 
 const WAKE_LOCK_KEY = 'talkgroup.keepAwake';
 
-export function useWakeLock() {
-  const supported = typeof navigator !== 'undefined' && 'wakeLock' in navigator;
-  const [wanted, setWanted] = useState(() => {
-    try {
-      return supported && localStorage.getItem(WAKE_LOCK_KEY) === 'on';
-    } catch {
-      return false;
-    }
-  });
+export const wakeLockSupported = () => typeof navigator !== 'undefined' && 'wakeLock' in navigator;
+
+/** The page's locks held now: the device status says the screen is kept on while any is. */
+let heldLocks = 0;
+function noteHeld(change: 1 | -1) {
+  heldLocks += change;
+  noteWakeLock(heldLocks > 0);
+}
+
+/** Holds a screen wake lock while `active`, taken again whenever the page comes back; true while held. */
+export function useScreenWakeLock(active: boolean): boolean {
   const [held, setHeld] = useState(false);
-  // Issue 60: the device status says whether the screen is kept on.
-  useEffect(() => noteWakeLock(held), [held]);
+  useEffect(() => {
+    if (!held) return;
+    noteHeld(1);
+    return () => noteHeld(-1);
+  }, [held]);
 
   useEffect(() => {
-    if (!wanted || !supported) return;
+    if (!active || !wakeLockSupported()) return;
     let sentinel: WakeLockSentinel | null = null;
     let stopped = false;
     const acquire = async () => {
@@ -35,7 +41,7 @@ export function useWakeLock() {
         setHeld(true);
         sentinel.addEventListener('release', () => setHeld(false));
       } catch {
-        setHeld(false); // refused (battery saver, no user gesture yet): the switch stays on and retries on return
+        setHeld(false); // refused (battery saver, no user gesture yet): still wanted, retried on return
       }
     };
     void acquire();
@@ -46,7 +52,20 @@ export function useWakeLock() {
       void sentinel?.release().catch(() => {});
       setHeld(false);
     };
-  }, [wanted, supported]);
+  }, [active]);
+  return held;
+}
+
+export function useWakeLock() {
+  const supported = wakeLockSupported();
+  const [wanted, setWanted] = useState(() => {
+    try {
+      return supported && localStorage.getItem(WAKE_LOCK_KEY) === 'on';
+    } catch {
+      return false;
+    }
+  });
+  const held = useScreenWakeLock(wanted);
 
   const setKeepAwake = (on: boolean) => {
     try {
