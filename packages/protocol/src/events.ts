@@ -1,5 +1,6 @@
 /** Socket.IO events of spec section 7, typed once for the server and the web client. */
 import { z } from 'zod';
+import type { AmbientClientEvents, AmbientServerEvents } from './api/ambient.ts';
 import type { PrivateCall } from './api/calls.ts';
 import type { DeviceClientEvents, DeviceServerEvents } from './api/devices.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
@@ -139,7 +140,7 @@ export interface UserStatus {
   channelIds: number[];
 }
 
-export interface ClientToServerEvents extends DeviceClientEvents {
+export interface ClientToServerEvents extends DeviceClientEvents, AmbientClientEvents {
   join_room: (payload: z.input<typeof JoinRoom> & { name?: string }, ack?: (answer: JoinAnswer) => void) => void;
   leave_room: (
     payload?: z.input<typeof LeaveRoom>,
@@ -238,7 +239,7 @@ export interface RightsChanged {
   message: string;
 }
 
-export interface ServerToClientEvents extends DeviceServerEvents {
+export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerEvents {
   error: (payload: { message: string }) => void;
   /**
    * To a socket that joins a channel, first, and whenever it changes: how that channel's voice travels

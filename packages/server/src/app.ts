@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { activityRoutes } from './activities/routes.ts';
 import { aliasRoutes } from './aliases/routes.ts';
+import { ambientRoutes } from './ambient/routes.ts';
 import { areaRoutes } from './areas/routes.ts';
 import { auditRoutes } from './audit/routes.ts';
 import { identityRoutes } from './auth/identity-routes.ts';
@@ -204,6 +205,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   patchRoutes(fastify, services, realtime.media);
   // Issue 60: a member's device status, asked of its open pages, and a device disabled: they reach sockets.
   deviceRoutes(fastify, services, realtime);
+  ambientRoutes(fastify, services, realtime);
   // SIP gateways (issue 51): radios and desk phones dial the channels, when SIP_PORT is set. Its calls end
   // (a BYE each) before real time closes.
   const sip = config.sip

@@ -65,10 +65,7 @@ export interface Config {
   tokenTtlMs: number;
   /** How long a signed file URL stays valid. */
   fileUrlTtlMs: number;
-  /**
-   * How often each instance checks every open socket's rights and session anyway: a change written by
-   * another process without Redis (`npm run admin`) reaches open sockets within it (realtime/room-guard.ts).
-   */
+  /** How often open sockets' rights are checked anyway, for changes made without Redis (realtime/room-guard.ts). */
   rightsRecheckMs: number;
   /** Built web app to serve; unset or missing folder serves the API only. */
   webDir: string | undefined;
@@ -83,10 +80,9 @@ export interface Config {
   /** How long a private call rings before it is missed (PRIVATE_CALL_RING_SECONDS, 30 by default). */
   privateCallRingMs: number;
   /**
-   * The dispatch queue (issue 49): a waiting request is recalled to the dispatchers after DISPATCH_REMIND_SECONDS
-   * (60), expires after DISPATCH_EXPIRE_MINUTES (30, 1 at least), a transfer comes back unanswered after
-   * DISPATCH_TRANSFER_SECONDS (30), a request whose member is offline that long is abandoned after
-   * DISPATCH_ABANDON_SECONDS (120).
+   * The dispatch queue (issue 49): a waiting request is recalled after DISPATCH_REMIND_SECONDS (60), expires after
+   * DISPATCH_EXPIRE_MINUTES (30, 1 at least), a transfer comes back unanswered after DISPATCH_TRANSFER_SECONDS (30),
+   * a request whose member is offline that long is abandoned after DISPATCH_ABANDON_SECONDS (120).
    */
   dispatch: { remindMs: number; expireMs: number; transferMs: number; abandonMs: number };
   /**
@@ -101,6 +97,8 @@ export interface Config {
   /** Area channels (issue 59): AREA_EXIT_SECONDS, AREA_SILENCE_MINUTES (areas/timings.ts). */
   areaChannels: AreaTimings;
   loneWorkerMinSeconds: number;
+  /** How long an ambient listening lasts unless renewed (AMBIENT_MAX_SECONDS, default 300; issue 60). */
+  ambientMaxSeconds: number;
   /** Prefix of this deployment's keys in Redis (REDIS_KEY_PREFIX), for deployments that share one Redis. */
   redisKeyPrefix: string;
   /** Voice history: how long a transmission is kept (VOICE_RETENTION_DAYS, default 30). */
@@ -348,6 +346,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parseDays('POSITION_RETENTION_DAYS', env.POSITION_RETENTION_DAYS, POSITION_RETENTION_DAYS_DEFAULT) * 86_400_000,
     areaChannels: parseAreaTimings(env),
     loneWorkerMinSeconds: parsePositiveSeconds('LONE_WORKER_MIN_SECONDS', env.LONE_WORKER_MIN_SECONDS, 300),
+    ambientMaxSeconds: parsePositiveSeconds('AMBIENT_MAX_SECONDS', env.AMBIENT_MAX_SECONDS, 300),
     redisKeyPrefix: env.REDIS_KEY_PREFIX || 'talkgroup:',
     voiceRetentionMs:
       parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,

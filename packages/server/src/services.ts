@@ -2,9 +2,11 @@
  * What the domain plugins receive: stores, the session store and the event bus. Nothing reaches a global.
  * Every store is built here, once, and handed to the routes that use it: no route builds its own.
  */
+
 import { type ActivityStore, activityStore } from './activities/store.ts';
 import { type AliasLabels, aliasLabels } from './aliases/labels.ts';
 import { type AliasStore, aliasStore } from './aliases/store.ts';
+import { type AmbientListenings, ambientListenings } from './ambient/listenings.ts';
 import { type AreaChannels, areaChannels } from './areas/follow.ts';
 import { areaStore } from './areas/store.ts';
 import { type Auditing, auditing } from './audit/auditing.ts';
@@ -172,6 +174,8 @@ export interface Services {
   loneWorkers: LoneWorkers;
   /** Each member's latest device status (issue 60). */
   deviceStatuses: DeviceStatusStore;
+  /** Live ambient listenings (issue 60), in this instance's memory. */
+  ambient: AmbientListenings;
   /** Errors that ended one message, call, event or timer and nothing else: counted and logged (ops/faults.ts). */
   faults: Faults;
 }
@@ -325,6 +329,7 @@ export function createServices(
       onError: (error, what) => onListenerError(error, what),
     }),
     deviceStatuses: deviceStatusStore(db),
+    ambient: ambientListenings({ maxSeconds: config.ambientMaxSeconds }),
     faults,
   };
 }

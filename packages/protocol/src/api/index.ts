@@ -6,6 +6,7 @@
 export * from './accounts.ts';
 export * from './activities.ts';
 export * from './aliases.ts';
+export * from './ambient.ts';
 export * from './areas.ts';
 export * from './calls.ts';
 export * from './channels.ts';

@@ -32,6 +32,7 @@ export const EVENT_BUDGETS: Record<string, EventBudget> = {
   onLocationChanged: { burst: 10, perSecond: 2 },
   // Issue 60: a report on each change of the phone (battery, network, screen), a few a minute at most.
   device_status: { burst: 10, perSecond: 1 },
+  ambient_candidate: { burst: 100, perSecond: 50 },
 };
 
 export const DEFAULT_EVENT_BUDGET: EventBudget = { burst: 30, perSecond: 10 };

@@ -7,6 +7,7 @@ import type { ClientToServerEvents, ParticipationMode, Role, ServerToClientEvent
 import type { Server, Socket } from 'socket.io';
 import type { ActivityStore } from '../activities/store.ts';
 import type { AliasLabels } from '../aliases/labels.ts';
+import type { AmbientListenings } from '../ambient/listenings.ts';
 import type { AreaChannels } from '../areas/follow.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
@@ -25,6 +26,8 @@ import type { PresenceStore } from '../presence/store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface RealtimeServices {
+  /** Issue 60: live ambient listenings, whose signalling real time relays between their two parties. */
+  ambient: AmbientListenings;
   access: ChannelAccess;
   activities: ActivityStore;
   /** Area channels (issue 59): each reported position may join or keep a member in a channel's zone. */

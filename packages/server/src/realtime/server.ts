@@ -24,6 +24,7 @@ import { followAliasChanges } from './alias-relay.ts';
 import { arrivals } from './arrivals.ts';
 import { type ChannelCache, channelCache } from './channel-cache.ts';
 import { type Cluster, joinCluster } from './cluster.ts';
+import { ambient } from './concerns/ambient.ts';
 import { broadcast } from './concerns/broadcast.ts';
 import { chat } from './concerns/chat.ts';
 import { deviceStatus } from './concerns/device-status.ts';
@@ -89,6 +90,7 @@ const CONCERNS: Concern[] = [
   lobby,
   dispatchConsole,
   deviceStatus,
+  ambient,
   specSocketEvents,
 ];
 
