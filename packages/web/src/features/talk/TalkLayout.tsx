@@ -14,6 +14,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useOutletContext } from 'react-router';
 import { useConnectionRefusal } from '../../components/ConnectionBanner.tsx';
 import { SOS_BAND_HEIGHT } from '../../engines/emergency/index.ts';
+import { AmbientListeningAgent } from './AmbientListening.tsx';
 import { DeviceStatusReporter } from './DeviceStatusReporter.tsx';
 import { LoneWorkPrompt } from './LoneWork.tsx';
 import { ManDownWatch } from './manDown/ManDown.tsx';
@@ -73,6 +74,8 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
           {warning}
         </Alert>
       ) : null}
+      {/* Issue 60: who listens to this phone's surroundings, where the organisation announces it. */}
+      <AmbientListeningAgent />
       {/* Every channel of the member's is heard while /talk is open (scan), whichever page is on screen. */}
       <ScanProvider>
         <Outlet context={{ accountMenu } satisfies TalkShellContext} />

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/client.ts';
 import { useApiMutation } from '../../../api/queries.ts';
 import { formatDate } from '../../../i18n/dates.ts';
+import { AmbientListeningControl } from './AmbientListeningControl.tsx';
 import { deviceFlags } from './deviceFlags.ts';
 
 export function DeviceStatusDialog({
@@ -107,6 +108,7 @@ export function DeviceStatusDialog({
             </TableBody>
           </Table>
         ) : null}
+        <AmbientListeningControl user={user} />
       </DialogContent>
       <DialogActions>
         <Button onClick={() => refresh.mutate({ userId: user.id })} disabled={refresh.isPending}>
