@@ -126,8 +126,8 @@ export const rooms: Concern = (socket, scope) => {
   };
 
   /**
-   * A page that joins learns the floor as it stands, as the room's pages learnt it when it changed: who talks
-   * (onMicStateChanged, its mic on) and who waits in the queue (floor_queue, issue 59). Without it, a page opened
+   * A page that joins learns the floor as it stands, as the room's pages learnt it when it changed: who else
+   * talks (onMicStateChanged, its mic on) and who waits in the queue (floor_queue, issue 59). Without it, a page opened
    * while someone talked read "nobody talks", and the queue showed empty until its next change.
    */
   async function tellFloor(channelId: number, room: string): Promise<void> {
@@ -135,7 +135,7 @@ export const rooms: Concern = (socket, scope) => {
       scope.floor.holder(channelId).catch(() => undefined),
       scope.floor.queue.waiting(channelId).catch(() => []),
     ]);
-    if (holder && !holder.offer)
+    if (holder && !holder.offer && holder.socketId !== socket.id)
       socket.emit('onMicStateChanged', {
         id: holder.socketId,
         userId: holder.userId,
@@ -253,7 +253,9 @@ export const rooms: Concern = (socket, scope) => {
           gateway: { gatewayId: call.gatewayId, callId: call.callId },
         });
     scope.emitToSocket(socket, 'all_users', peers);
-    await tellFloor(channel.id, room);
+    // After the join's answer, never before it: a page that presses as soon as it may would otherwise get its
+    // grant before its join is answered (and give the floor back, talkControl.ts).
+    setImmediate(() => void tellFloor(channel.id, room).catch(() => undefined));
     if (!current)
       socket
         .to(channelRoom(room))
