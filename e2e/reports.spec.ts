@@ -180,11 +180,12 @@ test('a dispatcher reads its channel in French and English, changes the period a
     const sosSheet = workbook.getWorksheet('Alertes SOS');
     const header = cellsOf(sosSheet, 1);
     expect(header.slice(0, 5)).toEqual(['Canal', 'Alertes', 'Prises en charge', 'Closes', 'Fausses alertes']);
-    expect(header[5]).toBe('Prise en charge, médiane (min)');
+    // Issue 60: the alerts a fall and a missed lone-worker check raised, then the time to take an alert.
+    expect(header.slice(5, 8)).toEqual(['Homme à terre', 'Sans réponse', 'Prise en charge, médiane (min)']);
     const sheetRows = [2, 3].map((index) => cellsOf(sosSheet, index));
     const channelRow = sheetRows.find((row) => row[0] === channel.name);
     expect(channelRow?.slice(1, 5)).toEqual(sos.slice(0, 4).map(Number));
-    expect(typeof channelRow?.[5]).toBe('number');
+    expect(typeof channelRow?.[7]).toBe('number');
     const queueSheet = workbook.getWorksheet("File d'attente du dispatch");
     expect(cellsOf(queueSheet, 3).slice(0, 5)).toEqual([channel.name, 1, 1, 0, 0]);
     expect(cellsOf(workbook.getWorksheet("File d'attente par répartiteur"), 2).slice(0, 5)).toEqual([

@@ -29,6 +29,13 @@ test('one talker at a time: a second press is refused with the name, an administ
   seed,
 }) => {
   const channel = await seed.channel();
+  // Without its floor queue (issue 59): a press on a busy floor is refused, as it was (floor-queue.spec: queued).
+  const noQueue = await server.call(
+    '/user/api/updateChannel',
+    { channelId: channel.id, channelName: channel.name, floorQueue: false },
+    admin.token,
+  );
+  expect(noQueue.status).toBe(200);
   const mia = await seed.member({ firstName: 'Mia', lastName: 'Talker' });
   const noe = await seed.member({ firstName: 'Noe', lastName: 'Waiting' });
   await seed.addToChannel(channel.id, [mia.id, noe.id]);
