@@ -10,6 +10,8 @@ export default defineConfig({
     hookTimeout: 90_000,
     // Cheap scrypt figures for every file but the two that check OWASP's (packages/server/test/setup-figures.ts).
     setupFiles: ['packages/server/test/setup-figures.ts'],
+    // Names the run: its files share PostgreSQL's migrated template and schemas (packages/server/test/schema-pool.ts).
+    globalSetup: ['packages/server/test/global-setup.ts'],
     pool: 'forks',
     // Two files at a time on CI's two cores: each test's PostgreSQL schema, Redis prefix, ports and processes are
     // its own, and the tests wait on states, not on times.

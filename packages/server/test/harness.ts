@@ -11,7 +11,7 @@ import { sql } from 'kysely';
 import { type App, buildApp } from '../src/app.ts';
 import { type Config, loadConfig } from '../src/config.ts';
 import { type Dialect, type OpenedDatabase, openDatabase } from '../src/db/open.ts';
-import { copyMigratedSqlite, createMigratedSchema } from './migrated-copies.ts';
+import { copyMigratedSqlite, leaseMigratedSchema, type SchemaLease } from './migrated-copies.ts';
 
 export const databases: Dialect[] = ['sqlite', ...(process.env.TEST_DATABASE_URL ? (['postgres'] as const) : [])];
 
@@ -26,7 +26,9 @@ export interface TestApp extends App {
  */
 export function testStorage(dialect: Dialect) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-test-'));
-  const pgSchema = dialect === 'postgres' ? `t_${randomBytes(6).toString('hex')}` : undefined;
+  const databaseUrl = dialect === 'postgres' ? (process.env.TEST_DATABASE_URL as string) : undefined;
+  let pgSchema: string | undefined;
+  let lease: SchemaLease | undefined;
   const opened: OpenedDatabase[] = [];
   let created = false;
   return {
@@ -34,27 +36,36 @@ export function testStorage(dialect: Dialect) {
     /** Its keys in Redis (and the Socket.IO adapter's channels): apart from every other test's. */
     redisKeyPrefix: `test-${randomBytes(6).toString('hex')}:`,
     async open(): Promise<OpenedDatabase> {
-      // The first instance starts from a database migrated once per test process (migrated-copies.ts).
+      // The first instance starts from a migrated database (migrated-copies.ts); without pg_dump, a schema of
+      // its own is migrated at open.
       if (!created) {
         created = true;
-        if (pgSchema) await createMigratedSchema(process.env.TEST_DATABASE_URL as string, pgSchema);
-        else await copyMigratedSqlite(dataDir);
+        if (databaseUrl) {
+          lease = await leaseMigratedSchema(databaseUrl);
+          pgSchema = lease?.schema ?? `t_${randomBytes(6).toString('hex')}`;
+        } else await copyMigratedSqlite(dataDir);
       }
-      const database = await openDatabase({
-        dataDir,
-        databaseUrl: dialect === 'postgres' ? process.env.TEST_DATABASE_URL : undefined,
-        pgSchema,
-      });
+      const database = await openDatabase({ dataDir, databaseUrl, pgSchema });
       opened.push(database);
       return database;
     },
     /** Close the apps first: dropping the schema under their sockets' last writes deadlocks on PostgreSQL. */
     async remove(): Promise<void> {
       const [first] = opened;
-      // A deadlock here means an instance still wrote while it closed: the drop is tried once more, so that the
-      // cleanup does not turn a passing test into a failure.
-      if (pgSchema && first) {
-        const drop = () => sql`drop schema if exists ${sql.id(pgSchema)} cascade`.execute(first.db);
+      if (lease) {
+        // Every connection closed first: the schema is emptied for the next test, or dropped, with none left.
+        // Given back once: a second remove must not empty it under the test that has it next.
+        const given = lease;
+        lease = undefined;
+        try {
+          for (const database of opened.splice(0)) await database.close();
+        } finally {
+          await given.giveBack();
+        }
+      } else if (pgSchema && first) {
+        // A deadlock here means an instance still wrote while it closed: the drop is tried once more, so that
+        // the cleanup does not turn a passing test into a failure.
+        const drop = () => sql`drop schema if exists ${sql.id(pgSchema as string)} cascade`.execute(first.db);
         await drop().catch((error: { code?: string }) => {
           if (error?.code !== '40P01') throw error;
           return drop();
