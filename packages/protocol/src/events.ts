@@ -8,6 +8,7 @@ import type { DispatchRequest } from './api/queue.ts';
 import type { SelectedChannelChanged } from './api/regroups.ts';
 import type { LoneWorkerAlert, LoneWorkerCheck } from './api/safety.ts';
 import type { MemberStatus } from './api/statuses.ts';
+import type { VideoClientEvents, VideoServerEvents } from './api/video.ts';
 import type { EmergencyAlert } from './emergency.ts';
 import type { Activity, Message, VoiceMessage } from './entities.ts';
 import type {
@@ -140,7 +141,7 @@ export interface UserStatus {
   channelIds: number[];
 }
 
-export interface ClientToServerEvents extends DeviceClientEvents, AmbientClientEvents {
+export interface ClientToServerEvents extends DeviceClientEvents, AmbientClientEvents, VideoClientEvents {
   join_room: (payload: z.input<typeof JoinRoom> & { name?: string }, ack?: (answer: JoinAnswer) => void) => void;
   leave_room: (
     payload?: z.input<typeof LeaveRoom>,
@@ -239,7 +240,7 @@ export interface RightsChanged {
   message: string;
 }
 
-export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerEvents {
+export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerEvents, VideoServerEvents {
   error: (payload: { message: string }) => void;
   /**
    * To a socket that joins a channel, first, and whenever it changes: how that channel's voice travels

@@ -30,6 +30,7 @@ import type {
   TotpSecretsTable,
   WebauthnChallengesTable,
 } from './schema-sign-in.ts';
+import type { VideosTable } from './schema-videos.ts';
 
 export type * from './schema-aliases.ts';
 export type * from './schema-calls.ts';
@@ -39,6 +40,7 @@ export type * from './schema-geofences.ts';
 export type * from './schema-regroups.ts';
 export type * from './schema-safety.ts';
 export type * from './schema-sign-in.ts';
+export type * from './schema-videos.ts';
 
 export interface UsersTable {
   id: Generated<number>;
@@ -136,6 +138,8 @@ export interface ChannelsTable {
   floor_queue: Generated<number>;
   /** 'interrupt': a higher talk priority takes the floor; 'queue': it goes first in the queue (migration 0037). */
   preemption: Generated<string>;
+  /** 'dispatch' (dispatchers and administrators watch its live video) or 'channel' (every member; migration 0043). */
+  video_audience: Generated<string>;
 }
 
 export interface ChannelMembersTable {
@@ -377,6 +381,7 @@ export interface Database {
   alias_holders: AliasHoldersTable;
   device_statuses: DeviceStatusesTable;
   lone_workers: LoneWorkersTable;
+  videos: VideosTable;
 }
 
 export type Db = Kysely<Database>;

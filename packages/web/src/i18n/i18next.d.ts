@@ -19,6 +19,7 @@ import type settings from './locales/en/settings.json';
 import type talk from './locales/en/talk.json';
 import type tracking from './locales/en/tracking.json';
 import type users from './locales/en/users.json';
+import type video from './locales/en/video.json';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
@@ -43,6 +44,7 @@ declare module 'i18next' {
       settings: typeof settings;
       reports: typeof reports;
       safety: typeof safety;
+      video: typeof video;
     };
   }
 }

@@ -33,6 +33,7 @@ export const NAMESPACES = [
   'settings',
   'reports',
   'safety',
+  'video',
 ] as const;
 export type Namespace = (typeof NAMESPACES)[number];
 

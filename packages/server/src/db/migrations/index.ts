@@ -52,6 +52,7 @@ import { migration as m0039 } from './0039_aliases.ts';
 import { migration as m0040 } from './0040_area_channels.ts';
 import { migration as m0041 } from './0041_lone_workers.ts';
 import { migration as m0042 } from './0042_device_status.ts';
+import { migration as m0043 } from './0043_live_video.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -97,6 +98,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0040_area_channels': m0040,
   '0041_lone_workers': m0041,
   '0042_device_status': m0042,
+  '0043_live_video': m0043,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
