@@ -1,15 +1,25 @@
 /**
  * Ambient listening (issue 60 item 6): refused in the issue's order ('off' 403 with its sentence, the member's app
- * not open 409, a member or a dispatcher of another channel 403); a start reaches the member's sockets only; the
- * signalling passes only between the member's page and the listener's, for a live listening; a stop, the time
- * running out, or a party's page going ends it for both; a second start renews it; every start and stop audited.
+ * not open 409, where only her /talk pages count, a member or a dispatcher of another channel 403); a start reaches
+ * the member's sockets only; the signalling passes only between the member's page and the listener's, for a live
+ * listening; a stop, the time running out, or a party's page going ends it for both; a second start renews it;
+ * every start and stop audited.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
 const OFFER = { sdp: 'v=0 offer' };
+const DEVICE = {
+  battery: null,
+  network: { online: true, effectiveType: '4g' },
+  visible: true,
+  wakeLock: false,
+  position: null,
+  appVersion: '2.0.2',
+  push: false,
+};
 const CANDIDATE = { candidate: 'candidate:1 1 udp 2122260223 192.0.2.1 54400 typ host', sdpMid: '0', sdpMLineIndex: 0 };
 
 describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialect) => {
@@ -22,11 +32,13 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
   let otherDispatcher: Account;
   const clients: TestClient[] = [];
 
-  const open = async (account: Account) => {
-    const client = await connect(url, account.token);
+  const open = async (account: Account, options: { talkPage?: boolean } = {}) => {
+    const client = await connect(url, account.token, options);
     clients.push(client);
     return client;
   };
+  /** The member's app, /talk: what "the member's app is open" counts. */
+  const openTalk = (account: Account) => open(account, { talkPage: true });
   const start = (userId: number, who: Account) => app.call('/user/api/startAmbientListening', { userId }, who.token);
   const stop = (listeningId: string, who: Account) =>
     app.call('/user/api/stopAmbientListening', { listeningId }, who.token);
@@ -68,7 +80,16 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
     expect(closed.body.code).toBe('ambient_app_closed');
     expect((await start(mia.id, olaf)).status).toBe(409);
 
-    await open(mia);
+    // Her console open is not her app open: only /talk has the microphone to hear.
+    const miaConsole = await open(mia);
+    expect((await start(mia.id, dispatcher)).status).toBe(409);
+    // An older /talk, which does not say so in its handshake, counts once it reports its device.
+    expect(await miaConsole.emitAck('device_status', DEVICE)).toEqual({ success: true });
+    expect((await start(mia.id, olaf)).status).toBe(403);
+    miaConsole.close();
+    await eventually(async () => (await start(mia.id, olaf)).status === 409, "mia's page gone");
+
+    await openTalk(mia);
     const member = await start(mia.id, olaf);
     expect(member.status).toBe(403);
     const stranger = await start(mia.id, otherDispatcher);
@@ -83,8 +104,8 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
   it("tells the member's sockets only, relays the signalling between the two parties only, and stops for both", async () => {
     await arrange();
     await allow('announced');
-    const phone = await open(mia);
-    const olafPhone = await open(olaf);
+    const phone = await openTalk(mia);
+    const olafPhone = await openTalk(olaf);
     const desk = await open(dispatcher);
     const adminDesk = await open(admin);
 
@@ -117,7 +138,7 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
     expect(await desk.emitAck('ambient_candidate', { listeningId, candidate: null })).toEqual({ success: true });
     expect(await phone.next('ambient_candidate')).toEqual({ listeningId, candidate: null });
     // Neither the member's other page nor anyone else may use it now.
-    const secondPhone = await open(mia);
+    const secondPhone = await openTalk(mia);
     expect((await secondPhone.emitAck('ambient_candidate', { listeningId, candidate: CANDIDATE })).success).toBe(false);
     expect((await olafPhone.emitAck('ambient_candidate', { listeningId, candidate: CANDIDATE })).success).toBe(false);
     expect((await adminDesk.emitAck('ambient_candidate', { listeningId, candidate: null })).success).toBe(false);
@@ -146,7 +167,7 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
   it('renews a listening started again by the same page, and ends it for both when its time runs out', async () => {
     await arrange(1);
     await allow('discreet');
-    const phone = await open(mia);
+    const phone = await openTalk(mia);
     const desk = await open(admin);
     const first = await start(mia.id, admin);
     expect(first.body.res).toMatchObject({ announced: false, renewed: false });
@@ -170,7 +191,7 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
   it("ends it when a party's page goes", async () => {
     await arrange();
     await allow('announced');
-    const phone = await open(mia);
+    const phone = await openTalk(mia);
     const desk = await open(dispatcher);
     const { listeningId } = (await start(mia.id, dispatcher)).body.res;
     await phone.next('ambient_start');

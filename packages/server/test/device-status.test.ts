@@ -1,12 +1,12 @@
 /**
  * Device status (issue 60 item 4): /talk's `device_status` is validated, kept as the member's latest and pushed to
  * the consoles that watch the member; getDeviceStatus reads it (null before any report); requestDeviceStatus
- * reaches the member's open page, which answers; only an administrator or a dispatcher of one of the member's
- * channels may do either.
+ * reaches the member's open /talk (not its console; an older /talk once it reported), which answers; only an
+ * administrator or a dispatcher of one of the member's channels may do either.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
 const REPORT = {
@@ -29,8 +29,9 @@ describe.each(databases)('device status on %s', (dialect) => {
   let olaf: Account;
   const clients: TestClient[] = [];
 
-  const open = async (account: Account) => {
-    const client = await connect(url, account.token);
+  /** `talkPage`: the member's /talk, which "the member's app is open" counts (a console does not). */
+  const open = async (account: Account, talkPage = false) => {
+    const client = await connect(url, account.token, { talkPage });
     clients.push(client);
     return client;
   };
@@ -61,7 +62,7 @@ describe.each(databases)('device status on %s', (dialect) => {
     const console = await open(dispatcher);
     const adminConsole = await open(admin);
     const outsider = await open(otherDispatcher);
-    const phone = await open(mia);
+    const phone = await open(mia, true);
     const sentAt = Date.now();
     expect(await phone.emitAck('device_status', REPORT)).toEqual({ success: true });
 
@@ -89,7 +90,7 @@ describe.each(databases)('device status on %s', (dialect) => {
   });
 
   it('refuses a bad report with a clear answer, keeps the socket, and stores nothing', async () => {
-    const phone = await open(mia);
+    const phone = await open(mia, true);
     const bad: Array<[unknown, string]> = [
       [{ ...REPORT, battery: { level: 7, charging: false } }, 'battery.level'],
       [{ ...REPORT, network: { online: 'yes' } }, 'network.online'],
@@ -112,7 +113,7 @@ describe.each(databases)('device status on %s', (dialect) => {
 
   it("requestDeviceStatus reaches the member's open page, which answers within 5 s", async () => {
     const console = await open(dispatcher);
-    const phone = await open(mia);
+    const phone = await open(mia, true);
     // What /talk does: answer each request with a fresh report.
     phone.socket.on('device_status_request', () =>
       phone.socket.emit('device_status', { ...REPORT, battery: { level: 0.55, charging: true } }),
@@ -131,8 +132,30 @@ describe.each(databases)('device status on %s', (dialect) => {
     expect(closed.body.res).toEqual({ userId: olaf.id, appOpen: false });
   });
 
+  it("counts only the member's /talk as its app open: not its console, but an older /talk once it reports", async () => {
+    const appOpen = async () =>
+      (await app.call('/user/api/requestDeviceStatus', { userId: mia.id }, dispatcher.token)).body.res.appOpen;
+    // Mia's console (no `app: 'talk'` in its handshake) is connected: her app is not open, and it is not asked.
+    const miaConsole = await open(mia);
+    expect(await appOpen()).toBe(false);
+    await miaConsole.flush();
+    expect(miaConsole.all('device_status_request')).toEqual([]);
+
+    // An older /talk does not say so in its handshake: once it reports its device, it counts.
+    expect(await miaConsole.emitAck('device_status', REPORT)).toEqual({ success: true });
+    expect(await appOpen()).toBe(true);
+    expect((await app.call('/user/api/getDeviceStatus', { userId: mia.id }, admin.token)).body.res.appOpen).toBe(true);
+    miaConsole.close();
+    await eventually(async () => (await appOpen()) === false, 'her page gone');
+    expect((await app.call('/user/api/getDeviceStatus', { userId: mia.id }, admin.token)).body.res.appOpen).toBe(false);
+
+    // A /talk that says so counts at once, before any report.
+    await open(mia, true);
+    expect(await appOpen()).toBe(true);
+  });
+
   it('is for administrators and the dispatchers of the member’s channels only', async () => {
-    const phone = await open(mia);
+    const phone = await open(mia, true);
     for (const path of ['/user/api/requestDeviceStatus', '/user/api/getDeviceStatus']) {
       const otherDesk = await app.call(path, { userId: mia.id }, otherDispatcher.token);
       expect(otherDesk.status, `${path} other dispatcher`).toBe(403);

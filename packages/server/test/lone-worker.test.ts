@@ -291,11 +291,17 @@ describe.each(databases)('lone work across a restart on %s', (dialect) => {
       await eventually(async () => (await stateOf(second, admin, alice.id)) === 'escalated', 'escalated after it');
       await eventually(async () => (await loneWorkerAlerts(second, admin)).length === 1, 'the SOS raised');
       expect(await loneWorkerAlerts(second, admin)).toHaveLength(1);
-      const row = await second.services.db
-        .selectFrom('lone_workers')
-        .selectAll()
-        .where('user_id', '=', alice.id)
-        .executeTakeFirstOrThrow();
+      // The alert is listed as soon as it is raised; the row names it just after.
+      const row = await eventually(
+        () =>
+          second.services.db
+            .selectFrom('lone_workers')
+            .selectAll()
+            .where('user_id', '=', alice.id)
+            .where('alert_id', 'is not', null)
+            .executeTakeFirst(),
+        'the row naming its SOS',
+      );
       expect(row.reminded_at && row.missed_at && row.escalated_at && row.alert_id).toBeTruthy();
     } finally {
       await second.fastify.close();

@@ -1,9 +1,13 @@
 /**
- * The live ambient listenings (issue 60 item 6), in this instance's memory: who listens to whom, from which
- * session, until when, and, once their pages have spoken, the one socket of each party the signalling may pass
- * between. Nothing else may use a listening: a member reaches only the page that listens to it, and that page
- * only the member's page that offered. Kept in memory: a listening lasts minutes and ends with either page, and a
- * restart ends it (its parties' sockets reconnect without it).
+ * The live ambient listenings (issue 60 item 6): who listens to whom, from which session, until when, and, once
+ * their pages have spoken, the one socket of each party the signalling may pass between. Nothing else may use a
+ * listening: a member reaches only the page that listens to it, and that page only the member's page that offered.
+ *
+ * Two stores answer alike: this one, in this instance's memory (no REDIS_URL), and redis-listenings.ts, shared by
+ * every instance of a deployment, since the member's page, the listener's page and the instance that started the
+ * listening may each be another. Either way a listening ends once (a stop, its time running out, a party's page
+ * going), and only the instance that ended it tells its `onEnd` listeners. A listening lasts minutes and ends
+ * with either page: a restart of a lone instance ends it (its parties' sockets reconnect without it).
  */
 import { randomUUID } from 'node:crypto';
 import type { AmbientEnd } from '@talkgroup/protocol';
@@ -25,8 +29,10 @@ export interface Listening {
   memberSocketId?: string;
   /** The listener's page that answered (the first of its session to answer). */
   listenerSocketId?: string;
-  timer: NodeJS.Timeout;
 }
+
+/** What a start is given: the rest (id, times, sockets) is the store's. */
+export type ListeningInput = Omit<Listening, 'id' | 'startedAt' | 'expiresAt' | 'memberSocketId' | 'listenerSocketId'>;
 
 /** Who a socket is, as far as a listening asks. */
 export interface Party {
@@ -40,108 +46,127 @@ export type RelayTarget = { socketId: string } | { listenerSession: { userId: nu
 
 export type SignalKind = 'offer' | 'answer' | 'candidate';
 
-type EndListener = (listening: Listening, reason: EndReason, byUserId: number | undefined) => void;
+/** Told of an end; what it returns (an audit's write) is awaited before the end's caller goes on. */
+export type EndListener = (
+  listening: Listening,
+  reason: EndReason,
+  byUserId: number | undefined,
+) => void | Promise<void>;
 
-export function ambientListenings(options: { maxSeconds: number }) {
-  const live = new Map<string, Listening>();
-  const endListeners = new Set<EndListener>();
-  const maxMs = () => options.maxSeconds * 1000;
+export interface AmbientListenings {
+  readonly maxSeconds: number;
+  /** A new listening, or the same listener's live listening of this member renewed (its time starts again). */
+  start(input: ListeningInput): Promise<{ listening: Listening; renewed: boolean }>;
+  get(id: string): Promise<Listening | undefined>;
+  /** Ends it if it is live; the listening ended, or undefined when it was over already (or another ended it). */
+  end(id: string, reason: EndReason, byUserId?: number): Promise<Listening | undefined>;
+  /** Called once for every listening this instance ends, whatever ended it; `end` waits for them. */
+  onEnd(listener: EndListener): () => void;
+  /**
+   * Where `party`'s signal of this kind may go, binding the party's socket on its first signal; undefined when
+   * the listening is not live or the party is not the one that may send it (a stranger, the other party's
+   * other page, an answer from the member).
+   */
+  relay(id: string, party: Party, kind: SignalKind): Promise<RelayTarget | undefined>;
+  /** A socket went: the listenings it was a party of end. */
+  socketClosed(socketId: string): Promise<void>;
+  /** Stops this instance's timers (shutdown). In memory the listenings go too, untold: their sockets close. */
+  close(): void;
+}
 
-  function end(id: string, reason: EndReason, byUserId?: number): Listening | undefined {
-    const listening = live.get(id);
-    if (!listening) return undefined;
-    clearTimeout(listening.timer);
-    live.delete(id);
-    for (const listener of endListeners) listener(listening, reason, byUserId);
-    return listening;
-  }
-
-  function arm(listening: Listening): void {
-    clearTimeout(listening.timer);
-    listening.expiresAt = Date.now() + maxMs();
-    listening.timer = setTimeout(() => end(listening.id, 'expired'), maxMs());
-    listening.timer.unref?.();
-  }
-
-  const isMember = (l: Listening, party: Party) => party.userId === l.userId;
-  const isListener = (l: Listening, party: Party) =>
-    party.userId === l.listenerId && party.sessionId === l.listenerSessionId;
-
+/** The `onEnd` listeners of a store. */
+export function endListeners() {
+  const listeners = new Set<EndListener>();
   return {
-    get maxSeconds() {
-      return options.maxSeconds;
+    add(listener: EndListener): () => void {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
     },
-
-    /** A new listening, or the same listener's listening of this member renewed (its time starts again). */
-    start(input: Omit<Listening, 'id' | 'startedAt' | 'expiresAt' | 'timer'>): {
-      listening: Listening;
-      renewed: boolean;
-    } {
-      for (const listening of live.values())
-        if (listening.userId === input.userId && listening.listenerSessionId === input.listenerSessionId) {
-          arm(listening);
-          return { listening, renewed: true };
-        }
-      const listening: Listening = {
-        ...input,
-        id: randomUUID(),
-        startedAt: Date.now(),
-        expiresAt: 0,
-        timer: setTimeout(() => {}, 0),
-      };
-      live.set(listening.id, listening);
-      arm(listening);
-      return { listening, renewed: false };
-    },
-
-    get(id: string): Listening | undefined {
-      return live.get(id);
-    },
-
-    end,
-
-    /** Called once for every listening that ends, whatever ended it. */
-    onEnd(listener: EndListener): () => void {
-      endListeners.add(listener);
-      return () => endListeners.delete(listener);
-    },
-
-    /**
-     * Where `party`'s signal of this kind may go, binding the party's socket on its first signal; undefined when
-     * the listening is not live or the party is not the one that may send it (a stranger, the other party's
-     * other page, an answer from the member).
-     */
-    relay(id: string, party: Party, kind: SignalKind): RelayTarget | undefined {
-      const l = live.get(id);
-      if (!l) return undefined;
-      if (isMember(l, party) && kind !== 'answer') {
-        if (kind === 'offer' && l.memberSocketId === undefined) l.memberSocketId = party.id;
-        if (l.memberSocketId !== party.id) return undefined;
-        return l.listenerSocketId
-          ? { socketId: l.listenerSocketId }
-          : { listenerSession: { userId: l.listenerId, sessionId: l.listenerSessionId } };
-      }
-      if (isListener(l, party) && kind !== 'offer' && l.memberSocketId !== undefined) {
-        if (kind === 'answer' && l.listenerSocketId === undefined) l.listenerSocketId = party.id;
-        if (l.listenerSocketId !== party.id) return undefined;
-        return { socketId: l.memberSocketId };
-      }
-      return undefined;
-    },
-
-    /** A socket went: the listenings it was a party of end. */
-    socketClosed(socketId: string): void {
-      for (const listening of [...live.values()])
-        if (listening.memberSocketId === socketId || listening.listenerSocketId === socketId)
-          end(listening.id, 'closed');
-    },
-
-    /** Ends every listening (shutdown), without telling: the sockets close too. */
-    close(): void {
-      for (const listening of live.values()) clearTimeout(listening.timer);
-      live.clear();
+    async tell(listening: Listening, reason: EndReason, byUserId?: number): Promise<void> {
+      await Promise.all([...listeners].map((listener) => listener(listening, reason, byUserId)));
     },
   };
 }
 
-export type AmbientListenings = ReturnType<typeof ambientListenings>;
+/** The one decision of a relay, on a live listening; `bind` records a party's socket on its first signal. */
+export function relayDecision(
+  l: Listening,
+  party: Party,
+  kind: SignalKind,
+  bind: (field: 'memberSocketId' | 'listenerSocketId') => void,
+): RelayTarget | undefined {
+  if (party.userId === l.userId && kind !== 'answer') {
+    if (kind === 'offer' && l.memberSocketId === undefined) bind('memberSocketId');
+    if (l.memberSocketId !== party.id) return undefined;
+    return l.listenerSocketId
+      ? { socketId: l.listenerSocketId }
+      : { listenerSession: { userId: l.listenerId, sessionId: l.listenerSessionId } };
+  }
+  const isListener = party.userId === l.listenerId && party.sessionId === l.listenerSessionId;
+  if (isListener && kind !== 'offer' && l.memberSocketId !== undefined) {
+    if (kind === 'answer' && l.listenerSocketId === undefined) bind('listenerSocketId');
+    if (l.listenerSocketId !== party.id) return undefined;
+    return { socketId: l.memberSocketId };
+  }
+  return undefined;
+}
+
+/** The listenings in this instance's memory (no REDIS_URL): one instance sees every page. */
+export function memoryAmbientListenings(options: { maxSeconds: number }): AmbientListenings {
+  const live = new Map<string, { listening: Listening; timer: NodeJS.Timeout }>();
+  const ended = endListeners();
+  const maxMs = options.maxSeconds * 1000;
+
+  async function end(id: string, reason: EndReason, byUserId?: number): Promise<Listening | undefined> {
+    const held = live.get(id);
+    if (!held) return undefined;
+    clearTimeout(held.timer);
+    live.delete(id);
+    await ended.tell(held.listening, reason, byUserId);
+    return held.listening;
+  }
+
+  function arm(listening: Listening): NodeJS.Timeout {
+    listening.expiresAt = Date.now() + maxMs;
+    const timer = setTimeout(() => void end(listening.id, 'expired'), maxMs);
+    timer.unref?.();
+    return timer;
+  }
+
+  return {
+    maxSeconds: options.maxSeconds,
+    async start(input) {
+      for (const held of live.values())
+        if (held.listening.userId === input.userId && held.listening.listenerSessionId === input.listenerSessionId) {
+          clearTimeout(held.timer);
+          held.timer = arm(held.listening);
+          return { listening: { ...held.listening }, renewed: true };
+        }
+      const listening: Listening = { ...input, id: randomUUID(), startedAt: Date.now(), expiresAt: 0 };
+      live.set(listening.id, { listening, timer: arm(listening) });
+      return { listening: { ...listening }, renewed: false };
+    },
+    async get(id) {
+      const held = live.get(id);
+      return held && { ...held.listening };
+    },
+    end,
+    onEnd: ended.add,
+    async relay(id, party, kind) {
+      const held = live.get(id);
+      if (!held) return undefined;
+      return relayDecision(held.listening, party, kind, (field) => {
+        held.listening[field] = party.id;
+      });
+    },
+    async socketClosed(socketId) {
+      for (const { listening } of [...live.values()])
+        if (listening.memberSocketId === socketId || listening.listenerSocketId === socketId)
+          await end(listening.id, 'closed');
+    },
+    close() {
+      for (const { timer } of live.values()) clearTimeout(timer);
+      live.clear();
+    },
+  };
+}

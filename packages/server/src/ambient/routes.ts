@@ -8,6 +8,7 @@ import { may, StartAmbientListening, StopAmbientListening } from '@talkgroup/pro
 import type { FastifyInstance } from 'fastify';
 import type { AuditStore } from '../audit/store.ts';
 import type { SessionStore } from '../auth/sessions.ts';
+import { talkPagesOf } from '../devices/talk-pages.ts';
 import { type DeviceWatcherServices, deviceWatchers } from '../devices/watchers.ts';
 import { conflict, forbidden, invalidInput, notFound } from '../http/errors.ts';
 import { defineRoutes } from '../http/route.ts';
@@ -18,7 +19,6 @@ import type { AmbientListenings, Listening } from './listenings.ts';
 export interface AmbientServices extends DeviceWatcherServices {
   sessions: SessionStore;
   audit: AuditStore;
-  ambient: AmbientListenings;
   settings: { safety(): Promise<{ ambientListening: 'off' | 'announced' | 'discreet' }> };
   users: { row(id: number): Promise<{ display_name: string } | undefined> };
   faults: { fault(kind: string, error: unknown, context?: Record<string, unknown>): void };
@@ -30,9 +30,13 @@ export async function listenerSockets(io: Io, listening: Pick<Listening, 'listen
   return sockets.filter((socket) => socket.data.sessionId === listening.listenerSessionId);
 }
 
-export function ambientRoutes(app: FastifyInstance, services: AmbientServices, realtime: { io: Io }): void {
-  const { ambient, audit } = services;
-  const { io } = realtime;
+export function ambientRoutes(
+  app: FastifyInstance,
+  services: AmbientServices,
+  realtime: { io: Io; ambient: AmbientListenings },
+): void {
+  const { audit } = services;
+  const { io, ambient } = realtime;
   const route = defineRoutes(app, services.sessions);
   const watchers = deviceWatchers(services);
 
@@ -50,7 +54,8 @@ export function ambientRoutes(app: FastifyInstance, services: AmbientServices, r
       })
       .catch((error) => services.faults.fault('worker', error, { worker: 'ambient listening audit' }));
 
-  // Whatever ended it: both parties are told, and the log says who listened to whom and for how long.
+  // Whatever ended it: both parties are told, and the log says who listened to whom and for how long. With Redis
+  // only the instance that ended it hears of it here: told once, audited once.
   ambient.onEnd((listening, reason, byUserId) => {
     const end = { listeningId: listening.id, reason };
     io.to(userRoom(listening.userId)).emit('ambient_end', end);
@@ -59,25 +64,25 @@ export function ambientRoutes(app: FastifyInstance, services: AmbientServices, r
         for (const socket of sockets) socket.emit('ambient_end', end);
       })
       .catch((error) => services.faults.fault('worker', error, { worker: 'ambient listening end' }));
-    void write(listening, 'ambient.stop', byUserId ?? listening.listenerId, {
+    // Awaited by the end: a stop answers once its audit row is there.
+    return write(listening, 'ambient.stop', byUserId ?? listening.listenerId, {
       listeningId: listening.id,
       listener: listening.listenerName,
       reason,
       seconds: Math.round((Date.now() - listening.startedAt) / 1000),
     });
   });
-  app.addHook('onClose', async () => ambient.close());
 
   route(StartAmbientListening, async ({ body, auth }) => {
     const mode = (await services.settings.safety()).ambientListening;
     if (mode === 'off') throw forbidden('ambient_off');
-    const pages = await io.in(userRoom(body.userId)).fetchSockets();
-    if (pages.length === 0) throw conflict('ambient_app_closed');
+    // Its /talk, not any page of the account (a console open as that user is no microphone to hear).
+    if ((await talkPagesOf(io, body.userId)) === 0) throw conflict('ambient_app_closed');
     await watchers.require(auth, body.userId);
     if (body.userId === auth.userId) throw invalidInput('userId: one does not listen to oneself');
     const [member, listener] = await Promise.all([services.users.row(body.userId), services.users.row(auth.userId)]);
     if (!member || !listener) throw notFound('user_not_found');
-    const { listening, renewed } = ambient.start({
+    const { listening, renewed } = await ambient.start({
       userId: body.userId,
       memberName: member.display_name,
       listenerId: auth.userId,
@@ -110,15 +115,17 @@ export function ambientRoutes(app: FastifyInstance, services: AmbientServices, r
   });
 
   route(StopAmbientListening, async ({ body, auth }) => {
-    const listening = ambient.get(body.listeningId);
+    const listening = await ambient.get(body.listeningId);
     // Someone else's listening is as unknown to a caller as one that is over.
     const mayStop =
       listening &&
       ((listening.listenerId === auth.userId && listening.listenerSessionId === auth.sessionId) ||
         may(auth, null, 'channel.devices'));
     if (!listening || !mayStop) throw notFound('ambient_not_found');
-    ambient.end(listening.id, 'stopped', auth.userId);
-    const seconds = Math.round((Date.now() - listening.startedAt) / 1000);
-    return { success: true, res: { listeningId: listening.id, userId: listening.userId, seconds } };
+    // Over meanwhile (its time, a page gone, another stop on another instance): as unknown as any other.
+    const ended = await ambient.end(listening.id, 'stopped', auth.userId);
+    if (!ended) throw notFound('ambient_not_found');
+    const seconds = Math.round((Date.now() - ended.startedAt) / 1000);
+    return { success: true, res: { listeningId: ended.id, userId: ended.userId, seconds } };
   });
 }

@@ -16,6 +16,7 @@ import type { Io } from '../realtime/io.ts';
 import { userRoom } from '../realtime/room-names.ts';
 import { disableDeviceSockets } from '../realtime/sessions.ts';
 import type { DeviceStatusStore } from './store.ts';
+import { talkPagesOf } from './talk-pages.ts';
 import { type DeviceWatcherServices, deviceWatchers } from './watchers.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
@@ -36,8 +37,8 @@ export function deviceRoutes(app: FastifyInstance, services: DeviceServices, rea
   const { io } = realtime;
   const route = defineRoutes(app, sessions);
   const watchers = deviceWatchers(services);
-  /** The member's pages connected now, on any instance. */
-  const openPages = async (userId: number) => (await io.in(userRoom(userId)).fetchSockets()).length;
+  /** The member's /talk pages connected now, on any instance. */
+  const openPages = (userId: number) => talkPagesOf(io, userId);
 
   route(RequestDeviceStatus, async ({ body, auth }) => {
     await watchers.require(auth, body.userId);

@@ -4,10 +4,11 @@
  * not on the console) and expires after DISPATCH_EXPIRE_MINUTES; a transfer nobody answered within
  * DISPATCH_TRANSFER_SECONDS comes back to its holder; a request whose member has been offline
  * DISPATCH_ABANDON_SECONDS, or who may no longer read its channel, is abandoned. Every change is a conditional
- * write: of two instances sweeping at once, one makes it and pushes it.
+ * write: of two instances sweeping at once, one makes it and pushes it (ops/periodic-sweep.ts).
  */
 import type { ChannelAccess } from '../channels/access.ts';
 import type { Config } from '../config.ts';
+import { periodicSweep } from '../ops/periodic-sweep.ts';
 import type { UserStore } from '../users/store.ts';
 import type { DispatchQueue } from './queue.ts';
 import type { DispatchQueueStore } from './queue-store.ts';
@@ -27,10 +28,6 @@ export function dispatchQueueSweep(deps: {
 }) {
   const { store, queue, limits } = deps;
   const now = deps.now ?? Date.now;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  /** A database outage fails every pass: said once, not every 2 s, until a pass succeeds again. */
-  let failing = false;
 
   async function remindAndExpire(at: number): Promise<void> {
     const due = await store.due(at);
@@ -85,38 +82,8 @@ export function dispatchQueueSweep(deps: {
     await abandonGone(at);
   }
 
-  /** One pass now (tests, and a membership change); never two at once on this instance. */
-  async function sweepNow(): Promise<void> {
-    if (running) await running;
-    running = sweep()
-      .then(() => {
-        failing = false;
-      })
-      .catch((error) => {
-        if (!failing) deps.onError(error, 'sweeping the dispatch queue');
-        failing = true;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    await running;
-  }
-
-  return {
-    sweepNow,
-    start(): void {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (!running) void sweepNow();
-      }, SWEEP_MS);
-      timer.unref();
-    },
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      if (running) await running;
-    },
-  };
+  // One pass now on sweepNow (tests, and a membership change); none at start: each due step keeps its time.
+  return periodicSweep({ everyMs: SWEEP_MS, what: 'sweeping the dispatch queue', pass: sweep, onError: deps.onError });
 }
 
 export type DispatchQueueSweep = ReturnType<typeof dispatchQueueSweep>;

@@ -14,6 +14,8 @@ export const deviceStatus: Concern = (socket, scope) => {
   const { userId, sessionId } = socket.data;
   scope.on('device_status', async (payload) => {
     const report = parse(DeviceStatusReport, payload, 'device_status');
+    // Only /talk reports its device: a client too old to say so in its handshake is known by this.
+    socket.data.talkPage = true;
     const stored = await services.deviceStatuses.save(userId, sessionId, report);
     const channels = await services.memberships.channelsOfMember(userId);
     const { sessionId: _session, ...status } = stored;

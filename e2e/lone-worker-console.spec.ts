@@ -1,0 +1,86 @@
+/**
+ * Lone work on the dispatch console (issue 60): the desk's "Lone work" table lists who works alone in its
+ * channels, each with its state, next check and last check-in; a lone worker who starts while the console is
+ * open and escalates (no answer, then an SOS) shows up with "Alert raised" from what the server pushes. Its own
+ * server, with LONE_WORKER_MIN_SECONDS lowered to 1 s.
+ */
+import { expect as baseExpect, createAdmin, seedFor, startServer, type TalkgroupServer, test } from './fixtures.ts';
+import { openAs } from './room-support.ts';
+
+const expect = baseExpect.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 150_000 });
+
+let server: TalkgroupServer;
+test.beforeAll(async () => {
+  server = await startServer({ LONE_WORKER_MIN_SECONDS: '1' });
+});
+test.afterAll(async () => {
+  await server?.stop();
+});
+
+/** A time as the console shows it (HH:mm, the browser's time zone: playwright.config's Europe/Paris). */
+const shown = (iso: string) =>
+  new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', timeZone: 'Europe/Paris' }).format(
+    new Date(iso),
+  );
+
+test('the console lists who works alone with its state, and one who escalates meanwhile', async ({ browser }) => {
+  const admin = await createAdmin(server);
+  const seed = seedFor(server, admin);
+  const channel = await seed.channel();
+  const dana = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
+  const max = await seed.member({ firstName: 'Max', lastName: 'Alone' });
+  const lea = await seed.member({ firstName: 'Lea', lastName: 'Late' });
+  const kim = await seed.member({ firstName: 'Kim', lastName: 'Silent' });
+  await seed.addToChannel(channel.id, [dana.id, max.id, lea.id, kim.id]);
+  // Each step waits an hour: Max stays answered, Lea stays asked.
+  const settings = (graceSeconds: number) =>
+    server.call('/user/api/setSafetySettings', { loneWorker: { intervalSeconds: 3600, graceSeconds } }, admin.token);
+  expect((await settings(3600)).status).toBe(200);
+  const start = async (who: { token: string }, intervalSeconds: number) =>
+    expect((await server.call('/user/api/startLoneWorker', { intervalSeconds }, who.token)).status).toBe(200);
+  await start(max, 3600);
+  await start(lea, 1);
+  const workers = async () =>
+    (await server.call('/user/api/getLoneWorkers', {}, dana.token)).body.res as Array<{
+      userId: number;
+      state: string;
+      nextCheckAt: string;
+      lastCheckIn: string;
+    }>;
+  await expect.poll(async () => (await workers()).find((w) => w.userId === lea.id)?.state).toBe('due');
+
+  const desk = await openAs(browser, server.baseURL, dana);
+  try {
+    await desk.page.goto('/dispatch');
+    const panel = desk.page.getByRole('region', { name: 'Lone work', exact: true });
+    await expect(panel.getByRole('heading', { level: 2, name: 'Lone work', exact: true })).toBeVisible();
+    const table = panel.getByRole('table', { name: 'Lone work', exact: true });
+    for (const column of ['Member', 'State', 'Next check', 'Last check-in'])
+      await expect(table.getByRole('columnheader', { name: column })).toBeVisible();
+
+    const listed = await workers();
+    const maxRow = table.getByRole('row', { name: /Max Alone/ });
+    const leaRow = table.getByRole('row', { name: /Lea Late/ });
+    await expect(maxRow.getByRole('cell').nth(0)).toHaveText('OK');
+    await expect(leaRow.getByRole('cell').nth(0)).toHaveText('Check due');
+    const maxWorker = listed.find((w) => w.userId === max.id);
+    if (!maxWorker) throw new Error('Max is not listed by the server');
+    await expect(maxRow.getByRole('cell').nth(1)).toHaveText(shown(maxWorker.nextCheckAt));
+    await expect(maxRow.getByRole('cell').nth(2)).toHaveText(shown(maxWorker.lastCheckIn));
+    await expect(table.getByRole('row', { name: /Kim Silent/ })).toHaveCount(0);
+
+    // Kim starts while the console is open, with a second at each step: no answer, then an SOS.
+    expect((await settings(1)).status).toBe(200);
+    await start(kim, 1);
+    await expect(
+      table
+        .getByRole('row', { name: /Kim Silent/ })
+        .getByRole('cell')
+        .nth(0),
+    ).toHaveText('Alert raised');
+    await expect(maxRow.getByRole('cell').nth(0)).toHaveText('OK');
+  } finally {
+    await desk.close();
+  }
+});
