@@ -88,7 +88,7 @@ test('the dispatch console keeps its shape at three sizes with five in a channel
       }
     }
   } finally {
-    hangUp(scene);
+    await hangUp(scene);
   }
 });
 

@@ -15,6 +15,8 @@ export interface ConsoleScene {
   channels: Array<{ id: number; name: string; rtcSession: string }>;
   quai: { id: number; name: string; rtcSession: string };
   phones: Phone[];
+  /** Closes Alex's SOS: the worker's server is shared, and an SOS left open alerts every later test's pages. */
+  closeSos: () => Promise<void>;
 }
 
 const PEOPLE = [
@@ -69,13 +71,25 @@ export async function consoleScene(
     phone.emit('join_room', { room: quai.rtcSession, name: `${member.firstName} ${member.lastName}` });
   }
   const alex = people[2];
+  let closeSos = async () => {};
   if (alex) {
     const sos = await server.call('/user/api/sendEmergencyAlert', { channelId: quai.id }, alex.token);
     if (sos.status !== 200) throw new Error(`sendEmergencyAlert: ${sos.status} ${JSON.stringify(sos.body)}`);
+    const alertId = sos.body.res.id;
+    closeSos = async () => {
+      const closed = await server.call('/user/api/closeEmergencyAlert', { alertId, outcome: 'false' }, admin.token);
+      if (closed.status !== 200)
+        throw new Error(`closeEmergencyAlert: ${closed.status} ${JSON.stringify(closed.body)}`);
+    };
   }
-  return { dana, people, channels, quai, phones };
+  return { dana, people, channels, quai, phones, closeSos };
 }
 
-export function hangUp(scene: ConsoleScene | undefined): void {
+/**
+ * The phones hang up and the SOS is closed: the worker's server is shared, and an SOS left open put its alert
+ * over the pages of a later test of the same worker (users-bulk waited behind it until its time ran out).
+ */
+export async function hangUp(scene: ConsoleScene | undefined): Promise<void> {
   for (const phone of scene?.phones ?? []) phone.disconnect();
+  await scene?.closeSos();
 }

@@ -77,7 +77,7 @@ try {
   }
   console.log(`screenshots in ${outDir}`);
 } finally {
-  hangUp(scene);
+  await hangUp(scene);
   await browser.close();
   await server.stop();
 }

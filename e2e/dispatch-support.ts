@@ -103,8 +103,13 @@ export function decibelsApart(level: number, reference: number): number {
   return Math.abs(20 * Math.log10(Math.max(1e-6, level) / Math.max(1e-6, reference)));
 }
 
-/** Holds a button down with the mouse until `up` is called. */
+/**
+ * Holds a button down with the mouse until `up` is called. Once the button is enabled: a talk button is
+ * disabled until its page has joined and has its microphone, and a press on it then would do nothing (beside a
+ * loaded CI, a page opened just before was pressed that early, and its transmission never came).
+ */
 export async function hold(page: Page, button: ReturnType<Page['getByRole']>): Promise<() => Promise<void>> {
+  await expect(button).toBeEnabled({ timeout: 60_000 });
   await button.hover();
   await page.mouse.down();
   return () => page.mouse.up();

@@ -50,9 +50,14 @@ async function memberWithDetection(browser: import('@playwright/test').Browser, 
   const phone = await openAs(browser, server.baseURL, member, { viewport: PHONE });
   await phone.page.goto('/talk');
   const detection = phone.page.getByRole('switch', { name: 'Man-down detection' });
+  // The channels' sections above it draw once the channel is loaded: a tap before that could land on what moved
+  // under it (a loaded machine drew them after the switch, and the click turned nothing on).
+  await expect(phone.page.getByRole('switch', { name: /^Scan / })).toBeVisible();
   await expect(detection).toBeEnabled();
-  await detection.click();
-  await expect(detection).toBeChecked();
+  await expect(async () => {
+    if (!(await detection.isChecked())) await detection.click();
+    await expect(detection).toBeChecked({ timeout: 5_000 });
+  }).toPass({ timeout: 60_000 });
   // The organisation's figures are read: the page says so.
   await expect(phone.page.getByRole('status').filter({ hasText: '1 s without moving' })).toBeVisible();
   await expect(phone.page.getByText('only while /talk is open and the screen is on')).toBeVisible();
