@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { StoredRoleSchema } from './roles.ts';
-import { PREEMPTION_MODES, VOICE_MODES } from './rules.ts';
+import { PREEMPTION_MODES, VIDEO_AUDIENCES, VOICE_MODES } from './rules.ts';
 
 export const ACTIVITY_TYPES = [
   'login',
@@ -209,6 +209,8 @@ export const ChannelSchema = z.object({
   floorQueue: z.boolean(),
   /** Issue 59: a higher talk priority `interrupt`s the talker, or goes first in the `queue`. */
   preemption: z.enum(PREEMPTION_MODES),
+  /** Issue 61: who watches its live video: `dispatch` (its dispatchers and the administrators) or every member. */
+  videoAudience: z.enum(VIDEO_AUDIENCES),
   /** Issue 59: the geofence an area channel follows (who enters it with map access joins); null: none. */
   areaGeofenceId: z.number().nullable(),
   /**
@@ -259,20 +261,11 @@ export const VoiceMessageSchema = z.object({
 });
 export type VoiceMessage = z.output<typeof VoiceMessageSchema>;
 
-/** The user that sign-in returns and the browser keeps. */
-export const SignedInUserSchema = z.object({
-  id: z.number(),
-  identifier: z.string(),
-  email: z.string(),
-  firstName: z.string(),
-  lastName: z.string(),
-  display_name: z.string(),
-  pseudo: z.string(),
-  role: StoredRoleSchema,
-  mapRight: z.boolean(),
-  authToken: z.string(),
-});
-export type SignedInUser = z.output<typeof SignedInUserSchema>;
+/**
+ * The user that sign-in returns (in a module of its own: the sign-in page's first load takes it without the
+ * other entities' schemas).
+ */
+export { type SignedInUser, SignedInUserSchema } from './signed-in-user.ts';
 
 /** Legacy (spec section 3): a registered radio or phone. */
 export const DeviceSchema = z.object({

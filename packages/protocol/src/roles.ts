@@ -42,6 +42,9 @@ export const CAPABILITIES = {
   'channel.gateways': "hang up a SIP gateway's call (a radio or desk phone) in a channel",
   'channel.devices':
     "see the device status of a channel's members (battery, network, app open) and ask their phones for a fresh one",
+  'channel.videoShare': "share one's camera live in a channel (live video, issue 61)",
+  'channel.videoWatch':
+    "watch a channel's live video and its recordings whatever its audience, and ask its members for their video",
 } as const;
 export type Capability = keyof typeof CAPABILITIES;
 export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as Capability[];
@@ -67,6 +70,7 @@ const MEMBER_CHANNEL_RIGHTS = {
   'channel.talk': 'canTalk',
   'channel.chat': true,
   'channel.map': 'mapRight',
+  'channel.videoShare': 'canTalk',
 } as const satisfies RoleRules['inOwnChannels'];
 
 export const ROLE_RULES = {
@@ -95,6 +99,7 @@ export const ROLE_RULES = {
       'channel.reports': true,
       'channel.gateways': true,
       'channel.devices': true,
+      'channel.videoWatch': true,
     },
     floorPriority: 6,
   },

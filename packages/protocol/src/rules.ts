@@ -20,6 +20,11 @@ export const IMAGE_MAX_LABEL = '1 MB';
 export const VOICE_MAX_BYTES_DEFAULT = 2 * 1024 * 1024;
 export const VOICE_MAX_DURATION_MS = 15 * 60 * 1000;
 export const VOICE_RETENTION_DAYS_DEFAULT = 30;
+/** Live video (issue 61): recordings kept unless VIDEO_RETENTION_DAYS / VIDEO_MAX_BYTES say otherwise. */
+export const VIDEO_RETENTION_DAYS_DEFAULT = 30;
+export const VIDEO_MAX_BYTES_DEFAULT = 200 * 1024 * 1024;
+/** Peer to peer (no media server), a phone sends its video to each viewer: 4 at most (issue 61). */
+export const VIDEO_MESH_MAX_VIEWERS = 4;
 export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/bmp', 'image/gif', 'image/webp'] as const;
 export type ImageMimeType = (typeof IMAGE_MIME_TYPES)[number];
 
@@ -130,6 +135,12 @@ export type VoiceMode = (typeof VOICE_MODES)[number];
  */
 export const PREEMPTION_MODES = ['interrupt', 'queue'] as const;
 export type PreemptionMode = (typeof PREEMPTION_MODES)[number];
+/**
+ * Who watches a channel's live video (issue 61): `dispatch`, its dispatchers and the administrators (the default),
+ * or `channel`, every member of the channel as well.
+ */
+export const VIDEO_AUDIENCES = ['dispatch', 'channel'] as const;
+export type VideoAudience = (typeof VIDEO_AUDIENCES)[number];
 
 export const USER_IMPORT_COLUMNS = [...USER_IMPORT_FIELDS, 'canal'] as const;
 /**

@@ -54,6 +54,9 @@ import { type SipServer, startSip } from './sip/gateway-calls.ts';
 import { statusRoutes } from './statuses/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { secondFactorRoutes } from './users/second-factor-routes.ts';
+import type { LiveVideos } from './video/live.ts';
+import { videoRecordingRoutes } from './video/recording-routes.ts';
+import { videoRoutes } from './video/routes.ts';
 import { missedRoutes } from './voice/missed-routes.ts';
 import { voiceRoutes } from './voice/routes.ts';
 import { scanRoutes } from './voice/scan-routes.ts';
@@ -68,6 +71,8 @@ export interface App {
   push: Push;
   /** The Socket.IO server (the tests read its connections). */
   io: Io;
+  /** Live video's streams (issue 61; the tests sweep those of an instance gone). */
+  videos: LiveVideos;
   /** The SIP gateways' server (issue 51), when SIP_PORT is set: its port (SIP_PORT=0 picks one) and its calls. */
   sip: SipServer | undefined;
   close(): Promise<void>;
@@ -206,6 +211,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   // Issue 60: a member's device status, asked of its open pages, and a device disabled: they reach sockets.
   deviceRoutes(fastify, services, realtime);
   ambientRoutes(fastify, services, realtime);
+  // Issue 61: live video (its streams are real time's) and its recordings.
+  videoRoutes(fastify, services, { io: realtime.io, videos: realtime.videos, videoRequests: realtime.videos.requests });
+  videoRecordingRoutes(fastify, { ...services, live: realtime.videos });
   // SIP gateways (issue 51): radios and desk phones dial the channels, when SIP_PORT is set. Its calls end
   // (a BYE each) before real time closes.
   const sip = config.sip
@@ -257,6 +265,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     push,
     media: realtime.media,
     io: realtime.io,
+    videos: realtime.videos,
     sip,
     async close() {
       await fastify.close();

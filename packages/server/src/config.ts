@@ -4,10 +4,6 @@
  */
 import path from 'node:path';
 import {
-  DISPATCH_ABANDON_MS,
-  DISPATCH_EXPIRE_MINUTES_DEFAULT,
-  DISPATCH_REMIND_SECONDS_DEFAULT,
-  DISPATCH_TRANSFER_MS,
   IMPORT_JOB_ABOVE_DEFAULT,
   POSITION_RETENTION_DAYS_DEFAULT,
   PRIVATE_CALL_RING_MS,
@@ -31,8 +27,10 @@ import {
   parseUrls,
   readPem,
 } from './config-values.ts';
+import { type DispatchTimings, parseDispatchTimings } from './dispatch/timings.ts';
 import { parseFloorQueue, type QueueTimings } from './floor/queue-timings.ts';
 import { parseSip, type SipConfig } from './sip/config.ts';
+import { parseVideoConfig, type VideoConfig } from './video/config.ts';
 
 export { ConfigError, type OidcConfig };
 
@@ -79,12 +77,8 @@ export interface Config {
   floorQueue: QueueTimings;
   /** How long a private call rings before it is missed (PRIVATE_CALL_RING_SECONDS, 30 by default). */
   privateCallRingMs: number;
-  /**
-   * The dispatch queue (issue 49): a waiting request is recalled after DISPATCH_REMIND_SECONDS (60), expires after
-   * DISPATCH_EXPIRE_MINUTES (30, 1 at least), a transfer comes back unanswered after DISPATCH_TRANSFER_SECONDS (30),
-   * a request whose member is offline that long is abandoned after DISPATCH_ABANDON_SECONDS (120).
-   */
-  dispatch: { remindMs: number; expireMs: number; transferMs: number; abandonMs: number };
+  /** The dispatch queue's timings (issue 49; dispatch/timings.ts). */
+  dispatch: DispatchTimings;
   /**
    * PRIVATE_CALLS_AUDITABLE=true (off by default, issue 35): one who exports voice may export a private call's,
    * giving why, and the audit log keeps it. Off, a private call is its two parties' only.
@@ -105,6 +99,8 @@ export interface Config {
   voiceRetentionMs: number;
   /** Voice history: the largest recording accepted (VOICE_MAX_BYTES, default 2 MB). */
   voiceMaxBytes: number;
+  /** Live video's recordings (issue 61): VIDEO_RETENTION_DAYS (30), VIDEO_MAX_BYTES (200 MB); video/config.ts. */
+  video: VideoConfig;
   /** Origins that may frame the user call view (FRAME_ANCESTORS); every other page may not be framed. */
   frameAncestors: string[];
   /** Fastify's trustProxy (TRUST_PROXY): false, true, a hop count, or addresses/CIDRs of the reverse proxies. */
@@ -339,7 +335,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     floorQueue: parseFloorQueue(env),
     privateCallRingMs:
       parseSeconds('PRIVATE_CALL_RING_SECONDS', env.PRIVATE_CALL_RING_SECONDS, PRIVATE_CALL_RING_MS / 1000) * 1000,
-    dispatch: parseDispatch(env),
+    dispatch: parseDispatchTimings(env),
     privateCallsAuditable: parseFlag('PRIVATE_CALLS_AUDITABLE', env.PRIVATE_CALLS_AUDITABLE),
     positionStaleMs: parseSeconds('POSITION_STALE_SECONDS', env.POSITION_STALE_SECONDS, 300) * 1000,
     positionRetentionMs:
@@ -351,6 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     voiceRetentionMs:
       parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,
     voiceMaxBytes: parseBytes('VOICE_MAX_BYTES', env.VOICE_MAX_BYTES, VOICE_MAX_BYTES_DEFAULT),
+    video: parseVideoConfig(env),
     frameAncestors: parseOrigins('FRAME_ANCESTORS', env.FRAME_ANCESTORS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     chatMessagesPerMinute: parseCount('CHAT_MESSAGES_PER_MINUTE', env.CHAT_MESSAGES_PER_MINUTE, 120),
@@ -380,20 +377,5 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       (origin) => new URL(origin).origin,
     ),
     pushExtraCa: undefined,
-  };
-}
-
-function parseDispatch(env: NodeJS.ProcessEnv): Config['dispatch'] {
-  const expireMinutes = Number(env.DISPATCH_EXPIRE_MINUTES || DISPATCH_EXPIRE_MINUTES_DEFAULT);
-  if (!Number.isFinite(expireMinutes) || expireMinutes < 1)
-    throw new ConfigError(
-      `DISPATCH_EXPIRE_MINUTES must be a number of minutes, 1 at least, not "${env.DISPATCH_EXPIRE_MINUTES}"`,
-    );
-  const seconds = (name: string, fallback: number) => parsePositiveSeconds(name, env[name], fallback) * 1000;
-  return {
-    remindMs: seconds('DISPATCH_REMIND_SECONDS', DISPATCH_REMIND_SECONDS_DEFAULT),
-    expireMs: expireMinutes * 60_000,
-    transferMs: seconds('DISPATCH_TRANSFER_SECONDS', DISPATCH_TRANSFER_MS / 1000),
-    abandonMs: seconds('DISPATCH_ABANDON_SECONDS', DISPATCH_ABANDON_MS / 1000),
   };
 }

@@ -6,7 +6,6 @@
 import { type ActivityStore, activityStore } from './activities/store.ts';
 import { type AliasLabels, aliasLabels } from './aliases/labels.ts';
 import { type AliasStore, aliasStore } from './aliases/store.ts';
-import { type AmbientListenings, ambientListenings } from './ambient/listenings.ts';
 import { type AreaChannels, areaChannels } from './areas/follow.ts';
 import { areaStore } from './areas/store.ts';
 import { type Auditing, auditing } from './audit/auditing.ts';
@@ -70,6 +69,7 @@ import { type SettingsStore, settingsStore } from './settings/store.ts';
 import { type StatusStore, statusStore } from './statuses/store.ts';
 import { type UserPaging, userPaging } from './users/paging.ts';
 import { type UserStore, userStore } from './users/store.ts';
+import { type VideoStore, videoStore } from './video/store.ts';
 import { type MissedStore, missedStore } from './voice/missed.ts';
 import { type ScanStore, scanStore } from './voice/scan.ts';
 import { type VoiceStore, voiceStore } from './voice/store.ts';
@@ -100,6 +100,8 @@ export interface Services {
   devices: DeviceStore;
   /** Voice history: recorded transmissions, their audio under DATA_DIR/voice (issue 15). */
   voice: VoiceStore;
+  /** Live video's streams and recordings, their files under DATA_DIR/video (issue 61). */
+  videos: VideoStore;
   /** Who heard which transmission, and who is busy (issue 34). */
   missed: MissedStore;
   /** The channels each member took out of its scan on /talk (issue 34). */
@@ -174,8 +176,6 @@ export interface Services {
   loneWorkers: LoneWorkers;
   /** Each member's latest device status (issue 60). */
   deviceStatuses: DeviceStatusStore;
-  /** Live ambient listenings (issue 60), in this instance's memory. */
-  ambient: AmbientListenings;
   /** Errors that ended one message, call, event or timer and nothing else: counted and logged (ops/faults.ts). */
   faults: Faults;
 }
@@ -263,6 +263,7 @@ export function createServices(
     positions,
     devices: deviceStore(db),
     voice: voiceStore(db, urls, config.dataDir),
+    videos: videoStore(db, urls, config.dataDir),
     missed: missedStore(db),
     scan: scanStore(db, channels),
     emergency,
@@ -329,7 +330,6 @@ export function createServices(
       onError: (error, what) => onListenerError(error, what),
     }),
     deviceStatuses: deviceStatusStore(db),
-    ambient: ambientListenings({ maxSeconds: config.ambientMaxSeconds }),
     faults,
   };
 }

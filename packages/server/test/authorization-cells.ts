@@ -203,6 +203,11 @@ export const bodies: Record<string, Variant | Variant[]> = {
   // Issue 59: functional aliases, defined by administrators only, read by anyone signed in.
   '/user/api/getAliases': plain(() => ({})),
   '/user/api/createAlias': plain(() => ({ name: 'Matrix alias' })),
+  // Issue 61: live video. What is live (nothing here) and the setting for anyone; the history of one's channels.
+  '/user/api/getLiveVideos': plain(() => ({})),
+  '/user/api/getVideoSettings': plain(() => ({})),
+  '/user/api/setVideoSettings': plain(() => ({ remoteVideo: 'consent' })),
+  '/user/api/getChannelVideos': inChannel((f) => ({ channelId: f.channelId })),
 };
 
 /** Calls whose access rule needs more than one body for every caller: the test that checks it. */
@@ -272,6 +277,9 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/takeAlias': 'aliases.test.ts (anyone for itself; a full alias is 409: one body cannot serve every caller)',
   '/user/api/releaseAlias': 'aliases.test.ts (anyone for itself, once it holds the alias)',
   '/user/api/assignAlias': 'aliases.test.ts (an administrator for anyone, a dispatcher for its channels’ members)',
+  '/user/api/requestVideo':
+    'video-requests.test.ts (needs the member’s /talk open; a dispatcher of the channel or an administrator)',
+  '/user/api/uploadVideo': 'video-recordings.test.ts (needs a stream its sender started and ended)',
 };
 
 /** Cells written out by hand: the table must give these (a wrong table fails here, not only in the server). */

@@ -215,6 +215,7 @@ describe.each(databases)('whole lists kept up to date entry by entry on %s', (di
       ['floor control off', () => services.channels.setFloorControl(blue.id, false)],
       ['its queue off', () => other.services.channels.setFloorQueue(blue.id, { floorQueue: false })],
       ['its pre-emption by queue', () => services.channels.setFloorQueue(blue.id, { preemption: 'queue' })],
+      ['its video to every member', () => other.services.channels.setVideoAudience(blue.id, 'channel')],
       ['a user updated', () => services.users.update(paul.id, { firstName: 'Aaron', pseudo: 'aa', mapRight: true })],
       ['a password changed (shown nowhere)', () => services.users.update(paul.id, { password: 'another-pw' })],
       ['a user deleted', () => other.services.users.remove(quinn.id)],

@@ -98,13 +98,16 @@ export interface ConnectOptions {
   viaAuth?: boolean;
   /** Connect as a client that wants one push per change (`pushes=once`: no spec twins). */
   pushesOnce?: boolean;
+  /** Connect as the members' app, /talk (`auth.app: 'talk'`), which "the member's app is open" counts (issue 60). */
+  talkPage?: boolean;
 }
 
 function open(url: string, token: string | undefined, options: ConnectOptions = {}): Socket {
   const credentials = token === undefined ? {} : options.viaAuth ? { auth: { token } } : { query: { token } };
   const pushes = options.pushesOnce ? { pushes: 'once' } : {};
   const query = { ...('query' in credentials ? credentials.query : {}), ...pushes };
-  return io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...credentials, query });
+  const auth = { ...('auth' in credentials ? credentials.auth : {}), ...(options.talkPage ? { app: 'talk' } : {}) };
+  return io(url, { transports: ['websocket'], reconnection: false, forceNew: true, ...credentials, query, auth });
 }
 
 export async function connect(url: string, token: string, options: ConnectOptions = {}): Promise<TestClient> {

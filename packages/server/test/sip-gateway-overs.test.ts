@@ -21,7 +21,7 @@ import { channelNumber } from '@talkgroup/protocol';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type Baresip, baresipAvailable, startBaresip, writeToneWav } from './baresip.ts';
 import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';
-import { HEARD_DB, joinMedia, MEDIA_WAIT, type MediaParty, receiving, silent } from './media-world.ts';
+import { HEARD_DB, hears, joinMedia, MEDIA_WAIT, type MediaParty, receiving, silent } from './media-world.ts';
 import { sipJanusWorld } from './sip-janus-world.ts';
 
 /**
@@ -35,6 +35,8 @@ const HEARD_WITHIN_MS = 2_000;
 /** How long each over lasts: long enough that a replayed numbering would hide the next one for as long. */
 const OVER_MS = 3_000;
 const TONES = [1000, 1500];
+/** The desk's tone in the all call. */
+const DESK_HZ = 700;
 const available = baresipAvailable();
 
 let browser: Browser;
@@ -216,6 +218,31 @@ describe.skipIf(!available)('gateway overs in a row through Janus', () => {
     );
     expect(unpatched.status).toBe(200);
     overs.push(await over(alice, radio, TONES[0]));
+    expectInTime(overs);
+  });
+
+  it("a gateway's over, an all call, then two overs: each after the all call reaching the page within 300 ms", async () => {
+    const alice = await joinMedia(page, world.url, world.alice, world.red, 'alice', {}, (client) =>
+      world.track(client),
+    );
+    const radio = await gateway(0);
+    // The channel's first over: the measure the ones after the all call are held to.
+    const overs = [await over(alice, radio, TONES[0])];
+    // The administrator's desk: its own tone, heard in the channel through its all call, then given back.
+    const desk = await joinMedia(page, world.url, world.admin, world.red, 'desk', { tone: DESK_HZ }, (client) =>
+      world.track(client),
+    );
+    const called: any = await desk.client.socket
+      .timeout(20_000)
+      .emitWithAck('broadcast_request', { rooms: [desk.room] });
+    expect(called.granted).toEqual([desk.room]);
+    await page.talk('desk', true);
+    await hears(page, 'alice', DESK_HZ);
+    await page.talk('desk', false);
+    await desk.client.socket.timeout(20_000).emitWithAck('broadcast_release', { rooms: [desk.room] });
+    await alice.client.next('floor_idle');
+    await silent(page, 'alice', [DESK_HZ]);
+    overs.push(await over(alice, radio, TONES[0]), await over(alice, radio, TONES[0]));
     expectInTime(overs);
   });
 });

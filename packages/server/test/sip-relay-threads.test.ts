@@ -37,7 +37,7 @@ parentPort.on('message', (relayPort) => {
   }, 20);
 });`;
 
-const HOLD_MS = 400;
+const HOLD_MS = 5_000;
 
 // Janus is what a call needs to be answered (as in sip-hostile.test.ts).
 describe.skipIf(!baresipAvailable())('the SIP relay on threads of its own', () => {
@@ -83,9 +83,11 @@ describe.skipIf(!baresipAvailable())('the SIP relay on threads of its own', () =
     await expect.poll(() => Atomics.load(received, 0), { timeout: WAIT_MS }).toBeGreaterThan(10);
 
     // The main thread held: the channel still reaches the gateway (Janus's mix through the relay, 50 packets a second).
+    // Held until a few have come, for HOLD_MS at most: a loaded machine delivers them later, never while nothing
+    // relays them.
     const before = Atomics.load(received, 0);
     const until = performance.now() + HOLD_MS;
-    while (performance.now() < until) {
+    while (performance.now() < until && Atomics.load(received, 0) - before <= 5) {
       // Held on purpose, as a long synchronous piece of work would.
     }
     expect(Atomics.load(received, 0) - before).toBeGreaterThan(5);

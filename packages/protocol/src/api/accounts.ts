@@ -1,33 +1,10 @@
 import { z } from 'zod';
-import { call, Empty, Flag, Id, nameText, OkSchema, ok, requiredName, requiredText, text } from '../call.ts';
-import { SignedInUserSchema, UserSchema } from '../entities.ts';
+import { call, Flag, Id, nameText, OkSchema, ok, requiredName, text } from '../call.ts';
+import { UserSchema } from '../entities.ts';
 import { RoleSchema } from '../roles.ts';
 import { TalkPriorityInput } from '../talk-priority.ts';
 
 // Accounts and users
-/**
- * For an account with a second factor, `otp` (a current 6-digit code or a recovery code) is needed too: without
- * it the answer is 401 `second_factor_required`, with a wrong one 401 `second_factor_wrong` (issue 38). A user
- * whose role must have a second factor and who has none gets `secondFactorSetupRequired: true`: that session
- * reaches only the setup until it is done.
- */
-export const Login = call(ok({ user: SignedInUserSchema, secondFactorSetupRequired: z.boolean().optional() }))(
-  '/user/api/login',
-  'public',
-  z.object({
-    user_email: requiredText(254),
-    user_password: z.string().min(1, 'must not be empty').max(1024),
-    otp: z.string().trim().max(40).optional(),
-  }),
-);
-export const IsValidToken = call(
-  z.object({
-    success: z.boolean(),
-    user: SignedInUserSchema.omit({ authToken: true }).optional(),
-    /** New (issue 38): this session must set up a second factor before it reaches anything else. */
-    secondFactorSetupRequired: z.boolean().optional(),
-  }),
-)('/user/api/isValidToken', 'public', z.object({ token: z.string().max(512).optional() }));
 export const SignUpUser = call(ok({ user: UserSchema }))(
   '/user/api/signUpUser',
   'public',
@@ -44,12 +21,6 @@ export const SignUpUser = call(ok({ user: UserSchema }))(
     /** Issue 59: the user's talk priority, 1 to 9 (an administrator's token only; absent or null: the role's default). */
     talkPriority: TalkPriorityInput,
   }),
-);
-/** New (not in the spec): whether /signup can create an account now, so that sign-in offers it only then. */
-export const GetSignUpState = call(z.object({ success: z.boolean(), open: z.boolean() }))(
-  '/user/api/getSignUpState',
-  'public',
-  Empty,
 );
 export const Logout = call(OkSchema)('/user/api/logout', 'signedIn', z.object({ userId: Id.optional() }));
 export const UpdatePasswordUser = call(OkSchema)(

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { call, Empty, Flag, Id, OkSchema, ok, requiredName } from '../call.ts';
 import { ChannelOverviewSchema, ChannelSchema, ImportReportSchema, UserSchema } from '../entities.ts';
-import { PREEMPTION_MODES, VOICE_MODES } from '../rules.ts';
+import { PREEMPTION_MODES, VIDEO_AUDIENCES, VOICE_MODES } from '../rules.ts';
 import { ImportCell } from './shared.ts';
 
 // Channels and membership
@@ -54,6 +54,8 @@ export const CreateChannel = call(ok({ res: ChannelSchema }))(
     floorQueue: z.boolean().optional(),
     /** New (issue 59): `interrupt` (default) or `queue`. */
     preemption: z.enum(PREEMPTION_MODES).optional(),
+    /** New (issue 61): who watches its live video, `dispatch` (default) or `channel` (every member). */
+    videoAudience: z.enum(VIDEO_AUDIENCES).optional(),
     /** New (issue 59): the geofence the channel follows (an area channel); absent or null: none. */
     areaGeofenceId: Id.nullable().optional(),
   }),
@@ -75,6 +77,8 @@ export const UpdateChannel = call(ok({ res: ChannelSchema }))(
     floorQueue: z.boolean().optional(),
     /** New (issue 59): `interrupt` or `queue`; absent: unchanged. */
     preemption: z.enum(PREEMPTION_MODES).optional(),
+    /** New (issue 61): `dispatch` or `channel`; absent: unchanged. */
+    videoAudience: z.enum(VIDEO_AUDIENCES).optional(),
     /** New (issue 59): the geofence the channel follows; null: none any more; absent: unchanged. */
     areaGeofenceId: Id.nullable().optional(),
   }),

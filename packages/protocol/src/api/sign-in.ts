@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { call, Id, OkSchema, ok, text } from '../call.ts';
-import { SignedInUserSchema } from '../entities.ts';
+import { SignedInUserSchema } from '../signed-in-user.ts';
 
 /** PublicKeyCredentialCreationOptionsJSON / PublicKeyCredentialRequestOptionsJSON, as the server made them. */
 const WebAuthnOptionsSchema = z.record(z.string(), z.unknown());

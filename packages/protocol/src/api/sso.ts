@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { call, Empty, Id, OkSchema, ok } from '../call.ts';
-import { SignedInUserSchema } from '../entities.ts';
+import { SignedInUserSchema } from '../signed-in-user.ts';
 
 /** What /signin offers: the provider's button (its name) and whether the password form is shown. */
 export const GetSignInOptions = call(

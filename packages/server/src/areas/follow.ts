@@ -15,6 +15,7 @@ import type { ActivityStore } from '../activities/store.ts';
 import type { EventBus } from '../events.ts';
 import { sideOf } from '../geofences/geometry.ts';
 import { isActive } from '../geofences/store.ts';
+import { periodicSweep } from '../ops/periodic-sweep.ts';
 import type { StoredPosition } from '../positions/store.ts';
 import type { UserStore } from '../users/store.ts';
 import type { AreaChannel, AreaStore, DuePresence } from './store.ts';
@@ -37,9 +38,6 @@ export function areaChannels(deps: {
   const now = deps.now ?? Date.now;
   let cached: { areas: AreaChannel[]; until: number } | undefined;
   let generation = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let failing = false;
 
   function forget(): void {
     generation++;
@@ -93,26 +91,17 @@ export function areaChannels(deps: {
     for (const row of due) await leave(row, byChannel.get(row.channelId));
   }
 
-  async function sweepNow(): Promise<void> {
-    if (running) await running;
-    running = sweep()
-      .then(() => {
-        failing = false;
-      })
-      .catch((error: unknown) => {
-        // A database outage fails every pass: said once until a pass succeeds again.
-        if (!failing) deps.onError(error, 'sweeping the area channels');
-        failing = true;
-      })
-      .finally(() => {
-        running = undefined;
-      });
-    await running;
-  }
+  // A database outage fails every pass: said once until a pass succeeds again (ops/periodic-sweep.ts).
+  const sweeper = periodicSweep({
+    everyMs: timings.sweepMs,
+    what: 'sweeping the area channels',
+    pass: sweep,
+    onError: deps.onError,
+  });
 
   return {
     forget,
-    sweepNow,
+    sweepNow: sweeper.sweepNow,
 
     /** Checks a reported position against every area channel's zone: entries now, exits by the sweep. */
     async report(userId: number, position: StoredPosition): Promise<void> {
@@ -159,19 +148,8 @@ export function areaChannels(deps: {
       return (await store.channels()).find((area) => area.channelId === channelId);
     },
 
-    start(): void {
-      if (timer) return;
-      timer = setInterval(() => {
-        if (!running) void sweepNow();
-      }, timings.sweepMs);
-      timer.unref();
-    },
-
-    async stop(): Promise<void> {
-      if (timer) clearInterval(timer);
-      timer = undefined;
-      if (running) await running;
-    },
+    start: sweeper.start,
+    stop: sweeper.stop,
   };
 }
 

@@ -56,6 +56,7 @@ export async function snapshot(db: Db, type: TargetType, id: number): Promise<Sn
       floorControl: row.floor_control === 1,
       voiceMode: row.voice_mode,
       recording: row.recording === 1,
+      videoAudience: row.video_audience,
       members: members.map((m) => m.user_id),
       listenOnly: members.filter((m) => m.can_talk === 0).map((m) => m.user_id),
     };

@@ -312,12 +312,18 @@ export function privateCalls(deps: {
     },
 
     /**
-     * The callee declines from its notification, without a session (push/routes.ts checked the call's decline
-     * key first): only while it rings, so once.
+     * The callee, or a holder of the alias it rings, declines from its notification, without a session
+     * (push/routes.ts checked that one's decline key first): only while it rings, so once. A holder's decline
+     * leaves the others ringing, as on its page.
      */
-    async declineRinging(callId: number): Promise<PrivateCall> {
+    async declineRinging(callId: number, holderId?: number): Promise<PrivateCall> {
       const call = await store.byId(callId);
       if (!call) throw notFound('private_call_not_found');
+      if (holderId !== undefined && call.alias && call.state === 'ringing' && call.caller.userId !== null) {
+        if (!rungHolder(call, holderId)) throw new HttpError(409, 'call_not_ringing');
+        const left = await leaveRing(call, call.caller.userId, holderId);
+        if (left) return left;
+      }
       const open = await settle(call);
       const declined = open && (await move(open, 'declined', ['ringing']));
       if (!declined) throw new HttpError(409, 'call_not_ringing');

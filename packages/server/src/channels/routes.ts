@@ -137,6 +137,7 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
     if (body.recording === false) await channels.setRecording(created.id, false);
     if (body.floorQueue === false || body.preemption === 'queue')
       await channels.setFloorQueue(created.id, { floorQueue: body.floorQueue, preemption: body.preemption });
+    if (body.videoAudience === 'channel') await channels.setVideoAudience(created.id, 'channel');
     if (body.areaGeofenceId) {
       await channels.setArea(created.id, body.areaGeofenceId);
       // Those already in the zone (their latest position) are in the channel from the start.
@@ -169,6 +170,8 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
       await channels.setRecording(current.id, body.recording);
     if (body.floorQueue !== undefined || body.preemption !== undefined)
       await channels.setFloorQueue(current.id, { floorQueue: body.floorQueue, preemption: body.preemption });
+    if (body.videoAudience !== undefined && body.videoAudience !== current.videoAudience)
+      await channels.setVideoAudience(current.id, body.videoAudience);
     if (body.areaGeofenceId !== undefined && body.areaGeofenceId !== current.areaGeofenceId) {
       const previous = await services.areaChannels.areaOf(current.id);
       await channels.setArea(current.id, body.areaGeofenceId);

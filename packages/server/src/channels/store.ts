@@ -5,6 +5,7 @@ import {
   type ChannelOverview,
   type PreemptionMode,
   rtcSessionOf,
+  type VideoAudience,
   type VoiceMode,
 } from '@talkgroup/protocol';
 import type { Updateable } from 'kysely';
@@ -325,6 +326,9 @@ export function channelStore(db: Db) {
         ...(change.floorQueue === undefined ? {} : { floor_queue: change.floorQueue ? 1 : 0 }),
         ...(change.preemption === undefined ? {} : { preemption: change.preemption }),
       }),
+
+    /** Issue 61: who watches the channel's live video. */
+    setVideoAudience: (id: number, audience: VideoAudience) => update(id, { video_audience: audience }),
 
     /** The geofence the channel follows (issue 59; null: none); the summary after, or undefined without the channel. */
     setArea: (id: number, geofenceId: number | null) => update(id, { area_geofence_id: geofenceId }),

@@ -1,5 +1,5 @@
 /** A channel as the server uses it (the channel store's rows, the hidden channel of a private call). */
-import type { PreemptionMode, VoiceMode } from '@talkgroup/protocol';
+import type { PreemptionMode, VideoAudience, VoiceMode } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { ChannelsTable } from '../db/schema.ts';
 
@@ -24,6 +24,8 @@ export interface ChannelSummary {
   floorQueue: boolean;
   /** What a higher talk priority does on a busy floor (issue 59). */
   preemption: PreemptionMode;
+  /** Who watches its live video (issue 61): its dispatchers and the administrators, or every member. */
+  videoAudience: VideoAudience;
 }
 
 export type ChannelRow = Selectable<ChannelsTable>;
@@ -44,5 +46,7 @@ export function toSummary(row: ChannelRow): ChannelSummary {
     // Absent before migration 0037 has run (a row read by an older query): the defaults.
     floorQueue: row.floor_queue !== 0,
     preemption: row.preemption === 'queue' ? 'queue' : 'interrupt',
+    // Absent before migration 0043 has run: the default.
+    videoAudience: row.video_audience === 'channel' ? 'channel' : 'dispatch',
   };
 }

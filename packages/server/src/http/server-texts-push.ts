@@ -114,6 +114,11 @@ export const PUSH_NOTIFICATION_TEXTS = {
     fr: '{{name}} vous a appelé.',
     de: '{{name}} hat Sie angerufen.',
   },
+  alias_call_taken_body: {
+    en: '{{name}} answered the call to {{alias}}.',
+    fr: '{{name}} a répondu à l’appel pour {{alias}}.',
+    de: '{{name}} hat den Anruf für {{alias}} angenommen.',
+  },
   transmission_title: { en: '{{channel}}', fr: '{{channel}}', de: '{{channel}}' },
   transmission_body: {
     en: '{{name}} is talking in {{channel}}.',

@@ -4,7 +4,7 @@
  * shape (a `<DOMAIN>_TEXTS` object of code -> { en, fr, de }), spread here into the one catalogue whose type
  * asks a text of every code: signing in in server-texts-sign-in.ts; voice, calls, dispatch and geofences in
  * server-texts-voice.ts; Web Push (and its notifications) in server-texts-push.ts; SIP gateways in
- * server-texts-gateways.ts; the rest below.
+ * server-texts-gateways.ts; live video in server-texts-video.ts; the rest below.
  */
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 import { ALIAS_TEXTS } from './server-texts-aliases.ts';
@@ -14,6 +14,7 @@ import { GATEWAY_TEXTS } from './server-texts-gateways.ts';
 import { PUSH_TEXTS } from './server-texts-push.ts';
 import { REGROUP_TEXTS } from './server-texts-regroups.ts';
 import { SIGN_IN_TEXTS } from './server-texts-sign-in.ts';
+import { VIDEO_TEXTS } from './server-texts-video.ts';
 import { VOICE_TEXTS } from './server-texts-voice.ts';
 
 type Texts = Record<ServerLanguage, string>;
@@ -27,6 +28,7 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
   ...GATEWAY_TEXTS,
   ...ALIAS_TEXTS,
   ...REGROUP_TEXTS,
+  ...VIDEO_TEXTS,
   registered: { en: 'Register successfully', fr: 'Inscription réussie', de: 'Registrierung erfolgreich' },
   user_updated: {
     en: 'User updated successfully',

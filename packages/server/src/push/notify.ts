@@ -16,6 +16,7 @@ import {
   type Capability,
   type EmergencyReason,
   may,
+  type PrivateCall,
   type PushKind,
   type PushPayload,
   ROLES,
@@ -119,6 +120,28 @@ export function pushNotifications(deps: {
     work().catch((error) => deps.onError(error, what));
   };
 
+  /** A ringing call's push to one phone it rings, with that one's decline key. */
+  const ringPush = (call: PrivateCall, holder: number) =>
+    push(
+      [holder],
+      {
+        kind: 'call',
+        title: ['call_title', { name: call.caller.name }],
+        // A dispatcher's answer to the member's request says so, with the member's own note (issue 58).
+        body: !call.request
+          ? ['call_body', {}]
+          : call.request.note
+            ? ['call_body_request_note', { note: call.request.note }]
+            : ['call_body_request', {}],
+        url: `/talk?call=${call.callId}`,
+        tag: `call-${call.callId}`,
+        callId: call.callId,
+        declineKey: deps.declineKeys.of(call.callId, holder),
+        ...(call.request ? { requestId: call.request.requestId } : {}),
+      },
+      { urgency: 'high', ttl: Math.max(1, Math.ceil(deps.ringMs / 1000)), lane: 'alert' },
+    );
+
   const offs = [
     events.on('emergencyRaised', ({ alert, channelIds }) =>
       later('push an SOS', async () => {
@@ -177,14 +200,16 @@ export function pushNotifications(deps: {
         );
       }),
     ),
-    events.on('privateCallChanged', ({ call }) => {
+    events.on('privateCallChanged', ({ call, also = [] }) => {
       if (call.callee.userId === null) return;
       const callee = call.callee.userId;
+      // A call to an alias (issue 59) rings each of its holders' phones, the callee among them.
+      const rung = [...new Set([callee, ...(call.alias?.ringing ?? [])])];
       // Nobody answered, or the caller gave up: the ringing notification (same tag) says so instead of ringing on.
       if (call.state === 'missed' || call.state === 'cancelled') {
         later('push a missed call', () =>
           push(
-            [callee],
+            rung,
             {
               kind: 'missed_call',
               title: ['missed_call_title', {}],
@@ -198,28 +223,29 @@ export function pushNotifications(deps: {
         );
         return;
       }
-      if (call.state !== 'ringing') return;
-      later('push a private call', () =>
-        push(
-          [callee],
-          {
-            kind: 'call',
-            title: ['call_title', { name: call.caller.name }],
-            // A dispatcher's answer to the member's request says so, with the member's own note (issue 58).
-            body: !call.request
-              ? ['call_body', {}]
-              : call.request.note
-                ? ['call_body_request_note', { note: call.request.note }]
-                : ['call_body_request', {}],
-            url: `/talk?call=${call.callId}`,
-            tag: `call-${call.callId}`,
-            callId: call.callId,
-            declineKey: deps.declineKeys.of(call.callId, callee),
-            ...(call.request ? { requestId: call.request.requestId } : {}),
-          },
-          { urgency: 'high', ttl: Math.max(1, Math.ceil(deps.ringMs / 1000)), lane: 'alert' },
-        ),
-      );
+      // Another holder of the alias answered: the others' ringing notifications (same tag) say who took it.
+      if (call.state === 'active' && call.alias) {
+        const others = rung.filter((id) => id !== callee);
+        if (others.length > 0)
+          later('push an alias call taken', () =>
+            push(
+              others,
+              {
+                kind: 'missed_call',
+                title: ['missed_call_title', {}],
+                body: ['alias_call_taken_body', { name: call.callee.name, alias: call.alias?.name ?? '' }],
+                url: '/talk',
+                tag: `call-${call.callId}`,
+                callId: call.callId,
+              },
+              { urgency: 'normal', ttl: ALERT_TTL_S, lane: 'alert' },
+            ),
+          );
+        return;
+      }
+      // A holder who left the ring (`also`) changes nothing for the others: they were rung when it began.
+      if (call.state !== 'ringing' || also.length > 0) return;
+      for (const holder of rung) later('push a private call', () => ringPush(call, holder));
     }),
     // A request waited DISPATCH_REMIND_SECONDS: its channel's dispatchers who are not on the console hear of it.
     events.on('dispatchReminded', ({ requests, onConsole }) =>

@@ -39,11 +39,12 @@ export function pushRoutes(app: FastifyInstance, services: PushRoutesServices, p
 
   route(DeclinePushedCall, async ({ body }) => {
     const call = push.declineKeys ? await services.privateCalls.byId(body.callId) : undefined;
-    const callee = call?.callee.userId ?? null;
+    // The callee's key, or (a call to an alias, issue 59) the key of one of the holders it rings.
+    const rung = call ? [call.callee.userId, ...(call.alias?.ringing ?? [])] : [];
+    const holder = rung.find((id) => id !== null && push.declineKeys?.matches(body.callId, id, body.key));
     // An unknown call and a wrong key answer alike: the key is the only way in.
-    if (!call || callee === null || !push.declineKeys?.matches(call.callId, callee, body.key))
-      throw forbidden('push_decline_refused');
-    await services.privateCalls.declineRinging(call.callId);
+    if (!call || holder === undefined || holder === null) throw forbidden('push_decline_refused');
+    await services.privateCalls.declineRinging(call.callId, holder);
     return { success: true, ...said('call_declined') };
   });
 }

@@ -3,9 +3,11 @@
  * What the parts share below it (the io server's types, a socket's own) is io.ts.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { AmbientListenings } from '../ambient/listenings.ts';
 import type { Floor } from '../floor/grants.ts';
 import type { Talk } from '../floor/push-to-talk.ts';
 import type { PresenceWrites } from '../presence/group-commit.ts';
+import type { LiveVideos } from '../video/live.ts';
 import type { Arrivals } from './arrivals.ts';
 import type { ChannelCache } from './channel-cache.ts';
 import type {
@@ -46,6 +48,10 @@ export interface RealtimeContext {
   presenceWrites: PresenceWrites;
   /** Channels as real time last read them (floor control on or off), without a database round trip. */
   channelCache: ChannelCache;
+  /** Issue 60: live ambient listenings, whose signalling real time relays between their two parties. */
+  ambient: AmbientListenings;
+  /** Issue 61: live video's streams, places and requests (video/live.ts). */
+  videos: LiveVideos;
 }
 
 /** A socket's own helpers, handed to each concern with the socket. */

@@ -33,6 +33,15 @@ export const EVENT_BUDGETS: Record<string, EventBudget> = {
   // Issue 60: a report on each change of the phone (battery, network, screen), a few a minute at most.
   device_status: { burst: 10, perSecond: 1 },
   ambient_candidate: { burst: 100, perSecond: 50 },
+  // Issue 61: a sharer's page offers to each of its viewers (4 at most) at once, a candidate per path and viewer.
+  video_offer: { burst: 20, perSecond: 10 },
+  video_answer: { burst: 20, perSecond: 10 },
+  video_candidate: { burst: 200, perSecond: 100 },
+  video_start: { burst: 10, perSecond: 2 },
+  // Through the media server: one offer per stream, and a layer at each full view opened or closed.
+  video_publish: { burst: 10, perSecond: 2 },
+  video_layer: { burst: 20, perSecond: 5 },
+  video_watch: { burst: 20, perSecond: 5 },
 };
 
 export const DEFAULT_EVENT_BUDGET: EventBudget = { burst: 30, perSecond: 10 };

@@ -21,6 +21,12 @@ export function tokenOf(handshake: Socket['handshake']): string | undefined {
   return typeof token === 'string' && token !== '' ? token : undefined;
 }
 
+/** The members' app (/talk) says so in its handshake: `auth: { app: 'talk' }` (or `?app=talk`). */
+export function isTalkPage(handshake: Socket['handshake']): boolean {
+  const fromAuth = (handshake.auth as { app?: unknown } | undefined)?.app;
+  return fromAuth === 'talk' || handshake.query.app === 'talk';
+}
+
 export function authenticateSockets(
   io: Io,
   deps: { sessions: SessionStore; users: UserStore; onError: (error: unknown) => void },
@@ -42,6 +48,7 @@ export function authenticateSockets(
         name: user.display_name,
         mapRight: user.map_right === 1,
         pushesOnce: wantsOnePush(socket.handshake),
+        talkPage: isTalkPage(socket.handshake),
         participations: [],
       };
       socket.data = data;

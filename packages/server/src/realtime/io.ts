@@ -7,7 +7,6 @@ import type { ClientToServerEvents, ParticipationMode, Role, ServerToClientEvent
 import type { Server, Socket } from 'socket.io';
 import type { ActivityStore } from '../activities/store.ts';
 import type { AliasLabels } from '../aliases/labels.ts';
-import type { AmbientListenings } from '../ambient/listenings.ts';
 import type { AreaChannels } from '../areas/follow.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
@@ -23,11 +22,10 @@ import type { SendMessage } from '../messages/send.ts';
 import type { Faults } from '../ops/faults.ts';
 import type { PositionStore } from '../positions/store.ts';
 import type { PresenceStore } from '../presence/store.ts';
+import type { JanusStream } from '../video/janus-video.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface RealtimeServices {
-  /** Issue 60: live ambient listenings, whose signalling real time relays between their two parties. */
-  ambient: AmbientListenings;
   access: ChannelAccess;
   activities: ActivityStore;
   /** Area channels (issue 59): each reported position may join or keep a member in a channel's zone. */
@@ -80,6 +78,11 @@ export interface SocketData {
   mapRight: boolean;
   /** The client asked for one push per change (legacy/client-kinds.ts). */
   pushesOnce: boolean;
+  /**
+   * Issue 60: a member's /talk page, which "the member's app is open" counts (device status, ambient listening):
+   * its handshake says `auth.app: 'talk'`, or, from an older client, it reported a `device_status`.
+   */
+  talkPage: boolean;
   /** The channels the socket is in (at most MAX_PARTICIPATIONS); a plain list, so that it crosses instances. */
   participations: Participation[];
 }
@@ -100,6 +103,11 @@ export interface InterServerEvents {
   mediaMoved: (channelId: number) => void;
   /** Channels patched together (null: the patch ended), for every instance to know. */
   mediaPatch: (patchId: string, channelIds: number[] | null) => void;
+  /**
+   * A live video through the media server ended (issue 61): the instances holding its publisher or subscriptions
+   * take them out of Janus, and the sharer's keeps its recording (video/janus-video.ts).
+   */
+  videoEnded: (stream: JanusStream, endedAt: string) => void;
 }
 
 export type Io = Server<ClientToServerEvents, ServerToClientEvents, InterServerEvents, SocketData>;

@@ -148,6 +148,8 @@ export function roomGuard(
           await scope.talk.endTalkOnLeave(talkerOf(socket), at);
         // ...and it leaves the floor queue (issue 59).
         if (!mayTalk) await scope.floor.queue.cancel(socket.id, at.room, at.channelId);
+        // ...and its live video there ends (issue 61: a listen-only membership does not share).
+        if (!mayTalk) await scope.videos.leftChannel(socket.id, at.channelId, true);
       }
       const seesMap = may(data, here, 'channel.map');
       if (at.seesMap !== seesMap) {

@@ -13,6 +13,8 @@
 
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Server } from 'socket.io';
+import { type AmbientListenings, memoryAmbientListenings } from '../ambient/listenings.ts';
+import { redisAmbientListenings } from '../ambient/redis-listenings.ts';
 import type { Db } from '../db/schema.ts';
 import { type Floor, floorControl } from '../floor/grants.ts';
 import { type FloorStore, memoryFloorStore, redisFloorStore } from '../floor/holders.ts';
@@ -20,6 +22,7 @@ import { talkCore } from '../floor/push-to-talk.ts';
 import { type FloorQueueStore, memoryQueueStore, redisQueueStore } from '../floor/queue-store.ts';
 import type { PatchStore } from '../patches/store.ts';
 import { presenceWrites } from '../presence/group-commit.ts';
+import { attachLiveVideo, type LiveVideoServices } from '../video/attach.ts';
 import { followAliasChanges } from './alias-relay.ts';
 import { arrivals } from './arrivals.ts';
 import { type ChannelCache, channelCache } from './channel-cache.ts';
@@ -34,6 +37,7 @@ import { floorRequests } from './concerns/floor.ts';
 import { lobby } from './concerns/lobby.ts';
 import { positions } from './concerns/positions.ts';
 import { presenceSettled, rooms } from './concerns/rooms.ts';
+import { video } from './concerns/video.ts';
 import { connectionGate } from './connection-gate.ts';
 import { Connections } from './connections.ts';
 import type { Concern, LocalSocket, RealtimeContext } from './context.ts';
@@ -65,7 +69,8 @@ export interface AttachRealtimeServices
     TakeServices,
     PrivateCallRoomServices,
     SupervisionServices,
-    RoomGuardServices {
+    RoomGuardServices,
+    LiveVideoServices {
   db: Db;
   patches: PatchStore;
 }
@@ -73,7 +78,7 @@ export interface AttachRealtimeServices
 export type { Io } from './io.ts';
 
 export interface Realtime
-  extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor' | 'media'> {
+  extends Pick<RealtimeContext, 'io' | 'emitTo' | 'publishStatus' | 'talk' | 'floor' | 'media' | 'ambient' | 'videos'> {
   /** Whether Redis is used (REDIS_URL) and, if so, answers within a second and a half. */
   redisState(): Promise<RedisState>;
   /** Each media server (JANUS_URL) as /readyz and /metrics report it; null without one. */
@@ -91,6 +96,7 @@ const CONCERNS: Concern[] = [
   dispatchConsole,
   deviceStatus,
   ambient,
+  video,
   specSocketEvents,
 ];
 
@@ -149,6 +155,16 @@ function floorStores(cluster: Cluster, prefix: string): { store: FloorStore; que
   }
   const store = memoryFloorStore();
   return { store, queueStore: memoryQueueStore(store.slots) };
+}
+
+/** Live ambient listenings (issue 60): in Redis with REDIS_URL (a party's page may be on any instance), else memory. */
+function ambientOf(cluster: Cluster, config: AttachRealtimeServices['config'], log: FastifyBaseLogger) {
+  const maxSeconds = config.ambientMaxSeconds;
+  if (!cluster.redis) return memoryAmbientListenings({ maxSeconds });
+  return redisAmbientListenings(cluster.redis.pub, `${config.redisKeyPrefix}ambient:`, {
+    maxSeconds,
+    onError: (error, what) => log.warn({ err: error }, `${what} failed`),
+  });
 }
 
 /** The floor of every channel: in Redis with REDIS_URL (shared by the instances), else in memory. */
@@ -241,6 +257,25 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
   );
   const floor = floorOf(services, cluster, emitTo, channels, (change) => ctx.talk.changeMicState(change), log);
   cluster.restoreFloors = () => floor.restore();
+  const ambient: AmbientListenings = ambientOf(cluster, config, log);
+  // Issue 61: live video's streams and requests, shared through the cluster's Redis when there is one.
+  const videos = attachLiveVideo(io, {
+    services,
+    channels,
+    instanceId: config.instanceId,
+    redis: cluster.redis && {
+      client: cluster.redis.pub,
+      prefix: `${config.redisKeyPrefix}video:`,
+      alive: () => cluster.registry.alive(),
+    },
+    janus: janus && {
+      backends: janus.backends,
+      keys: janus.keys,
+      onBackendDown: janus.onBackendDown,
+      recordingsDir: config.janusRecordingsDir,
+      log,
+    },
+  });
   const ctx: RealtimeContext = {
     io,
     services,
@@ -264,6 +299,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
     media,
     channelCache: channels,
     presenceWrites: presenceWrites(services.db, log),
+    ambient,
+    videos,
   };
 
   const unsubscribePushes = pushDomainEvents(io, services, emitTo, ctx);
@@ -310,6 +347,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
         stopFenceRelay,
         stopAliasRelay,
         stopDispatchReminders,
+        () => ambient.close(),
+        () => videos.close(),
       ],
     }),
   );
@@ -320,6 +359,8 @@ export async function attachRealtime(fastify: FastifyInstance, services: AttachR
     talk: ctx.talk,
     floor,
     media,
+    ambient,
+    videos,
     redisState: () => cluster.redisState(),
     mediaHealth: () => janus?.health() ?? null,
   };

@@ -8,6 +8,9 @@ import {
   SafetySettingsSchema,
   type SecurityPolicy,
   SecurityPolicySchema,
+  VIDEO_SETTINGS_DEFAULTS,
+  type VideoSettings,
+  VideoSettingsSchema,
 } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
 
@@ -17,6 +20,7 @@ const SECURITY = 'security';
 const SECURITY_DEFAULTS: SecurityPolicy = { requireSecondFactor: [] };
 const TIME_ZONE = 'timeZone';
 const SAFETY = 'safety';
+const VIDEO = 'video';
 
 /** The time zone this server runs in (the process's TZ, else the system's): the default of the organisation's. */
 export function serverTimeZone(): string {
@@ -80,6 +84,24 @@ export function settingsStore(db: Db) {
       await db
         .insertInto('settings')
         .values({ key: SAFETY, value })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+        .execute();
+      return settings;
+    },
+
+    /** Issue 61: whether a dispatcher's video request asks the member first; the default until it is set. */
+    async video(): Promise<VideoSettings> {
+      const row = await db.selectFrom('settings').select('value').where('key', '=', VIDEO).executeTakeFirst();
+      if (!row) return VIDEO_SETTINGS_DEFAULTS;
+      const parsed = VideoSettingsSchema.safeParse({ ...VIDEO_SETTINGS_DEFAULTS, ...JSON.parse(row.value) });
+      return parsed.success ? parsed.data : VIDEO_SETTINGS_DEFAULTS;
+    },
+
+    async setVideo(settings: VideoSettings): Promise<VideoSettings> {
+      const value = JSON.stringify(settings);
+      await db
+        .insertInto('settings')
+        .values({ key: VIDEO, value })
         .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
         .execute();
       return settings;

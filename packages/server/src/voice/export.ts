@@ -1,10 +1,12 @@
 /**
  * A channel's transmissions for a time range as one zip, streamed: each audio file is read from disk while
- * the archive is sent (yazl), never gathered in memory; index.csv (time, talker, duration, file) ends it.
+ * the archive is sent (yazl), never gathered in memory; then the channel's recorded live videos of the range
+ * (issue 61) under video/; index.csv (time, talker, duration, file) ends it.
  */
 import * as protocol from '@talkgroup/protocol';
 import type { FastifyReply } from 'fastify';
 import type { ChannelSummary } from '../channels/store.ts';
+import type { VideoStore } from '../video/store.ts';
 import type { VoiceStore } from './store.ts';
 
 const documentOnly = () => (value: unknown) => ({ value });
@@ -45,6 +47,8 @@ export async function streamVoiceExport(
   until: Date,
   /** Only what falls in this window too (a private call's: from its answer to its end). */
   within?: { from: Date; to: Date },
+  /** The channel's recorded live videos (issue 61), exported with its voice. */
+  videos?: Pick<VideoStore, 'inRange' | 'sizeOnDisk' | 'pathOf'>,
 ): Promise<FastifyReply> {
   // yazl is loaded by the first export: most instances never make one.
   const { default: yazl } = await import('yazl');
@@ -62,6 +66,13 @@ export async function streamVoiceExport(
     zip.addFile(voice.pathOf(row), name, { compress: false, mtime: new Date(row.created_at) });
     const seconds = (row.duration_ms / 1000).toFixed(1);
     lines.push(protocol.csvLine([row.created_at, row.user_display_name, seconds, name]));
+  }
+  for (const row of videos ? await videos.inRange(channel.id, from, to) : []) {
+    if (!videos || (await videos.sizeOnDisk(row)) === undefined) continue;
+    const name = `video/${fileStem(row.started_at, row.id)}.webm`;
+    zip.addFile(videos.pathOf(row), name, { compress: false, mtime: new Date(row.started_at) });
+    const seconds = ((row.duration_ms ?? 0) / 1000).toFixed(1);
+    lines.push(protocol.csvLine([row.started_at, row.user_display_name, seconds, name]));
   }
   zip.addBuffer(Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8'), 'index.csv', { mtime: new Date() });
   zip.end();

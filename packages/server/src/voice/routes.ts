@@ -29,6 +29,7 @@ import { serverText } from '../http/messages.ts';
 import { authenticate, defineRoutes, parseBody, routeOptions } from '../http/route.ts';
 import type { FileUrls } from '../messages/files.ts';
 import type { UserStore } from '../users/store.ts';
+import type { VideoStore } from '../video/store.ts';
 import { sniffVoice } from './audio.ts';
 import { exportOptions, streamVoiceExport } from './export.ts';
 import { type KeepServices, keepTransmission } from './keep.ts';
@@ -47,6 +48,8 @@ export interface VoiceRoutesServices extends KeepServices {
   talkBursts: TalkBurstStore;
   users: UserStore;
   voiceUploadLimit: CallLimiter;
+  /** Live video's recordings (issue 61): the export carries the channel's too. */
+  videos?: VideoStore;
 }
 
 export const INVALID_AUDIO = 'audio: send an Opus recording in WebM or Ogg (as MediaRecorder makes it).';
@@ -289,11 +292,11 @@ export function voiceRoutes(app: FastifyInstance, services: VoiceRoutesServices)
     if (body.to.getTime() <= body.from.getTime()) throw badRequest('to: must be after from.');
     if (body.callId !== undefined) {
       const call = await callToExport(auth, body.callId, body.reason, { address: req.ip, requestId: req.id });
-      return streamVoiceExport(reply, voice, call.channel, body.from, body.to, call.window);
+      return streamVoiceExport(reply, voice, call.channel, body.from, body.to, call.window, services.videos);
     }
     if (body.channelId === undefined) throw badRequest('channelId: required (or callId, for a private call).');
     const channel = await access.requireReader(auth, body.channelId);
-    return streamVoiceExport(reply, voice, channel, body.from, body.to);
+    return streamVoiceExport(reply, voice, channel, body.from, body.to, undefined, services.videos);
   });
 
   const offChannelDeleted = events.on('channelDeleted', ({ channel }) => {

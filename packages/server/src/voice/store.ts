@@ -13,14 +13,7 @@ import type { Db, VoiceMessagesTable } from '../db/schema.ts';
 import { type FileUrls, writeWholeFile } from '../messages/files.ts';
 import { loopTurn } from '../ops/loop-turn.ts';
 import { VOICE_EXTENSIONS, type VoiceMimeType } from './audio.ts';
-
-/**
- * Transmissions deleted per statement (issue 57): each takes its `voice_heard` rows with it (tens per
- * transmission), and on SQLite a statement holds the main thread. 50 keep one short; the event loop turns between
- * them, so that a retention sweep of months (the first after a start) never stalls the floor: 500 a statement
- * held the loop 100 to 220 ms at a time (bench:isolation, idle on SQLite, before).
- */
-const REMOVED_PER_STATEMENT = 50;
+import { REMOVED_PER_STATEMENT, removeInBatches } from './retention.ts';
 
 export type VoiceRow = Selectable<VoiceMessagesTable>;
 
@@ -235,21 +228,18 @@ export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
     },
 
     /** Retention: deletes rows and files of the transmissions that started before `cutoff`, a batch at a time. */
-    async removeOlderThan(cutoff: Date): Promise<number> {
-      let removed = 0;
-      for (;;) {
-        const rows = await db
-          .selectFrom('voice_messages')
-          .selectAll()
-          .where('created_at', '<', cutoff.toISOString())
-          .orderBy('created_at')
-          .limit(REMOVED_PER_STATEMENT)
-          .execute();
-        await removeRows(rows);
-        removed += rows.length;
-        if (rows.length < REMOVED_PER_STATEMENT) return removed;
-        await loopTurn();
-      }
+    removeOlderThan(cutoff: Date): Promise<number> {
+      return removeInBatches(
+        (limit) =>
+          db
+            .selectFrom('voice_messages')
+            .selectAll()
+            .where('created_at', '<', cutoff.toISOString())
+            .orderBy('created_at')
+            .limit(limit)
+            .execute(),
+        removeRows,
+      );
     },
 
     /** The folder of a deleted channel (its rows went by cascade). */

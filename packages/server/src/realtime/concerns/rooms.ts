@@ -78,6 +78,8 @@ export async function leaveChannel(
   );
   // Issue 59: leaving the channel leaves its floor queue (and declines an offer).
   await ctx.floor.queue.cancel(socket.id, at.room, at.channelId);
+  // Issue 61: its live video there ends (a page gone ends its streams on its own: video.ts).
+  if (reason !== 'disconnect') await ctx.videos.leftChannel(socket.id, at.channelId, reason === 'evicted');
   await ctx.talk.endTalkOnLeave(talkerOf(socket), at);
   if (!at.hidden) await ctx.services.activities.record('channel_leave', { userId, channelId: at.channelId });
   if (reason === 'evicted') ctx.publishStatus(userId, { alsoRooms: [at.room] });

@@ -29,7 +29,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { channelRegistry, type ServerPlane } from '../plane.ts';
-import { type JanusBackends, janusBackends } from './backends.ts';
+import { type JanusBackend, type JanusBackends, janusBackends } from './backends.ts';
 import { JanusChannelMedia } from './channel-media.ts';
 import { janusFeed } from './feed.ts';
 import { janusNegotiation } from './negotiation.ts';
@@ -113,6 +113,8 @@ function health(backends: JanusBackends, rooms: JanusRooms): MediaServerHealth[]
 export function janusPlane(options: JanusPlaneOptions) {
   const { log, takes, store } = options;
   const availability = new Availability(() => backends.alive().length > 0);
+  /** Who else hears that a Janus was lost (live video's streams through it end). */
+  const downListeners = new Set<(backend: JanusBackend) => void>();
   const backends = janusBackends({
     urls: options.urls,
     apiSecret: options.apiSecret,
@@ -125,6 +127,7 @@ export function janusPlane(options: JanusPlaneOptions) {
     onDown: (backend) => {
       backendDown(state, backend);
       availability.announce();
+      for (const listener of downListeners) listener(backend);
     },
   });
   const keys = janusKeys(options.apiSecret);
@@ -196,6 +199,13 @@ export function janusPlane(options: JanusPlaneOptions) {
     },
   };
   return Object.assign(plane, {
+    /** Live video goes through the same Janus instances, in rooms of its own (video/janus-video.ts). */
+    backends,
+    keys,
+    onBackendDown(listener: (backend: JanusBackend) => void): () => void {
+      downListeners.add(listener);
+      return () => downListeners.delete(listener);
+    },
     ready: () => ready(backends, availability, log),
     health: () => health(backends, rooms),
     /** Another instance made or ended a patch (null). */

@@ -16,7 +16,7 @@ export const NO_SUCH_ROOM = 485;
 const ROOM_EXISTS = 486;
 /** VideoRoom's (janus_videoroom.c). */
 export const NO_SUCH_SFU_ROOM = 426;
-const SFU_ROOM_EXISTS = 427;
+export const SFU_ROOM_EXISTS = 427;
 /** Streaming's: no such mountpoint (455). */
 export const NO_SUCH_MOUNTPOINT = 455;
 /**

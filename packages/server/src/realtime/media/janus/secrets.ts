@@ -19,6 +19,9 @@ export interface JanusKeys {
   roomSecret(channelId: number): string;
   /** The pin of a channel's room and mountpoint: who joins or watches gives it. */
   roomPin(channelId: number): string;
+  /** The secret and the pin of a channel's live video room (issue 61), apart from its voice rooms'. */
+  videoSecret(channelId: number): string;
+  videoPin(channelId: number): string;
 }
 
 function derived(apiSecret: string | undefined, what: string, channelId: number): string {
@@ -32,5 +35,7 @@ export function janusKeys(apiSecret: string | undefined): JanusKeys {
     admin: apiSecret ? { admin_key: apiSecret } : {},
     roomSecret: (channelId) => derived(apiSecret, 'room', channelId),
     roomPin: (channelId) => derived(apiSecret, 'pin', channelId),
+    videoSecret: (channelId) => derived(apiSecret, 'video-room', channelId),
+    videoPin: (channelId) => derived(apiSecret, 'video-pin', channelId),
   };
 }
