@@ -22,6 +22,13 @@ export type TalkgroupSocket = Socket<ServerToClientEvents, ClientToServerEvents>
 const TOKEN_REFUSED = /invalid, expired or revoked|Missing token/;
 const TOKEN_CODES = new Set(['bad_token', 'token_missing']);
 
+/**
+ * Which app the page is, told in each handshake (read again at every reconnection): the server counts only the
+ * members' app (/talk) as "the member's app is open" (device status, ambient listening; issue 60).
+ */
+const whichApp = (send: (auth: { app: 'talk' | 'console' }) => void) =>
+  send({ app: typeof window !== 'undefined' && /^\/talk(\/|$)/.test(window.location.pathname) ? 'talk' : 'console' });
+
 /** Back-off of the reconnections this factory makes itself (Socket.IO's own use the same bounds). */
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 5000;
@@ -34,6 +41,7 @@ export function createSocket(
     path: '/socket.io',
     // One push per change (the server's push-once.ts): all_users, onSendMessage, gathered presence changes.
     query: { token, pushes: 'once' },
+    auth: whichApp,
     transports: ['websocket', 'polling'],
     reconnectionDelay: RETRY_MIN_MS,
     reconnectionDelayMax: RETRY_MAX_MS,

@@ -9,7 +9,7 @@ import i18n from 'i18next';
 import { type ComponentType, lazy, type ReactNode } from 'react';
 import { createBrowserRouter } from 'react-router';
 import { setUnauthorizedHandler } from '../api/client.ts';
-import { SignInPage, SignUpPage } from '../features/auth/index.ts';
+import { SignInPage } from '../features/auth/index.ts';
 import type { Namespace } from '../i18n/languages.ts';
 import { Allowed, HomeRedirect, RedirectIfSignedIn, RequireConsole, RequireSession } from './guards.tsx';
 import { RootLayout } from './RootLayout.tsx';
@@ -25,6 +25,8 @@ function page(load: () => Promise<{ default: ComponentType }>, ...namespaces: Na
 }
 
 const ShellLayout = page(() => import('./shell/ShellLayout.tsx'));
+// The first run's page, from its own file: apart from the sign-in page's first load.
+const SignUpPage = page(() => import('../features/auth/SignUpPage.tsx'));
 const NotFoundPage = page(() => import('./NotFoundPage.tsx'));
 const DeviceDisabledPage = page(() => import('./DeviceDisabledPage.tsx'));
 const DashboardPage = page(

@@ -4,6 +4,7 @@
  * `online` event, or a retry a little later. The server keeps a transmission sent twice once (its clientId).
  */
 import { UPLOAD_VOICE_MESSAGE_PATH } from '@talkgroup/protocol';
+import { idbStore } from '../../api/idbStore.ts';
 import type { Transmission } from './recorder.ts';
 
 const DB_NAME = 'talkgroup-voice';
@@ -15,27 +16,7 @@ interface Queued extends Transmission {
   userId: number;
 }
 
-function openOutbox(): Promise<IDBDatabase> {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: 'clientId' });
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-async function inStore<T>(mode: IDBTransactionMode, act: (store: IDBObjectStore) => IDBRequest<T>): Promise<T> {
-  const db = await openOutbox();
-  try {
-    return await new Promise<T>((resolve, reject) => {
-      const request = act(db.transaction(STORE, mode).objectStore(STORE));
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
-    });
-  } finally {
-    db.close();
-  }
-}
+const inStore = idbStore(DB_NAME, STORE, 'clientId');
 
 /** 'sent', 'refused' (the server said no: recording off, not a member; keeping it would not help) or 'later'. */
 type UploadResult = 'sent' | 'refused' | 'later';

@@ -22,6 +22,7 @@ import {
   PREEMPTION_MODES,
   type User,
   type UserSortField,
+  VIDEO_AUDIENCES,
 } from '@talkgroup/protocol';
 import type { MRT_ColumnDef } from 'material-react-table';
 import { type FormEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -38,6 +39,7 @@ import { useUserTable } from '../../components/table/useUserTable.ts';
 import { AreaChannelSelect } from './AreaChannelSelect.tsx';
 import { useSaveChannel } from './api/saveChannel.ts';
 import { FloorQueueSettings } from './FloorQueueSettings.tsx';
+import { VideoAudienceField } from './VideoAudienceField.tsx';
 
 export interface ChannelDialogProps {
   open: boolean;
@@ -66,6 +68,8 @@ const ChannelFormSchema = z.object({
   /** Issue 59: a press on a busy floor waits its turn; what a higher talk priority does (FloorQueueSettings). */
   floorQueue: z.boolean(),
   preemption: z.enum(PREEMPTION_MODES),
+  /** Issue 61: who watches its live video. */
+  videoAudience: z.enum(VIDEO_AUDIENCES),
   /** Through the media server (issue 26); off: always peer to peer. */
   throughServer: z.boolean(),
   /** The zone an area channel follows (issue 59): who enters it with map access joins; null: none. */
@@ -74,7 +78,8 @@ const ChannelFormSchema = z.object({
 type ChannelForm = z.input<typeof ChannelFormSchema>;
 
 export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialogProps) {
-  const { t } = useTranslation(['channels', 'users', 'common']);
+  // 'video': the audience field's texts load with the dialog's.
+  const { t } = useTranslation(['channels', 'users', 'common', 'video']);
   const notify = useNotify();
   const users = useUserTable('selection', SELECTION_PAGE_SIZES, SORT_FIELDS, { enabled: open });
   // The members it has (their ids only: a channel of a large organisation has thousands).
@@ -90,6 +95,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
       floorControl: true,
       floorQueue: true,
       preemption: 'interrupt',
+      videoAudience: 'dispatch',
       throughServer: true,
       areaGeofenceId: null,
     },
@@ -125,6 +131,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
       floorControl: channel?.floorControl ?? true,
       floorQueue: channel?.floorQueue ?? true,
       preemption: channel?.preemption ?? 'interrupt',
+      videoAudience: channel?.videoAudience ?? 'dispatch',
       throughServer: (channel?.voiceMode ?? 'server') === 'server',
       areaGeofenceId: channel?.areaGeofenceId ?? null,
     });
@@ -242,6 +249,7 @@ export function ChannelDialog({ open, channel, onClose, onSaved }: ChannelDialog
           label={t('channels:form.floorControl')}
         />
         <FloorQueueSettings control={form.control} />
+        <VideoAudienceField control={form.control} />
         {mediaServer ? (
           <FormControlLabel
             control={

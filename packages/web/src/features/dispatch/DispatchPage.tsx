@@ -34,6 +34,7 @@ import { DispatchMap } from './DispatchMap.tsx';
 import { DispatchTile, type TileChannel } from './DispatchTile.tsx';
 import { attachDispatchDiagnostics, diagnosticsRequested } from './dispatchDiagnostics.ts';
 import { LastHeardStrip } from './LastHeardStrip.tsx';
+import { LoneWorkersPanel } from './LoneWorkersPanel.tsx';
 import { MonitorListDialog } from './MonitorListDialog.tsx';
 import { PatchesPanel } from './PatchesPanel.tsx';
 import { QueuePanel } from './queue/QueuePanel.tsx';
@@ -280,6 +281,8 @@ export default function DispatchPage() {
           );
         })}
       </Box>
+      {/* Issue 60: who works alone in the desk's channels (getLoneWorkers asks for channel.alerts). */}
+      {somewhere('channel.alerts') ? <LoneWorkersPanel /> : null}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr 1fr' }, mb: 3 }}>
         <LastHeardStrip items={lastHeard} channelName={channelName} />
         <CallHistory />

@@ -31,6 +31,7 @@ import type { TalkgroupSocket } from '../../api/socket.ts';
 import { statusLabel, useMemberStatuses } from '../../api/statuses.ts';
 import { PrivateCallButton } from '../../engines/calls/index.ts';
 import { memberName } from '../../engines/room/index.ts';
+import { ChannelLiveVideos } from '../../engines/video/index.ts';
 import {
   type FloorWait,
   PushToTalkButton,
@@ -205,6 +206,8 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         <CallMembersMenu channel={channel} />
       </Box>
       <TileFloorQueue socket={props.socket} room={channel.rtcSession} />
+      {/* Issue 61: the channel's live videos, beside its voice. */}
+      <ChannelLiveVideos channel={channel} canCapture />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="body2" aria-label={t('tile.connectedOf', { channel: channel.name })}>
           {t('tile.connected', { connected: channel.connected, total: channel.usersCount })}

@@ -17,6 +17,7 @@ import { StatusChip } from '../../components/StatusChip.tsx';
 import { AssignAliasButton } from '../../engines/aliases/index.ts';
 import { GatewayMark, HangUpGatewayButton } from '../../engines/gateways/index.ts';
 import { MemberStatusButton } from '../../engines/statuses/index.ts';
+import { RequestVideoButton } from '../../engines/video/index.ts';
 import type { PeerState } from '../../engines/voice/index.ts';
 import { DeviceStatusButton } from './device/DeviceStatusButton.tsx';
 import { RaiseSosButton } from './RaiseSosButton.tsx';
@@ -130,6 +131,11 @@ export function TileMembers({
               <AssignAliasButton user={{ id: member.id, name: member.name }} />
               <SwitchChannelButton user={{ id: member.id, name: member.name }} channel={channel} />
               <DeviceStatusButton user={{ id: member.id, name: member.name }} online={member.presence !== 'offline'} />
+              <RequestVideoButton
+                user={{ id: member.id, name: member.name }}
+                channelId={channel.id}
+                disabled={member.presence === 'offline'}
+              />
               <RaiseSosButton user={{ id: member.id, name: member.name }} />
             </Box>
           </Box>

@@ -3,7 +3,7 @@
  * "Require a second factor for …". A switch shows the choice at once and is saved through setSecurityPolicy
  * (audited); a refusal puts it back and says why. Below it, the organisation's time zone (issue 50,
  * TimeZoneSection), the members' statuses (issue 49, StatusesSection), worker safety (issue 60, SafetySection)
- * and, for who manages them, the SIP gateways (issue 51, GatewaysSection).
+ * live video (issue 61, VideoSection) and, for who manages them, the SIP gateways (issue 51, GatewaysSection).
  */
 import Alert from '@mui/material/Alert';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -25,6 +25,7 @@ import { PendingSignIns } from './PendingSignIns.tsx';
 import { SafetySection } from './SafetySection.tsx';
 import { StatusesSection } from './StatusesSection.tsx';
 import { TimeZoneSection } from './TimeZoneSection.tsx';
+import { VideoSection } from './VideoSection.tsx';
 
 export default function SecurityPage() {
   const { t } = useTranslation(['settings', 'common']);
@@ -97,6 +98,8 @@ export default function SecurityPage() {
       <AliasesSection />
       {/* Issue 60: lone work, man-down, ambient listening. */}
       <SafetySection />
+      {/* Issue 61: live video without the member's consent. */}
+      <VideoSection />
       {managesGateways ? <GatewaysSection /> : null}
       {signInOptions.data?.sso ? <PendingSignIns /> : null}
     </>

@@ -25,6 +25,7 @@ import {
 import { useChannelAlerts } from '../../engines/emergency/index.ts';
 import { RoomMapSection } from '../../engines/map/index.ts';
 import { type ChannelMember, ChatPanel, type RoomChannel, RoomFrame, useRoom } from '../../engines/room/index.ts';
+import { WatchedBanner } from '../../engines/video/index.ts';
 import { PushToTalkButton } from '../../engines/voice/index.ts';
 import { useMissed } from './missed.tsx';
 import { useSelectedChannelReport } from './SelectedChannelFollower.tsx';
@@ -35,6 +36,7 @@ import { TalkTopBar } from './TalkTopBar.tsx';
 import { usePositionSharing } from './usePositionSharing.ts';
 import { useTalkChannelVoice } from './useTalkChannelVoice.ts';
 import { useTalkKey } from './useTalkKey.ts';
+import { useTalkVideo } from './useTalkVideo.ts';
 import { useWakeLock } from './useWakeLock.ts';
 
 export default function TalkChannelPage() {
@@ -87,6 +89,8 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
   const wakeLock = useWakeLock();
   const alerts = useChannelAlerts(room.socket, room.me?.id);
   const dispatchRequest = useDispatchRequest(channel.id);
+  // Issue 61: the live video outlives a change of tab; its banner shows on every tab.
+  const video = useTalkVideo(room, channel);
   const describe = useActivitySentence();
   const describeActivity = useCallback(
     (member: ChannelMember) => describe(member.lastActivity, { withDate: true }),
@@ -102,6 +106,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
           <TalkChannelStatus sharingPosition={position.status === 'sharing'} live={room.connected && state.joined} />
         }
       />
+      <WatchedBanner share={video} />
       <TalkChannelTabs tab={tab} onChange={setTab} unread={unread} canSeeMap={room.canSeeMap} />
       <Box
         component="main"
@@ -124,6 +129,7 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
             position={position}
             wakeLock={wakeLock}
             dispatchRequest={dispatchRequest}
+            video={video}
           />
         ) : null}
         {tab === 'chat' ? (

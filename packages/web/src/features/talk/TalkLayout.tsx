@@ -21,6 +21,7 @@ import { ManDownWatch } from './manDown/ManDown.tsx';
 import { SelectedChannelFollower } from './SelectedChannelFollower.tsx';
 import { ScanProvider } from './scan.tsx';
 import { useOnline } from './useOnline.ts';
+import { VideoRequestPrompt } from './VideoRequestPrompt.tsx';
 
 export interface TalkShellContext {
   /** The account menu (language, Logout) for the page's top bar. */
@@ -87,6 +88,8 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
       <LoneWorkPrompt />
       {/* Issue 60: man-down detection, while it is on, on whichever /talk page is open. */}
       <ManDownWatch />
+      {/* Issue 61: a dispatcher asks for this phone's video. */}
+      <VideoRequestPrompt />
     </Box>
   );
 }

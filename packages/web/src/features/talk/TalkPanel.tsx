@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { DispatchRequestCard, type DispatchRequestHandle } from '../../engines/dispatch-request/index.ts';
 import { ChannelAlertList, SosButton, type useChannelAlerts } from '../../engines/emergency/index.ts';
 import type { RoomChannel, useRoom } from '../../engines/room/index.ts';
+import { ChannelLiveVideos, type VideoShare, VideoShareCard } from '../../engines/video/index.ts';
 import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } from '../../engines/voice/index.ts';
 import { BusyNotice, PlayMissedButton, type useMissed } from './missed.tsx';
 import { SecureContextHint } from './PlatformHints.tsx';
@@ -34,6 +35,8 @@ export interface TalkPanelProps {
   wakeLock: ReturnType<typeof useWakeLock>;
   /** The member's dispatch request here, followed by the page (its other tabs show it too). */
   dispatchRequest: DispatchRequestHandle;
+  /** Issue 61: the member's live video from this channel. */
+  video: VideoShare;
 }
 
 export function TalkPanel({
@@ -46,6 +49,7 @@ export function TalkPanel({
   position,
   wakeLock,
   dispatchRequest,
+  video,
 }: TalkPanelProps) {
   const { t: tRoom } = useTranslation('room');
   const { state } = room.voice;
@@ -94,6 +98,9 @@ export function TalkPanel({
           {tRoom('ptt.listenOnly')}
         </Typography>
       ) : null}
+      <VideoShareCard share={video} />
+      {/* Where the channel's videoAudience is 'channel', its members watch its live videos here. */}
+      <ChannelLiveVideos channel={channel} />
       <DispatchRequestCard channelId={channel.id} channelName={channel.name} dispatchRequest={dispatchRequest} />
       <TalkKeyControl talkKey={talkKey} />
       <ChannelAlertList alerts={alerts.others} />

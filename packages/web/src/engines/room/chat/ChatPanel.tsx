@@ -64,6 +64,7 @@ export function ChatPanel({ chat, userId, channelName, onClose, showHeader = tru
             ? { id: chat.channelId, name: channelName, rtcSession: chat.room ?? channelName }
             : undefined
         }
+        videosChannel={chat.channelId !== undefined ? { id: chat.channelId, name: channelName } : undefined}
       />
       <ChatTimeline chat={chat} userId={userId} listRef={listRef} />
       {scroll.unseen ? (

@@ -5,11 +5,13 @@
 import FileDownloadIcon from '@mui/icons-material/FileDownloadOutlined';
 import PlaylistPlayIcon from '@mui/icons-material/PlaylistPlay';
 import StopIcon from '@mui/icons-material/Stop';
+import VideoLibraryIcon from '@mui/icons-material/VideoLibraryOutlined';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { RecordedMark } from '../../voice/index.ts';
+import { ChannelVideosDialog } from './ChannelVideosDialog.tsx';
 import type { VoiceHistory } from './useVoiceHistory.ts';
 import { VoiceExportDialog } from './VoiceExportDialog.tsx';
 
@@ -18,12 +20,16 @@ export interface VoiceBarProps {
   recording: boolean;
   /** An administrator's room: the export is offered. */
   exportChannel?: { id: number; name: string; rtcSession: string };
+  /** Issue 61: the channel whose recorded live videos are offered. */
+  videosChannel?: { id: number; name: string };
 }
 
-export function VoiceBar({ voice, recording, exportChannel }: VoiceBarProps) {
-  const { t } = useTranslation('room');
+export function VoiceBar({ voice, recording, exportChannel, videosChannel }: VoiceBarProps) {
+  // 'video' loads with the bar, not when its dialog opens.
+  const { t } = useTranslation(['room', 'video']);
   const [exportOpen, setExportOpen] = useState(false);
-  if (!recording && voice.items.length === 0 && !exportChannel) return null;
+  const [videosOpen, setVideosOpen] = useState(false);
+  if (!recording && voice.items.length === 0 && !exportChannel && !videosChannel) return null;
   return (
     <Box
       sx={{
@@ -42,7 +48,7 @@ export function VoiceBar({ voice, recording, exportChannel }: VoiceBarProps) {
       <Box sx={{ flex: 1 }} />
       {voice.playing !== null ? (
         <Button size="small" startIcon={<StopIcon />} onClick={voice.stop}>
-          {t('history.stopPlayback')}
+          {t('room:history.stopPlayback')}
         </Button>
       ) : (
         <Button
@@ -51,13 +57,21 @@ export function VoiceBar({ voice, recording, exportChannel }: VoiceBarProps) {
           onClick={voice.playMissed}
           disabled={voice.missed.length === 0}
         >
-          {t('history.playMissed', { count: voice.missed.length })}
+          {t('room:history.playMissed', { count: voice.missed.length })}
         </Button>
       )}
+      {videosChannel ? (
+        <>
+          <Button size="small" startIcon={<VideoLibraryIcon />} onClick={() => setVideosOpen(true)}>
+            {t('video:recordings.open')}
+          </Button>
+          <ChannelVideosDialog open={videosOpen} onClose={() => setVideosOpen(false)} channel={videosChannel} />
+        </>
+      ) : null}
       {exportChannel ? (
         <>
           <Button size="small" startIcon={<FileDownloadIcon />} onClick={() => setExportOpen(true)}>
-            {t('history.export')}
+            {t('room:history.export')}
           </Button>
           <VoiceExportDialog open={exportOpen} onClose={() => setExportOpen(false)} channel={exportChannel} />
         </>

@@ -10,6 +10,7 @@ import {
   rtcSessionOf,
   UpdateChannel,
   UpdateUserChannels,
+  type VideoAudience,
   type VoiceMode,
 } from '@talkgroup/protocol';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
@@ -31,6 +32,8 @@ export interface SaveChannelInput {
   floorQueue?: boolean;
   /** Issue 59: what a higher talk priority does (absent: unchanged, or `interrupt` for a new channel). */
   preemption?: PreemptionMode;
+  /** Issue 61: who watches its live video (absent: unchanged, or `dispatch` for a new channel). */
+  videoAudience?: VideoAudience;
   /** Through the media server, or always peer to peer (absent: unchanged, or the server for a new channel). */
   voiceMode?: VoiceMode;
   /** The geofence the channel follows, an area channel (issue 59); null: none; absent: unchanged, or none. */
@@ -46,6 +49,7 @@ export async function saveChannel({
   floorControl,
   floorQueue,
   preemption,
+  videoAudience,
   voiceMode,
   areaGeofenceId,
 }: SaveChannelInput): Promise<Channel> {
@@ -58,6 +62,7 @@ export async function saveChannel({
           floorControl,
           floorQueue,
           preemption,
+          videoAudience,
           voiceMode,
           areaGeofenceId,
         })
@@ -70,6 +75,7 @@ export async function saveChannel({
           floorControl,
           floorQueue,
           preemption,
+          videoAudience,
           voiceMode,
           areaGeofenceId,
         })
