@@ -13,7 +13,11 @@ export default defineConfig({
   fullyParallel: true,
   workers: 2,
   forbidOnly: Boolean(process.env.CI),
-  retries: 0,
+  // One retry, and never a quiet one: scripts/test-all.ts repeats under its summary every test that failed before its
+  // retry passed. Beside a loaded CI a page's scripts can stall for a minute (talk-scan.spec: a talker's page ran a
+  // 5 KB chunk's import 61 s after the chunk had arrived, and the peer the test waited for came after its bound);
+  // four CIs in a row lost a whole session's work to one such test each, a different one each time.
+  retries: 1,
   // Bounds, not timings: a test ends as soon as what it waits for happens. Two workers, each with its own server
   // and browser, share two cores; a page can take seconds to draw when both are busy (an import hashing
   // passwords next to it), so the bounds leave room for a busy machine: the unit suite runs beside the browser
