@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BrowserContext, test as base, expect, type Page } from '@playwright/test';
 import { SERVER_NODE_FLAGS } from '../packages/server/src/ops/node-flags.ts';
+import { type StartedServer, serverLogs, startedServers } from './server-logs.ts';
 
 export { expect };
 
@@ -120,8 +121,12 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
   const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-e2e-'));
   const baseURL = `http://127.0.0.1:${port}`;
   let log = '';
+  /** Everything printed so far, counted from the start: the kept log is its last 200,000 characters. */
+  let printed = 0;
   const collect = (chunk: Buffer) => {
-    log = (log + chunk.toString()).slice(-200_000);
+    const text = chunk.toString();
+    printed += text.length;
+    log = (log + text).slice(-200_000);
   };
   const output = () => log;
   const launch = () => {
@@ -159,6 +164,13 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
     return process_;
   };
   let child = launch();
+  const started: StartedServer = {
+    baseURL,
+    mark: () => printed,
+    since: (mark) => log.slice(Math.max(0, log.length - (printed - mark))),
+    stopped: false,
+  };
+  startedServers.push(started);
 
   try {
     await waitForHealth(baseURL, child, output);
@@ -190,6 +202,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
         clearTimeout(timer);
       }
       rmSync(dataDir, { recursive: true, force: true });
+      started.stopped = true;
     },
   };
 }
@@ -330,6 +343,7 @@ export async function startIn(context: BrowserContext, language: Language | null
 }
 
 interface TestFixtures {
+  serverLogs: undefined;
   admin: Account;
   language: Language | null;
   freshServer: TalkgroupServer;
@@ -367,4 +381,5 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     await server.stop();
   },
   seed: async ({ server, admin }, use) => use(seedFor(server, admin)),
+  serverLogs: [serverLogs, { auto: true }],
 });
