@@ -7,6 +7,7 @@
  */
 import type { ClientToServerEvents, ServerToClientEvents } from '@talkgroup/protocol';
 import type { Socket } from 'socket.io-client';
+import { candidateQueue } from '../voice/candidateQueue.ts';
 
 type AmbientSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 
@@ -20,23 +21,6 @@ declare global {
     /** The console's ambient connection, for the browser tests' level measurement (diagnostics on only). */
     __talkgroupAmbient?: RTCPeerConnection;
   }
-}
-
-/** Candidates that came before the remote description, added once it is set. */
-function candidateQueue(pc: RTCPeerConnection) {
-  const waiting: RTCIceCandidateInit[] = [];
-  let ready = false;
-  return {
-    add(candidate: RTCIceCandidateInit | null) {
-      if (!candidate) return;
-      if (ready) void pc.addIceCandidate(candidate).catch(() => undefined);
-      else waiting.push(candidate);
-    },
-    ready() {
-      ready = true;
-      for (const candidate of waiting.splice(0)) void pc.addIceCandidate(candidate).catch(() => undefined);
-    },
-  };
 }
 
 function sendCandidates(socket: AmbientSocket, pc: RTCPeerConnection, listeningId: string): void {

@@ -7,6 +7,7 @@
  */
 import type { VideoRefusal, VideoUnavailable } from '@talkgroup/protocol';
 import type { TalkgroupSocket } from '../../api/socket.ts';
+import { candidateQueue } from '../voice/candidateQueue.ts';
 
 export interface VideoIce {
   iceServers: RTCIceServer[];
@@ -14,23 +15,6 @@ export interface VideoIce {
 }
 
 type CandidatePayload = { streamId: string; viewerSocketId?: string; candidate: RTCIceCandidateInit | null };
-
-/** Candidates that came before the remote description, added once it is set. */
-function candidateQueue(pc: RTCPeerConnection) {
-  const waiting: RTCIceCandidateInit[] = [];
-  let ready = false;
-  return {
-    add(candidate: RTCIceCandidateInit | null) {
-      if (!candidate) return;
-      if (ready) void pc.addIceCandidate(candidate).catch(() => undefined);
-      else waiting.push(candidate);
-    },
-    ready() {
-      ready = true;
-      for (const candidate of waiting.splice(0)) void pc.addIceCandidate(candidate).catch(() => undefined);
-    },
-  };
-}
 
 interface ViewerLink {
   pc: RTCPeerConnection;
