@@ -16,5 +16,9 @@ export default defineConfig({
     // Two files at a time on CI's two cores: each test's PostgreSQL schema, Redis prefix, ports and processes are
     // its own, and the tests wait on states, not on times.
     maxWorkers: 2,
+    // One retry, named under `npm test`'s summary (retried-reporter.ts): a CI lost a whole session's work to one
+    // test that a loaded machine failed once (docs/testing.md). A test that fails twice fails the run.
+    retry: 1,
+    reporters: ['default', './packages/server/test/retried-reporter.ts'],
   },
 });
