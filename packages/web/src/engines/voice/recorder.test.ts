@@ -127,6 +127,22 @@ describe('recording transmissions', () => {
     ]);
   });
 
+  it('says whether an all call records in its room, so that the page records it in another when not', () => {
+    recording = false;
+    const quiet = talkControl(true, recorder());
+    expect(quiet.broadcast(true, { alsoIn: [8], grantId: 'grant-of-all-call' })).toBe(false);
+    expect(quiet.micOn).toBe(true);
+    recording = true;
+    const lead = talkControl(true, recorder());
+    expect(lead.broadcast(true, { alsoIn: [7], grantId: 'grant-of-all-call' })).toBe(true);
+    expect(talkControl(true, recorder()).broadcast(true, { records: false })).toBe(false);
+    quiet.broadcast(false);
+    lead.broadcast(false);
+    expect(delivered.map(({ grantId, alsoChannelIds }) => ({ grantId, alsoChannelIds }))).toEqual([
+      { grantId: 'grant-of-all-call', alsoChannelIds: [7] },
+    ]);
+  });
+
   it('delivers what was said when the link drops during the transmission', async () => {
     const ptt = talkControl(true, recorder());
     ptt.press(true);

@@ -69,23 +69,26 @@ export class TransmissionRecorder {
   /** A press (or a grant without one) is under way: playback was stopped for it. */
   private talking = false;
 
-  /** The press: stops playback and starts recording the (still disabled) track. */
-  begin(track: MediaStreamTrack, alsoIn?: number[]): void {
+  /**
+   * The press: stops playback and starts recording the (still disabled) track. True when a take records (the
+   * channel records and the browser can).
+   */
+  begin(track: MediaStreamTrack, alsoIn?: number[]): boolean {
     this.discard();
     this.options.pressed?.();
     this.talking = true;
-    this.startTake(track, alsoIn);
+    return this.startTake(track, alsoIn);
   }
 
-  private startTake(track: MediaStreamTrack, alsoIn?: number[]): void {
+  private startTake(track: MediaStreamTrack, alsoIn?: number[]): boolean {
     const target = this.options.target();
     const mimeType = supportedMime();
-    if (!target?.recording || mimeType === undefined) return;
+    if (!target?.recording || mimeType === undefined) return false;
     let media: MediaRecorder;
     try {
       media = new MediaRecorder(new MediaStream([track]), { mimeType, audioBitsPerSecond: BITS_PER_SECOND });
     } catch {
-      return;
+      return false;
     }
     const take: Take = {
       media,
@@ -100,6 +103,7 @@ export class TransmissionRecorder {
     };
     media.start(1000);
     this.take = take;
+    return true;
   }
 
   /** The floor is granted (a press, or the server giving it): the take is a transmission of that grant. */

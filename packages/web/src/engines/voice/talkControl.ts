@@ -246,19 +246,23 @@ export class TalkControl {
 
   /**
    * An all call took this room's floor (broadcast_request, the dispatch console): the microphone is heard
-   * here without a press of its own, until the all call ends (or the floor is taken back: `revoked`).
+   * here without a press of its own, until the all call ends (or the floor is taken back: `revoked`). True when
+   * this room records the call: the page then records it nowhere else.
    */
-  broadcast(on: boolean, recording: BroadcastRecording = {}): void {
+  broadcast(on: boolean, recording: BroadcastRecording = {}): boolean {
     const track = this.room.track();
-    if (!track) return;
-    if (on) {
-      if (this.micOn) return;
-      this.floorHolder = null;
-      this.room.pressed();
-      this.unrecorded = recording.records === false;
-      if (!this.unrecorded) this.room.recorder?.begin(track, recording.alsoIn);
-      this.talk(true, recording.grantId);
-    } else if (this.micOn && !this.pressed) this.talk(false);
+    if (!track) return false;
+    if (!on) {
+      if (this.micOn && !this.pressed) this.talk(false);
+      return false;
+    }
+    if (this.micOn) return false;
+    this.floorHolder = null;
+    this.room.pressed();
+    const records = recording.records !== false && (this.room.recorder?.begin(track, recording.alsoIn) ?? false);
+    this.unrecorded = !records;
+    this.talk(true, recording.grantId);
+    return records;
   }
 
   /** This transmission is recorded elsewhere (an all call's other channels: its first channel's take). */

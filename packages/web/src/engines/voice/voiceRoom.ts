@@ -367,11 +367,11 @@ export class VoiceRoom extends SnapshotSource<VoiceRoomState> {
   /** Leaves the channel's floor queue (issue 59: the page's Cancel). */
   cancelFloorQueue = (): void => this.ptt.cancelQueue();
   /**
-   * An all call granted this channel's floor (the dispatch console's broadcast_request): the microphone is
-   * heard here until `setBroadcasting(false)`; no floor is asked, the all call took it.
+   * An all call took this channel's floor (broadcast_request): heard here until `setBroadcasting(false)`; true
+   * when this room records the call (TalkControl.broadcast).
    */
-  setBroadcasting(on: boolean, recording?: BroadcastRecording): void {
-    if (!this.closed && !this.listening) this.ptt.broadcast(on, recording);
+  setBroadcasting(on: boolean, recording?: BroadcastRecording): boolean {
+    return !this.closed && !this.listening && this.ptt.broadcast(on, recording);
   }
 
   /** The join view's camera button: the track stays, so turning it back on needs no negotiation. */

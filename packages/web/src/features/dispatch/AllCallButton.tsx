@@ -3,8 +3,8 @@
  * takes each channel's floor (a dispatcher preempts members); the channels granted hear the page's microphone,
  * the others are named with why (someone of higher priority talks, listening only). Released, the floors go
  * back (broadcast_release). A release before the answer gives back whatever the answer granted. On the mesh the
- * page records the call once, from its first channel, and the server keeps it in each (the media server does
- * the same with what it receives).
+ * page records the call once, from the first granted channel that can record it, and the server keeps it in each
+ * (the media server does the same with what it receives).
  */
 import CampaignIcon from '@mui/icons-material/Campaign';
 import Box from '@mui/material/Box';
@@ -47,6 +47,20 @@ export function AllCallButton({ socket, targets, engineOf }: AllCallButtonProps)
     if (rooms.length > 0 && socket?.connected) socket.emit('broadcast_release', { rooms });
   };
 
+  /**
+   * One recording of the call (issue 37), kept in every granted channel: made by the first granted room that can
+   * record it (its microphone ready, the channel recording), not only by the first one; the others record nothing.
+   */
+  const onAirIn = (rooms: string[], grantId: string | undefined, channelOf: (room: string) => number | undefined) => {
+    let recorded = false;
+    for (const room of rooms) {
+      const alsoIn = rooms.filter((other) => other !== room).flatMap((other) => channelOf(other) ?? []);
+      const engine = engineOf(room);
+      if (recorded) engine?.setBroadcasting(true, { records: false });
+      else recorded = engine?.setBroadcasting(true, { alsoIn, ...(grantId ? { grantId } : {}) }) ?? false;
+    }
+  };
+
   const press = async () => {
     if (held.current || !socket?.connected) return;
     held.current = true;
@@ -72,14 +86,7 @@ export function AllCallButton({ socket, targets, engineOf }: AllCallButtonProps)
       return;
     }
     granted.current = answer.granted;
-    // One recording of the call (issue 37): the first channel's, kept in the others too.
-    const channelOf = (room: string) => asked.find((target) => target.room === room)?.channelId;
-    const others = answer.granted.slice(1).flatMap((room) => channelOf(room) ?? []);
-    for (const [index, room] of answer.granted.entries())
-      engineOf(room)?.setBroadcasting(
-        true,
-        index === 0 ? { alsoIn: others, grantId: answer.grantId } : { records: false },
-      );
+    onAirIn(answer.granted, answer.grantId, (room) => asked.find((target) => target.room === room)?.channelId);
     setOnAir(answer.granted.length > 0);
   };
 
