@@ -7,7 +7,7 @@
 import { may } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
-import { afterPresence, leaveAll, ownerOf } from './concerns/rooms.ts';
+import { afterPresence, leaveAll, ownerOf, presenceSettled } from './concerns/rooms.ts';
 import type { Concern, LocalSocket, RealtimeContext, SocketScope } from './context.ts';
 import { tokenOf } from './handshake.ts';
 import type { TalkSocket } from './io.ts';
@@ -115,6 +115,8 @@ export class Connections {
     const channelId = socket.data.participations.find((at) => !at.hidden)?.channelId;
     const inCalls = socket.data.participations.filter((at) => at.hidden).map((at) => at.channelId);
     const left = await leaveAll(socket, scope, 'disconnect');
+    // After the socket's own presence writes (group commit): a row written after its removal stayed for good.
+    await presenceSettled(socket);
     await ctx.services.presence.remove(socket.id);
     if (!EXPECTED_DISCONNECTS.has(reason)) this.#connectionLost(userId, channelId);
     for (const callChannel of inCalls) callRooms.left(userId, callChannel);
