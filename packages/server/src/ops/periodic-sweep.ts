@@ -49,7 +49,8 @@ export function periodicSweep(options: PeriodicSweepOptions): PeriodicSweep {
   }
 
   async function sweepNow(): Promise<void> {
-    if (running) await running;
+    // A loop: of two callers waiting on the same pass, the first starts the next one, the other waits for it too.
+    while (running) await running;
     if (stopped) return;
     running = pass()
       .then(() => {
