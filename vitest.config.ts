@@ -1,8 +1,20 @@
-import { defineConfig } from 'vitest/config';
+import { globSync, readFileSync } from 'node:fs';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const INCLUDE = ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'];
+
+/**
+ * The files that replace something of the process for their tests (fake timers, a stubbed global or environment
+ * variable, a mocked module): each runs in a process of its own, so that nothing it replaced, even after a failure
+ * that skipped its clean-up, reaches the next file. Found by their text, so that a new such file is isolated too.
+ */
+const REPLACES_PROCESS_STATE = /\bvi\.(mock|doMock|useFakeTimers|stubGlobal|stubEnv)\(/;
+const ISOLATED = INCLUDE.flatMap((pattern) => globSync(pattern)).filter((file) =>
+  REPLACES_PROCESS_STATE.test(readFileSync(file, 'utf8')),
+);
 
 export default defineConfig({
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'],
     // Bounds, not timings: a test ends as soon as what it waits for happens. The browser tests run beside the
     // unit tests (scripts/test-all.ts), and a loaded fresh-clone CI took a job of full-strength hashes past 30 s
     // (import-jobs.test.ts waits up to 45 s for it by design).
@@ -20,5 +32,16 @@ export default defineConfig({
     // test that a loaded machine failed once (docs/testing.md). A test that fails twice fails the run.
     retry: 1,
     reporters: ['default', './packages/server/test/retried-reporter.ts'],
+    projects: [
+      // Each file in one project only (the root names no files: a project's include adds to the root's). Most
+      // files share their worker's process, one file after the other: each test builds its own app, store and
+      // sockets, and a fresh process per file spent a third of the suite's time importing the server again (24
+      // files on SQLite: 110 CPU-s isolated, 53 shared; docs/testing.md).
+      {
+        extends: true,
+        test: { name: 'shared', isolate: false, include: INCLUDE, exclude: [...configDefaults.exclude, ...ISOLATED] },
+      },
+      { extends: true, test: { name: 'isolated', isolate: true, include: ISOLATED } },
+    ],
   },
 });
