@@ -1,4 +1,5 @@
 import { globSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 const INCLUDE = ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 'packages/*/src/**/*.test.tsx'];
@@ -9,8 +10,9 @@ const INCLUDE = ['packages/*/test/**/*.test.ts', 'packages/*/src/**/*.test.ts', 
  * that skipped its clean-up, reaches the next file. Found by their text, so that a new such file is isolated too.
  */
 const REPLACES_PROCESS_STATE = /\bvi\.(mock|doMock|useFakeTimers|stubGlobal|stubEnv)\(/;
-const ISOLATED = INCLUDE.flatMap((pattern) => globSync(pattern)).filter((file) =>
-  REPLACES_PROCESS_STATE.test(readFileSync(file, 'utf8')),
+const ROOT = import.meta.dirname;
+const ISOLATED = INCLUDE.flatMap((pattern) => globSync(pattern, { cwd: ROOT })).filter((file) =>
+  REPLACES_PROCESS_STATE.test(readFileSync(path.join(ROOT, file), 'utf8')),
 );
 
 export default defineConfig({
@@ -35,8 +37,8 @@ export default defineConfig({
     projects: [
       // Each file in one project only (the root names no files: a project's include adds to the root's). Most
       // files share their worker's process, one file after the other: each test builds its own app, store and
-      // sockets, and a fresh process per file spent a third of the suite's time importing the server again (24
-      // files on SQLite: 110 CPU-s isolated, 53 shared; docs/testing.md).
+      // sockets, and a fresh process per file spent 17 % of the suite's time importing the server again
+      // (docs/testing.md).
       {
         extends: true,
         test: { name: 'shared', isolate: false, include: INCLUDE, exclude: [...configDefaults.exclude, ...ISOLATED] },
