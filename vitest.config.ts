@@ -27,9 +27,11 @@ export default defineConfig({
     // Names the run: its files share PostgreSQL's migrated template and schemas (packages/server/test/schema-pool.ts).
     globalSetup: ['packages/server/test/global-setup.ts'],
     pool: 'forks',
-    // Two files at a time on CI's two cores: each test's PostgreSQL schema, Redis prefix, ports and processes are
-    // its own, and the tests wait on states, not on times.
-    maxWorkers: 2,
+    // Three files at a time on CI's two cores: each test's PostgreSQL schema, Redis prefix, ports and processes are
+    // its own, and the tests wait on states, not on times. A third worker fills the time the others spend waiting
+    // on a real Janus, baresip or a sweep's interval, and keeps the suite's share of the cores beside other work:
+    // 381 s instead of two workers' 471 s beside two busy loops (docs/testing.md).
+    maxWorkers: 3,
     // One retry, named under `npm test`'s summary (retried-reporter.ts): a CI lost a whole session's work to one
     // test that a loaded machine failed once (docs/testing.md). A test that fails twice fails the run.
     retry: 1,

@@ -1,13 +1,15 @@
 /**
  * The map without the internet (issue 58). MAP_TILE_URL points at a tile server of the test:
  * - one that answers errors: the map says so in a sentence, keeps the member's marker on a plain light
- *   background, and asks for tiles again only now and then, each time later (the server counts the requests);
+ *   background, and asks for tiles again only now and then, each time later (the server counts the requests;
+ *   the page runs on Playwright's clock, which the test moves on to each retry instead of waiting for it);
  *   once the server answers, the tiles come back and the sentence goes;
  * - one that serves its tiles: no sentence.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { io, type Socket } from 'socket.io-client';
+import { FIRST_RETRY_MS } from '../packages/web/src/engines/map/tileHealth.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
 import { expect as baseExpect, createAdmin, seedFor, startServer, type TalkgroupServer, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
@@ -45,6 +47,29 @@ async function tileServer(failing: boolean) {
     template: `http://127.0.0.1:${port}/tiles/{z}/{x}/{y}.png`,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+declare global {
+  interface Window {
+    /** When the page asked for each tile (its clock's Date.now()), noted by noteTileRequests. */
+    __tileAsks?: number[];
+  }
+}
+
+/** In the page, before its scripts: notes the time of each tile an image asks for. */
+function noteTileRequests() {
+  const asks: number[] = [];
+  window.__tileAsks = asks;
+  const src = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'src');
+  if (!src?.set) return;
+  const set = src.set;
+  Object.defineProperty(HTMLImageElement.prototype, 'src', {
+    ...src,
+    set(this: HTMLImageElement, value: string) {
+      if (String(value).includes('/tiles/')) asks.push(Date.now());
+      set.call(this, value);
+    },
+  });
 }
 
 async function phoneOf(server: TalkgroupServer, token: string): Promise<Socket> {
@@ -89,6 +114,10 @@ test('tiles that fail: a sentence, the marker on a plain background, a few space
     if (request.url().includes('/tiles/')) seen.push(request.url());
   });
   try {
+    // The page's clock is the test's (its retries come when the test moves it on); its tile requests are noted
+    // with that clock's time.
+    await a.page.clock.install();
+    await a.page.addInitScript(noteTileRequests);
     await a.page.goto(roomUrl(world.channel.rtcSession));
     const map = a.page.getByRole('region', { name: "Map of the channel's members" });
     await expect(map.getByRole('button', { name: /^Mia Walker, / })).toBeVisible({ timeout: 120_000 });
@@ -105,20 +134,25 @@ test('tiles that fail: a sentence, the marker on a plain background, a few space
     expect(first).toBeGreaterThanOrEqual(1);
     expect(first).toBeLessThanOrEqual(2);
 
-    // Two retries later (5 s, then 10 s after that), the server has been asked twice more, no more, and the
-    // second wait was longer than the first.
-    await expect.poll(() => tiles.state.asked.length, { timeout: 90_000 }).toBeGreaterThanOrEqual(first + 2);
-    const asked = [...tiles.state.asked];
+    // Two retries, on the page's clock run on (5 s, then 10 s after that, each timer at its time): each asks the
+    // server once, no more, and the second wait was longer than the first, as the page's own clock measured them.
+    await a.page.clock.runFor(FIRST_RETRY_MS);
+    await expect.poll(() => tiles.state.asked.length).toBeGreaterThanOrEqual(first + 1);
+    await a.page.clock.runFor(2 * FIRST_RETRY_MS);
+    await expect.poll(() => tiles.state.asked.length).toBeGreaterThanOrEqual(first + 2);
+    const asked = await a.page.evaluate(() => window.__tileAsks ?? []);
     expect(asked.length).toBeLessThanOrEqual(first + 2);
+    expect(asked).toHaveLength(tiles.state.asked.length);
     const gaps = asked.slice(1).map((at, i) => at - asked[i]);
     const [before, after] = gaps.slice(-2);
-    expect(before).toBeGreaterThanOrEqual(4_000);
+    expect(before).toBeGreaterThanOrEqual(FIRST_RETRY_MS);
     expect(after).toBeGreaterThan(before * 1.5);
-    expect(seen.length).toBe(asked.length);
+    expect(seen.length).toBe(tiles.state.asked.length);
     await expect(map.getByRole('status')).toHaveText(UNAVAILABLE);
 
-    // The tile server answers again: at the next retry the tiles load and the sentence goes.
+    // The tile server answers again: at the next retry (20 s later) the tiles load and the sentence goes.
     tiles.state.failing = false;
+    await a.page.clock.fastForward(4 * FIRST_RETRY_MS);
     await expect(map.locator('img.leaflet-tile-loaded').first()).toBeAttached({ timeout: 90_000 });
     await expect(map.getByText(UNAVAILABLE)).toHaveCount(0);
     await expect(container).toHaveAttribute('data-tiles', 'up');
