@@ -8,7 +8,7 @@
  * actions in view at 1366x850, and the whole brand on /talk at 390 px.
  */
 import { type ConsoleScene, consoleScene, hangUp } from './console-scene.ts';
-import { expect as baseExpect, test } from './fixtures.ts';
+import { expect as baseExpect, test, unique } from './fixtures.ts';
 import { boxProblems, nextFrames, onScreen, uncovered } from './layout-checks.ts';
 import { openAs, roomUrl } from './room-support.ts';
 
@@ -98,8 +98,11 @@ test('the users table fits its card, scrolls inside it when narrower, and sorts 
   admin,
   seed,
 }) => {
-  const dana = await seed.member({ firstName: 'Dana', lastName: 'Répartition', role: 'dispatcher' });
-  await seed.member({ firstName: 'Mia', lastName: 'Membre' });
+  // The worker's server holds the users of its other tests too (dispatchers among them): the two of this test
+  // share a family name of their own, which the search narrows the table to before the role filter.
+  const family = `Rôle${unique('x').split(' ')[1]}`;
+  const dana = await seed.member({ firstName: 'Dana', lastName: family, role: 'dispatcher' });
+  await seed.member({ firstName: 'Mia', lastName: family });
   const office = await openAs(browser, server.baseURL, admin, {
     language: 'fr',
     viewport: { width: 1280, height: 720 },
@@ -130,10 +133,13 @@ test('the users table fits its card, scrolls inside it when narrower, and sorts 
     const roles = () => table.locator('tbody tr').evaluateAll((rows) => rows.map((row) => row.textContent ?? ''));
     await table.getByRole('columnheader', { name: /Rôle/ }).getByRole('button').first().click();
     await expect.poll(async () => (await roles())[0]).toContain('Administrateur');
+    await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill(family);
+    await expect(table.locator('tbody tr')).toHaveCount(2);
     await page.getByRole('combobox', { name: 'Filtrer par rôle' }).click();
     await page.getByRole('option', { name: 'Répartiteur' }).click();
     await expect(table.locator('tbody tr')).toHaveCount(1);
-    await expect(table.getByRole('row', { name: new RegExp(dana.firstName) })).toBeVisible();
+    await expect(table.getByRole('row', { name: new RegExp(`${dana.firstName} ${family}`) })).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Rechercher un coéquipier' }).fill('');
 
     // Narrower than the columns: the table scrolls inside its card, the page does not.
     await page.setViewportSize({ width: 1000, height: 720 });
