@@ -62,6 +62,13 @@ export interface RoleRules {
   inOwnChannels: Partial<Record<Capability, ChannelGrant>>;
   /** The role's default talk priority (1 to 9, issue 59): a higher one preempts a lower one. */
   floorPriority: number;
+  /**
+   * Its rank when it watches people (issue 69): listening to, filming, reading the device of or switching the
+   * channel of someone goes down the ranks only (`mayActOn`).
+   */
+  rank: number;
+  /** Acts on its equals too (administrators on other administrators; never on oneself, which the caller asks). */
+  actsOnPeers?: boolean;
 }
 
 const MEMBER_CHANNEL_RIGHTS = {
@@ -75,7 +82,7 @@ const MEMBER_CHANNEL_RIGHTS = {
 
 export const ROLE_RULES = {
   /** Everything, in every channel (spec section 6: the administrator). */
-  admin: { everywhere: CAPABILITY_NAMES, inOwnChannels: {}, floorPriority: 7 },
+  admin: { everywhere: CAPABILITY_NAMES, inOwnChannels: {}, floorPriority: 7, rank: 3, actsOnPeers: true },
   /**
    * The desk of an operation: reads, hears, talks in and chats in its channels, with floor priority above
    * members; sees their map, activities and voice history and takes their SOS alerts; from the dispatch console
@@ -102,9 +109,10 @@ export const ROLE_RULES = {
       'channel.videoWatch': true,
     },
     floorPriority: 6,
+    rank: 2,
   },
   /** A team member on a phone: its own channels, the map with map access. */
-  member: { everywhere: [], inOwnChannels: MEMBER_CHANNEL_RIGHTS, floorPriority: 3 },
+  member: { everywhere: [], inOwnChannels: MEMBER_CHANNEL_RIGHTS, floorPriority: 3, rank: 1 },
 } as const satisfies Record<string, RoleRules>;
 
 export type Role = keyof typeof ROLE_RULES;
@@ -138,6 +146,11 @@ export interface ChannelStanding {
   member: boolean;
   /** Per membership (default true): false for a listen-only member. */
   canTalk?: boolean;
+  /**
+   * A membership its user's reported position made (an area channel, issue 69): a place, not a power. It gives
+   * what a member's membership gives (listen, talk, chat, the map with map access, share video), whatever the role.
+   */
+  viaArea?: boolean;
 }
 
 function rulesOf(role: string): RoleRules | undefined {
@@ -153,6 +166,7 @@ export function may(user: Actor, channel: ChannelStanding | null, capability: Ca
   if (!rules) return false;
   if (rules.everywhere.includes(capability)) return true;
   if (!channel?.member) return false;
+  if (channel.viaArea && !Object.hasOwn(MEMBER_CHANNEL_RIGHTS, capability)) return false;
   const grant = rules.inOwnChannels[capability];
   if (grant === true) return true;
   if (grant === 'canTalk') return channel.canTalk !== false;
@@ -165,6 +179,19 @@ export function mayAnywhere(user: Actor, capability: Capability): boolean {
   const rules = rulesOf(user.role);
   if (!rules) return false;
   return rules.everywhere.includes(capability) || rules.inOwnChannels[capability] !== undefined;
+}
+
+/**
+ * May `caller` use a power over a person of role `targetRole` (listen to its surroundings, film it without consent,
+ * read or ask for its device's status, switch its selected channel)? Down the ranks only (member below dispatcher
+ * below administrator): never on an equal or a higher one, but for a role that acts on its peers (administrators).
+ * An unknown role ranks below every known one, and acts on nobody. The caller refuses oneself apart.
+ */
+export function mayActOn(caller: Actor, targetRole: string): boolean {
+  const rules = rulesOf(caller.role);
+  if (!rules) return false;
+  const target = rulesOf(targetRole)?.rank ?? 0;
+  return rules.rank > target || (rules.actsOnPeers === true && rules.rank === target);
 }
 
 /** The floor priority of a role (0 for an unknown one). */
