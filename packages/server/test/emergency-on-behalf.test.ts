@@ -122,8 +122,6 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
   });
 
   it("opens the member's microphone only with emergencyOpenMic 'any_alert', never where it only listens", async () => {
-    const read = await app.call('/user/api/getSafetySettings', {}, alice.token);
-    expect(read.body.res.emergencyOpenMic).toBe('own_alert');
     const alicePhone = await joined(alice, quai.rtcSession);
     const carlPhone = await joined(carl, quai.rtcSession);
     const lenaPhone = await joined(lena, quai.rtcSession);
@@ -133,6 +131,8 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
     await alicePhone.next('emergencyAlert');
     await alicePhone.flush();
     expect(alicePhone.all('floor_granted')).toEqual([]);
+    const read = await app.call('/user/api/getSafetySettings', {}, alice.token);
+    expect(read.body.res.emergencyOpenMic).toBe('own_alert');
 
     await openMic('any_alert');
     expect((await raise({ userId: carl.id, channelId: quai.id }, dana)).status).toBe(200);
@@ -151,7 +151,8 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
   });
 
   it("is no lone worker's check-in: only the worker's own press or checkIn answers", async () => {
-    await openMic('any_alert');
+    // The floor it opens (its granting, below, proves the setting took).
+    await app.call('/user/api/setSafetySettings', { emergencyOpenMic: 'any_alert' }, admin.token);
     expect(
       (
         await app.call(
