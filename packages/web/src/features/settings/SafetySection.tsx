@@ -32,6 +32,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { safetyChange } from './safetyChange.ts';
 
 const AMBIENT_LABELS = { off: 'ambientOff', announced: 'ambientAnnounced', discreet: 'ambientDiscreet' } as const;
 const OPEN_MIC_LABELS = { own_alert: 'emergencyOpenMicOwn', any_alert: 'emergencyOpenMicAny' } as const;
@@ -94,7 +95,7 @@ export function SafetySection() {
           component="form"
           onSubmit={(event) => {
             event.preventDefault();
-            save.mutate(draft);
+            save.mutate(stored.data ? safetyChange(stored.data.res, draft) : draft);
           }}
           sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
         >
