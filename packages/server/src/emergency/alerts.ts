@@ -38,7 +38,7 @@ export interface AlertInput extends AlertPosition {
   channelId?: number;
   /** Why (issue 60): a press ('sos', the default), a phone's man-down countdown, the lone-worker escalation. */
   reason?: EmergencyReason;
-  /** For this member (issue 60): by a dispatcher of one of its channels, or an administrator. */
+  /** For this member (issue 60): by whoever dispatches `channelId`, a channel the member belongs to (issue 69). */
   userId?: number;
 }
 
