@@ -1,9 +1,10 @@
 /**
  * Ambient listening (issue 60 item 6), in Chromium with fake microphones: with the organisation's setting 'off'
- * the console's start is refused with its sentence; with 'announced', an administrator starts it from a member's
- * device status on /dispatch, the console's page receives the member's tone on the ambient connection while
- * another member's page in the same channel receives nothing from that member, the member's /talk says who
- * listens, and Stop ends it on both pages.
+ * the console's start is refused with its sentence; with 'discreet', an administrator starts it from a member's
+ * device status on /dispatch and the member's /talk shows nothing; the setting turned 'announced' makes /talk say who
+ * listens at once (issue 69); the console's page receives the member's tone on the ambient connection while another
+ * member's page in the same channel receives nothing from that member, and Stop ends it on both pages. Then
+ * /settings' "Microphone opened by an SOS" (issue 69) is saved.
  */
 import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
@@ -77,9 +78,16 @@ test("an administrator hears a member's surroundings where the setting allows it
     await dialog.getByRole('button', { name: 'Ambient listening' }).click();
     await expect(dialog.getByRole('alert')).toContainText('Ambient listening is off in this organisation');
 
-    await setting('announced');
+    // 'discreet' (an administrator listens): the phone shows nothing; once its microphone is heard, the setting
+    // turns 'announced' and the phone says who listens at once, on the same listening (issue 69).
+    await setting('discreet');
     await dialog.getByRole('button', { name: 'Ambient listening' }).click();
     await expect(dialog.getByRole('status').filter({ hasText: 'Listening to Mia Phone' })).toBeVisible();
+    await expect
+      .poll(() => ambientLevel(desk.page), { message: 'the ambient level on the console' })
+      .toBeGreaterThan(0.05);
+    await expect(phone.page.getByRole('status').filter({ hasText: /^Ambient listening by / })).toBeHidden();
+    await setting('announced');
     await expect(phone.page.getByRole('status').filter({ hasText: /^Ambient listening by / })).toBeVisible();
 
     // The console receives the member's tone on its ambient connection; Olaf receives nothing from Mia.
@@ -97,7 +105,18 @@ test("an administrator hears a member's surroundings where the setting allows it
     await expect(dialog.getByRole('status').filter({ hasText: 'Ambient listening ended.' })).toBeVisible();
     await expect(phone.page.getByRole('status').filter({ hasText: /^Ambient listening by / })).toBeHidden();
     await expect.poll(() => desk.page.evaluate(() => window.__talkgroupAmbient === undefined)).toBe(true);
+
+    // Issue 69: /settings says whether an SOS raised for a member opens its microphone.
+    await desk.page.goto('/settings');
+    const safety = desk.page.getByRole('region', { name: 'Worker safety' });
+    await safety.getByRole('combobox', { name: 'Microphone opened by an SOS' }).click();
+    await desk.page.getByRole('option', { name: 'Also an SOS a dispatcher raises for the member' }).click();
+    await safety.getByRole('button', { name: 'Save' }).click();
+    await expect(safety.getByRole('status')).toHaveText('Safety settings saved.');
+    const saved = await server.call('/user/api/getSafetySettings', {}, admin.token);
+    expect(saved.body.res).toMatchObject({ emergencyOpenMic: 'any_alert', ambientListening: 'announced' });
   } finally {
+    await server.call('/user/api/setSafetySettings', { emergencyOpenMic: 'own_alert' }, admin.token);
     await setting('off');
     await Promise.all([phone.close(), near.close(), desk.close()]);
   }

@@ -50,8 +50,10 @@ export const EmergencyAlertInput = z
     /** Issue 60: a phone's man-down countdown ran out ('lone_worker' is the server's alone). */
     reason: z.enum(['sos', 'man_down']).optional(),
     /**
-     * Issue 60: raised for this member by a dispatcher of one of its channels (or an administrator); 403
-     * otherwise. Audited as the dispatcher's.
+     * Issue 60: raised for this member by a dispatcher (or an administrator); audited as the dispatcher's. Issue 69:
+     * with `channelId` (400 without), a channel the caller dispatches and the member belongs to (403 otherwise); at
+     * the member's last reported position (`lat`, `lng`, `accuracy` are not used); it opens the member's microphone
+     * only with the safety setting `emergencyOpenMic: 'any_alert'`.
      */
     userId: Id.optional(),
   })

@@ -181,6 +181,9 @@ export const SERVER_MESSAGE_CODES = [
   'ambient_off',
   'ambient_app_closed',
   'ambient_not_found',
+  // Issue 69: watching goes down the ranks; an SOS raised for a member waits 30 s after its last
+  'role_not_below_yours',
+  'emergency_raised_recently',
   // Live video (issue 61)
   'video_settings_saved',
   'video_listen_only',

@@ -13,6 +13,7 @@ import type {
   MemberStatus,
   Message,
   PrivateCall,
+  SafetySettings,
   SelectedChannelChanged,
   SessionEndReason,
   VoiceMessage,
@@ -54,9 +55,17 @@ export interface DomainEvents {
   voiceMessageDeleted: { channel: ChannelRef; voiceMessageId: number };
   /**
    * An SOS: `rooms` and `channelIds` are the sender's channels (and the alert's channel), by room key and by
-   * id; `channel`, where the sender gets the floor with top priority.
+   * id; `channel`, where the sender gets the floor with top priority when `openMic` (issue 69: always for its own
+   * SOS; for one raised for it by someone else, only with the safety setting `emergencyOpenMic: 'any_alert'`, and
+   * never where it only listens).
    */
-  emergencyRaised: { alert: EmergencyAlert; rooms: string[]; channelIds: number[]; channel?: ChannelRef };
+  emergencyRaised: {
+    alert: EmergencyAlert;
+    rooms: string[];
+    channelIds: number[];
+    channel?: ChannelRef;
+    openMic: boolean;
+  };
   emergencyAcknowledged: { alert: EmergencyAlert; rooms: string[]; channelIds: number[] };
   /** A member crossed a geofence's edge (issue 28): the alert's channelId is the fence's (null: everyone's). */
   geofenceCrossed: { alert: GeofenceAlert };
@@ -68,7 +77,13 @@ export interface DomainEvents {
    * Someone took a channel's floor (a transmission began; `name`: the talker's). Web Push tells the channel's
    * members who are not in it now (issue 34).
    */
-  transmissionStarted: { channel: { id: number; name: string; hidden: boolean }; userId: number; name: string };
+  transmissionStarted: {
+    channel: { id: number; name: string; hidden: boolean };
+    userId: number;
+    name: string;
+    /** The floor an SOS opened (issue 69: no answer to a lone worker's check, only its own press is). */
+    emergency?: boolean;
+  };
   /**
    * These users' missed transmissions changed in these channels (issue 34): one was kept that they did not hear,
    * or they played some; `busy`: their status changed.
@@ -116,6 +131,11 @@ export interface DomainEvents {
   loneWorkerCheck: { userId: number; check: LoneWorkerCheck };
   /** Issue 60: a lone worker answered neither check: administrators and the dispatchers of `channelIds`. */
   loneWorkerMissed: { alert: LoneWorkerAlert; channelIds: number[] };
+  /**
+   * Issue 69: an administrator changed the safety settings (committed): live ambient listenings follow at once
+   * (`ambientListening` 'off' ends them, 'announced' announces the discreet ones).
+   */
+  safetySettingsChanged: { before: SafetySettings; after: SafetySettings; byUserId: number };
 }
 
 export type DomainEventName = keyof DomainEvents;

@@ -207,6 +207,7 @@ export function createServices(
         onListenerError(error, 'limits redis'),
       )
     : memoryCounterStore();
+  const settings = settingsStore(db);
   const emergency = emergencyAlerts({
     store: emergencyStore(db),
     access,
@@ -216,8 +217,11 @@ export function createServices(
     presence,
     activities,
     events,
+    settings,
+    positions,
+    audit,
+    transaction: tx.run,
   });
-  const settings = settingsStore(db);
   const aliases = aliasStore(db, database.dialect);
   const calls = privateCalls({
     aliases,

@@ -3,11 +3,12 @@
  * the listener's page on another, the calls made on either. The listening lives in Redis, so a start, its
  * signalling, a stop and its time running out work whichever instance each piece lands on, and an end is told
  * and audited once: its time running out is seen by every instance (timers and sweeps), one of them ends it.
+ * Issue 69: a change of the setting on any instance reaches the listenings every instance started.
  */
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import { type Account, createMember, signUpAdmin, type TestApp } from './harness.ts';
+import { type Account, createMember, signIn, signUpAdmin, type TestApp } from './harness.ts';
 import { connect, eventually, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
@@ -130,6 +131,47 @@ describe.runIf(shared)('ambient listening on two instances (PostgreSQL and Redis
     const [ended] = await ends();
     expect(await ends()).toHaveLength(1);
     expect(ended.changes).toMatchObject({ reason: { after: 'expired' }, listener: { after: expect.any(String) } });
+  });
+
+  it('follows the setting across instances: a renewal announces, a change announces or ends what another started', async () => {
+    const { one, two, admin, mia } = await arrange(300);
+    const setting = async (app: TestApp, ambientListening: string) =>
+      expect((await app.call('/user/api/setSafetySettings', { ambientListening }, admin.token)).status).toBe(200);
+    await setting(one, 'discreet');
+    const phone = await open(cluster.urls[0], mia, true);
+    const desk = await open(cluster.urls[1], admin);
+    const start = (app: TestApp, token: string) =>
+      app.call('/user/api/startAmbientListening', { userId: mia.id }, token);
+    const first = (await start(two, admin.token)).body.res;
+    expect(first.announced).toBe(false);
+    expect(await phone.next('ambient_start')).toMatchObject({ listeningId: first.listeningId, announced: false });
+
+    // Written as an instance whose sweep never ran would leave it: the renewal, on the other instance, announces it.
+    const safety = await one.services.settings.safety();
+    await one.services.settings.setSafety({ ...safety, ambientListening: 'announced' });
+    const renewed = (await start(one, admin.token)).body.res;
+    expect(renewed).toMatchObject({ listeningId: first.listeningId, renewed: true, announced: true });
+    expect(await phone.next('ambient_start')).toMatchObject({ listeningId: first.listeningId, announced: true });
+    await one.services.settings.setSafety({ ...safety, ambientListening: 'discreet' });
+    expect((await start(two, admin.token)).body.res).toMatchObject({ renewed: true, announced: true });
+
+    // Another session of the administrator's listens discreetly; the setting changed on the other instance announces it.
+    const secondDesk = await signIn(one, admin.identifier, admin.password);
+    const second = (await start(two, secondDesk.token)).body.res;
+    expect(second).toMatchObject({ renewed: false, announced: false });
+    await phone.next('ambient_start', (told) => told.listeningId === second.listeningId);
+    await setting(one, 'announced');
+    expect(await phone.next('ambient_start', (told) => told.listeningId === second.listeningId)).toMatchObject({
+      announced: true,
+    });
+
+    // 'off', on the instance that started neither: both end, told to both parties.
+    await setting(two, 'off');
+    const ended = [await phone.next('ambient_end'), await phone.next('ambient_end')];
+    expect(ended.map((end) => end.listeningId).sort()).toEqual([first.listeningId, second.listeningId].sort());
+    expect(ended.every((end) => end.reason === 'off')).toBe(true);
+    expect(await desk.next('ambient_end')).toEqual({ listeningId: first.listeningId, reason: 'off' });
+    await eventually(async () => (await ambientKeys(one)).length === 0, 'the listenings gone from Redis');
   });
 
   it("ends when a party's page goes, told to the other party on the other instance", async () => {

@@ -1,9 +1,10 @@
 /**
- * Ambient listening (issue 60 item 6): refused in the issue's order ('off' 403 with its sentence, the member's app
- * not open 409, where only her /talk pages count, a member or a dispatcher of another channel 403); a start reaches
- * the member's sockets only; the signalling passes only between the member's page and the listener's, for a live
- * listening; a stop, the time running out, or a party's page going ends it for both; a second start renews it;
- * every start and stop audited.
+ * Ambient listening (issue 60 item 6): refused in the contract's order (issue 69: a member or a dispatcher of another
+ * channel 403 first, then 'off' 403 with its sentence, then the member's app not open 409, where only her /talk pages
+ * count); a start reaches the member's sockets only; the signalling passes only between the member's page and the
+ * listener's, for a live listening; a stop, the time running out, or a party's page going ends it for both; a second
+ * start renews it; every start and stop audited. Issue 69's ranks, setting changes and failing audit:
+ * ambient-listening-rights.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
@@ -65,29 +66,36 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
     await app.close();
   });
 
-  it("refuses in the issue's order: off, then the app not open, then a member or another channel's dispatcher", async () => {
+  it("refuses in the contract's order: the caller's rights, then off, then the app not open", async () => {
     await arrange();
+    // Issue 69: a member, or a dispatcher of another channel, is refused before anything about the member is said.
+    for (const caller of [olaf, otherDispatcher]) {
+      const refused = await start(mia.id, caller);
+      expect(refused.status).toBe(403);
+      expect(refused.body.code).toBe('not_allowed');
+    }
     const off = await start(mia.id, admin);
     expect(off.status).toBe(403);
     expect(off.body).toMatchObject({ success: false, code: 'ambient_off' });
     expect(off.body.result).toMatch(/Ambient listening is off/);
-    // 'off' comes first, even for a member.
-    expect((await start(mia.id, olaf)).body.code).toBe('ambient_off');
 
     await allow('announced');
     const closed = await start(mia.id, dispatcher);
     expect(closed.status).toBe(409);
     expect(closed.body.code).toBe('ambient_app_closed');
-    expect((await start(mia.id, olaf)).status).toBe(409);
+    expect((await start(mia.id, olaf)).status).toBe(403);
 
     // Her console open is not her app open: only /talk has the microphone to hear.
     const miaConsole = await open(mia);
     expect((await start(mia.id, dispatcher)).status).toBe(409);
     // An older /talk, which does not say so in its handshake, counts once it reports its device.
     expect(await miaConsole.emitAck('device_status', DEVICE)).toEqual({ success: true });
-    expect((await start(mia.id, olaf)).status).toBe(403);
+    const appOpen = async () =>
+      (await app.call('/user/api/requestDeviceStatus', { userId: mia.id }, admin.token)).body.res.appOpen as boolean;
+    expect(await appOpen()).toBe(true);
     miaConsole.close();
-    await eventually(async () => (await start(mia.id, olaf)).status === 409, "mia's page gone");
+    await eventually(async () => !(await appOpen()), "mia's page gone");
+    expect((await start(mia.id, dispatcher)).status).toBe(409);
 
     await openTalk(mia);
     const member = await start(mia.id, olaf);

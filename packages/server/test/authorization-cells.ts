@@ -235,7 +235,7 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/sendEmergencyAlert': 'emergency.test.ts (one per 30 s per sender: one body cannot serve every caller)',
   '/user/api/checkIn': 'lone-worker.test.ts (409 while one’s lone work is off: one body cannot serve every caller)',
   '/user/api/startAmbientListening':
-    'ambient-listening.test.ts (refused first by the setting, then by the member’s app, then by the caller: in that order)',
+    'ambient-listening.test.ts (refused first by the caller’s rights, then by the setting, then by the member’s app: in that order)',
   '/user/api/stopAmbientListening':
     'ambient-listening.test.ts (needs a live listening, which only its listener may stop)',
   '/user/api/closeEmergencyAlert':

@@ -2,7 +2,7 @@
  * Device status (issue 60 item 4): /talk's `device_status` is validated, kept as the member's latest and pushed to
  * the consoles that watch the member; getDeviceStatus reads it (null before any report); requestDeviceStatus
  * reaches the member's open /talk (not its console; an older /talk once it reported), which answers; only an
- * administrator or a dispatcher of one of the member's channels may do either.
+ * administrator or a dispatcher of one of the member's channels may do either, down the ranks (issue 69).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
@@ -173,5 +173,35 @@ describe.each(databases)('device status on %s', (dialect) => {
     // A refused request asks the phone nothing.
     await phone.flush();
     expect(phone.all('device_status_request')).toEqual([]);
+  });
+
+  it('goes down the ranks (issue 69): not to a dispatcher’s or an administrator’s device, nor one’s own', async () => {
+    const chief = await createWithRole(app, admin, 'admin');
+    const peer = await createWithRole(app, admin, 'dispatcher');
+    const field = (await app.services.memberships.channelsOfMember(mia.id))[0];
+    await app.services.memberships.add(field.id, [chief.id, peer.id]);
+    const chiefPhone = await open(chief, true);
+    expect(await chiefPhone.emitAck('device_status', REPORT)).toEqual({ success: true });
+    for (const path of ['/user/api/requestDeviceStatus', '/user/api/getDeviceStatus']) {
+      for (const [target, caller] of [
+        [chief, dispatcher],
+        [peer, dispatcher],
+        [admin, admin],
+      ] as const) {
+        const refused = await app.call(path, { userId: target.id }, caller.token);
+        expect(refused.status, `${path} ${target.id} by ${caller.id}`).toBe(403);
+        expect(refused.body.code).toBe('role_not_below_yours');
+      }
+      // An administrator reads another's.
+      expect((await app.call(path, { userId: chief.id }, admin.token)).status).toBe(200);
+    }
+    expect((await app.call('/user/api/getDeviceStatus', { userId: chief.id }, admin.token)).body.res).toMatchObject({
+      userId: chief.id,
+      appOpen: true,
+    });
+    // Only the administrator's own request reached the phone.
+    expect(await chiefPhone.next('device_status_request')).toBeUndefined();
+    await chiefPhone.flush();
+    expect(chiefPhone.all('device_status_request')).toHaveLength(1);
   });
 });

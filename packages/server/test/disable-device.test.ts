@@ -2,15 +2,20 @@
  * Remote disable of a device (issue 60 item 5): an administrator lists a user's sessions (getUserSessions, the ids
  * of getSessions) and disables one (disableDevice): its sockets get `device_disabled` and are closed, its token is
  * refused on HTTP and on a new socket, its push subscription is gone, the user's other sessions still work, and the
- * audit log says who disabled whose device. Nobody but an administrator may do it.
+ * audit log says who disabled whose device. Nobody but an administrator may do it. Issue 69: the passkeys registered
+ * from that session go too (the answer says how many), and an audit row that cannot be written disables nothing.
  */
 import { createECDH, randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Account, createMember, databases, signIn, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { connect, listen, refusalData, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
+import { softAuthenticator } from './webauthn-authenticator.ts';
 
 const PUSH_ORIGIN = 'https://push.disable.invalid';
+/** PUBLIC_URL: passkeys on (issue 69: a disabled device's passkeys go with it). */
+const SITE = 'https://talk.example.org';
 const ANDROID_CHROME =
   'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36';
 
@@ -55,7 +60,7 @@ describe.each(databases)('disabling a device on %s', (dialect) => {
       .execute();
 
   beforeEach(async () => {
-    app = await startApp(dialect, { pushEndpointAllow: [PUSH_ORIGIN] });
+    app = await startApp(dialect, { pushEndpointAllow: [PUSH_ORIGIN], publicUrl: SITE });
     url = await listen(app);
     admin = await signUpAdmin(app);
     mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field', password: 'memberpw' });
@@ -131,6 +136,66 @@ describe.each(databases)('disabling a device on %s', (dialect) => {
       targetId: mia.id,
       changes: { sessionId: { after: target.sessionId }, device: { after: 'Chrome · Android' } },
     });
+  });
+
+  it('removes the passkeys registered from that session and says how many (issue 69)', async () => {
+    const phone = await phoneSignIn();
+    const laptop = await signIn(app, mia.identifier, 'memberpw');
+    const register = async (token: string, name: string) => {
+      const start = await app.call('/user/api/startPasskeyRegistration', {}, token);
+      expect(start.status).toBe(200);
+      const added = await app.call(
+        '/user/api/finishPasskeyRegistration',
+        { credential: softAuthenticator().register(start.body.res, SITE), name },
+        token,
+      );
+      expect(added.status).toBe(200);
+    };
+    await register(phone, 'Phone');
+    await register(phone, 'Phone, second key');
+    await register(laptop.token, 'Laptop');
+    // One registered before migration 0047 knows no session: it stays.
+    await register(phone, 'Older');
+    await app.services.db.updateTable('passkeys').set({ session_id: null }).where('name', '=', 'Older').execute();
+    const sessions = (await app.call('/user/api/getUserSessions', { userId: mia.id }, admin.token)).body.res;
+    const target = sessions.find((s: { address: string }) => s.address === '203.0.113.7');
+
+    const disabled = await app.call('/user/api/disableDevice', { sessionId: target.sessionId }, admin.token);
+    expect(disabled.status).toBe(200);
+    expect(disabled.body.res).toMatchObject({ userId: mia.id, sessionId: target.sessionId, passkeysRemoved: 2 });
+    const left = (await app.call('/user/api/getPasskeys', {}, laptop.token)).body.res.map(
+      (p: { name: string }) => p.name,
+    );
+    expect(left.sort()).toEqual(['Laptop', 'Older']);
+    const entries = (await app.call('/user/api/getAuditLog', {}, admin.token)).body.res.entries;
+    expect(entries.find((e: { action: string }) => e.action === 'session.disable_device')).toMatchObject({
+      targetId: mia.id,
+      changes: { sessionId: { after: target.sessionId }, passkeysRemoved: { after: 2 } },
+    });
+  });
+
+  it('does not happen when its audit row cannot be written: the device is not told, its session stays', async () => {
+    const phone = await phoneSignIn();
+    expect(
+      (await app.call('/user/api/savePushSubscription', { subscription: subscription('phone') }, phone)).status,
+    ).toBe(200);
+    const onPhone = await open(phone);
+    const sessions = (await app.call('/user/api/getUserSessions', { userId: mia.id }, admin.token)).body.res;
+    const target = sessions.find((s: { address: string }) => s.address === '203.0.113.7');
+
+    await sql`alter table audit_log rename to audit_log_away`.execute(app.services.db);
+    const failed = await app.call('/user/api/disableDevice', { sessionId: target.sessionId }, admin.token);
+    expect(failed.status).toBe(500);
+    await onPhone.flush();
+    expect(onPhone.all('device_disabled')).toEqual([]);
+    expect(onPhone.socket.connected).toBe(true);
+    expect((await app.call('/user/api/getMyChannels', {}, phone)).status).toBe(200);
+    expect(await subscriptionsOf(mia.id)).toHaveLength(1);
+
+    // Written again: the disable goes through, and only then is the device told.
+    await sql`alter table audit_log_away rename to audit_log`.execute(app.services.db);
+    expect((await app.call('/user/api/disableDevice', { sessionId: target.sessionId }, admin.token)).status).toBe(200);
+    expect(await onPhone.next('device_disabled')).toEqual({ message: 'This device was disabled by an administrator.' });
   });
 
   it('is for administrators only: a dispatcher or a member gets 403 and the session stays', async () => {

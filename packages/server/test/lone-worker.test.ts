@@ -195,6 +195,33 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
     expect((await app.call('/user/api/stopLoneWorker', {}, bob.token)).status).toBe(403);
   });
 
+  it('required lone work starts on the server with the worker’s first socket, from any client, and cannot be stopped', async () => {
+    const { admin, alice, bob, quai } = people;
+    await safety(app, admin, { intervalSeconds: 1, graceSeconds: 60, channelIds: [quai.id] });
+    expect((await app.call('/user/api/getMyLoneWorker', {}, alice.token)).body.res).toBeNull();
+    // Bob's are not required; Alice's socket is a console's, not /talk, which starts nothing of its own.
+    await connected(bob);
+    const phone = await connected(alice);
+    const started = await eventually(
+      async () => (await app.call('/user/api/getMyLoneWorker', {}, alice.token)).body.res,
+      'the server started her lone work',
+    );
+    expect(started).toMatchObject({ userId: alice.id, intervalSeconds: 1, graceSeconds: 60, required: true });
+    const stop = await app.call('/user/api/stopLoneWorker', {}, alice.token);
+    expect(stop.status).toBe(403);
+    expect(stop.body.result).toMatch(/requires lone-worker protection/);
+    expect(await stateOf(app, admin, bob.id)).toBeUndefined();
+
+    // Running, it is not started again by her next first socket (that would answer the check she owes).
+    await phone.next('lone_worker_check');
+    expect(await stateOf(app, admin, alice.id)).toBe('due');
+    phone.close();
+    await eventually(async () => (await app.services.presence.socketCount(alice.id)) === 0, 'her socket gone');
+    await connected(alice);
+    await eventually(async () => (await app.services.presence.socketCount(alice.id)) === 1, 'her socket back');
+    expect(await stateOf(app, admin, alice.id)).toBe('due');
+  });
+
   it('safety settings: anyone reads them, an administrator changes any part, validated and audited', async () => {
     const { admin, dana, alice } = people;
     const read = await app.call('/user/api/getSafetySettings', {}, alice.token);
@@ -202,12 +229,14 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
       loneWorker: { intervalSeconds: 1800, graceSeconds: 120, roles: [], channelIds: [] },
       manDown: { stillSeconds: 10, noMotionMinutes: 0, countdownSeconds: 30 },
       ambientListening: 'off',
+      emergencyOpenMic: 'own_alert',
     });
     expect((await app.call('/user/api/setSafetySettings', { ambientListening: 'announced' }, dana.token)).status).toBe(
       403,
     );
     const bad = [
       { ambientListening: 'always' },
+      { emergencyOpenMic: 'always' },
       { loneWorker: { intervalSeconds: -5 } },
       { loneWorker: { graceSeconds: 'soon' } },
       { manDown: { countdownSeconds: 1 } },
@@ -251,7 +280,8 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   it('a dispatcher raises an SOS for a member of its channels, audited as its own; not for anyone else', async () => {
     const { admin, dana, other, alice, bob } = people;
     const boss = await connected(admin);
-    const raised = await app.call('/user/api/sendEmergencyAlert', { userId: alice.id }, dana.token);
+    const { quai, depot } = people;
+    const raised = await app.call('/user/api/sendEmergencyAlert', { userId: alice.id, channelId: quai.id }, dana.token);
     expect(raised.status).toBe(200);
     expect(raised.body.res).toMatchObject({
       userId: alice.id,
@@ -266,9 +296,15 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
       targetType: 'alert',
       targetId: raised.body.res.id,
     });
-    expect((await app.call('/user/api/sendEmergencyAlert', { userId: alice.id }, other.token)).status).toBe(403);
-    expect((await app.call('/user/api/sendEmergencyAlert', { userId: alice.id }, bob.token)).status).toBe(403);
-    expect((await app.call('/user/api/sendEmergencyAlert', { userId: 999_999 }, admin.token)).status).toBe(404);
+    // Issue 69: in a channel the caller dispatches and the member belongs to (docs/api.md "Emergency alerts").
+    const forAlice = (channelId: number, who: Account) =>
+      app.call('/user/api/sendEmergencyAlert', { userId: alice.id, channelId }, who.token);
+    expect((await forAlice(quai.id, other)).status).toBe(403);
+    expect((await forAlice(depot.id, other)).status).toBe(403);
+    expect((await forAlice(quai.id, bob)).status).toBe(403);
+    expect(
+      (await app.call('/user/api/sendEmergencyAlert', { userId: 999_999, channelId: quai.id }, admin.token)).status,
+    ).toBe(403);
     // A member's own man-down SOS says so.
     const fall = await app.call('/user/api/sendEmergencyAlert', { reason: 'man_down' }, bob.token);
     expect(fall.body.res).toMatchObject({ userId: bob.id, reason: 'man_down', raisedBy: null });

@@ -71,7 +71,8 @@ export type DeviceStatus = z.output<typeof DeviceStatusSchema>;
 /**
  * Asks the member's open pages for a fresh `device_status` (`device_status_request`): an open /talk answers within
  * DEVICE_STATUS_ANSWER_MS, and the consoles that watch the member get it. `appOpen`: whether any was there to ask.
- * An administrator, or a dispatcher of one of the member's channels; anyone else 403.
+ * An administrator, or a dispatcher of one of the member's channels; anyone else 403. Issue 69: down the ranks only
+ * (a role equal to or above the caller's, or oneself: 403 `role_not_below_yours`; administrators read each other's).
  */
 export const RequestDeviceStatus = call(ok({ res: z.object({ userId: z.number(), appOpen: z.boolean() }) }))(
   '/user/api/requestDeviceStatus',
@@ -106,11 +107,20 @@ export const GetUserSessions = call(ok({ res: z.array(UserSessionSchema) }))(
 );
 /**
  * Disables one device (administrators): its session ends (the token is refused from then on, on HTTP and sockets),
- * its push subscription goes, its sockets get `device_disabled` and are closed; the page wipes its storage. Audited
- * (`session.disable_device`, naming whose device).
+ * its push subscription goes, and (issue 69) the passkeys registered from that session; its sockets get
+ * `device_disabled` and are closed once that is committed; the page wipes its storage. Audited
+ * (`session.disable_device`, naming whose device) in the same transaction: no row, no disable.
  */
 export const DisableDevice = call(
-  OkSchema.extend({ res: z.object({ userId: z.number(), sessionId: z.number(), device: z.string() }) }),
+  OkSchema.extend({
+    res: z.object({
+      userId: z.number(),
+      sessionId: z.number(),
+      device: z.string(),
+      /** How many of the user's passkeys were registered from that session, and removed with it. */
+      passkeysRemoved: z.number(),
+    }),
+  }),
 )('/user/api/disableDevice', 'users.manage', z.object({ sessionId: Id }));
 
 /** `device_disabled`: to the disabled session's sockets, just before the server closes them. */

@@ -13,6 +13,13 @@ import { RoleSchema } from '../roles.ts';
 export const LONE_WORKER_MAX_SECONDS = 86_400;
 export const AMBIENT_LISTENING_MODES = ['off', 'announced', 'discreet'] as const;
 export type AmbientListeningMode = (typeof AMBIENT_LISTENING_MODES)[number];
+/**
+ * Issue 69: which SOS opens its member's microphone (the emergency floor). 'own_alert': only the member's own (its
+ * press, its phone's man-down countdown, its missed check-ins); 'any_alert': one a dispatcher or an administrator
+ * raises for it too. Never where its membership only listens, for an SOS raised by someone else.
+ */
+export const EMERGENCY_OPEN_MIC_MODES = ['own_alert', 'any_alert'] as const;
+export type EmergencyOpenMicMode = (typeof EMERGENCY_OPEN_MIC_MODES)[number];
 
 const seconds = z.number().int('must be a whole number of seconds').positive().max(LONE_WORKER_MAX_SECONDS);
 
@@ -37,6 +44,8 @@ export const SafetySettingsSchema = z.object({
   }),
   /** Whether dispatchers may listen to a member's surroundings, and whether the member is told. */
   ambientListening: z.enum(AMBIENT_LISTENING_MODES),
+  /** Whether an SOS raised for a member by someone else opens the member's microphone (issue 69). */
+  emergencyOpenMic: z.enum(EMERGENCY_OPEN_MIC_MODES),
 });
 export type SafetySettings = z.output<typeof SafetySettingsSchema>;
 
@@ -44,6 +53,7 @@ export const SAFETY_DEFAULTS: SafetySettings = {
   loneWorker: { intervalSeconds: 1800, graceSeconds: 120, roles: [], channelIds: [] },
   manDown: { stillSeconds: 10, noMotionMinutes: 0, countdownSeconds: 30 },
   ambientListening: 'off',
+  emergencyOpenMic: 'own_alert',
 };
 
 /** Any part of the settings: what is absent stays as it is. */
@@ -52,6 +62,7 @@ export const SafetySettingsChange = z
     loneWorker: SafetySettingsSchema.shape.loneWorker.partial().strict(),
     manDown: SafetySettingsSchema.shape.manDown.partial().strict(),
     ambientListening: SafetySettingsSchema.shape.ambientListening,
+    emergencyOpenMic: SafetySettingsSchema.shape.emergencyOpenMic,
   })
   .partial()
   .strict();

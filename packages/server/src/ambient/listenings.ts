@@ -53,13 +53,33 @@ export type EndListener = (
   byUserId: number | undefined,
 ) => void | Promise<void>;
 
+/** What a start did: a new listening, or a live one renewed (`announcedNow`: that renewal announced it). */
+export interface Started {
+  listening: Listening;
+  renewed: boolean;
+  announcedNow: boolean;
+}
+
 export interface AmbientListenings {
   readonly maxSeconds: number;
-  /** A new listening, or the same listener's live listening of this member renewed (its time starts again). */
-  start(input: ListeningInput): Promise<{ listening: Listening; renewed: boolean }>;
+  /**
+   * A new listening, or the same listener's live listening of this member renewed (its time starts again). A
+   * renewal follows the setting as it is now (issue 69): it may announce a discreet listening, never hide an
+   * announced one again (the member's page would say it stopped while it goes on).
+   */
+  start(input: ListeningInput): Promise<Started>;
   get(id: string): Promise<Listening | undefined>;
+  /** Every live listening (issue 69: a change of the setting reaches them all, on every instance). */
+  live(): Promise<Listening[]>;
+  /** Announces a live discreet listening; the listening when this call announced it, else undefined. */
+  announce(id: string): Promise<Listening | undefined>;
   /** Ends it if it is live; the listening ended, or undefined when it was over already (or another ended it). */
   end(id: string, reason: EndReason, byUserId?: number): Promise<Listening | undefined>;
+  /**
+   * Takes back a listening that never reached anyone (its start's audit row could not be written): gone without
+   * telling its `onEnd` listeners.
+   */
+  discard(id: string): Promise<void>;
   /** Called once for every listening this instance ends, whatever ended it; `end` waits for them. */
   onEnd(listener: EndListener): () => void;
   /**
@@ -140,17 +160,34 @@ export function memoryAmbientListenings(options: { maxSeconds: number }): Ambien
         if (held.listening.userId === input.userId && held.listening.listenerSessionId === input.listenerSessionId) {
           clearTimeout(held.timer);
           held.timer = arm(held.listening);
-          return { listening: { ...held.listening }, renewed: true };
+          const announcedNow = input.announced && !held.listening.announced;
+          if (announcedNow) held.listening.announced = true;
+          return { listening: { ...held.listening }, renewed: true, announcedNow };
         }
       const listening: Listening = { ...input, id: randomUUID(), startedAt: Date.now(), expiresAt: 0 };
       live.set(listening.id, { listening, timer: arm(listening) });
-      return { listening: { ...listening }, renewed: false };
+      return { listening: { ...listening }, renewed: false, announcedNow: false };
     },
     async get(id) {
       const held = live.get(id);
       return held && { ...held.listening };
     },
+    async live() {
+      return [...live.values()].map((held) => ({ ...held.listening }));
+    },
+    async announce(id) {
+      const held = live.get(id);
+      if (!held || held.listening.announced) return undefined;
+      held.listening.announced = true;
+      return { ...held.listening };
+    },
     end,
+    async discard(id) {
+      const held = live.get(id);
+      if (!held) return;
+      clearTimeout(held.timer);
+      live.delete(id);
+    },
     onEnd: ended.add,
     async relay(id, party, kind) {
       const held = live.get(id);

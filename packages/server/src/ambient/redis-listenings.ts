@@ -46,8 +46,10 @@ end
 `;
 
 // KEYS: the listener's index, the new listening's hash, expiries. ARGV: now, expiresAt, the keys' time to live,
-// prefix, the new id, then the new hash's fields and values. A live listening of the same member and session is
-// renewed (its bound sockets' entries kept as long); else the new one is written. Answers {renewed, its hash}.
+// prefix, the new id, whether the setting now announces it ('1' or '0'), then the new hash's fields and values. A
+// live listening of the same member and session is renewed (its bound sockets' entries kept as long), and announced
+// if the setting now says so (never hidden again); else the new one is written. Answers {renewed, its hash,
+// announced by this renewal}.
 const START = `${LUA_HASH}
 local existing = redis.call('GET', KEYS[1])
 if existing then
@@ -55,22 +57,35 @@ if existing then
   local l = load(key)
   if l.expiresAt and tonumber(l.expiresAt) > tonumber(ARGV[1]) then
     redis.call('HSET', key, 'expiresAt', ARGV[2])
+    local announcedNow = 0
+    if ARGV[6] == '1' and l.announced ~= '1' then
+      redis.call('HSET', key, 'announced', '1')
+      announcedNow = 1
+    end
     redis.call('PEXPIRE', key, ARGV[3])
     redis.call('PEXPIRE', KEYS[1], ARGV[3])
     redis.call('ZADD', KEYS[3], ARGV[2], existing)
     for _, field in ipairs({'memberSocketId', 'listenerSocketId'}) do
       if l[field] then redis.call('PEXPIRE', ARGV[4] .. 'socket:' .. l[field], ARGV[3]) end
     end
-    return {1, redis.call('HGETALL', key)}
+    return {1, redis.call('HGETALL', key), announcedNow}
   end
 end
 local fields = {}
-for i = 6, #ARGV do table.insert(fields, ARGV[i]) end
+for i = 7, #ARGV do table.insert(fields, ARGV[i]) end
 redis.call('HSET', KEYS[2], unpack(fields))
 redis.call('PEXPIRE', KEYS[2], ARGV[3])
 redis.call('SET', KEYS[1], ARGV[5], 'PX', ARGV[3])
 redis.call('ZADD', KEYS[3], ARGV[2], ARGV[5])
-return {0, redis.call('HGETALL', KEYS[2])}`;
+return {0, redis.call('HGETALL', KEYS[2]), 0}`;
+
+// Issue 69: a live discreet listening announced. KEYS: the hash. ARGV: now. Answers its hash when this call
+// announced it; nil when it is over, unknown, or announced already.
+const ANNOUNCE = `${LUA_HASH}
+local l = load(KEYS[1])
+if not l.id or tonumber(l.expiresAt) <= tonumber(ARGV[1]) or l.announced == '1' then return false end
+redis.call('HSET', KEYS[1], 'announced', '1')
+return redis.call('HGETALL', KEYS[1])`;
 
 // listenings.ts's relayDecision, atomically: the first offer binds the member's socket, the first answer of the
 // listener's session its socket (HSET of an unset field, in the script: no second page binds). KEYS: the hash,
@@ -236,7 +251,7 @@ export function redisAmbientListenings(
       const now = Date.now();
       const expiresAt = now + maxMs;
       const id = randomUUID();
-      const [renewed, flat] = (await redis.eval(START, {
+      const [renewed, flat, announcedNow] = (await redis.eval(START, {
         keys: [`${prefix}by:${input.userId}:${input.listenerSessionId}`, keyOf(id), expiries],
         arguments: [
           String(now),
@@ -244,18 +259,42 @@ export function redisAmbientListenings(
           String(maxMs + KEEP_AFTER_END_MS),
           prefix,
           id,
+          input.announced ? '1' : '0',
           ...hashOf(input, id, now, expiresAt),
         ],
-      })) as [number, string[]];
+      })) as [number, string[], number];
       const listening = fromFlat(flat);
       arm(listening);
-      return { listening, renewed: Number(renewed) === 1 };
+      return { listening, renewed: Number(renewed) === 1, announcedNow: Number(announcedNow) === 1 };
     },
     async get(id) {
       const fields = await redis.hGetAll(keyOf(id));
       return fields.id ? fromHash(fields) : undefined;
     },
+    async live() {
+      const now = Date.now();
+      const listenings: Listening[] = [];
+      for (const id of await redis.zRangeByScore(expiries, now + 1, '+inf')) {
+        const fields = await redis.hGetAll(keyOf(id));
+        if (fields.id && Number(fields.expiresAt) > now) listenings.push(fromHash(fields));
+      }
+      return listenings;
+    },
+    async announce(id) {
+      const flat = (await redis.eval(ANNOUNCE, { keys: [keyOf(id)], arguments: [String(Date.now())] })) as
+        | string[]
+        | null;
+      return flat ? fromFlat(flat) : undefined;
+    },
     end: (id, reason, byUserId) => finish(id, { mode: 'any' }, reason, byUserId),
+    async discard(id) {
+      await redis.eval(END, {
+        keys: [keyOf(id), expiries],
+        arguments: [id, String(Date.now()), 'any', '', prefix],
+      });
+      clearTimeout(timers.get(id));
+      timers.delete(id);
+    },
     onEnd: ended.add,
     async relay(id, party, kind) {
       const target = (await redis.eval(RELAY, {

@@ -1,9 +1,9 @@
 /**
  * How the calls on one's sign-in means and sessions are audited (issues 38 and 60), beside auditing.ts's table:
- * passkeys added and deleted (the target is the account itself), a session ended, and a device disabled by an
- * administrator (the target is whose device it was).
+ * passkeys added and deleted (the target is the account itself) and a session ended. A device disabled by an
+ * administrator writes its own row (devices/routes.ts, issue 69: its device is told only after the commit).
  */
-import { type Call, DeletePasskey, DisableDevice, EndSession, FinishPasskeyRegistration } from '@talkgroup/protocol';
+import { type Call, DeletePasskey, EndSession, FinishPasskeyRegistration } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
 import type { AuditSpec } from './auditing.ts';
 
@@ -36,16 +36,6 @@ export function sessionSpecs(db: Db): Array<[Call, AuditSpec]> {
         targetId: async (b) =>
           (await db.selectFrom('sessions').select('user_id').where('id', '=', Number(b.sessionId)).executeTakeFirst())
             ?.user_id,
-      },
-    ],
-    // Issue 60: who disabled whose device (the answer names the owner), which session and what device it was.
-    [
-      DisableDevice,
-      {
-        action: 'session.disable_device',
-        targetType: 'user',
-        targetId: (_b, answer) => answer?.res?.userId,
-        summary: (b, answer) => ({ sessionId: Number(b.sessionId), device: answer.res.device }),
       },
     ],
   ];

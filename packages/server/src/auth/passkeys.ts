@@ -181,7 +181,13 @@ export function passkeyService(db: Db, secret: Buffer, publicUrl: string | undef
     async finishRegistration(
       userId: number,
       credential: RegistrationResponseJSON,
-      details: { name: string | undefined; userAgent: string | undefined; requireUserVerification: boolean },
+      details: {
+        name: string | undefined;
+        userAgent: string | undefined;
+        requireUserVerification: boolean;
+        /** The session it is registered from (issue 69: disabling that device removes it). */
+        sessionId: number;
+      },
     ): Promise<Passkey> {
       const { rpID, origin } = siteOrRefuse();
       const { verifyRegistrationResponse } = await library();
@@ -220,6 +226,7 @@ export function passkeyService(db: Db, secret: Buffer, publicUrl: string | undef
           name: details.name?.trim() || [browser, system].filter(Boolean).join(' · ') || 'Passkey',
           created_at: new Date().toISOString(),
           user_verified: userVerified ? 1 : 0,
+          session_id: details.sessionId,
         })
         .returning(['id', 'name', 'created_at', 'last_used_at', 'user_verified'])
         .executeTakeFirstOrThrow();
@@ -306,6 +313,15 @@ export function passkeyService(db: Db, secret: Buffer, publicUrl: string | undef
     /** Every passkey of the user (an administrator resetting its second factor: a lost phone). */
     async removeAll(userId: number): Promise<number> {
       const result = await db.deleteFrom('passkeys').where('user_id', '=', userId).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+
+    /**
+     * Issue 69: the passkeys registered from this session (a lost or stolen phone's, whose session is disabled);
+     * how many went. Those registered before migration 0047 know no session and stay.
+     */
+    async removeOfSession(sessionId: number): Promise<number> {
+      const result = await db.deleteFrom('passkeys').where('session_id', '=', sessionId).executeTakeFirst();
       return Number(result.numDeletedRows);
     },
 

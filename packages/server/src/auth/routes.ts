@@ -90,6 +90,7 @@ export function accountSecurityRoutes(app: FastifyInstance, services: AccountSec
         name: body.name,
         userAgent: req.headers['user-agent'],
         requireUserVerification: await secondFactors.twoFactorsRequired(auth.userId, auth.role),
+        sessionId: auth.sessionId,
       });
       // A second factor now: this session, if it waited for one, reaches everything; the user's other waiting
       // sessions end.

@@ -40,6 +40,11 @@ export interface PasskeysTable {
   last_used_at: string | null;
   /** 1 once the authenticator verified the user (UV) at registration or a sign-in: then it is a second factor. */
   user_verified: Generated<number>;
+  /**
+   * The session it was registered from (migration 0047, issue 69): disabling that device removes it. Null for one
+   * registered before, or once that session ended (the link goes with the session).
+   */
+  session_id: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** A WebAuthn challenge handed out: good once, until expires_at. */

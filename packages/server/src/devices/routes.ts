@@ -1,11 +1,15 @@
 /**
  * A member's device (issue 60 items 4 and 5; docs/api.md "Devices"): its latest status and a fresh one asked of its
- * open pages (administrators, and the dispatchers of its channels: devices/watchers.ts), and, for administrators,
- * a user's sessions and the remote disable of one of them (audited: audit/auditing.ts, `session.disable_device`).
- * Registered after real time: asking a phone and disabling one reach sockets on any instance.
+ * open pages (administrators, and the dispatchers of its channels, down the ranks only: devices/watchers.ts), and,
+ * for administrators, a user's sessions and the remote disable of one of them. Issue 69: a disable is audited
+ * (`session.disable_device`) in its own transaction, with the passkeys registered from that session, and its
+ * device is told only once that is committed. Registered after real time: asking a phone and disabling one reach
+ * sockets on any instance.
  */
 import { DisableDevice, GetDeviceStatus, GetUserSessions, RequestDeviceStatus } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { AuditStore } from '../audit/store.ts';
+import type { PasskeyService } from '../auth/passkeys.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { describeUserAgent } from '../auth/user-agent.ts';
 import type { Db } from '../db/schema.ts';
@@ -24,6 +28,10 @@ export interface DeviceServices extends DeviceWatcherServices {
   db: Db;
   deviceStatuses: DeviceStatusStore;
   sessions: SessionStore;
+  passkeys: Pick<PasskeyService, 'removeOfSession'>;
+  audit: Pick<AuditStore, 'write'>;
+  /** Runs `work` in one transaction that the stores follow. */
+  transaction: <T>(work: () => Promise<T>) => Promise<T>;
 }
 
 /** "Chrome · Android" from a session's user agent; the user agent itself when it names neither; else empty. */
@@ -73,19 +81,42 @@ export function deviceRoutes(app: FastifyInstance, services: DeviceServices, rea
     };
   });
 
-  route(DisableDevice, async ({ body }) => {
+  route(DisableDevice, async ({ body, auth, req }) => {
     const owner = await sessions.ownerOf(body.sessionId);
     const session =
       owner === undefined ? undefined : (await sessions.listOf(owner)).find((s) => s.id === body.sessionId);
     if (owner === undefined || !session) throw notFound('session_not_found');
-    // Its push subscription goes with it (and by cascade too): no notification reaches a lost phone again.
-    await db.deleteFrom('push_subscriptions').where('session_id', '=', body.sessionId).execute();
-    await sessions.revoke(body.sessionId);
+    const device = deviceName(session.user_agent);
+    // One transaction: its audit row, its passkeys, its push subscription (no notification reaches a lost phone
+    // again) and the session itself; a row that cannot be written leaves the device as it was.
+    const passkeysRemoved = await services.transaction(async () => {
+      const user = await services.users.row(owner);
+      const removed = await services.passkeys.removeOfSession(body.sessionId);
+      await db.deleteFrom('push_subscriptions').where('session_id', '=', body.sessionId).execute();
+      await sessions.revoke(body.sessionId);
+      await services.audit.write({
+        actorId: auth.userId,
+        action: 'session.disable_device',
+        targetType: 'user',
+        targetId: owner,
+        targetName: user?.display_name ?? null,
+        changes: Object.fromEntries(
+          Object.entries({ sessionId: body.sessionId, device, passkeysRemoved: removed }).map(([k, v]) => [
+            k,
+            { before: null, after: v },
+          ]),
+        ),
+        address: req.ip ?? null,
+        requestId: String(req.id),
+      });
+      return removed;
+    });
+    // Committed: its pages are told (they wipe their storage) and closed, on every instance.
     await disableDeviceSockets(io, owner, body.sessionId);
     return {
       success: true,
       ...said('device_disabled'),
-      res: { userId: owner, sessionId: body.sessionId, device: deviceName(session.user_agent) },
+      res: { userId: owner, sessionId: body.sessionId, device, passkeysRemoved },
     };
   });
 }

@@ -3,20 +3,27 @@
  * socket event `emergency_alert`). The sender is always the token's user; its channel is the one it names
  * (it must be a reader) or the one it is in now. Real time pushes the alert (emergencyRaised) and gives the
  * sender the floor of that channel.
+ *
+ * Issue 69: an SOS a dispatcher (or an administrator) raises for a member is the member's alert in one channel
+ * that the caller dispatches and the member belongs to, at the member's last reported position (never the
+ * caller's), audited as the caller's in the alert's transaction. It opens the member's microphone only where the
+ * organisation says so (`emergencyOpenMic: 'any_alert'`), and it does not count against the member's own SOS.
  */
 import {
   EMERGENCY_MIN_INTERVAL_MS,
   type EmergencyAlert,
+  type EmergencyOpenMicMode,
   type EmergencyOutcome,
   type EmergencyReason,
   may,
 } from '@talkgroup/protocol';
 import type { ActivityStore } from '../activities/store.ts';
+import type { AuditStore } from '../audit/store.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
-import { conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { conflict, forbidden, HttpError, invalidInput, notFound } from '../http/errors.ts';
 import type { PresenceStore } from '../presence/store.ts';
 import type { UserStore } from '../users/store.ts';
 import type { EmergencyStore } from './store.ts';
@@ -31,9 +38,18 @@ export interface AlertInput extends AlertPosition {
   channelId?: number;
   /** Why (issue 60): a press ('sos', the default), a phone's man-down countdown, the lone-worker escalation. */
   reason?: EmergencyReason;
-  /** For this member (issue 60): by a dispatcher of one of its channels, or an administrator. */
+  /** For this member (issue 60): by whoever dispatches `channelId`, a channel the member belongs to (issue 69). */
   userId?: number;
 }
+
+/** Where a call came from, for the audit row of an alert raised for someone else. */
+export interface AlertOrigin {
+  address: string | null;
+  requestId: string | null;
+}
+
+/** A call made by the server's own code, or a test's: no address, no request. */
+const NO_ORIGIN: AlertOrigin = { address: null, requestId: null };
 
 async function someChannel(ids: number[], test: (id: number) => Promise<boolean>): Promise<boolean> {
   for (const id of ids) if (await test(id)) return true;
@@ -57,10 +73,21 @@ export function emergencyAlerts(deps: {
   presence: PresenceStore;
   activities: ActivityStore;
   events: EventBus;
+  /** Issue 69: whether an SOS raised for someone else opens its microphone (the safety settings). */
+  settings: { safety(): Promise<{ emergencyOpenMic: EmergencyOpenMicMode }> };
+  /** Issue 69: the member's last reported position, for an alert raised for it. */
+  positions: { latest(userId: number): Promise<{ lat: number; lng: number; accuracy: number | null } | undefined> };
+  audit: Pick<AuditStore, 'write'>;
+  /** Runs `work` in one transaction (its events wait for the commit). */
+  transaction: <T>(work: () => Promise<T>) => Promise<T>;
 }) {
   const { store, access, channels, memberships, users, presence, activities, events } = deps;
-  /** This instance's latest alert per user: two presses at once must not both pass the database check. */
-  const lastRaised = new Map<number, number>();
+  /**
+   * This instance's latest alert per user: two presses at once must not both pass the database check. `own`: the
+   * alerts it raised itself (its own SOS waits only for those); `any`: every alert of the user (one raised for it
+   * waits for any).
+   */
+  const lastRaised = { own: new Map<number, number>(), any: new Map<number, number>() };
 
   /** The channels that hear about an alert: the sender's, and the alert's (their rooms and ids). */
   const whereFor = async (alert: EmergencyAlert): Promise<{ rooms: string[]; channelIds: number[] }> => {
@@ -70,21 +97,55 @@ export function emergencyAlerts(deps: {
     return { rooms: [...new Set(all.map((c) => c.rtcSession))], channelIds: [...new Set(all.map((c) => c.id))] };
   };
 
+  /**
+   * At most one alert per 30 s: a user's own waits for its own last one (an alert a dispatcher raised for it does
+   * not hold back its own SOS, which opens its microphone); one raised for it waits for any. Answers the undo of
+   * this instance's mark, for a raise that fails afterwards.
+   */
+  async function limit(userId: number, raisedForIt: boolean, now: number): Promise<() => void> {
+    const since = new Date(now - EMERGENCY_MIN_INTERVAL_MS);
+    const marks = raisedForIt ? lastRaised.any : lastRaised.own;
+    if ((marks.get(userId) ?? 0) > since.getTime() || (await store.latestOf(userId, since, !raisedForIt)))
+      throw raisedForIt ? new HttpError(429, 'emergency_raised_recently') : new HttpError(429, TOO_SOON);
+    const set = raisedForIt ? [lastRaised.any] : [lastRaised.own, lastRaised.any];
+    const before = set.map((map) => map.get(userId));
+    for (const map of set) {
+      map.set(userId, now);
+      for (const [id, at] of map) if (at <= since.getTime()) map.delete(id);
+    }
+    return () =>
+      set.forEach((map, i) => {
+        const was = before[i];
+        if (map.get(userId) !== now) return;
+        if (was === undefined) map.delete(userId);
+        else map.set(userId, was);
+      });
+  }
+
   async function raiseFor(
     sender: Reader,
     input: AlertInput,
     raisedBy?: { userId: number; displayName: string },
-    options: { limited?: boolean } = {},
+    options: { limited?: boolean; audit?: (alert: EmergencyAlert) => Promise<void> } = {},
   ): Promise<EmergencyAlert> {
     const now = Date.now();
-    const since = new Date(now - EMERGENCY_MIN_INTERVAL_MS);
-    if (options.limited !== false) {
-      if ((lastRaised.get(sender.userId) ?? 0) > since.getTime() || (await store.latestOf(sender.userId, since)))
-        throw new HttpError(429, TOO_SOON);
-      lastRaised.set(sender.userId, now);
-      for (const [userId, at] of lastRaised) if (at <= since.getTime()) lastRaised.delete(userId);
+    const undo = options.limited !== false ? await limit(sender.userId, raisedBy !== undefined, now) : () => {};
+    try {
+      const alert = await raiseNow(sender, input, now, raisedBy);
+      await options.audit?.(alert);
+      return alert;
+    } catch (error) {
+      undo();
+      throw error;
     }
+  }
 
+  async function raiseNow(
+    sender: Reader,
+    input: AlertInput,
+    now: number,
+    raisedBy?: { userId: number; displayName: string },
+  ): Promise<EmergencyAlert> {
     let channel: ChannelSummary | undefined;
     if (input.channelId !== undefined) channel = await access.requireReader(sender, input.channelId);
     else {
@@ -105,7 +166,9 @@ export function emergencyAlerts(deps: {
       { userId: sender.userId, displayName: user.display_name, channel, position, reason, raisedBy },
       new Date(now),
     );
-    events.emit('emergencyRaised', { alert, ...(await whereFor(alert)), channel });
+    // The member's own SOS opens its microphone; one raised for it, only where the organisation says so.
+    const openMic = !raisedBy || (await deps.settings.safety()).emergencyOpenMic === 'any_alert';
+    events.emit('emergencyRaised', { alert, ...(await whereFor(alert)), channel, openMic });
     await activities.record('emergency', {
       userId: sender.userId,
       channelId: channel?.id ?? null,
@@ -117,27 +180,44 @@ export function emergencyAlerts(deps: {
 
   return {
     /**
-     * An SOS from `sender` for itself, or (issue 60, `input.userId`) from a dispatcher of one of the member's
-     * channels or an administrator for that member: the alert is the member's, `raisedBy` names the dispatcher.
+     * An SOS from `sender` for itself, or (issue 60, `input.userId`) for a member: the alert is the member's,
+     * `raisedBy` names the caller. Issue 69: in `input.channelId` (required), a channel the caller dispatches
+     * (`channel.dispatch` there) and the member belongs to (403 otherwise, whether or not the user exists), at the
+     * member's last reported position (the caller's lat, lng and accuracy are not used); audited as the caller's
+     * (`alert.raise`) with the alert, or not raised at all.
      */
-    async raise(sender: Reader, input: AlertInput): Promise<EmergencyAlert> {
+    async raise(sender: Reader, input: AlertInput, origin: AlertOrigin = NO_ORIGIN): Promise<EmergencyAlert> {
       if (input.userId === undefined || input.userId === sender.userId) return raiseFor(sender, input);
-      const member = await users.row(input.userId);
-      if (!member) throw notFound('User');
-      const own = await memberships.channelsOfMember(member.id);
-      if (
-        !may(sender, null, 'channel.alerts') &&
-        !(await someChannel(
-          own.map((c) => c.id),
-          (id) => access.may(sender, id, 'channel.alerts'),
-        ))
-      )
-        throw forbidden('not_allowed');
-      const by = await users.row(sender.userId);
-      if (!by) throw notFound('User');
+      const { channelId, userId } = input;
+      if (channelId === undefined)
+        throw invalidInput('channelId: required to raise an alert for someone else (userId)');
+      // The caller's right first: nothing about the member is said to whoever does not dispatch the channel.
+      if (!(await access.may(sender, channelId, 'channel.dispatch'))) throw forbidden('not_allowed');
+      if (!(await memberships.rights(channelId, userId))) throw forbidden('not_allowed');
+      const [member, by] = await Promise.all([users.row(userId), users.row(sender.userId)]);
+      if (!member || !by) throw notFound('User');
       const reader: Reader = { userId: member.id, role: member.role, mapRight: member.map_right === 1 };
-      // The member's channel, as it would name it; one the dispatcher names must be one the member reads.
-      return raiseFor(reader, { ...input, reason: 'sos' }, { userId: by.id, displayName: by.display_name });
+      const last = await deps.positions.latest(member.id);
+      const position: AlertPosition = last
+        ? { lat: last.lat, lng: last.lng, accuracy: last.accuracy ?? undefined }
+        : {};
+      const raisedBy = { userId: by.id, displayName: by.display_name };
+      const audit = (alert: EmergencyAlert) =>
+        deps.audit.write({
+          actorId: sender.userId,
+          action: 'alert.raise',
+          targetType: 'alert',
+          targetId: alert.id,
+          targetName: alert.display_name,
+          changes: {
+            raisedFor: { before: null, after: { userId: alert.userId, name: alert.display_name } },
+            channelId: { before: null, after: channelId },
+          },
+          address: origin.address,
+          requestId: origin.requestId,
+        });
+      // One transaction: the alert, its activity and its audit row, or none; its pushes wait for the commit.
+      return deps.transaction(() => raiseFor(reader, { channelId, reason: 'sos', ...position }, raisedBy, { audit }));
     },
 
     /** Issue 60: the server's own SOS for a lone worker who answered no check (no rate limit: it is due). */

@@ -6,7 +6,6 @@ import {
   SendEmergencyAlert,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
-import type { AuditStore } from '../audit/store.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { EmergencyAlerts } from './alerts.ts';
@@ -15,27 +14,16 @@ import type { EmergencyAlerts } from './alerts.ts';
 export interface EmergencyRoutesServices {
   emergency: EmergencyAlerts;
   sessions: SessionStore;
-  audit: AuditStore;
 }
 
 export function emergencyRoutes(app: FastifyInstance, services: EmergencyRoutesServices): void {
   const { emergency } = services;
   const route = defineRoutes(app, services.sessions);
 
+  // Issue 60: raised for a member by a dispatcher: the audit log names the dispatcher, the alert the member (its row
+  // is written with the alert, alerts.ts).
   route(SendEmergencyAlert, async ({ body, auth, req }) => {
-    const alert = await emergency.raise(auth, body);
-    // Issue 60: raised for a member by a dispatcher: the audit log names the dispatcher, the alert the member.
-    if (alert.raisedBy)
-      await services.audit.write({
-        actorId: auth.userId,
-        action: 'alert.raise',
-        targetType: 'alert',
-        targetId: alert.id,
-        targetName: alert.display_name,
-        changes: { raisedFor: { before: null, after: { userId: alert.userId, name: alert.display_name } } },
-        address: req.ip ?? null,
-        requestId: String(req.id),
-      });
+    const alert = await emergency.raise(auth, body, { address: req.ip ?? null, requestId: String(req.id) });
     return { success: true, result: 'Emergency alert sent to the administrators', res: alert };
   });
 

@@ -61,15 +61,18 @@ export function emergencyStore(db: Db) {
       return toAlert(row);
     },
 
-    /** The time of this user's latest alert, if any since `since`. */
-    async latestOf(userId: number, since: Date): Promise<string | undefined> {
-      const row = await db
+    /**
+     * The time of this user's latest alert, if any since `since`; `ownOnly`: only those it raised itself (not one a
+     * dispatcher raised for it, issue 69).
+     */
+    async latestOf(userId: number, since: Date, ownOnly = false): Promise<string | undefined> {
+      let query = db
         .selectFrom('emergency_alerts')
         .select('created_at')
         .where('user_id', '=', userId)
-        .where('created_at', '>', since.toISOString())
-        .orderBy('created_at', 'desc')
-        .executeTakeFirst();
+        .where('created_at', '>', since.toISOString());
+      if (ownOnly) query = query.where('raised_by_name', 'is', null);
+      const row = await query.orderBy('created_at', 'desc').executeTakeFirst();
       return row?.created_at;
     },
 

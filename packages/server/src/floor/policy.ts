@@ -2,7 +2,8 @@
  * Who may talk now, and why not: the one place the floor is decided (issue 14, issue 27).
  *
  * - A press is refused to one who only listens there (its mode, or its membership's rights), unless it is an
- *   emergency: an alert opens its sender's microphone whatever its mode or rights.
+ *   emergency: an alert opens its sender's microphone whatever its mode or rights. An SOS raised for a member by
+ *   someone else is refused there like a press (issue 69: realtime/concerns/emergency.ts asks with `emergency` false).
  * - A channel without floor control is an open conference: everyone may talk, nothing is asked.
  * - Otherwise one holder per channel. A claim takes a free floor; its own socket's holding is kept (its grant
  *   too, with the higher of the two priorities); it takes the floor from another holder only with a higher

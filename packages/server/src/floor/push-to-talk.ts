@@ -36,6 +36,8 @@ export interface MicChange {
   on: boolean;
   /** A mic on: the grant it talks under (its talk burst keeps it). */
   grantId?: string;
+  /** A mic an SOS opened, not the talker's own press (issue 69: it answers no lone-worker check). */
+  emergency?: boolean;
 }
 
 export interface PressOutcome {
@@ -122,6 +124,7 @@ export function talkCore(deps: TalkDeps): Talk {
         channel: { id: channel.id, name: channel.name, hidden: current?.hidden ?? false },
         userId: change.userId,
         name: change.name,
+        ...(change.emergency ? { emergency: true } : {}),
       });
     } else await endBurst(change.userId, channel.id);
     await services.presence.setMicState(change.userId, channel.id, on);
@@ -155,7 +158,10 @@ export function talkCore(deps: TalkDeps): Talk {
         ? await floor.take(talker, at.room, at.channelId, { ...options, grantId, ...rule })
         : { answer: { granted: true, grantId } };
       if (!outcome.answer.granted) return { answer: outcome.answer, changes: [] };
-      const holder = own(talker, channel, true, outcome.answer.grantId);
+      const holder = {
+        ...own(talker, channel, true, outcome.answer.grantId),
+        ...(options.emergency ? { emergency: true } : {}),
+      };
       const changes = outcome.preempted ? [{ ...outcome.preempted, channel, on: false }, holder] : [holder];
       if (outcome.preempted) void announce(changes[0]);
       // The talker's browser starts sending when it gets the answer: a media server unmutes it first (a

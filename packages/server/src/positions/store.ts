@@ -43,6 +43,19 @@ export function positionStore(db: Db) {
       return toPosition(row);
     },
 
+    /** The user's last reported position, if any (issue 69: an SOS raised for it carries it). */
+    async latest(userId: number): Promise<StoredPosition | undefined> {
+      const row = await db
+        .selectFrom('user_positions')
+        .select(COLUMNS)
+        .where('user_id', '=', userId)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return row ? toPosition(row) : undefined;
+    },
+
     /** The user's position kept just before this one, if any. */
     async before(userId: number, position: StoredPosition): Promise<StoredPosition | undefined> {
       const row = await db

@@ -50,6 +50,32 @@ export function loneWorkerStore(db: Db) {
         .executeTakeFirstOrThrow();
     },
 
+    /** Starts lone work unless a row is there (a start at the same time keeps its own): true when it did. */
+    async startIfOff(userId: number, intervalSeconds: number, graceSeconds: number, now: number): Promise<boolean> {
+      const next = iso(now + intervalSeconds * 1000);
+      const result = await db
+        .insertInto('lone_workers')
+        .values({
+          user_id: userId,
+          started_at: iso(now),
+          interval_seconds: intervalSeconds,
+          grace_seconds: graceSeconds,
+          step: STEP.ok,
+          step_at: next,
+          check_at: next,
+          last_check_in: iso(now),
+          asked_at: null,
+          reminded_at: null,
+          missed_at: null,
+          escalated_at: null,
+          alert_id: null,
+        })
+        .onConflict((oc) => oc.column('user_id').doNothing())
+        .returning('user_id')
+        .executeTakeFirst();
+      return result !== undefined;
+    },
+
     async remove(userId: number): Promise<boolean> {
       const result = await db.deleteFrom('lone_workers').where('user_id', '=', userId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

@@ -1,7 +1,8 @@
 /**
- * Lone-worker check-ins (issue 60). A member works alone (startLoneWorker, or its /talk starts it when the
- * organisation requires it for its role or one of its channels: then it cannot stop it). Every interval the
- * server asks it (`lone_worker_check` and a Web Push); checkIn, or a granted press of the talk button, answers.
+ * Lone-worker check-ins (issue 60). A member works alone (startLoneWorker, or the server starts it with its first
+ * socket when the organisation requires it for its role or one of its channels, issue 69: then it cannot stop it).
+ * Every interval the server asks it (`lone_worker_check` and a Web Push); checkIn, or a granted press of the talk
+ * button (not a floor an SOS opened), answers.
  * Unanswered, each grace takes one more step: a reminder, then `loneWorkerAlert` to its dispatchers and the
  * administrators, then an SOS with reason 'lone_worker'. The deadlines are rows (lone-worker-store.ts): the
  * sweep (lone-worker-sweep.ts) takes each step once, on whichever instance comes first, after a restart too.
@@ -101,6 +102,7 @@ export function loneWorkers(deps: {
         loneWorker: { ...current.loneWorker, ...change.loneWorker },
         manDown: { ...current.manDown, ...change.manDown },
         ambientListening: change.ambientListening ?? current.ambientListening,
+        emergencyOpenMic: change.emergencyOpenMic ?? current.emergencyOpenMic,
       };
       // The minimum bounds what is set now: the issue's default grace (120 s) stays below the default minimum.
       for (const field of ['intervalSeconds', 'graceSeconds'] as const)
@@ -127,6 +129,20 @@ export function loneWorkers(deps: {
         );
       const row = await store.start(user.id, interval, safety.loneWorker.graceSeconds, now());
       return mine(reader, row);
+    },
+
+    /**
+     * Issue 69: the lone work the organisation requires of this user, started by the server (its first socket came,
+     * from any client) unless it is on already: a running one is not started again (that would answer its check).
+     * True when it started it.
+     */
+    async startIfRequired(userId: number): Promise<boolean> {
+      const user = await users.row(userId);
+      if (!user || user.disabled_at !== null || (await store.get(userId))) return false;
+      const safety = await settings.safety();
+      if (!(await requiredFor(user.id, user.role, safety))) return false;
+      const { intervalSeconds, graceSeconds } = safety.loneWorker;
+      return store.startIfOff(user.id, intervalSeconds, graceSeconds, now());
     },
 
     async stop(reader: Reader) {

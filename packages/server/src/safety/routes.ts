@@ -1,7 +1,8 @@
 /**
  * Worker safety's calls (issue 60, docs/api.md "Worker safety"): the organisation's safety settings and lone
- * work. Also starts the lone workers' sweep on this instance, and counts a granted press of the talk button
- * (`transmissionStarted`) as an answer.
+ * work. Also starts the lone workers' sweep on this instance, counts a granted press of the talk button
+ * (`transmissionStarted`, not a floor an SOS opened) as an answer, and starts the lone work the organisation requires
+ * when its worker's first socket connects (`userCameOnline`, issue 69).
  */
 import {
   CheckIn,
@@ -39,9 +40,11 @@ export function safetyRoutes(
       const before = await services.settings.safety();
       const after = await loneWorkers.setSettings(body);
       const changes: Record<string, { before: unknown; after: unknown }> = {};
-      for (const key of ['loneWorker', 'manDown', 'ambientListening'] as const)
+      for (const key of ['loneWorker', 'manDown', 'ambientListening', 'emergencyOpenMic'] as const)
         if (JSON.stringify(before[key]) !== JSON.stringify(after[key]))
           changes[key] = { before: before[key], after: after[key] };
+      // Issue 69: live ambient listenings follow the new setting once it is committed (ambient/routes.ts).
+      services.events.emit('safetySettingsChanged', { before, after, byUserId: auth.userId });
       await services.audit.write({
         actorId: auth.userId,
         action: 'settings.safety',
@@ -71,14 +74,24 @@ export function safetyRoutes(
   route(GetLoneWorkers, async ({ body, auth }) => ({ success: true, res: await loneWorkers.list(auth, body.userId) }));
 
   sweep.start();
-  const stopPresses = services.events.on('transmissionStarted', ({ userId }) => {
+  // Only the worker's own press answers: a floor an SOS opened is no sign of life (issue 69).
+  const stopPresses = services.events.on('transmissionStarted', ({ userId, emergency }) => {
+    if (emergency) return;
     loneWorkers
       .pressed(userId)
       .then(() => sweep.sweepNow())
       .catch((error) => onError(error, 'answering a lone-worker check by a press'));
   });
+  // Issue 69: lone work the organisation requires starts with the worker's first socket, whatever its client.
+  const stopArrivals = services.events.on('userCameOnline', ({ userId }) => {
+    loneWorkers
+      .startIfRequired(userId)
+      .then((started) => (started ? sweep.sweepNow() : undefined))
+      .catch((error) => onError(error, 'starting a required lone work'));
+  });
   app.addHook('onClose', async () => {
     stopPresses();
+    stopArrivals();
     await sweep.stop();
   });
 }

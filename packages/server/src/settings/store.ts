@@ -66,7 +66,10 @@ export function settingsStore(db: Db) {
       return stored;
     },
 
-    /** Issue 60: worker safety (lone work, man-down, ambient listening); the defaults for what was never set. */
+    /**
+     * Issue 60: worker safety (lone work, man-down, ambient listening; issue 69: which SOS opens a microphone); the
+     * defaults for what was never set.
+     */
     async safety(): Promise<SafetySettings> {
       const row = await db.selectFrom('settings').select('value').where('key', '=', SAFETY).executeTakeFirst();
       if (!row) return SAFETY_DEFAULTS;
@@ -75,6 +78,8 @@ export function settingsStore(db: Db) {
         loneWorker: { ...SAFETY_DEFAULTS.loneWorker, ...stored.loneWorker },
         manDown: { ...SAFETY_DEFAULTS.manDown, ...stored.manDown },
         ambientListening: stored.ambientListening ?? SAFETY_DEFAULTS.ambientListening,
+        // Issue 69: a row written before it has none: only the member's own SOS opens its microphone.
+        emergencyOpenMic: stored.emergencyOpenMic ?? SAFETY_DEFAULTS.emergencyOpenMic,
       });
       return parsed.success ? parsed.data : SAFETY_DEFAULTS;
     },

@@ -2,7 +2,8 @@
  * Where an account is signed in (issue 38): each session's browser and system, address, how it was opened,
  * when, and when last used; this one marked "Cet appareil"; every other one with "Déconnecter". The account
  * page shows one's own; the users list shows a user's to administrators (`userId`), each with "Désactiver ce
- * terminal" too (issue 60: disableDevice, after a confirmation; the page on that device wipes itself).
+ * terminal" too (issue 60: disableDevice, after a confirmation; the page on that device wipes itself; issue 69: the
+ * notice says how many passkeys registered from it went).
  */
 import Alert from '@mui/material/Alert';
 import Button from '@mui/material/Button';
@@ -56,8 +57,13 @@ export function SessionsList({ userId }: { userId?: number }) {
     setProblem(null);
     setNotice(null);
     try {
-      await api(DisableDevice, { sessionId: session.id });
-      setNotice(t('sessions.disabled'));
+      const { res } = await api(DisableDevice, { sessionId: session.id });
+      // Issue 69: the passkeys registered from that device went with it; the notice says how many.
+      setNotice(
+        res.passkeysRemoved > 0
+          ? t('sessions.disabledPasskeys', { count: res.passkeysRemoved })
+          : t('sessions.disabled'),
+      );
     } catch (error) {
       setProblem(errorMessage(error, t('sessions.failed')));
     } finally {

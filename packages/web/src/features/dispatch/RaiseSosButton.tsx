@@ -1,8 +1,8 @@
 /**
  * "Déclencher un SOS pour {name}" / "Raise an SOS for {name}" on a tile's member (issue 60): a dispatcher who
  * learns of an emergency another way (a call, a colleague) raises the member's SOS, after confirming. The alert
- * is the member's, it names the dispatcher, and the audit log keeps it as the dispatcher's
- * (sendEmergencyAlert { userId }).
+ * is the member's, in the tile's channel (issue 69: one the dispatcher dispatches and the member belongs to), it
+ * names the dispatcher, and the audit log keeps it as the dispatcher's (sendEmergencyAlert { userId, channelId }).
  */
 import SosIcon from '@mui/icons-material/Sos';
 import IconButton from '@mui/material/IconButton';
@@ -14,7 +14,7 @@ import { useApiMutation } from '../../api/queries.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotify } from '../../components/Notifier.tsx';
 
-export function RaiseSosButton({ user }: { user: { id: number; name: string } }) {
+export function RaiseSosButton({ user, channelId }: { user: { id: number; name: string }; channelId: number }) {
   const { t } = useTranslation('safety');
   const notify = useNotify();
   const [asking, setAsking] = useState(false);
@@ -35,7 +35,7 @@ export function RaiseSosButton({ user }: { user: { id: number; name: string } })
         onCancel={() => setAsking(false)}
         onConfirm={async () => {
           try {
-            await raise.mutateAsync({ userId: user.id });
+            await raise.mutateAsync({ userId: user.id, channelId });
             notify({ severity: 'success', message: t('raise.done', { name: user.name }) });
           } catch (error) {
             notify({ severity: 'error', message: errorMessage(error, t('raise.failed')) });

@@ -136,7 +136,7 @@ export function TileMembers({
                 channelId={channel.id}
                 disabled={member.presence === 'offline'}
               />
-              <RaiseSosButton user={{ id: member.id, name: member.name }} />
+              <RaiseSosButton user={{ id: member.id, name: member.name }} channelId={channel.id} />
             </Box>
           </Box>
         );

@@ -1,7 +1,8 @@
 /**
  * "Sécurité des travailleurs" / "Worker safety" on /settings (issue 60): lone work (the interval between two
  * checks, the time to answer at each step, the roles and channels whose members must work with it), the
- * man-down figures /talk uses, and whether ambient listening is allowed. Saved at once with "Save"
+ * man-down figures /talk uses, whether ambient listening is allowed, and (issue 69) whether an SOS a dispatcher raises
+ * for a member opens its microphone. Saved at once with "Save"
  * (setSafetySettings, audited); the server's sentence says what it refused (an interval under
  * LONE_WORKER_MIN_SECONDS).
  */
@@ -19,6 +20,7 @@ import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
   AMBIENT_LISTENING_MODES,
+  EMERGENCY_OPEN_MIC_MODES,
   GetChannelOverviews,
   GetSafetySettings,
   ROLES,
@@ -30,8 +32,10 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { safetyChange } from './safetyChange.ts';
 
 const AMBIENT_LABELS = { off: 'ambientOff', announced: 'ambientAnnounced', discreet: 'ambientDiscreet' } as const;
+const OPEN_MIC_LABELS = { own_alert: 'emergencyOpenMicOwn', any_alert: 'emergencyOpenMicAny' } as const;
 
 function NumberField(props: { label: string; value: number; onChange: (value: number) => void }) {
   return (
@@ -91,7 +95,7 @@ export function SafetySection() {
           component="form"
           onSubmit={(event) => {
             event.preventDefault();
-            save.mutate(draft);
+            save.mutate(stored.data ? safetyChange(stored.data.res, draft) : draft);
           }}
           sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}
         >
@@ -167,11 +171,28 @@ export function SafetySection() {
             onChange={(event) =>
               change((s) => ({ ...s, ambientListening: event.target.value as SafetySettings['ambientListening'] }))
             }
-            sx={{ maxWidth: 360 }}
+            helperText={t('safety:settings.ambientHelp')}
+            sx={{ maxWidth: 560 }}
           >
             {AMBIENT_LISTENING_MODES.map((mode) => (
               <MenuItem key={mode} value={mode}>
                 {t(`safety:settings.${AMBIENT_LABELS[mode]}`)}
+              </MenuItem>
+            ))}
+          </TextField>
+          <TextField
+            select
+            label={t('safety:settings.emergencyOpenMic')}
+            value={draft.emergencyOpenMic}
+            onChange={(event) =>
+              change((s) => ({ ...s, emergencyOpenMic: event.target.value as SafetySettings['emergencyOpenMic'] }))
+            }
+            helperText={t('safety:settings.emergencyOpenMicHelp')}
+            sx={{ maxWidth: 560 }}
+          >
+            {EMERGENCY_OPEN_MIC_MODES.map((mode) => (
+              <MenuItem key={mode} value={mode}>
+                {t(`safety:settings.${OPEN_MIC_LABELS[mode]}`)}
               </MenuItem>
             ))}
           </TextField>

@@ -109,7 +109,8 @@ export function LoneWorkPrompt() {
     // Answered elsewhere (another device, a press of the talk button).
     if (state === 'ok' || state === undefined) setCheck(null);
   }, [state]);
-  // Required by the organisation: /talk starts it by itself, once per page.
+  // Required by the organisation: the server starts it with the worker's first socket (issue 69); /talk starts it
+  // too, once per page, should it find it off.
   useEffect(() => {
     if (!mine.data?.required || mine.data.res !== null || autoStarted.current) return;
     autoStarted.current = true;

@@ -3,7 +3,8 @@
  * last reported — battery and charging, network, whether the app is open and on screen, wake lock, the last
  * position's accuracy and time, the app's version, push — with "Actualiser" asking the phone for a fresh report
  * (requestDeviceStatus; the answer arrives as `device_status`). The icon turns orange when the battery is under
- * 15 % or the app is not open, and says so.
+ * 15 % or the app is not open, and says so. Issue 69: none for a member the server does not let this user watch (a
+ * dispatcher's or an administrator's device, for a dispatcher; one's own).
  */
 import BatteryAlertIcon from '@mui/icons-material/BatteryAlert';
 import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
@@ -13,6 +14,7 @@ import { GetDeviceStatus } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../api/client.ts';
 import { callKey, useApiQuery } from '../../../api/queries.ts';
 import { useServerEvent } from '../../../api/serverEvents.ts';
 import { DeviceStatusDialog } from './DeviceStatusDialog.tsx';
@@ -28,6 +30,8 @@ export function DeviceStatusButton({ user, online }: { user: { id: number; name:
     if (status.userId === user.id)
       queryClient.setQueryData(callKey(GetDeviceStatus, { userId: user.id }), { success: true, res: status });
   });
+  // Issue 69: a device status goes down the ranks; a colleague's, a superior's or one's own is no button here.
+  if (query.error instanceof ApiError && query.error.code === 'role_not_below_yours') return null;
   const status = query.data?.res ?? null;
   const { lowBattery, appClosed } = deviceFlags(status, online);
   const warnings = [lowBattery ? t('device.lowBattery') : '', status && appClosed ? t('device.appClosed') : '']
