@@ -200,10 +200,12 @@ export function liveVideos(deps: LiveVideoDeps) {
         ...(janusUrl ? { janusUrl } : {}),
         viewers: [],
       };
+      // Who records it, from its start: through the media server its recording is the server's alone (issue 69).
       await deps.recordings.started({
         ...stream,
         startedAt: new Date(stream.startedAt),
         withoutConsent: request?.withoutConsent,
+        source: janusUrl ? 'server' : 'sharer',
       });
       await store.add(stream);
       note(sharing, sharer.socketId, stream.streamId);
