@@ -22,6 +22,7 @@ import {
 } from '@talkgroup/protocol';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelSummary } from '../channels/summary.ts';
+import { HttpError } from '../http/errors.ts';
 import type { Faults } from '../ops/faults.ts';
 import type { Io, Participation } from '../realtime/io.ts';
 import { ADMINS_ROOM, userRoom } from '../realtime/room-names.ts';
@@ -71,6 +72,12 @@ export interface LiveVideoDeps {
 
 /** Through the media server a stream has no cap on its viewers (the store still takes a number). */
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
+
+/** A refusal of the request's step (its audit row not written): the socket's answer. */
+function refusalOf(error: unknown): Refusal {
+  if (error instanceof HttpError) return { refused: error.code, status: error.statusCode, params: error.params };
+  throw error;
+}
 
 export function liveVideos(deps: LiveVideoDeps) {
   const { io, store, audience } = deps;
@@ -177,17 +184,25 @@ export function liveVideos(deps: LiveVideoDeps) {
     ): Promise<{ stream: LiveStream; announce: () => Promise<void> } | Refusal> {
       if (!may(sharer, { member: true, canTalk: at.mayTalk }, 'channel.videoShare'))
         return { refused: 'video_listen_only', status: 403 };
-      const request = requestId ? await deps.requests.take(requestId, sharer.userId, at.channelId) : undefined;
-      if (requestId && !request) return { refused: 'video_request_not_found', status: 404 };
       // Already sharing here from this page: the same stream (answering a request with it, if one is named).
+      let live: LiveStream | undefined;
       for (const streamId of sharing.get(sharer.socketId) ?? []) {
-        const live = await store.get(streamId);
-        if (live?.channelId === at.channelId)
-          return { stream: live, announce: async () => request && deps.requests.started(request, live.streamId) };
+        const stream = await store.get(streamId);
+        if (stream?.channelId === at.channelId) live = stream;
+      }
+      const streamId = live?.streamId ?? randomUUID();
+      const request = requestId
+        ? await deps.requests.take(requestId, sharer.userId, at.channelId, streamId).catch(refusalOf)
+        : undefined;
+      if (request && 'refused' in request) return request;
+      if (requestId && !request) return { refused: 'video_request_not_found', status: 404 };
+      if (live) {
+        const same = live;
+        return { stream: same, announce: async () => request && deps.requests.started(request, same.streamId) };
       }
       const janusUrl = deps.janus?.pick(at.channelId);
       const stream: LiveStream = {
-        streamId: randomUUID(),
+        streamId,
         channelId: at.channelId,
         room: at.room,
         hidden: at.hidden === true,
@@ -210,7 +225,7 @@ export function liveVideos(deps: LiveVideoDeps) {
       await store.add(stream);
       note(sharing, sharer.socketId, stream.streamId);
       const announce = async () => {
-        const { streamId, room, channelId, userId, name, startedAt } = stream;
+        const { room, channelId, userId, name, startedAt } = stream;
         const started = { room, channelId, streamId, userId, name, startedAt, ...(requestId ? { requestId } : {}) };
         io.to(await audience.rooms(stream)).emit('video_started', started);
         if (request) await deps.requests.started(request, streamId);
