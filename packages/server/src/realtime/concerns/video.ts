@@ -22,7 +22,8 @@ import {
 import { HttpError } from '../../http/errors.ts';
 import { languageOf, serverText } from '../../http/messages.ts';
 import { refusedByJanus } from '../../video/janus-video.ts';
-import { isRefusal, type Refusal, type SignalKind } from '../../video/live.ts';
+import { isRefusal, type Refusal } from '../../video/live.ts';
+import type { SignalKind } from '../../video/live-signals.ts';
 import type { Concern } from '../context.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 
