@@ -171,6 +171,9 @@ export function videoUploadRoute(app: FastifyInstance, services: VideoUploadServ
           });
           if (!saved) throw conflict('streamId: this stream’s recording is already kept.');
           kept = videos.toRecording(saved, auth.userId);
+          // Kept: whatever a hostile form sends after its file is not read.
+          discardRest(req.raw);
+          break;
         }
       } catch (error) {
         throw multipartError(error, maxBytes);
