@@ -2,7 +2,8 @@
  * Who watches a channel's live video, and its recording (issue 61 items 1 and 5), in Chromium with its fake
  * camera: an administrator sets a channel's video audience to "Every member of the channel" in its dialog; there
  * a member's /talk shows another member's stream with moving frames, while in a channel left to 'dispatch' it
- * shows nothing (the administrator's console shows that one). Once stopped, the stream's recording is uploaded,
+ * shows nothing (the administrator's console shows that one). Narrowed back to the desks while a member watches,
+ * the member's page lets the stream go and says why (issue 69). Once stopped, the stream's recording is uploaded,
  * listed in the channel's history ("Recorded videos") and plays.
  */
 import { test } from './fixtures.ts';
@@ -56,8 +57,23 @@ test("'channel' shows a member's video to the other members and 'dispatch' does 
     await shareVideo(phone);
     const onOlaf = watcher.page.getByRole('group', { name: 'Live video — Mia Films' });
     await expectMovingFrames(onOlaf.getByLabel('Video of Mia Films'));
-    await phone.page.getByRole('button', { name: 'Stop video' }).click();
+    // Issue 69: narrowed back to the desks, Olaf is let go at once and told why; the stream goes on.
+    const audience = (videoAudience: string) =>
+      server.call(
+        '/user/api/updateChannel',
+        { channelId: open.id, channelName: open.name, videoAudience },
+        admin.token,
+      );
+    expect((await audience('dispatch')).status).toBe(200);
+    await expect(
+      watcher.page
+        .getByRole('alert')
+        .filter({ hasText: `You may no longer watch Mia Films's video in ${open.name}: your rights changed.` }),
+    ).toBeVisible();
     await expect(onOlaf).toBeHidden();
+    await expect(phone.page.getByRole('button', { name: 'Stop video' })).toBeVisible();
+    expect((await audience('channel')).status).toBe(200);
+    await phone.page.getByRole('button', { name: 'Stop video' }).click();
     await expect(phone.page.getByText('Video recording uploaded.')).toBeVisible();
 
     // 'dispatch': the console shows Mia's stream, Olaf's /talk in that channel does not.

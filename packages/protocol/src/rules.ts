@@ -23,6 +23,17 @@ export const VOICE_RETENTION_DAYS_DEFAULT = 30;
 /** Live video (issue 61): recordings kept unless VIDEO_RETENTION_DAYS / VIDEO_MAX_BYTES say otherwise. */
 export const VIDEO_RETENTION_DAYS_DEFAULT = 30;
 export const VIDEO_MAX_BYTES_DEFAULT = 200 * 1024 * 1024;
+/**
+ * Issue 69: a sharer's upload is at most its stream's length (start to end, the server's) at VIDEO_MAX_KBPS kbit/s
+ * plus VIDEO_UPLOAD_SLACK_BYTES (its header and a last cluster), within VIDEO_UPLOAD_WINDOW_MS of the stream's end;
+ * VIDEO_UPLOADS_PER_HOUR uploads per user.
+ */
+export const VIDEO_MAX_KBPS_DEFAULT = 2500;
+export const VIDEO_UPLOAD_SLACK_BYTES = 1024 * 1024;
+export const VIDEO_UPLOAD_WINDOW_MS = 10 * 60 * 1000;
+export const VIDEO_UPLOADS_PER_HOUR_DEFAULT = 20;
+/** Issue 69: every upload is refused (507) when DATA_DIR's disk has less than DISK_RESERVE_MB free (the database's). */
+export const DISK_RESERVE_MB_DEFAULT = 1024;
 /** Peer to peer (no media server), a phone sends its video to each viewer: 4 at most (issue 61). */
 export const VIDEO_MESH_MAX_VIEWERS = 4;
 export const IMAGE_MIME_TYPES = ['image/jpeg', 'image/png', 'image/bmp', 'image/gif', 'image/webp'] as const;

@@ -41,6 +41,15 @@ export function parseBytes(name: string, raw: string | undefined, fallback: numb
   return bytes;
 }
 
+/** A number of megabytes, 0 or more (0: none). */
+export function parseMegabytes(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const megabytes = Number(raw);
+  if (!Number.isInteger(megabytes) || megabytes < 0)
+    throw new ConfigError(`${name} must be a whole number of megabytes (0 or more), not "${raw}"`);
+  return megabytes;
+}
+
 /** TLS_CERT / TLS_KEY: the PEM itself, or the path of a file that holds it. */
 export function readPem(name: string, raw: string | undefined, base: string): string | undefined {
   if (!raw) return undefined;

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import {
+  DISK_RESERVE_MB_DEFAULT,
   IMPORT_JOB_ABOVE_DEFAULT,
   POSITION_RETENTION_DAYS_DEFAULT,
   PRIVATE_CALL_RING_MS,
@@ -20,6 +21,7 @@ import {
   parseDays,
   parseFlag,
   parseHours,
+  parseMegabytes,
   parseOrigins,
   parsePort,
   parsePositiveSeconds,
@@ -99,6 +101,8 @@ export interface Config {
   voiceRetentionMs: number;
   /** Voice history: the largest recording accepted (VOICE_MAX_BYTES, default 2 MB). */
   voiceMaxBytes: number;
+  /** Uploads are refused (507) when DATA_DIR's disk has less than this free (DISK_RESERVE_MB, 1,024; issue 69). */
+  diskReserveBytes: number;
   /** Live video's recordings (issue 61): VIDEO_RETENTION_DAYS (30), VIDEO_MAX_BYTES (200 MB); video/config.ts. */
   video: VideoConfig;
   /** Origins that may frame the user call view (FRAME_ANCESTORS); every other page may not be framed. */
@@ -347,6 +351,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     voiceRetentionMs:
       parseDays('VOICE_RETENTION_DAYS', env.VOICE_RETENTION_DAYS, VOICE_RETENTION_DAYS_DEFAULT) * 24 * 3600 * 1000,
     voiceMaxBytes: parseBytes('VOICE_MAX_BYTES', env.VOICE_MAX_BYTES, VOICE_MAX_BYTES_DEFAULT),
+    diskReserveBytes: parseMegabytes('DISK_RESERVE_MB', env.DISK_RESERVE_MB, DISK_RESERVE_MB_DEFAULT) * 1024 * 1024,
     video: parseVideoConfig(env),
     frameAncestors: parseOrigins('FRAME_ANCESTORS', env.FRAME_ANCESTORS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),

@@ -21,7 +21,9 @@ import {
   chatLimit,
   PRIVATE_CALL_LIMIT,
   UPLOAD_LIMIT,
+  type VideoLimiters,
   VOICE_UPLOAD_LIMIT,
+  videoLimiters,
 } from './auth/rate-limit.ts';
 import { type Sealer, sealer } from './auth/sealed.ts';
 import { type SecondFactors, secondFactors } from './auth/second-factor.ts';
@@ -48,6 +50,7 @@ import { type TalkBurstStore, talkBurstStore } from './floor/talk-bursts.ts';
 import { type GatewayStore, gatewayStore } from './gateways/store.ts';
 import { type GeofenceStore, geofenceStore } from './geofences/store.ts';
 import { type GeofenceWatch, geofenceWatch } from './geofences/watch.ts';
+import { type DiskReserve, diskReserve } from './http/disk-reserve.ts';
 import { type DeviceStore, deviceStore } from './legacy/store.ts';
 import { type ListChangeLog, listChangeLog } from './lists/change-log.ts';
 import { type FileStore, type FileUrls, fileStore, fileUrls, loadOrCreateSecret } from './messages/files.ts';
@@ -116,6 +119,10 @@ export interface Services {
   uploadLimit: CallLimiter;
   /** Voice transmissions a user may upload per minute (VOICE_UPLOAD_LIMIT). */
   voiceUploadLimit: CallLimiter;
+  /** Live video's limits (issue 69): requests per caller and starts per user a minute, uploads per user an hour. */
+  videoLimits: VideoLimiters;
+  /** Refuses every upload while DATA_DIR's disk is under DISK_RESERVE_MB (issue 69). */
+  diskReserve: DiskReserve;
   /** The rule for new passwords (PASSWORD_MIN_LENGTH, common passwords). */
   passwordPolicy: PasswordPolicy;
   /** Hashes many passwords at once (imports) on worker threads of its own, leaving sign-ins their pool. */
@@ -275,6 +282,8 @@ export function createServices(
     signInLimits: signInLimits(counters),
     uploadLimit: callLimiter(counters, 'upload', UPLOAD_LIMIT),
     voiceUploadLimit: callLimiter(counters, 'voice-upload', VOICE_UPLOAD_LIMIT),
+    videoLimits: videoLimiters(counters, config.video.uploadsPerHour),
+    diskReserve: diskReserve(config.dataDir, config.diskReserveBytes),
     passwordPolicy: passwordPolicy(config.passwordMinLength),
     hashPool: hashPool(),
     importSealer: sealer(secret, 'import job rows'),

@@ -1,6 +1,6 @@
 /**
- * Faults (issue 29): the disk of DATA_DIR full. DATA_DIR (the SQLite database, chat images, voice takes) is a
- * small tmpfs of its own; a filler file takes the space. Uploads and voice takes answer 507 with a clear
+ * Faults (issue 29): the disk of DATA_DIR full. DATA_DIR (the SQLite database, chat images, voice takes, video
+ * recordings) is a small tmpfs of its own; a filler file takes the space. Uploads and voice takes answer 507 with a clear
  * sentence, nothing half-written is kept, the database stays intact, and uploads work again once space
  * returns. Mounting needs root, as the CI runs.
  */
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
 import { getFile, multipartForm, pngImage, upload, webmOpus } from './chat-fixtures.ts';
 import { type Account, buildTestApp, createMember, signUpAdmin, type TestApp, testStorage } from './harness.ts';
+import { webmVideo } from './video-world.ts';
 
 const asRoot = process.getuid?.() === 0;
 
@@ -55,7 +56,9 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
   beforeAll(async () => {
     execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=16m,mode=0700', 'tmpfs', storage.dataDir]);
     mounted = true;
-    app = await buildTestApp(storage);
+    // A disk of 16 MB: no reserve for the database (DISK_RESERVE_MB, issue 69; uploads.test.ts tests it), so that
+    // each upload meets the full disk itself.
+    app = await buildTestApp(storage, { diskReserveBytes: 0 });
     admin = await signUpAdmin(app);
     mia = await createMember(app, admin, { firstName: 'Mia' });
     channel = await app.services.channels.create('Alpha');
@@ -95,6 +98,30 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
     });
     return { status: response.statusCode, body: response.json() };
   }
+  /** A stream of Mia's that went peer to peer a minute long (issue 69), and its recording's upload. */
+  async function uploadVideo(bytes: Buffer) {
+    const streamId = randomUUID();
+    await app.services.videos.started({
+      streamId,
+      channelId: channel.id,
+      userId: mia.id,
+      name: 'Mia',
+      startedAt: new Date(Date.now() - 60_000),
+      source: 'sharer',
+    });
+    await app.services.videos.ended(streamId);
+    const form = multipartForm(
+      { streamId },
+      { field: 'video', fileName: 'clip.webm', contentType: 'video/webm', bytes },
+    );
+    const response = await app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/uploadVideo',
+      headers: { 'content-type': form.contentType, 'x-access-token': mia.token },
+      payload: form.payload,
+    });
+    return { status: response.statusCode, body: response.json() };
+  }
   const image = (noise: number) => ({ fileName: 'photo.png', contentType: 'image/png', bytes: pngImage(2, 2, noise) });
   const messageCount = async () =>
     Number(
@@ -112,6 +139,7 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
     const messagesBefore = await messageCount();
     const filesBefore = filesUnder(path.join(storage.dataDir, 'uploads'));
     const takesBefore = filesUnder(path.join(storage.dataDir, 'voice'));
+    const videosBefore = filesUnder(path.join(storage.dataDir, 'video'));
 
     // Less room than one file: each write starts and is cut short by ENOSPC.
     fillDisk(filler(), 64 * 1024);
@@ -125,10 +153,14 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
     const take = await uploadVoice(webmOpus(400 * 1024));
     expect(take.status).toBe(507);
     expect(take.body.code).toBe('disk_full');
+    const video = await uploadVideo(webmVideo(400 * 1024));
+    expect(video.status).toBe(507);
+    expect(video.body.code).toBe('disk_full');
 
     // Nothing half-written: no new file, no temporary file, no message row for the refused image.
     expect(filesUnder(path.join(storage.dataDir, 'uploads'))).toEqual(filesBefore);
     expect(filesUnder(path.join(storage.dataDir, 'voice'))).toEqual(takesBefore);
+    expect(filesUnder(path.join(storage.dataDir, 'video'))).toEqual(videosBefore);
     expect(await messageCount()).toBe(messagesBefore);
     // The database is intact and still answers reads.
     expect((await sql<{ integrity_check: string }>`pragma integrity_check`.execute(app.services.db)).rows).toEqual([
@@ -147,6 +179,7 @@ describe.runIf(asRoot)('the disk of DATA_DIR full', () => {
     expect(served.statusCode).toBe(200);
     expect(Buffer.compare(served.rawPayload, bytes)).toBe(0);
     expect((await uploadVoice(webmOpus(400 * 1024))).status).toBe(200);
+    expect((await uploadVideo(webmVideo(400 * 1024))).status).toBe(200);
     expect(filesUnder(path.join(storage.dataDir, 'uploads')).filter((file) => file.endsWith('.part'))).toEqual([]);
     expect((await sql<{ integrity_check: string }>`pragma integrity_check`.execute(app.services.db)).rows).toEqual([
       { integrity_check: 'ok' },

@@ -1,7 +1,21 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statfsSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { bmpImage, getFile, gifImage, jpegImage, pngImage, recordPushes, upload, webpImage } from './chat-fixtures.ts';
+import { loadConfig } from '../src/config.ts';
+import {
+  bmpImage,
+  getFile,
+  gifImage,
+  jpegImage,
+  multipartForm,
+  pngImage,
+  recordPushes,
+  upload,
+  webmOpus,
+  webpImage,
+} from './chat-fixtures.ts';
 import {
   type Account,
   createMember,
@@ -11,6 +25,7 @@ import {
   startApp,
   type TestApp,
 } from './harness.ts';
+import { type VideoWorld, videoWorld, webmVideo } from './video-world.ts';
 
 describe.each(databases)('image upload and signed file URLs on %s', (dialect) => {
   let app: TestApp;
@@ -274,3 +289,98 @@ describe.each(databases)('image upload and signed file URLs on %s', (dialect) =>
     }
   });
 });
+
+/**
+ * Issue 69 item 2: every upload (a chat image, a voice transmission, a video's recording) is refused with 507 and
+ * a sentence while the disk of DATA_DIR has less than DISK_RESERVE_MB free: here a reserve larger than what the
+ * test's disk really has free (statfs), so that the database always keeps its room. Nothing is written.
+ */
+describe.each(databases)('uploads with DATA_DIR under DISK_RESERVE_MB on %s', { timeout: 90_000 }, (dialect) => {
+  let w: VideoWorld;
+  afterEach(async () => {
+    await w.close();
+  });
+
+  it('refuses an image, a voice transmission and a video with 507, and writes nothing', async () => {
+    const probe = mkdtempSync(path.join(tmpdir(), 'talkgroup-free-'));
+    const disk = statfsSync(probe);
+    rmSync(probe, { recursive: true });
+    const free = Number(disk.bavail) * Number(disk.bsize);
+    w = await videoWorld(dialect, { diskReserveBytes: free + 1024 * 1024 * 1024 });
+    const phone = await w.inRoom(w.mia);
+    const streamId = await w.share(phone);
+    expect(await phone.emitAck('video_stop', { streamId })).toEqual({ success: true });
+    const before = filesUnder(w.app.config.dataDir);
+    const refused = {
+      status: 507,
+      body: {
+        success: false,
+        code: 'disk_reserve',
+        result: expect.stringMatching(/^The server keeps its last disk space for its database/),
+      },
+    };
+
+    const image = await upload(
+      w.app,
+      w.mia.token,
+      { channelId: w.field.id, textMsg: 'full' },
+      { fileName: 'photo.png', contentType: 'image/png', bytes: pngImage(2, 2, 1000) },
+    );
+    expect(image).toMatchObject(refused);
+
+    const at = new Date();
+    const grantId = randomUUID();
+    await w.app.services.db
+      .insertInto('talk_bursts')
+      .values({
+        grant_id: grantId,
+        user_id: w.mia.id,
+        channel_id: w.field.id,
+        channel_name: 'Field',
+        started_at: at.toISOString(),
+        ended_at: new Date(at.getTime() + 2000).toISOString(),
+        plane: 'mesh',
+      })
+      .execute();
+    const voiceForm = multipartForm(
+      { channelId: w.field.id, startedAt: at.toISOString(), durationMs: 2000, grantId },
+      { field: 'audio', fileName: 'talk.webm', contentType: 'audio/webm', bytes: webmOpus(4000) },
+    );
+    const voice = await w.app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/uploadVoiceMessage',
+      headers: { 'content-type': voiceForm.contentType, 'x-access-token': w.mia.token, 'accept-language': 'fr' },
+      payload: voiceForm.payload,
+    });
+    expect(voice.statusCode).toBe(507);
+    expect(voice.json()).toMatchObject({ code: 'disk_reserve', result: expect.stringMatching(/^Le serveur garde/) });
+
+    const videoForm = multipartForm(
+      { streamId, durationMs: 100 },
+      { field: 'video', fileName: 'clip.webm', contentType: 'video/webm', bytes: webmVideo() },
+    );
+    const video = await w.app.fastify.inject({
+      method: 'POST',
+      url: '/user/api/uploadVideo',
+      headers: { 'content-type': videoForm.contentType, 'x-access-token': w.mia.token },
+      payload: videoForm.payload,
+    });
+    expect({ status: video.statusCode, body: video.json() }).toMatchObject(refused);
+
+    expect(filesUnder(w.app.config.dataDir)).toEqual(before);
+    expect(loadConfig({}).diskReserveBytes).toBe(1024 * 1024 * 1024);
+    expect(loadConfig({ DISK_RESERVE_MB: '0' }).diskReserveBytes).toBe(0);
+    expect(() => loadConfig({ DISK_RESERVE_MB: '-1' })).toThrow(/DISK_RESERVE_MB/);
+  });
+});
+
+/** Every file and folder under `dir` with its size, but the database's own files. */
+function filesUnder(dir: string): Record<string, number> {
+  const entries: Record<string, number> = {};
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const file = path.join(entry.parentPath, entry.name);
+    const name = path.relative(dir, file);
+    if (!name.startsWith('talkgroup.sqlite')) entries[name] = entry.isDirectory() ? -1 : statSync(file).size;
+  }
+  return entries;
+}

@@ -1,8 +1,9 @@
 /**
  * Live video across instances (issue 61, PostgreSQL and Redis): a member's page on one instance shares, desks on
  * another watch it, list it, ask for it and hear its answers; the mesh's signalling crosses instances; the 4 places
- * are taken once when pages of both instances ask at once; a stream ends once; and the stream of an instance that
- * is gone is ended by another one.
+ * are taken once when pages of both instances ask at once; one request waits per member (issue 69), and a viewer on
+ * another instance than the sharer's is let go when its right goes; a stream ends once; and the stream of an
+ * instance that is gone is ended by another one.
  */
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -78,8 +79,13 @@ describe.runIf(shared)('live video on several instances (PostgreSQL and Redis)',
     expect(asked.status).toBe(200);
     const { requestId } = asked.body.res;
     expect(await phone.next('video_request')).toMatchObject({ requestId, fromUserId: dana.id });
+    // Issue 69: while it waits, no other request reaches her, through either instance (one mark in Redis).
+    const second = await one.call('/user/api/requestVideo', { userId: mia.id, channelId }, admin.token);
+    expect(second).toMatchObject({ status: 409, body: { code: 'video_request_pending' } });
     expect(await phone.emitAck('video_request_answer', { requestId, accepted: false })).toEqual({ success: true });
     expect(await desk.next('video_request_answered')).toEqual({ requestId, userId: mia.id, accepted: false });
+    // Answered: the mark went with it.
+    expect((await one.call('/user/api/requestVideo', { userId: mia.id, channelId }, admin.token)).status).toBe(200);
 
     // Pages of both instances ask for the 3 places left at once: 3 get one.
     const adminPages = [];
@@ -88,10 +94,21 @@ describe.runIf(shared)('live video on several instances (PostgreSQL and Redis)',
     expect(answers.filter((answer) => answer.success)).toHaveLength(3);
     expect(answers.filter((answer) => (answer as { code?: string }).code === 'video_viewers_full')).toHaveLength(2);
 
+    // Issue 69: Dana removed from the channel on the phone's instance; her desk, on the other one, is let go there,
+    // and the phone closes its connection to it.
+    const deskId = desk.id;
+    await one.call('/user/api/deleteUserFromChannel', { userId: dana.id, channelId }, admin.token);
+    expect(await desk.next('video_ended')).toEqual({ room, channelId, streamId, reason: 'no_right' });
+    expect(await phone.next('video_viewer_left', (e) => e.viewerSocketId === deskId)).toEqual({
+      streamId,
+      viewerSocketId: deskId,
+    });
+
+    const watcher = adminPages[answers.findIndex((answer) => answer.success)];
     phone.close();
-    expect(await desk.next('video_ended')).toEqual({ room, channelId, streamId, reason: 'left' });
-    await desk.flush();
-    expect(desk.all('video_ended')).toHaveLength(1);
+    expect(await watcher.next('video_ended')).toEqual({ room, channelId, streamId, reason: 'left' });
+    await watcher.flush();
+    expect(watcher.all('video_ended')).toHaveLength(1);
     expect(await liveIn(two, dana.token)).toEqual([]);
     expect(await streamsInRedis(one)).toBe(0);
   });

@@ -5,17 +5,21 @@
  * viewer the audience lets in gets Janus's offer, more than the mesh's 4; a tile receives the low layer and
  * `video_layer` switches to the high one; a member outside the audience, or a page that is not the sharer's, gets
  * nothing from Janus; hostile payloads end their call only; the stream's end leaves Janus, and Janus's recording,
- * converted to WebM, is listed in the channel's history and plays.
+ * converted to WebM, is listed in the channel's history and plays. Issue 69: a viewer removed from the channel is
+ * let go at once (its subscription leaves Janus); the sharer's upload is refused before, during and after the
+ * conversion, and the server's recording is listed with its SHA-256 and its source.
  */
+import { createHash } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { parseVideoConfig } from '../src/video/config.ts';
 import { VIDEO_ROOM_BASE } from '../src/video/janus-video.ts';
 import { isWebmVideo } from '../src/video/webm.ts';
+import { multipartForm } from './chat-fixtures.ts';
 import { janusInspector, type TestJanus, testJanus } from './janus-harness.ts';
 import { launchMediaBrowser } from './media-browser.ts';
 import type { TestClient } from './realtime-harness.ts';
-import { type VideoWorld, videoWorld } from './video-world.ts';
+import { type VideoWorld, videoWorld, webmVideo } from './video-world.ts';
 
 declare global {
   interface Window {
@@ -188,15 +192,63 @@ describe('live video through the media server', { timeout: 180_000 }, () => {
         expect.objectContaining({ streamId, viewers: 6, maxViewers: null, via: 'server' }),
       ]);
 
+      // Dana removed from the channel (issue 69): each of her pages is let go at once, told `no_right`, and her
+      // subscriptions leave Janus (her frames stop); the administrators' go on.
+      const danaPages = [desk, more[0], more[2], more[4]];
+      const removed = await w.app.call(
+        '/user/api/deleteUserFromChannel',
+        { userId: w.dana.id, channelId: w.field.id },
+        w.admin.token,
+      );
+      expect(removed.status).toBe(200);
+      for (const viewer of danaPages)
+        expect(await viewer.next('video_ended', (e) => e.streamId === streamId)).toMatchObject({ reason: 'no_right' });
+      const stillListed = await w.app.call('/user/api/getLiveVideos', { channelId: w.field.id }, w.admin.token);
+      expect(stillListed.body.res).toEqual([expect.objectContaining({ streamId, viewers: 2 })]);
+      let lastFrames = -1;
+      await expect
+        .poll(
+          async () => {
+            const { frames } = await received(page, 'dana');
+            const still = frames === lastFrames;
+            lastFrames = frames;
+            return still;
+          },
+          { timeout: 30_000, interval: 1000 },
+        )
+        .toBe(true);
+      expect(await desk.emitAck('video_layer', { streamId, layer: 'high' })).toMatchObject({ success: false });
+
+      // The server records it: the sharer's own upload is refused while it is live (issue 69)...
+      const upload = async () => {
+        const form = multipartForm(
+          { streamId, durationMs: 5000 },
+          { field: 'video', fileName: 'clip.webm', contentType: 'video/webm', bytes: webmVideo(50_000) },
+        );
+        const answer = await w.app.fastify.inject({
+          method: 'POST',
+          url: '/user/api/uploadVideo',
+          headers: { 'content-type': form.contentType, 'x-access-token': w.mia.token },
+          payload: form.payload,
+        });
+        return { status: answer.statusCode, body: answer.json() };
+      };
+      const refusedUpload = { status: 409, body: { code: 'video_recorded_by_server' } };
+      expect(await upload()).toMatchObject(refusedUpload);
+
       // Stopped: the publisher leaves, the room goes with it; Janus's recording is kept as WebM and plays.
       await new Promise((resolve) => setTimeout(resolve, 2000));
       expect(await phone.emitAck('video_stop', { streamId })).toEqual({ success: true });
+      // ...right after its stop, while Janus's recording is converted: it would have taken the recording's place.
+      expect(await upload()).toMatchObject(refusedUpload);
       await expect.poll(async () => inspector.exists(room)).toBe(false);
       const videos = async () =>
-        (await w.app.call('/user/api/getChannelVideos', { channelId: w.field.id }, w.dana.token)).body.res as Array<{
+        (await w.app.call('/user/api/getChannelVideos', { channelId: w.field.id }, w.admin.token)).body.res as Array<{
+          id: number;
           streamId: string;
           durationMs: number;
           url: string;
+          sha256: string | null;
         }>;
       await expect.poll(async () => (await videos()).length, { timeout: 60_000 }).toBe(1);
       const [kept] = await videos();
@@ -205,6 +257,13 @@ describe('live video through the media server', { timeout: 180_000 }, () => {
       const file = await w.app.fastify.inject({ method: 'GET', url: kept.url });
       expect(file.statusCode).toBe(200);
       expect(isWebmVideo(new Uint8Array(file.rawPayload))).toBe(true);
+      // The server's recording, with its file's hash; and still no upload takes its place after.
+      expect(kept).toMatchObject({
+        source: 'server',
+        sha256: createHash('sha256').update(file.rawPayload).digest('hex'),
+      });
+      expect(await upload()).toMatchObject(refusedUpload);
+      expect(await videos()).toEqual([expect.objectContaining({ id: kept.id, sha256: kept.sha256, source: 'server' })]);
     } finally {
       await inspector.close();
       await page.close();

@@ -314,9 +314,10 @@ describe.each(databases)('voice history on %s', (dialect) => {
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="voice-Alpha-.*\.zip"$/);
     const entries = unzip(response.rawPayload);
     const index = entries.get('index.csv')?.toString('utf8').trim().split('\r\n') ?? [];
-    expect(index[0]).toBe('time,talker,duration,file');
+    // Issue 69: a video's lines carry its SHA-256 and who recorded it; a transmission's leave them empty.
+    expect(index[0]).toBe('time,talker,duration,file,sha256,source');
     expect(index).toHaveLength(3);
-    const files = index.slice(1).map((line) => line.split(',').pop() as string);
+    const files = index.slice(1).map((line) => line.split(',').at(-3) as string);
     expect(files[0]).toMatch(new RegExp(`-${inside.id}\\.webm$`));
     expect(files[1]).toMatch(new RegExp(`-${ogg.id}\\.ogg$`));
     expect(index[2]).toContain(',1.5,');

@@ -18,8 +18,12 @@ export const VideoSettingsSchema = z.object({ remoteVideo: z.enum(REMOTE_VIDEO_M
 export type VideoSettings = z.output<typeof VideoSettingsSchema>;
 export const VIDEO_SETTINGS_DEFAULTS: VideoSettings = { remoteVideo: 'consent' };
 
-/** Why a stream ended: its sharer stopped it, its sharer's page left the channel or went, or the server ended it. */
-export const VIDEO_END_REASONS = ['stopped', 'left', 'closed'] as const;
+/**
+ * Why a stream ended: its sharer stopped it, its sharer's page left the channel or went, or the server ended it.
+ * `no_right` (issue 69) is told to one viewer only: it may no longer watch (removed from the channel, its role
+ * changed, the channel's videoAudience narrowed); the stream goes on for the others.
+ */
+export const VIDEO_END_REASONS = ['stopped', 'left', 'closed', 'no_right'] as const;
 export type VideoEndReason = (typeof VIDEO_END_REASONS)[number];
 /** How a stream reaches its viewers: peer to peer from the sharing page, or through Janus's VideoRoom (JANUS_URL). */
 export const VIDEO_PATHS = ['mesh', 'server'] as const;
@@ -30,6 +34,12 @@ export type VideoPath = (typeof VIDEO_PATHS)[number];
  */
 export const VIDEO_LAYERS = ['low', 'high'] as const;
 export type VideoLayer = (typeof VIDEO_LAYERS)[number];
+/**
+ * Who recorded a kept stream (issue 69): the media server (`server`, every stream that went through it: the sharer's
+ * upload is refused) or the sharing page (`sharer`, peer to peer, uploaded after the stream).
+ */
+export const VIDEO_SOURCES = ['server', 'sharer'] as const;
+export type VideoSource = (typeof VIDEO_SOURCES)[number];
 /** The longest recording kept of one stream. */
 export const VIDEO_MAX_DURATION_MS = 4 * 3600 * 1000;
 
@@ -63,9 +73,14 @@ export const VideoRecordingSchema = z.object({
   userId: z.number().nullable(),
   name: z.string(),
   startedAt: z.string(),
+  /** From the stream's start to its end, as the server saw them (never the sharer's own count). */
   durationMs: z.number(),
   /** A link signed for the reader (like a voice message's), expiring. */
   url: z.string(),
+  /** SHA-256 of the kept file (hex), written when it was kept; null for one kept before issue 69. */
+  sha256: z.string().nullable(),
+  /** Who recorded it; null for one kept before issue 69. */
+  source: z.enum(VIDEO_SOURCES).nullable(),
 });
 export type VideoRecording = z.output<typeof VideoRecordingSchema>;
 
@@ -104,17 +119,25 @@ export const GetChannelVideos = call(ok({ res: z.array(VideoRecordingSchema), ha
     .strict(),
 );
 
-/** Multipart form: video (the recording, WebM), streamId (the stream it recorded), durationMs. */
+/**
+ * Multipart form: streamId (the stream it recorded) and durationMs (the page's count, not kept: the server keeps its
+ * own), then the file, video (the recording, WebM): the fields come first, so that the server checks the stream and
+ * the sender before it writes a byte (issue 69).
+ */
 export const UPLOAD_VIDEO_PATH = '/user/api/uploadVideo';
 export const UploadVideoFields = z.object({
   streamId: StreamId,
-  durationMs: z.coerce.number().int().min(1).max(VIDEO_MAX_DURATION_MS),
+  durationMs: z.coerce.number().int().min(1).max(VIDEO_MAX_DURATION_MS).optional(),
 });
 export const UploadVideo = call(ok({ res: VideoRecordingSchema }))(
   UPLOAD_VIDEO_PATH,
   'channel.videoShare',
   UploadVideoFields.extend({
-    video: z.file().describe('WebM (VP8, VP9, AV1 or H.264), recognised by its bytes; at most VIDEO_MAX_BYTES'),
+    video: z
+      .file()
+      .describe(
+        'WebM (VP8, VP9, AV1 or H.264), recognised by its bytes, after the fields; at most the stream’s length at VIDEO_MAX_KBPS plus 1 MB, and VIDEO_MAX_BYTES',
+      ),
   }),
   { encoding: 'multipart/form-data' },
 );

@@ -18,7 +18,9 @@ export interface CallLimit {
     | 'too_many_sign_ups'
     | 'too_many_dispatch_requests'
     | 'too_many_dispatch_cancels'
-    | 'too_many_status_changes';
+    | 'too_many_status_changes'
+    | 'too_many_video_requests'
+    | 'too_many_video_starts';
 }
 
 export const chatLimit = (perMinute: number): CallLimit => ({
@@ -56,6 +58,18 @@ export const SIGN_UP_LIMIT: CallLimit = { max: 30, windowMs: 60 * 60_000, code: 
 export const DISPATCH_REQUEST_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_dispatch_requests' };
 export const DISPATCH_CANCEL_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_dispatch_cancels' };
 export const STATUS_CHANGE_LIMIT: CallLimit = { max: 20, windowMs: 60_000, code: 'too_many_status_changes' };
+
+/**
+ * Live video (issue 69): a dispatcher's requests for members' videos, a user's starts of a stream (over a sliding
+ * minute), and a user's uploads of recordings (VIDEO_UPLOADS_PER_HOUR, an hour from the first).
+ */
+export const VIDEO_REQUEST_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_video_requests' };
+export const VIDEO_START_LIMIT: CallLimit = { max: 10, windowMs: 60_000, code: 'too_many_video_starts' };
+export const videoUploadLimit = (perHour: number): CallLimit => ({
+  max: perHour,
+  windowMs: 3_600_000,
+  code: 'too_many_uploads',
+});
 
 export function callLimiter(store: CounterStore, name: string, limit: CallLimit) {
   /** Counts one call of the user (or of the address, for a call made signed out); throws the 429 past the limit. */
@@ -115,3 +129,14 @@ export function slidingCallLimiter(store: CounterStore, name: string, limit: Cal
     if (taken !== 1) throw new HttpError(429, limit.code, { seconds: Math.max(1, Math.ceil(waitMs / 1000)) });
   };
 }
+
+/** Live video's limits (issue 69), counted in the shared counter store. */
+export function videoLimiters(store: CounterStore, uploadsPerHour: number) {
+  return {
+    requests: slidingCallLimiter(store, 'video-request', VIDEO_REQUEST_LIMIT),
+    starts: slidingCallLimiter(store, 'video-start', VIDEO_START_LIMIT),
+    uploads: callLimiter(store, 'video-upload', videoUploadLimit(uploadsPerHour)),
+  };
+}
+
+export type VideoLimiters = ReturnType<typeof videoLimiters>;

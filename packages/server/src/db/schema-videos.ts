@@ -22,4 +22,8 @@ export interface VideosTable {
   size_bytes: number | null;
   duration_ms: number | null;
   uploaded_at: string | null;
+  /** Who records it (issue 69): 'server' (through the media server) or 'sharer' (peer to peer); null before 0044. */
+  source: 'server' | 'sharer' | null;
+  /** The kept file's SHA-256 (hex), written with it; null before 0044. */
+  sha256: string | null;
 }

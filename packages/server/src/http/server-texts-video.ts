@@ -54,4 +54,49 @@ export const VIDEO_TEXTS = {
     fr: 'Cette vidéo est encore en direct : arrêtez-la avant d’envoyer son enregistrement.',
     de: 'Dieses Video läuft noch live: Beenden Sie es, bevor seine Aufnahme hochgeladen wird.',
   },
+  video_recorded_by_server: {
+    en: 'This video went through the media server, which records it: its recording is the server’s, and no other is taken.',
+    fr: 'Cette vidéo est passée par le serveur média, qui l’enregistre : son enregistrement est celui du serveur, aucun autre n’est accepté.',
+    de: 'Dieses Video lief über den Medienserver, der es aufzeichnet: Seine Aufnahme ist die des Servers, keine andere wird angenommen.',
+  },
+  video_upload_too_late: {
+    en: 'This video ended more than {{minutes}} minutes ago: its recording is no longer taken.',
+    fr: 'Cette vidéo s’est terminée il y a plus de {{minutes}} minutes : son enregistrement n’est plus accepté.',
+    de: 'Dieses Video endete vor mehr als {{minutes}} Minuten: Seine Aufnahme wird nicht mehr angenommen.',
+  },
+  video_too_large_for_stream: {
+    en: 'This recording is larger than a video of {{seconds}} s can be ({{max}} MB at most): it is not kept.',
+    fr: 'Cet enregistrement est plus gros que ne peut l’être une vidéo de {{seconds}} s ({{max}} Mo au plus) : il n’est pas gardé.',
+    de: 'Diese Aufnahme ist größer, als ein Video von {{seconds}} s sein kann (höchstens {{max}} MB): Sie wird nicht behalten.',
+  },
+  video_fields_first: {
+    en: 'Send the fields streamId and durationMs before the file video.',
+    fr: 'Envoyez les champs streamId et durationMs avant le fichier video.',
+    de: 'Senden Sie die Felder streamId und durationMs vor der Datei video.',
+  },
+  video_request_pending: {
+    en: 'A video request to this member is already waiting for an answer: wait for it to be answered or to expire.',
+    fr: 'Une demande de vidéo à ce membre attend déjà sa réponse : attendez qu’il y réponde ou qu’elle expire.',
+    de: 'Eine Videoanfrage an dieses Mitglied wartet schon auf Antwort: Warten Sie, bis sie beantwortet wird oder abläuft.',
+  },
+  video_without_consent_rank: {
+    en: 'You may not film without consent a user whose role is equal to or above yours.',
+    fr: 'Vous ne pouvez pas filmer sans son accord un utilisateur dont le rôle est égal ou supérieur au vôtre.',
+    de: 'Sie dürfen einen Benutzer, dessen Rolle gleich oder höher als Ihre ist, nicht ohne seine Zustimmung filmen.',
+  },
+  video_not_audited: {
+    en: 'The audit log could not be written: nothing was done. Try again later.',
+    fr: 'Le journal d’audit n’a pas pu être écrit : rien n’a été fait. Réessayez plus tard.',
+    de: 'Das Prüfprotokoll konnte nicht geschrieben werden: Nichts wurde getan. Versuchen Sie es später erneut.',
+  },
+  too_many_video_requests: {
+    en: 'Too many video requests: wait {{seconds}} seconds and try again.',
+    fr: 'Trop de demandes de vidéo : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele Videoanfragen: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
+  too_many_video_starts: {
+    en: 'Too many live videos started: wait {{seconds}} seconds and try again.',
+    fr: 'Trop de vidéos en direct démarrées : attendez {{seconds}} secondes puis réessayez.',
+    de: 'Zu viele gestartete Live-Videos: Warten Sie {{seconds}} Sekunden und versuchen Sie es erneut.',
+  },
 } satisfies Partial<Record<ServerMessageCode, Texts>>;

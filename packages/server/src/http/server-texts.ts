@@ -343,6 +343,11 @@ export const SERVER_TEXTS: Record<ServerMessageCode, Texts> = {
     fr: 'Le serveur n’a plus d’espace disque pour garder ce fichier ; rien n’a été enregistré. Réessayez plus tard.',
     de: 'Auf dem Server ist kein Speicherplatz mehr frei, um diese Datei zu behalten; nichts wurde gespeichert. Versuchen Sie es später erneut.',
   },
+  disk_reserve: {
+    en: 'The server keeps its last disk space for its database: no file is taken now; nothing was saved. Try again later.',
+    fr: 'Le serveur garde son dernier espace disque pour sa base de données : aucun fichier n’est accepté pour le moment ; rien n’a été enregistré. Réessayez plus tard.',
+    de: 'Der Server hält seinen letzten Speicherplatz für seine Datenbank frei: Derzeit wird keine Datei angenommen; nichts wurde gespeichert. Versuchen Sie es später erneut.',
+  },
   bad_request: { en: '{{details}}', fr: 'Requête invalide : {{details}}', de: 'Ungültige Anfrage: {{details}}' },
   server_error: {
     en: 'Something went wrong on the server.',

@@ -21,6 +21,7 @@ import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { ChannelStore } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
+import type { DiskReserve } from '../http/disk-reserve.ts';
 import { badRequest, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { authenticate, defineRoutes, fileLinkOptions, parseBody, routeOptions } from '../http/route.ts';
@@ -41,6 +42,8 @@ export interface MessageRoutesServices {
   sessions: SessionStore;
   uploadLimit: CallLimiter;
   users: UserStore;
+  /** No upload while DATA_DIR's disk is under DISK_RESERVE_MB (issue 69). */
+  diskReserve: DiskReserve;
 }
 
 /** Spec section 5's upload message; the type is recognised from the bytes, never from the name. */
@@ -124,6 +127,7 @@ export function messageRoutes(app: FastifyInstance, services: MessageRoutesServi
     scope.post(UPLOAD_FILE_PATH, routeOptions(UploadFile), async (req): Promise<UploadFileResponse> => {
       const auth = await authenticate(services.sessions, req, UploadFile.access);
       if (!auth) throw forbidden();
+      await services.diskReserve(req.log);
       await services.uploadLimit(auth.userId);
       const fields: Record<string, string> = {};
       let image: { bytes: Buffer; fileName: string } | undefined;

@@ -8,6 +8,7 @@ import type { Server, Socket } from 'socket.io';
 import type { ActivityStore } from '../activities/store.ts';
 import type { AliasLabels } from '../aliases/labels.ts';
 import type { AreaChannels } from '../areas/follow.ts';
+import type { CallLimiter } from '../auth/rate-limit.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
@@ -48,6 +49,8 @@ export interface RealtimeServices {
   aliasLabels?: Pick<AliasLabels, 'of' | 'refresh'>;
   sendMessage: SendMessage;
   talkBursts: TalkBurstStore;
+  /** Issue 69: live video's starts per user a minute (`video_start`). */
+  videoLimits: { starts: CallLimiter };
 }
 
 /** One channel a socket is in: its id, its room key (rtcSession) and how it is there. */

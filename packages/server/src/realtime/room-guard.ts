@@ -10,6 +10,7 @@
  *   membership gives it);
  * - the channels it watches from outside (watch_channels) it may no longer read, and a dispatcher's supervisor
  *   rooms (supervision.ts);
+ * - the live videos it watches (issue 69): one it may no longer watch lets it go (video/live.ts `recheckViewer`);
  * and the socket is told (`rights_changed`; `error` for each room left, as the spec's clients know it).
  * The domain events that change rights come here; with the Redis adapter the other instances are told to
  * check theirs (serverSideEmit). Every `recheckMs` each instance checks all its sockets anyway, sessions
@@ -160,6 +161,14 @@ export function roomGuard(
       }
       if (channel.rtcSession !== at.room) await followRename(socket, channel);
     }
+
+    // Live videos it watches and may no longer watch (issue 69): let go at once, told `video_ended` with `no_right`.
+    await scope.videos.recheckViewer({
+      socketId: socket.id,
+      userId: data.userId,
+      role: data.role,
+      mapRight: data.mapRight,
+    });
 
     for (const room of [...socket.rooms]) {
       const channelId = lobbyChannelOf(room);

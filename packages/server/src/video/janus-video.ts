@@ -12,7 +12,9 @@
  *   view the high one (`layer`).
  * - Where the channel records, Janus records the publisher (`record`, in JANUS_RECORDINGS_DIR as voice takes);
  *   at the stream's end the .mjr becomes WebM (janus-pp-rec) and is kept as the mesh's uploads are (store.ts),
- *   so the channel's history lists it. The sharing page uploads nothing then.
+ *   so the channel's history lists it, with its SHA-256. The sharing page uploads nothing then: its upload is
+ *   refused, before, during and after the conversion (issue 69: the stream's row says from its start that the
+ *   server records it).
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -27,7 +29,7 @@ import { type JanusHandle, JanusPluginError, JanusUnavailableError } from '../re
 import { exists, NO_SUCH_SFU_ROOM, SFU_ROOM_EXISTS } from '../realtime/media/janus/room-requests.ts';
 import type { JanusKeys } from '../realtime/media/janus/secrets.ts';
 import { SocketInputError } from '../realtime/socket-tasks.ts';
-import type { VideoStore } from './store.ts';
+import { sha256Of, type VideoStore } from './store.ts';
 
 const run = promisify(execFile);
 
@@ -204,7 +206,8 @@ export function janusVideo(deps: JanusVideoDeps) {
       const { size } = await stat(temporary);
       if (size === 0) throw new Error(`janus-pp-rec wrote an empty file from ${mjr}`);
       const durationMs = Math.max(1, endedAt.getTime() - Date.parse(stream.startedAt));
-      await deps.recordings.keep(row, { temporary, size, durationMs, endedAt });
+      const sha256 = await sha256Of(temporary);
+      await deps.recordings.keep(row, { temporary, size, sha256, durationMs, endedAt, source: 'server' });
     } finally {
       const files = [...mjrs.map((name) => path.join(folder, name)), webm, ...(temporary ? [temporary] : [])];
       await Promise.all(files.map((file) => rm(file, { force: true })));

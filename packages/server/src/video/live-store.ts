@@ -1,6 +1,6 @@
 /**
  * What is live now (issue 61): each stream with its sharer's socket and its viewers, and the dispatchers' requests
- * waiting for an answer. In memory on one instance; with REDIS_URL in Redis, each change one atomic step (a Lua
+ * waiting for an answer (one pending per member at a time, issue 69). In memory on one instance; with REDIS_URL in Redis, each change one atomic step (a Lua
  * script), so that across instances a stream ends once, a viewer takes one of the free places once, and a request
  * is answered once. A stream's record names the instance of its sharer's socket: if that instance dies, another
  * one ends the stream (live.ts sweeps them).
@@ -55,15 +55,27 @@ export interface LiveVideoStore {
   watch(streamId: string, viewer: Viewer, max: number): Promise<{ outcome: WatchOutcome; stream?: LiveStream }>;
   /** Takes a viewer out; the stream when it was one of its viewers. */
   unwatch(streamId: string, socketId: string): Promise<LiveStream | undefined>;
-  addRequest(request: PendingVideoRequest, ttlMs: number): Promise<void>;
+  /**
+   * Adds a pending request, kept `ttlMs`, unless its member has one pending already (issue 69: one question at a
+   * time on a member's phone, whoever asks): false then. The member's mark lasts `pendingMs` at most (the answer's
+   * wait), and goes as soon as the request leaves 'pending'.
+   */
+  addRequest(request: PendingVideoRequest, ttlMs: number, pendingMs: number): Promise<boolean>;
   request(requestId: string): Promise<PendingVideoRequest | undefined>;
   /** Moves a request from one of `from` to `to`, once; the request as it was, else undefined. */
   settleRequest(requestId: string, from: RequestState[], to: RequestState): Promise<PendingVideoRequest | undefined>;
+  /** A request that was never sent (its audit row could not be written): gone, with its member's mark. */
+  dropRequest(request: PendingVideoRequest): Promise<void>;
 }
 
 export function memoryLiveVideoStore(): LiveVideoStore {
   const streams = new Map<string, LiveStream>();
   const requests = new Map<string, { request: PendingVideoRequest; until: number }>();
+  /** Each member's pending request (its id), until its answer's wait is over. */
+  const pending = new Map<number, { requestId: string; until: number }>();
+  const release = (request: PendingVideoRequest) => {
+    if (pending.get(request.userId)?.requestId === request.requestId) pending.delete(request.userId);
+  };
   const requestOf = (id: string) => {
     const held = requests.get(id);
     if (held && held.until <= Date.now()) requests.delete(id);
@@ -101,9 +113,13 @@ export function memoryLiveVideoStore(): LiveVideoStore {
       stream.viewers = stream.viewers.filter((v) => v.socketId !== socketId);
       return copy(stream);
     },
-    async addRequest(request, ttlMs) {
+    async addRequest(request, ttlMs, pendingMs) {
       for (const id of [...requests.keys()]) requestOf(id);
+      const held = pending.get(request.userId);
+      if (held && held.until > Date.now()) return false;
+      pending.set(request.userId, { requestId: request.requestId, until: Date.now() + pendingMs });
       requests.set(request.requestId, { request: { ...request }, until: Date.now() + ttlMs });
+      return true;
     },
     async request(requestId) {
       const held = requestOf(requestId);
@@ -114,7 +130,12 @@ export function memoryLiveVideoStore(): LiveVideoStore {
       if (!held || !from.includes(held.request.state)) return undefined;
       const before = { ...held.request };
       held.request.state = to;
+      if (before.state === 'pending') release(before);
       return before;
+    },
+    async dropRequest(request) {
+      requests.delete(request.requestId);
+      release(request);
     },
   };
 }
@@ -169,7 +190,14 @@ local out = cjson.encode(stream)
 redis.call('HSET', KEYS[1], ARGV[1], out)
 return out`;
 
-// KEYS: the request's key. ARGV: the states it may leave (comma-separated), the state it takes.
+// KEYS: the member's pending mark, the request's key. ARGV: request id, the request (JSON), its ttl, the mark's.
+const ADD_REQUEST = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[4]) then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1`;
+
+// KEYS: the request's key, its member's pending mark. ARGV: the states it may leave (comma-separated), the state
+// it takes, the request's id.
 const SETTLE = `
 local raw = redis.call('GET', KEYS[1])
 if not raw then return '' end
@@ -179,9 +207,16 @@ for state in string.gmatch(ARGV[1], '[^,]+') do
   if request.state == state then allowed = true end
 end
 if not allowed then return '' end
+if request.state == 'pending' and redis.call('GET', KEYS[2]) == ARGV[3] then redis.call('DEL', KEYS[2]) end
 request.state = ARGV[2]
 redis.call('SET', KEYS[1], cjson.encode(request), 'KEEPTTL')
 return raw`;
+
+// KEYS: the request's key, its member's pending mark. ARGV: the request's id.
+const DROP_REQUEST = `
+redis.call('DEL', KEYS[1])
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1`;
 
 /** A stream read back from Redis: cjson writes an empty list as an object. */
 function streamOf(raw: unknown): LiveStream | undefined {
@@ -193,6 +228,11 @@ function streamOf(raw: unknown): LiveStream | undefined {
 export function redisLiveVideoStore(redis: LiveVideoRedis, prefix: string): LiveVideoStore {
   const streamsKey = `${prefix}live`;
   const requestKey = (id: string) => `${prefix}request:${id}`;
+  const pendingKey = (userId: number) => `${prefix}pending:${Math.trunc(userId)}`;
+  const requestOf = async (requestId: string) => {
+    const raw = await redis.get(requestKey(requestId));
+    return typeof raw === 'string' ? (JSON.parse(raw) as PendingVideoRequest) : undefined;
+  };
   return {
     async add(stream) {
       await redis.hSet(streamsKey, stream.streamId, JSON.stringify(stream));
@@ -217,16 +257,30 @@ export function redisLiveVideoStore(redis: LiveVideoRedis, prefix: string): Live
     async unwatch(streamId, socketId) {
       return streamOf(await redis.eval(UNWATCH, { keys: [streamsKey], arguments: [streamId, socketId] }));
     },
-    async addRequest(request, ttlMs) {
-      await redis.set(requestKey(request.requestId), JSON.stringify(request), { PX: Math.max(1, Math.round(ttlMs)) });
+    async addRequest(request, ttlMs, pendingMs) {
+      const ms = (value: number) => String(Math.max(1, Math.round(value)));
+      const added = await redis.eval(ADD_REQUEST, {
+        keys: [pendingKey(request.userId), requestKey(request.requestId)],
+        arguments: [request.requestId, JSON.stringify(request), ms(ttlMs), ms(pendingMs)],
+      });
+      return Number(added) === 1;
     },
-    async request(requestId) {
-      const raw = await redis.get(requestKey(requestId));
-      return typeof raw === 'string' ? (JSON.parse(raw) as PendingVideoRequest) : undefined;
-    },
+    request: requestOf,
     async settleRequest(requestId, from, to) {
-      const raw = await redis.eval(SETTLE, { keys: [requestKey(requestId)], arguments: [from.join(','), to] });
+      // The member's mark is named after the member: read first, it names the key (one step settles both).
+      const now = await requestOf(requestId);
+      if (!now) return undefined;
+      const raw = await redis.eval(SETTLE, {
+        keys: [requestKey(requestId), pendingKey(now.userId)],
+        arguments: [from.join(','), to, requestId],
+      });
       return typeof raw === 'string' && raw !== '' ? (JSON.parse(raw) as PendingVideoRequest) : undefined;
+    },
+    async dropRequest(request) {
+      await redis.eval(DROP_REQUEST, {
+        keys: [requestKey(request.requestId), pendingKey(request.userId)],
+        arguments: [request.requestId],
+      });
     },
   };
 }

@@ -8,7 +8,9 @@
  * (janus-video.ts): the sharer publishes once (`publish`), each viewer the audience lets in gets a subscription of
  * its own (no cap), and the viewers' answers and candidates go to Janus. Streams and requests live in
  * live-store.ts (Redis with REDIS_URL): the pushes go through the Socket.IO adapter, to pages on any instance.
- * Video never touches the floor, nor the voice's rooms.
+ * Video never touches the floor, nor the voice's rooms. Issue 69: a stream's row says from its start who records it
+ * (the media server, or the sharing page); a start without consent is audited before it starts (requests.ts); a
+ * viewer whose rights no longer let it watch is let go at once (`recheckViewer`, asked by real time's room guard).
  */
 import { randomUUID } from 'node:crypto';
 import {
@@ -18,10 +20,10 @@ import {
   type ServerMessageCode,
   VIDEO_MESH_MAX_VIEWERS,
   type VideoEndReason,
-  type VideoLayer,
 } from '@talkgroup/protocol';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelSummary } from '../channels/summary.ts';
+import { HttpError } from '../http/errors.ts';
 import type { Faults } from '../ops/faults.ts';
 import type { Io, Participation } from '../realtime/io.ts';
 import { ADMINS_ROOM, userRoom } from '../realtime/room-names.ts';
@@ -29,6 +31,7 @@ import { SocketInputError } from '../realtime/socket-tasks.ts';
 import type { VideoAudienceRule, Watcher } from './audience.ts';
 import type { JanusVideo } from './janus-video.ts';
 import { janusStreamOf, subscribeViewer } from './janus-watch.ts';
+import { liveSignals } from './live-signals.ts';
 import type { LiveStream, LiveVideoStore } from './live-store.ts';
 import type { VideoRequests } from './requests.ts';
 import type { VideoStore } from './store.ts';
@@ -47,8 +50,6 @@ export interface Refusal {
   status: number;
   params?: Record<string, string | number>;
 }
-
-export type SignalKind = 'offer' | 'answer' | 'candidate';
 
 /** How often an instance looks for streams whose sharer's instance is gone (with REDIS_URL). */
 const SWEEP_MS = 15_000;
@@ -71,6 +72,12 @@ export interface LiveVideoDeps {
 
 /** Through the media server a stream has no cap on its viewers (the store still takes a number). */
 const UNCAPPED = Number.MAX_SAFE_INTEGER;
+
+/** A refusal of the request's step (its audit row not written): the socket's answer. */
+function refusalOf(error: unknown): Refusal {
+  if (error instanceof HttpError) return { refused: error.code, status: error.statusCode, params: error.params };
+  throw error;
+}
 
 export function liveVideos(deps: LiveVideoDeps) {
   const { io, store, audience } = deps;
@@ -162,6 +169,7 @@ export function liveVideos(deps: LiveVideoDeps) {
   sweeper?.unref();
 
   return {
+    ...liveSignals({ store, channels: deps.channels, janus: deps.janus }),
     maxViewers: VIDEO_MESH_MAX_VIEWERS,
     /** The dispatchers' requests (requests.ts). */
     requests: deps.requests,
@@ -177,17 +185,25 @@ export function liveVideos(deps: LiveVideoDeps) {
     ): Promise<{ stream: LiveStream; announce: () => Promise<void> } | Refusal> {
       if (!may(sharer, { member: true, canTalk: at.mayTalk }, 'channel.videoShare'))
         return { refused: 'video_listen_only', status: 403 };
-      const request = requestId ? await deps.requests.take(requestId, sharer.userId, at.channelId) : undefined;
-      if (requestId && !request) return { refused: 'video_request_not_found', status: 404 };
       // Already sharing here from this page: the same stream (answering a request with it, if one is named).
+      let live: LiveStream | undefined;
       for (const streamId of sharing.get(sharer.socketId) ?? []) {
-        const live = await store.get(streamId);
-        if (live?.channelId === at.channelId)
-          return { stream: live, announce: async () => request && deps.requests.started(request, live.streamId) };
+        const stream = await store.get(streamId);
+        if (stream?.channelId === at.channelId) live = stream;
+      }
+      const streamId = live?.streamId ?? randomUUID();
+      const request = requestId
+        ? await deps.requests.take(requestId, sharer.userId, at.channelId, streamId).catch(refusalOf)
+        : undefined;
+      if (request && 'refused' in request) return request;
+      if (requestId && !request) return { refused: 'video_request_not_found', status: 404 };
+      if (live) {
+        const same = live;
+        return { stream: same, announce: async () => request && deps.requests.started(request, same.streamId) };
       }
       const janusUrl = deps.janus?.pick(at.channelId);
       const stream: LiveStream = {
-        streamId: randomUUID(),
+        streamId,
         channelId: at.channelId,
         room: at.room,
         hidden: at.hidden === true,
@@ -200,15 +216,17 @@ export function liveVideos(deps: LiveVideoDeps) {
         ...(janusUrl ? { janusUrl } : {}),
         viewers: [],
       };
+      // Who records it, from its start: through the media server its recording is the server's alone (issue 69).
       await deps.recordings.started({
         ...stream,
         startedAt: new Date(stream.startedAt),
         withoutConsent: request?.withoutConsent,
+        source: janusUrl ? 'server' : 'sharer',
       });
       await store.add(stream);
       note(sharing, sharer.socketId, stream.streamId);
       const announce = async () => {
-        const { streamId, room, channelId, userId, name, startedAt } = stream;
+        const { room, channelId, userId, name, startedAt } = stream;
         const started = { room, channelId, streamId, userId, name, startedAt, ...(requestId ? { requestId } : {}) };
         io.to(await audience.rooms(stream)).emit('video_started', started);
         if (request) await deps.requests.started(request, streamId);
@@ -258,44 +276,25 @@ export function liveVideos(deps: LiveVideoDeps) {
     },
 
     /**
-     * Through the media server: the sharer's offer, from the page that started the stream; Janus's answer. The
-     * channel's `recording` says whether Janus records it. Undefined for any other page, or a mesh stream.
+     * The rights of a socket's user changed (issue 69; real time's room guard asks for each of its sockets): each
+     * stream it watches and may no longer watch lets it go at once: its place goes, its connection closes (the
+     * sharer's page is told, or its Janus subscription is detached) and the socket is told `video_ended` with
+     * `no_right`. The streams it let go.
      */
-    async publish(sharerSocketId: string, streamId: string, sdp: string): Promise<string | undefined> {
-      const stream = await store.get(streamId);
-      if (!stream?.janusUrl || stream.socketId !== sharerSocketId || !deps.janus) return undefined;
-      const channel = await deps.channels.get(stream.channelId);
-      const answer = await deps.janus.publish(stream, sdp, channel?.recording === true);
-      // Ended while Janus answered: its publisher leaves at once.
-      if (!(await store.get(streamId))) await deps.janus.ended(stream, new Date());
-      return answer;
-    },
-
-    /**
-     * Through the media server, a viewer's answer or candidate, or the sharer's candidate, to Janus: false when
-     * the stream is not one of the media server's (the mesh relays it), undefined when this socket has no place
-     * in it here.
-     */
-    async toJanus(
-      streamId: string,
-      socketId: string,
-      signal: { kind: 'answer'; sdp: string } | { kind: 'candidate'; candidate: unknown },
-    ): Promise<boolean | undefined> {
-      const stream = await store.get(streamId);
-      if (!stream?.janusUrl || !deps.janus) return false;
-      const sharer = stream.socketId === socketId;
-      if (!sharer && !stream.viewers.some((v) => v.socketId === socketId)) return undefined;
-      if (signal.kind === 'candidate')
-        return (await deps.janus.trickle(streamId, socketId, sharer, signal.candidate)) || undefined;
-      return (!sharer && (await deps.janus.answer(streamId, socketId, signal.sdp))) || undefined;
-    },
-
-    /** Through the media server: the layer a viewer's page receives; false when it watches no such stream here. */
-    async layer(viewerSocketId: string, streamId: string, layer: VideoLayer): Promise<boolean> {
-      const stream = await store.get(streamId);
-      if (!stream?.janusUrl || !deps.janus) return false;
-      if (!stream.viewers.some((v) => v.socketId === viewerSocketId)) return false;
-      return deps.janus.layer(streamId, viewerSocketId, layer);
+    async recheckViewer(viewer: Watcher & { socketId: string }): Promise<string[]> {
+      const released: string[] = [];
+      for (const streamId of [...(watching.get(viewer.socketId) ?? [])]) {
+        const stream = await store.get(streamId);
+        if (stream && (await mayWatch(viewer, stream))) continue;
+        unnote(watching, viewer.socketId, streamId);
+        const watched = stream && (await store.unwatch(streamId, viewer.socketId));
+        if (!stream || !watched) continue;
+        left(watched, viewer.socketId);
+        const { room, channelId } = stream;
+        io.to(viewer.socketId).emit('video_ended', { room, channelId, streamId, reason: 'no_right' });
+        released.push(streamId);
+      }
+      return released;
     },
 
     /** The viewer leaves its place; the sharer's page closes that connection. */
@@ -304,28 +303,6 @@ export function liveVideos(deps: LiveVideoDeps) {
       const stream = await store.unwatch(streamId, viewerSocketId);
       if (stream) left(stream, viewerSocketId);
       return stream !== undefined;
-    },
-
-    /**
-     * Where a signal may go: from the sharer's socket to one of its viewers (offers and candidates), from a viewer
-     * to the sharer's socket (answers and candidates); undefined for anyone else, or a stream that is over.
-     */
-    async relay(
-      streamId: string,
-      fromSocketId: string,
-      kind: SignalKind,
-      viewerSocketId: string | undefined,
-    ): Promise<{ to: string; fromSharer: boolean } | undefined> {
-      const stream = await store.get(streamId);
-      // Through the media server nothing passes between the pages.
-      if (!stream || stream.janusUrl) return undefined;
-      const isViewer = (socketId: string | undefined) => stream.viewers.some((v) => v.socketId === socketId);
-      if (fromSocketId === stream.socketId)
-        return kind !== 'answer' && viewerSocketId && isViewer(viewerSocketId)
-          ? { to: viewerSocketId, fromSharer: true }
-          : undefined;
-      if (isViewer(fromSocketId) && kind !== 'offer') return { to: stream.socketId, fromSharer: false };
-      return undefined;
     },
 
     /** What is live now that this reader may watch (in one channel, or in any). */

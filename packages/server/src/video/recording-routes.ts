@@ -1,22 +1,10 @@
 /**
- * Live video's recordings (issue 61): the sharing page uploads its recording after the stream, tied to the stream
- * it owned (WebM recognised by its bytes, at most VIDEO_MAX_BYTES, written to disk as it comes); the channel's
- * history lists them with links signed for the reader and served only to those who may see them (the stream's
- * audience, or its sharer), with byte ranges for seeking; VIDEO_RETENTION_DAYS sweeps them.
+ * Live video's recordings (issue 61): the sharing page uploads its recording after the stream (upload-route.ts),
+ * or the media server records it; the channel's history lists them with links signed for the reader and served only
+ * to those who may see them (the stream's audience, or its sharer), with byte ranges for seeking, each with its
+ * SHA-256 and who recorded it (issue 69); VIDEO_RETENTION_DAYS sweeps them.
  */
-import { createWriteStream } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
-import multipart from '@fastify/multipart';
-import {
-  ErrorResponseSchema,
-  FileLink,
-  GetChannelVideos,
-  UPLOAD_VIDEO_PATH,
-  UploadVideo,
-  UploadVideoFields,
-  type VideoRecording,
-} from '@talkgroup/protocol';
+import { ErrorResponseSchema, FileLink, GetChannelVideos } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
@@ -24,13 +12,13 @@ import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { ChannelStore } from '../channels/store.ts';
 import type { ChannelSummary } from '../channels/summary.ts';
 import type { EventBus } from '../events.ts';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
-import { authenticate, defineRoutes, parseBody, routeOptions } from '../http/route.ts';
+import { forbidden, notFound } from '../http/errors.ts';
+import { defineRoutes } from '../http/route.ts';
 import type { FileUrls } from '../messages/files.ts';
 import { startRetentionSweep } from '../voice/retention.ts';
 import type { VideoConfig } from './config.ts';
 import { VIDEO_FILE_NAME, VIDEO_FILES_PREFIX, type VideoRow, type VideoStore } from './store.ts';
-import { isWebmVideo, VIDEO_HEADER_WINDOW } from './webm.ts';
+import { type VideoUploadServices, videoUploadRoute } from './upload-route.ts';
 
 /** The GET of a recording, documented (the handler checks the link itself and answers in its own words). */
 const fileOptions = {
@@ -45,7 +33,7 @@ const fileOptions = {
   validatorCompiler: () => (value: unknown) => ({ value }),
 };
 
-export interface VideoRecordingServices {
+export interface VideoRecordingServices extends VideoUploadServices {
   sessions: SessionStore;
   access: ChannelAccess;
   channels: ChannelStore;
@@ -55,36 +43,6 @@ export interface VideoRecordingServices {
   events: EventBus;
   videos: VideoStore;
   config: { video: VideoConfig };
-  /** Whether a stream is live now (real time's, on any instance). */
-  live: { isLive(streamId: string): Promise<boolean> };
-}
-
-export const INVALID_VIDEO = 'video: send a WebM video recording (as MediaRecorder makes it).';
-/** How much longer than its stream was live a recording may say it lasts (it starts a moment before the ack). */
-export const STREAM_LENGTH_TOLERANCE_MS = 2000;
-const FIELDS = 'video, streamId and durationMs';
-
-function multipartError(error: unknown, maxBytes: number): unknown {
-  const code = (error as { code?: string })?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE')
-    return new HttpError(413, `video: the recording is larger than ${Math.round(maxBytes / 1048576)} MB.`);
-  if (code === 'FST_FILES_LIMIT') return badRequest('video: send a single file.');
-  if (code === 'FST_INVALID_MULTIPART_CONTENT_TYPE') return badRequest(`Send multipart/form-data with ${FIELDS}.`);
-  if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return badRequest(`Send only the fields ${FIELDS}.`);
-  if (code === 'FST_PROTO_VIOLATION') return badRequest('A field name is not allowed.');
-  return error;
-}
-
-/** The first bytes of a file written to disk (where a WebM names its tracks). */
-async function headOf(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = new Uint8Array(VIDEO_HEADER_WINDOW);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }
 
 /** `bytes=a-b`, `bytes=a-`, `bytes=-n` of a file of `size` bytes; undefined for none or one this does not serve. */
@@ -125,66 +83,7 @@ export function videoRecordingRoutes(app: FastifyInstance, services: VideoRecord
     return { success: true, res: page.rows.map((row) => videos.toRecording(row, auth.userId)), hasMore: page.hasMore };
   });
 
-  /** The upload's checks, once its file is on disk: the stream is the sender's, over, and this long at most. */
-  async function keepUpload(
-    auth: Reader,
-    fields: Record<string, string>,
-    temporary: string | undefined,
-  ): Promise<VideoRecording> {
-    const body = parseBody(UploadVideoFields, fields);
-    if (!temporary) throw badRequest('video: a recording is required.');
-    const { size } = await stat(temporary);
-    if (size === 0) throw badRequest('video: a recording is required.');
-    if (!isWebmVideo(await headOf(temporary))) throw badRequest(INVALID_VIDEO);
-    const row = await videos.byStream(body.streamId);
-    // Someone else's stream is as unknown as one that never was.
-    if (!row || row.user_id !== auth.userId) throw notFound('video_not_found');
-    if (row.ended_at === null && (await services.live.isLive(row.stream_id))) throw conflict('video_still_live');
-    const channel = await services.channels.byId(row.channel_id);
-    if (!channel) throw notFound('channel_not_found');
-    if (!channel.recording) throw conflict('voice_recording_off');
-    const endedAt = row.ended_at ? new Date(row.ended_at) : new Date();
-    const lasted = endedAt.getTime() - Date.parse(row.started_at);
-    if (body.durationMs > lasted + STREAM_LENGTH_TOLERANCE_MS)
-      throw badRequest(
-        `durationMs: the stream was live ${Math.round(lasted / 1000)} s; the recording cannot be longer.`,
-      );
-    const kept = await videos.keep(row, { temporary, size, durationMs: body.durationMs, endedAt });
-    if (!kept) throw conflict('streamId: this stream’s recording is already kept.');
-    return videos.toRecording(kept, auth.userId);
-  }
-
-  app.register(async (scope) => {
-    const maxBytes = services.config.video.maxBytes;
-    await scope.register(multipart, {
-      throwFileSizeLimit: true,
-      limits: { fileSize: maxBytes, files: 1, fields: 4, parts: 6, fieldSize: 1024, headerPairs: 100 },
-    });
-    scope.post(UPLOAD_VIDEO_PATH, routeOptions(UploadVideo), async (req) => {
-      const auth = await authenticate(services.sessions, req, UploadVideo.access);
-      if (!auth) throw forbidden();
-      const fields: Record<string, string> = {};
-      let temporary: string | undefined;
-      try {
-        try {
-          for await (const part of req.parts()) {
-            if (part.type !== 'file') fields[part.fieldname] = String(part.value);
-            else if (part.fieldname !== 'video') throw badRequest(`${part.fieldname}: send the recording in "video".`);
-            else {
-              temporary = await videos.temporary();
-              // To disk as it comes: a recording of minutes is never held in memory.
-              await pipeline(part.file, createWriteStream(temporary, { flags: 'wx', mode: 0o600 }));
-            }
-          }
-        } catch (error) {
-          throw multipartError(error, maxBytes);
-        }
-        return { success: true, result: 'Video saved', res: await keepUpload(auth, fields, temporary) };
-      } finally {
-        if (temporary) await rm(temporary, { force: true });
-      }
-    });
-  });
+  videoUploadRoute(app, services);
 
   /** May this reader (a signed link's) see this recording now? */
   async function mayServe(readerId: number, row: VideoRow): Promise<boolean> {

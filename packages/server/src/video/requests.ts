@@ -6,10 +6,14 @@
  * (120) for its answer, in live-store.ts (Redis with REDIS_URL: the member's page may be on another instance);
  * unanswered by then it expires, and the requester is told (`video_request_answered` with `expired`). However it
  * ends, the member's pages are told (`video_request_closed`): the question leaves the phone it was not answered
- * on. Requests, answers, expiries and starts without consent are audited.
+ * on. Requests, answers, expiries and starts without consent are audited. Issue 69: one request pending per member
+ * at a time, whoever asks (409 `video_request_pending`: one question at a time on the member's phone, and no
+ * dispatcher learns that another one asked); a request and a start without consent are audited before they act,
+ * and one whose audit row cannot be written does not happen (503 `video_not_audited`).
  */
 import { randomUUID } from 'node:crypto';
 import type { AuditStore } from '../audit/store.ts';
+import { conflict, HttpError } from '../http/errors.ts';
 import type { Faults } from '../ops/faults.ts';
 import type { Io } from '../realtime/io.ts';
 import { userRoom } from '../realtime/room-names.ts';
@@ -59,6 +63,11 @@ export function videoRequests(deps: VideoRequestDeps) {
   }
 
   const auditFault = (error: unknown) => deps.faults.fault('worker', error, { worker: 'video audit' });
+  /** An audit row that could not be written: counted as a fault, and what it was for does not happen. */
+  const notAudited = (error: unknown): never => {
+    auditFault(error);
+    throw new HttpError(503, 'video_not_audited');
+  };
   const tellRequester = (request: PendingVideoRequest, accepted: boolean, expired = false) =>
     io.to(userRoom(request.fromUserId)).emit('video_request_answered', {
       requestId: request.requestId,
@@ -81,18 +90,26 @@ export function videoRequests(deps: VideoRequestDeps) {
   }
 
   return {
-    /** Asks the member's pages (the caller checked who may ask whom); audited before it is sent. */
+    /**
+     * Asks the member's pages (the caller checked who may ask whom): 409 while the member has a request pending;
+     * audited before it is sent, and not sent when its row cannot be written.
+     */
     async ask(
       input: Omit<PendingVideoRequest, 'requestId' | 'state'>,
       origin: { address: string | null; requestId: string | null },
     ): Promise<PendingVideoRequest> {
       const request: PendingVideoRequest = { ...input, requestId: randomUUID(), state: 'pending' };
-      await store.addRequest(request, deps.ttlMs + KEPT_AFTER_MS);
+      if (!(await store.addRequest(request, deps.ttlMs + KEPT_AFTER_MS, deps.ttlMs)))
+        throw conflict('video_request_pending');
+      const { withoutConsent } = request;
+      await write('video.request', request.fromUserId, request, { withoutConsent }, origin).catch(async (error) => {
+        await store.dropRequest(request);
+        return notAudited(error);
+      });
       const timer = setTimeout(() => void expire(request.requestId).catch(auditFault), deps.ttlMs);
       timer.unref();
       expiries.set(request.requestId, timer);
-      await write('video.request', request.fromUserId, request, { withoutConsent: request.withoutConsent }, origin);
-      const { requestId, channelId, room, fromUserId, fromName: name, withoutConsent } = request;
+      const { requestId, channelId, room, fromUserId, fromName: name } = request;
       io.to(userRoom(request.userId)).emit('video_request', {
         requestId,
         channelId,
@@ -119,11 +136,20 @@ export function videoRequests(deps: VideoRequestDeps) {
 
     /**
      * A start that names a request of this member in this channel takes it (once): the request as it was, or
-     * undefined when there is no such request waiting.
+     * undefined when there is no such request waiting. A start without consent is audited first, with the stream it
+     * starts: when its row cannot be written, nothing starts (503 `video_not_audited`) and the request still waits.
      */
-    async take(requestId: string, userId: number, channelId: number): Promise<PendingVideoRequest | undefined> {
+    async take(
+      requestId: string,
+      userId: number,
+      channelId: number,
+      streamId: string,
+    ): Promise<PendingVideoRequest | undefined> {
       const request = await store.request(requestId);
       if (!request || request.userId !== userId || request.channelId !== channelId) return undefined;
+      if (!['pending', 'accepted'].includes(request.state)) return undefined;
+      if (request.withoutConsent)
+        await write('video.start_without_consent', request.fromUserId, request, { streamId }).catch(notAudited);
       const taken = await store.settleRequest(requestId, ['pending', 'accepted'], 'started');
       if (taken) closeAtMember(taken, 'started');
       return taken;
@@ -135,11 +161,9 @@ export function videoRequests(deps: VideoRequestDeps) {
       expiries.clear();
     },
 
-    /** After the start is answered: a start without consent is audited; a pending request's start is its yes. */
+    /** After the start is answered: a pending request's start is its yes (a start without consent was audited). */
     async started(request: PendingVideoRequest, streamId: string): Promise<void> {
-      if (request.withoutConsent)
-        await write('video.start_without_consent', request.fromUserId, request, { streamId }).catch(auditFault);
-      else if (request.state === 'pending') {
+      if (!request.withoutConsent && request.state === 'pending') {
         tellRequester(request, true);
         await write('video.answer', request.userId, request, { accepted: true, streamId }).catch(auditFault);
       }

@@ -1,23 +1,27 @@
 /**
  * Live video's calls (issue 61; docs/api.md "Live video"): what is live now, a dispatcher's request for a member's
  * video, and the organisation's remoteVideo setting (audited). Registered after real time: the streams and the
- * member's pages are real time's, on any instance. The recordings' calls are recording-routes.ts's.
+ * member's pages are real time's, on any instance. The recordings' calls are recording-routes.ts's. Issue 69:
+ * VIDEO_REQUEST_LIMIT requests a minute per caller (429), filming without consent down the ranks only (403), one
+ * request pending per member (409) and none without its audit row (503; requests.ts).
  */
 import {
   GetLiveVideos,
   GetVideoSettings,
   may,
+  mayActOn,
   RequestVideo,
   SetVideoSettings,
   type VideoSettings,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AuditStore } from '../audit/store.ts';
+import type { CallLimiter } from '../auth/rate-limit.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import { talkPagesOf } from '../devices/talk-pages.ts';
-import { conflict, invalidInput, notFound } from '../http/errors.ts';
+import { conflict, forbidden, invalidInput, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Io } from '../realtime/io.ts';
@@ -32,6 +36,7 @@ export interface VideoRouteServices {
   settings: { video(): Promise<VideoSettings>; setVideo(settings: VideoSettings): Promise<VideoSettings> };
   audit: AuditStore;
   transaction: <T>(work: () => Promise<T>) => Promise<T>;
+  videoLimits: { requests: CallLimiter };
 }
 
 export function videoRoutes(
@@ -48,17 +53,22 @@ export function videoRoutes(
     // A dispatcher of the channel or an administrator (403 not_channel_member / not_allowed, 404 for no channel).
     const { channel } = await services.access.require(auth, body.channelId, 'channel.videoWatch');
     if (body.userId === auth.userId) throw invalidInput('userId: one does not ask oneself for one’s video');
+    // Issue 69: VIDEO_REQUEST_LIMIT per caller, counted before anything of the member is read.
+    await services.videoLimits.requests(auth.userId);
     const [rights, member, requester] = await Promise.all([
       services.memberships.rights(channel.id, body.userId),
       services.users.row(body.userId),
       services.users.row(auth.userId),
     ]);
     if (!rights || !member || !requester) throw notFound('user_not_channel_member');
+    const { remoteVideo } = await services.settings.video();
+    // Filming without consent goes down the ranks only (issue 69): never an equal or a higher role.
+    if (remoteVideo === 'without_consent' && !mayActOn(auth, member.role))
+      throw forbidden('video_without_consent_rank');
     if (!may({ role: member.role }, { member: true, canTalk: rights.canTalk }, 'channel.videoShare'))
       throw conflict('video_member_listen_only');
     // Its /talk open, on any instance (a console of the same account does not share a phone's camera).
     if ((await talkPagesOf(io, body.userId)) === 0) throw conflict('video_app_closed');
-    const { remoteVideo } = await services.settings.video();
     const request = await realtime.videoRequests.ask(
       {
         channelId: channel.id,

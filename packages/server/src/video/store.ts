@@ -2,13 +2,15 @@
  * Live video's streams and their recordings (issue 61): one row per stream, written when it starts (so that an
  * upload can only be tied to a stream its sender owned) and ended when it ends; the recording the sharing page
  * uploads afterwards lives under DATA_DIR/video/<channel id>/<name>, a channel's folder going with the channel.
- * Rows and files are always deleted together (retention sweep).
+ * Rows and files are always deleted together (retention sweep). Issue 69: the row says from its start who records
+ * the stream (`source`: the media server, or the sharing page), a recording is kept only from that source, once,
+ * with its SHA-256.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { link, mkdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { VideoRecording } from '@talkgroup/protocol';
+import type { VideoRecording, VideoSource } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { Db, VideosTable } from '../db/schema.ts';
 import type { FileUrls } from '../messages/files.ts';
@@ -29,10 +31,31 @@ export interface NewStream {
   startedAt: Date;
   requestId?: string;
   withoutConsent?: boolean;
+  /** Who records it: the media server (a stream through it) or the sharing page (peer to peer). */
+  source: VideoSource;
+}
+
+/** A recording to keep: its file (already written to `temporary`), and what the server measured of it. */
+export interface KeptRecording {
+  temporary: string;
+  size: number;
+  sha256: string;
+  /** From the stream's start to its end, as the server saw them. */
+  durationMs: number;
+  endedAt: Date;
+  source: VideoSource;
+}
+
+/** A file's SHA-256 (hex), read as a stream. */
+export async function sha256Of(file: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(file)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
   const root = path.join(dataDir, 'video');
+  const uploads = path.join(root, 'uploads');
   const folderOf = (channelId: number) => path.join(root, String(Math.trunc(channelId)));
   const pathOf = (row: Pick<VideoRow, 'channel_id' | 'file_name'>) => {
     if (!row.file_name || !VIDEO_FILE_NAME.test(row.file_name)) throw new Error('not a stored video file name');
@@ -50,6 +73,8 @@ export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
       startedAt: row.started_at,
       durationMs: row.duration_ms ?? 0,
       url: urls.sign(row.file_name ?? '', readerId, undefined, VIDEO_FILES_PREFIX),
+      sha256: row.sha256,
+      source: row.source,
     };
   }
 
@@ -87,6 +112,7 @@ export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
           started_at: stream.startedAt.toISOString(),
           request_id: stream.requestId ?? null,
           without_consent: stream.withoutConsent ? 1 : 0,
+          source: stream.source,
         })
         .execute();
     },
@@ -102,13 +128,11 @@ export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
     },
 
     /**
-     * Keeps an uploaded recording (already written to `temporary`): linked under its final name in the channel's
-     * folder, then its row filled, once; undefined when the stream already has one (the new file is removed).
+     * Keeps a recording (already written to `temporary`): linked under its final name in the channel's folder, then
+     * its row filled, once, and only from the stream's own source (a row kept before 0044 says none); undefined
+     * when the stream already has one, or is recorded by the other source (the new file is removed).
      */
-    async keep(
-      row: VideoRow,
-      recording: { temporary: string; size: number; durationMs: number; endedAt: Date },
-    ): Promise<VideoRow | undefined> {
+    async keep(row: VideoRow, recording: KeptRecording): Promise<VideoRow | undefined> {
       const fileName = `${randomBytes(16).toString('hex')}.webm`;
       const file = path.join(folderOf(row.channel_id), fileName);
       await mkdir(folderOf(row.channel_id), { recursive: true });
@@ -123,9 +147,11 @@ export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
             duration_ms: Math.round(recording.durationMs),
             uploaded_at: new Date().toISOString(),
             ended_at: row.ended_at ?? recording.endedAt.toISOString(),
+            sha256: recording.sha256,
           })
           .where('id', '=', row.id)
           .where('file_name', 'is', null)
+          .where((eb) => eb.or([eb('source', 'is', null), eb('source', '=', recording.source)]))
           .returningAll()
           .executeTakeFirst();
         if (!kept) await rm(file, { force: true });
@@ -136,11 +162,17 @@ export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
       }
     },
 
-    /** A temporary name for an upload on its way (beside the channels' folders: one file system, a link away). */
+    /**
+     * A temporary name for an upload on its way (beside the channels' folders: one file system, a link away). Its
+     * folder is made when the server starts (`prepare`), so that a refused upload leaves no new folder either.
+     */
     async temporary(): Promise<string> {
-      const uploads = path.join(root, 'uploads');
       await mkdir(uploads, { recursive: true });
       return path.join(uploads, `${randomBytes(16).toString('hex')}.part`);
+    },
+
+    async prepare(): Promise<void> {
+      await mkdir(uploads, { recursive: true });
     },
 
     byFileName(name: string): Promise<VideoRow | undefined> {

@@ -1,7 +1,8 @@
 /**
  * A channel's transmissions for a time range as one zip, streamed: each audio file is read from disk while
  * the archive is sent (yazl), never gathered in memory; then the channel's recorded live videos of the range
- * (issue 61) under video/; index.csv (time, talker, duration, file) ends it.
+ * (issue 61) under video/; index.csv (time, talker, duration, file, and for a video its file's SHA-256 and who
+ * recorded it, issue 69: a copy can be checked later) ends it.
  */
 import * as protocol from '@talkgroup/protocol';
 import type { FastifyReply } from 'fastify';
@@ -56,7 +57,7 @@ export async function streamVoiceExport(
   const from = within ? new Date(Math.max(asked.getTime(), within.from.getTime())) : asked;
   const to = within ? new Date(Math.max(from.getTime(), Math.min(until.getTime(), within.to.getTime()))) : until;
   // Cells by protocol's one CSV rule: a talker named "=HYPERLINK(...)" stays text in a spreadsheet.
-  const lines = [protocol.csvLine(['time', 'talker', 'duration', 'file'])];
+  const lines = [protocol.csvLine(['time', 'talker', 'duration', 'file', 'sha256', 'source'])];
   for await (const row of voice.inRange(channel.id, from, to)) {
     // A file the sweep removed meanwhile is left out rather than breaking the archive halfway.
     if ((await voice.sizeOnDisk(row)) === undefined) continue;
@@ -65,14 +66,15 @@ export async function streamVoiceExport(
     // Opus is already compressed: stored, not deflated again.
     zip.addFile(voice.pathOf(row), name, { compress: false, mtime: new Date(row.created_at) });
     const seconds = (row.duration_ms / 1000).toFixed(1);
-    lines.push(protocol.csvLine([row.created_at, row.user_display_name, seconds, name]));
+    lines.push(protocol.csvLine([row.created_at, row.user_display_name, seconds, name, '', '']));
   }
   for (const row of videos ? await videos.inRange(channel.id, from, to) : []) {
     if (!videos || (await videos.sizeOnDisk(row)) === undefined) continue;
     const name = `video/${fileStem(row.started_at, row.id)}.webm`;
     zip.addFile(videos.pathOf(row), name, { compress: false, mtime: new Date(row.started_at) });
     const seconds = ((row.duration_ms ?? 0) / 1000).toFixed(1);
-    lines.push(protocol.csvLine([row.started_at, row.user_display_name, seconds, name]));
+    const { sha256, source } = row;
+    lines.push(protocol.csvLine([row.started_at, row.user_display_name, seconds, name, sha256 ?? '', source ?? '']));
   }
   zip.addBuffer(Buffer.from(`${lines.join('\r\n')}\r\n`, 'utf8'), 'index.csv', { mtime: new Date() });
   zip.end();

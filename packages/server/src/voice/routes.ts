@@ -24,6 +24,7 @@ import type { ChannelStore } from '../channels/store.ts';
 import type { Config } from '../config.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { TalkBurstStore } from '../floor/talk-bursts.ts';
+import type { DiskReserve } from '../http/disk-reserve.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { serverText } from '../http/messages.ts';
 import { authenticate, defineRoutes, parseBody, routeOptions } from '../http/route.ts';
@@ -48,6 +49,8 @@ export interface VoiceRoutesServices extends KeepServices {
   talkBursts: TalkBurstStore;
   users: UserStore;
   voiceUploadLimit: CallLimiter;
+  /** No upload while DATA_DIR's disk is under DISK_RESERVE_MB (issue 69). */
+  diskReserve: DiskReserve;
   /** Live video's recordings (issue 61): the export carries the channel's too. */
   videos?: VideoStore;
 }
@@ -174,6 +177,7 @@ export function voiceRoutes(app: FastifyInstance, services: VoiceRoutesServices)
       async (req): Promise<UploadVoiceMessageResponse> => {
         const auth = await authenticate(services.sessions, req, UploadVoiceMessage.access);
         if (!auth) throw forbidden();
+        await services.diskReserve(req.log);
         const fields: Record<string, string> = {};
         let audio: Buffer | undefined;
         try {

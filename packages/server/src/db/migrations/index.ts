@@ -53,6 +53,7 @@ import { migration as m0040 } from './0040_area_channels.ts';
 import { migration as m0041 } from './0041_lone_workers.ts';
 import { migration as m0042 } from './0042_device_status.ts';
 import { migration as m0043 } from './0043_live_video.ts';
+import { migration as m0044 } from './0044_video_evidence.ts';
 import { migration as m0047 } from './0047_passkey_sessions.ts';
 import type { AnyDb } from './columns.ts';
 
@@ -100,6 +101,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0041_lone_workers': m0041,
   '0042_device_status': m0042,
   '0043_live_video': m0043,
+  '0044_video_evidence': m0044,
   '0047_passkey_sessions': m0047,
 };
 

@@ -6,6 +6,7 @@
  * with Janus's answer), a viewer's page answers the offer it gets after `video_watch` and picks its layer
  * (`video_layer`), and the answers and candidates go to Janus instead. A refusal's acknowledgement carries its code, an HTTP-like status and the sentence in the
  * language of the page's handshake (Accept-Language). A socket that goes ends its streams and leaves its places.
+ * Issue 69: VIDEO_START_LIMIT starts a minute per user (429).
  */
 import {
   type ServerMessageParams,
@@ -18,9 +19,11 @@ import {
   VideoStop,
   VideoWatch,
 } from '@talkgroup/protocol';
+import { HttpError } from '../../http/errors.ts';
 import { languageOf, serverText } from '../../http/messages.ts';
 import { refusedByJanus } from '../../video/janus-video.ts';
-import { isRefusal, type Refusal, type SignalKind } from '../../video/live.ts';
+import { isRefusal, type Refusal } from '../../video/live.ts';
+import type { SignalKind } from '../../video/live-signals.ts';
 import type { Concern } from '../context.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 
@@ -44,6 +47,16 @@ export const video: Concern = (socket, scope) => {
   scope.answer('video_start', async (payload) => {
     const body = parse(VideoStart, payload, 'video_start');
     const at = scope.requireRoom('video_start', body.room);
+    // VIDEO_START_LIMIT per user, on every instance (issue 69): 429 and its sentence past it.
+    const limited = await scope.services.videoLimits.starts(socket.data.userId).then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof HttpError && error.statusCode === 429)
+          return refuse({ refused: error.code, status: 429, params: error.params });
+        throw error;
+      },
+    );
+    if (limited) return limited;
     const started = await videos.start(party(), at, body.requestId);
     if (isRefusal(started)) return refuse(started);
     // Answered first: the page starts its media with the streamId; the audience hears of it just after.

@@ -253,8 +253,9 @@ export function useVideoShare({ socket, room, joined, recording, ice }: VideoSha
   // The server ended this page's stream (its membership removed, the channel gone, made listen-only).
   useEffect(() => {
     if (!socket) return;
-    const onEnded = (payload: { streamId: string }) => {
-      if (session.current?.streamId === payload.streamId) end(session.current);
+    const onEnded = (payload: { streamId: string; reason: string }) => {
+      // `no_right` is a viewer's alone (issue 69): the stream itself goes on.
+      if (payload.reason !== 'no_right' && session.current?.streamId === payload.streamId) end(session.current);
     };
     socket.on('video_ended', onEnded);
     return () => {
