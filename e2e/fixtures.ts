@@ -145,6 +145,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tal
         ADMIN_PASSWORD: '',
         // Tests seed long chat histories through the API; the per-user chat limit is tested by the server's tests.
         CHAT_MESSAGES_PER_MINUTE: '1000',
+        // The disk of the machine the tests run on, not a server's: 16 MB kept free instead of the 1 GB default.
+        DISK_RESERVE_MB: '16',
         // Every browser of every test connects from 127.0.0.1: the per-address flood limit is the server tests'.
         CONNECTION_RATE_PER_MINUTE: '100000',
         // A press waits in the floor queue 30 s by default, and a talker holds the floor 60 s at most; beside a
