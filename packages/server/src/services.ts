@@ -317,7 +317,14 @@ export function createServices(
     pushSubscriptions: pushSubscriptionStore(db, { dialect: database.dialect, sessionIdleMs: config.sessionIdleMs }),
     userPages: userPaging(db, users),
     followers: followers(db, access),
-    regroups: regroups({ store: regroupStore(db), access, channels, events, audit, transaction: tx.run }),
+    regroups: regroups({
+      store: regroupStore(db, database.dialect),
+      access,
+      channels,
+      events,
+      audit,
+      transaction: tx.run,
+    }),
     loneWorkers: loneWorkers({
       store: loneWorkerStore(db),
       settings,

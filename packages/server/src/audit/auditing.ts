@@ -54,6 +54,7 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
 import type { TokenOwner } from '../http/route.ts';
 import { sessionSpecs } from './session-specs.ts';
 import { type Snapshot, snapshot, type TargetType } from './snapshots.ts';
@@ -74,6 +75,11 @@ export interface AuditSpec {
    * and one transaction around it would hold SQLite's only writer for that long.
    */
   afterwards?: boolean;
+  /**
+   * A refusal of the call (403) is written too, once its transaction rolled back: action `<action>_refused`, the
+   * refusal's code in `changes.refused` (issue 69: who tried to move an area channel's zone).
+   */
+  refusals?: boolean;
 }
 
 const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
@@ -268,8 +274,15 @@ function specs(db: Db): Map<Call, AuditSpec> {
       },
     ],
     [CreateGeofence, { action: 'geofence.create', targetType: 'geofence', targetId: (_b, answer) => answer?.res?.id }],
-    [UpdateGeofence, { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id) }],
-    [DeleteGeofence, { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id) }],
+    // Issue 69: a refused change too (an area channel's zone is an administrator's).
+    [
+      UpdateGeofence,
+      { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id), refusals: true },
+    ],
+    [
+      DeleteGeofence,
+      { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id), refusals: true },
+    ],
     // Issue 51: SIP gateways, never with their secret (only that it changed: `secretChanged`).
     [CreateGateway, { action: 'gateway.create', targetType: 'gateway', targetId: (_b, answer) => answer?.res?.id }],
     [UpdateGateway, { action: 'gateway.update', targetType: 'gateway', targetId: (b) => Number(b.id) }],
@@ -353,7 +366,25 @@ export function auditing(db: Db, tx: Transactional, store: AuditStore) {
         });
         return answer;
       };
-      return spec.afterwards ? audited() : tx.run(audited);
+      const done = spec.afterwards ? audited() : tx.run(audited);
+      if (!spec.refusals) return done;
+      return done.catch(async (error: unknown) => {
+        if (error instanceof HttpError && error.statusCode === 403) {
+          const targetId = await spec.targetId?.(body, undefined, auth);
+          const target = targetId !== undefined ? await snapshot(db, spec.targetType, targetId) : undefined;
+          await store.write({
+            actorId: auth.userId,
+            action: `${spec.action}_refused`,
+            targetType: spec.targetType,
+            targetId: target ? (targetId ?? null) : null,
+            targetName: target?.name ?? null,
+            changes: { refused: { before: null, after: error.code } },
+            address: req.ip ?? null,
+            requestId: String(req.id),
+          });
+        }
+        throw error;
+      });
     },
   };
 }
