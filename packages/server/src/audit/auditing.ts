@@ -29,6 +29,7 @@ import {
   EndRegroup,
   HangUpGatewayCall,
   PatchChannels,
+  ReleaseAlias,
   RemoveUserChannels,
   ResetGatewaySecret,
   ResetSecondFactor,
@@ -40,6 +41,7 @@ import {
   SetTimeZone,
   SetUserDisabled,
   SignUpUser,
+  TakeAlias,
   UnpatchChannels,
   UpdateAlias,
   UpdateChannel,
@@ -305,6 +307,9 @@ function specs(db: Db): Map<Call, AuditSpec> {
     [UpdateAlias, { action: 'alias.update', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
     [DeleteAlias, { action: 'alias.delete', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
     [AssignAlias, { action: 'alias.assign', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
+    // Issue 69: a take and a give back by the holder itself (its calls ring in the alias's name).
+    [TakeAlias, { action: 'alias.take', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
+    [ReleaseAlias, { action: 'alias.release', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
     ...regroupSpecs(),
     ...sessionSpecs(db),
   ]);

@@ -54,6 +54,7 @@ import { migration as m0041 } from './0041_lone_workers.ts';
 import { migration as m0042 } from './0042_device_status.ts';
 import { migration as m0043 } from './0043_live_video.ts';
 import { migration as m0045 } from './0045_member_rights_only.ts';
+import { migration as m0046 } from './0046_alias_take_roles.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -101,6 +102,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0042_device_status': m0042,
   '0043_live_video': m0043,
   '0045_member_rights_only': m0045,
+  '0046_alias_take_roles': m0046,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {
