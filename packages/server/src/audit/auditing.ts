@@ -6,18 +6,14 @@
 import {
   AcknowledgeEmergencyAlert,
   AddUserToChannel,
-  AssignAlias,
   type Call,
   CloseEmergencyAlert,
   ConfirmTotpSetup,
-  CreateAlias,
   CreateChannel,
   CreateGateway,
   CreateGeofence,
   CreateMultipleChannels,
   CreateMultipleUsers,
-  CreateRegroup,
-  DeleteAlias,
   DeleteChannel,
   DeleteGateway,
   DeleteGeofence,
@@ -26,14 +22,11 @@ import {
   DeleteUserFromChannel,
   DeleteUserTokens,
   DisableTotp,
-  EndRegroup,
   HangUpGatewayCall,
   PatchChannels,
-  ReleaseAlias,
   RemoveUserChannels,
   ResetGatewaySecret,
   ResetSecondFactor,
-  SelectChannelFor,
   SetCallSettings,
   SetChannelMemberRights,
   SetSecurityPolicy,
@@ -41,9 +34,7 @@ import {
   SetTimeZone,
   SetUserDisabled,
   SignUpUser,
-  TakeAlias,
   UnpatchChannels,
-  UpdateAlias,
   UpdateChannel,
   UpdateChannelUsers,
   UpdateGateway,
@@ -58,6 +49,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
 import { HttpError } from '../http/errors.ts';
 import type { TokenOwner } from '../http/route.ts';
+import { deskSpecs } from './desk-specs.ts';
 import { sessionSpecs } from './session-specs.ts';
 import { type Snapshot, snapshot, type TargetType } from './snapshots.ts';
 import type { AuditStore } from './store.ts';
@@ -92,44 +84,6 @@ const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
       .where('identifier', '=', body.userIdentifier.trim().toLowerCase())
       .executeTakeFirst()
   )?.id;
-
-/** Issue 59: regroups (the channel they made) and a member's channel switched by a dispatcher. */
-function regroupSpecs(): Array<[Call, AuditSpec]> {
-  return [
-    [
-      CreateRegroup,
-      {
-        action: 'regroup.create',
-        targetType: 'channel',
-        targetId: (_b, answer) => answer?.channelId,
-        summary: (b, answer) => ({
-          regroupId: answer.regroupId,
-          name: b.name,
-          members: answer.res.members.map((member: { userId: number }) => member.userId),
-          minutes: b.minutes,
-        }),
-      },
-    ],
-    [
-      EndRegroup,
-      {
-        action: 'regroup.end',
-        targetType: 'channel',
-        targetId: (_b, answer) => answer?.res?.channelId,
-        summary: (b, answer) => ({ regroupId: b.regroupId, name: answer.res.name }),
-      },
-    ],
-    [
-      SelectChannelFor,
-      {
-        action: 'user.select_channel',
-        targetType: 'user',
-        targetId: (b) => b.userId,
-        summary: (b) => ({ channelId: b.channelId }),
-      },
-    ],
-  ];
-}
 
 function specs(db: Db): Map<Call, AuditSpec> {
   const byIdentifier = identifierOf(db);
@@ -302,15 +256,7 @@ function specs(db: Db): Map<Call, AuditSpec> {
         summary: (b) => ({ callId: b.callId }),
       },
     ],
-    // Issue 59: functional aliases, and who an administrator or dispatcher gave one to (or took it back from).
-    [CreateAlias, { action: 'alias.create', targetType: 'alias', targetId: (_b, answer) => answer?.res?.id }],
-    [UpdateAlias, { action: 'alias.update', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    [DeleteAlias, { action: 'alias.delete', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    [AssignAlias, { action: 'alias.assign', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    // Issue 69: a take and a give back by the holder itself (its calls ring in the alias's name).
-    [TakeAlias, { action: 'alias.take', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    [ReleaseAlias, { action: 'alias.release', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    ...regroupSpecs(),
+    ...deskSpecs(),
     ...sessionSpecs(db),
   ]);
 }
