@@ -1,7 +1,8 @@
 /**
- * Functional aliases (issue 59), in real Chromium: an administrator defines a function on /settings, a member
- * takes it on /talk, the dispatch console shows it beside the member's name and calls it; the member's phone
- * rings for that function, accepts, and both are in the call.
+ * Functional aliases (issue 59), in real Chromium: an administrator defines a function on /settings and lets
+ * members take it (issue 69: the roles that may take each), a member takes it on /talk, where a function for the
+ * desk only is not offered; the dispatch console shows it beside the member's name and calls it; the member's
+ * phone rings for that function, accepts, and both are in the call.
  */
 import { randomBytes } from 'node:crypto';
 import { seriousViolations } from './axe.ts';
@@ -22,7 +23,9 @@ test('a function defined on /settings, taken on /talk, is called from the consol
   seed,
   admin,
 }) => {
-  const name = `Chef de quart ${randomBytes(2).toString('hex')}`;
+  const tag = randomBytes(2).toString('hex');
+  const name = `Chef de quart ${tag}`;
+  const deskOnly = `Régulateur ${tag}`;
   const north = await seed.channel();
   const desk = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
   const mia = await seed.member({ firstName: 'Mia', lastName: 'Field' });
@@ -31,18 +34,32 @@ test('a function defined on /settings, taken on /talk, is called from the consol
   const m = await openAs(browser, server.baseURL, mia, { viewport: { width: 390, height: 844 } });
   const d = await openAs(browser, server.baseURL, desk);
   try {
-    // The administrator defines the function.
+    // The administrator defines the function, and lets members take it; another stays the desk's (the default).
     await a.page.goto('/settings');
     const functions = a.page.getByRole('region', { name: 'Functions' });
+    const newRoles = functions.getByRole('group', { name: 'Who may take the new function' });
+    await expect(newRoles.getByRole('checkbox', { name: 'Dispatchers' })).toBeChecked();
     await functions.getByRole('textbox', { name: 'New function' }).fill(name);
+    await newRoles.getByRole('checkbox', { name: 'Members' }).check();
     await functions.getByRole('button', { name: 'Add the function' }).click();
-    await expect(functions.getByRole('group', { name: `Function ${name}` })).toContainText('Nobody holds it');
+    const row = functions.getByRole('group', { name: `Function ${name}` });
+    await expect(row).toContainText('Nobody holds it');
+    await expect(
+      row.getByRole('group', { name: 'Who may take it' }).getByRole('checkbox', { name: 'Members' }),
+    ).toBeChecked();
+    await functions.getByRole('textbox', { name: 'New function' }).fill(deskOnly);
+    await functions.getByRole('button', { name: 'Add the function' }).click();
+    const deskRow = functions.getByRole('group', { name: `Function ${deskOnly}` });
+    await expect(deskRow.getByRole('checkbox', { name: 'Members' })).not.toBeChecked();
+    await expect(deskRow.getByRole('checkbox', { name: 'Administrators' })).toBeChecked();
     expect(await seriousViolations(a.page, 'section[aria-labelledby="settings-aliases"]')).toEqual([]);
 
     // The member takes it on /talk.
     await m.page.goto(`/talk/${north.id}`);
     await expect(m.page.getByRole('button', { name: 'Push to talk' })).toBeVisible();
     await m.page.getByRole('button', { name: 'Functions' }).click();
+    await expect(m.page.getByRole('menuitem', { name: new RegExp(`^Take ${name}`) })).toBeVisible();
+    await expect(m.page.getByRole('menuitem', { name: new RegExp(deskOnly) })).toHaveCount(0);
     await m.page.getByRole('menuitem', { name: new RegExp(`^Take ${name}`) }).click();
     await expect(m.page.getByRole('button', { name: 'Functions' })).toHaveText(name);
     await expect(functions.getByRole('group', { name: `Function ${name}` })).toContainText('Held by Mia Field');

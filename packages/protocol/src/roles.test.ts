@@ -1,6 +1,7 @@
 /**
  * The rules of issue 69 written once in the role table: watching goes down the ranks (an administrator also acts
- * on other administrators), and a membership an area made gives a member's rights, whatever the role.
+ * on other administrators), and a membership an area made (or a regroup made for one who did not create it) gives a
+ * member's rights, whatever the role.
  */
 import { describe, expect, it } from 'vitest';
 import { CAPABILITY_NAMES, type Capability, may, mayActOn } from './roles.ts';
@@ -25,8 +26,8 @@ describe('mayActOn', () => {
   });
 });
 
-describe('a membership an area made', () => {
-  const area = { member: true, canTalk: true, viaArea: true };
+describe("a membership that gives a member's rights only (an area's, a regroup's)", () => {
+  const area = { member: true, canTalk: true, memberRightsOnly: true };
   const hand = { member: true, canTalk: true };
   const memberRights: Capability[] = ['channel.read', 'channel.listen', 'channel.talk', 'channel.chat'];
 
@@ -47,6 +48,17 @@ describe('a membership an area made', () => {
     expect(may({ role: 'member', mapRight: true }, area, 'channel.map')).toBe(true);
     expect(may({ role: 'member' }, area, 'channel.map')).toBe(false);
     expect(may({ role: 'member' }, { ...area, canTalk: false }, 'channel.talk')).toBe(false);
+  });
+
+  it("gives a dispatcher the map as a member's: with map access only", () => {
+    expect(may({ role: 'dispatcher' }, hand, 'channel.map')).toBe(true);
+    expect(may({ role: 'dispatcher' }, area, 'channel.map')).toBe(false);
+    expect(may({ role: 'dispatcher', mapRight: true }, area, 'channel.map')).toBe(true);
+    expect(may({ role: 'dispatcher' }, { ...area, canTalk: false }, 'channel.videoShare')).toBe(false);
+  });
+
+  it('gives an unknown role nothing, whatever its membership', () => {
+    for (const capability of memberRights) expect(may({ role: 'auditor' }, area, capability)).toBe(false);
   });
 
   it('changes nothing for an administrator, who holds every right everywhere', () => {

@@ -147,10 +147,12 @@ export interface ChannelStanding {
   /** Per membership (default true): false for a listen-only member. */
   canTalk?: boolean;
   /**
-   * A membership its user's reported position made (an area channel, issue 69): a place, not a power. It gives
-   * what a member's membership gives (listen, talk, chat, the map with map access, share video), whatever the role.
+   * A membership that gives a member's rights only, whatever the role (issue 69): one its user's reported position
+   * made (an area channel: a place, not a power), or a regroup's for anyone but its creator (being regrouped is
+   * no power over the others regrouped). It gives what a member's membership gives (listen, talk, chat, the map
+   * with map access, share video), never a dispatcher's right.
    */
-  viaArea?: boolean;
+  memberRightsOnly?: boolean;
 }
 
 function rulesOf(role: string): RoleRules | undefined {
@@ -166,8 +168,13 @@ export function may(user: Actor, channel: ChannelStanding | null, capability: Ca
   if (!rules) return false;
   if (rules.everywhere.includes(capability)) return true;
   if (!channel?.member) return false;
-  if (channel.viaArea && !Object.hasOwn(MEMBER_CHANNEL_RIGHTS, capability)) return false;
-  const grant = rules.inOwnChannels[capability];
+  const own = rules.inOwnChannels[capability];
+  // A member's grant (the map with map access only), for a role that holds the capability in its channels at all.
+  const grant = channel.memberRightsOnly
+    ? own !== undefined && Object.hasOwn(MEMBER_CHANNEL_RIGHTS, capability)
+      ? MEMBER_CHANNEL_RIGHTS[capability as keyof typeof MEMBER_CHANNEL_RIGHTS]
+      : undefined
+    : own;
   if (grant === true) return true;
   if (grant === 'canTalk') return channel.canTalk !== false;
   if (grant === 'mapRight') return user.mapRight === true;

@@ -266,6 +266,10 @@ export const SERVER_MESSAGE_CODES = [
   'channel_selected_for',
   'select_not_member',
   'area_geofence_unknown',
+  'geofence_area_admin_only',
+  'select_rank_not_allowed',
+  'regroup_limit',
+  'alias_role_not_allowed',
   'bad_request',
   'server_error',
 ] as const;

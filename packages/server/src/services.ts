@@ -194,6 +194,7 @@ export function createServices(
 ): Services {
   // Administrators' calls run in one transaction with their audit row (audit/transactional.ts): the stores
   // get the handle that follows it, and events wait for its commit.
+  const { dialect } = database;
   const tx = transactional(database.db);
   const db = tx.db;
   const events = tx.deferEvents(createEventBus(onListenerError));
@@ -330,7 +331,7 @@ export function createServices(
     pushSubscriptions: pushSubscriptionStore(db, { dialect: database.dialect, sessionIdleMs: config.sessionIdleMs }),
     userPages: userPaging(db, users),
     followers: followers(db, access),
-    regroups: regroups({ store: regroupStore(db), access, channels, events, audit, transaction: tx.run }),
+    regroups: regroups({ store: regroupStore(db, dialect), access, channels, events, audit, transaction: tx.run }),
     loneWorkers: loneWorkers({
       store: loneWorkerStore(db),
       settings,

@@ -48,7 +48,9 @@ describe.runIf(redisUrl)('functional aliases on two instances', () => {
     });
 
     it('names a holder who took the alias through the other instance, and rings it there', async () => {
-      const aliasId = (await one.call('/user/api/createAlias', { name: 'Chef de quart' }, admin.token)).body.res.id;
+      const aliasId = (
+        await one.call('/user/api/createAlias', { name: 'Chef de quart', takeRoles: ['member'] }, admin.token)
+      ).body.res.id;
       const deskSocket = await online(cluster.urls[1] as string, desk);
       const miaSocket = await online(cluster.urls[1] as string, mia);
       expect((await one.call('/user/api/takeAlias', { aliasId }, mia.token)).status).toBe(200);
@@ -70,7 +72,9 @@ describe.runIf(redisUrl)('functional aliases on two instances', () => {
     });
 
     it('lets one take win when two people take a one-holder alias through the two instances at once', async () => {
-      const aliasId = (await one.call('/user/api/createAlias', { name: 'Logisticien' }, admin.token)).body.res.id;
+      const aliasId = (
+        await one.call('/user/api/createAlias', { name: 'Logisticien', takeRoles: ['member'] }, admin.token)
+      ).body.res.id;
       const [byMia, byMax] = await Promise.all([
         one.call('/user/api/takeAlias', { aliasId }, mia.token),
         two.call('/user/api/takeAlias', { aliasId }, max.token),

@@ -27,6 +27,8 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
   const release = (aliasId: number, by: Account) => app.call('/user/api/releaseAlias', { aliasId }, by.token);
   const callAlias = (aliasId: number, by: Account) => app.call('/user/api/startPrivateCall', { aliasId }, by.token);
   const aliases = async (by: Account) => (await app.call('/user/api/getAliases', {}, by.token)).body.res;
+  /** An alias every role may take (members take only those that name them, issue 69). */
+  const everyone = ['member', 'dispatcher', 'admin'];
 
   beforeEach(async () => {
     ({ app, url, admin, desk, mia, max, stranger, channelId } = await privateCallCast(dialect));
@@ -39,7 +41,13 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
   it('lets an administrator create, rename and delete an alias, validated and audited, and nobody else', async () => {
     const created = await create({ name: '  Chef  de quart ' });
     expect(created.status).toBe(200);
-    expect(created.body.res).toEqual({ id: expect.any(Number), name: 'Chef de quart', maxHolders: 1, holders: [] });
+    expect(created.body.res).toEqual({
+      id: expect.any(Number),
+      name: 'Chef de quart',
+      maxHolders: 1,
+      takeRoles: ['dispatcher', 'admin'],
+      holders: [],
+    });
     const aliasId = created.body.res.id;
 
     for (const body of [
@@ -86,8 +94,8 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
     });
   });
 
-  it('lets anyone take and give back an alias, up to its holders, and shows the holders to all', async () => {
-    const aliasId = (await create({ name: 'Secouriste', maxHolders: 2 })).body.res.id;
+  it('lets the roles an alias names take and give it back, up to its holders, and shows the holders to all', async () => {
+    const aliasId = (await create({ name: 'Secouriste', maxHolders: 2, takeRoles: everyone })).body.res.id;
     expect((await take(aliasId, mia)).body.res.holders).toEqual([
       { userId: mia.id, name: 'Mia Field', since: expect.any(String) },
     ]);
@@ -127,7 +135,7 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
   });
 
   it('rings the holder of an alias, who accepts; refuses with a sentence when nobody holds it', async () => {
-    const aliasId = (await create({ name: 'Chef de quart' })).body.res.id;
+    const aliasId = (await create({ name: 'Chef de quart', takeRoles: everyone })).body.res.id;
     const free = await callAlias(aliasId, desk);
     expect(free.status).toBe(409);
     expect(free.body).toMatchObject({ success: false, code: 'alias_not_held' });
@@ -175,7 +183,7 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
   });
 
   it('rings every holder; the first to accept takes the call and the others stop ringing', async () => {
-    const aliasId = (await create({ name: 'Électricien de garde', maxHolders: 2 })).body.res.id;
+    const aliasId = (await create({ name: 'Électricien de garde', maxHolders: 2, takeRoles: everyone })).body.res.id;
     await take(aliasId, mia);
     await take(aliasId, max);
     const deskSocket = await online(desk);
@@ -210,7 +218,7 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
   });
 
   it('a holder who declines stops ringing alone: the other holder still rings and takes the call', async () => {
-    const aliasId = (await create({ name: 'Infirmier', maxHolders: 2 })).body.res.id;
+    const aliasId = (await create({ name: 'Infirmier', maxHolders: 2, takeRoles: everyone })).body.res.id;
     await take(aliasId, mia);
     await take(aliasId, max);
     const deskSocket = await online(desk);
@@ -246,7 +254,7 @@ describe.each(databases)('functional aliases on %s', (dialect) => {
   });
 
   it('rings only the holders the caller may call privately, by the rule of a call by name', async () => {
-    const aliasId = (await create({ name: 'Logisticien', maxHolders: 2 })).body.res.id;
+    const aliasId = (await create({ name: 'Logisticien', maxHolders: 2, takeRoles: everyone })).body.res.id;
     await take(aliasId, max);
     // Members do not call members (the organisation's default), nor anyone outside their channels.
     const member = await callAlias(aliasId, mia);

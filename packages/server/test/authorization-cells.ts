@@ -274,7 +274,8 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/endRegroup': 'regroups.test.ts (needs an open regroup; a dispatcher outside its channel gets 404)',
   '/user/api/updateAlias': 'aliases.test.ts (needs an alias: administrators only, 403 for the others)',
   '/user/api/deleteAlias': 'aliases.test.ts (needs an alias: administrators only, 403 for the others)',
-  '/user/api/takeAlias': 'aliases.test.ts (anyone for itself; a full alias is 409: one body cannot serve every caller)',
+  '/user/api/takeAlias':
+    'aliases.test.ts, aliases-take-roles.test.ts (for itself, by a role the alias names; a full alias is 409: one body cannot serve every caller)',
   '/user/api/releaseAlias': 'aliases.test.ts (anyone for itself, once it holds the alias)',
   '/user/api/assignAlias': 'aliases.test.ts (an administrator for anyone, a dispatcher for its channels’ members)',
   '/user/api/requestVideo':

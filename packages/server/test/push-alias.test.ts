@@ -17,7 +17,11 @@ describe.each(databases)('Web Push of a call to an alias on %s', (dialect: Diale
   /** "Chef de quart", held by Alice then Bob, both subscribed in French; the administrator calls it. */
   async function callTheAlias() {
     const { app, admin, alice, bob, service } = world;
-    const created = await app.call('/user/api/createAlias', { name: 'Chef de quart', maxHolders: 2 }, admin.token);
+    const created = await app.call(
+      '/user/api/createAlias',
+      { name: 'Chef de quart', maxHolders: 2, takeRoles: ['member'] },
+      admin.token,
+    );
     expect(created.status).toBe(200);
     const aliasId = created.body.res.id;
     for (const holder of [alice, bob])

@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { call, Empty, Flag, Id, OkSchema, ok } from '../call.ts';
-import { type Actor, may } from '../roles.ts';
+import { type Actor, type ChannelStanding, may } from '../roles.ts';
 import { IsoTime } from './shared.ts';
 
 /** How long a call rings before it counts as missed. */
@@ -46,21 +46,36 @@ export const CallSettingsSchema = z.object({
 });
 export type CallSettings = z.output<typeof CallSettingsSchema>;
 
+/** Two users' standings in a channel both belong to: the caller's and the callee's. */
+export interface SharedChannel {
+  caller: ChannelStanding;
+  callee: ChannelStanding;
+}
+
 /**
  * May `caller` call `callee`? Who holds `channel.call` everywhere (an administrator) calls anyone and may be
  * called by anyone; in a channel they share, one who holds it there (a dispatcher) calls its members and is
  * called by them; members call each other only when an administrator allows it (`membersMayCallMembers`).
+ * `shared`: whether they share a channel (memberships that give their roles' rights), or their standings in each
+ * channel they share: a membership that gives a member's rights only (an area's, a regroup's: issue 69) gives no
+ * dispatcher's call.
  */
 export function mayCallPrivately(
   caller: Actor,
   callee: Actor,
-  shareAChannel: boolean,
+  shared: boolean | readonly SharedChannel[],
   settings: CallSettings,
 ): boolean {
   if (may(caller, null, 'channel.call') || may(callee, null, 'channel.call')) return true;
-  if (!shareAChannel) return false;
-  const there = { member: true };
-  return may(caller, there, 'channel.call') || may(callee, there, 'channel.call') || settings.membersMayCallMembers;
+  const there: ChannelStanding = { member: true };
+  const channels = typeof shared === 'boolean' ? (shared ? [{ caller: there, callee: there }] : []) : shared;
+  if (channels.length === 0) return false;
+  return (
+    settings.membersMayCallMembers ||
+    channels.some(
+      (channel) => may(caller, channel.caller, 'channel.call') || may(callee, channel.callee, 'channel.call'),
+    )
+  );
 }
 
 /**

@@ -13,6 +13,8 @@ export const REGROUP_MINUTES_MAX = 7 * 24 * 60;
 /** The most users and channels one regroup may name. */
 export const REGROUP_USERS_MAX = 1000;
 export const REGROUP_CHANNELS_MAX = 100;
+/** The most regroups one user may have open at once (issue 69): past it createRegroup answers 429. */
+export const REGROUP_OPEN_MAX = 20;
 
 /** Why a member's /talk moved to another channel (`selected_channel_changed`). */
 export const SELECTION_REASONS = ['regroup', 'regroup_end', 'dispatcher'] as const;
@@ -42,7 +44,9 @@ export type Regroup = z.output<typeof RegroupSchema>;
  * A dispatcher (for members of the channels it dispatches) or an administrator makes a regroup: a temporary
  * channel holding `userIds`, the members of `channelIds` and the caller, nobody else. Each regrouped member's
  * sockets get `selected_channel_changed` (`regroup`); its other channels stay in its scan. A user outside the
- * dispatcher's channels: 403 `regroup_user_not_allowed`; the name of an existing channel: 409.
+ * dispatcher's channels: 403 `regroup_user_not_allowed`; the name of an existing channel: 409; a caller who has
+ * REGROUP_OPEN_MAX (20) regroups open already: 429 `regroup_limit`. Only the creator's membership of the regroup's
+ * channel gives its role's rights: the others regrouped, dispatchers included, have a member's there.
  */
 export const CreateRegroup = call(ok({ regroupId: z.number(), channelId: z.number(), res: RegroupSchema }))(
   '/user/api/createRegroup',
@@ -64,7 +68,7 @@ export const CreateRegroup = call(ok({ regroupId: z.number(), channelId: z.numbe
     }),
 );
 /**
- * Ends a regroup (an administrator, or a dispatcher in its channel): each member whose /talk is still on it goes
+ * Ends a regroup (an administrator, or its creator: those who dispatch its channel): each member whose /talk is still on it goes
  * back to the channel it had selected before (`selected_channel_changed`, `regroup_end`); the channel leaves every
  * list, its voice history, activities and reports stay.
  */
@@ -81,8 +85,9 @@ export const GetRegroups = call(ok({ res: z.array(RegroupSchema) }))(
 );
 /**
  * Switches a member's /talk to one of its channels (`selected_channel_changed`, `dispatcher`, naming the caller):
- * an administrator, or a dispatcher of that channel when the user is one of its members. Anyone else: 403, and
- * nothing is sent.
+ * an administrator, or a dispatcher of that channel when the user is one of its members, and only down the ranks
+ * (`mayActOn`: a user whose role is equal to or above the caller's is refused with 403 `select_rank_not_allowed`;
+ * an administrator switches anyone but himself). Anyone else: 403, and nothing is sent.
  */
 export const SelectChannelFor = call(ok({ res: z.object({ userId: z.number(), channelId: z.number() }) }))(
   '/user/api/selectChannelFor',

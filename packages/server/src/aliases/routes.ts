@@ -1,9 +1,10 @@
 /**
- * Functional aliases (issue 59 item 5, packages/protocol/src/api/aliases.ts): an administrator defines them
- * (audited: audit/auditing.ts); anyone signed in takes or gives back one for itself; an administrator assigns
- * anyone, a dispatcher only a member of a channel it dispatches (the rule of setUserStatus: who may set a member's
- * status may give it a role on the desk). Each change of a list or of holders is pushed (`aliases_changed`) and
- * read again by the labels that real time shows beside a name.
+ * Functional aliases (issue 59 item 5, packages/protocol/src/api/aliases.ts): an administrator defines them and
+ * the roles that may take each (audited: audit/auditing.ts); a user of those roles takes or gives back one for
+ * itself (audited too, issue 69: whoever holds an alias is rung in its name); an administrator assigns anyone, a
+ * dispatcher only a member of a channel it dispatches (the rule of setUserStatus: who may set a member's status may
+ * give it a role on the desk). Each change of a list or of holders is pushed (`aliases_changed`) and read again by
+ * the labels that real time shows beside a name.
  */
 import {
   type Alias,
@@ -21,7 +22,7 @@ import type { ChannelAccess } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';
+import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes, type TokenOwner } from '../http/route.ts';
 import type { UserStore } from '../users/store.ts';
@@ -50,6 +51,13 @@ export function aliasRoutes(app: FastifyInstance, services: AliasServices): void
     const alias = await aliases.byId(aliasId);
     if (!alias) throw notFound('alias_not_found');
     return alias;
+  }
+
+  /** A take by the user itself (takeAlias, or assignAlias to oneself): only by a role the alias names. */
+  async function requireTaker(auth: TokenOwner, aliasId: number): Promise<void> {
+    const alias = await aliases.byId(aliasId);
+    if (!alias) throw notFound('alias_not_found');
+    if (!alias.takeRoles.includes(auth.role)) throw new HttpError(403, 'alias_role_not_allowed', { name: alias.name });
   }
 
   async function give(aliasId: number, userId: number): Promise<Alias> {
@@ -83,7 +91,7 @@ export function aliasRoutes(app: FastifyInstance, services: AliasServices): void
     if (await aliases.nameTaken(body.name)) throw badRequest('alias_name_taken', { name: body.name });
     let id: number;
     try {
-      id = await aliases.create(body.name, body.maxHolders);
+      id = await aliases.create(body.name, body.maxHolders, [...new Set(body.takeRoles)]);
     } catch (error) {
       if (isUniqueViolation(error)) throw badRequest('alias_name_taken', { name: body.name });
       throw error;
@@ -99,7 +107,7 @@ export function aliasRoutes(app: FastifyInstance, services: AliasServices): void
     if (body.maxHolders !== undefined && body.maxHolders < alias.holders.length)
       throw conflict('alias_holders_over', { count: alias.holders.length });
     try {
-      await aliases.update(alias.id, { name: body.name, maxHolders: body.maxHolders });
+      await aliases.update(alias.id, { name: body.name, maxHolders: body.maxHolders, takeRoles: body.takeRoles });
     } catch (error) {
       if (isUniqueViolation(error)) throw badRequest('alias_name_taken', { name: body.name ?? '' });
       throw error;
@@ -116,6 +124,7 @@ export function aliasRoutes(app: FastifyInstance, services: AliasServices): void
   });
 
   route(TakeAlias, async ({ body, auth }) => {
+    await requireTaker(auth, body.aliasId);
     const alias = await give(body.aliasId, auth.userId);
     return { success: true, ...said('alias_taken', { name: alias.name }), res: alias };
   });
@@ -128,6 +137,7 @@ export function aliasRoutes(app: FastifyInstance, services: AliasServices): void
   route(AssignAlias, async ({ body, auth }) => {
     if (!(await users.row(body.userId))) throw notFound('user_not_found');
     if (body.userId !== auth.userId) await requireMayAssign(auth, body.userId);
+    else if (body.holds) await requireTaker(auth, body.aliasId);
     const alias = body.holds ? await give(body.aliasId, body.userId) : await giveBack(body.aliasId, body.userId);
     return {
       success: true,

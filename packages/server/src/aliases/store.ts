@@ -7,6 +7,16 @@ import type { Alias, AliasHolder } from '@talkgroup/protocol';
 import type { Dialect } from '../db/dialect.ts';
 import type { Db } from '../db/schema.ts';
 
+/** The roles stored for an alias (a JSON array; anything else reads as none: nobody takes it by itself). */
+function takeRolesOf(text: string): string[] {
+  try {
+    const roles: unknown = JSON.parse(text);
+    return Array.isArray(roles) ? roles.filter((role): role is string => typeof role === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 const nameOf = (row: { display_name: string; first_name: string; last_name: string; identifier: string }) =>
   row.display_name || `${row.first_name} ${row.last_name}`.trim() || row.identifier;
 
@@ -49,6 +59,7 @@ export function aliasStore(db: Db, dialect: Dialect) {
         id: row.id,
         name: row.name,
         maxHolders: row.max_holders,
+        takeRoles: takeRolesOf(row.take_roles),
         holders: holders.get(row.id) ?? [],
       }));
     },
@@ -57,7 +68,13 @@ export function aliasStore(db: Db, dialect: Dialect) {
       const row = await db.selectFrom('aliases').selectAll().where('id', '=', aliasId).executeTakeFirst();
       if (!row) return undefined;
       const holders = await holdersOf([row.id]);
-      return { id: row.id, name: row.name, maxHolders: row.max_holders, holders: holders.get(row.id) ?? [] };
+      return {
+        id: row.id,
+        name: row.name,
+        maxHolders: row.max_holders,
+        takeRoles: takeRolesOf(row.take_roles),
+        holders: holders.get(row.id) ?? [],
+      };
     },
 
     /** Whether another alias has this name, in any case. */
@@ -68,24 +85,27 @@ export function aliasStore(db: Db, dialect: Dialect) {
     },
 
     /** The new alias's id (a unique violation when its name is taken meanwhile). */
-    async create(name: string, maxHolders: number): Promise<number> {
+    async create(name: string, maxHolders: number, takeRoles: readonly string[]): Promise<number> {
       const row = await db
         .insertInto('aliases')
-        .values({ name, max_holders: maxHolders })
+        .values({ name, max_holders: maxHolders, take_roles: JSON.stringify(takeRoles) })
         .returning('id')
         .executeTakeFirstOrThrow();
       return row.id;
     },
 
-    async update(aliasId: number, change: { name?: string; maxHolders?: number }): Promise<void> {
-      await db
-        .updateTable('aliases')
-        .set({
-          ...(change.name !== undefined ? { name: change.name } : {}),
-          ...(change.maxHolders !== undefined ? { max_holders: change.maxHolders } : {}),
-        })
-        .where('id', '=', aliasId)
-        .execute();
+    /** Changes what is given (nothing given: nothing written). */
+    async update(
+      aliasId: number,
+      change: { name?: string; maxHolders?: number; takeRoles?: readonly string[] },
+    ): Promise<void> {
+      const values = {
+        ...(change.name !== undefined ? { name: change.name } : {}),
+        ...(change.maxHolders !== undefined ? { max_holders: change.maxHolders } : {}),
+        ...(change.takeRoles !== undefined ? { take_roles: JSON.stringify(change.takeRoles) } : {}),
+      };
+      if (Object.keys(values).length === 0) return;
+      await db.updateTable('aliases').set(values).where('id', '=', aliasId).execute();
     },
 
     /** Whether it was there. */

@@ -8,6 +8,9 @@
  * administrator made is never taken back (only `via_area` ones are). Entries and exits are activities
  * (area_enter, area_exit), which the dispatch console's tiles follow.
  *
+ * An area is a place, not a power (issue 69): its membership gives a member's rights only, whatever the role (no
+ * dispatcher's right over those in the zone), and reads the channel's history from its entry on, not before.
+ *
  * Which side of the zone's edge a fix decides is geofences/geometry.ts's `sideOf`, as for the crossing alerts: a
  * fix wandering on the edge within its accuracy decides nothing (it only counts as a report).
  */
@@ -72,7 +75,9 @@ export function areaChannels(deps: {
   /** A first position inside: the stay begins, and the membership unless there is one. False: already in. */
   async function enter(area: AreaChannel, userId: number, at: string): Promise<boolean> {
     if (!(await store.enter(area.channelId, userId, at))) return false;
-    const joined = await store.join(area.channelId, userId, at);
+    // Its history from now (the membership's making), not from the fix that found it inside (up to the silence's
+    // length ago when the zone was just given).
+    const joined = await store.join(area.channelId, userId, at, new Date(now()).toISOString());
     await record('area_enter', area, { channelId: area.channelId, userId, lastReportAt: at, outsideSince: null });
     if (joined) events.emit('membershipChanged', { userIds: [userId] });
     return true;
@@ -142,6 +147,11 @@ export function areaChannels(deps: {
 
     /** An administrator added these members by hand: the area never takes them back. */
     keepByHand: (channelId: number, userIds: number[]) => store.keepByHand(channelId, userIds),
+
+    /** The channels that follow this zone now (read afresh: a change of it is decided on them). */
+    async followingZone(geofenceId: number): Promise<AreaChannel[]> {
+      return (await store.channels()).filter((area) => area.fence.id === geofenceId);
+    },
 
     /** The channel's zone as the reports see it now (undefined: it follows none). */
     async areaOf(channelId: number): Promise<AreaChannel | undefined> {

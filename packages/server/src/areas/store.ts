@@ -164,11 +164,21 @@ export function areaStore(db: Db) {
       return Number(result.numDeletedRows) > 0;
     },
 
-    /** Makes the user a member as the area's (listening, may talk); false when it already was one. */
-    async join(channelId: number, userId: number, at: string): Promise<boolean> {
+    /**
+     * Makes the user a member as the area's (listening, may talk), with a member's rights only whatever its role,
+     * reading the channel's history from `since` on (issue 69); false when it already was one.
+     */
+    async join(channelId: number, userId: number, at: string, since: string): Promise<boolean> {
       const result = await db
         .insertInto('channel_members')
-        .values({ channel_id: channelId, user_id: userId, created_at: at, via_area: 1 })
+        .values({
+          channel_id: channelId,
+          user_id: userId,
+          created_at: at,
+          via_area: 1,
+          member_rights_only: 1,
+          history_from: since,
+        })
         .onConflict((oc) => oc.columns(['channel_id', 'user_id']).doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
@@ -185,12 +195,15 @@ export function areaStore(db: Db) {
       return Number(result.numDeletedRows) > 0;
     },
 
-    /** An administrator added this member by hand: the area never takes it back. */
+    /**
+     * An administrator added this member by hand: the area never takes it back, and it is a membership like any
+     * other (its role's rights, the whole history).
+     */
     async keepByHand(channelId: number, userIds: number[]): Promise<void> {
       if (userIds.length === 0) return;
       await db
         .updateTable('channel_members')
-        .set({ via_area: 0 })
+        .set({ via_area: 0, member_rights_only: 0, history_from: null })
         .where('channel_id', '=', channelId)
         .where('user_id', 'in', userIds)
         .where('via_area', '=', 1)

@@ -6,18 +6,14 @@
 import {
   AcknowledgeEmergencyAlert,
   AddUserToChannel,
-  AssignAlias,
   type Call,
   CloseEmergencyAlert,
   ConfirmTotpSetup,
-  CreateAlias,
   CreateChannel,
   CreateGateway,
   CreateGeofence,
   CreateMultipleChannels,
   CreateMultipleUsers,
-  CreateRegroup,
-  DeleteAlias,
   DeleteChannel,
   DeleteGateway,
   DeleteGeofence,
@@ -26,13 +22,11 @@ import {
   DeleteUserFromChannel,
   DeleteUserTokens,
   DisableTotp,
-  EndRegroup,
   HangUpGatewayCall,
   PatchChannels,
   RemoveUserChannels,
   ResetGatewaySecret,
   ResetSecondFactor,
-  SelectChannelFor,
   SetCallSettings,
   SetChannelMemberRights,
   SetSecurityPolicy,
@@ -41,7 +35,6 @@ import {
   SetUserDisabled,
   SignUpUser,
   UnpatchChannels,
-  UpdateAlias,
   UpdateChannel,
   UpdateChannelUsers,
   UpdateGateway,
@@ -54,7 +47,9 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Db } from '../db/schema.ts';
+import { HttpError } from '../http/errors.ts';
 import type { TokenOwner } from '../http/route.ts';
+import { deskSpecs } from './desk-specs.ts';
 import { sessionSpecs } from './session-specs.ts';
 import { type Snapshot, snapshot, type TargetType } from './snapshots.ts';
 import type { AuditStore } from './store.ts';
@@ -74,6 +69,11 @@ export interface AuditSpec {
    * and one transaction around it would hold SQLite's only writer for that long.
    */
   afterwards?: boolean;
+  /**
+   * A refusal of the call (403) is written too, once its transaction rolled back: action `<action>_refused`, the
+   * refusal's code in `changes.refused` (issue 69: who tried to move an area channel's zone).
+   */
+  refusals?: boolean;
 }
 
 const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
@@ -84,44 +84,6 @@ const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
       .where('identifier', '=', body.userIdentifier.trim().toLowerCase())
       .executeTakeFirst()
   )?.id;
-
-/** Issue 59: regroups (the channel they made) and a member's channel switched by a dispatcher. */
-function regroupSpecs(): Array<[Call, AuditSpec]> {
-  return [
-    [
-      CreateRegroup,
-      {
-        action: 'regroup.create',
-        targetType: 'channel',
-        targetId: (_b, answer) => answer?.channelId,
-        summary: (b, answer) => ({
-          regroupId: answer.regroupId,
-          name: b.name,
-          members: answer.res.members.map((member: { userId: number }) => member.userId),
-          minutes: b.minutes,
-        }),
-      },
-    ],
-    [
-      EndRegroup,
-      {
-        action: 'regroup.end',
-        targetType: 'channel',
-        targetId: (_b, answer) => answer?.res?.channelId,
-        summary: (b, answer) => ({ regroupId: b.regroupId, name: answer.res.name }),
-      },
-    ],
-    [
-      SelectChannelFor,
-      {
-        action: 'user.select_channel',
-        targetType: 'user',
-        targetId: (b) => b.userId,
-        summary: (b) => ({ channelId: b.channelId }),
-      },
-    ],
-  ];
-}
 
 function specs(db: Db): Map<Call, AuditSpec> {
   const byIdentifier = identifierOf(db);
@@ -268,8 +230,15 @@ function specs(db: Db): Map<Call, AuditSpec> {
       },
     ],
     [CreateGeofence, { action: 'geofence.create', targetType: 'geofence', targetId: (_b, answer) => answer?.res?.id }],
-    [UpdateGeofence, { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id) }],
-    [DeleteGeofence, { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id) }],
+    // Issue 69: a refused change too (an area channel's zone is an administrator's).
+    [
+      UpdateGeofence,
+      { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id), refusals: true },
+    ],
+    [
+      DeleteGeofence,
+      { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id), refusals: true },
+    ],
     // Issue 51: SIP gateways, never with their secret (only that it changed: `secretChanged`).
     [CreateGateway, { action: 'gateway.create', targetType: 'gateway', targetId: (_b, answer) => answer?.res?.id }],
     [UpdateGateway, { action: 'gateway.update', targetType: 'gateway', targetId: (b) => Number(b.id) }],
@@ -287,12 +256,7 @@ function specs(db: Db): Map<Call, AuditSpec> {
         summary: (b) => ({ callId: b.callId }),
       },
     ],
-    // Issue 59: functional aliases, and who an administrator or dispatcher gave one to (or took it back from).
-    [CreateAlias, { action: 'alias.create', targetType: 'alias', targetId: (_b, answer) => answer?.res?.id }],
-    [UpdateAlias, { action: 'alias.update', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    [DeleteAlias, { action: 'alias.delete', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    [AssignAlias, { action: 'alias.assign', targetType: 'alias', targetId: (b) => Number(b.aliasId) }],
-    ...regroupSpecs(),
+    ...deskSpecs(),
     ...sessionSpecs(db),
   ]);
 }
@@ -353,7 +317,25 @@ export function auditing(db: Db, tx: Transactional, store: AuditStore) {
         });
         return answer;
       };
-      return spec.afterwards ? audited() : tx.run(audited);
+      const done = spec.afterwards ? audited() : tx.run(audited);
+      if (!spec.refusals) return done;
+      return done.catch(async (error: unknown) => {
+        if (error instanceof HttpError && error.statusCode === 403) {
+          const targetId = await spec.targetId?.(body, undefined, auth);
+          const target = targetId !== undefined ? await snapshot(db, spec.targetType, targetId) : undefined;
+          await store.write({
+            actorId: auth.userId,
+            action: `${spec.action}_refused`,
+            targetType: spec.targetType,
+            targetId: target ? (targetId ?? null) : null,
+            targetName: target?.name ?? null,
+            changes: { refused: { before: null, after: error.code } },
+            address: req.ip ?? null,
+            requestId: String(req.id),
+          });
+        }
+        throw error;
+      });
     },
   };
 }

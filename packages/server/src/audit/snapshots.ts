@@ -8,6 +8,15 @@ import type { Db } from '../db/schema.ts';
 export type Snapshot = Record<string, unknown> & { name: string };
 export type TargetType = 'user' | 'channel' | 'activity' | 'alert' | 'geofence' | 'setting' | 'gateway' | 'alias';
 
+/** A JSON list as a list (how the log shows it), or the text stored should it not read as one. */
+function listOrText(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
 export async function snapshot(db: Db, type: TargetType, id: number): Promise<Snapshot | undefined> {
   if (type === 'user') {
     const row = await db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
@@ -106,7 +115,12 @@ export async function snapshot(db: Db, type: TargetType, id: number): Promise<Sn
       .where('alias_id', '=', id)
       .orderBy('user_id')
       .execute();
-    return { name: row.name, maxHolders: row.max_holders, holders: holders.map((h) => h.user_id) };
+    return {
+      name: row.name,
+      maxHolders: row.max_holders,
+      takeRoles: listOrText(row.take_roles),
+      holders: holders.map((h) => h.user_id),
+    };
   }
   if (type === 'alert') {
     const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();

@@ -5,12 +5,12 @@
  * Real time pushes each change to both parties (privateCallChanged) and puts them out of the channel's room
  * when the call is over. Who may call whom is protocol's `mayCallPrivately`.
  */
-import { mayCallPrivately, type PrivateCall, type PrivateCallState } from '@talkgroup/protocol';
+import { mayCallPrivately, type PrivateCall, type PrivateCallState, type SharedChannel } from '@talkgroup/protocol';
 import type { ActivityStore } from '../activities/store.ts';
 import type { AliasStore } from '../aliases/store.ts';
 import type { CallLimiter } from '../auth/rate-limit.ts';
 import type { Reader } from '../channels/access.ts';
-import type { MembershipStore } from '../channels/membership.ts';
+import { type MembershipStore, standingOf } from '../channels/membership.ts';
 import type { ChannelStore } from '../channels/store.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
@@ -129,6 +129,13 @@ export function privateCalls(deps: {
     return call;
   }
 
+  /** The standings of a caller and a callee in each channel they share (protocol's mayCallPrivately reads them). */
+  const sharedWith = async (callerId: number, calleeId: number): Promise<SharedChannel[]> =>
+    (await memberships.sharedChannels(callerId, calleeId)).map(({ mine, theirs }) => ({
+      caller: standingOf(mine),
+      callee: standingOf(theirs),
+    }));
+
   /** Whether this user is a holder an alias call rings now (issue 59): it may answer it as the callee does. */
   const rungHolder = (call: PrivateCall, userId: number) =>
     call.state === 'ringing' && call.alias?.ringing.includes(userId) === true;
@@ -148,7 +155,7 @@ export function privateCalls(deps: {
     for (const holder of holders) {
       const row = await users.row(holder.userId);
       if (!row) continue;
-      const shared = await memberships.shareAChannel(caller.userId, holder.userId);
+      const shared = await sharedWith(caller.userId, holder.userId);
       if (mayCallPrivately(caller, { role: row.role, mapRight: row.map_right === 1 }, shared, rules))
         reachable.push({ id: holder.userId, name: nameOf(row) });
     }
@@ -225,7 +232,7 @@ export function privateCalls(deps: {
       const [callerRow, calleeRow] = await Promise.all([users.row(caller.userId), users.row(calleeId)]);
       if (!callerRow || !calleeRow) throw notFound('user_not_found');
       const callee = { role: calleeRow.role, mapRight: calleeRow.map_right === 1 };
-      const shared = await memberships.shareAChannel(caller.userId, calleeId);
+      const shared = await sharedWith(caller.userId, calleeId);
       // Neither the name nor anything of the person: only that this caller may not call them.
       if (!mayCallPrivately(caller, callee, shared, await settings.calls())) throw forbidden('call_not_allowed');
 

@@ -9,7 +9,7 @@
  */
 import { type Actor, type Capability, type ChannelStanding, may } from '@talkgroup/protocol';
 import { HttpError } from '../http/errors.ts';
-import type { MembershipStore } from './membership.ts';
+import { type MembershipStore, standingOf } from './membership.ts';
 import type { ChannelStore, ChannelSummary } from './store.ts';
 
 /** Who asks: a token's or a socket's user. */
@@ -54,16 +54,22 @@ export function channelAccess(channels: ChannelStore, memberships: MembershipSto
    * The channel (if it exists), the reader's standing there and its names, if `reader` may do `capability`
    * in it: one query. Membership is asked first: a non-member learns nothing of a channel, not even whether it
    * exists (403 either way); one who holds the capability everywhere gets a 404 for a missing channel.
+   * `historyFrom`: from when the reader reads the channel's history (an area's member: from its entry); undefined
+   * for all of it (a membership made by hand or by a regroup, or a right held everywhere).
    */
   async function require(reader: Reader, channelId: number, capability: Capability) {
     const read = await channels.forWriter(channelId, reader.userId);
     // A hidden channel: answered as a channel that does not exist.
     const found = read?.channel?.hidden ? { ...read, channel: undefined, member: false } : read;
-    const standing: ChannelStanding = found?.member ? { member: true, canTalk: found.canTalk } : { member: false };
+    const standing: ChannelStanding = found?.member
+      ? { member: true, canTalk: found.canTalk, memberRightsOnly: found.memberRightsOnly }
+      : { member: false };
     if (!may(reader, standing, capability))
       throw new ChannelAccessError(standing.member ? 'not-allowed' : 'not-member', channelId, found?.channel);
     if (!found?.channel) throw new ChannelAccessError('no-channel', channelId);
-    return { channel: found.channel, standing, author: found.author };
+    const historyFrom =
+      found.member && found.historyFrom !== null && !may(reader, null, 'channel.read') ? found.historyFrom : undefined;
+    return { channel: found.channel, standing, author: found.author, historyFrom };
   }
 
   return {
@@ -74,21 +80,39 @@ export function channelAccess(channels: ChannelStore, memberships: MembershipSto
      * has no members; callers about a channel (not a user) look it up with `channels.listed` first.
      */
     async standing(reader: Reader, channelId: number): Promise<ChannelStanding> {
-      const rights = await memberships.rights(channelId, reader.userId);
-      return rights ? { member: true, canTalk: rights.canTalk } : { member: false };
+      return standingOf(await memberships.rights(channelId, reader.userId));
     },
 
     /** May `reader` do `capability` in this channel? Never in a private call's hidden channel. */
     async may(reader: Reader, channelId: number, capability: Capability): Promise<boolean> {
       // Held everywhere: in every channel there is (a hidden one is none); a missing channel changes nothing.
       if (may(reader, null, capability)) return !(await channels.isHidden(channelId));
+      return may(reader, standingOf(await memberships.rights(channelId, reader.userId)), capability);
+    },
+
+    /**
+     * May `reader` read what the channel kept at `at` (a file link's image, transmission or recording)? An area's
+     * member reads from its entry on; never in a private call's hidden channel.
+     */
+    async mayReadAt(reader: Reader, channelId: number, at: string): Promise<boolean> {
+      if (may(reader, null, 'channel.read')) return !(await channels.isHidden(channelId));
       const rights = await memberships.rights(channelId, reader.userId);
-      return may(reader, rights ? { member: true, canTalk: rights.canTalk } : { member: false }, capability);
+      if (!may(reader, standingOf(rights), 'channel.read')) return false;
+      return !rights?.historyFrom || Date.parse(at) >= Date.parse(rights.historyFrom);
     },
 
     /** The channel, if `reader` may read it (its members, messages, images and voice history). */
     async requireReader(reader: Reader, channelId: number): Promise<ChannelSummary> {
       return (await require(reader, channelId, 'channel.read')).channel;
+    },
+
+    /**
+     * The channel, if `reader` may read it, and from when it reads its history (`historyFrom`: an area's member,
+     * from its entry; undefined: all of it). What the calls that page through a channel's history ask.
+     */
+    async requireHistory(reader: Reader, channelId: number) {
+      const { channel, historyFrom } = await require(reader, channelId, 'channel.read');
+      return { channel, historyFrom };
     },
 
     /** The channel and the writer's names, if `reader` may chat in it (a message). */
@@ -104,18 +128,13 @@ export function channelAccess(channels: ChannelStore, memberships: MembershipSto
     async channelsWhere(reader: Reader, capability: Capability): Promise<number[] | undefined> {
       if (may(reader, null, capability)) return undefined;
       const own = await memberships.channelsWithRights(reader.userId);
-      return own.filter(({ canTalk }) => may(reader, { member: true, canTalk }, capability)).map(({ id }) => id);
+      return own.filter((rights) => may(reader, standingOf(rights), capability)).map(({ id }) => id);
     },
 
     /** The standing in the channel of each of these users (one query for a whole room). */
     async standingsAmong(channelId: number, readers: Reader[]): Promise<Map<number, ChannelStanding>> {
       const rights = await memberships.rightsOfChannel(channelId);
-      return new Map(
-        readers.map((r) => {
-          const canTalk = rights.get(r.userId);
-          return [r.userId, canTalk === undefined ? { member: false } : { member: true, canTalk }];
-        }),
-      );
+      return new Map(readers.map((r) => [r.userId, standingOf(rights.get(r.userId))]));
     },
   };
 }

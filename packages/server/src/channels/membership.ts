@@ -1,6 +1,44 @@
 /** Who belongs to which channel. Adding twice keeps one membership. */
+import { type Capability, type ChannelStanding, may, ROLES, type Role } from '@talkgroup/protocol';
 import { inSlices } from '../db/batch.ts';
 import type { Db } from '../db/schema.ts';
+
+/**
+ * What a membership gives: whether it may talk, and whether it gives a member's rights only whatever the role
+ * (issue 69: an area's membership, a regroup's for anyone but its creator; protocol's `memberRightsOnly`).
+ */
+export interface MembershipRights {
+  canTalk: boolean;
+  memberRightsOnly: boolean;
+}
+
+/** The standing a membership gives in its channel (none: not a member), for protocol's `may`. */
+export function standingOf(rights: MembershipRights | undefined): ChannelStanding {
+  return rights
+    ? { member: true, canTalk: rights.canTalk, memberRightsOnly: rights.memberRightsOnly }
+    : { member: false };
+}
+
+/**
+ * The roles that hold `capability` in the channels they belong to (not everywhere: ask `may(..., null, ...)`):
+ * `inMembership` through a membership that gives the role's rights, `inMemberRightsOnly` through any membership,
+ * one that gives a member's rights only included. A query for "the members who hold it" keeps a member of the
+ * first whose membership is not a member's only (`member_rights_only` 0), and any member of the second.
+ */
+export function rolesHoldingInChannels(capability: Capability): { inMembership: Role[]; inMemberRightsOnly: Role[] } {
+  const outside = (role: Role) => !may({ role }, null, capability);
+  return {
+    inMembership: ROLES.filter((role) => outside(role) && may({ role }, { member: true, canTalk: true }, capability)),
+    inMemberRightsOnly: ROLES.filter(
+      (role) => outside(role) && may({ role }, { member: true, canTalk: true, memberRightsOnly: true }, capability),
+    ),
+  };
+}
+
+const rightsOfRow = (row: { can_talk: number; member_rights_only: number }): MembershipRights => ({
+  canTalk: row.can_talk === 1,
+  memberRightsOnly: row.member_rights_only === 1,
+});
 
 async function missing(ids: number[], found: (chunk: number[]) => Promise<number[]>): Promise<number[]> {
   const unique = [...new Set(ids)];
@@ -110,25 +148,31 @@ export function membershipStore(db: Db) {
       });
     },
 
-    /** The rights of a user's membership of a channel; undefined when it is not a member. */
-    async rights(channelId: number, userId: number): Promise<{ canTalk: boolean } | undefined> {
+    /**
+     * The rights of a user's membership of a channel, and from when it reads the channel's history (`historyFrom`,
+     * an area's membership: its entry; null: all of it); undefined when it is not a member.
+     */
+    async rights(
+      channelId: number,
+      userId: number,
+    ): Promise<(MembershipRights & { historyFrom: string | null }) | undefined> {
       const row = await db
         .selectFrom('channel_members')
-        .select('can_talk')
+        .select(['can_talk', 'member_rights_only', 'history_from'])
         .where('channel_id', '=', channelId)
         .where('user_id', '=', userId)
         .executeTakeFirst();
-      return row && { canTalk: row.can_talk === 1 };
+      return row && { ...rightsOfRow(row), historyFrom: row.history_from };
     },
 
-    /** Each member of a channel and whether it may talk there. */
-    async rightsOfChannel(channelId: number): Promise<Map<number, boolean>> {
+    /** Each member of a channel and the rights of its membership. */
+    async rightsOfChannel(channelId: number): Promise<Map<number, MembershipRights>> {
       const rows = await db
         .selectFrom('channel_members')
-        .select(['user_id', 'can_talk'])
+        .select(['user_id', 'can_talk', 'member_rights_only'])
         .where('channel_id', '=', channelId)
         .execute();
-      return new Map(rows.map((r) => [r.user_id, r.can_talk === 1]));
+      return new Map(rows.map((r) => [r.user_id, rightsOfRow(r)]));
     },
 
     /** Sets whether a member may talk in a channel; false when it is not a member. */
@@ -152,28 +196,28 @@ export function membershipStore(db: Db) {
     },
 
     /** The channels a user belongs to, with the rights of its membership. */
-    async channelsWithRights(userId: number): Promise<Array<{ id: number; canTalk: boolean }>> {
+    async channelsWithRights(userId: number): Promise<Array<{ id: number } & MembershipRights>> {
       const rows = await db
         .selectFrom('channel_members')
-        .select(['channel_id', 'can_talk'])
+        .select(['channel_id', 'can_talk', 'member_rights_only'])
         .where('user_id', '=', userId)
         .execute();
-      return rows.map((r) => ({ id: r.channel_id, canTalk: r.can_talk === 1 }));
+      return rows.map((r) => ({ id: r.channel_id, ...rightsOfRow(r) }));
     },
 
-    /** The memberships of these users: for each, its channels and whether it may talk there. */
-    async rightsOfUsers(userIds: readonly number[]): Promise<Map<number, Map<number, boolean>>> {
+    /** The memberships of these users: for each, its channels and the rights of its membership there. */
+    async rightsOfUsers(userIds: readonly number[]): Promise<Map<number, Map<number, MembershipRights>>> {
       const rows = await inSlices([...new Set(userIds)], (slice) =>
         db
           .selectFrom('channel_members')
-          .select(['user_id', 'channel_id', 'can_talk'])
+          .select(['user_id', 'channel_id', 'can_talk', 'member_rights_only'])
           .where('user_id', 'in', slice)
           .execute(),
       );
-      const byUser = new Map<number, Map<number, boolean>>();
+      const byUser = new Map<number, Map<number, MembershipRights>>();
       for (const row of rows) {
-        const own = byUser.get(row.user_id) ?? new Map<number, boolean>();
-        own.set(row.channel_id, row.can_talk === 1);
+        const own = byUser.get(row.user_id) ?? new Map<number, MembershipRights>();
+        own.set(row.channel_id, rightsOfRow(row));
         byUser.set(row.user_id, own);
       }
       return byUser;
@@ -190,19 +234,32 @@ export function membershipStore(db: Db) {
       return rows.map((r) => ({ id: r.id, rtcSession: r.rtc_session }));
     },
 
-    /** Whether two users belong to a same channel (a private call's hidden channel does not count). */
-    async shareAChannel(userId: number, otherId: number): Promise<boolean> {
-      const row = await db
+    /**
+     * The channels two users both belong to (a private call's hidden channel does not count), with the rights of
+     * each one's membership there: the user's (`mine`) and the other's (`theirs`).
+     */
+    async sharedChannels(
+      userId: number,
+      otherId: number,
+    ): Promise<Array<{ mine: MembershipRights; theirs: MembershipRights }>> {
+      const rows = await db
         .selectFrom('channel_members as a')
         .innerJoin('channel_members as b', 'b.channel_id', 'a.channel_id')
         .innerJoin('channels', 'channels.id', 'a.channel_id')
-        .select('a.channel_id')
+        .select([
+          'a.can_talk as my_can_talk',
+          'a.member_rights_only as my_rights_only',
+          'b.can_talk as their_can_talk',
+          'b.member_rights_only as their_rights_only',
+        ])
         .where('a.user_id', '=', userId)
         .where('b.user_id', '=', otherId)
         .where('channels.hidden', '=', 0)
-        .limit(1)
-        .executeTakeFirst();
-      return row !== undefined;
+        .execute();
+      return rows.map((row) => ({
+        mine: rightsOfRow({ can_talk: row.my_can_talk, member_rights_only: row.my_rights_only }),
+        theirs: rightsOfRow({ can_talk: row.their_can_talk, member_rights_only: row.their_rights_only }),
+      }));
     },
 
     /** The ids among these that are not users (to refuse them before writing). */

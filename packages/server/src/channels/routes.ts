@@ -101,7 +101,7 @@ export function channelRoutes(app: FastifyInstance, services: ChannelRoutesServi
       users.inChannel(body.channelId),
       memberships.rightsOfChannel(body.channelId),
     ]);
-    const withRights = (user: User) => ({ ...user, canTalk: rights.get(user.id) ?? true });
+    const withRights = (user: User) => ({ ...user, canTalk: rights.get(user.id)?.canTalk ?? true });
     if (may(auth, null, 'users.manage')) return { success: true, res: members.map(withRights) };
     // Spec section 6: positions are for users with map access (a dispatcher sees its channels' map).
     const me = await users.row(auth.userId);

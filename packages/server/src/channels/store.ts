@@ -352,16 +352,29 @@ export function channelStore(db: Db) {
           join.onRef('m.channel_id', '=', 'channels.id').onRef('m.user_id', '=', 'users.id'),
         )
         .selectAll('channels')
-        .select(['users.first_name', 'users.last_name', 'users.display_name', 'm.user_id as member_id', 'm.can_talk'])
+        .select([
+          'users.first_name',
+          'users.last_name',
+          'users.display_name',
+          'm.user_id as member_id',
+          'm.can_talk',
+          'm.member_rights_only',
+          'm.history_from',
+        ])
         .where('users.id', '=', userId)
         .executeTakeFirst();
       if (!row) return undefined;
-      const { first_name, last_name, display_name, member_id, can_talk, ...channel } = row;
+      const { first_name, last_name, display_name, member_id, can_talk, member_rights_only, history_from, ...channel } =
+        row;
       return {
         channel: channel.id === null ? undefined : toSummary(channel as ChannelRow),
         member: member_id !== null,
         /** The membership may take the floor (listen-only members may not). */
         canTalk: can_talk !== 0,
+        /** The membership gives a member's rights only (an area's, a regroup's but its creator's: issue 69). */
+        memberRightsOnly: member_rights_only === 1,
+        /** An area's membership: from when it reads the channel's history (null: all of it). */
+        historyFrom: history_from ?? null,
         author: { first_name, last_name, display_name },
       };
     },

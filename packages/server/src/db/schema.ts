@@ -150,6 +150,13 @@ export interface ChannelMembersTable {
   created_at: string;
   /** 1: made by the channel's area, which takes it back (migration 0040); 0: by hand, never taken back. */
   via_area: ColumnType<number, number | undefined, number>;
+  /**
+   * 1: gives a member's rights only, whatever the user's role (migration 0045, issue 69): an area's membership, a
+   * regroup's for anyone but its creator.
+   */
+  member_rights_only: ColumnType<number, number | undefined, number>;
+  /** An area's membership: the channel's history is read from this time on (null: all of it). */
+  history_from: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface UserSocketsTable {

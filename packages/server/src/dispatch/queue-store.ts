@@ -16,6 +16,7 @@ import {
   type Role,
 } from '@talkgroup/protocol';
 import type { Selectable, Updateable } from 'kysely';
+import { rolesHoldingInChannels } from '../channels/membership.ts';
 import type { Db, DispatchRequestsTable } from '../db/schema.ts';
 
 export type RequestRow = Selectable<DispatchRequestsTable>;
@@ -91,13 +92,15 @@ function closeOf(row: RequestRow): Partial<DispatchRequest> {
   };
 }
 
-/** The roles that may dispatch a channel everywhere (administrators), and in their own channels (dispatchers). */
+/**
+ * The roles that may dispatch a channel everywhere (administrators), and in their own channels (dispatchers): by a
+ * membership that gives their role's rights (`inChannel`), or by any (`inMemberRightsOnly`: none, issue 69).
+ */
+const inChannels = rolesHoldingInChannels('channel.dispatch');
 export const DISPATCH_ROLES = {
   everywhere: ROLES.filter((role) => may({ role }, null, 'channel.dispatch')),
-  inChannel: ROLES.filter(
-    (role) =>
-      !may({ role }, null, 'channel.dispatch') && may({ role }, { member: true, canTalk: true }, 'channel.dispatch'),
-  ),
+  inChannel: inChannels.inMembership,
+  inMemberRightsOnly: inChannels.inMemberRightsOnly,
 };
 
 /** How a dispatcher closes a request (issue 58): its outcome (resolved when not said), a note, a reference. */
@@ -306,7 +309,7 @@ export function dispatchQueueStore(db: Db) {
      */
     async dispatchersOf(
       channelId: number,
-      roles: { everywhere: Role[]; inChannel: Role[] },
+      roles: { everywhere: Role[]; inChannel: Role[]; inMemberRightsOnly: Role[] },
     ): Promise<Array<{ id: number; name: string; role: string; mapRight: boolean }>> {
       if (roles.everywhere.length === 0 && roles.inChannel.length === 0) return [];
       const rows = await db
@@ -325,7 +328,18 @@ export function dispatchQueueStore(db: Db) {
                     eb(
                       'users.id',
                       'in',
-                      eb.selectFrom('channel_members').select('user_id').where('channel_id', '=', channelId),
+                      eb
+                        .selectFrom('channel_members')
+                        .select('user_id')
+                        .where('channel_id', '=', channelId)
+                        .where((inner) =>
+                          inner.or([
+                            inner('member_rights_only', '=', 0),
+                            ...(roles.inMemberRightsOnly.length > 0
+                              ? [inner('users.role', 'in', roles.inMemberRightsOnly)]
+                              : []),
+                          ]),
+                        ),
                     ),
                   ]),
                 ]

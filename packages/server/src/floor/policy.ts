@@ -116,11 +116,11 @@ export function mayCallAll(user: Actor): boolean {
  */
 export function broadcastRefusal(
   user: Actor,
-  at: { mayTalk: boolean; hidden?: boolean } | undefined,
+  at: { mayTalk: boolean; hidden?: boolean; memberRightsOnly?: boolean } | undefined,
 ): BroadcastRefusal | undefined {
   if (!at || at.hidden) return 'not_joined';
   // The socket is in the channel: a member of it (or one who may be in every channel), with the rights read at the join.
-  const standing = { member: true, canTalk: at.mayTalk };
+  const standing = { member: true, canTalk: at.mayTalk, memberRightsOnly: at.memberRightsOnly === true };
   if (may(user, standing, 'channel.broadcast')) return undefined;
   return may(user, standing, 'channel.talk') ? 'not_allowed' : 'listen_only';
 }

@@ -1,14 +1,16 @@
 /**
  * Geofences (issue 28): administrators draw fences for everyone or for a channel, dispatchers for their
  * channels (channel.geofences). Every change is pushed (`geofencesChanged`) and drops the crossing check's
- * cache on every instance.
+ * cache on every instance. A fence that an area channel follows decides who joins that channel (issue 59): only
+ * an administrator (who gives a channel its zone: channels.manage) may change or delete it (issue 69), so that a
+ * dispatcher cannot widen it over another team's site; a refusal is audited (audit/auditing.ts).
  */
 import { CreateGeofence, DeleteGeofence, type Geofence, GetGeofences, may, UpdateGeofence } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { EventBus } from '../events.ts';
-import { forbidden, notFound } from '../http/errors.ts';
+import { forbidden, HttpError, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { UserStore } from '../users/store.ts';
@@ -21,6 +23,8 @@ export interface GeofenceRoutesServices {
   geofences: GeofenceStore;
   sessions: SessionStore;
   users: UserStore;
+  /** The area channels that follow a zone now (areas/follow.ts). */
+  areaChannels: { followingZone(geofenceId: number): Promise<Array<{ channelName: string }>> };
 }
 
 export function geofenceRoutes(app: FastifyInstance, services: GeofenceRoutesServices): void {
@@ -36,10 +40,15 @@ export function geofenceRoutes(app: FastifyInstance, services: GeofenceRoutesSer
     await access.require(reader, channelId, 'channel.geofences');
   }
 
+  /** The fence, if `reader` may change or delete it: a drawer of its channel, and an administrator for an area's. */
   async function requireFence(reader: Reader, id: number): Promise<Geofence> {
     const fence = await geofences.byId(id);
     if (!fence) throw notFound('geofence_not_found');
     await requireDrawer(reader, fence.channelId);
+    if (!may(reader, null, 'channels.manage')) {
+      const [area] = await services.areaChannels.followingZone(fence.id);
+      if (area) throw new HttpError(403, 'geofence_area_admin_only', { channel: area.channelName });
+    }
     return fence;
   }
 

@@ -56,4 +56,9 @@ export const ALIAS_TEXTS = {
     fr: 'Personne ne tient « {{name}} » en ce moment : l’appel est impossible.',
     de: 'Niemand hat „{{name}}“ gerade übernommen: Der Anruf ist nicht möglich.',
   },
+  alias_role_not_allowed: {
+    en: 'Your role may not take "{{name}}": an administrator chooses who may.',
+    fr: 'Votre rôle ne permet pas de prendre « {{name}} » : un administrateur choisit qui le peut.',
+    de: 'Ihre Rolle darf „{{name}}“ nicht übernehmen: Ein Administrator legt fest, wer das darf.',
+  },
 } satisfies Record<string, Texts>;

@@ -39,4 +39,14 @@ export const REGROUP_TEXTS = {
     fr: '{{name}} n’est pas membre de ce canal.',
     de: '{{name}} ist kein Mitglied dieses Kanals.',
   },
+  select_rank_not_allowed: {
+    en: 'You may not switch the channel of {{name}}: only someone of a higher role may.',
+    fr: 'Vous ne pouvez pas changer le canal de {{name}} : seul un rôle supérieur au sien le peut.',
+    de: 'Sie dürfen den Kanal von {{name}} nicht umschalten: Das darf nur eine höhere Rolle.',
+  },
+  regroup_limit: {
+    en: 'You have {{max}} regroups open, the most one may: end one before you make another.',
+    fr: 'Vous avez {{max}} regroupements en cours, le maximum : terminez-en un avant d’en créer un autre.',
+    de: 'Sie haben {{max}} laufende Umgruppierungen, das Maximum: Beenden Sie eine, bevor Sie eine neue erstellen.',
+  },
 } satisfies Partial<Record<ServerMessageCode, Texts>>;

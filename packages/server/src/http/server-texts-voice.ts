@@ -30,6 +30,11 @@ export const VOICE_TEXTS = {
     fr: 'areaGeofenceId doit être l’identifiant d’une zone existante, ou null.',
     de: 'areaGeofenceId muss die Kennung einer bestehenden Zone sein, oder null.',
   },
+  geofence_area_admin_only: {
+    en: 'This zone is the area of the channel "{{channel}}": only an administrator may change or delete it.',
+    fr: 'Cette zone est celle du canal « {{channel}} » : seul un administrateur peut la modifier ou la supprimer.',
+    de: 'Diese Zone ist der Bereich des Kanals „{{channel}}“: Nur ein Administrator darf sie ändern oder löschen.',
+  },
   monitor_list_saved: {
     en: 'Monitor list saved.',
     fr: 'Liste d’écoute enregistrée.',

@@ -92,11 +92,13 @@ export function messageRoutes(app: FastifyInstance, services: MessageRoutesServi
   const route = defineRoutes(app, services.sessions);
 
   route(GetChannelMessageListForAdmin, async ({ body, auth }) => {
-    await access.requireReader(auth, body.channelId);
+    // An area's member reads the messages sent since it entered (issue 69).
+    const { historyFrom } = await access.requireHistory(auth, body.channelId);
     const page = await messages.page(body.channelId, auth.userId, {
       beforeId: body.beforeId,
       afterId: body.afterId,
       limit: body.limit,
+      since: historyFrom,
     });
     return { success: true, discussion: page.messages, hasMore: page.hasMore };
   });
@@ -177,7 +179,8 @@ export function messageRoutes(app: FastifyInstance, services: MessageRoutesServi
     if (!file) throw notFound('file_not_found');
     const readerId = Number(param('uid'));
     const reader = await users.row(readerId);
-    if (!reader || !(await access.may({ userId: readerId, role: reader.role }, file.channel_id, 'channel.read')))
+    const who = { userId: readerId, role: reader?.role ?? '' };
+    if (!reader || !(await access.mayReadAt(who, file.channel_id, file.created_at)))
       throw forbidden('channel_no_longer_readable');
     let bytes: Buffer;
     try {

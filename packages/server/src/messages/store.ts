@@ -80,19 +80,22 @@ export function messageStore(db: Db, urls: FileUrls) {
      * Oldest first. Without `beforeId`, the latest `limit` messages; with it, the `limit` messages just before
      * that id. `hasMore` says whether older ones remain. With `afterId` (a client catching up after a
      * reconnection), the `limit` messages just after that id, and `hasMore` says whether newer ones remain.
+     * `since`: none sent before (an area's member reads from its entry on).
      */
     async page(
       channelId: number,
       readerId: number,
-      options: { beforeId?: number; afterId?: number; limit?: number } = {},
+      options: { beforeId?: number; afterId?: number; limit?: number; since?: string } = {},
     ): Promise<{ messages: Message[]; hasMore: boolean }> {
       const limit = options.limit ?? DEFAULT_PAGE;
+      const { since } = options;
       if (options.afterId !== undefined) {
         const newer = await db
           .selectFrom('messages')
           .selectAll()
           .where('channel_id', '=', channelId)
           .where('id', '>', options.afterId)
+          .$if(since !== undefined, (q) => q.where('created_at', '>=', since as string))
           .orderBy('id', 'asc')
           .limit(limit + 1)
           .execute();
@@ -106,6 +109,7 @@ export function messageStore(db: Db, urls: FileUrls) {
         .selectAll()
         .where('channel_id', '=', channelId)
         .$if(options.beforeId !== undefined, (q) => q.where('id', '<', options.beforeId as number))
+        .$if(since !== undefined, (q) => q.where('created_at', '>=', since as string))
         .orderBy('id', 'desc')
         .limit(limit + 1)
         .execute();
@@ -125,10 +129,12 @@ export function messageStore(db: Db, urls: FileUrls) {
     },
 
     /** The message that holds this stored file, to check who may read it. */
-    byFileName(name: string): Promise<Pick<MessageRow, 'channel_id' | 'file_name' | 'file_mime'> | undefined> {
+    byFileName(
+      name: string,
+    ): Promise<Pick<MessageRow, 'channel_id' | 'file_name' | 'file_mime' | 'created_at'> | undefined> {
       return db
         .selectFrom('messages')
-        .select(['channel_id', 'file_name', 'file_mime'])
+        .select(['channel_id', 'file_name', 'file_mime', 'created_at'])
         .where('file_path', '=', name)
         .executeTakeFirst();
     },

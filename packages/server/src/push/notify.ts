@@ -22,7 +22,7 @@ import {
   ROLES,
   type ServerLanguage,
 } from '@talkgroup/protocol';
-import type { MembershipStore } from '../channels/membership.ts';
+import { type MembershipStore, rolesHoldingInChannels } from '../channels/membership.ts';
 import type { Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
 import { pushText } from '../http/messages.ts';
@@ -72,16 +72,25 @@ export function pushNotifications(deps: {
     return rows.map((row) => row.id);
   };
 
-  /** Members of the channel whose role holds the capability there (dispatchers). */
+  /**
+   * Members of the channel whose role holds the capability there (dispatchers), by a membership that gives it (not
+   * one that gives a member's rights only: an area's, a regroup's, issue 69).
+   */
   const membersHolding = async (channelId: number, capability: Capability): Promise<number[]> => {
-    const roles = ROLES.filter((role) => may({ role }, { member: true, canTalk: true }, capability));
-    if (roles.length === 0) return [];
+    const { inMembership, inMemberRightsOnly } = rolesHoldingInChannels(capability);
+    if (inMembership.length === 0) return [];
     const rows = await db
       .selectFrom('channel_members')
       .innerJoin('users', 'users.id', 'channel_members.user_id')
       .select('users.id')
       .where('channel_members.channel_id', '=', channelId)
-      .where('users.role', 'in', roles)
+      .where('users.role', 'in', inMembership)
+      .where((eb) =>
+        eb.or([
+          eb('channel_members.member_rights_only', '=', 0),
+          ...(inMemberRightsOnly.length > 0 ? [eb('users.role', 'in', inMemberRightsOnly)] : []),
+        ]),
+      )
       .execute();
     return rows.map((row) => row.id);
   };

@@ -62,6 +62,11 @@ export interface Participation {
   mayTalk: boolean;
   /** The user may see the channel's map (its map room): read at the join. */
   seesMap: boolean;
+  /**
+   * Its membership gives a member's rights only (an area's, a regroup's but its creator's: issue 69), whatever the
+   * role: read at the join, kept up to date by the room guard.
+   */
+  memberRightsOnly?: boolean;
   /** A private call's hidden channel (issue 27): its joins, leaves and talk are not logged; the call is. */
   hidden?: boolean;
   /** The room keys this channel had before renames seen while the socket was in it (newest last, at most 4). */

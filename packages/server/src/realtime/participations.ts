@@ -2,12 +2,18 @@
  * A socket's channels (Mumble keeps the channels a user listens to as a set per user; a socket here keeps its
  * participations): which one an event is about, and the Socket.IO rooms a participation puts it in.
  */
+import type { ChannelStanding } from '@talkgroup/protocol';
 import type { Participation, SocketData } from './io.ts';
 import { channelRoom, mapRoom, peerRoom } from './room-names.ts';
 import { SocketInputError } from './socket-tasks.ts';
 
 export function participationIn(data: SocketData, channelId: number): Participation | undefined {
   return data.participations.find((p) => p.channelId === channelId);
+}
+
+/** The standing a participation was given at its join (kept up to date by the room guard). */
+export function standingIn(at: Pick<Participation, 'mayTalk' | 'memberRightsOnly'>): ChannelStanding {
+  return { member: true, canTalk: at.mayTalk, memberRightsOnly: at.memberRightsOnly === true };
 }
 
 export function participationByRoom(data: SocketData, room: string): Participation | undefined {

@@ -20,7 +20,7 @@ import { type ChannelStanding, may, type RightsChange } from '@talkgroup/protoco
 import type { FastifyBaseLogger } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
-import type { MembershipStore } from '../channels/membership.ts';
+import { type MembershipRights, type MembershipStore, standingOf } from '../channels/membership.ts';
 import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
 import type { UserStore } from '../users/store.ts';
@@ -50,8 +50,8 @@ type Affected = Set<number> | 'all';
 /** What one pass read, once for all the sockets it checks. */
 interface Reads {
   accounts: Map<number, { role: SocketData['role']; mapRight: boolean; talkPriority: number }>;
-  /** user id -> its memberships (channel id -> canTalk). */
-  memberships: Map<number, Map<number, boolean>>;
+  /** user id -> its memberships (channel id -> their rights). */
+  memberships: Map<number, Map<number, MembershipRights>>;
   /** The channels the sockets were in when the pass began (those that still exist). */
   channels: Map<number, ChannelSummary>;
   asked: Set<number>;
@@ -90,9 +90,8 @@ export function roomGuard(
     data.role = account.role;
     data.mapRight = account.mapRight;
     data.talkPriority = account.talkPriority;
-    const own = reads.memberships.get(data.userId) ?? new Map<number, boolean>();
-    const standing = (channelId: number): ChannelStanding =>
-      own.has(channelId) ? { member: true, canTalk: own.get(channelId) } : { member: false };
+    const own = reads.memberships.get(data.userId) ?? new Map<number, MembershipRights>();
+    const standing = (channelId: number): ChannelStanding => standingOf(own.get(channelId));
 
     const changes = new Set<RightsChange>();
     const parts: string[] = [];
@@ -140,6 +139,8 @@ export function roomGuard(
         if (channel) left.push(channel);
         continue;
       }
+      // A membership that now gives a member's rights only (or its role's again): what the socket's own checks read.
+      at.memberRightsOnly = here.memberRightsOnly === true;
       const mayTalk = may(data, here, 'channel.talk');
       if (at.mayTalk !== mayTalk) {
         at.mayTalk = mayTalk;

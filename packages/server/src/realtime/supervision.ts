@@ -6,7 +6,7 @@
  * (room-guard.ts, on every instance).
  */
 import { type Actor, may, mayAnywhere } from '@talkgroup/protocol';
-import type { MembershipStore } from '../channels/membership.ts';
+import { type MembershipRights, type MembershipStore, standingOf } from '../channels/membership.ts';
 import type { TalkSocket } from './io.ts';
 import { supervisedChannelOf, supervisorRoom } from './room-names.ts';
 
@@ -15,13 +15,16 @@ export interface SupervisionServices {
   memberships: MembershipStore;
 }
 
-/** The supervisor rooms of a user with this role, given its memberships (channel id -> canTalk). */
-export function supervisorRoomsOf(actor: Actor, own: ReadonlyMap<number, boolean>): string[] {
+/**
+ * The supervisor rooms of a user with this role, given its memberships (channel id -> their rights): none through
+ * a membership that gives a member's rights only (an area's, a regroup's: issue 69).
+ */
+export function supervisorRoomsOf(actor: Actor, own: ReadonlyMap<number, MembershipRights>): string[] {
   // Whoever takes every channel's alerts hears them all in ADMINS_ROOM.
   if (may(actor, null, 'channel.alerts')) return [];
   const rooms: string[] = [];
-  for (const [channelId, canTalk] of own) {
-    const standing = { member: true, canTalk };
+  for (const [channelId, rights] of own) {
+    const standing = standingOf(rights);
     if (
       may(actor, standing, 'channel.alerts') ||
       may(actor, standing, 'channel.activities') ||
@@ -56,7 +59,7 @@ export function supervision(services: SupervisionServices) {
       if (!mayAnywhere(actor, 'channel.alerts') && !mayAnywhere(actor, 'channel.activities')) return;
       const own = await services.memberships.channelsWithRights(socket.data.userId);
       if (socket.disconnected) return;
-      await placeSupervision(socket, supervisorRoomsOf(socket.data, new Map(own.map((c) => [c.id, c.canTalk]))));
+      await placeSupervision(socket, supervisorRoomsOf(socket.data, new Map(own.map((c) => [c.id, c]))));
     },
   };
 }

@@ -4,13 +4,20 @@
  * A regroup is a channel like the others (temporary), so the floor, recording, reports and rights need no
  * special case; what is its own is who it holds, when it ends and where its members go back to.
  */
-import { may, type Regroup, type Selection, type SelectionReason } from '@talkgroup/protocol';
+import {
+  may,
+  mayActOn,
+  REGROUP_OPEN_MAX,
+  type Regroup,
+  type Selection,
+  type SelectionReason,
+} from '@talkgroup/protocol';
 import type { AuditStore } from '../audit/store.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { ChannelStore } from '../channels/store.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
-import { conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
+import { conflict, forbidden, HttpError, invalidInput, notFound } from '../http/errors.ts';
 import type { Person, RegroupRow, RegroupStore, SelectionRow } from './store.ts';
 
 export interface RegroupDeps {
@@ -47,7 +54,8 @@ export function regroups(deps: RegroupDeps) {
   async function personOf(userId: number): Promise<Person> {
     const [person] = await store.people([userId]);
     if (!person) throw notFound('user_not_found');
-    return person;
+    // Its name only: the person travels in selected_channel_changed and the selection's row.
+    return { userId: person.userId, name: person.name };
   }
 
   async function toRegroup(row: RegroupRow): Promise<Regroup> {
@@ -157,9 +165,12 @@ export function regroups(deps: RegroupDeps) {
       const memberIds = [auth.userId, ...regrouped];
       const at = new Date(now());
       const created = await deps.transaction(async () => {
+        // Counted in the transaction that adds one: two creations at once do not both pass the last place.
+        if ((await store.openCountOf(auth.userId)) >= REGROUP_OPEN_MAX)
+          throw new HttpError(429, 'regroup_limit', { max: REGROUP_OPEN_MAX });
         let channelId: number;
         try {
-          channelId = await store.createChannel(body.name, memberIds, at);
+          channelId = await store.createChannel(body.name, auth.userId, memberIds, at);
         } catch (error) {
           if (isUniqueViolation(error)) throw conflict('channel_name_taken');
           throw error;
@@ -185,7 +196,7 @@ export function regroups(deps: RegroupDeps) {
       return toRegroup(created);
     },
 
-    /** endRegroup: an administrator, or a dispatcher in the regroup's channel. */
+    /** endRegroup: those who dispatch the regroup's channel: an administrator, or its creator (issue 69). */
     async end(auth: Reader, regroupId: number): Promise<Regroup> {
       const row = await store.byId(regroupId);
       if (!row) throw notFound('regroup_not_found');
@@ -216,10 +227,15 @@ export function regroups(deps: RegroupDeps) {
       return at === undefined ? undefined : Math.max(0, new Date(at).getTime() - now());
     },
 
-    /** selectChannelFor: an administrator, or a dispatcher of the channel for one of its members. */
+    /**
+     * selectChannelFor: an administrator, or a dispatcher of the channel for one of its members; down the ranks
+     * only (issue 69: never a user whose role is equal to or above the caller's; an administrator anyone but
+     * himself, who selects his own channel with selectMyChannel).
+     */
     async selectFor(auth: Reader, userId: number, channelId: number) {
       const { channel } = await access.require(auth, channelId, 'channel.dispatch');
       if (channel.hidden) throw notFound('channel_not_found');
+      if (userId === auth.userId) throw invalidInput('userId: one selects one’s own channel with selectMyChannel');
       const [user] = await store.people([userId]);
       if (!(user && (await store.isMember(userId, channelId)))) {
         // A dispatcher learns nothing of a user outside its channel; an administrator is told what is wrong.
@@ -227,6 +243,7 @@ export function regroups(deps: RegroupDeps) {
         if (!user) throw notFound('user_not_found');
         throw new HttpError(400, 'select_not_member', { name: user.name });
       }
+      if (!mayActOn(auth, user.role)) throw new HttpError(403, 'select_rank_not_allowed', { name: user.name });
       await switchTo(userId, { id: channel.id, name: channel.name }, 'dispatcher', await personOf(auth.userId));
       return { user, channel };
     },

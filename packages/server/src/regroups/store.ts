@@ -6,6 +6,7 @@
 import { rtcSessionOf } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import { inSlices } from '../db/batch.ts';
+import type { Dialect } from '../db/dialect.ts';
 import type { Db, RegroupsTable, SelectedChannelsTable, SelectionReason } from '../db/schema.ts';
 
 export type RegroupRow = Selectable<RegroupsTable>;
@@ -14,24 +15,44 @@ export interface Person {
   userId: number;
   name: string;
 }
+/** A person with its role (whose rank a remote selection asks). */
+export interface RankedPerson extends Person {
+  role: string;
+}
 
 /** channels.temporary (migration 0038). */
 const TEMPORARY_OPEN = 1;
 const TEMPORARY_ENDED = 2;
 
-export function regroupStore(db: Db) {
+export function regroupStore(db: Db, dialect: Dialect) {
   return {
-    /** These users, by id (those that exist and are people, not a gateway's account), with their names. */
-    async people(ids: readonly number[]): Promise<Person[]> {
+    /**
+     * How many regroups this user made that are open now. In a transaction, PostgreSQL first locks the user's row:
+     * two creations at once by the same user are counted one after the other (SQLite has one writer).
+     */
+    async openCountOf(userId: number): Promise<number> {
+      if (dialect === 'postgres')
+        await db.selectFrom('users').select('id').where('id', '=', userId).forUpdate().executeTakeFirst();
+      const row = await db
+        .selectFrom('regroups')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('created_by_id', '=', userId)
+        .where('ended_at', 'is', null)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+
+    /** These users, by id (those that exist and are people, not a gateway's account), with their names and roles. */
+    async people(ids: readonly number[]): Promise<RankedPerson[]> {
       const rows = await inSlices([...new Set(ids)], (slice) =>
         db
           .selectFrom('users')
-          .select(['id', 'display_name'])
+          .select(['id', 'display_name', 'role'])
           .where('id', 'in', slice)
           .where('gateway', '=', 0)
           .execute(),
       );
-      return rows.map((row) => ({ userId: row.id, name: row.display_name }));
+      return rows.map((row) => ({ userId: row.id, name: row.display_name, role: row.role }));
     },
 
     /** The members of these channels (ids). */
@@ -113,8 +134,12 @@ export function regroupStore(db: Db) {
         .executeTakeFirst();
     },
 
-    /** A regroup's temporary channel with its members; throws a unique violation when the name is taken. */
-    async createChannel(name: string, memberIds: number[], at: Date): Promise<number> {
+    /**
+     * A regroup's temporary channel with its members; throws a unique violation when the name is taken. Only its
+     * creator's membership gives its role's rights: being regrouped gives a member's (issue 69), so that a
+     * dispatcher regrouped by someone else dispatches nobody there.
+     */
+    async createChannel(name: string, creatorId: number, memberIds: number[], at: Date): Promise<number> {
       const channel = await db
         .insertInto('channels')
         .values({ name, rtc_session: rtcSessionOf(name), created_at: at.toISOString(), temporary: TEMPORARY_OPEN })
@@ -124,9 +149,12 @@ export function regroupStore(db: Db) {
         await db
           .insertInto('channel_members')
           .values(
-            memberIds
-              .slice(i, i + 500)
-              .map((userId) => ({ channel_id: channel.id, user_id: userId, created_at: at.toISOString() })),
+            memberIds.slice(i, i + 500).map((userId) => ({
+              channel_id: channel.id,
+              user_id: userId,
+              created_at: at.toISOString(),
+              member_rights_only: userId === creatorId ? 0 : 1,
+            })),
           )
           .execute();
       }

@@ -5,6 +5,7 @@
  * else learns it exists. One rule for the pushes (`video_started`, `video_ended`), getLiveVideos and `video_watch`.
  */
 import { type Actor, may } from '@talkgroup/protocol';
+import { type MembershipRights, standingOf } from '../channels/membership.ts';
 import type { ChannelSummary } from '../channels/summary.ts';
 import type { Db } from '../db/schema.ts';
 import { ADMINS_ROOM, userRoom } from '../realtime/room-names.ts';
@@ -33,7 +34,7 @@ export function videoAudience(db: Db, channels: { byId(id: number): Promise<Chan
     db
       .selectFrom('channel_members as m')
       .innerJoin('users as u', 'u.id', 'm.user_id')
-      .select(['m.user_id as userId', 'm.can_talk as canTalk', 'u.role as role'])
+      .select(['m.user_id as userId', 'm.can_talk', 'm.member_rights_only', 'u.role as role'])
       .where('m.channel_id', '=', channelId)
       .execute();
 
@@ -45,7 +46,13 @@ export function videoAudience(db: Db, channels: { byId(id: number): Promise<Chan
       const everyone = channel?.videoAudience === 'channel';
       const members = await membersOf(stream.channelId);
       const watching = members.filter(
-        (m) => everyone || may({ role: m.role }, { member: true, canTalk: m.canTalk === 1 }, 'channel.videoWatch'),
+        (m) =>
+          everyone ||
+          may(
+            { role: m.role },
+            standingOf({ canTalk: m.can_talk === 1, memberRightsOnly: m.member_rights_only === 1 }),
+            'channel.videoWatch',
+          ),
       );
       return [ADMINS_ROOM, userRoom(stream.userId), ...watching.map((m) => userRoom(m.userId))];
     },
@@ -58,16 +65,13 @@ export function videoAudience(db: Db, channels: { byId(id: number): Promise<Chan
       watcher: Watcher,
       stream: AudienceOf,
       channel: Pick<ChannelSummary, 'videoAudience'> | undefined,
-      standing: { canTalk: boolean } | undefined,
+      standing: MembershipRights | undefined,
     ): boolean {
       if (watcher.userId === stream.userId) return true;
       if (stream.hidden) return privateParties(stream.room)?.includes(watcher.userId) ?? false;
       if (may(watcher, null, 'channel.videoWatch')) return true;
       if (!standing || !channel) return false;
-      return (
-        channel.videoAudience === 'channel' ||
-        may(watcher, { member: true, canTalk: standing.canTalk }, 'channel.videoWatch')
-      );
+      return channel.videoAudience === 'channel' || may(watcher, standingOf(standing), 'channel.videoWatch');
     },
   };
 }

@@ -58,16 +58,22 @@ export function videoRecordingRoutes(app: FastifyInstance, services: VideoRecord
   const { videos, access } = services;
   const route = defineRoutes(app, services.sessions);
 
-  /** The channel if `reader` may read it: a private call's hidden channel for its parties only. */
-  async function readable(reader: Reader, channelId: number): Promise<ChannelSummary> {
+  /**
+   * The channel if `reader` may read it (a private call's hidden channel for its parties only), and from when
+   * (`historyFrom`: an area's member sees the recordings of streams started since it entered, issue 69).
+   */
+  async function readable(
+    reader: Reader,
+    channelId: number,
+  ): Promise<{ channel: ChannelSummary; historyFrom?: string }> {
     if (
       (await services.channels.isHidden(channelId)) &&
       (await services.privateCalls.isParty(reader.userId, channelId))
     ) {
       const channel = await services.channels.byId(channelId);
-      if (channel) return channel;
+      if (channel) return { channel };
     }
-    return access.requireReader(reader, channelId);
+    return access.requireHistory(reader, channelId);
   }
 
   /** Whether the reader sees every recording of the channel (its audience), or only its own. */
@@ -77,9 +83,14 @@ export function videoRecordingRoutes(app: FastifyInstance, services: VideoRecord
     (await access.may(reader, channel.id, 'channel.videoWatch'));
 
   route(GetChannelVideos, async ({ body, auth }) => {
-    const channel = await readable(auth, body.channelId);
+    const { channel, historyFrom } = await readable(auth, body.channelId);
     const onlyUserId = (await seesAll(auth, channel)) ? undefined : auth.userId;
-    const page = await videos.page(channel.id, { beforeId: body.beforeId, limit: body.limit, onlyUserId });
+    const page = await videos.page(channel.id, {
+      beforeId: body.beforeId,
+      limit: body.limit,
+      onlyUserId,
+      since: historyFrom,
+    });
     return { success: true, res: page.rows.map((row) => videos.toRecording(row, auth.userId)), hasMore: page.hasMore };
   });
 
@@ -90,8 +101,13 @@ export function videoRecordingRoutes(app: FastifyInstance, services: VideoRecord
     const reader = await services.users.row(readerId);
     if (!reader) return false;
     const who = { userId: readerId, role: reader.role };
-    const channel = await readable(who, row.channel_id).catch(() => undefined);
-    return channel !== undefined && (row.user_id === readerId || (await seesAll(who, channel)));
+    const read = await readable(who, row.channel_id).catch(() => undefined);
+    if (!read) return false;
+    if (row.user_id === readerId) return true;
+    const since = read.historyFrom;
+    return (
+      (since === undefined || Date.parse(row.started_at) >= Date.parse(since)) && (await seesAll(who, read.channel))
+    );
   }
 
   // <video> loads without headers: the signed URL is the proof (messages/files.ts).

@@ -185,7 +185,7 @@ export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
      */
     async page(
       channelId: number,
-      options: { beforeId?: number; limit?: number; onlyUserId?: number },
+      options: { beforeId?: number; limit?: number; onlyUserId?: number; since?: string },
     ): Promise<{ rows: VideoRow[]; hasMore: boolean }> {
       const limit = options.limit ?? DEFAULT_PAGE;
       const before =
@@ -204,6 +204,7 @@ export function videoStore(db: Db, urls: FileUrls, dataDir: string) {
         .where('channel_id', '=', channelId)
         .where('file_name', 'is not', null)
         .$if(options.onlyUserId !== undefined, (q) => q.where('user_id', '=', options.onlyUserId as number))
+        .$if(options.since !== undefined, (q) => q.where('started_at', '>=', options.since as string))
         .$if(before !== undefined, (q) => {
           const { started_at, id } = before as { started_at: string; id: number };
           return q.where((eb) =>

@@ -151,8 +151,11 @@ export function voiceRoutes(app: FastifyInstance, services: VoiceRoutesServices)
   }
 
   route(GetChannelVoiceMessages, async ({ body, auth }) => {
-    if (!(await partyOfHidden(auth.userId, body.channelId))) await access.requireReader(auth, body.channelId);
-    const page = await voice.page(body.channelId, auth.userId, { beforeId: body.beforeId, limit: body.limit });
+    // An area's member hears what was said since it entered (issue 69).
+    const since = (await partyOfHidden(auth.userId, body.channelId))
+      ? undefined
+      : (await access.requireHistory(auth, body.channelId)).historyFrom;
+    const page = await voice.page(body.channelId, auth.userId, { beforeId: body.beforeId, limit: body.limit, since });
     return { success: true, res: page.messages, hasMore: page.hasMore };
   });
 
@@ -271,7 +274,7 @@ export function voiceRoutes(app: FastifyInstance, services: VoiceRoutesServices)
     if (
       !reader ||
       !(
-        (await access.may({ userId: readerId, role: reader.role }, row.channel_id, 'channel.read')) ||
+        (await access.mayReadAt({ userId: readerId, role: reader.role }, row.channel_id, row.created_at)) ||
         (await partyOfHidden(readerId, row.channel_id))
       )
     )

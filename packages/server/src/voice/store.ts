@@ -128,12 +128,13 @@ export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
 
     /**
      * Newest first (by the time the transmission started, then id). With `beforeId`, the `limit` transmissions
-     * that come after that one in this order; `hasMore` says whether older ones remain.
+     * that come after that one in this order; `hasMore` says whether older ones remain. `since`: none that started
+     * before (an area's member hears from its entry on).
      */
     async page(
       channelId: number,
       readerId: number,
-      options: { beforeId?: number; limit?: number } = {},
+      options: { beforeId?: number; limit?: number; since?: string } = {},
     ): Promise<{ messages: VoiceMessage[]; hasMore: boolean }> {
       const limit = options.limit ?? DEFAULT_VOICE_PAGE;
       const before =
@@ -150,6 +151,7 @@ export function voiceStore(db: Db, urls: FileUrls, dataDir: string) {
         .selectFrom('voice_messages')
         .selectAll()
         .where('channel_id', '=', channelId)
+        .$if(options.since !== undefined, (q) => q.where('created_at', '>=', options.since as string))
         .$if(before !== undefined, (q) =>
           q.where((eb) =>
             eb.or([

@@ -54,6 +54,8 @@ import { migration as m0041 } from './0041_lone_workers.ts';
 import { migration as m0042 } from './0042_device_status.ts';
 import { migration as m0043 } from './0043_live_video.ts';
 import { migration as m0044 } from './0044_video_evidence.ts';
+import { migration as m0045 } from './0045_member_rights_only.ts';
+import { migration as m0046 } from './0046_alias_take_roles.ts';
 import { migration as m0047 } from './0047_passkey_sessions.ts';
 import type { AnyDb } from './columns.ts';
 
@@ -102,6 +104,8 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0042_device_status': m0042,
   '0043_live_video': m0043,
   '0044_video_evidence': m0044,
+  '0045_member_rights_only': m0045,
+  '0046_alias_take_roles': m0046,
   '0047_passkey_sessions': m0047,
 };
 

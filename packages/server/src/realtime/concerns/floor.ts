@@ -6,10 +6,11 @@
  * is on its way (node:sqlite writes on this thread: bench/ptt-latency, bench/floor-grant).
  */
 import { FloorCancel, FloorQueueRemove, FloorRequest, may } from '@talkgroup/protocol';
+import { standingOf } from '../../channels/membership.ts';
 import type { Talker } from '../../floor/push-to-talk.ts';
 import type { Concern, SocketScope } from '../context.ts';
 import type { MicChange, TalkSocket } from '../io.ts';
-import { participationByRoom } from '../participations.ts';
+import { participationByRoom, standingIn } from '../participations.ts';
 import { parse } from '../socket-tasks.ts';
 
 /**
@@ -23,11 +24,10 @@ async function queueOf(
 ): Promise<{ room: string; channelId: number } | undefined> {
   const actor = { role: socket.data.role, mapRight: socket.data.mapRight };
   const at = participationByRoom(socket.data, room);
-  if (at) return may(actor, { member: true, canTalk: at.mayTalk }, 'channel.dispatch') ? at : undefined;
+  if (at) return may(actor, standingIn(at), 'channel.dispatch') ? at : undefined;
   const channel = await scope.services.channels.byRtcSession(room);
   if (!channel || channel.hidden) return undefined;
-  const rights = await scope.services.memberships.rights(channel.id, socket.data.userId);
-  const standing = { member: rights !== undefined, canTalk: rights?.canTalk ?? false };
+  const standing = standingOf(await scope.services.memberships.rights(channel.id, socket.data.userId));
   return may(actor, standing, 'channel.dispatch') ? { room: channel.rtcSession, channelId: channel.id } : undefined;
 }
 

@@ -183,6 +183,7 @@ export const rooms: Concern = (socket, scope) => {
       room,
       mode,
       mayTalk: may(actorOf(socket), standing, 'channel.talk'),
+      ...(standing.memberRightsOnly ? { memberRightsOnly: true } : {}),
       // Nobody's position is shown in a private call (no map right comes from it).
       seesMap: !channel.hidden && may(actorOf(socket), standing, 'channel.map'),
       ...(channel.hidden ? { hidden: true } : {}),

@@ -1,7 +1,8 @@
 /**
- * "Mes fonctions" on /account (issue 59): every functional alias with who holds it, and "Prendre" / "Rendre" for
- * the signed-in user, whatever its role (a dispatcher on the console takes "Chef de quart" here; a member may
- * also use /talk's menu). A refusal (held by as many as it allows) shows the server's sentence.
+ * "Mes fonctions" on /account (issue 59): every functional alias with who holds it, "Prendre" for those the
+ * signed-in user's role may take (issue 69: each alias's `takeRoles`) and "Rendre" for those it holds (a dispatcher
+ * on the console takes "Chef de quart" here; a member may also use /talk's menu). A refusal (held by as many as it
+ * allows) shows the server's sentence.
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -16,7 +17,8 @@ import { AccountSection } from './AccountPage.tsx';
 
 export function FunctionsSection() {
   const { t } = useTranslation('account');
-  const userId = useSession()?.user?.id;
+  const me = useSession()?.user;
+  const userId = me?.id;
   const aliases = useAliases({ enabled: userId !== undefined });
   const take = useTakeAlias();
   const release = useReleaseAlias();
@@ -33,6 +35,7 @@ export function FunctionsSection() {
         {list.map((alias) => {
           const holds = alias.holders.some((holder) => holder.userId === userId);
           const others = alias.holders.filter((holder) => holder.userId !== userId).map((holder) => holder.name);
+          const mayTake = me?.role !== undefined && alias.takeRoles.includes(me.role);
           return (
             <Box component="li" key={alias.id} sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
               <Box sx={{ flex: '1 1 200px', minWidth: 0 }}>
@@ -41,19 +44,21 @@ export function FunctionsSection() {
                   {holds ? t('functions.yours') : others.length > 0 ? others.join(', ') : t('functions.free')}
                 </Typography>
               </Box>
-              <Button
-                variant={holds ? 'outlined' : 'contained'}
-                size="small"
-                aria-label={t(holds ? 'functions.release' : 'functions.take', { name: alias.name })}
-                disabled={take.isPending || release.isPending}
-                onClick={() => {
-                  setFailure(undefined);
-                  if (holds) release.mutate({ aliasId: alias.id }, { onError: failed });
-                  else take.mutate({ aliasId: alias.id }, { onError: failed });
-                }}
-              >
-                {t(holds ? 'functions.releaseShort' : 'functions.takeShort')}
-              </Button>
+              {holds || mayTake ? (
+                <Button
+                  variant={holds ? 'outlined' : 'contained'}
+                  size="small"
+                  aria-label={t(holds ? 'functions.release' : 'functions.take', { name: alias.name })}
+                  disabled={take.isPending || release.isPending}
+                  onClick={() => {
+                    setFailure(undefined);
+                    if (holds) release.mutate({ aliasId: alias.id }, { onError: failed });
+                    else take.mutate({ aliasId: alias.id }, { onError: failed });
+                  }}
+                >
+                  {t(holds ? 'functions.releaseShort' : 'functions.takeShort')}
+                </Button>
+              ) : null}
             </Box>
           );
         })}

@@ -1,6 +1,7 @@
 /**
- * /settings, "Fonctions" (issue 59): the functional aliases people take on /account ("Chef de quart"), each with
- * how many may hold it at once, and who holds it now. Each row is renamed or changed and saved on its own
+ * /settings, "Fonctions" (issue 59): the functional aliases people take on /account and /talk ("Chef de quart"),
+ * each with how many may hold it at once, the roles that may take it (issue 69: a checkbox per role, dispatchers
+ * and administrators unless told), and who holds it now. Each row is renamed or changed and saved on its own
  * (updateAlias), or deleted (deleteAlias); the form below adds one (createAlias). All audited by the server.
  */
 import AddIcon from '@mui/icons-material/Add';
@@ -8,6 +9,11 @@ import DeleteIcon from '@mui/icons-material/DeleteOutlined';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import Checkbox from '@mui/material/Checkbox';
+import FormControl from '@mui/material/FormControl';
+import FormControlLabel from '@mui/material/FormControlLabel';
+import FormGroup from '@mui/material/FormGroup';
+import FormLabel from '@mui/material/FormLabel';
 import IconButton from '@mui/material/IconButton';
 import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
@@ -15,10 +21,13 @@ import Typography from '@mui/material/Typography';
 import {
   ALIAS_HOLDERS_MAX,
   ALIAS_NAME_MAX,
+  ALIAS_TAKE_ROLES_DEFAULT,
   type Alias,
   CreateAlias,
   DeleteAlias,
   GetAliases,
+  ROLES,
+  type Role,
   UpdateAlias,
 } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
@@ -32,12 +41,47 @@ import { useNotify } from '../../components/Notifier.tsx';
 /** How many may hold it, from a field's text (the server refuses what is out of range, with its sentence). */
 const holdersOf = (text: string) => Number.parseInt(text, 10) || 0;
 
+/** The roles an alias names that this version knows, in the table's order. */
+const knownRoles = (roles: readonly string[]): Role[] => ROLES.filter((role) => roles.includes(role));
+const sameRoles = (a: readonly string[], b: readonly string[]) => knownRoles(a).join() === knownRoles(b).join();
+
+/** The roles that may take an alias by themselves: a group named `label`, one labelled checkbox per role. */
+function TakeRolesField(props: { label: string; value: Role[]; onChange: (roles: Role[]) => void }) {
+  const { t } = useTranslation('settings');
+  const { value, onChange } = props;
+  return (
+    <FormControl component="fieldset" sx={{ flex: '1 1 260px' }}>
+      <FormLabel component="legend" sx={{ typography: 'body2' }}>
+        {props.label}
+      </FormLabel>
+      <FormGroup row>
+        {ROLES.map((role) => (
+          <FormControlLabel
+            key={role}
+            label={t(`aliases.role.${role}`)}
+            control={
+              <Checkbox
+                size="small"
+                checked={value.includes(role)}
+                onChange={(event) =>
+                  onChange(knownRoles(event.target.checked ? [...value, role] : value.filter((r) => r !== role)))
+                }
+              />
+            }
+          />
+        ))}
+      </FormGroup>
+    </FormControl>
+  );
+}
+
 function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: string | undefined) => void }) {
   const { t } = useTranslation(['settings', 'common']);
   const client = useQueryClient();
   const notify = useNotify();
   const [name, setName] = useState(alias.name);
   const [max, setMax] = useState(String(alias.maxHolders));
+  const [takeRoles, setTakeRoles] = useState<Role[]>(knownRoles(alias.takeRoles));
   const refresh = () => void client.invalidateQueries({ queryKey: callKey(GetAliases) });
   const update = useApiMutation(UpdateAlias, {
     onSuccess: (answer) => {
@@ -55,7 +99,8 @@ function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: str
     },
     onError: (error) => onFailure(errorMessage(error, t('settings:aliases.failed'))),
   });
-  const changed = name.trim() !== alias.name || holdersOf(max) !== alias.maxHolders;
+  const changed =
+    name.trim() !== alias.name || holdersOf(max) !== alias.maxHolders || !sameRoles(takeRoles, alias.takeRoles);
   const holders = alias.holders.map((holder) => holder.name).join(', ');
   return (
     <Box
@@ -89,6 +134,7 @@ function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: str
         slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
         sx={{ width: 150 }}
       />
+      <TakeRolesField label={t('settings:aliases.takeRoles')} value={takeRoles} onChange={setTakeRoles} />
       <Typography variant="body2" sx={{ flex: '1 1 160px', color: 'text.secondary' }}>
         {holders ? t('settings:aliases.heldBy', { names: holders }) : t('settings:aliases.free')}
       </Typography>
@@ -96,7 +142,7 @@ function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: str
         <Button
           size="small"
           disabled={!changed || update.isPending}
-          onClick={() => update.mutate({ aliasId: alias.id, name: name.trim(), maxHolders: holdersOf(max) })}
+          onClick={() => update.mutate({ aliasId: alias.id, name: name.trim(), maxHolders: holdersOf(max), takeRoles })}
           aria-label={t('settings:aliases.saveOne', { name: alias.name })}
         >
           {t('settings:aliases.save')}
@@ -120,12 +166,14 @@ export function AliasesSection() {
   const aliases = useAliases();
   const [name, setName] = useState('');
   const [max, setMax] = useState('1');
+  const [takeRoles, setTakeRoles] = useState<Role[]>(ALIAS_TAKE_ROLES_DEFAULT);
   const [failure, setFailure] = useState<string>();
   const create = useApiMutation(CreateAlias, {
     onSuccess: (answer) => {
       void client.invalidateQueries({ queryKey: callKey(GetAliases) });
       setName('');
       setMax('1');
+      setTakeRoles(ALIAS_TAKE_ROLES_DEFAULT);
       setFailure(undefined);
       notify({ severity: 'success', message: t('common:server.alias_created', { name: answer.res.name }) });
     },
@@ -152,7 +200,11 @@ export function AliasesSection() {
       ) : null}
       <Box sx={{ display: 'grid', gap: 1.5 }}>
         {(list ?? []).map((alias) => (
-          <AliasRow key={`${alias.id}-${alias.name}-${alias.maxHolders}`} alias={alias} onFailure={setFailure} />
+          <AliasRow
+            key={`${alias.id}-${alias.name}-${alias.maxHolders}-${alias.takeRoles.join()}`}
+            alias={alias}
+            onFailure={setFailure}
+          />
         ))}
       </Box>
       {failure ? (
@@ -165,7 +217,7 @@ export function AliasesSection() {
         onSubmit={(event) => {
           event.preventDefault();
           setFailure(undefined);
-          create.mutate({ name: name.trim(), maxHolders: holdersOf(max) });
+          create.mutate({ name: name.trim(), maxHolders: holdersOf(max), takeRoles });
         }}
         sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2, alignItems: 'center' }}
       >
@@ -186,6 +238,7 @@ export function AliasesSection() {
           slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
           sx={{ width: 150 }}
         />
+        <TakeRolesField label={t('settings:aliases.newTakeRoles')} value={takeRoles} onChange={setTakeRoles} />
         <Button type="submit" startIcon={<AddIcon />} disabled={create.isPending || name.trim() === ''}>
           {t('settings:aliases.add')}
         </Button>

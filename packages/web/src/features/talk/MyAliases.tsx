@@ -1,7 +1,8 @@
 /**
- * "Fonctions" (issue 59): the functional aliases the user holds, in the top bar of /talk. Its menu lists every
- * alias: "Prendre Chef de quart" for one it does not hold (refused with the server's sentence when as many hold
- * it as it allows), "Rendre Chef de quart" for one it holds. Hidden while the organisation has none.
+ * "Fonctions" (issue 59): the functional aliases the user holds, in the top bar of /talk. Its menu lists the
+ * aliases the user's role may take (issue 69: each alias's `takeRoles`) and those it holds: "Prendre Chef de
+ * quart" for one it does not hold (refused with the server's sentence when as many hold it as it allows), "Rendre
+ * Chef de quart" for one it holds. Hidden while there is none.
  */
 import BadgeIcon from '@mui/icons-material/BadgeOutlined';
 import Box from '@mui/material/Box';
@@ -11,23 +12,27 @@ import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useAliases, useReleaseAlias, useTakeAlias } from '../../api/aliases.ts';
+import { type Alias, useAliases, useReleaseAlias, useTakeAlias } from '../../api/aliases.ts';
 import { errorMessage } from '../../api/client.ts';
 import { useSession } from '../../api/session.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 
 export function MyAliases() {
   const { t } = useTranslation(['talk', 'common']);
-  const userId = useSession()?.user?.id;
+  const me = useSession()?.user;
+  const userId = me?.id;
   const aliases = useAliases({ enabled: userId !== undefined });
   const take = useTakeAlias();
   const release = useReleaseAlias();
   const notify = useNotify();
   const [anchor, setAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
-  const list = aliases.data?.res ?? [];
+  const holdsIt = (alias: Alias) => alias.holders.some((holder) => holder.userId === userId);
+  const list = (aliases.data?.res ?? []).filter(
+    (alias) => holdsIt(alias) || (me?.role !== undefined && alias.takeRoles.includes(me.role)),
+  );
   if (userId === undefined || list.length === 0) return null;
-  const held = list.filter((alias) => alias.holders.some((holder) => holder.userId === userId));
+  const held = list.filter(holdsIt);
   const failed = (error: unknown) =>
     notify({ severity: 'error', message: errorMessage(error, t('talk:aliases.failed')) });
 
