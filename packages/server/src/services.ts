@@ -187,6 +187,13 @@ export interface Services {
   faults: Faults;
 }
 
+/** The limits' counters: in Redis across instances (REDIS_URL), else in this process. */
+function countersFor(config: Config, onError: (error: unknown, event: string) => void) {
+  return config.redisUrl
+    ? redisCounterStore(config.redisUrl, `${config.redisKeyPrefix}limits:`, (error) => onError(error, 'limits redis'))
+    : memoryCounterStore();
+}
+
 export function createServices(
   config: Config,
   database: OpenedDatabase,
@@ -210,11 +217,7 @@ export function createServices(
   const presence = presenceStore(db);
   const positions = positionStore(db);
   const geofences = geofenceStore(db);
-  const counters = config.redisUrl
-    ? redisCounterStore(config.redisUrl, `${config.redisKeyPrefix}limits:`, (error) =>
-        onListenerError(error, 'limits redis'),
-      )
-    : memoryCounterStore();
+  const counters = countersFor(config, onListenerError);
   const settings = settingsStore(db);
   const emergency = emergencyAlerts({
     store: emergencyStore(db),

@@ -105,7 +105,7 @@ describe.each(databases)('an area channel’s dispatcher on %s', { timeout: 60_0
     await refused('requestDeviceStatus', { userId: bob.id });
     await refused('startAmbientListening', { userId: bob.id });
     await refused('requestVideo', { userId: bob.id, channelId: areaId });
-    await refused('sendEmergencyAlert', { userId: bob.id });
+    await refused('sendEmergencyAlert', { userId: bob.id, channelId: areaId });
     await refused('getPositionHistory', { userId: bob.id });
     await refused('startPrivateCall', { userId: bob.id });
     await refused('selectChannelFor', { userId: bob.id, channelId: areaId });

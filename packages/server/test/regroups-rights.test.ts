@@ -65,7 +65,7 @@ describe.each(databases)('regroups’ rights on %s', { timeout: 120_000 }, (dial
     };
     await refused('getDeviceStatus', { userId: mia.id });
     await refused('requestVideo', { userId: mia.id, channelId });
-    await refused('sendEmergencyAlert', { userId: mia.id });
+    await refused('sendEmergencyAlert', { userId: mia.id, channelId });
     await refused('getPositionHistory', { userId: mia.id });
     await refused('selectChannelFor', { userId: mia.id, channelId });
     await refused('createRegroup', { name: 'Eve’s own', userIds: [mia.id] });
