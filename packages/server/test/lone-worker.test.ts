@@ -140,8 +140,11 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
     expect(elsewhere.all('loneWorkerAlert')).toEqual([]);
     expect(elsewhere.all('emergencyAlert')).toEqual([]);
     expect(await loneWorkerAlerts(app, admin)).toHaveLength(1);
-    const activities = (await app.call('/user/api/getAllActivities/', { type: 'emergency' }, admin.token)).body.res;
-    expect(activities.activities[0]).toMatchObject({ alert: { reason: 'lone_worker' } });
+    // The activity is written after the alert is pushed: wait for it rather than read it once.
+    const logged = async () =>
+      (await app.call('/user/api/getAllActivities/', { type: 'emergency' }, admin.token)).body.res.activities;
+    await eventually(async () => (await logged()).length > 0, 'the SOS in the activity log');
+    expect((await logged())[0]).toMatchObject({ alert: { reason: 'lone_worker' } });
 
     // "I'm OK" after the SOS: lone work goes on; the SOS stays open for the dispatchers to close.
     expect((await app.call('/user/api/checkIn', {}, alice.token)).body.res.state).toBe('ok');

@@ -1,6 +1,8 @@
 /**
- * i18next set-up. `common` and `auth` ship with the first page (sign-in must paint without a round trip);
- * every other namespace is its own small chunk, fetched when a page first calls useTranslation('<ns>').
+ * i18next set-up. French's `common` and `auth` ship with the first page (French is the default: sign-in must
+ * paint without a round trip); English's and German's, and every other namespace, are small chunks of their own,
+ * fetched when the language is chosen or a page first calls useTranslation('<ns>') (the app's Suspense waits).
+ * Bundling all three languages' `common` put the first page over its size budget.
  * The language is detected from ?lng= then localStorage (`i18nextLng`), never from the browser, because the
  * spec makes French the default whatever the browser says.
  */
@@ -15,17 +17,13 @@ import {
   NAMESPACES,
   toLanguage,
 } from './languages.ts';
-import deAuth from './locales/de/auth.json';
-import deCommon from './locales/de/common.json';
-import enAuth from './locales/en/auth.json';
-import enCommon from './locales/en/common.json';
 import frAuth from './locales/fr/auth.json';
 import frCommon from './locales/fr/common.json';
 
 const lazyCatalogues = import.meta.glob<{ default: ResourceLanguage }>([
   './locales/*/*.json',
-  '!./locales/*/common.json',
-  '!./locales/*/auth.json',
+  '!./locales/fr/common.json',
+  '!./locales/fr/auth.json',
 ]);
 
 const lazyBackend: BackendModule = {
@@ -55,11 +53,9 @@ void i18n
   .init({
     resources: {
       fr: { common: frCommon, auth: frAuth },
-      en: { common: enCommon, auth: enAuth },
-      de: { common: deCommon, auth: deAuth },
     },
     partialBundledLanguages: true,
-    // The bundled catalogues are there at once: the first render must not wait for a tick.
+    // French's bundled catalogues are there at once: its first render does not wait for a tick.
     initAsync: false,
     ns: [...EAGER_NAMESPACES],
     defaultNS: 'common',
