@@ -1,6 +1,7 @@
 /** The reading of one environment variable's value (config.ts): a wrong value stops the start, naming it. */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { isEmail } from '@talkgroup/protocol';
 
 export class ConfigError extends Error {}
 
@@ -127,4 +128,18 @@ export function mapSources(env: NodeJS.ProcessEnv): {
     mapLabelsUrl: own ? env.MAP_LABELS_URL || undefined : (env.MAP_LABELS_URL ?? DEFAULT_LABELS),
     mapAttribution: env.MAP_ATTRIBUTION?.trim() || (own ? undefined : DEFAULT_ATTRIBUTION),
   };
+}
+
+/**
+ * ADMIN_LOGIN (issue 70): the sign-in form asks for an e-mail (spec section 3), so an administrator made with
+ * any other login could never sign in: the start refuses it, saying what to set.
+ */
+export function parseSignInLogin(name: string, raw: string | undefined): string | undefined {
+  const login = raw?.trim();
+  if (!login) return undefined;
+  if (!isEmail(login))
+    throw new ConfigError(
+      `${name} must be an e-mail address, as the sign-in form asks for one (for example admin@example.org), not "${raw}"`,
+    );
+  return login;
 }

@@ -26,6 +26,7 @@ import {
   parsePort,
   parsePositiveSeconds,
   parseSeconds,
+  parseSignInLogin,
   parseUrls,
   readPem,
 } from './config-values.ts';
@@ -319,7 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
-    adminLogin: env.ADMIN_LOGIN || undefined,
+    adminLogin: parseSignInLogin('ADMIN_LOGIN', env.ADMIN_LOGIN),
     adminPassword: env.ADMIN_PASSWORD || undefined,
     allowSignup: env.ALLOW_SIGNUP === 'true',
     iceServers: parseIceServers(env.ICE_SERVERS),

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { redactUrl } from '../src/http/redact.ts';
+import { runAdminCommand } from '../src/ops/admin.ts';
 import { SERVER_NODE_FLAGS } from '../src/ops/node-flags.ts';
 import { databases, signUpAdmin, startApp, type TestApp, testStorage } from './harness.ts';
 
@@ -148,6 +149,22 @@ describe('configuration checked at start', () => {
   const dirs: string[] = [];
   afterEach(() => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses an ADMIN_LOGIN that is not an e-mail: the sign-in form would refuse it (issue 70)', () => {
+    expect(() => loadConfig({ ADMIN_LOGIN: 'admin' })).toThrow(ConfigError);
+    expect(() => loadConfig({ ADMIN_LOGIN: 'admin' })).toThrow(/ADMIN_LOGIN must be an e-mail address/);
+    expect(loadConfig({ ADMIN_LOGIN: ' boss@example.org ' }).adminLogin).toBe('boss@example.org');
+    expect(loadConfig({ ADMIN_LOGIN: '' }).adminLogin).toBeUndefined();
+  });
+
+  it('npm run admin -- create refuses a login that is not an e-mail, and creates none (issue 70)', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'talkgroup-admin-'));
+    dirs.push(dataDir);
+    await expect(runAdminCommand(['create', 'admin'], { DATA_DIR: dataDir })).rejects.toThrow(
+      /must be an e-mail address/,
+    );
+    expect(await runAdminCommand(['create', 'boss@example.org'], { DATA_DIR: dataDir })).toMatch(/boss@example.org/);
   });
 
   it('refuses a token lifetime that is not a number, with the variable named', () => {

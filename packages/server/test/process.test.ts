@@ -199,5 +199,10 @@ describe('a start that fails or waits (issue 47)', () => {
     expect(notAFolder.output).toContain(
       `Talkgroup could not start: DATA_DIR ${path.join(file, 'data')} cannot be used`,
     );
+
+    // Issue 70: an administrator named "admin" could never sign in (the form asks for an e-mail).
+    const notAnEmail = await failedStart({ DATA_DIR: dataDir(), PORT: String(await freePort()), ADMIN_LOGIN: 'admin' });
+    expect(notAnEmail.code).toBe(1);
+    expect(notAnEmail.output).toContain('ADMIN_LOGIN must be an e-mail address');
   }, 60_000);
 });

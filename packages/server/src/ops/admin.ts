@@ -10,6 +10,7 @@
  * server's open sockets of that user follow (realtime/remote.ts).
  */
 import { randomBytes } from 'node:crypto';
+import { isEmail } from '@talkgroup/protocol';
 import { passwordPolicy } from '../auth/password-policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
@@ -80,6 +81,9 @@ export async function runAdminCommand(args: string[], env: NodeJS.ProcessEnv = p
     const user = await db.selectFrom('users').selectAll().where('identifier', '=', identifier).executeTakeFirst();
     if (command === 'create') {
       if (user) throw new UsageError(`${identifier} exists already: use promote or reset-password.`);
+      // Issue 70: the sign-in form asks for an e-mail; an administrator with another login could never sign in.
+      if (!isEmail(identifier))
+        throw new UsageError(`The login must be an e-mail address, as the sign-in form asks for one, not "${login}".`);
       const { password, generated } = newPassword(config.passwordMinLength);
       const first = firstName ?? 'Admin';
       const last = lastName ?? 'Talkgroup';
