@@ -114,7 +114,7 @@ for (const size of [PHONE, SMALL_PHONE]) {
     browser,
     server,
     seed,
-  }) => {
+  }, testInfo) => {
     const channel = await seed.channel();
     const max = await seed.member({ firstName: 'Max', lastName: 'Field' });
     const mia = await seed.member({ firstName: 'Mia', lastName: 'Talker' });
@@ -130,11 +130,13 @@ for (const size of [PHONE, SMALL_PHONE]) {
       await expect(page.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
       await expect(page.getByRole('list', { name: 'My channels' })).toBeVisible();
       await expectSosInReach(page, 'home, idle');
+      await page.screenshot({ path: testInfo.outputPath('talk-home-idle.png') });
 
       await page.goto(`/talk/${channel.id}`);
       const ptt = page.getByRole('button', { name: 'Push to talk' });
       await expect(ptt).toBeEnabled();
       await expectSosInReach(page, 'channel, idle');
+      await page.screenshot({ path: testInfo.outputPath('talk-channel-idle.png') });
 
       const release = await hold(page, ptt);
       await expect(ptt).toHaveAttribute('aria-pressed', 'true');
@@ -172,6 +174,7 @@ for (const size of [PHONE, SMALL_PHONE]) {
       await expect(notice).toBeVisible();
       await expectSosInReach(page, 'in a regroup, with a notice showing');
       await expectTitleUncovered(page, 'in a regroup, with a notice showing');
+      await page.screenshot({ path: testInfo.outputPath('talk-regroup-notice.png') });
       await page.goto('/talk');
       await expect(page.getByRole('list', { name: 'My channels' })).toBeVisible();
       await expectSosInReach(page, 'home, in a regroup');

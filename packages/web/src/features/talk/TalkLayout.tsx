@@ -96,7 +96,15 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
       <ScanProvider>
         <Box
           data-testid="talk-page"
-          sx={{ flex: 1, minHeight: 0, overflowY: 'auto', display: 'flex', flexDirection: 'column' }}
+          // Its parts keep their height (the home page's wrapped title bar too) and scroll; a channel page fills it.
+          sx={{
+            flex: 1,
+            minHeight: 0,
+            overflowY: 'auto',
+            display: 'flex',
+            flexDirection: 'column',
+            '& > *': { flexShrink: 0 },
+          }}
         >
           <Outlet context={{ accountMenu } satisfies TalkShellContext} />
         </Box>
