@@ -190,6 +190,7 @@ for (const size of [PHONE, SMALL_PHONE]) {
 test('the phone says at once what was done to it; "I\'m OK" reaches the console', async ({
   browser,
   server,
+  admin,
   seed,
 }, testInfo) => {
   const channel = await seed.channel();
@@ -206,17 +207,29 @@ test('the phone says at once what was done to it; "I\'m OK" reaches the console'
     await expect(page.getByRole('list', { name: 'My channels' })).toBeVisible();
     const band = page.getByTestId('my-alert-band');
     await expect(band).toBeHidden();
+    let alertId = 0;
 
-    // Raised for him by his dispatcher (his microphone stays closed: the organisation's default), on the home page.
-    const raised = await server.call(
-      '/user/api/sendEmergencyAlert',
-      { userId: max.id, channelId: channel.id },
-      dana.token,
-    );
-    expect(raised.status).toBe(200);
-    await expect(band).toContainText('Alert sent to your dispatchers', AT_ONCE);
-    await expect(band).toContainText('SOS (raised by Dana Desk)');
-    await expect(page.getByTestId('open-mic-band')).toBeHidden();
+    // Raised for him by his dispatcher, on the home page, where the organisation lets such an SOS open his
+    // microphone: the home page hears his channels (the scan), and says why his microphone is on.
+    const openMic = page.getByTestId('open-mic-band');
+    const setOpenMic = (mode: string) =>
+      server.call('/user/api/setSafetySettings', { emergencyOpenMic: mode }, admin.token);
+    expect((await setOpenMic('any_alert')).status).toBe(200);
+    await expect(page.getByText('1 connected')).toBeVisible();
+    try {
+      const raised = await server.call(
+        '/user/api/sendEmergencyAlert',
+        { userId: max.id, channelId: channel.id },
+        dana.token,
+      );
+      expect(raised.status).toBe(200);
+      alertId = raised.body.res.id;
+      await expect(band).toContainText('Alert sent to your dispatchers', AT_ONCE);
+      await expect(band).toContainText('SOS (raised by Dana Desk)');
+      await expect(openMic).toContainText(/SOS raised by Dana Desk: the channel hears you for \d+ s more\./, AT_ONCE);
+    } finally {
+      expect((await setOpenMic('own_alert')).status).toBe(200);
+    }
 
     // Taken on the console: his band names who.
     const banner = desk.page.getByRole('alert', { name: 'SOS from Max Field' });
@@ -226,17 +239,13 @@ test('the phone says at once what was done to it; "I\'m OK" reaches the console'
     await page.goto(`/talk/${channel.id}`);
     await expect(page.getByRole('button', { name: 'Push to talk' })).toBeEnabled();
     await expect(band).toContainText('Taken by Dana Desk', AT_ONCE);
-    const closed = await server.call(
-      '/user/api/closeEmergencyAlert',
-      { alertId: raised.body.res.id, outcome: 'false' },
-      dana.token,
-    );
+    const closed = await server.call('/user/api/closeEmergencyAlert', { alertId, outcome: 'false' }, dana.token);
     expect(closed.status).toBe(200);
     await expect(band).toBeHidden(AT_ONCE);
 
     // His own SOS, from the channel page: his microphone opens, and the page says why and for how long.
+    await expect(openMic).toBeHidden({ timeout: 15_000 });
     const releaseSos = await hold(page, page.getByRole('button', { name: SOS }));
-    const openMic = page.getByTestId('open-mic-band');
     await expect(openMic).toContainText('Microphone on');
     await releaseSos();
     await expect(openMic).toContainText(/Your SOS: the channel hears you for \d+ s more\./);
