@@ -178,6 +178,17 @@ for (const size of [PHONE, SMALL_PHONE]) {
       await page.goto('/talk');
       await expect(page.getByRole('list', { name: 'My channels' })).toBeVisible();
       await expectSosInReach(page, 'home, in a regroup');
+
+      // In a private call: its panel sits above the dock.
+      const call = await server.call('/user/api/startPrivateCall', { userId: max.id }, dana.token);
+      expect(call.status).toBe(200);
+      await page.getByRole('button', { name: 'Accept' }).click();
+      await expect(page.getByRole('region', { name: 'Private call with Dana Desk' })).toBeVisible();
+      await expectSosInReach(page, 'home, in a private call');
+      expect((await server.call('/user/api/endPrivateCall', { callId: call.body.res.callId }, dana.token)).status).toBe(
+        200,
+      );
+      await expect(page.getByRole('region', { name: 'Private call with Dana Desk' })).toBeHidden();
       expect((await server.call('/user/api/endRegroup', { regroupId: made.body.regroupId }, dana.token)).status).toBe(
         200,
       );
