@@ -161,9 +161,12 @@ export function loneWorkers(deps: {
       const row = await store.get(reader.userId);
       if (!row) throw conflict('Lone work is not on: there is no check to answer.');
       const answered = await store.checkIn(row, now());
-      if (row.step >= STEP.escalated && row.alert_id !== null)
+      // Its SOS is written before the row learns its id (step): an answer in between finds the alert itself.
+      const open = row.step >= STEP.escalated && row.alert_id === null ? await deps.emergency.mine(reader) : null;
+      const alertId = row.alert_id ?? (open?.reason === 'lone_worker' ? open.id : null);
+      if (row.step >= STEP.escalated && alertId !== null)
         await deps.emergency
-          .reportOk(reader, row.alert_id, { address: null, requestId: null })
+          .reportOk(reader, alertId, { address: null, requestId: null })
           // Closed meanwhile: its dispatchers need no news.
           .catch((error) =>
             error instanceof HttpError && error.statusCode === 409 ? undefined : Promise.reject(error),
