@@ -3,7 +3,7 @@
  * once with a position, one of them takes it (acknowledges). Calls of the contract and the alert's shape.
  */
 import { z } from 'zod';
-import { call, Id, ok } from './call.ts';
+import { call, Empty, Id, ok } from './call.ts';
 
 export const EmergencyAlertSchema = z.object({
   id: z.number(),
@@ -31,6 +31,8 @@ export const EmergencyAlertSchema = z.object({
   reason: z.enum(['sos', 'man_down', 'lone_worker']),
   /** A dispatcher or administrator who raised it for the member (sendEmergencyAlert { userId }); else absent. */
   raisedBy: z.object({ id: z.number().nullable(), display_name: z.string() }).nullable().optional(),
+  /** Issue 70: when the member said "Je vais bien" after it (reportOk); the alert stays open until closed. */
+  okAt: z.string().nullable().optional(),
 });
 export type EmergencyAlert = z.output<typeof EmergencyAlertSchema>;
 export const EMERGENCY_REASONS = ['sos', 'man_down', 'lone_worker'] as const;
@@ -95,3 +97,47 @@ export const GetEmergencyAlerts = call(
     limit: z.coerce.number().int().min(1).max(200).default(20),
   }),
 );
+
+/**
+ * Issue 70: the caller's own alert that is not closed yet (its newest), or null: its phone shows it ("Alerte envoyée
+ * à vos répartiteurs", then who took it) from the page's first load; pushes (emergencyAlert, emergencyAcknowledged)
+ * keep it current.
+ */
+export const GetMyEmergencyAlert = call(ok({ res: EmergencyAlertSchema.nullable() }))(
+  '/user/api/getMyEmergencyAlert',
+  'signedIn',
+  Empty,
+);
+/**
+ * Issue 70: "Je vais bien" after one's own alert: its dispatchers and the administrators get `emergencyOk` at once
+ * (a line on the alert, a notice); audited. `alertId` absent: the caller's newest alert not closed yet. 404 when the
+ * caller has no such alert (another's alert is never its), 409 when it is closed already.
+ */
+export const ReportOk = call(ok({ res: EmergencyAlertSchema }))(
+  '/user/api/reportOk',
+  'signedIn',
+  z.object({ alertId: Id.optional() }).strict(),
+);
+
+/**
+ * Issue 70: the alert that opened a member's microphone (`floor_granted`'s `alert`: its reason, the name of who raised
+ * it for the member): its phone says why its microphone is on, and for how long.
+ */
+export interface OpenMicAlert {
+  id: number;
+  reason: EmergencyReason;
+  raisedBy: string | null;
+}
+
+/** The alert's pushes (docs/api.md "Real-time pushes made by these calls"). */
+export interface EmergencyServerEvents {
+  /** To every administrator and the rooms of the sender's channels, and (issue 70) the sender's sockets: an SOS. */
+  emergencyAlert: (alert: EmergencyAlert) => void;
+  /** To the same: someone took the alert, or closed it with its outcome (issue 50). */
+  emergencyAcknowledged: (alert: EmergencyAlert) => void;
+  /**
+   * Issue 70: to every administrator, those who take the alert's alerts and its member's sockets: its member said
+   * "Je vais bien" (reportOk); the alert carries `okAt`.
+   */
+  emergencyOk: (alert: EmergencyAlert) => void;
+}

@@ -6,10 +6,10 @@ import type { DeviceClientEvents, DeviceServerEvents } from './api/devices.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
 import type { DispatchRequest } from './api/queue.ts';
 import type { SelectedChannelChanged } from './api/regroups.ts';
-import type { LoneWorkerAlert, LoneWorkerCheck } from './api/safety.ts';
+import type { SafetyServerEvents } from './api/safety.ts';
 import type { MemberStatus } from './api/statuses.ts';
 import type { VideoClientEvents, VideoServerEvents } from './api/video.ts';
-import type { EmergencyAlert } from './emergency.ts';
+import type { EmergencyAlert, EmergencyServerEvents, OpenMicAlert } from './emergency.ts';
 import type { Activity, Message, VoiceMessage } from './entities.ts';
 import type {
   BroadcastAnswer,
@@ -240,7 +240,12 @@ export interface RightsChanged {
   message: string;
 }
 
-export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerEvents, VideoServerEvents {
+export interface ServerToClientEvents
+  extends DeviceServerEvents,
+    AmbientServerEvents,
+    VideoServerEvents,
+    EmergencyServerEvents,
+    SafetyServerEvents {
   error: (payload: { message: string }) => void;
   /**
    * To a socket that joins a channel, first, and whenever it changes: how that channel's voice travels
@@ -269,7 +274,7 @@ export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerE
    */
   floor_granted: (
     payload:
-      | { room: string; reason: 'emergency'; holdMs: number; grantId: string }
+      | { room: string; reason: 'emergency'; holdMs: number; grantId: string; alert?: OpenMicAlert }
       /**
        * Issue 59: to the first socket of the queue when the floor frees: an offer, confirmed by a floor_request
        * within acceptMs (answered `granted: true` with this grantId); else floor_revoked `not_taken`.
@@ -283,10 +288,6 @@ export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerE
   floor_queue_position: (payload: { room: string; position: number }) => void;
   /** Issue 59: to the channel's room (and those who monitor it): the floor queue now, first first. */
   floor_queue: (payload: { room: string; queue: FloorQueueEntry[] }) => void;
-  /** To every administrator and the rooms of the sender's channels: an SOS. */
-  emergencyAlert: (alert: EmergencyAlert) => void;
-  /** To the same: someone took the alert, or closed it with its outcome (issue 50). */
-  emergencyAcknowledged: (alert: EmergencyAlert) => void;
   /**
    * To the holder only: the floor was taken back (its client switches its microphone off); `by`, for
    * `preempted`, names who took it (issue 59).
@@ -391,8 +392,4 @@ export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerE
   statusesChanged: () => void;
   /** Issue 59: functional aliases or their holders changed (getAliases again). */
   aliases_changed: () => void;
-  /** Issue 60: to a lone worker's sockets: "Are you OK?" (checkIn answers); `reminder` the second time. */
-  lone_worker_check: (payload: LoneWorkerCheck) => void;
-  /** Issue 60: to administrators and the dispatchers of the member's channels: it answered no check twice. */
-  loneWorkerAlert: (payload: LoneWorkerAlert) => void;
 }

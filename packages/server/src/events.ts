@@ -67,6 +67,8 @@ export interface DomainEvents {
     openMic: boolean;
   };
   emergencyAcknowledged: { alert: EmergencyAlert; rooms: string[]; channelIds: number[] };
+  /** Issue 70: the member said "Je vais bien" after its alert: those who take alerts of `channelIds` hear of it. */
+  emergencyOk: { alert: EmergencyAlert; channelIds: number[] };
   /** A member crossed a geofence's edge (issue 28): the alert's channelId is the fence's (null: everyone's). */
   geofenceCrossed: { alert: GeofenceAlert };
   /** A fence of this channel (null: one that watches everyone) was created, changed or deleted. */

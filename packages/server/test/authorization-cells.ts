@@ -169,6 +169,7 @@ export const bodies: Record<string, Variant | Variant[]> = {
   '/user/api/getSafetySettings': plain(() => ({})),
   '/user/api/setSafetySettings': plain(() => ({ ambientListening: 'off' })),
   '/user/api/getMyLoneWorker': plain(() => ({})),
+  '/user/api/getMyEmergencyAlert': plain(() => ({})),
   '/user/api/startLoneWorker': plain(() => ({})),
   '/user/api/stopLoneWorker': plain(() => ({})),
   '/user/api/getLoneWorkers': plain(() => ({})),
@@ -233,6 +234,7 @@ export const checkedElsewhere: Record<string, string> = {
   '/user/api/deleteMessageById': 'this file: "deleteMessageById: a member deletes only its own messages"',
   '/user/api/uploadVoiceMessage': 'voice-messages.test.ts',
   '/user/api/sendEmergencyAlert': 'emergency.test.ts (one per 30 s per sender: one body cannot serve every caller)',
+  '/user/api/reportOk': 'emergency-own.test.ts (only one’s own open alert: 404 for anyone without one)',
   '/user/api/checkIn': 'lone-worker.test.ts (409 while one’s lone work is off: one body cannot serve every caller)',
   '/user/api/startAmbientListening':
     'ambient-listening.test.ts (refused first by the caller’s rights, then by the setting, then by the member’s app: in that order)',

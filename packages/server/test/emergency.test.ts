@@ -145,6 +145,8 @@ describe.each(databases)('emergency alerts and the floor switch on %s', (dialect
       reason: 'emergency',
       holdMs: 10000,
       grantId: expect.any(String),
+      // Issue 70: which alert opened the microphone, for the phone to say why.
+      alert: { id: sent.body.res.id, reason: 'sos', raisedBy: null },
     });
     expect(await boss.next('floor_revoked')).toEqual({
       room: channel.rtcSession,

@@ -130,3 +130,11 @@ export const LoneWorkerAlertSchema = z.object({
   position: z.object({ lat: z.number(), lng: z.number(), accuracy: z.number().nullable(), at: z.string() }).nullable(),
 });
 export type LoneWorkerAlert = z.output<typeof LoneWorkerAlertSchema>;
+
+/** Lone work's pushes (issue 60). */
+export interface SafetyServerEvents {
+  /** To a lone worker's sockets: "Are you OK?" (checkIn answers); `reminder` the second time. */
+  lone_worker_check: (payload: LoneWorkerCheck) => void;
+  /** To administrators and the dispatchers of the member's channels: it answered no check twice. */
+  loneWorkerAlert: (payload: LoneWorkerAlert) => void;
+}

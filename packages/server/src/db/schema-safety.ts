@@ -26,6 +26,8 @@ export interface EmergencyAlertsTable {
   /** Who raised it for the member (a dispatcher), if not the member (migration 0041). */
   raised_by: ColumnType<number | null, number | null | undefined, number | null>;
   raised_by_name: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the member said "Je vais bien" after it (migration 0048, issue 70). */
+  ok_at: Generated<string | null>;
 }
 
 /**

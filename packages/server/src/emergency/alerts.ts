@@ -26,6 +26,7 @@ import type { EventBus } from '../events.ts';
 import { conflict, forbidden, HttpError, invalidInput, notFound } from '../http/errors.ts';
 import type { PresenceStore } from '../presence/store.ts';
 import type { UserStore } from '../users/store.ts';
+import { ownAlerts } from './own-alert.ts';
 import type { EmergencyStore } from './store.ts';
 
 export interface AlertPosition {
@@ -284,6 +285,9 @@ export function emergencyAlerts(deps: {
       });
       return closed.alert;
     },
+
+    /** Issue 70: the caller's own open alert (`mine`) and its "Je vais bien" (`reportOk`). */
+    ...ownAlerts(deps),
 
     /** A page of the alerts `reader` may see: all of them, or those of the channels where it takes alerts. */
     async page(reader: Reader, start: number, limit: number) {

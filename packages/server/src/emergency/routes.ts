@@ -3,6 +3,8 @@ import {
   AcknowledgeEmergencyAlert,
   CloseEmergencyAlert,
   GetEmergencyAlerts,
+  GetMyEmergencyAlert,
+  ReportOk,
   SendEmergencyAlert,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -37,6 +39,14 @@ export function emergencyRoutes(app: FastifyInstance, services: EmergencyRoutesS
     success: true,
     result: body.outcome === 'false' ? 'Emergency alert closed as a false alarm' : 'Emergency alert closed',
     res: await emergency.close(auth, body.alertId, body.outcome),
+  }));
+
+  // Issue 70: the caller's own alert, for its phone; and its "Je vais bien" after it, for those who take the alert.
+  route(GetMyEmergencyAlert, async ({ auth }) => ({ success: true, res: await emergency.mine(auth) }));
+  route(ReportOk, async ({ body, auth, req }) => ({
+    success: true,
+    result: 'Your dispatchers know that you are OK',
+    res: await emergency.reportOk(auth, body.alertId, { address: req.ip ?? null, requestId: String(req.id) }),
   }));
 
   route(GetEmergencyAlerts, async ({ body, auth }) => ({

@@ -22,6 +22,7 @@ function toAlert(row: Selectable<EmergencyAlertsTable>): EmergencyAlert {
     outcome: row.outcome,
     reason: row.reason,
     raisedBy: row.raised_by_name !== null ? { id: row.raised_by, display_name: row.raised_by_name } : null,
+    okAt: row.ok_at,
   };
 }
 
@@ -137,6 +138,31 @@ export function emergencyStore(db: Db) {
       if (updated) return { alert: toAlert(updated), changed: true };
       const row = await db.selectFrom('emergency_alerts').selectAll().where('id', '=', id).executeTakeFirst();
       return row ? { alert: toAlert(row), changed: false } : undefined;
+    },
+
+    /** Issue 70: this user's newest alert that is not closed yet, if any. */
+    async openOf(userId: number): Promise<EmergencyAlert | undefined> {
+      const row = await db
+        .selectFrom('emergency_alerts')
+        .selectAll()
+        .where('user_id', '=', userId)
+        .where('closed_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .executeTakeFirst();
+      return row && toAlert(row);
+    },
+
+    /** Issue 70: the member said "Je vais bien" (again: the latest time is kept); undefined once closed. */
+    async markOk(id: number, at = new Date()): Promise<EmergencyAlert | undefined> {
+      const row = await db
+        .updateTable('emergency_alerts')
+        .set({ ok_at: at.toISOString() })
+        .where('id', '=', id)
+        .where('closed_at', 'is', null)
+        .returningAll()
+        .executeTakeFirst();
+      return row && toAlert(row);
     },
 
     async byId(id: number): Promise<EmergencyAlert | undefined> {

@@ -27,6 +27,9 @@ export interface PushTarget {
   endSessions(ended: DomainEvents['sessionsEnded']): void;
 }
 
+/** An alert's member, while its account exists. */
+const memberOf = (alert: { userId: number | null }): number[] => (alert.userId !== null ? [alert.userId] : []);
+
 /** Subscribes `target` to the bus; returns the function that unsubscribes it. */
 export function subscribePushes(events: EventBus, target: PushTarget): () => void {
   /** Admins' lists change; the members whose channel list changed refresh theirs (getMyChannels). */
@@ -70,11 +73,19 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('voiceMessageDeleted', ({ channel, voiceMessageId }) =>
       target.toRoom(channel.rtcSession, 'voiceMessageDeleted', { id: voiceMessageId, channelId: channel.id }),
     ),
+    // Issue 70: the member's own devices too, whichever page they show: its phone says what was done to it.
     events.on('emergencyRaised', ({ alert, rooms, channelIds }) =>
-      target.toAdminsAnd({ rooms, supervisedChannels: channelIds }, 'emergencyAlert', alert),
+      target.toAdminsAnd({ rooms, supervisedChannels: channelIds, users: memberOf(alert) }, 'emergencyAlert', alert),
     ),
     events.on('emergencyAcknowledged', ({ alert, rooms, channelIds }) =>
-      target.toAdminsAnd({ rooms, supervisedChannels: channelIds }, 'emergencyAcknowledged', alert),
+      target.toAdminsAnd(
+        { rooms, supervisedChannels: channelIds, users: memberOf(alert) },
+        'emergencyAcknowledged',
+        alert,
+      ),
+    ),
+    events.on('emergencyOk', ({ alert, channelIds }) =>
+      target.toAdminsAnd({ supervisedChannels: channelIds, users: memberOf(alert) }, 'emergencyOk', alert),
     ),
     // A fence without channel watches everyone: only administrators hear about it.
     events.on('geofenceCrossed', ({ alert }) =>

@@ -13,7 +13,7 @@ import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { EmergencyAlerts } from '../emergency/alerts.ts';
 import type { EventBus } from '../events.ts';
-import { conflict, forbidden, invalidInput, notFound } from '../http/errors.ts';
+import { conflict, forbidden, HttpError, invalidInput, notFound } from '../http/errors.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import type { UserStore } from '../users/store.ts';
 import { type LoneWorkerRow, type LoneWorkerStore, STEP, toLoneWorker } from './lone-worker-store.ts';
@@ -153,12 +153,31 @@ export function loneWorkers(deps: {
       return { res: null, required: false };
     },
 
-    /** "I'm OK": answers whatever step it is at (an SOS already raised stays open for its dispatchers). */
+    /**
+     * "I'm OK": answers whatever step it is at (an SOS already raised stays open for its dispatchers, who are told at
+     * once, issue 70).
+     */
     async checkIn(reader: Reader) {
       const row = await store.get(reader.userId);
       if (!row) throw conflict('Lone work is not on: there is no check to answer.');
       const answered = await store.checkIn(row, now());
+      // Its SOS is written before the row learns its id (step): an answer in between finds the alert itself.
+      const open = row.step >= STEP.escalated && row.alert_id === null ? await deps.emergency.mine(reader) : null;
+      const alertId = row.alert_id ?? (open?.reason === 'lone_worker' ? open.id : null);
+      if (row.step >= STEP.escalated && alertId !== null)
+        await deps.emergency
+          .reportOk(reader, alertId, { address: null, requestId: null })
+          // Closed meanwhile: its dispatchers need no news.
+          .catch((error) =>
+            error instanceof HttpError && error.statusCode === 409 ? undefined : Promise.reject(error),
+          );
       return mine(reader, answered);
+    },
+
+    /** Issue 70: "Je vais bien" said on the alert its missed checks raised answers its lone work too. */
+    async answeredAlert(userId: number): Promise<void> {
+      const row = await store.get(userId);
+      if (row && row.step >= STEP.escalated) await store.checkIn(row, now());
     },
 
     /** A granted press of the talk button answers too, unless it escalated already (the SOS's own floor). */

@@ -89,7 +89,16 @@ export function safetyRoutes(
       .then((started) => (started ? sweep.sweepNow() : undefined))
       .catch((error) => onError(error, 'starting a required lone work'));
   });
+  // Issue 70: "Je vais bien" on the SOS its missed checks raised starts its lone work's round again.
+  const stopOks = services.events.on('emergencyOk', ({ alert }) => {
+    if (alert.reason !== 'lone_worker' || alert.userId === null) return;
+    loneWorkers
+      .answeredAlert(alert.userId)
+      .then(() => sweep.sweepNow())
+      .catch((error) => onError(error, 'answering lone work by "I am OK"'));
+  });
   app.addHook('onClose', async () => {
+    stopOks();
     stopPresses();
     stopArrivals();
     await sweep.stop();

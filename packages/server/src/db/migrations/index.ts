@@ -57,6 +57,7 @@ import { migration as m0044 } from './0044_video_evidence.ts';
 import { migration as m0045 } from './0045_member_rights_only.ts';
 import { migration as m0046 } from './0046_alias_take_roles.ts';
 import { migration as m0047 } from './0047_passkey_sessions.ts';
+import { migration as m0048 } from './0048_alert_ok.ts';
 import type { AnyDb } from './columns.ts';
 
 /** Every migration by name: the name is its file's, without `.ts`. */
@@ -107,6 +108,7 @@ export const MIGRATIONS: Record<string, (dialect: Dialect) => Migration> = {
   '0045_member_rights_only': m0045,
   '0046_alias_take_roles': m0046,
   '0047_passkey_sessions': m0047,
+  '0048_alert_ok': m0048,
 };
 
 function migrationsFor(dialect: Dialect): Record<string, Migration> {

@@ -53,6 +53,8 @@ export function emergencyFloor(events: EventBus, local: Map<string, LocalSocket>
           reason: 'emergency',
           holdMs: EMERGENCY_FLOOR_MS,
           grantId: answer.grantId,
+          // Issue 70: why the microphone is on, for the member's phone to say so.
+          alert: { id: alert.id, reason: alert.reason, raisedBy: alert.raisedBy?.display_name ?? null },
         });
         await scope.talk.record(changes);
       });

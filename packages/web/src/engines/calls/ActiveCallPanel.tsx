@@ -66,7 +66,8 @@ export default function ActiveCallPanel({ call, self, fullScreen }: ActiveCallPa
         zIndex: 1500,
         right: fullScreen ? 0 : 24,
         left: fullScreen ? 0 : 'auto',
-        bottom: fullScreen ? 0 : 24,
+        // On /talk, above the dock that holds the SOS (issue 70: nothing covers it); 0 elsewhere.
+        bottom: fullScreen ? 'var(--talk-dock-height, 0px)' : 24,
         width: fullScreen ? '100%' : 340,
         p: 2.5,
         borderRadius: fullScreen ? '16px 16px 0 0' : 3,

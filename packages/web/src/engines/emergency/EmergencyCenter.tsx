@@ -11,6 +11,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Typography from '@mui/material/Typography';
 import type { EmergencyAlert } from '@talkgroup/protocol';
+import type { TFunction } from 'i18next';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../api/client.ts';
@@ -30,6 +31,21 @@ function PositionText({ alert }: { alert: EmergencyAlert }) {
       {t('banner.position', { latitude: alert.lat.toFixed(5), longitude: alert.lng.toFixed(5) })}
       {alert.accuracy !== null ? ` ${t('banner.accuracy', { meters: Math.round(alert.accuracy) })}` : ''}
     </span>
+  );
+}
+
+/** Issue 70: "{name} va bien, {time}", once the member said so after its alert. */
+function okSentence(t: TFunction<'emergency'>, alert: EmergencyAlert): string {
+  return t('banner.ok', { name: alert.display_name, time: formatDate(alert.okAt ?? '', 'HH:mm:ss') });
+}
+
+function OkLine({ alert }: { alert: EmergencyAlert }) {
+  const { t } = useTranslation('emergency');
+  if (!alert.okAt) return null;
+  return (
+    <Typography component="p" variant="body2" data-testid="sos-ok" sx={{ fontWeight: 800 }}>
+      {okSentence(t, alert)}
+    </Typography>
   );
 }
 
@@ -56,7 +72,7 @@ function useBandHeight() {
 
 export function EmergencyCenter() {
   const { t } = useTranslation('emergency');
-  const { open, taken, acknowledge, dismissTaken } = useEmergencyAlerts();
+  const { open, taken, acknowledge, dismissTaken, ok, dismissOk } = useEmergencyAlerts();
   const [muted, setMuted] = useState<Set<number>>(new Set());
   const [mapOf, setMapOf] = useState<EmergencyAlert | null>(null);
   const closedSentence = useClosedSentence();
@@ -106,6 +122,7 @@ export function EmergencyCenter() {
                 {alert.channelName ? `${t('banner.inChannel', { channel: alert.channelName })} · ` : ''}
                 {t('banner.at', { time: formatDate(alert.createdAt, 'HH:mm:ss') })} · <PositionText alert={alert} />
               </Typography>
+              <OkLine alert={alert} />
               {index === 0 && acknowledge.error ? (
                 <Typography component="p" variant="body2">
                   {errorMessage(acknowledge.error, t('banner.failed'))}
@@ -167,9 +184,24 @@ export function EmergencyCenter() {
               ? closedSentence(alert)
               : t('banner.acknowledgedBy', { name: alert.display_name, by: alert.acknowledgedBy?.display_name ?? '' })}
             <CloseAlertButton alert={alert} size="small" variant="outlined" color="inherit" sx={{ ml: 2 }} />
+            <OkLine alert={alert} />
           </Alert>
         ))}
       </div>
+      {/* Issue 70: the notice of a member's "Je vais bien", for 10 s (the line stays on its alert). */}
+      {ok ? (
+        <Alert
+          severity="success"
+          variant="filled"
+          role="status"
+          data-testid="sos-ok-notice"
+          sx={{ borderRadius: 0, pointerEvents: 'auto', bgcolor: '#1b5e20' }}
+          onClose={dismissOk}
+          slotProps={{ closeButton: { title: t('banner.dismiss'), 'aria-label': t('banner.dismiss') } }}
+        >
+          {okSentence(t, ok)}
+        </Alert>
+      ) : null}
       {mapOf ? <AlertMapDialog alert={mapOf} onClose={() => setMapOf(null)} /> : null}
     </Box>
   );

@@ -7,3 +7,4 @@ export { EmergencyCenter, SOS_BAND_HEIGHT } from './EmergencyCenter.tsx';
 export { LoneWorkerAlertList, useLoneWorkerAlerts } from './LoneWorkerAlerts.tsx';
 export { quickPosition, SosButton } from './SosButton.tsx';
 export { useEmergencyAlerts } from './useEmergencyAlerts.ts';
+export { useMyEmergencyAlert } from './useMyEmergencyAlert.ts';

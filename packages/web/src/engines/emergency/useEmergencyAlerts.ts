@@ -12,7 +12,7 @@ import {
   GetEmergencyAlerts,
 } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent, useServerEvents } from '../../api/serverEvents.ts';
 
@@ -50,6 +50,18 @@ export function useEmergencyAlerts() {
     client.setQueryData<AlertsPage>(key, (page) => upsert(page, alert));
     setTaken((known) => [alert, ...known.filter((other) => other.id !== alert.id)].slice(0, 3));
   });
+  // Issue 70: the member said "Je vais bien": a line on its alert, wherever it shows, and a notice.
+  const [ok, setOk] = useState<EmergencyAlert | null>(null);
+  useServerEvent('emergencyOk', (alert) => {
+    client.setQueryData<AlertsPage>(key, (page) => upsert(page, alert));
+    setTaken((known) => known.map((other) => (other.id === alert.id ? alert : other)));
+    setOk(alert);
+  });
+  useEffect(() => {
+    if (!ok) return;
+    const timer = setTimeout(() => setOk(null), 10_000);
+    return () => clearTimeout(timer);
+  }, [ok]);
   // A reconnection may have missed alerts, and so may the first connection (an alert sent while the page loaded).
   useServerEvents(['emergencyAlert'], () => void alerts.refetch(), 1000, { firstConnection: true });
 
@@ -75,5 +87,5 @@ export function useEmergencyAlerts() {
       !taken.some((known) => known.id === alert.id),
   );
   const shownTaken = [...taken, ...toClose].filter((alert) => !dismissed.has(alert.id)).slice(0, 5);
-  return { open, taken: shownTaken, acknowledge, dismissTaken };
+  return { open, taken: shownTaken, acknowledge, dismissTaken, ok, dismissOk: () => setOk(null) };
 }

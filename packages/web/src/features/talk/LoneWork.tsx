@@ -5,6 +5,8 @@
  * itself when required; on `lone_worker_check` (or an open check found when the page opens, from a push's
  * tap), "Tout va bien ?" with a tone repeated and vibration until "Je vais bien" (checkIn) answers it. A press
  * of the talk button answers too (the server counts a granted floor): the prompt then closes on the next read.
+ * Issue 70: once its SOS is raised the prompt closes (the dock's alert band says so), and the switch never shows a
+ * next check's time that has passed.
  */
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
@@ -38,12 +40,25 @@ function useMyLoneWorker() {
   return { mine, start, stop, checkIn };
 }
 
+/** Issue 70: whether this time has passed, turning true when it does ("Prochain contrôle à 05:52" goes then). */
+function usePast(iso: string | undefined): boolean {
+  const at = iso ? Date.parse(iso) : Number.NaN;
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    if (Number.isNaN(at) || at <= Date.now()) return;
+    const timer = setTimeout(() => setNow(Date.now()), at - Date.now() + 250);
+    return () => clearTimeout(timer);
+  }, [at]);
+  return !Number.isNaN(at) && at <= Math.max(now, Date.now());
+}
+
 export function LoneWorkSwitch() {
   const { t, i18n } = useTranslation('safety');
   const { mine, start, stop } = useMyLoneWorker();
   const current = mine.data?.res ?? null;
   const required = mine.data?.required ?? false;
   const error = start.error ?? stop.error;
+  const overdue = usePast(current?.nextCheckAt);
   return (
     <Box component="section" aria-labelledby="lone-work-title" sx={{ display: 'flex', flexDirection: 'column' }}>
       <Typography id="lone-work-title" component="h2" variant="subtitle1" sx={{ fontWeight: 700 }}>
@@ -65,7 +80,11 @@ export function LoneWorkSwitch() {
       />
       {current ? (
         <Typography variant="body2" role="status">
-          {t('loneWork.next', { time: formatDate(current.nextCheckAt, 'HH:mm', i18n.resolvedLanguage) })}
+          {current.state === 'escalated'
+            ? t('loneWork.escalated')
+            : current.state !== 'ok' || overdue
+              ? t('loneWork.overdue')
+              : t('loneWork.next', { time: formatDate(current.nextCheckAt, 'HH:mm', i18n.resolvedLanguage) })}
         </Typography>
       ) : null}
       {required ? <Typography variant="body2">{t('loneWork.required')}</Typography> : null}
@@ -104,10 +123,14 @@ export function LoneWorkPrompt() {
   });
   // A check sent while this page was closed or offline (a push's tap opens it): the server's state says so.
   useServerEvents(['lone_worker_check'], () => void mine.refetch(), 1000, { firstConnection: true });
+  // Issue 70: the SOS of missed checks makes the prompt stale (the alert's band takes over), and "Je vais bien" said
+  // on that band starts the round again.
+  useServerEvent('emergencyAlert', (alert) => (alert.reason === 'lone_worker' ? void mine.refetch() : undefined));
+  useServerEvent('emergencyOk', (alert) => (alert.reason === 'lone_worker' ? void mine.refetch() : undefined));
   useEffect(() => {
     if (state === 'due' || state === 'missed') setCheck((known) => known ?? { dueAt: '' });
-    // Answered elsewhere (another device, a press of the talk button).
-    if (state === 'ok' || state === undefined) setCheck(null);
+    // Answered elsewhere (another device, a press of the talk button), or past: its SOS was raised.
+    if (state === 'ok' || state === 'escalated' || state === undefined) setCheck(null);
   }, [state]);
   // Required by the organisation: the server starts it with the worker's first socket (issue 69); /talk starts it
   // too, once per page, should it find it off.

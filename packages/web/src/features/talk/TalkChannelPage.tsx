@@ -98,7 +98,8 @@ function TalkChannelView({ room, channel }: { room: ReturnType<typeof useRoom>; 
   );
 
   return (
-    <Box sx={{ height: '100dvh', display: 'flex', flexDirection: 'column' }}>
+    // The layout's page area, above its dock (issue 70): the tab scrolls, the bars stay.
+    <Box sx={{ flex: 1, minHeight: 0, display: 'flex', flexDirection: 'column' }}>
       <TalkTopBar
         title={channel.name}
         back={{ to: '/talk', label: t('channel.back') }}

@@ -8,6 +8,7 @@ import { useRegisterSW } from 'virtual:pwa-register/react';
 import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
+import GlobalStyles from '@mui/material/GlobalStyles';
 import Snackbar from '@mui/material/Snackbar';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -20,8 +21,20 @@ import { LoneWorkPrompt } from './LoneWork.tsx';
 import { ManDownWatch } from './manDown/ManDown.tsx';
 import { SelectedChannelFollower } from './SelectedChannelFollower.tsx';
 import { ScanProvider } from './scan.tsx';
+import { TALK_DOCK_HEIGHT, TalkDock } from './TalkDock.tsx';
 import { useOnline } from './useOnline.ts';
 import { VideoRequestPrompt } from './VideoRequestPrompt.tsx';
+
+/**
+ * Issue 70: every notice of /talk (a snackbar, whichever feature shows it, at the top or the bottom) sits just above
+ * the dock: it covers neither the SOS nor the page's title bar.
+ */
+const SNACKBARS_ABOVE_DOCK = {
+  'body .MuiSnackbar-root[class*="MuiSnackbar-anchorOrigin"]': {
+    top: 'auto',
+    bottom: `calc(${TALK_DOCK_HEIGHT} + 8px)`,
+  },
+};
 
 export interface TalkShellContext {
   /** The account menu (language, Logout) for the page's top bar. */
@@ -39,7 +52,7 @@ function UpdatePrompt() {
     updateServiceWorker,
   } = useRegisterSW({ immediate: true });
   return (
-    <Snackbar open={needRefresh} anchorOrigin={{ vertical: 'top', horizontal: 'center' }}>
+    <Snackbar open={needRefresh} anchorOrigin={{ vertical: 'bottom', horizontal: 'center' }}>
       <Alert
         severity="info"
         variant="filled"
@@ -67,7 +80,9 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
   const refused = useConnectionRefusal();
   const warning = online ? refused : t('offline');
   return (
-    <Box sx={{ minHeight: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+    // Issue 70: one screen high, the page scrolling between its warnings and the dock, which stays at the foot.
+    <Box sx={{ height: '100dvh', display: 'flex', flexDirection: 'column', bgcolor: 'background.default' }}>
+      <GlobalStyles styles={SNACKBARS_ABOVE_DOCK} />
       {/* Room for the SOS band of who takes alerts: it covers none of the page (issue 58). */}
       <Box aria-hidden sx={{ height: SOS_BAND_HEIGHT, flex: 'none' }} />
       {warning ? (
@@ -79,7 +94,22 @@ export function TalkLayout({ accountMenu }: { accountMenu: ReactNode }) {
       <AmbientListeningAgent />
       {/* Every channel of the member's is heard while /talk is open (scan), whichever page is on screen. */}
       <ScanProvider>
-        <Outlet context={{ accountMenu } satisfies TalkShellContext} />
+        <Box
+          data-testid="talk-page"
+          // Its parts keep their height (the home page's wrapped title bar too) and scroll; a channel page fills it.
+          sx={{
+            flex: 1,
+            minHeight: 0,
+            overflowY: 'auto',
+            display: 'flex',
+            flexDirection: 'column',
+            '& > *': { flexShrink: 0 },
+          }}
+        >
+          <Outlet context={{ accountMenu } satisfies TalkShellContext} />
+        </Box>
+        {/* Issue 70: the SOS, and what the server did to this phone, in reach on every page. */}
+        <TalkDock />
       </ScanProvider>
       <UpdatePrompt />
       <SelectedChannelFollower />

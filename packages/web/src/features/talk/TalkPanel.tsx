@@ -1,7 +1,7 @@
 /**
  * The "Talk" tab of a /talk channel page: who is talking now, the big hold-to-talk button, what was missed,
- * the talk key, asking for dispatch, the SOS, and the two switches of a phone in the field (share my position,
- * keep the screen on).
+ * the talk key, asking for dispatch, and the two switches of a phone in the field (share my position, keep the
+ * screen on). The SOS is in the layout's dock, always on screen (issue 70).
  */
 import Box from '@mui/material/Box';
 import FormControlLabel from '@mui/material/FormControlLabel';
@@ -9,7 +9,7 @@ import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
 import { useTranslation } from 'react-i18next';
 import { DispatchRequestCard, type DispatchRequestHandle } from '../../engines/dispatch-request/index.ts';
-import { ChannelAlertList, SosButton, type useChannelAlerts } from '../../engines/emergency/index.ts';
+import { ChannelAlertList, type useChannelAlerts } from '../../engines/emergency/index.ts';
 import type { RoomChannel, useRoom } from '../../engines/room/index.ts';
 import { ChannelLiveVideos, type VideoShare, VideoShareCard } from '../../engines/video/index.ts';
 import { MediaProblemAlert, PushToTalkButton, RecordedMark, VoiceLinkStatus } from '../../engines/voice/index.ts';
@@ -104,9 +104,6 @@ export function TalkPanel({
       <DispatchRequestCard channelId={channel.id} channelName={channel.name} dispatchRequest={dispatchRequest} />
       <TalkKeyControl talkKey={talkKey} />
       <ChannelAlertList alerts={alerts.others} />
-      <Box sx={{ display: 'flex', justifyContent: 'center' }}>
-        <SosButton channelId={channel.id} acknowledgedBy={alerts.ownTaken} />
-      </Box>
       <FieldSwitches position={position} wakeLock={wakeLock} retentionDays={room.config?.positionRetentionDays} />
     </Box>
   );
