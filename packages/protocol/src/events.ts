@@ -5,7 +5,7 @@ import type { PrivateCall } from './api/calls.ts';
 import type { DeviceClientEvents, DeviceServerEvents } from './api/devices.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
 import type { DispatchRequest } from './api/queue.ts';
-import type { SelectedChannelChanged } from './api/regroups.ts';
+import type { RegroupEnded, SelectedChannelChanged } from './api/regroups.ts';
 import type { LoneWorkerAlert, LoneWorkerCheck } from './api/safety.ts';
 import type { MemberStatus } from './api/statuses.ts';
 import type { VideoClientEvents, VideoServerEvents } from './api/video.ts';
@@ -385,6 +385,8 @@ export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerE
   memberStatusChanged: (status: MemberStatus) => void;
   /** Issue 59: to the member's sockets: its /talk switches now (a regroup, its end, a dispatcher's choice). */
   selected_channel_changed: (payload: SelectedChannelChanged) => void;
+  /** Issue 70: to each member of a regroup that ended, before its switch back: its channel is gone (not a right). */
+  regroup_ended: (payload: RegroupEnded) => void;
   /** Issue 59: to administrators and the dispatchers of a regroup's channel: the open regroups changed. */
   regroupsChanged: (payload: { regroupId: number }) => void;
   /** The organisation's list of statuses changed (listStatuses again). */

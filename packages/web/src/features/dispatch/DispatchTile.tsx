@@ -42,6 +42,7 @@ import {
 } from '../../engines/voice/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
 import { ChannelOutput } from './channelOutput.ts';
+import { RegroupTileLine } from './regroup/RegroupTileLine.tsx';
 import { TileAreaMembers } from './TileAreaMembers.tsx';
 import { TileFloorQueue } from './TileFloorQueue.tsx';
 import { TileMembers } from './TileMembers.tsx';
@@ -154,6 +155,8 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         onSelect={onSelect}
         onCheck={onCheck}
       />
+      {/* Issue 70: a regroup's tile says it is temporary and when it ends. */}
+      <RegroupTileLine channelId={channel.id} />
       {/* What matters first, never cut nor pushed below the fold (issue 58): who talks, then the talk button;
           the members' list below scrolls inside the tile. */}
       <Typography
