@@ -230,7 +230,10 @@ describe.each(databases)('regroups on %s', (dialect) => {
 
     expect((await app.call('/user/api/endRegroup', { regroupId }, dana.token)).status).toBe(200);
     const told = { regroupId, name: 'Blaze', channelId, reason: 'ended' };
-    expect(await alicePhone.next('regroup_ended')).toEqual({ ...told, backTo: { channelId: quai, channelName: 'Quai' } });
+    expect(await alicePhone.next('regroup_ended')).toEqual({
+      ...told,
+      backTo: { channelId: quai, channelName: 'Quai' },
+    });
     expect(await bobPhone.next('regroup_ended')).toEqual({ ...told, backTo: null });
     expect(await desk.next('regroup_ended')).toEqual({ ...told, backTo: null });
     await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end');

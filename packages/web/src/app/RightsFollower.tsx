@@ -15,7 +15,7 @@ import { useNotify } from '../components/Notifier.tsx';
 import { refreshStoredUser } from './sessionCheck.ts';
 
 export default function RightsFollower() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const notify = useNotify();
   const queryClient = useQueryClient();
   useServerEvent('rights_changed', ({ role, mapRight, changes }: RightsChanged) => {
@@ -35,11 +35,17 @@ export default function RightsFollower() {
     // Its answers (members, history, activities…) would be asked again when invalidated: they go now.
     queryClient.removeQueries({ predicate: ({ queryKey }) => namesChannel(queryKey, channelId) });
     if (/^\/talk(\/|$)/.test(pathname)) return;
-    notify({
-      severity: 'info',
-      title: t('regroupEnded.title', { name }),
-      message: backTo ? t('regroupEnded.backTo', { channel: backTo.channelName }) : t('regroupEnded.gone'),
-      duration: 8000,
+    // Its words are /talk's (loaded here only when a regroup ends: not in the first page's bundle).
+    void i18n.loadNamespaces('talk').then(() => {
+      const said = i18n.getFixedT(null, 'talk');
+      notify({
+        severity: 'info',
+        title: said('selected.regroupEndTitle', { name }),
+        message: backTo
+          ? said('selected.regroupEndBackTo', { channel: backTo.channelName })
+          : said('selected.regroupEndGone'),
+        duration: 8000,
+      });
     });
   });
   return null;
