@@ -272,9 +272,10 @@ export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerE
       | { room: string; reason: 'emergency'; holdMs: number; grantId: string }
       /**
        * Issue 59: to the first socket of the queue when the floor frees: an offer, confirmed by a floor_request
-       * within acceptMs (answered `granted: true` with this grantId); else floor_revoked `not_taken`.
+       * within acceptMs (answered `granted: true` with this grantId); else floor_revoked `not_taken`. **New**
+       * (issue 70) `until`: the offer's deadline (ISO time), which the page counts down.
        */
-      | { room: string; reason: 'queue'; grantId: string; acceptMs: number },
+      | { room: string; reason: 'queue'; grantId: string; acceptMs: number; until: string },
   ) => void;
   /**
    * Issue 59: to a queued socket, whenever its place in the channel's floor queue changes (from 1); 0: it left
