@@ -271,6 +271,7 @@ function useTileVoice({ channel, level, socket, iceServers, self, onVoice }: Dis
 /** The tile's line for its own press waiting in the floor queue, offered the floor, or cut off (issue 59). */
 function tileWaitText(wait: NonNullable<FloorWait>, t: TFunction<'room'>): string {
   if (wait.kind === 'queued') return t('ptt.queued', { count: wait.position, ordinal: true });
+  if (wait.kind === 'missed') return t('ptt.turnMissed');
   return wait.kind === 'offered' ? t('ptt.yourTurn') : t('ptt.interrupted', { name: wait.by });
 }
 
