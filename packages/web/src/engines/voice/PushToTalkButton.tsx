@@ -201,7 +201,7 @@ export const PushToTalkButton = memo(function PushToTalkButton({
           '&.Mui-disabled': { bgcolor: '#9aa7b2', borderColor: '#c5ced6', boxShadow: 'none' },
         }}
       >
-        <Icon sx={{ fontSize: size * 0.46 }} aria-hidden />
+        <Icon sx={{ fontSize: size * 0.46 }} aria-hidden data-icon={Icon === MicIcon ? 'mic' : 'mic-off'} />
       </ButtonBase>
       {compact ? null : (
         <Box sx={{ textAlign: 'center' }}>
