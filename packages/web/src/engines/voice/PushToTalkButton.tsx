@@ -208,7 +208,13 @@ export const PushToTalkButton = memo(function PushToTalkButton({
           <Typography
             sx={{
               fontWeight: 700,
-              color: micOn ? 'error.main' : offered ? 'success.dark' : waiting ? 'warning.dark' : 'text.primary',
+              color: micOn
+                ? 'error.main'
+                : offered
+                  ? 'success.dark'
+                  : waiting || wait?.kind === 'missed'
+                    ? 'warning.dark'
+                    : 'text.primary',
             }}
             aria-live="polite"
           >
