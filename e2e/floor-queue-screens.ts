@@ -1,9 +1,11 @@
 /**
  * Screenshots of the floor queue (issue 59) to look at and for the docs (not a test), in French: a member's
- * /talk (390x844) first in line behind the talker, with "Annuler"; and the dispatch console (1400x900) whose
- * tile lists the two who wait, each with "Retirer … de la file".
+ * /talk (390x844) first in line behind the talker, with "Annuler", having let go (issue 70: the hint says the place
+ * is kept); the dispatch console (1400x900) whose tile lists the two who wait, each with "Retirer … de la file";
+ * then the member's turn, "À vous de parler" with its countdown (issue 70), and the turn missed, "Tour passé".
  * `node e2e/floor-queue-screens.ts [outDir]` after a web build (E2E_WEB_DIR, else packages/web/dist); with
- * `docs/images` as outDir it writes docs/images/talk-floor-queue.png and dispatch-floor-queue.png.
+ * `docs/images` as outDir it writes docs/images/talk-floor-queue.png, dispatch-floor-queue.png,
+ * talk-floor-turn.png and talk-floor-turn-missed.png.
  */
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -63,6 +65,9 @@ try {
     await phone.page.getByText('Parle : Mia Terrain', { exact: true }).waitFor(TIMEOUT);
     await hold(phone.page, 'Appuyer pour parler');
     await phone.page.getByText('En attente (1er)').waitFor(TIMEOUT);
+    // Léo lets go: he keeps his place, and the hint says so.
+    await phone.page.mouse.up();
+    await phone.page.getByText('Vous pouvez relâcher le bouton : vous gardez votre place.').waitFor(TIMEOUT);
     await hold(second.page, 'Appuyer pour parler');
     await second.page.getByText('En attente (2e)').waitFor(TIMEOUT);
     await second.page.mouse.up();
@@ -70,6 +75,13 @@ try {
     await tile.getByRole('button', { name: 'Retirer Inès Moreau de la file' }).waitFor(TIMEOUT);
     await phone.page.screenshot({ path: path.join(outDir, 'talk-floor-queue.png') });
     await desk.page.screenshot({ path: path.join(outDir, 'dispatch-floor-queue.png') });
+
+    // Mia lets go: Léo's turn, counted down; he does not press, and his turn passes.
+    await talker.page.mouse.up();
+    await phone.page.getByTestId('ptt-turn-countdown').waitFor(TIMEOUT);
+    await phone.page.screenshot({ path: path.join(outDir, 'talk-floor-turn.png') });
+    await phone.page.getByText('Tour passé', { exact: true }).waitFor(TIMEOUT);
+    await phone.page.screenshot({ path: path.join(outDir, 'talk-floor-turn-missed.png') });
     console.log(`screenshots in ${outDir}`);
   } finally {
     for (const page of [desk, talker, phone, second]) await page.close();

@@ -6,6 +6,8 @@
  *   queue" takes one out (its page goes back to "Hold to talk"); "Cancel" leaves the queue;
  * - when the talker lets go, the first in line, still holding, reads "Your turn" and talks at once;
  * - a member whose talk priority is 8 interrupts a talker, who reads "Interrompu par …" (French);
+ * - issue 70: while queued the hint says letting go keeps the place; an offered turn has its own look (green,
+ *   pulsing, a plain microphone) and counts its seconds down; a lapsed one reads "Turn missed";
  * - the user's dialog sets a talk priority, the channel's its queue and pre-emption (French).
  */
 import type { Page } from '@playwright/test';
@@ -121,6 +123,57 @@ test('a busy floor queues presses in order, a dispatcher removes one, and the fi
     await expect(queue).toBeHidden();
     await releaseNoe();
     await expect(noePtt).toHaveAttribute('aria-pressed', 'false');
+  } finally {
+    for (const { close } of pages) await close();
+  }
+});
+
+test('an offered turn looks its own and counts down; left untaken it reads "Turn missed"', async ({
+  browser,
+  server,
+  seed,
+}) => {
+  const channel = await seed.channel();
+  const mia = await seed.member({ firstName: 'Mia', lastName: 'Talker' });
+  const noe = await seed.member({ firstName: 'Noe', lastName: 'Waiting' });
+  await seed.addToChannel(channel.id, [mia.id, noe.id]);
+
+  const m = await openAs(browser, server.baseURL, mia);
+  const n = await openAs(browser, server.baseURL, noe, { viewport: { width: 390, height: 844 } });
+  const pages: RoomPage[] = [m, n];
+  try {
+    await m.page.goto(roomUrl(channel.rtcSession));
+    await n.page.goto(`/talk/${channel.id}`);
+    const miaPtt = m.page.getByRole('button', { name: 'Push to talk' });
+    const noePtt = n.page.getByRole('button', { name: 'Push to talk' });
+    const releaseMia = await hold(m.page, miaPtt);
+    await expect(miaPtt).toHaveAttribute('aria-pressed', 'true');
+
+    // Noe presses and lets go: still first in line, and the hint says that letting go keeps the place.
+    const releaseNoe = await hold(n.page, noePtt);
+    await expect(n.page.getByText('Queued (1st)')).toBeVisible();
+    await releaseNoe();
+    await expect(n.page.getByText('Queued (1st)')).toBeVisible();
+    await expect(n.page.getByText('You may let go of the button: you keep your place.')).toBeVisible();
+    await expect(noePtt).not.toHaveAttribute('data-turn', 'offered');
+
+    // Mia lets go: Noe's turn, green with a plain microphone, its seconds counted down.
+    await releaseMia();
+    await expect(noePtt).toHaveAttribute('data-turn', 'offered');
+    await expect(n.page.getByText('Your turn', { exact: true })).toBeVisible();
+    await expect(noePtt.locator('[data-icon="mic"]')).toBeVisible();
+    await expect
+      .poll(() => noePtt.evaluate((button) => getComputedStyle(button).backgroundColor))
+      .toBe('rgb(46, 125, 50)');
+    const countdown = n.page.getByTestId('ptt-turn-countdown');
+    await expect(countdown).toHaveText(/^[123] s to talk$/);
+    await expect(countdown).toHaveText('1 s to talk');
+
+    // Not taken: the page says so, then goes back to its rest.
+    await expect(n.page.getByText('Turn missed', { exact: true })).toBeVisible();
+    await expect(countdown).toBeHidden();
+    await expect(noePtt).not.toHaveAttribute('data-turn', 'offered');
+    await expect(n.page.getByText('Hold to talk')).toBeVisible({ timeout: 20_000 });
   } finally {
     for (const { close } of pages) await close();
   }

@@ -3,6 +3,8 @@
  * desk regroups two members from the dispatch console, both phones' /talk switch to the regroup's channel with
  * a notice, and "End" brings each back to the channel it was on; the desk then switches one member's channel
  * from a tile's member list, and the phone says who switched it.
+ * Issue 70: the regroup's tile says it is temporary and when it ends; "End" asks first; its end is named
+ * ("Regroup … ended") on every page, none speaks of rights, and no page is refused a request for its channel.
  */
 
 import { monitor } from './dispatch-support.ts';
@@ -28,6 +30,13 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
   const d = await openAs(browser, server.baseURL, desk);
   const a = await openAs(browser, server.baseURL, ali, { viewport: PHONE });
   const b = await openAs(browser, server.baseURL, bea, { viewport: PHONE });
+  // Every refused request of the three pages, with what it asked (issue 70: the ended regroup's channel was
+  // asked for, and refused).
+  const refused: Array<{ url: string; body: string }> = [];
+  for (const { page } of [d, a, b])
+    page.on('response', (response) => {
+      if (response.status() === 403) refused.push({ url: response.url(), body: response.request().postData() ?? '' });
+    });
   try {
     await a.page.goto(`/talk/${quai.id}`);
     await expect(a.page.getByRole('heading', { level: 1, name: quai.name })).toBeVisible();
@@ -62,15 +71,36 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
       ).toBeVisible();
     }
 
+    // Its tile says it is temporary, and when it ends (in 120 minutes, the default).
+    await expect(
+      d.page.getByRole('region', { name: `Channel ${name}` }).getByText(/^Temporary regroup · ends at \d\d:\d\d$/),
+    ).toBeVisible();
+
+    // End asks first: kept when cancelled.
+    await regroups.getByRole('button', { name: `End the regroup ${name}` }).click();
+    const confirm = d.page.getByRole('alertdialog', { name: `End the regroup ${name}?` });
+    await expect(confirm.getByText('Its 2 members go back to their channels')).toBeVisible();
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await expect(confirm).toBeHidden();
+    await expect(d.page.getByRole('region', { name: `Channel ${name}` })).toBeVisible();
+
     // End: each phone goes back to the channel it was on.
     await regroups.getByRole('button', { name: `End the regroup ${name}` }).click();
+    await confirm.getByRole('button', { name: 'End', exact: true }).click();
     await expect(regroups.getByText('No regroup now.')).toBeVisible();
     await expect(d.page.getByRole('region', { name: `Channel ${name}` })).toBeHidden();
     await expect(a.page).toHaveURL(new RegExp(`/talk/${quai.id}$`));
     await expect(a.page.getByRole('heading', { level: 1, name: quai.name })).toBeVisible();
-    await expect(a.page.getByRole('status').filter({ hasText: `Regroup over: back to ${quai.name}.` })).toBeVisible();
+    await expect(
+      a.page.getByRole('status').filter({ hasText: `Regroup ${name} ended: back to ${quai.name}.` }),
+    ).toBeVisible();
     await expect(b.page).toHaveURL(new RegExp(`/talk/${dock.id}$`));
     await expect(b.page.getByRole('heading', { level: 1, name: dock.name })).toBeVisible();
+    // The desk, who made it, reads that it ended; nobody reads that an administrator took a channel away.
+    await expect(d.page.getByText(`Regroup ${name} ended`, { exact: true })).toBeVisible();
+    for (const { page } of [d, a, b]) await expect(page.getByText('Your rights changed')).toHaveCount(0);
+    // The pages settle (their lists read again) without asking for the gone channel.
+    await expect(a.page.getByRole('heading', { level: 1, name: quai.name })).toBeVisible();
 
     // A remote select from the tile of the dock: Ali's phone switches to it and says who did it.
     const dockTile = d.page.getByRole('region', { name: `Channel ${dock.name}` });
@@ -91,6 +121,13 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
     await expect(
       b.page.getByRole('status').filter({ hasText: `Dana Desk switched you to ${quai.name}.` }),
     ).toBeVisible();
+
+    // Since the regroup ended, through the switches and the pages' refreshes: no request about its channel was
+    // refused (the pages knew it was gone).
+    const aboutRegroup = refused.filter(
+      ({ url, body }) => url.includes(`/${channelId}`) || new RegExp(`"channelIds?":\\[?${channelId}\\b`).test(body),
+    );
+    expect(aboutRegroup).toEqual([]);
   } finally {
     for (const page of [d, a, b]) await page.close();
   }

@@ -5,7 +5,7 @@ import type { PrivateCall } from './api/calls.ts';
 import type { DeviceClientEvents, DeviceServerEvents } from './api/devices.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
 import type { DispatchRequest } from './api/queue.ts';
-import type { SelectedChannelChanged } from './api/regroups.ts';
+import type { RegroupEnded, SelectedChannelChanged } from './api/regroups.ts';
 import type { SafetyServerEvents } from './api/safety.ts';
 import type { MemberStatus } from './api/statuses.ts';
 import type { VideoClientEvents, VideoServerEvents } from './api/video.ts';
@@ -277,9 +277,10 @@ export interface ServerToClientEvents
       | { room: string; reason: 'emergency'; holdMs: number; grantId: string; alert?: OpenMicAlert }
       /**
        * Issue 59: to the first socket of the queue when the floor frees: an offer, confirmed by a floor_request
-       * within acceptMs (answered `granted: true` with this grantId); else floor_revoked `not_taken`.
+       * within acceptMs (answered `granted: true` with this grantId); else floor_revoked `not_taken`. **New**
+       * (issue 70) `until`: the offer's deadline (ISO time), which the page counts down.
        */
-      | { room: string; reason: 'queue'; grantId: string; acceptMs: number },
+      | { room: string; reason: 'queue'; grantId: string; acceptMs: number; until: string },
   ) => void;
   /**
    * Issue 59: to a queued socket, whenever its place in the channel's floor queue changes (from 1); 0: it left
@@ -386,6 +387,8 @@ export interface ServerToClientEvents
   memberStatusChanged: (status: MemberStatus) => void;
   /** Issue 59: to the member's sockets: its /talk switches now (a regroup, its end, a dispatcher's choice). */
   selected_channel_changed: (payload: SelectedChannelChanged) => void;
+  /** Issue 70: to each member of a regroup that ended, before its switch back: its channel is gone (not a right). */
+  regroup_ended: (payload: RegroupEnded) => void;
   /** Issue 59: to administrators and the dispatchers of a regroup's channel: the open regroups changed. */
   regroupsChanged: (payload: { regroupId: number }) => void;
   /** The organisation's list of statuses changed (listStatuses again). */

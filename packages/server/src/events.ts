@@ -13,6 +13,7 @@ import type {
   MemberStatus,
   Message,
   PrivateCall,
+  RegroupEnded,
   SafetySettings,
   SelectedChannelChanged,
   SessionEndReason,
@@ -129,6 +130,8 @@ export interface DomainEvents {
   selectedChannelChanged: { userId: number; change: SelectedChannelChanged };
   /** Issue 59: a regroup was made or ended: administrators, and the dispatchers of its channel (and `userIds`). */
   regroupsChanged: { regroupId: number; channelId: number; userIds: number[] };
+  /** Issue 70: a regroup ended: told to each of its members (`userId`) before its /talk is switched back. */
+  regroupEnded: { userId: number; ended: RegroupEnded };
   /** Issue 60: a lone worker is asked (or reminded): its sockets, and a Web Push to its devices. */
   loneWorkerCheck: { userId: number; check: LoneWorkerCheck };
   /** Issue 60: a lone worker answered neither check: administrators and the dispatchers of `channelIds`. */

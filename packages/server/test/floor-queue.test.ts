@@ -147,7 +147,17 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     // The floor frees: the first is offered it, and its press within acceptMs takes it with the offer's grant.
     a.socket.emit('floor_release', { room });
     const offer = await d.next('floor_granted');
-    expect(offer).toEqual({ room, reason: 'queue', grantId: expect.any(String), acceptMs: 3000 });
+    expect(offer).toEqual({
+      room,
+      reason: 'queue',
+      grantId: expect.any(String),
+      acceptMs: 3000,
+      until: expect.any(String),
+    });
+    // Issue 70: the offer names its deadline (the page counts it down), acceptMs from when it was made.
+    const left = Date.parse(offer.until) - Date.now();
+    expect(left).toBeGreaterThan(0);
+    expect(left).toBeLessThanOrEqual(3000);
     expect(await c.next('floor_queue_position')).toEqual({ room, position: 1 });
     expect(await press(d, room)).toEqual({ granted: true, grantId: offer.grantId });
     expect(await a.next('floor_taken', (t) => t.userId === w.desk.id)).toMatchObject({ name: 'Dana Desk' });

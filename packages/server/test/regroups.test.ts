@@ -209,6 +209,47 @@ describe.each(databases)('regroups on %s', (dialect) => {
     expect(audit.body.res.entries.map((entry: { action: string }) => entry.action)).toContain('regroup.end');
   });
 
+  it('tells each member its end before the switch back, and no socket in its channel hears of a change of rights', async () => {
+    await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
+    const made = await app.call('/user/api/createRegroup', { name: 'Blaze', userIds: [alice.id, bob.id] }, dana.token);
+    const { regroupId, channelId } = made.body;
+    const listed = (await app.call('/user/api/getMyChannels', {}, dana.token)).body.res as Array<{
+      id: number;
+      rtcSession: string;
+    }>;
+    const rtcSession = listed.find((entry) => entry.id === channelId)?.rtcSession;
+    // Alice's /talk and Dana's console in the regroup's room; Bob's page left it for the dock before the end.
+    const alicePhone = await connected(alice);
+    const desk = await connected(dana);
+    const bobPhone = await connected(bob);
+    for (const client of [alicePhone, desk]) {
+      client.socket.emit('join_room', { room: rtcSession, name: '' });
+      await client.next('all_users');
+    }
+    await app.call('/user/api/selectMyChannel', { channelId: dock }, bob.token);
+
+    expect((await app.call('/user/api/endRegroup', { regroupId }, dana.token)).status).toBe(200);
+    const told = { regroupId, name: 'Blaze', channelId, reason: 'ended' };
+    expect(await alicePhone.next('regroup_ended')).toEqual({
+      ...told,
+      backTo: { channelId: quai, channelName: 'Quai' },
+    });
+    expect(await bobPhone.next('regroup_ended')).toEqual({ ...told, backTo: null });
+    expect(await desk.next('regroup_ended')).toEqual({ ...told, backTo: null });
+    await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end');
+    const order = alicePhone.received.map((entry) => entry.event);
+    expect(order.indexOf('regroup_ended')).toBeLessThan(order.indexOf('selected_channel_changed'));
+    // Out of the room, told so, but not as a right taken away (the client said "an administrator removed you").
+    for (const client of [alicePhone, desk])
+      await eventually(
+        async () => client.all('error').some((error) => /regroup ended/.test(error.message)),
+        'the socket left the regroup’s room',
+      );
+    for (const client of [alicePhone, desk, bobPhone]) await client.flush();
+    expect(bobPhone.all('selected_channel_changed').filter((change) => change.reason === 'regroup_end')).toEqual([]);
+    for (const client of [alicePhone, desk, bobPhone]) expect(client.all('rights_changed')).toEqual([]);
+  });
+
   it('ends by itself when its minutes run out, once', async () => {
     await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
     const alicePhone = await connected(alice);

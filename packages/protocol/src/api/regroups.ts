@@ -130,3 +130,18 @@ export interface SelectedChannelChanged {
   /** The regroup, for `regroup` and `regroup_end`. */
   regroupId?: number;
 }
+
+/**
+ * `regroup_ended` (issue 70): to each member of a regroup that ended (or ran out), before its /talk is switched
+ * back: the regroup's channel is gone (retired: listed nowhere, its history kept), which is no change of the
+ * member's rights. `backTo`: the channel its /talk goes back to; null when it was on another channel already (or
+ * has none).
+ */
+export interface RegroupEnded {
+  regroupId: number;
+  name: string;
+  /** The regroup's channel, gone now: a page stops asking for it. */
+  channelId: number;
+  reason: 'ended' | 'expired';
+  backTo: { channelId: number; channelName: string } | null;
+}

@@ -14,12 +14,9 @@ import { inSlices } from '../db/batch.ts';
 import { latestRowId } from '../db/latest-row.ts';
 import type { ChannelsTable, Db } from '../db/schema.ts';
 import { privateChannelOf } from './private-channel.ts';
-import { type ChannelRow, type ChannelSummary, toSummary } from './summary.ts';
+import { type ChannelRow, type ChannelSummary, TEMPORARY_ENDED, toSummary } from './summary.ts';
 
 export type { ChannelSummary } from './summary.ts';
-
-/** channels.temporary of a regroup's channel once the regroup ended (migration 0038): kept, listed nowhere. */
-export const TEMPORARY_ENDED = 2;
 
 /** What a listed channel shows of its life, after its members (getAllChannels). */
 export type ChannelActivity = Pick<Channel, 'connected' | 'userActivities'>;

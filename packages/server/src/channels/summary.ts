@@ -20,6 +20,11 @@ export interface ChannelSummary {
   hidden: boolean;
   /** An open regroup's channel (issue 59): it goes when the regroup ends. */
   temporary: boolean;
+  /**
+   * An ended regroup's channel (issue 70), kept for its history: leaving it is the regroup's end, not a change
+   * of anyone's rights. Present only when true.
+   */
+  retired?: true;
   /** A press on a busy floor waits in the channel's queue (issue 59); false: it is refused. */
   floorQueue: boolean;
   /** What a higher talk priority does on a busy floor (issue 59). */
@@ -29,6 +34,9 @@ export interface ChannelSummary {
 }
 
 export type ChannelRow = Selectable<ChannelsTable>;
+
+/** channels.temporary of a regroup's channel once the regroup ended (migration 0038): kept, listed nowhere. */
+export const TEMPORARY_ENDED = 2;
 
 export function toSummary(row: ChannelRow): ChannelSummary {
   return {
@@ -43,6 +51,7 @@ export function toSummary(row: ChannelRow): ChannelSummary {
     // Absent before migration 0040 has run (a row read by an older query): none.
     areaGeofenceId: row.area_geofence_id ?? null,
     temporary: row.temporary === 1,
+    ...(row.temporary === TEMPORARY_ENDED ? { retired: true as const } : {}),
     // Absent before migration 0037 has run (a row read by an older query): the defaults.
     floorQueue: row.floor_queue !== 0,
     preemption: row.preemption === 'queue' ? 'queue' : 'interrupt',

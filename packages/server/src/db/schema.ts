@@ -267,7 +267,7 @@ export interface VoiceMessagesTable {
   user_id: number | null;
   user_display_name: string;
   file_name: string;
-  mime: 'audio/webm' | 'audio/ogg';
+  mime: 'audio/webm' | 'audio/ogg' | 'audio/mp4';
   size_bytes: number;
   duration_ms: number;
   client_id: string | null;

@@ -20,8 +20,11 @@ export interface QueueSignals {
   queue(room: string, queue: QueuedPress[]): void;
   /** A queued socket learns its place (floor_queue_position; 0: it is no longer queued). */
   position(channelId: number, socketId: string, room: string, position: number): void;
-  /** The first of the queue is offered the free floor (floor_granted, reason queue). */
-  offered(channelId: number, socketId: string, room: string, grantId: string, acceptMs: number): void;
+  /**
+   * The first of the queue is offered the free floor (floor_granted, reason queue) until `until` (ISO time, issue
+   * 70: the page counts down the seconds left).
+   */
+  offered(channelId: number, socketId: string, room: string, grantId: string, acceptMs: number, until: string): void;
   revoked(channelId: number, socketId: string, room: string, reason: FloorRevokeReason): void;
 }
 
@@ -130,7 +133,8 @@ export function floorQueue(deps: {
       publish(channelId, room, step, undefined, step.offered?.socketId);
       const offer = step.offered;
       if (!offer) return;
-      signals.offered(channelId, offer.socketId, room, offer.grantId as string, timings.acceptMs);
+      const until = new Date(offer.deadline ?? Date.now() + timings.acceptMs).toISOString();
+      signals.offered(channelId, offer.socketId, room, offer.grantId as string, timings.acceptMs, until);
       clearTimeout(offerTimers.get(channelId));
       const timer = setTimeout(() => {
         offerTimers.delete(channelId);

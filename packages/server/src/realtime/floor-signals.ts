@@ -31,8 +31,8 @@ export function floorSignals(emitTo: EmitTo, aliasOf?: (userId: number) => strin
       }),
     position: (channelId, socketId, room, position) =>
       emitTo([peerRoom(channelId, socketId)], 'floor_queue_position', { room, position }),
-    offered: (channelId, socketId, room, grantId, acceptMs) =>
-      emitTo([peerRoom(channelId, socketId)], 'floor_granted', { room, reason: 'queue', grantId, acceptMs }),
+    offered: (channelId, socketId, room, grantId, acceptMs, until) =>
+      emitTo([peerRoom(channelId, socketId)], 'floor_granted', { room, reason: 'queue', grantId, acceptMs, until }),
   };
 }
 

@@ -125,6 +125,7 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('selectedChannelChanged', ({ userId, change }) =>
       target.toUser(userId, 'selected_channel_changed', change),
     ),
+    events.on('regroupEnded', ({ userId, ended }) => target.toUser(userId, 'regroup_ended', ended)),
     events.on('regroupsChanged', ({ regroupId, channelId, userIds }) =>
       target.toAdminsAnd({ supervisedChannels: [channelId], users: userIds }, 'regroupsChanged', { regroupId }),
     ),

@@ -131,12 +131,15 @@ export function roomGuard(
         if (!still) continue;
         await leaveChannel(socket, scope, still, 'evicted');
         socket.emit('error', {
-          message: channel
-            ? `You are no longer a member of the channel "${channel.name}": you left its room.`
-            : 'This channel was deleted: you left its room.',
+          message: !channel
+            ? 'This channel was deleted: you left its room.'
+            : channel.retired
+              ? 'This regroup ended: you left its channel.'
+              : `You are no longer a member of the channel "${channel.name}": you left its room.`,
         });
-        // A deleted channel says so itself (onChannelDeleted): only a right taken away is a change of rights.
-        if (channel) left.push(channel);
+        // A deleted channel says so itself (onChannelDeleted), an ended regroup's too (regroup_ended, issue 70):
+        // only a right taken away is a change of rights.
+        if (channel && !channel.retired) left.push(channel);
         continue;
       }
       // A membership that now gives a member's rights only (or its role's again): what the socket's own checks read.
@@ -179,7 +182,10 @@ export function roomGuard(
     }
 
     // Channels it watched or supervised and may no longer follow (a deleted one is no change of rights).
-    const removedFrom = unfollowed.length > 0 ? await services.channels.byIds(unfollowed) : new Map();
+    const removedFrom = new Map<number, ChannelSummary>();
+    if (unfollowed.length > 0)
+      for (const [id, channel] of await services.channels.byIds(unfollowed))
+        if (!channel.retired) removedFrom.set(id, channel);
     if (left.length > 0) parts.push(`you are no longer in ${quoted(left.map((c) => c.name))}`);
     else if (removedFrom.size > 0)
       parts.push(`you no longer follow ${quoted([...removedFrom.values()].map((c) => c.name))}`);

@@ -117,12 +117,23 @@ export function regroups(deps: RegroupDeps) {
       const switcher = by ?? { userId: row.created_by_id ?? 0, name: row.created_by_name };
       const memberIds = await store.retireChannel(row.channel_id, row.id);
       for (const member of members) {
-        if (!onIt.has(member.userId)) continue;
-        const previous =
-          member.previousChannelId !== null && (await store.isMember(member.userId, member.previousChannelId))
+        const previous = onIt.has(member.userId)
+          ? member.previousChannelId !== null && (await store.isMember(member.userId, member.previousChannelId))
             ? { id: member.previousChannelId, name: await store.channelName(member.previousChannelId) }
-            : await store.firstChannelOf(member.userId, row.channel_id);
-        await switchTo(member.userId, previous ?? null, 'regroup_end', switcher, row.id);
+            : await store.firstChannelOf(member.userId, row.channel_id)
+          : undefined;
+        // Told first (issue 70): its pages let the channel go as a regroup's end, not as a right taken away.
+        events.emit('regroupEnded', {
+          userId: member.userId,
+          ended: {
+            regroupId: row.id,
+            name: row.name,
+            channelId: row.channel_id,
+            reason,
+            backTo: previous ? { channelId: previous.id, channelName: previous.name ?? '' } : null,
+          },
+        });
+        if (onIt.has(member.userId)) await switchTo(member.userId, previous ?? null, 'regroup_end', switcher, row.id);
       }
       if (reason === 'expired')
         await deps.audit.write({

@@ -1,10 +1,15 @@
 /**
  * Recognises a recorded transmission by its bytes: Opus in WebM (Chromium's MediaRecorder) or in Ogg
- * (Firefox's). The file's name and declared type are never trusted.
+ * (Firefox's), or AAC or Opus in MP4 (Safari's, and the recorder's last format but one: issue 70). The file's
+ * name and declared type are never trusted.
  */
-export type VoiceMimeType = 'audio/webm' | 'audio/ogg';
+export type VoiceMimeType = 'audio/webm' | 'audio/ogg' | 'audio/mp4';
 
-export const VOICE_EXTENSIONS: Record<VoiceMimeType, string> = { 'audio/webm': 'webm', 'audio/ogg': 'ogg' };
+export const VOICE_EXTENSIONS: Record<VoiceMimeType, string> = {
+  'audio/webm': 'webm',
+  'audio/ogg': 'ogg',
+  'audio/mp4': 'm4a',
+};
 
 /** The header of a MediaRecorder file names its codec well within this many bytes. */
 const HEADER_WINDOW = 4096;
@@ -28,6 +33,11 @@ export function sniffVoice(bytes: Uint8Array): VoiceMimeType | undefined {
   if (bytes.length >= 47 && includesAscii(bytes, 'OggS', 0, 4) && bytes[4] === 0) {
     const payload = 27 + bytes[26];
     if (includesAscii(bytes, 'OpusHead', payload, payload + 8)) return 'audio/ogg';
+  }
+  // MP4: an "ftyp" box first, and an audio sample entry of AAC ("mp4a") or Opus ("Opus") in the header.
+  if (bytes.length >= 32 && includesAscii(bytes, 'ftyp', 4, 8)) {
+    if (includesAscii(bytes, 'mp4a', 8, HEADER_WINDOW) || includesAscii(bytes, 'Opus', 8, HEADER_WINDOW))
+      return 'audio/mp4';
   }
   return undefined;
 }

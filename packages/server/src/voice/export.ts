@@ -18,7 +18,8 @@ export const exportOptions = {
     schema: {
       operationId: 'GetVoiceFile',
       security: [],
-      description: 'A recorded transmission (audio/webm or audio/ogg, Opus). The signed path is the proof.',
+      description:
+        'A recorded transmission (audio/webm or audio/ogg, Opus; audio/mp4 from Safari). The signed path is the proof.',
       params: protocol.FileLink.params,
       querystring: protocol.FileLink.querystring,
       response: { '4xx': protocol.ErrorResponseSchema },

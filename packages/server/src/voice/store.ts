@@ -19,7 +19,7 @@ export type VoiceRow = Selectable<VoiceMessagesTable>;
 
 /** Where a signed link serves a transmission's audio (see messages/files.ts for the signature). */
 export const VOICE_FILES_PREFIX = '/files/voice/';
-export const VOICE_FILE_NAME = /^[0-9a-f]{32}\.(webm|ogg)$/;
+export const VOICE_FILE_NAME = /^[0-9a-f]{32}\.(webm|ogg|m4a)$/;
 export const DEFAULT_VOICE_PAGE = 50;
 
 export interface NewVoiceMessage {

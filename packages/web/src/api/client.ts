@@ -6,6 +6,7 @@
  */
 import type { BodyOf, Call, ResponseOf, ServerMessageCode, ServerMessageParams } from '@talkgroup/protocol';
 import i18next from 'i18next';
+import { isChannelGone } from './goneChannels.ts';
 import { clearStorages, getToken } from './session.ts';
 
 /** Any call of the contract. */
@@ -92,6 +93,9 @@ export async function api<C extends AnyCall>(
   body: BodyOf<C>,
   options: ApiOptions = {},
 ): Promise<ResponseOf<C>> {
+  // A channel the page knows is gone (an ended regroup's): answered here as the server would, nothing sent.
+  if (isChannelGone((body as { channelId?: unknown } | undefined)?.channelId))
+    throw new ApiError(call.path, 404, 'This channel is no more.', 'channel_not_found');
   const token = options.anonymous ? null : (options.token ?? getToken());
   const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
   // The server writes `result` in this language too (for any sentence without a text of ours).

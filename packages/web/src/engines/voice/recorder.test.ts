@@ -1,7 +1,7 @@
 /**
  * Push-to-talk records each transmission (issue 15): from the press, kept once the floor is granted,
  * delivered at the release naming its grant (issue 48: the server finds the grant by that id); a refused press keeps nothing; a channel that does not record starts no recorder;
- * a press stops playback. MediaRecorder is a stand-in here; e2e/voice-history.spec.ts records for real.
+ * a press stops playback; a format the browser refuses to start with gives way to the next (issue 70). MediaRecorder is a stand-in here; e2e/voice-history.spec.ts records for real.
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Transmission, TransmissionRecorder } from './recorder.ts';
@@ -10,12 +10,25 @@ import type { RoomSocket } from './voiceRoomState.ts';
 
 class FakeMediaRecorder {
   static started = 0;
+  /** The formats whose start throws NotSupportedError (issue 70: a browser may claim a type it cannot record). */
+  static failing = new Set<string | undefined>();
+  /** The format of each recorder started. */
+  static formats: Array<string | undefined> = [];
   state: 'inactive' | 'recording' = 'inactive';
-  mimeType = 'audio/webm;codecs=opus';
+  mimeType: string;
   ondataavailable: ((event: { data: Blob }) => void) | null = null;
   onstop: (() => void) | null = null;
-  static isTypeSupported = (mime: string) => mime.startsWith('audio/webm');
+  static isTypeSupported = (mime: string) => mime.startsWith('audio/webm') || mime.startsWith('audio/ogg');
+  constructor(
+    _stream: unknown,
+    private readonly options: { mimeType?: string } = {},
+  ) {
+    this.mimeType = options.mimeType ?? 'audio/webm;codecs=opus';
+  }
   start() {
+    if (FakeMediaRecorder.failing.has(this.options.mimeType))
+      throw new DOMException("Failed to execute 'start' on 'MediaRecorder'", 'NotSupportedError');
+    FakeMediaRecorder.formats.push(this.options.mimeType);
     FakeMediaRecorder.started += 1;
     this.state = 'recording';
   }
@@ -73,6 +86,10 @@ describe('recording transmissions', () => {
     playbackStops = 0;
     recording = true;
     FakeMediaRecorder.started = 0;
+    FakeMediaRecorder.failing = new Set();
+    FakeMediaRecorder.formats = [];
+    // The recorder says which format failed; the tests that make them fail need not print it.
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.stubGlobal('MediaRecorder', FakeMediaRecorder);
     vi.stubGlobal(
       'MediaStream',
@@ -81,7 +98,10 @@ describe('recording transmissions', () => {
       },
     );
   });
-  afterEach(() => vi.unstubAllGlobals());
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
 
   it('records from the press and delivers the transmission at the release', async () => {
     const ptt = talkControl(true, recorder());
@@ -149,5 +169,46 @@ describe('recording transmissions', () => {
     await vi.waitFor(() => expect(ptt.micOn).toBe(true));
     ptt.lost();
     expect(delivered).toHaveLength(1);
+  });
+
+  it('tries the next format when the browser refuses to start with one, down to its own default', async () => {
+    FakeMediaRecorder.failing = new Set(['audio/webm;codecs=opus']);
+    const ptt = talkControl(true, recorder());
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.micOn).toBe(true));
+    ptt.press(false);
+    expect(FakeMediaRecorder.formats).toEqual(['audio/webm']);
+    FakeMediaRecorder.failing = new Set(['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus']);
+    const again = talkControl(true, recorder());
+    again.press(true);
+    await vi.waitFor(() => expect(again.micOn).toBe(true));
+    again.press(false);
+    expect(FakeMediaRecorder.formats).toEqual(['audio/webm', undefined]);
+    expect(delivered).toHaveLength(2);
+  });
+
+  it('records a transmission an alert opened even when the first format fails (a man-down on a phone)', () => {
+    FakeMediaRecorder.failing = new Set(['audio/webm;codecs=opus']);
+    const ptt = talkControl(true, recorder());
+    ptt.granted({ room: 'Alpha', holdMs: 10_000, grantId: 'grant-of-man-down' });
+    expect(ptt.micOn).toBe(true);
+    ptt.revoked({ room: 'Alpha' });
+    expect(delivered.map(({ grantId }) => grantId)).toEqual(['grant-of-man-down']);
+  });
+
+  it('opens the microphone an alert asked for even when no format records: the media server still hears it', () => {
+    FakeMediaRecorder.failing = new Set([
+      'audio/webm;codecs=opus',
+      'audio/webm',
+      'audio/ogg;codecs=opus',
+      'audio/mp4',
+      undefined,
+    ]);
+    const ptt = talkControl(true, recorder());
+    expect(() => ptt.granted({ room: 'Alpha', holdMs: 10_000, grantId: 'grant-of-sos' })).not.toThrow();
+    expect(ptt.micOn).toBe(true);
+    ptt.revoked({ room: 'Alpha' });
+    expect(ptt.micOn).toBe(false);
+    expect(delivered).toEqual([]);
   });
 });

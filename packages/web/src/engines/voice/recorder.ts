@@ -3,7 +3,9 @@
  * track. The recorder starts at the press, before the floor is granted (the track is still disabled, so it
  * records silence until then): the first syllable after the permit beep is never cut. A refused press
  * discards it; the release (or the server taking the floor back, or a lost link) ends it and hands the
- * recording over to be uploaded (voiceOutbox.ts).
+ * recording over to be uploaded (voiceOutbox.ts). A recorder that cannot start never fails the press or the
+ * microphone an alert opened (issue 70): it tries the next format, and at worst the page talks unrecorded (on
+ * the media server the server records it anyway, voiceRoom.ts `recorderHere`).
  */
 
 /** A finished transmission, ready to upload. */
@@ -27,14 +29,60 @@ export interface RecordingTarget {
   recording: boolean;
 }
 
-/** Opus first: the server accepts Opus in WebM (Chromium) or Ogg (Firefox). */
-const MIME_CHOICES = ['audio/webm;codecs=opus', 'audio/ogg;codecs=opus', 'audio/webm', 'audio/ogg'];
+/**
+ * The formats tried, best first (issue 70: a recorder that cannot start with one tries the next): Opus in WebM
+ * (Chromium) or Ogg (Firefox), which the server accepts; MP4 (Safari); then the browser's own choice (no
+ * mimeType). A browser may say it supports a type and still refuse to start with it (NotSupportedError).
+ */
+export const MIME_CHOICES = ['audio/webm;codecs=opus', 'audio/webm', 'audio/ogg;codecs=opus', 'audio/mp4'];
 /** Speech: 32 kbit/s Opus keeps a 60 s transmission near 240 kB, far below the server's 2 MB. */
 const BITS_PER_SECOND = 32_000;
 
-function supportedMime(): string | undefined {
-  if (typeof MediaRecorder === 'undefined') return undefined;
-  return MIME_CHOICES.find((mime) => MediaRecorder.isTypeSupported(mime));
+/** The types to try on this browser, in order; `undefined` last: the browser's default. */
+function mimeChoices(): Array<string | undefined> {
+  const said = (mime: string) => {
+    try {
+      return MediaRecorder.isTypeSupported(mime);
+    } catch {
+      return false;
+    }
+  };
+  return [...MIME_CHOICES.filter(said), undefined];
+}
+
+/**
+ * A started recorder of the track, trying each format in turn; null when none starts (no MediaRecorder, an
+ * ended track): the transmission then goes on unrecorded by this page rather than failing the press.
+ */
+function startedRecorder(track: MediaStreamTrack, onData: (chunk: Blob) => void): MediaRecorder | null {
+  if (typeof MediaRecorder === 'undefined') return null;
+  for (const mimeType of mimeChoices()) {
+    let media: MediaRecorder | undefined;
+    try {
+      media = new MediaRecorder(new MediaStream([track]), {
+        ...(mimeType ? { mimeType } : {}),
+        audioBitsPerSecond: BITS_PER_SECOND,
+      });
+      media.ondataavailable = (event) => {
+        if (event.data.size > 0) onData(event.data);
+      };
+      media.start(1000);
+      return media;
+    } catch (error) {
+      if (media) media.ondataavailable = null;
+      console.warn(`voice history: the recorder did not start with ${mimeType ?? 'the default format'}`, error);
+    }
+  }
+  return null;
+}
+
+/** Stops a recorder; one that fails to stop keeps nothing more (its chunks so far are still delivered). */
+function stopQuietly(media: MediaRecorder): void {
+  try {
+    if (media.state !== 'inactive') media.stop();
+  } catch {
+    media.onstop?.(new Event('stop'));
+  }
 }
 
 function newClientId(): string {
@@ -82,27 +130,18 @@ export class TransmissionRecorder {
 
   private startTake(track: MediaStreamTrack, alsoIn?: number[]): boolean {
     const target = this.options.target();
-    const mimeType = supportedMime();
-    if (!target?.recording || mimeType === undefined) return false;
-    let media: MediaRecorder;
-    try {
-      media = new MediaRecorder(new MediaStream([track]), { mimeType, audioBitsPerSecond: BITS_PER_SECOND });
-    } catch {
-      return false;
-    }
-    const take: Take = {
+    if (!target?.recording) return false;
+    const chunks: Blob[] = [];
+    const media = startedRecorder(track, (chunk) => chunks.push(chunk));
+    if (!media) return false;
+    this.take = {
       media,
-      chunks: [],
+      chunks,
       target,
       startedAt: Date.now(),
       kept: false,
       ...(alsoIn?.length ? { alsoIn } : {}),
     };
-    media.ondataavailable = (event) => {
-      if (event.data.size > 0) take.chunks.push(event.data);
-    };
-    media.start(1000);
-    this.take = take;
     return true;
   }
 
@@ -133,7 +172,7 @@ export class TransmissionRecorder {
         ...(take.grantId ? { grantId: take.grantId } : {}),
       });
     };
-    if (take.media.state !== 'inactive') take.media.stop();
+    stopQuietly(take.media);
   }
 
   /** A refused or abandoned press: nothing is kept. */
@@ -143,6 +182,6 @@ export class TransmissionRecorder {
     if (!take) return;
     this.take = null;
     take.kept = false;
-    if (take.media.state !== 'inactive') take.media.stop();
+    stopQuietly(take.media);
   }
 }

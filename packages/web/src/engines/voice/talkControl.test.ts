@@ -5,7 +5,7 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { TransmissionRecorder } from './recorder.ts';
-import { TalkControl } from './talkControl.ts';
+import { MISSED_TURN_SHOWN_MS, TalkControl } from './talkControl.ts';
 import type { RoomSocket } from './voiceRoomState.ts';
 
 type Answer = { granted: boolean; holder?: { userId: number; name: string }; queued?: true; position?: number };
@@ -107,23 +107,46 @@ describe('the floor queue (issue 59)', () => {
     ptt.press(true);
     await vi.waitFor(() => expect(ptt.wait?.kind).toBe('queued'));
     ptt.granted({ room: 'Alpha', reason: 'queue' });
-    expect(ptt.wait).toEqual({ kind: 'offered' });
+    expect(ptt.wait).toEqual({ kind: 'offered', until: expect.any(Number) });
     await vi.waitFor(() => expect(ptt.micOn).toBe(true));
     expect(ptt.wait).toBeNull();
     expect(steps.filter((step) => step === 'floor_request')).toHaveLength(2);
     expect(steps.filter((step) => step === 'permit tone')).toHaveLength(1);
   });
 
-  it("shows an offer to a released button until it runs out ('not_taken')", async () => {
+  it("counts an offer to a released button down, then says the turn was missed ('not_taken'), for a while", async () => {
     const { ptt } = pressPath({ granted: false, queued: true, position: 1, holder });
     ptt.press(true);
     await vi.waitFor(() => expect(ptt.wait?.kind).toBe('queued'));
     ptt.press(false);
+    vi.useFakeTimers({ now: 1_000_000 });
+    try {
+      // Its deadline on this device's clock, from the offer's acceptMs (issue 70).
+      ptt.granted({ room: 'Alpha', reason: 'queue', acceptMs: 3000 });
+      expect(ptt.wait).toEqual({ kind: 'offered', until: 1_003_000 });
+      expect(ptt.micOn).toBe(false);
+      ptt.revoked({ room: 'Alpha', reason: 'not_taken' });
+      expect(ptt.wait).toEqual({ kind: 'missed' });
+      vi.advanceTimersByTime(MISSED_TURN_SHOWN_MS - 1);
+      expect(ptt.wait).toEqual({ kind: 'missed' });
+      vi.advanceTimersByTime(1);
+      expect(ptt.wait).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('lets a new press replace "Turn missed"', async () => {
+    const { ptt } = pressPath({ granted: false, queued: true, position: 1, holder }, { granted: true });
+    ptt.press(true);
+    await vi.waitFor(() => expect(ptt.wait?.kind).toBe('queued'));
+    ptt.press(false);
     ptt.granted({ room: 'Alpha', reason: 'queue' });
-    expect(ptt.wait).toEqual({ kind: 'offered' });
-    expect(ptt.micOn).toBe(false);
     ptt.revoked({ room: 'Alpha', reason: 'not_taken' });
+    expect(ptt.wait).toEqual({ kind: 'missed' });
+    ptt.press(true);
     expect(ptt.wait).toBeNull();
+    await vi.waitFor(() => expect(ptt.micOn).toBe(true));
   });
 
   it('says who interrupted the talker, with the pre-emption tone', async () => {

@@ -27,14 +27,21 @@ export function releaseFloor(socket: RoomSocket, room: string): void {
 
 /**
  * Issue 59: where this socket's press stands on a busy floor, for the page to say: waiting in the channel's
- * queue at `position` (from 1) behind `holder`; offered the floor ("Your turn"); or cut off by a higher
- * priority (`by`). Null: none of these.
+ * queue at `position` (from 1) behind `holder`; offered the floor ("Your turn") until `until` (this device's
+ * clock, ms: the page counts it down, issue 70); the offer lapsed unanswered ("Turn missed", issue 70); or cut
+ * off by a higher priority (`by`). Null: none of these.
  */
 export type FloorWait =
   | { kind: 'queued'; position: number; holder: string }
-  | { kind: 'offered' }
+  | { kind: 'offered'; until: number }
+  | { kind: 'missed' }
   | { kind: 'interrupted'; by: string }
   | null;
+
+/** How long "Turn missed" stays (issue 70): long enough to be read, then the button is itself again. */
+export const MISSED_TURN_SHOWN_MS = 8000;
+/** An offer's time when the server did not say it (an older server): its default, 3 s. */
+const OFFER_DEFAULT_MS = 3000;
 
 /**
  * Push-to-talk of one room: a press asks for the floor and enables the microphone track once it is granted
@@ -95,7 +102,7 @@ export class TalkControl {
       return;
     }
     if (this.micOn) return;
-    if (this.wait?.kind === 'interrupted') this.wait = null;
+    if (this.wait?.kind === 'interrupted' || this.wait?.kind === 'missed') this.wait = null;
     this.ask(track);
   }
 
@@ -155,8 +162,10 @@ export class TalkControl {
    * The floor is offered to this socket, first in the queue: the talk-permit tone and "Your turn"; a button
    * still held confirms it at once (a floor_request within acceptMs), else the next press does.
    */
-  private offered(): void {
-    this.wait = { kind: 'offered' };
+  private offered(acceptMs = OFFER_DEFAULT_MS): void {
+    clearTimeout(this.missedTimer);
+    // Counted on this device's clock from now: the server's `until` is on its own, which may differ by seconds.
+    this.wait = { kind: 'offered', until: Date.now() + acceptMs };
     this.floorHolder = null;
     this.room.tone('permit');
     const track = this.room.track();
@@ -203,9 +212,11 @@ export class TalkControl {
   revoked = (payload: { room: string; reason?: FloorRevokeReason; by?: { name: string } }): void => {
     clearTimeout(this.openMicTimer);
     if (payload.room !== this.room.name) return;
-    // The offer ran out unconfirmed ('not_taken'; the floor goes to the next in line), or was taken back.
+    // The offer ran out unconfirmed ('not_taken'; the floor goes to the next in line): the page says the turn
+    // was missed (issue 70), for a while; an offer taken back otherwise just goes.
     if (payload.reason === 'not_taken' || (!this.micOn && this.wait?.kind === 'offered')) {
-      this.wait = null;
+      this.wait = payload.reason === 'not_taken' ? { kind: 'missed' } : null;
+      if (this.wait) this.forgetMissedLater();
       this.room.changed();
       return;
     }
@@ -217,6 +228,17 @@ export class TalkControl {
   };
 
   private openMicTimer: ReturnType<typeof setTimeout> | undefined;
+  private missedTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** "Turn missed" goes by itself after a while, unless something else was said meanwhile. */
+  private forgetMissedLater(): void {
+    clearTimeout(this.missedTimer);
+    this.missedTimer = setTimeout(() => {
+      if (this.wait?.kind !== 'missed') return;
+      this.wait = null;
+      this.room.changed();
+    }, MISSED_TURN_SHOWN_MS);
+  }
 
   /**
    * The server gave this socket the floor without a press (its user raised an emergency alert): the
@@ -226,11 +248,11 @@ export class TalkControl {
   granted = (
     payload:
       | { room: string; reason?: 'emergency'; holdMs: number; grantId?: string }
-      | { room: string; reason: 'queue' },
+      | { room: string; reason: 'queue'; acceptMs?: number },
   ): void => {
     if (payload.room !== this.room.name || !this.room.track()) return;
     if (payload.reason === 'queue') {
-      this.offered();
+      this.offered(payload.acceptMs);
       return;
     }
     this.floorHolder = null;

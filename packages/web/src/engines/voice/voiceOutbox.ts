@@ -29,7 +29,8 @@ export async function uploadTransmission(transmission: Transmission, token: stri
   form.append('clientId', transmission.clientId);
   if (transmission.grantId) form.append('grantId', transmission.grantId);
   if (transmission.alsoChannelIds?.length) form.append('alsoChannelIds', transmission.alsoChannelIds.join(','));
-  const extension = transmission.audio.type.includes('ogg') ? 'ogg' : 'webm';
+  const { type } = transmission.audio;
+  const extension = type.includes('ogg') ? 'ogg' : type.includes('mp4') ? 'm4a' : 'webm';
   // The file goes last: the server reads the fields before it reads the audio.
   form.append('audio', transmission.audio, `transmission.${extension}`);
   try {

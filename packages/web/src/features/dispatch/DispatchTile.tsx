@@ -42,6 +42,7 @@ import {
 } from '../../engines/voice/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
 import { ChannelOutput } from './channelOutput.ts';
+import { RegroupTileLine } from './regroup/RegroupTileLine.tsx';
 import { TileAreaMembers } from './TileAreaMembers.tsx';
 import { TileFloorQueue } from './TileFloorQueue.tsx';
 import { TileMembers } from './TileMembers.tsx';
@@ -154,6 +155,8 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
         onSelect={onSelect}
         onCheck={onCheck}
       />
+      {/* Issue 70: a regroup's tile says it is temporary and when it ends. */}
+      <RegroupTileLine channelId={channel.id} />
       {/* What matters first, never cut nor pushed below the fold (issue 58): who talks, then the talk button;
           the members' list below scrolls inside the tile. */}
       <Typography
@@ -268,6 +271,7 @@ function useTileVoice({ channel, level, socket, iceServers, self, onVoice }: Dis
 /** The tile's line for its own press waiting in the floor queue, offered the floor, or cut off (issue 59). */
 function tileWaitText(wait: NonNullable<FloorWait>, t: TFunction<'room'>): string {
   if (wait.kind === 'queued') return t('ptt.queued', { count: wait.position, ordinal: true });
+  if (wait.kind === 'missed') return t('ptt.turnMissed');
   return wait.kind === 'offered' ? t('ptt.yourTurn') : t('ptt.interrupted', { name: wait.by });
 }
 

@@ -2,13 +2,22 @@
  * The channel /talk is on, when someone else chooses it (issue 59): a regroup, its end, or a dispatcher's
  * selectChannelFor (`selected_channel_changed`) switches the page at once, with a tone and a notice naming who
  * switched it; a member who opens /talk after a dispatcher chose its channel lands there. The page's own choice
- * (a channel opened) is told to the server, so that a regroup's end brings the member back to it.
+ * (a channel opened) is told to the server, so that a regroup's end brings the member back to it. A regroup's end
+ * is named (issue 70: "Fin du regroupement {name}"), told first by `regroup_ended`, and said once: with where the
+ * page went back when it is switched, alone when the page was elsewhere.
  */
 import Alert from '@mui/material/Alert';
 import Snackbar from '@mui/material/Snackbar';
-import { GetMyChannels, GetMySelectedChannel, type SelectedChannelChanged, SelectMyChannel } from '@talkgroup/protocol';
+import {
+  GetMyChannels,
+  GetMySelectedChannel,
+  type RegroupEnded,
+  type SelectedChannelChanged,
+  SelectMyChannel,
+} from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import type { TFunction } from 'i18next';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { api } from '../../api/client.ts';
@@ -33,16 +42,23 @@ export function SelectedChannelFollower() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
-  const [notice, setNotice] = useState<SelectedChannelChanged | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  /** The regroups that ended, by id: their names, for the switch back that follows (`regroup_ended` comes first). */
+  const endedNames = useRef(new Map<number, string>());
 
   const follow = (change: SelectedChannelChanged) => {
-    setNotice(change);
+    setNotice(noticeOf(change, endedNames.current.get(change.regroupId ?? 0), t));
     switchedTone();
     // The regroup's channel is new to the list: read again before the page looks for it.
     void queryClient.invalidateQueries({ queryKey: callKey(GetMyChannels) });
     navigate(change.channelId ? `/talk/${change.channelId}` : '/talk');
   };
   useServerEvent('selected_channel_changed', follow);
+  useServerEvent('regroup_ended', ({ regroupId, name, backTo }: RegroupEnded) => {
+    endedNames.current.set(regroupId, name);
+    // Not switched (the page was on another channel): the end is said here, and the page stays where it is.
+    if (!backTo) setNotice(t('selected.regroupEndNamed', { name }));
+  });
 
   // Opened on its list after someone chose its channel: there it goes.
   const onList = /^\/talk\/?$/.test(pathname);
@@ -61,16 +77,6 @@ export function SelectedChannelFollower() {
     };
   }, []);
 
-  const text = notice
-    ? notice.reason === 'regroup_end'
-      ? notice.channelName
-        ? t('selected.regroupEnd', { channel: notice.channelName })
-        : t('selected.regroupEndList')
-      : t(notice.reason === 'regroup' ? 'selected.regroup' : 'selected.dispatcher', {
-          channel: notice.channelName ?? '',
-          name: notice.by.name,
-        })
-    : '';
   return (
     <Snackbar
       open={notice !== null}
@@ -79,8 +85,25 @@ export function SelectedChannelFollower() {
       anchorOrigin={{ vertical: 'top', horizontal: 'center' }}
     >
       <Alert severity="info" variant="filled" role="status" onClose={() => setNotice(null)} sx={{ width: '100%' }}>
-        {text}
+        {notice}
       </Alert>
     </Snackbar>
   );
+}
+
+/** What the notice of a switch says; a regroup's end names the regroup when its name is known. */
+function noticeOf(change: SelectedChannelChanged, regroupName: string | undefined, t: TFunction<'talk'>): string {
+  if (change.reason === 'regroup_end') {
+    if (regroupName)
+      return change.channelName
+        ? t('selected.regroupEndNamedBack', { name: regroupName, channel: change.channelName })
+        : t('selected.regroupEndNamed', { name: regroupName });
+    return change.channelName
+      ? t('selected.regroupEnd', { channel: change.channelName })
+      : t('selected.regroupEndList');
+  }
+  return t(change.reason === 'regroup' ? 'selected.regroup' : 'selected.dispatcher', {
+    channel: change.channelName ?? '',
+    name: change.by.name,
+  });
 }

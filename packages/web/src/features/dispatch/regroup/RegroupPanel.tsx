@@ -1,6 +1,7 @@
 /**
  * Regroups (issue 59) on the dispatch console: "Regrouper" opens the dialog; the open regroups are listed, each
- * with its members, when it ends by itself, and "Terminer", which brings its members back to their channels.
+ * with its members, when it ends by itself, and "Terminer", which asks first (issue 70: one click ended an
+ * incident's group) and then brings its members back to their channels.
  */
 import GroupsIcon from '@mui/icons-material/GroupsOutlined';
 import Alert from '@mui/material/Alert';
@@ -11,7 +12,7 @@ import ListItem from '@mui/material/ListItem';
 import ListItemText from '@mui/material/ListItemText';
 import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
-import { EndRegroup, GetRegroups } from '@talkgroup/protocol';
+import { EndRegroup, GetRegroups, type Regroup } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { format } from 'date-fns';
 import { useCallback, useMemo, useState } from 'react';
@@ -19,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../../api/queries.ts';
 import { useServerEvent } from '../../../api/serverEvents.ts';
+import { useConfirm } from '../../../components/ConfirmProvider.tsx';
 import { RegroupDialog } from './RegroupDialog.tsx';
 import type { RegroupPicks } from './RegroupPickButton.tsx';
 
@@ -58,6 +60,19 @@ export function RegroupPanel({
   useServerEvent('regroupsChanged', () => void refresh());
   const end = useApiMutation(EndRegroup, { onSettled: refresh });
   const list = regroups.data?.res ?? [];
+  const confirm = useConfirm();
+  const askToEnd = async (regroup: Regroup) => {
+    const ok = await confirm({
+      title: t('regroup.endTitle', { name: regroup.name }),
+      // Those it brings back: everyone in it but the one who made it.
+      message: t('regroup.endConfirm', {
+        count: Math.max(1, regroup.members.filter((member) => member.userId !== regroup.createdBy.userId).length),
+      }),
+      confirmLabel: t('regroup.end'),
+      destructive: true,
+    });
+    if (ok) end.mutate({ regroupId: regroup.regroupId });
+  };
 
   return (
     <Paper
@@ -95,7 +110,7 @@ export function RegroupPanel({
                   size="small"
                   color="warning"
                   disabled={end.isPending}
-                  onClick={() => end.mutate({ regroupId: regroup.regroupId })}
+                  onClick={() => void askToEnd(regroup)}
                   aria-label={t('regroup.endNamed', { name: regroup.name })}
                 >
                   {t('regroup.end')}
