@@ -6,7 +6,7 @@ import type { DeviceClientEvents, DeviceServerEvents } from './api/devices.ts';
 import type { GeofenceAlert } from './api/geofences.ts';
 import type { DispatchRequest } from './api/queue.ts';
 import type { SelectedChannelChanged } from './api/regroups.ts';
-import type { LoneWorkerAlert, LoneWorkerCheck } from './api/safety.ts';
+import type { LoneWorkerAlert, LoneWorkerChange, LoneWorkerCheck } from './api/safety.ts';
 import type { MemberStatus } from './api/statuses.ts';
 import type { VideoClientEvents, VideoServerEvents } from './api/video.ts';
 import type { EmergencyAlert } from './emergency.ts';
@@ -395,4 +395,6 @@ export interface ServerToClientEvents extends DeviceServerEvents, AmbientServerE
   lone_worker_check: (payload: LoneWorkerCheck) => void;
   /** Issue 60: to administrators and the dispatchers of the member's channels: it answered no check twice. */
   loneWorkerAlert: (payload: LoneWorkerAlert) => void;
+  /** Issue 70: to administrators and the dispatchers of the member's channels: its lone work changed (null: off). */
+  loneWorkerChanged: (payload: LoneWorkerChange) => void;
 }

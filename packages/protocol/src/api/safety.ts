@@ -130,3 +130,10 @@ export const LoneWorkerAlertSchema = z.object({
   position: z.object({ lat: z.number(), lng: z.number(), accuracy: z.number().nullable(), at: z.string() }).nullable(),
 });
 export type LoneWorkerAlert = z.output<typeof LoneWorkerAlertSchema>;
+
+/**
+ * Issue 70: sent to the member's dispatchers and the administrators whenever its lone work changes (started,
+ * asked, answered, alerted, escalated, stopped): `worker` null once it stopped. Their consoles need no polling.
+ */
+export const LoneWorkerChangeSchema = z.object({ userId: z.number(), worker: LoneWorkerSchema.nullable() });
+export type LoneWorkerChange = z.output<typeof LoneWorkerChangeSchema>;
