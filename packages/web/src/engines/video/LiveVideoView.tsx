@@ -130,6 +130,7 @@ export function LiveVideoView({
   channelName,
   position,
   canCapture,
+  onOpenChat,
 }: {
   video: LiveVideo;
   channelName: string;
@@ -137,6 +138,8 @@ export function LiveVideoView({
   position?: LastPosition | null;
   /** Captures go to the chat (the console). */
   canCapture: boolean;
+  /** Issue 70: opens the channel's chat, where a capture went (the notice leads there). */
+  onOpenChat?: () => void;
 }) {
   const { t, i18n } = useTranslation('video');
   const notify = useNotify();
@@ -145,10 +148,11 @@ export function LiveVideoView({
   const sharpest = useLayer(video, large, stream);
   const [sending, setSending] = useState(false);
   const element = useRef<HTMLVideoElement>(null);
+  const largeElement = useRef<HTMLVideoElement>(null);
   const label = t('live.of', { name: video.name });
 
-  const capture = async () => {
-    const shown = element.current;
+  /** The frame of the view it is asked from: the tile's (the high layer for a moment) or the full view's. */
+  const capture = async (shown: HTMLVideoElement | null) => {
     const frame = shown ? await sharpest(shown, () => grabFrame(shown)) : null;
     if (!frame) return;
     setSending(true);
@@ -159,7 +163,22 @@ export function LiveVideoView({
     });
     try {
       await uploadImage(frame, { channelId: video.channelId, textMsg }, getToken());
-      notify({ severity: 'success', message: t('live.captured', { channel: channelName }) });
+      const openChat = onOpenChat;
+      notify({
+        severity: 'success',
+        message: t('live.captured', { channel: channelName }),
+        ...(openChat
+          ? {
+              action: {
+                label: t('live.openChat'),
+                onClick: () => {
+                  setLarge(false);
+                  openChat();
+                },
+              },
+            }
+          : {}),
+      });
     } catch {
       notify({ severity: 'error', message: t('live.captureFailed') });
     } finally {
@@ -204,7 +223,7 @@ export function LiveVideoView({
                 size="small"
                 startIcon={<PhotoCameraIcon />}
                 disabled={!stream || sending}
-                onClick={() => void capture()}
+                onClick={() => void capture(element.current)}
               >
                 {t('live.capture')}
               </Button>
@@ -215,9 +234,19 @@ export function LiveVideoView({
       <Dialog open={large} onClose={() => setLarge(false)} fullScreen aria-labelledby={`video-${video.streamId}`}>
         <DialogTitle id={`video-${video.streamId}`}>{label}</DialogTitle>
         <DialogContent sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-          <StreamVideo stream={stream} label={label} maxHeight="calc(100dvh - 160px)" />
+          <StreamVideo stream={stream} label={label} videoRef={largeElement} maxHeight="calc(100dvh - 160px)" />
         </DialogContent>
         <DialogActions>
+          {/* Issue 70: the full view's sharper frame, captured where it is watched. */}
+          {canCapture ? (
+            <Button
+              startIcon={<PhotoCameraIcon />}
+              disabled={!stream || sending}
+              onClick={() => void capture(largeElement.current)}
+            >
+              {t('live.capture')}
+            </Button>
+          ) : null}
           <Button onClick={() => setLarge(false)}>{t('live.close')}</Button>
         </DialogActions>
       </Dialog>

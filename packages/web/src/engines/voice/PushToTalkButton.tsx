@@ -7,7 +7,6 @@
  * ("Interrompu par …"): the text under the button says which.
  */
 import MicIcon from '@mui/icons-material/Mic';
-import MicOffIcon from '@mui/icons-material/MicOff';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import ButtonBase from '@mui/material/ButtonBase';
@@ -121,7 +120,8 @@ export const PushToTalkButton = memo(function PushToTalkButton({
     if (!spaceHeld.current) onChange(false);
   };
 
-  const Icon = micOn ? MicIcon : MicOffIcon;
+  // Issue 70: a plain microphone at rest too: a crossed-out one read as "muted".
+  const Icon = MicIcon;
   const stateText = micOn
     ? t('ptt.onAir')
     : wait?.kind === 'offered'
