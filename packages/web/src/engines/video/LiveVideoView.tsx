@@ -147,6 +147,8 @@ export function LiveVideoView({
   const [large, setLarge] = useState(false);
   const sharpest = useLayer(video, large, stream);
   const [sending, setSending] = useState(false);
+  /** A capture sent from the full view, said in it: a modal view hides the page's notice from a screen reader. */
+  const [sentInView, setSentInView] = useState(false);
   const element = useRef<HTMLVideoElement>(null);
   const largeElement = useRef<HTMLVideoElement>(null);
   const label = t('live.of', { name: video.name });
@@ -156,6 +158,7 @@ export function LiveVideoView({
     const frame = shown ? await sharpest(shown, () => grabFrame(shown)) : null;
     if (!frame) return;
     setSending(true);
+    setSentInView(false);
     const textMsg = t('live.captureText', {
       name: video.name,
       time: formatDate(new Date(), 'dd MMM yyyy HH:mm:ss', i18n.resolvedLanguage),
@@ -164,6 +167,7 @@ export function LiveVideoView({
     try {
       await uploadImage(frame, { channelId: video.channelId, textMsg }, getToken());
       const openChat = onOpenChat;
+      if (shown === largeElement.current) setSentInView(true);
       notify({
         severity: 'success',
         message: t('live.captured', { channel: channelName }),
@@ -215,7 +219,15 @@ export function LiveVideoView({
             </Typography>
           )}
           <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
-            <Button size="small" startIcon={<FullscreenIcon />} disabled={!stream} onClick={() => setLarge(true)}>
+            <Button
+              size="small"
+              startIcon={<FullscreenIcon />}
+              disabled={!stream}
+              onClick={() => {
+                setSentInView(false);
+                setLarge(true);
+              }}
+            >
               {t('live.fullScreen')}
             </Button>
             {canCapture ? (
@@ -237,6 +249,19 @@ export function LiveVideoView({
           <StreamVideo stream={stream} label={label} videoRef={largeElement} maxHeight="calc(100dvh - 160px)" />
         </DialogContent>
         <DialogActions>
+          <Typography role="status" variant="body2" sx={{ flex: 1, color: 'success.dark', fontWeight: 600 }}>
+            {sentInView ? t('live.captured', { channel: channelName }) : ''}
+          </Typography>
+          {sentInView && onOpenChat ? (
+            <Button
+              onClick={() => {
+                setLarge(false);
+                onOpenChat();
+              }}
+            >
+              {t('live.openChat')}
+            </Button>
+          ) : null}
           {/* Issue 70: the full view's sharper frame, captured where it is watched. */}
           {canCapture ? (
             <Button

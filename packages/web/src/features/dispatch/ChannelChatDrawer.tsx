@@ -40,7 +40,11 @@ export function ChannelChatDrawer({
       open
       onClose={onClose}
       slotProps={{
-        paper: { 'aria-label': t('chat.of', { channel: channel.name }), sx: { width: 440, maxWidth: '100vw' } },
+        paper: {
+          role: 'dialog',
+          'aria-label': t('chat.of', { channel: channel.name }),
+          sx: { width: 440, maxWidth: '100vw' },
+        },
       }}
     >
       <ChatPanel chat={chat} userId={selfId} channelName={channel.name} onClose={onClose} />

@@ -3,21 +3,13 @@
  * then kept live from what the server pushes (issue 70: `loneWorkerChanged`, each start, check, answer, alert and
  * stop), read again after a lost link. No polling: the console shows a change within a second or two.
  */
-import { GetLoneWorkers, type LoneWorker, type LoneWorkerChange } from '@talkgroup/protocol';
+import { GetLoneWorkers } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { callKey, useApiQuery } from '../../../api/queries.ts';
 import { useServerEvent, useServerEvents } from '../../../api/serverEvents.ts';
 import { useMay } from '../../../api/session.ts';
-
-type LoneWorkersPage = { success: boolean; res: LoneWorker[] };
-
-/** A pushed change written into the list read: a worker replaced, added, or gone (null). */
-export function withChange(page: LoneWorkersPage | undefined, change: LoneWorkerChange): LoneWorkersPage | undefined {
-  if (!page) return page;
-  const others = page.res.filter((worker) => worker.userId !== change.userId);
-  return { ...page, res: change.worker ? [...others, change.worker] : others };
-}
+import { type LoneWorkersPage, withChange } from './loneWorkerList.ts';
 
 /** The list, for whoever takes alerts somewhere (getLoneWorkers asks for channel.alerts). */
 export function useLoneWorkers() {
