@@ -14,7 +14,7 @@ import { expect as baseExpect, signIn, startIn, test } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 
 const expect = baseExpect.configure({ timeout: 30_000 });
-test.describe.configure({ timeout: 120_000 });
+test.describe.configure({ timeout: 240_000 });
 
 const DESK = { width: 1366, height: 850 };
 /** Material's plain microphone (its "Mic" icon's path; the crossed-out "MicOff" starts "M19 11h-1.7"). */
