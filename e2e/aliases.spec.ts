@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { seriousViolations } from './axe.ts';
 import { chromiumLaunchOptions } from './chromium.ts';
-import { monitor } from './dispatch-support.ts';
+import { monitor, rowAction } from './dispatch-support.ts';
 import { expect as baseExpect, test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { openAs, TONE_WAV } from './room-support.ts';
@@ -71,7 +71,7 @@ test('a function defined on /settings, taken on /talk, is called from the consol
     await expect(tile.getByRole('img', { name: `Function: ${name}` })).toBeVisible();
     expect(await seriousViolations(d.page, `ul[aria-label="Members of ${north.name}"]`)).toEqual([]);
     // The desk sees which functions she holds on her row (and could give her another or take this one back).
-    await tile.getByRole('button', { name: 'Functions of Mia Field' }).click();
+    await (await rowAction(tile, 'Mia Field', 'Functions of Mia Field')).click();
     await expect(d.page.getByRole('menuitemcheckbox', { name: new RegExp(`^${name}`) })).toBeChecked();
     await d.page.keyboard.press('Escape');
     await d.page.getByRole('button', { name: 'Call a function' }).click();

@@ -8,7 +8,7 @@
  */
 import type { Page } from '@playwright/test';
 import { chromiumLaunchOptions } from './chromium.ts';
-import { monitor } from './dispatch-support.ts';
+import { monitor, rowAction } from './dispatch-support.ts';
 import { test } from './fixtures.ts';
 import { fakeMicrophoneArgs } from './room-audio.ts';
 import { connectedIn, openAs, TONE_WAV } from './room-support.ts';
@@ -71,7 +71,7 @@ test("an administrator hears a member's surroundings where the setting allows it
     await desk.page.goto('/dispatch');
     await monitor(desk.page, [field.name]);
     const tile = desk.page.getByRole('region', { name: `Channel ${field.name}` });
-    await tile.getByRole('button', { name: /^Device status of Mia Phone/ }).click();
+    await (await rowAction(tile, 'Mia Phone', /^Device status of Mia Phone/)).click();
     const dialog = desk.page.getByRole('dialog', { name: 'Device status — Mia Phone' });
 
     // 'off': refused, with its sentence.

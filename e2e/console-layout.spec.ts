@@ -59,7 +59,7 @@ test('the dispatch console keeps its shape at three sizes with five in a channel
         await nextFrames(page);
         await expect(page.getByTestId('sos-banner')).toBeVisible();
         for (const control of [
-          page.getByRole('heading', { level: 1, name: 'Console de dispatch' }),
+          page.getByRole('heading', { level: 1, name: 'Console de répartition' }),
           page.getByRole('button', { name: /^Canaux écoutés/ }),
           page.getByRole('button', { name: 'Appel général' }),
         ])

@@ -7,7 +7,7 @@
  */
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { monitor } from './dispatch-support.ts';
+import { monitor, rowAction } from './dispatch-support.ts';
 import { test } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 import { expect, PHONE } from './talk-support.ts';
@@ -77,7 +77,7 @@ test('a dispatcher reads a member’s device status; a disabled device wipes its
     await expect(d.page.getByRole('heading', { level: 1, name: 'Dispatch console' })).toBeVisible();
     await monitor(d.page, [field.name]);
     const tile = d.page.getByRole('region', { name: `Channel ${field.name}` });
-    await tile.getByRole('button', { name: /^Device status of Mia Phone/ }).click();
+    await (await rowAction(tile, 'Mia Phone', /^Device status of Mia Phone/)).click();
     const dialog = d.page.getByRole('dialog', { name: 'Device status — Mia Phone' });
     await expect(dialog.getByRole('row', { name: /App open/ })).toBeVisible();
     await expect(dialog.getByRole('row', { name: /Network online/ })).toBeVisible();

@@ -3,7 +3,7 @@
  * channel (the voice rooms' diagnostics, window.__talkgroupRooms) and what the desk plays of a channel after
  * its level (window.__talkgroupDispatch).
  */
-import type { Browser, Page } from '@playwright/test';
+import type { Browser, Locator, Page } from '@playwright/test';
 import { expect, type Seed } from './fixtures.ts';
 import { openAs, roomUrl } from './room-support.ts';
 
@@ -18,6 +18,21 @@ export async function monitor(page: Page, names: string[]): Promise<void> {
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toBeHidden();
   for (const name of names) await expect(page.getByRole('region', { name: `Channel ${name}` })).toBeVisible();
+}
+
+/**
+ * Issue 70: a member's row action on a tile, from the row's "Actions" menu (English, or French): opens the menu and
+ * gives its item of that name.
+ */
+export async function rowAction(
+  tile: Locator,
+  member: string,
+  action: string | RegExp,
+  { language = 'en' }: { language?: 'en' | 'fr' } = {},
+): Promise<Locator> {
+  const menuName = language === 'fr' ? `Actions pour ${member}` : `Actions for ${member}`;
+  await tile.getByRole('button', { name: menuName, exact: true }).click();
+  return tile.page().getByRole('menu', { name: menuName, exact: true }).getByRole('menuitem', { name: action });
 }
 
 /**

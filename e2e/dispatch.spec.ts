@@ -235,11 +235,13 @@ test('a member gets the not-found page at /dispatch; a dispatcher finds it in th
     await m.page.goto('/dispatch');
     await expect(m.page.getByText('The page you are looking for does not exist.')).toBeVisible();
     await d.page.goto('/dispatch');
-    await expect(d.page.getByRole('heading', { level: 1, name: 'Console de dispatch' })).toBeVisible();
+    await expect(d.page.getByRole('heading', { level: 1, name: 'Console de répartition' })).toBeVisible();
     // Below 1480 px the navigation is a drawer.
     await d.page.getByRole('button', { name: 'Ouvrir le menu' }).click();
     await expect(
-      d.page.getByRole('navigation', { name: 'Navigation principale' }).getByRole('link', { name: 'Dispatch' }),
+      d.page
+        .getByRole('navigation', { name: 'Navigation principale' })
+        .getByRole('link', { name: 'Console de répartition' }),
     ).toHaveAttribute('href', '/dispatch');
     await d.page.keyboard.press('Escape');
     await expect(d.page.getByRole('button', { name: 'Appel général' })).toBeVisible();

@@ -303,14 +303,18 @@ export interface SignInOptions {
   remember?: boolean;
 }
 
-/** Signs in through the form (English labels) and waits for /channelsList (a member: its app, /talk). */
+/**
+ * Signs in through the form (English labels) and waits for /channelsList (a member: its app, /talk; a dispatcher:
+ * its dispatch console, issue 70).
+ */
 export async function signIn(page: Page, account: Account, { remember = false }: SignInOptions = {}): Promise<void> {
   await page.goto('/signin');
   await page.getByRole('textbox', { name: 'Login', exact: true }).fill(account.login);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(account.password);
   if (remember) await page.getByLabel('Remember me').check();
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-  await expect(page).toHaveURL(account.role === 'member' ? /\/talk$/ : /\/channelsList$/);
+  const landing = { member: /\/talk$/, dispatcher: /\/dispatch$/, admin: /\/channelsList$/ }[account.role];
+  await expect(page).toHaveURL(landing);
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * Lone work on the dispatch console (issue 60): the desk's "Lone work" table lists who works alone in its
  * channels, each with its state, next check and last check-in; a lone worker who starts while the console is
- * open and escalates (no answer, then an SOS) shows up with "Alert raised" from what the server pushes. Its own
+ * open and escalates (no answer, then an SOS) shows up with "Alert raised" from what the server pushes. Issue 70:
+ * the table opens from the toolbar's "Lone work" button, on screen without scrolling; each state reaches the
+ * member's row in its tile within 2 s of the change, pushed (the page asks the server nothing meanwhile). Its own
  * server, with LONE_WORKER_MIN_SECONDS lowered to 1 s.
  */
 import { expect as baseExpect, createAdmin, seedFor, startServer, type TalkgroupServer, test } from './fixtures.ts';
@@ -53,6 +55,7 @@ test('the console lists who works alone with its state, and one who escalates me
   const desk = await openAs(browser, server.baseURL, dana);
   try {
     await desk.page.goto('/dispatch');
+    await desk.page.getByRole('button', { name: /^Lone work \(/ }).click();
     const panel = desk.page.getByRole('region', { name: 'Lone work', exact: true });
     await expect(panel.getByRole('heading', { level: 2, name: 'Lone work', exact: true })).toBeVisible();
     const table = panel.getByRole('table', { name: 'Lone work', exact: true });
@@ -80,6 +83,82 @@ test('the console lists who works alone with its state, and one who escalates me
         .nth(0),
     ).toHaveText('Alert raised');
     await expect(maxRow.getByRole('cell').nth(0)).toHaveText('OK');
+  } finally {
+    await desk.close();
+  }
+});
+
+test("each lone-work state reaches the member's row within 2 s, pushed, and the list is one click away", async ({
+  browser,
+}) => {
+  const admin = await createAdmin(server);
+  const seed = seedFor(server, admin);
+  const channel = await seed.channel();
+  const dana = await seed.member({ firstName: 'Dana', lastName: 'Live', role: 'dispatcher' });
+  const max = await seed.member({ firstName: 'Max', lastName: 'Pushed' });
+  await seed.addToChannel(channel.id, [dana.id, max.id]);
+  expect(
+    (
+      await server.call(
+        '/user/api/setSafetySettings',
+        { loneWorker: { intervalSeconds: 3600, graceSeconds: 3600 } },
+        admin.token,
+      )
+    ).status,
+  ).toBe(200);
+
+  const desk = await openAs(browser, server.baseURL, dana, { viewport: { width: 1366, height: 850 } });
+  try {
+    const page = desk.page;
+    // Its first desk is its channel (issue 70).
+    await page.goto('/dispatch');
+    const row = page
+      .getByRole('list', { name: `Members of ${channel.name}` })
+      .getByRole('listitem')
+      .filter({ hasText: 'Max Pushed' });
+    await expect(row).toBeVisible();
+    const button = page.getByRole('button', { name: /^Lone work \(/ });
+    await expect(button).toHaveText('Lone work (0)');
+    // No polling: from now on the page asks nothing about lone work; what changes comes pushed.
+    const asked: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/getLoneWorkers')) asked.push(request.url());
+    });
+    const state = row.getByTestId('lone-work-state');
+    const within2s = { timeout: 2_000 };
+
+    const call = (path: string, body: object = {}) => server.call(path, body, max.token);
+    expect((await call('/user/api/startLoneWorker', { intervalSeconds: 3600 })).status).toBe(200);
+    await expect(state).toHaveText('Lone work: OK', within2s);
+    await expect(button).toHaveText('Lone work (1)', within2s);
+
+    // Asked every second from now: the sweep's check falls due, then an answer, then the end.
+    expect((await call('/user/api/startLoneWorker', { intervalSeconds: 1 })).status).toBe(200);
+    await expect(state).toHaveText('Lone work: Check due');
+    await expect(button).toHaveText('Lone work (1) · 1 to check', within2s);
+    expect((await call('/user/api/startLoneWorker', { intervalSeconds: 3600 })).status).toBe(200);
+    await expect(state).toHaveText('Lone work: OK', within2s);
+    expect((await call('/user/api/stopLoneWorker')).status).toBe(200);
+    await expect(state).toHaveCount(0, within2s);
+    await expect(button).toHaveText('Lone work (0)', within2s);
+    expect(asked).toEqual([]);
+
+    // The button is on screen without scrolling, and opens the list.
+    expect((await call('/user/api/startLoneWorker', { intervalSeconds: 3600 })).status).toBe(200);
+    await expect(button).toHaveText('Lone work (1)', within2s);
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    const box = await button.boundingBox();
+    expect(box && box.y >= 0 && box.y + box.height <= 850).toBe(true);
+    await button.click();
+    const table = page.getByRole('table', { name: 'Lone work', exact: true });
+    await expect(
+      table
+        .getByRole('row', { name: /Max Pushed/ })
+        .getByRole('cell')
+        .nth(0),
+    ).toHaveText('OK');
+    await page.getByRole('button', { name: 'Close lone work' }).click();
+    await expect(table).toBeHidden();
   } finally {
     await desk.close();
   }

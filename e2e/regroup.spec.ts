@@ -7,7 +7,7 @@
  * ("Regroup … ended") on every page, none speaks of rights, and no page is refused a request for its channel.
  */
 
-import { monitor } from './dispatch-support.ts';
+import { monitor, rowAction } from './dispatch-support.ts';
 import { test } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 import { expect, PHONE } from './talk-support.ts';
@@ -104,7 +104,7 @@ test('a regroup switches two members’ /talk to its channel and brings them bac
 
     // A remote select from the tile of the dock: Ali's phone switches to it and says who did it.
     const dockTile = d.page.getByRole('region', { name: `Channel ${dock.name}` });
-    await dockTile.getByRole('button', { name: `Switch channel: switch Ali Quai to ${dock.name}` }).click();
+    await (await rowAction(dockTile, 'Ali Quai', `Switch channel: switch Ali Quai to ${dock.name}`)).click();
     await expect(a.page).toHaveURL(new RegExp(`/talk/${dock.id}$`));
     await expect(a.page.getByRole('heading', { level: 1, name: dock.name })).toBeVisible();
     await expect(

@@ -67,10 +67,12 @@ test.describe('roles (English)', () => {
     const desk = await context.newPage();
     try {
       await useSession(desk, dispatcher);
+      // Issue 70: a dispatcher starts on its dispatch console.
       await desk.goto('/');
-      await expect(desk).toHaveURL(/\/channelsList$/);
+      await expect(desk).toHaveURL(/\/dispatch$/);
       // Its channels, their activities, and its dispatch console (issue 27).
-      expect(await navEntries(desk)).toEqual(['Channels', 'Activities', 'Dispatch', 'Reports']);
+      expect(await navEntries(desk)).toEqual(['Channels', 'Activities', 'Dispatch console', 'Reports']);
+      await desk.goto('/channelsList');
       const table = desk.getByRole('main');
       await expect(table.getByRole('row', { name: `Enter the channel ${own.name}` })).toBeVisible();
       await expect(table.getByText(other.name, { exact: true })).toHaveCount(0);
@@ -139,8 +141,9 @@ test.describe('roles (French)', () => {
     await seed.addToChannel(channel.id, [dina.id]);
     await useSession(page, dina);
     await page.goto('/');
-    await expect(page).toHaveURL(/\/channelsList$/);
-    expect(await navEntries(page)).toEqual(['Canaux', 'Activités', 'Dispatch', 'Rapports']);
+    await expect(page).toHaveURL(/\/dispatch$/);
+    expect(await navEntries(page)).toEqual(['Canaux', 'Activités', 'Console de répartition', 'Rapports']);
+    await page.goto('/channelsList');
     await expect(page.getByRole('main').getByText(channel.name, { exact: true })).toBeVisible();
     await page.goto('/dashboard');
     await expect(page.getByRole('heading', { name: 'Page introuvable' })).toBeVisible();

@@ -6,6 +6,7 @@
  * packages/server/test/statuses.test.ts's.
  */
 import type { Locator } from '@playwright/test';
+import { rowAction } from './dispatch-support.ts';
 import { test, unique } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 import { expect } from './talk-support.ts';
@@ -62,7 +63,7 @@ test('a status set over HTTP shows live on /dispatch and the users list, and the
     await expect(rowOf(miaName).getByRole('img', { name: 'Sur place · < 1 min' })).toBeVisible();
 
     // The dispatcher sets Noé's from its tile; the administrator's list follows, naming who set it.
-    await people.getByRole('button', { name: `Statut de ${noeName}` }).click();
+    await (await rowAction(people, noeName, `Statut de ${noeName}`, { language: 'fr' })).click();
     await expect(d.page.getByRole('menuitemradio', { name: 'Aucun' })).toHaveAttribute('aria-checked', 'true');
     await d.page.getByRole('menuitemradio', { name: 'En route' }).click();
     await expect(

@@ -1,8 +1,9 @@
 /**
  * Live video on the mesh (issue 61 items 1, 3 and 4), in Chromium with its fake camera: two members share from
  * their /talk pages; a dispatcher's console (in French, 1366x850) shows both streams in their channel's tile with
- * frames moving in each <video> (its size, its clock, two grabs that differ), opens one full screen, and puts a
- * capture of it in the channel's chat as an image whose text gives the member's last position; a switch of camera
+ * frames moving in each <video> (its size, its clock, two grabs that differ), opens one full screen, captures it
+ * there (issue 70: the notice opens the channel's chat beside the console, which shows it), and puts a capture from
+ * the tile in the channel's chat as an image whose text gives the member's last position; a switch of camera
  * keeps the frames coming; "Stop video"
  * ends it on the console. The console with the two streams goes into docs/images/ when E2E_DOCS_SCREENSHOTS is
  * set.
@@ -76,8 +77,16 @@ test("two members' live videos reach the dispatcher's console, move, open full s
     await expectMovingFrames(large.getByLabel('Vidéo de Mia Phone'));
     const width = await large.getByLabel('Vidéo de Mia Phone').evaluate((element) => element.clientWidth);
     expect(width).toBeGreaterThan(small);
-    await large.getByRole('button', { name: 'Fermer' }).click();
+    // Issue 70: "Capture" in the full view too; its notice opens the channel's chat beside the console.
+    // (Said in the view: its modal hides the page's notice from a screen reader.)
+    await large.getByRole('button', { name: 'Capture' }).click();
+    await expect(large.getByRole('status')).toHaveText(`Capture envoyée dans le chat de ${field.name}.`);
+    await large.getByRole('button', { name: 'Voir dans le chat' }).click();
     await expect(large).toBeHidden();
+    const chat = desk.page.getByRole('dialog', { name: `Messages de ${field.name}` });
+    await expect(chat.getByText(/^Capture de la vidéo de Mia Phone à /)).toBeVisible();
+    await chat.getByRole('button', { name: 'Fermer les messages' }).click();
+    await expect(chat).toBeHidden();
 
     // The other camera (Chromium's fake device has one: the same opens again): the console keeps receiving frames.
     await phone.page.getByRole('button', { name: 'Switch camera' }).click();
@@ -87,11 +96,15 @@ test("two members' live videos reach the dispatcher's console, move, open full s
 
     // Capture: an image message in the channel's chat, with the time and Mia's last position.
     await miaStream.getByRole('button', { name: 'Capture' }).click();
-    await expect(desk.page.getByText(`Capture envoyée dans le chat de ${field.name}.`)).toBeVisible();
+    const notice = desk.page.getByRole('alert').filter({ hasText: `Capture envoyée dans le chat de ${field.name}.` });
+    await expect(notice.getByRole('button', { name: 'Voir dans le chat' })).toBeVisible();
     const messages = await server.call('/user/api/getchannelmessagelistForAdmin', { channelId: field.id }, dana.token);
-    const capture = (messages.body.discussion as Array<{ textMsg: string; file: { path: string } | null }>).find(
+    const captures = (messages.body.discussion as Array<{ textMsg: string; file: { path: string } | null }>).filter(
       (message) => message.textMsg.startsWith('Capture de la vidéo de Mia Phone à '),
     );
+    // The full view's and the tile's.
+    expect(captures).toHaveLength(2);
+    const capture = captures.at(-1);
     expect(capture?.textMsg).toContain('position : 45.76400, 4.83570');
     expect(capture?.file?.path).toBeTruthy();
 

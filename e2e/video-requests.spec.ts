@@ -9,6 +9,7 @@
 import { copyFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from '@playwright/test';
+import { rowAction } from './dispatch-support.ts';
 import { test } from './fixtures.ts';
 import { openAs } from './room-support.ts';
 import { deskOn, expect, expectMovingFrames, phoneIn, videoLaunchOptions } from './video-support.ts';
@@ -20,7 +21,7 @@ test.describe.configure({ timeout: 300_000 });
 function deskParts(page: Page, channelName: string, memberName: string) {
   const tile = page.getByRole('region', { name: `Channel ${channelName}` });
   return {
-    ask: tile.getByRole('button', { name: `Ask for video from ${memberName}` }),
+    ask: { click: async () => (await rowAction(tile, memberName, `Ask for video from ${memberName}`)).click() },
     stream: tile.getByRole('group', { name: `Live video — ${memberName}` }),
   };
 }

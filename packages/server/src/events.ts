@@ -8,6 +8,7 @@ import type {
   DispatchRequest,
   EmergencyAlert,
   GeofenceAlert,
+  LoneWorker,
   LoneWorkerAlert,
   LoneWorkerCheck,
   MemberStatus,
@@ -136,6 +137,11 @@ export interface DomainEvents {
   loneWorkerCheck: { userId: number; check: LoneWorkerCheck };
   /** Issue 60: a lone worker answered neither check: administrators and the dispatchers of `channelIds`. */
   loneWorkerMissed: { alert: LoneWorkerAlert; channelIds: number[] };
+  /**
+   * Issue 70: a member's lone work changed (started, asked, answered, alerted, escalated, stopped; `worker` null:
+   * off): administrators and the dispatchers of `channelIds`, the member's channels, see it at once.
+   */
+  loneWorkerChanged: { userId: number; worker: LoneWorker | null; channelIds: number[] };
   /**
    * Issue 69: an administrator changed the safety settings (committed): live ambient listenings follow at once
    * (`ambientListening` 'off' ends them, 'announced' announces the discreet ones).

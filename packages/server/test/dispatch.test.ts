@@ -47,8 +47,24 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
     const set = (account: Account, body: object) => app.call('/user/api/setMonitorList', body, account.token);
     const get = (account: Account, body: object = {}) => app.call('/user/api/getMonitorList', body, account.token);
 
+    it('opens a desk never saved on the channels it dispatches (issue 70), an administrator’s on none', async () => {
+      const first = (await get(desk)).body;
+      expect(first).toMatchObject({ success: true, unselectedVolume: 40 });
+      expect(first.res).toEqual(
+        [channels.alpha, channels.bravo, channels.charlie].map((channelId) => ({
+          channelId,
+          volume: 100,
+          muted: false,
+        })),
+      );
+      expect((await get(otherDesk)).body.res).toEqual([{ channelId: channels.delta, volume: 100, muted: false }]);
+      expect((await get(admin)).body.res).toEqual([]);
+      // Saved empty, it stays empty: the default is for a first desk only.
+      expect((await set(desk, { channels: [], unselectedVolume: 40 })).status).toBe(200);
+      expect((await get(desk)).body.res).toEqual([]);
+    });
+
     it('keeps each desk its tiles in order, with volumes, mutes and the unselected level', async () => {
-      expect((await get(desk)).body).toMatchObject({ success: true, res: [], unselectedVolume: 40 });
       const saved = await set(desk, {
         channels: [
           { channelId: channels.charlie, volume: 70, muted: true },

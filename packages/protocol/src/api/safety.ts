@@ -131,10 +131,19 @@ export const LoneWorkerAlertSchema = z.object({
 });
 export type LoneWorkerAlert = z.output<typeof LoneWorkerAlertSchema>;
 
+/**
+ * Issue 70: sent to the member's dispatchers and the administrators whenever its lone work changes (started,
+ * asked, answered, alerted, escalated, stopped): `worker` null once it stopped. Their consoles need no polling.
+ */
+export const LoneWorkerChangeSchema = z.object({ userId: z.number(), worker: LoneWorkerSchema.nullable() });
+export type LoneWorkerChange = z.output<typeof LoneWorkerChangeSchema>;
+
 /** Lone work's pushes (issue 60). */
 export interface SafetyServerEvents {
   /** To a lone worker's sockets: "Are you OK?" (checkIn answers); `reminder` the second time. */
   lone_worker_check: (payload: LoneWorkerCheck) => void;
   /** To administrators and the dispatchers of the member's channels: it answered no check twice. */
   loneWorkerAlert: (payload: LoneWorkerAlert) => void;
+  /** Issue 70: to administrators and the dispatchers of the member's channels: its lone work changed (null: off). */
+  loneWorkerChanged: (payload: LoneWorkerChange) => void;
 }

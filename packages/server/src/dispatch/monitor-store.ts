@@ -7,10 +7,15 @@ export interface MonitorList {
   unselectedVolume: number;
 }
 
+/** A saved list, or the defaults of a user who never saved one (`saved` false). */
+export interface StoredMonitorList extends MonitorList {
+  saved: boolean;
+}
+
 export function monitorStore(db: Db) {
   return {
     /** The user's list in its order; a channel deleted meanwhile is gone from it (the rows cascade). */
-    async of(userId: number): Promise<MonitorList> {
+    async of(userId: number): Promise<StoredMonitorList> {
       const [rows, preferences] = await Promise.all([
         db
           .selectFrom('monitored_channels')
@@ -27,6 +32,8 @@ export function monitorStore(db: Db) {
       return {
         channels: rows.map((row) => ({ channelId: row.channel_id, volume: row.volume, muted: row.muted === 1 })),
         unselectedVolume: preferences?.unselected_volume ?? UNSELECTED_VOLUME_DEFAULT,
+        // Every save writes the preferences' row: without one, the user never chose its tiles.
+        saved: preferences !== undefined,
       };
     },
 

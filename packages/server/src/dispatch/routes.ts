@@ -13,6 +13,9 @@ import { defineRoutes, requireSelfOr } from '../http/route.ts';
 import type { UserStore } from '../users/store.ts';
 import type { MonitorList, MonitorStore } from './monitor-store.ts';
 
+/** The tiles of a first desk at most: one per selection key. */
+const FIRST_DESK_TILES = 9;
+
 /** What this part uses of the services (app.ts hands them over). */
 export interface DispatchServices {
   access: ChannelAccess;
@@ -40,13 +43,28 @@ export function dispatchRoutes(app: FastifyInstance, services: DispatchServices)
     return { ...list, channels: kept };
   }
 
+  /**
+   * Issue 70: a desk never saved opens on the channels its user dispatches (keys 1 to 9 select them), so that a
+   * dispatcher's first console is not empty; an administrator, who dispatches every channel, chooses its own.
+   */
+  async function firstDesk(owner: Reader): Promise<MonitorList['channels']> {
+    const dispatched = await access.channelsWhere(owner, 'channel.dispatch');
+    const desk = [];
+    for (const channelId of dispatched ?? []) {
+      if (desk.length === FIRST_DESK_TILES) break;
+      if (await channels.listed(channelId)) desk.push({ channelId, volume: 100, muted: false });
+    }
+    return desk;
+  }
+
   route(GetMonitorList, async ({ body, auth }) => {
     const userId = body.userId ?? auth.userId;
     requireSelfOr(auth, userId, 'users.manage');
     const owner = userId === auth.userId ? auth : await users.row(userId);
     if (!owner) throw notFound('user_not_found');
     const reader: Reader = 'userId' in owner ? owner : { userId, role: owner.role, mapRight: owner.map_right === 1 };
-    const list = await stillMonitored(reader, await monitors.of(userId));
+    const stored = await monitors.of(userId);
+    const list = await stillMonitored(reader, stored.saved ? stored : { ...stored, channels: await firstDesk(reader) });
     return { success: true, res: list.channels, unselectedVolume: list.unselectedVolume };
   });
 

@@ -135,6 +135,9 @@ export function subscribePushes(events: EventBus, target: PushTarget): () => voi
     events.on('loneWorkerMissed', ({ alert, channelIds }) =>
       target.toAdminsAnd({ supervisedChannels: channelIds }, 'loneWorkerAlert', alert),
     ),
+    events.on('loneWorkerChanged', ({ userId, worker, channelIds }) =>
+      target.toAdminsAnd({ supervisedChannels: channelIds }, 'loneWorkerChanged', { userId, worker }),
+    ),
     // Both parties' pages (console or phone) follow the call; the callee's ring.
     // A call to a functional alias (issue 59) rings each of its holders, and each hears when it stops ringing.
     events.on('privateCallChanged', ({ call, also = [] }) => {

@@ -55,12 +55,31 @@ export function loneWorkers(deps: {
     return { res: current ? toLoneWorker(current, user.display_name, required) : null, required };
   }
 
+  /**
+   * Issue 70: the member's lone work as it is now (null: off), to its dispatchers and the administrators, whose
+   * consoles show it at once. Never fails what changed it: the change is made, a lost push is logged.
+   */
+  async function announce(userId: number): Promise<void> {
+    try {
+      const [row, user, channels] = await Promise.all([
+        store.get(userId),
+        users.row(userId),
+        deps.memberships.channelsOfMember(userId),
+      ]);
+      const worker = row && user ? toLoneWorker(row, user.display_name, await requiredFor(user.id, user.role)) : null;
+      events.emit('loneWorkerChanged', { userId, worker, channelIds: channels.map((channel) => channel.id) });
+    } catch (error) {
+      deps.onError(error, `the lone-work change of user ${userId}`);
+    }
+  }
+
   /** One step of a row whose time came; nothing when another pass or instance took it first. */
   async function step(row: LoneWorkerRow, at: number): Promise<boolean> {
     // A disabled account works no more: its lone work ends rather than raise an alarm nobody can answer.
     const owner = await users.row(row.user_id);
     if (!owner || owner.disabled_at !== null) {
       await store.remove(row.user_id);
+      await announce(row.user_id);
       return false;
     }
     const grace = row.grace_seconds * 1000;
@@ -73,6 +92,7 @@ export function loneWorkers(deps: {
         ...(taken.step === STEP.reminded ? { reminder: true } : {}),
       };
       events.emit('loneWorkerCheck', { userId: taken.user_id, check });
+      await announce(taken.user_id);
       return true;
     }
     const user = await users.row(taken.user_id);
@@ -84,6 +104,7 @@ export function loneWorkers(deps: {
         alert: { userId: user.id, name: user.display_name, lastCheckIn: taken.last_check_in, position },
         channelIds,
       });
+      await announce(user.id);
       return true;
     }
     const alert = await deps.emergency.raiseLoneWorker(
@@ -91,6 +112,7 @@ export function loneWorkers(deps: {
       position ? { lat: position.lat, lng: position.lng, accuracy: position.accuracy ?? undefined } : undefined,
     );
     await store.setAlert(user.id, alert?.id ?? null);
+    await announce(user.id);
     return true;
   }
 
@@ -128,6 +150,7 @@ export function loneWorkers(deps: {
           `intervalSeconds: your organisation asks every ${safety.loneWorker.intervalSeconds} seconds at most`,
         );
       const row = await store.start(user.id, interval, safety.loneWorker.graceSeconds, now());
+      await announce(user.id);
       return mine(reader, row);
     },
 
@@ -142,7 +165,9 @@ export function loneWorkers(deps: {
       const safety = await settings.safety();
       if (!(await requiredFor(user.id, user.role, safety))) return false;
       const { intervalSeconds, graceSeconds } = safety.loneWorker;
-      return store.startIfOff(user.id, intervalSeconds, graceSeconds, now());
+      const started = await store.startIfOff(user.id, intervalSeconds, graceSeconds, now());
+      if (started) await announce(user.id);
+      return started;
     },
 
     async stop(reader: Reader) {
@@ -150,6 +175,7 @@ export function loneWorkers(deps: {
       if (!user) throw notFound('User');
       if (await requiredFor(user.id, user.role)) throw forbidden(REQUIRED_SENTENCE);
       await store.remove(user.id);
+      await announce(user.id);
       return { res: null, required: false };
     },
 
@@ -171,6 +197,7 @@ export function loneWorkers(deps: {
           .catch((error) =>
             error instanceof HttpError && error.statusCode === 409 ? undefined : Promise.reject(error),
           );
+      await announce(reader.userId);
       return mine(reader, answered);
     },
 
@@ -185,6 +212,7 @@ export function loneWorkers(deps: {
       const row = await store.get(userId);
       if (!row || row.step >= STEP.escalated) return;
       await store.checkIn(row, now(), STEP.escalated);
+      await announce(userId);
     },
 
     /** Administrators: everyone; dispatchers: the members of the channels where they take alerts. */

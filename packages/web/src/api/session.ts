@@ -112,13 +112,24 @@ export function usesConsole(role: Role): boolean {
 
 /**
  * Where a signed-in user starts: members in their own app (/talk), administrators on the dashboard, a
- * dispatcher (no organisation statistics) on its channels.
+ * dispatcher (no organisation statistics) on its dispatch console (issue 70: its channels' list said "Create the
+ * channels…", which it cannot).
  */
 export function homeOf(session: Session | null): string {
   if (!session) return '/signin';
   const role = session.user?.role ?? 'admin';
   if (!usesConsole(role)) return '/talk';
-  return mayAnywhere({ role }, 'statistics.read') ? '/dashboard' : '/channelsList';
+  return mayAnywhere({ role }, 'statistics.read') ? '/dashboard' : deskOr(role, '/channelsList');
+}
+
+/** Where the sign-in form leads: the channels' list, or the dispatch console of a dispatcher (issue 70). */
+export function afterSignIn(storedRole: string): string {
+  const role = knownRole(storedRole) ?? 'member';
+  return mayAnywhere({ role }, 'statistics.read') ? '/channelsList' : deskOr(role, '/channelsList');
+}
+
+function deskOr(role: Role, otherwise: string): string {
+  return mayAnywhere({ role }, 'channel.monitor') ? '/dispatch' : otherwise;
 }
 
 /**

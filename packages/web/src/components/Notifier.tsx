@@ -10,8 +10,10 @@ export interface Notice {
   severity?: AlertColor;
   title?: ReactNode;
   message: ReactNode;
-  /** Milliseconds; errors stay 8 s, others 4 s. */
+  /** Milliseconds; errors stay 8 s, others 4 s (8 s too with an action). */
   duration?: number;
+  /** A button in the notice that leads to what it is about (issue 70: the chat that holds a capture). */
+  action?: { label: string; onClick: () => void };
 }
 
 const NoticeSnackbar = lazy(() => import('./NoticeSnackbar.tsx'));

@@ -5,11 +5,9 @@
  * server says whether this member is one of its channels' (a 403's sentence), or that an alias is full.
  */
 import BadgeIcon from '@mui/icons-material/BadgeOutlined';
-import IconButton from '@mui/material/IconButton';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
 import { AssignAlias, GetAliases } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -19,6 +17,7 @@ import { callKey, useApiMutation } from '../../api/queries.ts';
 import { useMay } from '../../api/session.ts';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { useNotify } from '../../components/Notifier.tsx';
+import { RowAction } from '../../components/RowActions.tsx';
 
 export function AssignAliasButton({ user }: { user: { id: number; name: string } }) {
   const { t } = useTranslation('common');
@@ -36,21 +35,14 @@ export function AssignAliasButton({ user }: { user: { id: number; name: string }
   const label = t('aliasesOf', { name: user.name });
   return (
     <>
-      <Tooltip title={label}>
-        <IconButton
-          size="small"
-          aria-label={label}
-          aria-haspopup="menu"
-          aria-expanded={anchor !== null}
-          disabled={assign.isPending}
-          onClick={(event) => {
-            event.stopPropagation();
-            setAnchor(event.currentTarget);
-          }}
-        >
-          <BadgeIcon fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <RowAction
+        icon={<BadgeIcon fontSize="small" />}
+        label={label}
+        opensMenu
+        expanded={anchor !== null}
+        disabled={assign.isPending}
+        onClick={setAnchor}
+      />
       <Menu
         anchorEl={anchor}
         open={anchor !== null}

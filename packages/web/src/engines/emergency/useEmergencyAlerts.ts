@@ -12,11 +12,13 @@ import {
   GetEmergencyAlerts,
 } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
 import { useServerEvent, useServerEvents } from '../../api/serverEvents.ts';
 
 const FIRST_PAGE = { start: 0, limit: 20 };
+/** Issue 70: a closed alert's band says how it ended for this long, then goes by itself. */
+export const CLOSED_BAND_MS = 10_000;
 /** Alerts taken in the last hours and not closed yet are offered for closing, also after a reload. */
 const TO_CLOSE_WINDOW_MS = 12 * 3600_000;
 type AlertsPage = { success: boolean; res: { alerts: EmergencyAlert[]; totalRecords: number; open: number } };
@@ -87,5 +89,35 @@ export function useEmergencyAlerts() {
       !taken.some((known) => known.id === alert.id),
   );
   const shownTaken = [...taken, ...toClose].filter((alert) => !dismissed.has(alert.id)).slice(0, 5);
+  useClosedBandsGo(shownTaken, dismissTaken);
   return { open, taken: shownTaken, acknowledge, dismissTaken, ok, dismissOk: () => setOk(null) };
+}
+
+/**
+ * Issue 70: each closed alert's band goes CLOSED_BAND_MS after it showed, on its own: three stacked pushed the
+ * console down by up to 175 px until each was closed by hand. A taken one stays: its close is still due.
+ */
+function useClosedBandsGo(shown: EmergencyAlert[], dismiss: (id: number) => void) {
+  const timers = useRef(new Map<number, ReturnType<typeof setTimeout>>());
+  const closedIds = shown.filter((alert) => alert.closedAt).map((alert) => alert.id);
+  const key = closedIds.join(',');
+  // biome-ignore lint/correctness/useExhaustiveDependencies: key stands for closedIds
+  useEffect(() => {
+    for (const id of closedIds)
+      if (!timers.current.has(id))
+        timers.current.set(
+          id,
+          setTimeout(() => {
+            timers.current.delete(id);
+            dismiss(id);
+          }, CLOSED_BAND_MS),
+        );
+  }, [key, dismiss]);
+  useEffect(() => {
+    const pending = timers.current;
+    return () => {
+      for (const timer of pending.values()) clearTimeout(timer);
+      pending.clear();
+    };
+  }, []);
 }

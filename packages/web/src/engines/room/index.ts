@@ -4,7 +4,7 @@
  * engines/voice's and the map engines/map's; the room's own pages are features/room's, loaded by app/router.tsx.
  */
 export { ChatPanel } from './chat/ChatPanel.tsx';
-export { uploadImage } from './chat/useChat.ts';
+export { uploadImage, useChat } from './chat/useChat.ts';
 export { ChannelMembersTable } from './members/ChannelMembersTable.tsx';
 export { type ChannelMember, memberName } from './members/useChannelMembers.ts';
 export { RoomFrame } from './RoomFrame.tsx';

@@ -6,18 +6,17 @@
  */
 import LabelOutlined from '@mui/icons-material/LabelOutlined';
 import Box from '@mui/material/Box';
-import IconButton from '@mui/material/IconButton';
 import ListItemIcon from '@mui/material/ListItemIcon';
 import ListItemText from '@mui/material/ListItemText';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
-import Tooltip from '@mui/material/Tooltip';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMay } from '../../api/session.ts';
 import { statusLabel, useSetUserStatus, useStatuses } from '../../api/statuses.ts';
 import { failureNotice } from '../../components/failureNotice.ts';
 import { useNotify } from '../../components/Notifier.tsx';
+import { RowAction } from '../../components/RowActions.tsx';
 
 export interface MemberStatusButtonProps {
   user: { id: number; name: string };
@@ -45,22 +44,15 @@ export function MemberStatusButton({ user, statusId, color = 'default' }: Member
   const items = statuses.data?.res ?? [];
   return (
     <>
-      <Tooltip title={label}>
-        <IconButton
-          size="small"
-          color={color}
-          aria-label={label}
-          aria-haspopup="menu"
-          aria-expanded={anchor !== null}
-          disabled={set.isPending}
-          onClick={(event) => {
-            event.stopPropagation();
-            setAnchor(event.currentTarget);
-          }}
-        >
-          <LabelOutlined fontSize="small" />
-        </IconButton>
-      </Tooltip>
+      <RowAction
+        icon={<LabelOutlined fontSize="small" />}
+        label={label}
+        color={color}
+        opensMenu
+        expanded={anchor !== null}
+        disabled={set.isPending}
+        onClick={setAnchor}
+      />
       <Menu
         anchorEl={anchor}
         open={anchor !== null}

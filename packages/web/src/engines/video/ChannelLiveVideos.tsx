@@ -18,10 +18,13 @@ import { useLiveVideos } from './useLiveVideos.ts';
 export function ChannelLiveVideos({
   channel,
   canCapture = false,
+  onOpenChat,
 }: {
   channel: { id: number; name: string };
   /** The console: "Capture" to the chat, with the member's last position. */
   canCapture?: boolean;
+  /** Issue 70: the console's chat of the channel, where a capture goes. */
+  onOpenChat?: () => void;
 }) {
   const { t } = useTranslation('video');
   const selfId = useSession()?.user?.id;
@@ -52,6 +55,7 @@ export function ChannelLiveVideos({
           channelName={channel.name}
           position={positionOf(video.userId)}
           canCapture={canCapture}
+          onOpenChat={onOpenChat}
         />
       ))}
     </Box>

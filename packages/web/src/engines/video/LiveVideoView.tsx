@@ -130,6 +130,7 @@ export function LiveVideoView({
   channelName,
   position,
   canCapture,
+  onOpenChat,
 }: {
   video: LiveVideo;
   channelName: string;
@@ -137,6 +138,8 @@ export function LiveVideoView({
   position?: LastPosition | null;
   /** Captures go to the chat (the console). */
   canCapture: boolean;
+  /** Issue 70: opens the channel's chat, where a capture went (the notice leads there). */
+  onOpenChat?: () => void;
 }) {
   const { t, i18n } = useTranslation('video');
   const notify = useNotify();
@@ -144,14 +147,18 @@ export function LiveVideoView({
   const [large, setLarge] = useState(false);
   const sharpest = useLayer(video, large, stream);
   const [sending, setSending] = useState(false);
+  /** A capture sent from the full view, said in it: a modal view hides the page's notice from a screen reader. */
+  const [sentInView, setSentInView] = useState(false);
   const element = useRef<HTMLVideoElement>(null);
+  const largeElement = useRef<HTMLVideoElement>(null);
   const label = t('live.of', { name: video.name });
 
-  const capture = async () => {
-    const shown = element.current;
+  /** The frame of the view it is asked from: the tile's (the high layer for a moment) or the full view's. */
+  const capture = async (shown: HTMLVideoElement | null) => {
     const frame = shown ? await sharpest(shown, () => grabFrame(shown)) : null;
     if (!frame) return;
     setSending(true);
+    setSentInView(false);
     const textMsg = t('live.captureText', {
       name: video.name,
       time: formatDate(new Date(), 'dd MMM yyyy HH:mm:ss', i18n.resolvedLanguage),
@@ -159,7 +166,23 @@ export function LiveVideoView({
     });
     try {
       await uploadImage(frame, { channelId: video.channelId, textMsg }, getToken());
-      notify({ severity: 'success', message: t('live.captured', { channel: channelName }) });
+      const openChat = onOpenChat;
+      if (shown === largeElement.current) setSentInView(true);
+      notify({
+        severity: 'success',
+        message: t('live.captured', { channel: channelName }),
+        ...(openChat
+          ? {
+              action: {
+                label: t('live.openChat'),
+                onClick: () => {
+                  setLarge(false);
+                  openChat();
+                },
+              },
+            }
+          : {}),
+      });
     } catch {
       notify({ severity: 'error', message: t('live.captureFailed') });
     } finally {
@@ -196,7 +219,15 @@ export function LiveVideoView({
             </Typography>
           )}
           <Box sx={{ display: 'flex', gap: 0.5, flexWrap: 'wrap' }}>
-            <Button size="small" startIcon={<FullscreenIcon />} disabled={!stream} onClick={() => setLarge(true)}>
+            <Button
+              size="small"
+              startIcon={<FullscreenIcon />}
+              disabled={!stream}
+              onClick={() => {
+                setSentInView(false);
+                setLarge(true);
+              }}
+            >
               {t('live.fullScreen')}
             </Button>
             {canCapture ? (
@@ -204,7 +235,7 @@ export function LiveVideoView({
                 size="small"
                 startIcon={<PhotoCameraIcon />}
                 disabled={!stream || sending}
-                onClick={() => void capture()}
+                onClick={() => void capture(element.current)}
               >
                 {t('live.capture')}
               </Button>
@@ -215,9 +246,32 @@ export function LiveVideoView({
       <Dialog open={large} onClose={() => setLarge(false)} fullScreen aria-labelledby={`video-${video.streamId}`}>
         <DialogTitle id={`video-${video.streamId}`}>{label}</DialogTitle>
         <DialogContent sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center' }}>
-          <StreamVideo stream={stream} label={label} maxHeight="calc(100dvh - 160px)" />
+          <StreamVideo stream={stream} label={label} videoRef={largeElement} maxHeight="calc(100dvh - 160px)" />
         </DialogContent>
         <DialogActions>
+          <Typography role="status" variant="body2" sx={{ flex: 1, color: 'success.dark', fontWeight: 600 }}>
+            {sentInView ? t('live.captured', { channel: channelName }) : ''}
+          </Typography>
+          {sentInView && onOpenChat ? (
+            <Button
+              onClick={() => {
+                setLarge(false);
+                onOpenChat();
+              }}
+            >
+              {t('live.openChat')}
+            </Button>
+          ) : null}
+          {/* Issue 70: the full view's sharper frame, captured where it is watched. */}
+          {canCapture ? (
+            <Button
+              startIcon={<PhotoCameraIcon />}
+              disabled={!stream || sending}
+              onClick={() => void capture(largeElement.current)}
+            >
+              {t('live.capture')}
+            </Button>
+          ) : null}
           <Button onClick={() => setLarge(false)}>{t('live.close')}</Button>
         </DialogActions>
       </Dialog>

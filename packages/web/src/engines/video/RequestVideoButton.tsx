@@ -4,8 +4,6 @@
  * app closed, listen-only).
  */
 import VideocamOutlinedIcon from '@mui/icons-material/VideocamOutlined';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import { RequestVideo } from '@talkgroup/protocol';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +12,7 @@ import { useApiMutation } from '../../api/queries.ts';
 import { useSharedSocket } from '../../api/serverEvents.ts';
 import { useSession } from '../../api/session.ts';
 import { useNotify } from '../../components/Notifier.tsx';
+import { RowAction } from '../../components/RowActions.tsx';
 
 export function RequestVideoButton({
   user,
@@ -61,17 +60,11 @@ export function RequestVideoButton({
   // One does not ask oneself (the desk's own row).
   if (selfId === user.id) return null;
   return (
-    <Tooltip title={label}>
-      <span>
-        <IconButton
-          size="small"
-          aria-label={label}
-          disabled={disabled || request.isPending}
-          onClick={() => request.mutate({ userId: user.id, channelId })}
-        >
-          <VideocamOutlinedIcon fontSize="small" />
-        </IconButton>
-      </span>
-    </Tooltip>
+    <RowAction
+      icon={<VideocamOutlinedIcon fontSize="small" />}
+      label={label}
+      disabled={disabled || request.isPending}
+      onClick={() => request.mutate({ userId: user.id, channelId })}
+    />
   );
 }

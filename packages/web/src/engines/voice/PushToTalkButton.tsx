@@ -9,7 +9,6 @@
  * says that letting go keeps one's place.
  */
 import MicIcon from '@mui/icons-material/Mic';
-import MicOffIcon from '@mui/icons-material/MicOff';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import ButtonBase from '@mui/material/ButtonBase';
@@ -133,7 +132,8 @@ export const PushToTalkButton = memo(function PushToTalkButton({
   };
 
   const offered = !micOn && wait?.kind === 'offered';
-  const Icon = micOn || offered ? MicIcon : MicOffIcon;
+  // Issue 70: a plain microphone at rest too: a crossed-out one read as "muted".
+  const Icon = MicIcon;
   const stateText = micOn
     ? t('ptt.onAir')
     : wait?.kind === 'offered'
@@ -201,7 +201,7 @@ export const PushToTalkButton = memo(function PushToTalkButton({
           '&.Mui-disabled': { bgcolor: '#9aa7b2', borderColor: '#c5ced6', boxShadow: 'none' },
         }}
       >
-        <Icon sx={{ fontSize: size * 0.46 }} aria-hidden data-icon={Icon === MicIcon ? 'mic' : 'mic-off'} />
+        <Icon sx={{ fontSize: size * 0.46 }} aria-hidden data-icon="mic" />
       </ButtonBase>
       {compact ? null : (
         <Box sx={{ textAlign: 'center' }}>

@@ -31,7 +31,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { ApiError, api, errorMessage } from '../../api/client.ts';
 import { callKey } from '../../api/queries.ts';
-import { saveSignIn } from '../../api/session.ts';
+import { afterSignIn, saveSignIn } from '../../api/session.ts';
 import { OneTimeCodeInput } from '../../components/OneTimeCodeInput.tsx';
 import { TextInput } from '../../components/TextInput.tsx';
 import { AuthActions } from './AuthActions.tsx';
@@ -97,7 +97,7 @@ export default function SignInPage() {
   const signedIn = (user: SignedInUser, remember: boolean, setupRequired = false) => {
     queryClient.clear();
     saveSignIn(user, remember, setupRequired);
-    navigate(setupRequired ? '/account' : '/channelsList', { replace: true });
+    navigate(setupRequired ? '/account' : afterSignIn(user.role), { replace: true });
   };
 
   /**

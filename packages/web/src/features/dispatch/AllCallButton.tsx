@@ -23,6 +23,8 @@ export interface AllCallButtonProps {
   /** The rooms to talk in, with their channels' names (the refusals name them) and ids. */
   targets: () => Array<{ room: string; name: string; channelId: number }>;
   engineOf: (room: string) => VoiceRoom | undefined;
+  /** Issue 70: no tile, nobody to call: the button says so by being disabled. */
+  disabled?: boolean;
 }
 
 function request(socket: TalkgroupSocket, rooms: string[]): Promise<BroadcastAnswer | null> {
@@ -35,7 +37,7 @@ function request(socket: TalkgroupSocket, rooms: string[]): Promise<BroadcastAns
   });
 }
 
-export function AllCallButton({ socket, targets, engineOf }: AllCallButtonProps) {
+export function AllCallButton({ socket, targets, engineOf, disabled = false }: AllCallButtonProps) {
   const { t } = useTranslation('dispatch');
   const [onAir, setOnAir] = useState(false);
   const [report, setReport] = useState('');
@@ -103,7 +105,7 @@ export function AllCallButton({ socket, targets, engineOf }: AllCallButtonProps)
       <ButtonBase
         aria-pressed={onAir}
         data-on-air={onAir ? 'true' : 'false'}
-        disabled={!socket}
+        disabled={!socket || disabled}
         onPointerDown={(event) => {
           if (event.pointerType === 'mouse' && event.button !== 0) return;
           event.preventDefault();
@@ -138,6 +140,7 @@ export function AllCallButton({ socket, targets, engineOf }: AllCallButtonProps)
           touchAction: 'none',
           userSelect: 'none',
           bgcolor: onAir ? '#c0392b' : '#8a3b12',
+          '&.Mui-disabled': { bgcolor: 'action.disabledBackground', color: 'text.disabled', boxShadow: 'none' },
           boxShadow: onAir ? '0 0 0 6px rgba(242,165,65,0.35)' : 2,
         }}
       >

@@ -5,6 +5,7 @@
  * tile (its button, or the space bar on the selected one; keys 1 to 9 select), or on all of them at once (All
  * call); patch channels through the media server; play the last transmissions; take an SOS, which takes over
  * its tile; call a member privately. The monitor list, volumes and mutes are saved on the server.
+ * Issue 70: lone work live, its list one click away in the toolbar; a channel's chat in a side panel.
  */
 import PlaylistAddCheckIcon from '@mui/icons-material/PlaylistAddCheck';
 import Alert from '@mui/material/Alert';
@@ -28,13 +29,15 @@ import { AliasCallButton, CallHistory, CallSettingsSwitch, followPlacedCall } fr
 import { useEmergencyAlerts } from '../../engines/emergency/index.ts';
 import type { VoiceRoom } from '../../engines/voice/index.ts';
 import { AllCallButton } from './AllCallButton.tsx';
+import { ChannelChatDrawer } from './ChannelChatDrawer.tsx';
 import type { ChannelOutput } from './channelOutput.ts';
 import { DispatchAlerts } from './DispatchAlerts.tsx';
 import { DispatchMap } from './DispatchMap.tsx';
 import { DispatchTile, type TileChannel } from './DispatchTile.tsx';
 import { attachDispatchDiagnostics, diagnosticsRequested } from './dispatchDiagnostics.ts';
 import { LastHeardStrip } from './LastHeardStrip.tsx';
-import { LoneWorkersPanel } from './LoneWorkersPanel.tsx';
+import { LoneWorkersButton } from './lone/LoneWorkersPanel.tsx';
+import { useLoneWorkerUpdates } from './lone/useLoneWorkers.ts';
 import { MonitorListDialog } from './MonitorListDialog.tsx';
 import { PatchesPanel } from './PatchesPanel.tsx';
 import { QueuePanel } from './queue/QueuePanel.tsx';
@@ -75,6 +78,8 @@ export default function DispatchPage() {
   const dispatches = somewhere('channel.dispatch');
   const queue = useDispatchQueue(dispatches ? socket : null);
   const regroupPicks = useRegroupPicks();
+  useLoneWorkerUpdates();
+  const [chatOf, setChatOf] = useState<number | null>(null);
 
   const client = useQueryClient();
   const patches = useApiQuery(GetPatches, {});
@@ -167,6 +172,7 @@ export default function DispatchPage() {
     (patches.data?.res ?? [])
       .filter((patch) => patch.channels.some((channel) => channel.id === channelId))
       .flatMap((patch) => patch.channels.filter((channel) => channel.id !== channelId).map((channel) => channel.name));
+  const chatChannel = tiles.find(({ channel }) => channel.id === chatOf)?.channel;
   const sosAlerts = [...desk.sosBy.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
   return (
@@ -194,7 +200,12 @@ export default function DispatchPage() {
           [SHORT_SCREEN]: { py: 1, mb: 1.5 },
         }}
       >
-        <AllCallButton socket={socket} targets={allCallTargets} engineOf={(room) => voices.current.get(room)?.engine} />
+        <AllCallButton
+          socket={socket}
+          targets={allCallTargets}
+          engineOf={(room) => voices.current.get(room)?.engine}
+          disabled={tiles.length === 0}
+        />
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, minWidth: 260 }}>
           <Typography variant="body2" id="unselected-level">
             {t('unselected.label')}
@@ -212,6 +223,7 @@ export default function DispatchPage() {
         </Box>
         <CallSettingsSwitch />
         <AliasCallButton />
+        <LoneWorkersButton />
       </Paper>
       {saveError ? (
         <Alert severity="warning" sx={{ mb: 2 }}>
@@ -276,13 +288,12 @@ export default function DispatchPage() {
               onVolume={onVolume}
               onMute={onMute}
               onCheck={desk.check}
+              onOpenChat={setChatOf}
               onVoice={onVoice}
             />
           );
         })}
       </Box>
-      {/* Issue 60: who works alone in the desk's channels (getLoneWorkers asks for channel.alerts). */}
-      {somewhere('channel.alerts') ? <LoneWorkersPanel /> : null}
       <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: { xs: '1fr', lg: '1fr 1fr 1fr' }, mb: 3 }}>
         <LastHeardStrip items={lastHeard} channelName={channelName} />
         <CallHistory />
@@ -297,6 +308,9 @@ export default function DispatchPage() {
         <RegroupPanel channels={mapChannels} selfId={self.id} picks={regroupPicks} onRegrouped={onRegrouped} />
       ) : null}
       <DispatchMap channels={mapChannels} regroupPicks={dispatches ? regroupPicks : undefined} />
+      {chatChannel ? (
+        <ChannelChatDrawer channel={chatChannel} socket={socket} selfId={self.id} onClose={() => setChatOf(null)} />
+      ) : null}
       <MonitorListDialog
         open={picking}
         channels={(channels.data?.res ?? []).map((channel) => ({ id: channel.id, name: channel.name }))}

@@ -6,6 +6,7 @@
  * statuses (issue 49: the talker's too), which a dispatcher sets there.
  */
 import CampaignIcon from '@mui/icons-material/Campaign';
+import ForumIcon from '@mui/icons-material/ForumOutlined';
 import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalkOutlined';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
@@ -14,6 +15,7 @@ import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
+import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
 import Menu from '@mui/material/Menu';
 import MenuItem from '@mui/material/MenuItem';
@@ -78,6 +80,8 @@ export interface DispatchTileProps {
   onVolume: (channelId: number, volume: number, committed: boolean) => void;
   onMute: (channelId: number, muted: boolean) => void;
   onCheck: (channelId: number, checked: boolean) => void;
+  /** Issue 70: opens the channel's chat beside the console (a capture goes there). */
+  onOpenChat: (channelId: number) => void;
   /** The tile's voice room and output, for the all call and the diagnostics (null once it goes). */
   onVoice: (room: string, voice: { engine: VoiceRoom; output: ChannelOutput } | null) => void;
 }
@@ -115,7 +119,7 @@ function CallMembersMenu({ channel }: { channel: TileChannel }) {
 
 export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps) {
   const { channel, index, selected, volume, muted, checked, sos, patchedWith, talkers, last } = props;
-  const { self, onSelect, onVolume, onMute, onCheck } = props;
+  const { self, onSelect, onVolume, onMute, onCheck, onOpenChat } = props;
   const { t, i18n } = useTranslation('dispatch');
   const { t: tRoom } = useTranslation('room');
   const { state, talk, cancelWait } = useTileVoice(props);
@@ -210,7 +214,7 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
       </Box>
       <TileFloorQueue socket={props.socket} room={channel.rtcSession} />
       {/* Issue 61: the channel's live videos, beside its voice. */}
-      <ChannelLiveVideos channel={channel} canCapture />
+      <ChannelLiveVideos channel={channel} canCapture onOpenChat={() => onOpenChat(channel.id)} />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
         <Typography variant="body2" aria-label={t('tile.connectedOf', { channel: channel.name })}>
           {t('tile.connected', { connected: channel.connected, total: channel.usersCount })}
@@ -224,6 +228,15 @@ export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps)
             sx={{ maxWidth: '100%', height: 'auto', '& .MuiChip-label': { whiteSpace: 'normal' } }}
           />
         ) : null}
+        <Button
+          size="small"
+          startIcon={<ForumIcon />}
+          aria-label={t('tile.chat', { channel: channel.name })}
+          onClick={() => onOpenChat(channel.id)}
+          sx={{ ml: 'auto' }}
+        >
+          {t('tile.chatShort')}
+        </Button>
       </Box>
       <TileMembers channel={channel} statuses={statuses} gateways={gateways} />
       <TileAreaMembers channel={channel} />
@@ -371,11 +384,18 @@ function TileVolume({
         onChangeCommitted={(_event, value) => onVolume(channel.id, value as number, true)}
         slotProps={{ input: { 'aria-label': t('tile.volume', { channel: channel.name }) } }}
       />
-      <Switch
-        size="small"
-        checked={muted}
-        onChange={(event) => onMute(channel.id, event.target.checked)}
-        slotProps={{ input: { 'aria-label': t('tile.mute', { channel: channel.name }) } }}
+      {/* Issue 70: named on screen too, not only for a screen reader. */}
+      <FormControlLabel
+        sx={{ mr: 0, flexShrink: 0 }}
+        label={<Typography variant="body2">{t('tile.muteShort')}</Typography>}
+        control={
+          <Switch
+            size="small"
+            checked={muted}
+            onChange={(event) => onMute(channel.id, event.target.checked)}
+            slotProps={{ input: { role: 'switch', 'aria-label': t('tile.mute', { channel: channel.name }) } }}
+          />
+        }
       />
     </Box>
   );

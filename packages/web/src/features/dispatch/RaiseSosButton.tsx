@@ -5,7 +5,6 @@
  * names the dispatcher, and the audit log keeps it as the dispatcher's (sendEmergencyAlert { userId, channelId }).
  */
 import SosIcon from '@mui/icons-material/Sos';
-import IconButton from '@mui/material/IconButton';
 import { SendEmergencyAlert } from '@talkgroup/protocol';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +12,7 @@ import { errorMessage } from '../../api/client.ts';
 import { useApiMutation } from '../../api/queries.ts';
 import { ConfirmDialog } from '../../components/ConfirmDialog.tsx';
 import { useNotify } from '../../components/Notifier.tsx';
+import { RowAction } from '../../components/RowActions.tsx';
 
 export function RaiseSosButton({ user, channelId }: { user: { id: number; name: string }; channelId: number }) {
   const { t } = useTranslation('safety');
@@ -22,9 +22,7 @@ export function RaiseSosButton({ user, channelId }: { user: { id: number; name: 
   const label = t('raise.button', { name: user.name });
   return (
     <>
-      <IconButton size="small" aria-label={label} title={label} onClick={() => setAsking(true)}>
-        <SosIcon fontSize="small" />
-      </IconButton>
+      <RowAction icon={<SosIcon fontSize="small" />} label={label} onClick={() => setAsking(true)} />
       <ConfirmDialog
         open={asking}
         title={t('raise.title', { name: user.name })}

@@ -4,6 +4,7 @@
  * list is the channel's getUsersInChannel (the page reads it again when presence changes); the statuses are live.
  * Issue 60: each member's device status ("État du terminal"), flagged when its battery runs low or its app is closed,
  * and "Déclencher un SOS pour {name}" (RaiseSosButton).
+ * Issue 70: a lone worker's state beside its name, live; the row's actions in its "Actions" menu, each named.
  */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';
@@ -13,6 +14,7 @@ import { useAliasLabels } from '../../api/aliases.ts';
 import { useApiQuery } from '../../api/queries.ts';
 import type { MemberStatusEntry } from '../../api/statuses.ts';
 import { AliasTag } from '../../components/AliasTag.tsx';
+import { RowActionsMenu } from '../../components/RowActions.tsx';
 import { StatusChip } from '../../components/StatusChip.tsx';
 import { AssignAliasButton } from '../../engines/aliases/index.ts';
 import { GatewayMark, HangUpGatewayButton } from '../../engines/gateways/index.ts';
@@ -20,6 +22,8 @@ import { MemberStatusButton } from '../../engines/statuses/index.ts';
 import { RequestVideoButton } from '../../engines/video/index.ts';
 import type { PeerState } from '../../engines/voice/index.ts';
 import { DeviceStatusButton } from './device/DeviceStatusButton.tsx';
+import { LoneWorkChip } from './lone/LoneWorkersPanel.tsx';
+import { useLoneWorkers } from './lone/useLoneWorkers.ts';
 import { RaiseSosButton } from './RaiseSosButton.tsx';
 import { SwitchChannelButton } from './regroup/SwitchChannelButton.tsx';
 import { type Presence, tileMembers } from './tileMembers.ts';
@@ -40,6 +44,7 @@ export function TileMembers({
   const users = useApiQuery(GetUsersInChannel, { channelId: channel.id });
   const members = tileMembers(users.data?.res ?? [], channel.id);
   const aliases = useAliasLabels();
+  const loneWork = useLoneWorkers().byUser;
   const title = t('dispatch:tile.members', { channel: channel.name });
   if (users.isPending) return null;
   if (members.length === 0 && gateways.length === 0)
@@ -88,6 +93,7 @@ export function TileMembers({
       )}
       {members.map((member) => {
         const entry = statuses.get(member.id);
+        const worker = loneWork.get(member.id);
         const presence = t(`room:members.${member.presence}`);
         return (
           <Box
@@ -126,17 +132,26 @@ export function TileMembers({
             </Typography>
             <AliasTag alias={aliases.get(member.id)} />
             <Box sx={{ ml: 'auto', display: 'flex', alignItems: 'center', gap: 0.5, maxWidth: '100%' }}>
+              {worker ? <LoneWorkChip worker={worker} withTitle /> : null}
               {entry ? <StatusChip status={entry.status} since={entry.since} setBy={entry.setBy} /> : null}
-              <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />
-              <AssignAliasButton user={{ id: member.id, name: member.name }} />
-              <SwitchChannelButton user={{ id: member.id, name: member.name }} channel={channel} />
-              <DeviceStatusButton user={{ id: member.id, name: member.name }} online={member.presence !== 'offline'} />
-              <RequestVideoButton
-                user={{ id: member.id, name: member.name }}
-                channelId={channel.id}
-                disabled={member.presence === 'offline'}
-              />
-              <RaiseSosButton user={{ id: member.id, name: member.name }} channelId={channel.id} />
+              <RowActionsMenu
+                label={t('dispatch:tile.actions', { name: member.name })}
+                text={t('dispatch:tile.actionsShort')}
+              >
+                <MemberStatusButton user={{ id: member.id, name: member.name }} statusId={entry?.status.id ?? null} />
+                <AssignAliasButton user={{ id: member.id, name: member.name }} />
+                <SwitchChannelButton user={{ id: member.id, name: member.name }} channel={channel} />
+                <DeviceStatusButton
+                  user={{ id: member.id, name: member.name }}
+                  online={member.presence !== 'offline'}
+                />
+                <RequestVideoButton
+                  user={{ id: member.id, name: member.name }}
+                  channelId={channel.id}
+                  disabled={member.presence === 'offline'}
+                />
+                <RaiseSosButton user={{ id: member.id, name: member.name }} channelId={channel.id} />
+              </RowActionsMenu>
             </Box>
           </Box>
         );

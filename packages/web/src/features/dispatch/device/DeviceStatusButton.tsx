@@ -8,8 +8,6 @@
  */
 import BatteryAlertIcon from '@mui/icons-material/BatteryAlert';
 import PhoneAndroidIcon from '@mui/icons-material/PhoneAndroid';
-import IconButton from '@mui/material/IconButton';
-import Tooltip from '@mui/material/Tooltip';
 import { GetDeviceStatus } from '@talkgroup/protocol';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
@@ -17,6 +15,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client.ts';
 import { callKey, useApiQuery } from '../../../api/queries.ts';
 import { useServerEvent } from '../../../api/serverEvents.ts';
+import { RowAction } from '../../../components/RowActions.tsx';
 import { DeviceStatusDialog } from './DeviceStatusDialog.tsx';
 import { deviceFlags } from './deviceFlags.ts';
 
@@ -40,16 +39,13 @@ export function DeviceStatusButton({ user, online }: { user: { id: number; name:
   const label = t('device.open', { name: user.name });
   return (
     <>
-      <Tooltip title={warnings ? `${label} — ${warnings}` : label}>
-        <IconButton
-          size="small"
-          aria-label={warnings ? `${label} (${warnings})` : label}
-          onClick={() => setOpen(true)}
-          color={warnings ? 'warning' : 'default'}
-        >
-          {lowBattery ? <BatteryAlertIcon fontSize="small" /> : <PhoneAndroidIcon fontSize="small" />}
-        </IconButton>
-      </Tooltip>
+      <RowAction
+        icon={lowBattery ? <BatteryAlertIcon fontSize="small" /> : <PhoneAndroidIcon fontSize="small" />}
+        label={label}
+        note={warnings || undefined}
+        color={warnings ? 'warning' : 'default'}
+        onClick={() => setOpen(true)}
+      />
       {open ? (
         <DeviceStatusDialog
           user={user}

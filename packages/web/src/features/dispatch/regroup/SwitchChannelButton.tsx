@@ -3,13 +3,12 @@
  * (selectChannelFor); its phone shows who switched it. The server's sentence says whether it worked.
  */
 import SwapHorizIcon from '@mui/icons-material/SwapHoriz';
-import IconButton from '@mui/material/IconButton';
-import Snackbar from '@mui/material/Snackbar';
-import Tooltip from '@mui/material/Tooltip';
 import { SelectChannelFor } from '@talkgroup/protocol';
 import { useTranslation } from 'react-i18next';
 import { errorMessage } from '../../../api/client.ts';
 import { useApiMutation } from '../../../api/queries.ts';
+import { useNotify } from '../../../components/Notifier.tsx';
+import { RowAction } from '../../../components/RowActions.tsx';
 
 export function SwitchChannelButton({
   user,
@@ -19,26 +18,20 @@ export function SwitchChannelButton({
   channel: { id: number; name: string };
 }) {
   const { t } = useTranslation('dispatch');
-  const select = useApiMutation(SelectChannelFor);
+  const notify = useNotify();
+  // The page's notice, not a snackbar of its own: in a row's "Actions" menu, closed by then, it would not show.
+  const select = useApiMutation(SelectChannelFor, {
+    onSuccess: () =>
+      notify({ severity: 'success', message: t('regroup.switched', { name: user.name, channel: channel.name }) }),
+    onError: (error) => notify({ severity: 'error', message: errorMessage(error, t('regroup.switchFailed')) }),
+  });
   const label = t('regroup.switch', { name: user.name, channel: channel.name });
-  const said = select.isSuccess
-    ? t('regroup.switched', { name: user.name, channel: channel.name })
-    : select.error
-      ? errorMessage(select.error, t('regroup.switchFailed'))
-      : '';
   return (
-    <>
-      <Tooltip title={label}>
-        <IconButton
-          size="small"
-          aria-label={label}
-          disabled={select.isPending}
-          onClick={() => select.mutate({ userId: user.id, channelId: channel.id })}
-        >
-          <SwapHorizIcon fontSize="small" />
-        </IconButton>
-      </Tooltip>
-      <Snackbar open={said !== ''} autoHideDuration={4000} onClose={() => select.reset()} message={said} />
-    </>
+    <RowAction
+      icon={<SwapHorizIcon fontSize="small" />}
+      label={label}
+      disabled={select.isPending}
+      onClick={() => select.mutate({ userId: user.id, channelId: channel.id })}
+    />
   );
 }
