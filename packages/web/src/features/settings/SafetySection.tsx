@@ -130,6 +130,8 @@ export function SafetySection() {
       {draft ? (
         <Box
           component="form"
+          // The browser's own bubble would stop the save in English and out of sight: the field says it instead.
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
             save.mutate(stored.data ? safetyChange(stored.data.res, draft) : draft);
