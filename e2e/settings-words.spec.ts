@@ -4,6 +4,8 @@
  * shows its legal notice before anything is saved. Nothing here changes the organisation's settings: the one save
  * is refused, and the discreet choice is never saved.
  */
+import { copyFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test, useSession } from './fixtures.ts';
 
 for (const [language, words] of [
@@ -36,7 +38,10 @@ for (const [language, words] of [
     },
   ],
 ] as const) {
-  test(`a refused safety setting is said beside its field, with its bounds (${language})`, async ({ page, admin }) => {
+  test(`a refused safety setting is said beside its field, with its bounds (${language})`, async ({
+    page,
+    admin,
+  }, testInfo) => {
     await page.context().addInitScript((lng) => localStorage.setItem('i18nextLng', lng), language);
     await useSession(page, admin);
     await page.goto('/settings');
@@ -65,5 +70,19 @@ for (const [language, words] of [
     await page.getByRole('combobox', { name: words.ambient }).click();
     await page.getByRole('option', { name: words.discreet }).click();
     await expect(page.getByRole('alert').filter({ hasText: words.notice })).toBeVisible();
+    // Another choice leaves the refused figure marked.
+    await expect(interval).toHaveAttribute('aria-invalid', 'true');
+    // docs/administrators/users-and-channels.md shows the French form as a refusal leaves it.
+    if (language === 'fr') {
+      const section = page.getByRole('region', { name: 'Sécurité des travailleurs' });
+      await page.setViewportSize({ width: 1280, height: 1500 });
+      await section.scrollIntoViewIfNeeded();
+      const shot = testInfo.outputPath('settings-safety-refused.png');
+      await section.screenshot({ path: shot });
+      if (process.env.E2E_DOCS_SCREENSHOTS) {
+        mkdirSync(path.resolve('docs/images'), { recursive: true });
+        copyFileSync(shot, path.resolve('docs/images/settings-safety-refused.png'));
+      }
+    }
   });
 }

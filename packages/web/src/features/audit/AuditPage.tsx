@@ -84,6 +84,11 @@ export default function AuditPage() {
   const entries = log.data?.res.entries ?? [];
   const total = log.data?.res.totalRecords ?? 0;
   const names = log.data?.res.names ?? NO_NAMES;
+  /** A setting's row names it in words ("safety" reads "sécurité des travailleurs"); other targets by their name. */
+  const targetNameOf = (entry: AuditEntry) =>
+    entry.targetType === 'setting'
+      ? t(`audit:settingNames.${entry.targetName}` as never, { defaultValue: entry.targetName ?? '' })
+      : entry.targetName;
   const time = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'short', timeStyle: 'medium' });
   const setParam = (name: string, value: string | undefined) =>
     setParams((current) => {
@@ -141,7 +146,7 @@ export default function AuditPage() {
                   </TableCell>
                   <TableCell>
                     {t(`audit:targets.${entry.targetType}` as never, { defaultValue: entry.targetType })}
-                    {entry.targetName ? t('audit:targetName', { name: entry.targetName }) : ''}
+                    {entry.targetName ? t('audit:targetName', { name: targetNameOf(entry) }) : ''}
                   </TableCell>
                   <TableCell>
                     <Changes entry={entry} names={names} />

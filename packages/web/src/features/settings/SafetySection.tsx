@@ -82,14 +82,17 @@ export function SafetySection() {
   const wordsOf = useFieldWords();
   const change = (next: (current: SafetySettings) => SafetySettings) => {
     setSaved(false);
-    // The refusal's marks were about the figures as they were: an edit takes them away.
-    save.reset();
     setDraft((current) => (current ? next(current) : current));
   };
-  const lone = (field: 'intervalSeconds' | 'graceSeconds') => (value: number) =>
+  // A refusal's marks are about the figures as they were: editing one takes them away, another choice does not.
+  const lone = (field: 'intervalSeconds' | 'graceSeconds') => (value: number) => {
+    save.reset();
     change((s) => ({ ...s, loneWorker: { ...s.loneWorker, [field]: value } }));
-  const manDown = (field: keyof SafetySettings['manDown']) => (value: number) =>
+  };
+  const manDown = (field: keyof SafetySettings['manDown']) => (value: number) => {
+    save.reset();
     change((s) => ({ ...s, manDown: { ...s.manDown, [field]: value } }));
+  };
   const channelList = channels.data?.res ?? [];
   const loneBounds: Bounds = {
     min: stored.data?.loneWorkerMinSeconds ?? 1,

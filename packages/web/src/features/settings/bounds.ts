@@ -19,10 +19,12 @@ export interface FieldWords {
 }
 
 export function useFieldWords() {
-  const { t } = useTranslation('settings');
+  const { t, i18n } = useTranslation('settings');
+  const number = new Intl.NumberFormat(i18n.resolvedLanguage);
+  const shown = (value: number | undefined) => (value === undefined ? undefined : number.format(value));
   const unitOf = (unit: Bounds['unit']) => (unit ? t(`bounds.units.${unit}`) : '');
   const boundsText = ({ min, max, unit }: Bounds): string => {
-    const values = { min, max, unit: unitOf(unit) };
+    const values = { min: shown(min), max: shown(max), unit: unitOf(unit) };
     if (min !== undefined && max !== undefined) return t('bounds.range', values);
     if (min !== undefined) return t('bounds.atLeast', values);
     if (max !== undefined) return t('bounds.atMost', values);
@@ -30,8 +32,8 @@ export function useFieldWords() {
   };
   const refusalText = (issue: FieldIssue, bounds: Bounds): string => {
     const unit = unitOf(issue.unit ?? bounds.unit);
-    if (issue.min !== undefined) return t('bounds.tooSmall', { min: issue.min, unit });
-    if (issue.max !== undefined) return t('bounds.tooBig', { max: issue.max, unit });
+    if (issue.min !== undefined) return t('bounds.tooSmall', { min: shown(issue.min), unit });
+    if (issue.max !== undefined) return t('bounds.tooBig', { max: shown(issue.max), unit });
     return `${t('bounds.refused')} ${boundsText(bounds)}`.trim();
   };
   /** The words of the field at `path` of the body, given the last save's error. */
