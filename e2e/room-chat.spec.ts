@@ -61,8 +61,8 @@ test('text and images go both ways live, with typing, own label, and deletion af
     await expect(atB.getByTestId('message-text')).toHaveText('Hello <b>team</b> & co');
     await expect(atB.locator('b')).toHaveCount(0);
     await expect(chatA.getByRole('listitem', { name: 'Message from Me' }).last()).toContainText('Hello <b>team</b>');
-    // Time as 'd MMM , HH:mm'.
-    await expect(atB.locator('time')).toHaveText(/^\d{1,2} [A-Z][a-z]{2} , \d{2}:\d{2}$/);
+    // Time as 'd MMM, HH:mm' (issue 70: no space before the comma).
+    await expect(atB.locator('time')).toHaveText(/^\d{1,2} [A-Z][a-z]{2}, \d{2}:\d{2}$/);
 
     // An image from B through the paperclip dialog arrives at A with a download icon.
     await chatB.getByRole('button', { name: 'Send an image' }).click();

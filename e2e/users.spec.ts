@@ -43,7 +43,7 @@ test.describe('users list (French)', () => {
     await field(dialog, 'Pseudo').fill(`jd${tag}`);
     await field(dialog, 'Mot de passe').fill('secret-123');
     await field(dialog, 'Valider le mot de passe').fill('secret-123');
-    const mapSwitch = dialog.getByRole('switch', { name: "Droit d'accés à la carte" });
+    const mapSwitch = dialog.getByRole('switch', { name: "Droit d'accès à la carte" });
     await expect(mapSwitch).not.toBeChecked();
     await mapSwitch.check();
     await dialog.getByRole('cell', { name: alpha.name, exact: true }).click();

@@ -74,6 +74,18 @@ export function isCall(value: unknown): value is Call {
 export type BodyOf<C> = C extends Call<infer B, z.ZodType> ? z.input<B> : never;
 export type ResponseOf<C> = C extends Call<z.ZodType, infer R> ? z.output<R> : never;
 
+/**
+ * One field a 400 refused (issue 70), for a form to mark it: its path in the body (`loneWorker.intervalSeconds`)
+ * and, when the refusal is a bound, the bound (`min` or `max`, inclusive) and its unit when the field has one.
+ */
+export const FieldIssueSchema = z.object({
+  field: z.string(),
+  min: z.number().optional(),
+  max: z.number().optional(),
+  unit: z.enum(['seconds', 'minutes']).optional(),
+});
+export type FieldIssue = z.output<typeof FieldIssueSchema>;
+
 /** Errors keep the response shape: `{ success: false, result: "<clear sentence>" }`. */
 export const ErrorResponseSchema = z
   .object({
@@ -81,6 +93,8 @@ export const ErrorResponseSchema = z
     result: z.string(),
     code: ServerMessageCodeSchema.optional(),
     params: ServerMessageParamsSchema.optional(),
+    /** A 400's refused fields, each with its bound (the sentence says the same, for older clients). */
+    fields: z.array(FieldIssueSchema).optional(),
   })
   .describe('The call failed: the sentence says why, the code says it for any language (status codes: docs/api.md).');
 export type ErrorResponse = z.output<typeof ErrorResponseSchema>;

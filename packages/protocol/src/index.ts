@@ -9,6 +9,8 @@ export {
   describeAccess,
   type ErrorResponse,
   ErrorResponseSchema,
+  type FieldIssue,
+  FieldIssueSchema,
   Id,
   isCall,
   type Ok,

@@ -22,7 +22,7 @@ describe.each(databases)('audit log on %s', (dialect) => {
   const log = async (body: object = {}) => {
     const answer = await app.call('/user/api/getAuditLog', body, admin.token);
     expect(answer.status).toBe(200);
-    return answer.body.res as { entries: any[]; totalRecords: number };
+    return answer.body.res as { entries: any[]; totalRecords: number; names: any };
   };
 
   it('records who changed what on a user, with the changed fields before and after and never a password', async () => {
@@ -113,6 +113,19 @@ describe.each(databases)('audit log on %s', (dialect) => {
     expect(channelsOnly.totalRecords).toBe(4);
     expect((await log({ actorId: admin.id, limit: 2 })).entries).toHaveLength(2);
     expect((await log({ actorId: mia.id })).totalRecords).toBe(0);
+  });
+
+  it('names the users and channels whose ids its changes hold (issue 70), a gone one left out', async () => {
+    const mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Roux' });
+    const leo = await createMember(app, admin, { firstName: 'Léo', lastName: 'Garnier' });
+    const channel = (await app.call('/user/api/createChannel', { channelName: 'Chantier Nord' }, admin.token)).body.res;
+    await app.call('/user/api/addUserToChannel', { userId: mia.id, channelId: channel.id }, admin.token);
+    await app.call('/user/api/addUserToChannel', { userId: leo.id, channelId: channel.id }, admin.token);
+    await app.call('/user/api/deleteUser', { UserId: leo.id }, admin.token);
+    const { entries, names } = await log();
+    expect(entries.find((e) => e.action === 'membership.add').changes.members.after).toEqual([mia.id, leo.id]);
+    expect(names.users).toEqual({ [String(mia.id)]: expect.stringMatching(/Mia/) });
+    expect(names.channels).toEqual({ [String(channel.id)]: 'Chantier Nord' });
   });
 
   it('is never pruned by deleteOldActivities, is written for a member acting on itself, and is read by administrators only', async () => {

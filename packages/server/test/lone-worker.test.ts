@@ -274,6 +274,13 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
       const short = await strict.call('/user/api/setSafetySettings', { loneWorker: { graceSeconds: 60 } }, admin.token);
       expect(short.status).toBe(400);
       expect(short.body.result).toMatch(/graceSeconds: must be at least 300 seconds/);
+      // Issue 70: which field, and its bound, for the form to mark it; the bounds are read with the settings.
+      expect(short.body.fields).toEqual([{ field: 'loneWorker.graceSeconds', min: 300, unit: 'seconds' }]);
+      const read = await strict.call('/user/api/getSafetySettings', {}, admin.token);
+      expect(read.body.loneWorkerMinSeconds).toBe(300);
+      const quick = await strict.call('/user/api/setSafetySettings', { manDown: { countdownSeconds: 2 } }, admin.token);
+      expect(quick.status).toBe(400);
+      expect(quick.body.fields).toEqual([{ field: 'manDown.countdownSeconds', min: 5 }]);
       expect((await strict.call('/user/api/startLoneWorker', { intervalSeconds: 120 }, admin.token)).status).toBe(400);
     } finally {
       await strict.close();

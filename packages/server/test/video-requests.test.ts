@@ -32,7 +32,7 @@ describe.each(databases)('video requests on %s', { timeout: 90_000 }, (dialect) 
     await w.open(mia, { console: true });
     const closed = await ask(mia.id, field.id, w.dana.token);
     expect(closed).toMatchObject({ status: 409, body: { success: false, code: 'video_app_closed' } });
-    expect(closed.body.result).toMatch(/\/talk page open/);
+    expect(closed.body.result).toMatch(/app is not open: a video request can be sent only while it is/);
     await w.open(mia);
     const lena = await w.open(w.lena);
     expect((await ask(mia.id, field.id, w.olaf.token)).body).toMatchObject({ code: 'not_allowed' });

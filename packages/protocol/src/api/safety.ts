@@ -21,6 +21,15 @@ export type AmbientListeningMode = (typeof AMBIENT_LISTENING_MODES)[number];
 export const EMERGENCY_OPEN_MIC_MODES = ['own_alert', 'any_alert'] as const;
 export type EmergencyOpenMicMode = (typeof EMERGENCY_OPEN_MIC_MODES)[number];
 
+/** The man-down figures' bounds (inclusive), for the schema and for the form that shows them (issue 70). */
+export const MAN_DOWN_LIMITS = {
+  stillSeconds: { min: 1, max: 600 },
+  noMotionMinutes: { min: 0, max: 240 },
+  countdownSeconds: { min: 5, max: 300 },
+} as const;
+const bounded = (field: keyof typeof MAN_DOWN_LIMITS) =>
+  z.number().int().min(MAN_DOWN_LIMITS[field].min).max(MAN_DOWN_LIMITS[field].max);
+
 const seconds = z.number().int('must be a whole number of seconds').positive().max(LONE_WORKER_MAX_SECONDS);
 
 export const SafetySettingsSchema = z.object({
@@ -36,11 +45,11 @@ export const SafetySettingsSchema = z.object({
   }),
   manDown: z.object({
     /** How long a fallen phone must lie still before the countdown (default 10). */
-    stillSeconds: z.number().int().min(1).max(600),
+    stillSeconds: bounded('stillSeconds'),
     /** No movement for this many minutes starts the countdown too; 0: off (the default). */
-    noMotionMinutes: z.number().int().min(0).max(240),
+    noMotionMinutes: bounded('noMotionMinutes'),
     /** How long the phone counts down before raising the SOS (default 30). */
-    countdownSeconds: z.number().int().min(5).max(300),
+    countdownSeconds: bounded('countdownSeconds'),
   }),
   /** Whether dispatchers may listen to a member's surroundings, and whether the member is told. */
   ambientListening: z.enum(AMBIENT_LISTENING_MODES),
@@ -67,7 +76,8 @@ export const SafetySettingsChange = z
   .partial()
   .strict();
 
-export const GetSafetySettings = call(ok({ res: SafetySettingsSchema }))(
+/** `loneWorkerMinSeconds`: the server's LONE_WORKER_MIN_SECONDS, the least interval and grace (issue 70). */
+export const GetSafetySettings = call(ok({ res: SafetySettingsSchema, loneWorkerMinSeconds: z.number().optional() }))(
   '/user/api/getSafetySettings',
   'signedIn',
   Empty,

@@ -10,7 +10,13 @@
  * the setting is 'discreet'; its start's (or renewal's) audit row is written before the member's page hears of it,
  * and a row that cannot be written refuses the call; a change of the setting reaches the live listenings at once.
  */
-import { type AmbientStart, may, StartAmbientListening, StopAmbientListening } from '@talkgroup/protocol';
+import {
+  type AmbientStart,
+  type AuditAction,
+  may,
+  StartAmbientListening,
+  StopAmbientListening,
+} from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { AuditStore } from '../audit/store.ts';
 import type { SessionStore } from '../auth/sessions.ts';
@@ -67,7 +73,7 @@ export function ambientRoutes(
   const fault = (what: string) => (error: unknown) => services.faults.fault('worker', error, { worker: what });
 
   /** An audit row about a listening; rejects when it cannot be written. */
-  const write = (listening: Listening, action: string, actorId: number, changes: Record<string, unknown>) =>
+  const write = (listening: Listening, action: AuditAction, actorId: number, changes: Record<string, unknown>) =>
     audit.write({
       actorId,
       action,

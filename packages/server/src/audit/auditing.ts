@@ -6,6 +6,7 @@
 import {
   AcknowledgeEmergencyAlert,
   AddUserToChannel,
+  type AuditAction,
   type Call,
   CloseEmergencyAlert,
   ConfirmTotpSetup,
@@ -58,7 +59,7 @@ import type { Transactional } from './transactional.ts';
 type Loose = any;
 
 export interface AuditSpec {
-  action: string;
+  action: AuditAction;
   targetType: TargetType;
   /** The target's id from the body (known before the change) or, for a creation, from the answer. */
   targetId?: (body: Loose, answer?: Loose, auth?: TokenOwner) => number | undefined | Promise<number | undefined>;
@@ -70,10 +71,10 @@ export interface AuditSpec {
    */
   afterwards?: boolean;
   /**
-   * A refusal of the call (403) is written too, once its transaction rolled back: action `<action>_refused`, the
-   * refusal's code in `changes.refused` (issue 69: who tried to move an area channel's zone).
+   * A refusal of the call (403) is written too, once its transaction rolled back, as this action (`<action>_refused`),
+   * the refusal's code in `changes.refused` (issue 69: who tried to move an area channel's zone).
    */
-  refusals?: boolean;
+  refusals?: AuditAction;
 }
 
 const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
@@ -233,11 +234,21 @@ function specs(db: Db): Map<Call, AuditSpec> {
     // Issue 69: a refused change too (an area channel's zone is an administrator's).
     [
       UpdateGeofence,
-      { action: 'geofence.update', targetType: 'geofence', targetId: (b) => Number(b.id), refusals: true },
+      {
+        action: 'geofence.update',
+        targetType: 'geofence',
+        targetId: (b) => Number(b.id),
+        refusals: 'geofence.update_refused',
+      },
     ],
     [
       DeleteGeofence,
-      { action: 'geofence.delete', targetType: 'geofence', targetId: (b) => Number(b.id), refusals: true },
+      {
+        action: 'geofence.delete',
+        targetType: 'geofence',
+        targetId: (b) => Number(b.id),
+        refusals: 'geofence.delete_refused',
+      },
     ],
     // Issue 51: SIP gateways, never with their secret (only that it changed: `secretChanged`).
     [CreateGateway, { action: 'gateway.create', targetType: 'gateway', targetId: (_b, answer) => answer?.res?.id }],
@@ -318,14 +329,15 @@ export function auditing(db: Db, tx: Transactional, store: AuditStore) {
         return answer;
       };
       const done = spec.afterwards ? audited() : tx.run(audited);
-      if (!spec.refusals) return done;
+      const refused = spec.refusals;
+      if (!refused) return done;
       return done.catch(async (error: unknown) => {
         if (error instanceof HttpError && error.statusCode === 403) {
           const targetId = await spec.targetId?.(body, undefined, auth);
           const target = targetId !== undefined ? await snapshot(db, spec.targetType, targetId) : undefined;
           await store.write({
             actorId: auth.userId,
-            action: `${spec.action}_refused`,
+            action: refused,
             targetType: spec.targetType,
             targetId: target ? (targetId ?? null) : null,
             targetName: target?.name ?? null,

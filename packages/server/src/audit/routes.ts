@@ -18,6 +18,8 @@ export function auditRoutes(app: FastifyInstance, services: AuditRoutesServices)
 
   route(GetAuditLog, async ({ body }) => {
     const { entries, total } = await services.audit.page(body);
-    return { success: true, res: { entries, totalRecords: total } };
+    // Issue 70: the ids in the changes come with their names (an audit reader sees every user and channel).
+    const names = await services.audit.namesIn(entries);
+    return { success: true, res: { entries, totalRecords: total, names } };
   });
 }

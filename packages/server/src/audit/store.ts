@@ -1,13 +1,15 @@
 /** The audit log's rows: written inside the change's transaction, read newest first; never pruned. */
-import type { AuditEntry } from '@talkgroup/protocol';
+import type { AuditAction, AuditEntry } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { AuditLogTable, Db } from '../db/schema.ts';
+import { idsIn } from './names.ts';
 
 export interface AuditRecord {
   /** Null for something the server itself did or refused (the SIP server refusing a call): `actorName` says what. */
   actorId: number | null;
   actorName?: string;
-  action: string;
+  /** One of the catalogue's (AUDIT_ACTIONS): the audit log names each in every language. */
+  action: AuditAction;
   targetType: string;
   targetId: number | null;
   targetName: string | null;
@@ -70,6 +72,33 @@ export function auditStore(db: Db) {
         query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirst(),
       ]);
       return { entries: rows.map(toEntry), total: Number(count?.n ?? 0) };
+    },
+
+    /** The users' and channels' names of the ids in these entries' changes (names.ts). */
+    async namesIn(entries: readonly AuditEntry[]) {
+      const ids = idsIn(entries);
+      const [users, channels] = await Promise.all([
+        ids.users.size === 0
+          ? []
+          : db
+              .selectFrom('users')
+              .select(['id', 'first_name', 'last_name', 'display_name'])
+              .where('id', 'in', [...ids.users])
+              .execute(),
+        ids.channels.size === 0
+          ? []
+          : db
+              .selectFrom('channels')
+              .select(['id', 'name'])
+              .where('id', 'in', [...ids.channels])
+              .execute(),
+      ]);
+      return {
+        users: Object.fromEntries(
+          users.map((user) => [String(user.id), user.display_name || `${user.first_name} ${user.last_name}`]),
+        ),
+        channels: Object.fromEntries(channels.map((channel) => [String(channel.id), channel.name])),
+      };
     },
   };
 }

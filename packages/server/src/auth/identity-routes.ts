@@ -4,6 +4,7 @@
  * linked to it has its email) that administrators link or dismiss on /settings. Every change is audited.
  */
 import {
+  type AuditAction,
   DismissIdentityRequest,
   GetIdentityLinks,
   GetIdentityRequests,
@@ -48,7 +49,7 @@ export function identityRoutes(app: FastifyInstance, services: IdentityRoutesSer
     req: FastifyRequest,
     actorId: number,
     target: { userId: number; identifier: string },
-    action: string,
+    action: AuditAction,
     changes: Record<string, { before: unknown; after: unknown }>,
   ) =>
     audit.write({

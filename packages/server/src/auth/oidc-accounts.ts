@@ -11,7 +11,7 @@
  * Every link, unlink and dismissal is in the audit log.
  */
 import { randomBytes } from 'node:crypto';
-import type { Role } from '@talkgroup/protocol';
+import type { AuditAction, Role } from '@talkgroup/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { AuditStore } from '../audit/store.ts';
@@ -75,7 +75,7 @@ export function oidcAccounts(config: OidcConfig, services: OidcAccountServices) 
   async function audited(
     context: AuditContext,
     user: { id: number; identifier: string },
-    action: string,
+    action: AuditAction,
     changes: Record<string, { before: unknown; after: unknown }>,
   ) {
     await audit.write({

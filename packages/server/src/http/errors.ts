@@ -1,5 +1,5 @@
 /** Errors keep the spec's response shape: `{ success: false, result: "<clear sentence>" }`. */
-import type { ServerMessageCode, ServerMessageParams } from '@talkgroup/protocol';
+import type { FieldIssue, ServerMessageCode, ServerMessageParams } from '@talkgroup/protocol';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ZodError } from 'zod';
@@ -17,19 +17,23 @@ export class HttpError extends Error {
   /** What the sentence says, for any language (packages/protocol/src/server-messages.ts). */
   readonly code: ServerMessageCode;
   readonly params: ServerMessageParams | undefined;
-  constructor(statusCode: number, what: Said, params?: ServerMessageParams) {
+  /** A 400's refused fields with their bounds (issue 70), for a form to mark them. */
+  readonly fields: FieldIssue[] | undefined;
+  constructor(statusCode: number, what: Said, params?: ServerMessageParams, fields?: FieldIssue[]) {
     const code: ServerMessageCode = isServerMessageCode(what) ? what : 'bad_request';
     const values = isServerMessageCode(what) ? params : { details: what };
     super(serverText(code, values));
     this.statusCode = statusCode;
     this.code = code;
     this.params = values;
+    this.fields = fields;
   }
 }
 
 export const badRequest = (what: Said, params?: ServerMessageParams) => new HttpError(400, what, params);
-/** 400 for a body that breaks a rule: the sentence names the fields. */
-export const invalidInput = (details: string) => badRequest('invalid_input', { details });
+/** 400 for a body that breaks a rule: the sentence names the fields; `fields` says them for a form (issue 70). */
+export const invalidInput = (details: string, fields?: FieldIssue[]) =>
+  new HttpError(400, 'invalid_input', { details }, fields);
 export const unauthorized = (what: Said = 'token_missing') => new HttpError(401, what);
 export const forbidden = (what: Said = 'admin_only') => new HttpError(403, what);
 /** A code (`user_not_found`), or the name of the missing thing ('Voice message' -> 'Voice message not found.'). */
@@ -42,6 +46,28 @@ interface Issue {
   code: string;
   message: string;
   expected?: unknown;
+  minimum?: unknown;
+  maximum?: unknown;
+  /** False for a strict bound (`positive()`: above 0), which a form cannot show as "at least". */
+  inclusive?: unknown;
+  /** What was bounded: `number` (a length's bound, `string` or `array`, is not a field's bound). */
+  origin?: unknown;
+}
+
+/** Each refused field, with its bound when the refusal is one (zod's too_small / too_big). */
+function fieldsOf(issues: readonly Issue[]): FieldIssue[] {
+  return issues
+    .filter((issue) => issue.path.length > 0)
+    .map((issue) => {
+      const field = issue.path.map(String).join('.');
+      const bound = (value: unknown) =>
+        typeof value === 'number' && Number.isFinite(value) && issue.origin === 'number' && issue.inclusive !== false
+          ? value
+          : undefined;
+      const min = issue.code === 'too_small' ? bound(issue.minimum) : undefined;
+      const max = issue.code === 'too_big' ? bound(issue.maximum) : undefined;
+      return { field, ...(min !== undefined ? { min } : {}), ...(max !== undefined ? { max } : {}) };
+    });
 }
 
 function describeIssues(issues: readonly Issue[]): string {
@@ -61,25 +87,31 @@ export function describeZodError(error: ZodError): string {
 }
 
 /** The same sentence for a body that the route's schema (fastify-type-provider-zod) refused. */
-function describeValidation(
-  validation: ReadonlyArray<{
-    instancePath: string;
-    keyword: string;
-    message?: string;
-    params: Record<string, unknown>;
-  }>,
-): string {
-  return describeIssues(
-    validation.map((entry) => ({
-      path: entry.instancePath
-        .split('/')
-        .slice(1)
-        .filter((part) => part !== ''),
-      code: entry.keyword,
-      message: entry.message ?? '',
-      expected: entry.params.expected,
-    })),
-  );
+type Validation = ReadonlyArray<{
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+}>;
+
+function issuesOf(validation: Validation): Issue[] {
+  return validation.map((entry) => ({
+    path: entry.instancePath
+      .split('/')
+      .slice(1)
+      .filter((part) => part !== ''),
+    code: entry.keyword,
+    message: entry.message ?? '',
+    expected: entry.params.expected,
+    minimum: entry.params.minimum,
+    maximum: entry.params.maximum,
+    inclusive: entry.params.inclusive,
+    origin: entry.params.origin,
+  }));
+}
+
+function describeValidation(validation: Validation): string {
+  return describeIssues(issuesOf(validation));
 }
 
 /** `{ success: false, result, code, params? }`, `result` in the request's language. */
@@ -89,12 +121,14 @@ function sendFailure(
   status: number,
   code: ServerMessageCode,
   params?: ServerMessageParams,
+  fields?: FieldIssue[],
 ) {
   return reply.status(status).send({
     success: false,
     result: serverText(code, params, languageOf(request)),
     code,
     ...(params ? { params } : {}),
+    ...(fields && fields.length > 0 ? { fields } : {}),
   });
 }
 
@@ -108,9 +142,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     return language === 'en' ? payload : { ...answer, result: serverText(answer.code, answer.params, language) };
   });
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) return sendFailure(request, reply, error.statusCode, error.code, error.params);
+    if (error instanceof HttpError)
+      return sendFailure(request, reply, error.statusCode, error.code, error.params, error.fields);
     if (hasZodFastifySchemaValidationErrors(error)) {
-      return sendFailure(request, reply, 400, 'invalid_input', { details: describeValidation(error.validation) });
+      const details = describeValidation(error.validation);
+      return sendFailure(request, reply, 400, 'invalid_input', { details }, fieldsOf(issuesOf(error.validation)));
     }
     const status = error.statusCode ?? 500;
     if (status === 413) return sendFailure(request, reply, 413, 'request_too_large');

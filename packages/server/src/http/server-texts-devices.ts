@@ -18,9 +18,9 @@ export const DEVICE_TEXTS = {
     de: 'Umgebungsmithören ist in dieser Organisation ausgeschaltet: Ein Administrator kann es in den Einstellungen (Sicherheit der Beschäftigten) erlauben.',
   },
   ambient_app_closed: {
-    en: "This member's app is not open: ambient listening needs its /talk page open.",
-    fr: "L'application de ce membre n'est pas ouverte : l'écoute d'ambiance a besoin de sa page /talk ouverte.",
-    de: 'Die App dieses Mitglieds ist nicht geöffnet: Umgebungsmithören braucht seine geöffnete /talk-Seite.',
+    en: "This member's app is not open: ambient listening can start only while it is.",
+    fr: "L'application de ce membre n'est pas ouverte : l'écoute d'ambiance ne peut commencer que lorsqu'elle l'est.",
+    de: 'Die App dieses Mitglieds ist nicht geöffnet: Umgebungsmithören kann erst beginnen, wenn sie geöffnet ist.',
   },
   ambient_not_found: {
     en: 'This ambient listening is over or unknown.',

@@ -40,9 +40,9 @@ export const VIDEO_TEXTS = {
     de: 'Diese Videoanfrage ist beendet oder unbekannt.',
   },
   video_app_closed: {
-    en: "This member's app is not open: a video request needs its /talk page open.",
-    fr: "L'application de ce membre n'est pas ouverte : une demande de vidéo a besoin de sa page /talk ouverte.",
-    de: 'Die App dieses Mitglieds ist nicht geöffnet: Eine Videoanfrage braucht seine geöffnete /talk-Seite.',
+    en: "This member's app is not open: a video request can be sent only while it is.",
+    fr: "L'application de ce membre n'est pas ouverte : une demande de vidéo ne peut être envoyée que lorsqu'elle l'est.",
+    de: 'Die App dieses Mitglieds ist nicht geöffnet: Eine Videoanfrage kann erst gesendet werden, wenn sie geöffnet ist.',
   },
   video_member_listen_only: {
     en: 'This member may only listen in this channel: they may not share video there.',

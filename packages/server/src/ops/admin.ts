@@ -10,7 +10,7 @@
  * server's open sockets of that user follow (realtime/remote.ts).
  */
 import { randomBytes } from 'node:crypto';
-import { isEmail } from '@talkgroup/protocol';
+import { type AuditAction, isEmail } from '@talkgroup/protocol';
 import { passwordPolicy } from '../auth/password-policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { type Config, ConfigError, loadConfig } from '../config.ts';
@@ -37,7 +37,7 @@ function newPassword(minLength: number): { password: string; generated: boolean 
   return { password: randomBytes(18).toString('base64url'), generated: true };
 }
 
-async function audit(db: Db, action: string, target: { id: number; name: string }, changes: object | null) {
+async function audit(db: Db, action: AuditAction, target: { id: number; name: string }, changes: object | null) {
   await db
     .insertInto('audit_log')
     .values({

@@ -129,7 +129,9 @@ export function loneWorkers(deps: {
       // The minimum bounds what is set now: the issue's default grace (120 s) stays below the default minimum.
       for (const field of ['intervalSeconds', 'graceSeconds'] as const)
         if (change.loneWorker?.[field] !== undefined && next.loneWorker[field] < minSeconds)
-          throw invalidInput(`loneWorker.${field}: must be at least ${minSeconds} seconds (LONE_WORKER_MIN_SECONDS)`);
+          throw invalidInput(`loneWorker.${field}: must be at least ${minSeconds} seconds (LONE_WORKER_MIN_SECONDS)`, [
+            { field: `loneWorker.${field}`, min: minSeconds, unit: 'seconds' },
+          ]);
       next.loneWorker.roles = [...new Set(next.loneWorker.roles)].sort();
       next.loneWorker.channelIds = [...new Set(next.loneWorker.channelIds)].sort((a, b) => a - b);
       return settings.setSafety(next);
@@ -137,13 +139,18 @@ export function loneWorkers(deps: {
 
     mine,
 
+    /** LONE_WORKER_MIN_SECONDS: the settings form shows it beside its fields (issue 70). */
+    minSeconds,
+
     async start(reader: Reader, intervalSeconds?: number) {
       const user = await users.row(reader.userId);
       if (!user) throw notFound('User');
       const safety = await settings.safety();
       const interval = intervalSeconds ?? safety.loneWorker.intervalSeconds;
       if (interval < minSeconds)
-        throw invalidInput(`intervalSeconds: must be at least ${minSeconds} seconds (LONE_WORKER_MIN_SECONDS)`);
+        throw invalidInput(`intervalSeconds: must be at least ${minSeconds} seconds (LONE_WORKER_MIN_SECONDS)`, [
+          { field: 'intervalSeconds', min: minSeconds, unit: 'seconds' },
+        ]);
       // Required: no longer than the organisation's interval.
       if ((await requiredFor(user.id, user.role, safety)) && interval > safety.loneWorker.intervalSeconds)
         throw invalidInput(

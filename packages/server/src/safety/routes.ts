@@ -32,7 +32,11 @@ export function safetyRoutes(
     return answer;
   };
 
-  route(GetSafetySettings, async () => ({ success: true, res: await services.settings.safety() }));
+  route(GetSafetySettings, async () => ({
+    success: true,
+    res: await services.settings.safety(),
+    loneWorkerMinSeconds: loneWorkers.minSeconds,
+  }));
 
   // Audited with what it was and what it is now (auditing.ts is full: the row is written here, in one transaction).
   route(SetSafetySettings, async ({ body, auth, req }) =>

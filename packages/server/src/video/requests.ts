@@ -12,6 +12,7 @@
  * and one whose audit row cannot be written does not happen (503 `video_not_audited`).
  */
 import { randomUUID } from 'node:crypto';
+import type { AuditAction } from '@talkgroup/protocol';
 import type { AuditStore } from '../audit/store.ts';
 import { conflict, HttpError } from '../http/errors.ts';
 import type { Faults } from '../ops/faults.ts';
@@ -40,7 +41,7 @@ export function videoRequests(deps: VideoRequestDeps) {
 
   /** One audit row: what happened to whose video. */
   async function write(
-    action: string,
+    action: AuditAction,
     actorId: number,
     request: Pick<PendingVideoRequest, 'userId' | 'requestId' | 'channelId'>,
     changes: Record<string, unknown>,

@@ -4,7 +4,7 @@
  * A failure throws ApiError carrying the server's sentence (`result`). A 401 on a request that carried a
  * token means the session is gone: the storages are cleared and the app goes to /signin.
  */
-import type { BodyOf, Call, ResponseOf, ServerMessageCode, ServerMessageParams } from '@talkgroup/protocol';
+import type { BodyOf, Call, FieldIssue, ResponseOf, ServerMessageCode, ServerMessageParams } from '@talkgroup/protocol';
 import i18next from 'i18next';
 import { isChannelGone } from './goneChannels.ts';
 import { clearStorages, getToken } from './session.ts';
@@ -20,6 +20,8 @@ export class ApiError extends Error {
   /** What the sentence says, for any language (packages/protocol/src/server-messages.ts). */
   readonly code: ServerMessageCode | undefined;
   readonly params: ServerMessageParams | undefined;
+  /** A 400's refused fields with their bounds (issue 70): a form marks each beside its field. */
+  readonly fields: FieldIssue[];
   readonly path: string;
 
   constructor(
@@ -28,6 +30,7 @@ export class ApiError extends Error {
     result: string | undefined,
     code?: ServerMessageCode,
     params?: ServerMessageParams,
+    fields: FieldIssue[] = [],
   ) {
     super(result ?? (status === 0 ? `Network error on ${path}` : `HTTP ${status} on ${path}`));
     this.name = 'ApiError';
@@ -36,6 +39,7 @@ export class ApiError extends Error {
     this.result = result;
     this.code = code;
     this.params = params;
+    this.fields = fields;
   }
 }
 
@@ -48,7 +52,17 @@ export function apiErrorOf(path: string, status: number, payload: unknown): ApiE
     typeof answer.result === 'string' ? answer.result : undefined,
     typeof answer.code === 'string' ? (answer.code as ServerMessageCode) : undefined,
     answer.params && typeof answer.params === 'object' ? (answer.params as ServerMessageParams) : undefined,
+    Array.isArray(answer.fields)
+      ? answer.fields.filter(
+          (issue): issue is FieldIssue => !!issue && typeof issue === 'object' && typeof issue.field === 'string',
+        )
+      : [],
   );
+}
+
+/** What a failed save said of one field (`loneWorker.intervalSeconds`), if anything (issue 70). */
+export function fieldIssue(error: unknown, field: string): FieldIssue | undefined {
+  return error instanceof ApiError ? error.fields.find((issue) => issue.field === field) : undefined;
 }
 
 /** The server's sentence in the reader's language: its code's text (common:server.<code>), else `result` as sent. */

@@ -6,8 +6,11 @@ import { type Language, toLanguage } from './languages.ts';
 
 /** 'dd MMM yyyy HH:mm': lists, timelines (spec section 3). */
 export const DATE_TIME_PATTERN = 'dd MMM yyyy HH:mm';
-/** 'd MMM , HH:mm': chat messages (spec section 9, spacing kept). */
-export const CHAT_TIME_PATTERN = 'd MMM , HH:mm';
+/**
+ * 'd MMM, HH:mm': chat messages. The spec writes 'd MMM , HH:mm'; its space before the comma read as a mistake in
+ * French ("29 nov. , 05:47", issue 70): docs/spec-deviations.md.
+ */
+export const CHAT_TIME_PATTERN = 'd MMM, HH:mm';
 
 const LOCALES: Record<Language, Locale> = { fr, en: enUS, de };
 

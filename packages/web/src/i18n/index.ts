@@ -6,9 +6,10 @@
  * The language is detected from ?lng= then localStorage (`i18nextLng`), never from the browser, because the
  * spec makes French the default whatever the browser says.
  */
-import i18n, { type BackendModule, type ResourceLanguage } from 'i18next';
+import i18n, { type BackendModule, type PostProcessorModule, type ResourceLanguage } from 'i18next';
 import LanguageDetector from 'i18next-browser-languagedetector';
 import { initReactI18next } from 'react-i18next';
+import { frenchTypography } from './frenchTypography.ts';
 import {
   DEFAULT_LANGUAGE,
   EAGER_NAMESPACES,
@@ -42,12 +43,24 @@ const lazyBackend: BackendModule = {
   },
 };
 
+/** Elision and guillemets in French, once a text's values are in (frenchTypography.ts, issue 70). */
+const typography: PostProcessorModule = {
+  type: 'postProcessor',
+  name: 'frenchTypography',
+  process(value, _key, options, translator) {
+    const language = String(options?.lng ?? translator?.language ?? '');
+    if (typeof value !== 'string' || !language.startsWith('fr')) return value;
+    return frenchTypography(value, options as Record<string, unknown>);
+  },
+};
+
 i18n.on('languageChanged', (language) => {
   document.documentElement.lang = toLanguage(language);
 });
 
 void i18n
   .use(lazyBackend)
+  .use(typography)
   .use(LanguageDetector)
   .use(initReactI18next)
   .init({
@@ -71,6 +84,7 @@ void i18n
       caches: ['localStorage'],
     },
     interpolation: { escapeValue: false },
+    postProcess: ['frenchTypography'],
     react: { useSuspense: true },
   });
 

@@ -45,9 +45,31 @@ function useTileState(template: string | null, at: TileAt, attached: boolean): T
   return state;
 }
 
+/**
+ * Leaflet names its zoom buttons in English ("Zoom in"): they are named in the reader's language instead (issue 70),
+ * again when the language changes.
+ */
+function useZoomNames(map: L.Map) {
+  const { t } = useTranslation('room');
+  const zoomIn = t('mapZoom.in');
+  const zoomOut = t('mapZoom.out');
+  useEffect(() => {
+    const container = map.zoomControl?.getContainer();
+    for (const [selector, name] of [
+      ['.leaflet-control-zoom-in', zoomIn],
+      ['.leaflet-control-zoom-out', zoomOut],
+    ] as const) {
+      const button = container?.querySelector(selector);
+      button?.setAttribute('title', name);
+      button?.setAttribute('aria-label', name);
+    }
+  }, [map, zoomIn, zoomOut]);
+}
+
 export function BaseTiles({ config }: { config: ClientConfig }) {
   const { t } = useTranslation('room');
   const map = useMap();
+  useZoomNames(map);
   const maxZoom = config.mapMaxZoom;
   const at = useCallback(() => centreTile(map, maxZoom), [map, maxZoom]);
   const base = useTileState(config.mapTileUrl, at, true);

@@ -18,7 +18,7 @@ import TablePagination from '@mui/material/TablePagination';
 import TableRow from '@mui/material/TableRow';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
-import { AUDIT_TARGET_TYPES, type AuditEntry, GetAuditLog } from '@talkgroup/protocol';
+import { AUDIT_TARGET_TYPES, type AuditEntry, auditActionKey, GetAuditLog } from '@talkgroup/protocol';
 import { keepPreviousData } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
@@ -27,21 +27,29 @@ import { useApiQuery } from '../../api/queries.ts';
 import { useMay } from '../../api/session.ts';
 import { useClientConfig } from '../../api/useClientConfig.ts';
 import { PageHeader } from '../../components/PageHeader.tsx';
+import { type AuditNames, type ChangeWords, changeText, NO_NAMES } from './changeText.ts';
 import { PrivateCallsAudit } from './PrivateCallsAudit.tsx';
 
 const PAGE_SIZE = 25;
 type TargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
-function shown(value: unknown): string {
-  if (value === null || value === undefined || value === '') return '—';
-  if (Array.isArray(value)) return value.length === 0 ? '—' : value.join(', ');
-  return typeof value === 'object' ? JSON.stringify(value) : String(value);
+/** A field's value as the log writes it: names for ids, "oui"/"yes" for booleans (changeText.ts). */
+function useChangeWords(): ChangeWords {
+  const { t } = useTranslation('audit');
+  return {
+    field: (field) => t(`fields.${field}` as never, { defaultValue: field }),
+    yes: t('yes'),
+    no: t('no'),
+    colon: t('colon'),
+  };
 }
 
-function Changes({ entry }: { entry: AuditEntry }) {
+function Changes({ entry, names }: { entry: AuditEntry; names: AuditNames }) {
   const { t } = useTranslation('audit');
+  const words = useChangeWords();
   const changes = Object.entries(entry.changes ?? {});
   if (changes.length === 0) return <>—</>;
+  const shown = (value: unknown, field: string) => changeText(value, field, names, words);
   return (
     <Box component="ul" sx={{ m: 0, pl: 2 }}>
       {changes.map(([field, { before, after }]) => (
@@ -50,7 +58,9 @@ function Changes({ entry }: { entry: AuditEntry }) {
             t('passwordChanged')
           ) : (
             <>
-              <strong>{field}</strong> : {before === null ? shown(after) : `${shown(before)} → ${shown(after)}`}
+              <strong>{words.field(field)}</strong>
+              {words.colon}
+              {before === null ? shown(after, field) : `${shown(before, field)} → ${shown(after, field)}`}
             </>
           )}
         </li>
@@ -73,6 +83,12 @@ export default function AuditPage() {
   const auditableCalls = useClientConfig().data?.privateCallsAuditable === true && may('voice.manage');
   const entries = log.data?.res.entries ?? [];
   const total = log.data?.res.totalRecords ?? 0;
+  const names = log.data?.res.names ?? NO_NAMES;
+  /** A setting's row names it in words ("safety" reads "sécurité des travailleurs"); other targets by their name. */
+  const targetNameOf = (entry: AuditEntry) =>
+    entry.targetType === 'setting'
+      ? t(`audit:settingNames.${entry.targetName}` as never, { defaultValue: entry.targetName ?? '' })
+      : entry.targetName;
   const time = new Intl.DateTimeFormat(i18n.resolvedLanguage, { dateStyle: 'short', timeStyle: 'medium' });
   const setParam = (name: string, value: string | undefined) =>
     setParams((current) => {
@@ -126,14 +142,14 @@ export default function AuditPage() {
                   <TableCell sx={{ whiteSpace: 'nowrap' }}>{time.format(new Date(entry.createdAt))}</TableCell>
                   <TableCell>{entry.actor.name}</TableCell>
                   <TableCell>
-                    {t(`audit:actions.${entry.action.replace('.', '_')}` as never, { defaultValue: entry.action })}
+                    {t(`audit:actions.${auditActionKey(entry.action)}` as never, { defaultValue: entry.action })}
                   </TableCell>
                   <TableCell>
                     {t(`audit:targets.${entry.targetType}` as never, { defaultValue: entry.targetType })}
-                    {entry.targetName ? ` « ${entry.targetName} »` : ''}
+                    {entry.targetName ? t('audit:targetName', { name: targetNameOf(entry) }) : ''}
                   </TableCell>
                   <TableCell>
-                    <Changes entry={entry} />
+                    <Changes entry={entry} names={names} />
                   </TableCell>
                   <TableCell>{entry.address ?? '—'}</TableCell>
                 </TableRow>

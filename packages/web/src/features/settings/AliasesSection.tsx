@@ -37,8 +37,11 @@ import { useAliases } from '../../api/aliases.ts';
 import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation } from '../../api/queries.ts';
 import { useNotify } from '../../components/Notifier.tsx';
+import { type Bounds, useFieldWords } from './bounds.ts';
 
 /** How many may hold it, from a field's text (the server refuses what is out of range, with its sentence). */
+/** How many may hold a function at once, shown beside its field (issue 70). */
+const HOLDERS_BOUNDS: Bounds = { min: 1, max: ALIAS_HOLDERS_MAX };
 const holdersOf = (text: string) => Number.parseInt(text, 10) || 0;
 
 /** The roles an alias names that this version knows, in the table's order. */
@@ -82,6 +85,7 @@ function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: str
   const [name, setName] = useState(alias.name);
   const [max, setMax] = useState(String(alias.maxHolders));
   const [takeRoles, setTakeRoles] = useState<Role[]>(knownRoles(alias.takeRoles));
+  const wordsOf = useFieldWords();
   const refresh = () => void client.invalidateQueries({ queryKey: callKey(GetAliases) });
   const update = useApiMutation(UpdateAlias, {
     onSuccess: (answer) => {
@@ -132,6 +136,7 @@ function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: str
         value={max}
         onChange={(event) => setMax(event.target.value)}
         slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
+        {...wordsOf('maxHolders', HOLDERS_BOUNDS, update.error)}
         sx={{ width: 150 }}
       />
       <TakeRolesField label={t('settings:aliases.takeRoles')} value={takeRoles} onChange={setTakeRoles} />
@@ -168,6 +173,7 @@ export function AliasesSection() {
   const [max, setMax] = useState('1');
   const [takeRoles, setTakeRoles] = useState<Role[]>(ALIAS_TAKE_ROLES_DEFAULT);
   const [failure, setFailure] = useState<string>();
+  const wordsOf = useFieldWords();
   const create = useApiMutation(CreateAlias, {
     onSuccess: (answer) => {
       void client.invalidateQueries({ queryKey: callKey(GetAliases) });
@@ -236,6 +242,7 @@ export function AliasesSection() {
           value={max}
           onChange={(event) => setMax(event.target.value)}
           slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
+          {...wordsOf('maxHolders', HOLDERS_BOUNDS, create.error)}
           sx={{ width: 150 }}
         />
         <TakeRolesField label={t('settings:aliases.newTakeRoles')} value={takeRoles} onChange={setTakeRoles} />

@@ -3,8 +3,9 @@
  * checks, the time to answer at each step, the roles and channels whose members must work with it), the
  * man-down figures /talk uses, whether ambient listening is allowed, and (issue 69) whether an SOS a dispatcher raises
  * for a member opens its microphone. Saved at once with "Save"
- * (setSafetySettings, audited); the server's sentence says what it refused (an interval under
- * LONE_WORKER_MIN_SECONDS).
+ * (setSafetySettings, audited). Each figure shows its bounds (the server's LONE_WORKER_MIN_SECONDS among them), and a
+ * refused save marks its field with what to change (the 400's `fields`, issue 70). Choosing discreet ambient listening
+ * shows its legal notice, as "Vidéo sans consentement" does.
  */
 import Alert from '@mui/material/Alert';
 import Autocomplete from '@mui/material/Autocomplete';
@@ -23,6 +24,8 @@ import {
   EMERGENCY_OPEN_MIC_MODES,
   GetChannelOverviews,
   GetSafetySettings,
+  LONE_WORKER_MAX_SECONDS,
+  MAN_DOWN_LIMITS,
   ROLES,
   type SafetySettings,
   SetSafetySettings,
@@ -30,28 +33,37 @@ import {
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorMessage } from '../../api/client.ts';
+import { ApiError, errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation, useApiQuery } from '../../api/queries.ts';
+import { type Bounds, type FieldWords, useFieldWords } from './bounds.ts';
 import { safetyChange } from './safetyChange.ts';
 
 const AMBIENT_LABELS = { off: 'ambientOff', announced: 'ambientAnnounced', discreet: 'ambientDiscreet' } as const;
 const OPEN_MIC_LABELS = { own_alert: 'emergencyOpenMicOwn', any_alert: 'emergencyOpenMicAny' } as const;
 
-function NumberField(props: { label: string; value: number; onChange: (value: number) => void }) {
+function NumberField(props: {
+  label: string;
+  value: number;
+  onChange: (value: number) => void;
+  bounds: Bounds;
+  words: FieldWords;
+}) {
   return (
     <TextField
       type="number"
       label={props.label}
       value={Number.isFinite(props.value) ? props.value : ''}
       onChange={(event) => props.onChange(Number(event.target.value))}
-      slotProps={{ htmlInput: { min: 0, step: 1 } }}
+      error={props.words.error}
+      helperText={props.words.helperText}
+      slotProps={{ htmlInput: { min: props.bounds.min ?? 0, max: props.bounds.max, step: 1 } }}
       sx={{ flex: '1 1 240px' }}
     />
   );
 }
 
 export function SafetySection() {
-  const { t } = useTranslation(['safety', 'common']);
+  const { t } = useTranslation(['safety', 'settings', 'common']);
   const client = useQueryClient();
   const stored = useApiQuery(GetSafetySettings, {});
   const channels = useApiQuery(GetChannelOverviews, {});
@@ -67,15 +79,41 @@ export function SafetySection() {
       setSaved(true);
     },
   });
+  const wordsOf = useFieldWords();
   const change = (next: (current: SafetySettings) => SafetySettings) => {
     setSaved(false);
     setDraft((current) => (current ? next(current) : current));
   };
-  const lone = (field: 'intervalSeconds' | 'graceSeconds') => (value: number) =>
+  // A refusal's marks are about the figures as they were: editing one takes them away, another choice does not.
+  const lone = (field: 'intervalSeconds' | 'graceSeconds') => (value: number) => {
+    save.reset();
     change((s) => ({ ...s, loneWorker: { ...s.loneWorker, [field]: value } }));
-  const manDown = (field: keyof SafetySettings['manDown']) => (value: number) =>
+  };
+  const manDown = (field: keyof SafetySettings['manDown']) => (value: number) => {
+    save.reset();
     change((s) => ({ ...s, manDown: { ...s.manDown, [field]: value } }));
+  };
   const channelList = channels.data?.res ?? [];
+  const loneBounds: Bounds = {
+    min: stored.data?.loneWorkerMinSeconds ?? 1,
+    max: LONE_WORKER_MAX_SECONDS,
+    unit: 'seconds',
+  };
+  const manDownBounds = (field: keyof typeof MAN_DOWN_LIMITS): Bounds => ({
+    ...MAN_DOWN_LIMITS[field],
+    unit: field === 'noMotionMinutes' ? 'minutes' : 'seconds',
+  });
+  /** A figure's field, its bounds beside it and the refusal's words when the last save was refused for it. */
+  const figure = (path: string, label: string, value: number, bounds: Bounds, onChange: (value: number) => void) => (
+    <NumberField
+      label={label}
+      value={value}
+      onChange={onChange}
+      bounds={bounds}
+      words={wordsOf(path, bounds, save.error)}
+    />
+  );
+  const refusedFields = save.error instanceof ApiError && save.error.fields.length > 0;
 
   return (
     <Paper variant="outlined" component="section" aria-labelledby="settings-safety" sx={{ p: 3, mt: 3 }}>
@@ -87,12 +125,16 @@ export function SafetySection() {
       </Typography>
       {stored.error || save.error ? (
         <Alert severity="error" sx={{ mb: 2 }}>
-          {errorMessage(save.error ?? stored.error, t('safety:settings.failed'))}
+          {refusedFields
+            ? t('settings:bounds.fixFields')
+            : errorMessage(save.error ?? stored.error, t('safety:settings.failed'))}
         </Alert>
       ) : null}
       {draft ? (
         <Box
           component="form"
+          // The browser's own bubble would stop the save in English and out of sight: the field says it instead.
+          noValidate
           onSubmit={(event) => {
             event.preventDefault();
             save.mutate(stored.data ? safetyChange(stored.data.res, draft) : draft);
@@ -103,16 +145,20 @@ export function SafetySection() {
             {t('safety:loneWork.title')}
           </Typography>
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-            <NumberField
-              label={t('safety:settings.interval')}
-              value={draft.loneWorker.intervalSeconds}
-              onChange={lone('intervalSeconds')}
-            />
-            <NumberField
-              label={t('safety:settings.grace')}
-              value={draft.loneWorker.graceSeconds}
-              onChange={lone('graceSeconds')}
-            />
+            {figure(
+              'loneWorker.intervalSeconds',
+              t('safety:settings.interval'),
+              draft.loneWorker.intervalSeconds,
+              loneBounds,
+              lone('intervalSeconds'),
+            )}
+            {figure(
+              'loneWorker.graceSeconds',
+              t('safety:settings.grace'),
+              draft.loneWorker.graceSeconds,
+              loneBounds,
+              lone('graceSeconds'),
+            )}
           </Box>
           <FormGroup>
             <FormLabel component="legend">{t('safety:settings.roles')}</FormLabel>
@@ -148,21 +194,27 @@ export function SafetySection() {
             renderInput={(params) => <TextField {...params} label={t('safety:settings.channels')} />}
           />
           <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 2 }}>
-            <NumberField
-              label={t('safety:settings.stillSeconds')}
-              value={draft.manDown.stillSeconds}
-              onChange={manDown('stillSeconds')}
-            />
-            <NumberField
-              label={t('safety:settings.noMotionMinutes')}
-              value={draft.manDown.noMotionMinutes}
-              onChange={manDown('noMotionMinutes')}
-            />
-            <NumberField
-              label={t('safety:settings.countdownSeconds')}
-              value={draft.manDown.countdownSeconds}
-              onChange={manDown('countdownSeconds')}
-            />
+            {figure(
+              'manDown.stillSeconds',
+              t('safety:settings.stillSeconds'),
+              draft.manDown.stillSeconds,
+              manDownBounds('stillSeconds'),
+              manDown('stillSeconds'),
+            )}
+            {figure(
+              'manDown.noMotionMinutes',
+              t('safety:settings.noMotionMinutes'),
+              draft.manDown.noMotionMinutes,
+              manDownBounds('noMotionMinutes'),
+              manDown('noMotionMinutes'),
+            )}
+            {figure(
+              'manDown.countdownSeconds',
+              t('safety:settings.countdownSeconds'),
+              draft.manDown.countdownSeconds,
+              manDownBounds('countdownSeconds'),
+              manDown('countdownSeconds'),
+            )}
           </Box>
           <TextField
             select
@@ -180,6 +232,11 @@ export function SafetySection() {
               </MenuItem>
             ))}
           </TextField>
+          {draft.ambientListening === 'discreet' ? (
+            <Alert severity="warning" sx={{ maxWidth: 720 }}>
+              {t('safety:settings.ambientDiscreetNotice')}
+            </Alert>
+          ) : null}
           <TextField
             select
             label={t('safety:settings.emergencyOpenMic')}

@@ -1,6 +1,6 @@
 /**
  * The fields shared by Add User and Edit User Profile: names, login (read-only when editing), pseudo, password and
- * its validation with show/hide, the map-access switch ('Droit d'accés à la carte', No by default) and the
+ * its validation with show/hide, the map-access switch ('Droit d'accès à la carte', No by default) and the
  * channel selection table.
  */
 import Box from '@mui/material/Box';

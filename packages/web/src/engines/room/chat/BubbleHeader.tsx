@@ -1,6 +1,6 @@
 /**
  * The line above a bubble in the chat's timeline (a message or a recorded transmission): who wrote or talked
- * ('Me' for the reader, passed in as `name`) and the time as 'd MMM , HH:mm' in the reader's language.
+ * ('Me' for the reader, passed in as `name`) and the time as 'd MMM, HH:mm' in the reader's language.
  */
 import Box from '@mui/material/Box';
 import Typography from '@mui/material/Typography';

@@ -1,6 +1,6 @@
 /**
  * The messaging panel of a room (spec sections 2, 4 and 5): the history and live messages, own messages
- * labelled 'Me', the time as 'd MMM , HH:mm' in the reader's language, a delete icon on the messages the
+ * labelled 'Me', the time as 'd MMM, HH:mm' in the reader's language, a delete icon on the messages the
  * reader may delete (its own; any for an administrator; 'Are you sure?' first), a download icon on images, a text field with a send button (blank is not sent),
  * a paperclip opening the image upload dialog, and who is typing.
  * Every text is rendered as text: markup in a message shows as characters.
