@@ -211,7 +211,9 @@ export function loneWorkers(deps: {
     /** Issue 70: "Je vais bien" said on the alert its missed checks raised answers its lone work too. */
     async answeredAlert(userId: number): Promise<void> {
       const row = await store.get(userId);
-      if (row && row.step >= STEP.escalated) await store.checkIn(row, now());
+      if (!row || row.step < STEP.escalated) return;
+      await store.checkIn(row, now());
+      await announce(userId);
     },
 
     /** A granted press of the talk button answers too, unless it escalated already (the SOS's own floor). */
