@@ -107,6 +107,8 @@ describe.each(databases)('activities on %s', (dialect) => {
         result: expect.stringMatching(/^timeFrame: /),
         code: 'invalid_input',
         params: { details: expect.stringMatching(/^timeFrame: /) },
+        // Issue 70: which field, for a form to mark it.
+        fields: [{ field: 'timeFrame' }],
       });
     }
     const missing = await app.call('/user/api/deleteOldActivities', {}, admin.token);

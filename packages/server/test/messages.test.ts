@@ -73,6 +73,7 @@ describe.each(databases)('chat messages on %s', (dialect) => {
         result: 'message: must not be blank',
         code: 'invalid_input',
         params: { details: 'message: must not be blank' },
+        fields: [{ field: 'message' }],
       });
     }
     const missing = await app.call('/user/api/sendMessageToChannel', { channelId: channel.id }, admin.token);

@@ -57,14 +57,7 @@ const SHORT_SCREEN = `@media (max-height: ${SHORT_SCREEN_PX}px)`;
 
 export default function DispatchPage() {
   const { t } = useTranslation('dispatch');
-  const user = useSession()?.user;
-  const self = useMemo(
-    () => ({
-      id: user?.id ?? 0,
-      name: user?.display_name || `${user?.firstName ?? ''} ${user?.lastName ?? ''}`.trim(),
-    }),
-    [user?.id, user?.display_name, user?.firstName, user?.lastName],
-  );
+  const self = useSelf();
   const { socket } = useSharedSocket();
   const config = useClientConfig();
   const channels = useChannels();
@@ -81,9 +74,7 @@ export default function DispatchPage() {
   useLoneWorkerUpdates();
   const [chatOf, setChatOf] = useState<number | null>(null);
 
-  const client = useQueryClient();
-  const patches = useApiQuery(GetPatches, {});
-  useServerEvent('patchesChanged', () => void client.invalidateQueries({ queryKey: callKey(GetPatches) }));
+  const { patches, patchedWith } = usePatchedWith();
 
   const known = useMemo(
     () => new Map((channels.data?.res ?? []).map((channel) => [channel.id, channel])),
@@ -99,16 +90,7 @@ export default function DispatchPage() {
   const mapChannels = useMemo(() => tiles.map(({ channel }) => ({ id: channel.id, name: channel.name })), [tileKey]);
   const lastHeard = useLastHeard(tiles.map(({ channel }) => channel.id));
 
-  // Each tile's voice room and output: the all call talks through them, the diagnostics read them.
-  const voices = useRef(new Map<string, { engine: VoiceRoom; output: ChannelOutput }>());
-  const onVoice = useCallback((room: string, voice: { engine: VoiceRoom; output: ChannelOutput } | null) => {
-    if (voice) voices.current.set(room, voice);
-    else voices.current.delete(room);
-  }, []);
-  useEffect(() => {
-    if (!diagnosticsRequested()) return;
-    return attachDispatchDiagnostics(() => new Map([...voices.current].map(([room, voice]) => [room, voice.output])));
-  }, []);
+  const { voices, onVoice } = useTileVoices();
 
   const listRef = useRef(list);
   listRef.current = list;
@@ -132,8 +114,9 @@ export default function DispatchPage() {
   );
   const onMute = useCallback((channelId: number, muted: boolean) => setEntry(channelId, { muted }), [setEntry]);
 
-  // Issue 59: a regroup just made is monitored and selected, so that the desk talks to its members at once.
-  const onRegrouped = useCallback(
+  // A regroup just made (issue 59), or a request answered on its channel: monitored if it is not yet, and
+  // selected, so that the desk talks to its members at once.
+  const monitorAndSelect = useCallback(
     (channelId: number) => {
       const current = listRef.current;
       if (current && !current.channels.some((entry) => entry.channelId === channelId))
@@ -151,15 +134,9 @@ export default function DispatchPage() {
         if (request.callId !== undefined) void followPlacedCall(request.callId, self.id).catch(() => {});
         return;
       }
-      const current = listRef.current;
-      if (current && !current.channels.some((entry) => entry.channelId === request.channelId))
-        update({
-          ...current,
-          channels: [...current.channels, { channelId: request.channelId, volume: 100, muted: false }],
-        });
-      desk.select(request.channelId);
+      monitorAndSelect(request.channelId);
     },
-    [self.id, update, desk.select],
+    [self.id, monitorAndSelect],
   );
 
   const allCallTargets = () => {
@@ -168,10 +145,6 @@ export default function DispatchPage() {
       .filter(({ channel }) => chosen.includes(channel.id))
       .map(({ channel }) => ({ room: channel.rtcSession, name: channel.name, channelId: channel.id }));
   };
-  const patchedWith = (channelId: number) =>
-    (patches.data?.res ?? [])
-      .filter((patch) => patch.channels.some((channel) => channel.id === channelId))
-      .flatMap((patch) => patch.channels.filter((channel) => channel.id !== channelId).map((channel) => channel.name));
   const chatChannel = tiles.find(({ channel }) => channel.id === chatOf)?.channel;
   const sosAlerts = [...desk.sosBy.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 
@@ -298,14 +271,14 @@ export default function DispatchPage() {
         <LastHeardStrip items={lastHeard} channelName={channelName} />
         <CallHistory />
         <PatchesPanel
-          patches={patches.data?.res ?? []}
+          patches={patches}
           checked={tiles
             .filter(({ channel }) => desk.checked.has(channel.id))
             .map(({ channel }) => ({ id: channel.id, name: channel.name }))}
         />
       </Box>
       {dispatches ? (
-        <RegroupPanel channels={mapChannels} selfId={self.id} picks={regroupPicks} onRegrouped={onRegrouped} />
+        <RegroupPanel channels={mapChannels} selfId={self.id} picks={regroupPicks} onRegrouped={monitorAndSelect} />
       ) : null}
       <DispatchMap channels={mapChannels} regroupPicks={dispatches ? regroupPicks : undefined} />
       {chatChannel ? (
@@ -326,5 +299,44 @@ export default function DispatchPage() {
         }}
       />
     </>
+  );
+}
+
+/** The names of the channels patched with each channel (issue 27), read again when the patches change. */
+function usePatchedWith() {
+  const client = useQueryClient();
+  const patches = useApiQuery(GetPatches, {});
+  useServerEvent('patchesChanged', () => void client.invalidateQueries({ queryKey: callKey(GetPatches) }));
+  const list = patches.data?.res ?? [];
+  const patchedWith = (channelId: number) =>
+    list
+      .filter((patch) => patch.channels.some((channel) => channel.id === channelId))
+      .flatMap((patch) => patch.channels.filter((channel) => channel.id !== channelId).map((channel) => channel.name));
+  return { patches: list, patchedWith };
+}
+
+/** Each tile's voice room and output: the all call talks through them, the diagnostics read them. */
+function useTileVoices() {
+  const voices = useRef(new Map<string, { engine: VoiceRoom; output: ChannelOutput }>());
+  const onVoice = useCallback((room: string, voice: { engine: VoiceRoom; output: ChannelOutput } | null) => {
+    if (voice) voices.current.set(room, voice);
+    else voices.current.delete(room);
+  }, []);
+  useEffect(() => {
+    if (!diagnosticsRequested()) return;
+    return attachDispatchDiagnostics(() => new Map([...voices.current].map(([room, voice]) => [room, voice.output])));
+  }, []);
+  return { voices, onVoice };
+}
+
+/** The signed-in desk's id and name, as the tiles show it talking. */
+function useSelf() {
+  const user = useSession()?.user;
+  return useMemo(
+    () => ({
+      id: user?.id ?? 0,
+      name: user?.display_name || `${user?.firstName ?? ''} ${user?.lastName ?? ''}`.trim(),
+    }),
+    [user?.id, user?.display_name, user?.firstName, user?.lastName],
   );
 }

@@ -7,7 +7,6 @@
  */
 import CampaignIcon from '@mui/icons-material/Campaign';
 import ForumIcon from '@mui/icons-material/ForumOutlined';
-import PhoneInTalkIcon from '@mui/icons-material/PhoneInTalkOutlined';
 import PlayArrowIcon from '@mui/icons-material/PlayArrow';
 import VolumeOffIcon from '@mui/icons-material/VolumeOff';
 import VolumeUpIcon from '@mui/icons-material/VolumeUp';
@@ -17,22 +16,17 @@ import Checkbox from '@mui/material/Checkbox';
 import Chip from '@mui/material/Chip';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import IconButton from '@mui/material/IconButton';
-import Menu from '@mui/material/Menu';
-import MenuItem from '@mui/material/MenuItem';
 import Paper from '@mui/material/Paper';
 import Slider from '@mui/material/Slider';
 import Switch from '@mui/material/Switch';
 import Typography from '@mui/material/Typography';
-import { GetUsersInChannel, type VoiceMessage } from '@talkgroup/protocol';
+import type { VoiceMessage } from '@talkgroup/protocol';
 import type { TFunction } from 'i18next';
 import { memo, useCallback, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/queries.ts';
 import { getToken } from '../../api/session.ts';
 import type { TalkgroupSocket } from '../../api/socket.ts';
 import { statusLabel, useMemberStatuses } from '../../api/statuses.ts';
-import { PrivateCallButton } from '../../engines/calls/index.ts';
-import { memberName } from '../../engines/room/index.ts';
 import { ChannelLiveVideos } from '../../engines/video/index.ts';
 import {
   type FloorWait,
@@ -43,6 +37,7 @@ import {
   type VoiceRoom,
 } from '../../engines/voice/index.ts';
 import { formatDate } from '../../i18n/dates.ts';
+import { CallMembersMenu } from './CallMembersMenu.tsx';
 import { ChannelOutput } from './channelOutput.ts';
 import { RegroupTileLine } from './regroup/RegroupTileLine.tsx';
 import { TileAreaMembers } from './TileAreaMembers.tsx';
@@ -84,37 +79,6 @@ export interface DispatchTileProps {
   onOpenChat: (channelId: number) => void;
   /** The tile's voice room and output, for the all call and the diagnostics (null once it goes). */
   onVoice: (room: string, voice: { engine: VoiceRoom; output: ChannelOutput } | null) => void;
-}
-
-function CallMembersMenu({ channel }: { channel: TileChannel }) {
-  const { t } = useTranslation('dispatch');
-  const [anchor, setAnchor] = useState<HTMLElement | null>(null);
-  const members = useApiQuery(GetUsersInChannel, { channelId: channel.id }, { enabled: anchor !== null });
-  const close = () => setAnchor(null);
-  return (
-    <>
-      <Button
-        size="small"
-        startIcon={<PhoneInTalkIcon />}
-        aria-label={t('tile.call', { channel: channel.name })}
-        aria-haspopup="menu"
-        onClick={(event) => setAnchor(event.currentTarget)}
-      >
-        {t('tile.callShort')}
-      </Button>
-      <Menu anchorEl={anchor} open={anchor !== null} onClose={close}>
-        {members.data?.res.map((user) => (
-          <PrivateCallButton
-            key={user.id}
-            user={{ id: user.id, name: memberName(user), role: user.role }}
-            shared
-            look="menuItem"
-            onStarted={close}
-          />
-        )) ?? <MenuItem disabled>{t('tile.loadingMembers')}</MenuItem>}
-      </Menu>
-    </>
-  );
 }
 
 export const DispatchTile = memo(function DispatchTile(props: DispatchTileProps) {
