@@ -40,7 +40,7 @@ test('the dispatch console keeps its shape at three sizes with five in a channel
         const members = quaiTile.getByRole('list', { name: `Membres de ${quai.name}` });
         // The five phones and the desk itself in the channel, and the SOS on the tile.
         await expect(members.locator('[data-presence="inChannel"]')).toHaveCount(6);
-        await expect(quaiTile.getByLabel(`SOS ouvert dans ${quai.name} de Alex Martin`)).toBeVisible();
+        await expect(quaiTile.getByLabel(`SOS ouvert dans ${quai.name} d’Alex Martin`)).toBeVisible();
         for (const channel of channels) {
           const tile = page.getByRole('region', { name: `Canal ${channel.name}` });
           await expect(tile.getByRole('button', { name: `Parler sur ${channel.name}` })).toBeVisible();

@@ -126,7 +126,7 @@ test('a request appears live on two desks; one takes it on the channel, sends it
     await row.getByRole('button', { name: 'Terminer Alex Martin' }).click();
     const closing = d.page.getByRole('dialog', { name: 'Clore la demande' });
     const outcomes = closing.getByRole('radiogroup', {
-      name: 'Comment la demande de Alex Martin s’est-elle terminée ?',
+      name: 'Comment la demande d’Alex Martin s’est-elle terminée ?',
     });
     await expect(outcomes.getByRole('radio', { name: 'Résolue' })).toBeChecked();
     await expect(outcomes.getByRole('radio', { name: 'Sans suite' })).toBeVisible();
