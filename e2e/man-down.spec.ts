@@ -60,7 +60,7 @@ async function memberWithDetection(browser: import('@playwright/test').Browser, 
   }).toPass({ timeout: 60_000 });
   // The organisation's figures are read: the page says so.
   await expect(phone.page.getByRole('status').filter({ hasText: '1 s without moving' })).toBeVisible();
-  await expect(phone.page.getByText('only while /talk is open and the screen is on')).toBeVisible();
+  await expect(phone.page.getByText('only while the app is open and the screen is on')).toBeVisible();
   return { member, phone };
 }
 
