@@ -57,8 +57,8 @@ test('"Sign in with Example ID" goes through the provider and lands in the conso
   await page.locator('input[name="password"]').fill('anything');
   await page.getByRole('button', { name: 'Sign-in' }).click();
   await page.getByRole('button', { name: 'Continue' }).click();
-  // A dispatcher lands where a password sign-in lands: the console.
-  await expect(page).toHaveURL(/\/channelsList$/);
+  // A dispatcher lands where a password sign-in lands: the dispatch console (issue 70).
+  await expect(page).toHaveURL(/\/dispatch$/);
   const stored = await page.evaluate(() => ({
     email: localStorage.getItem('email'),
     role: localStorage.getItem('role'),
