@@ -134,8 +134,9 @@ test('the panel shows in French with the French time format and can be hidden', 
     const chat = a.page.getByRole('region', { name: 'Messages' });
     const own = chat.getByRole('listitem', { name: 'Message de Moi' });
     await expect(own).toContainText('Bonjour');
-    // French month abbreviations end with a dot or are short words ('janv.', 'mai', 'août').
-    await expect(own.locator('time')).toHaveText(/^\d{1,2} \p{L}+\.? , \d{2}:\d{2}$/u);
+    // French month abbreviations end with a dot or are short words ('janv.', 'mai', 'août'); issue 70: no space
+    // before the comma ("29 nov., 05:47", not "29 nov. , 05:47").
+    await expect(own.locator('time')).toHaveText(/^\d{1,2} \p{L}+\.?, \d{2}:\d{2}$/u);
     await a.page.getByRole('button', { name: 'Masquer les messages' }).click();
     await expect(chat).toBeHidden();
     await a.page.getByRole('button', { name: 'Messages' }).click();
