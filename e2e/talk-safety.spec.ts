@@ -228,7 +228,8 @@ test('the phone says at once what was done to it; "I\'m OK" reaches the console'
     const setOpenMic = (mode: string) =>
       server.call('/user/api/setSafetySettings', { emergencyOpenMic: mode }, admin.token);
     expect((await setOpenMic('any_alert')).status).toBe(200);
-    await expect(page.getByText('1 connected')).toBeVisible();
+    // The phone (its scan) and the desk, whose console opens on the channels it dispatches (issue 70), are in.
+    await expect(page.getByText('2 connected')).toBeVisible();
     try {
       const raised = await server.call(
         '/user/api/sendEmergencyAlert',
@@ -245,8 +246,8 @@ test('the phone says at once what was done to it; "I\'m OK" reaches the console'
     }
 
     // Taken on the console: his band names who.
-    const banner = desk.page.getByRole('alert', { name: 'SOS from Max Field' });
-    await banner.getByRole('button', { name: 'Take the alert' }).click();
+    // The tile (issue 70: the desk opens on its channel) shows the SOS too: the top banner's button.
+    await desk.page.getByTestId('sos-banner').getByRole('button', { name: 'Take the alert' }).click();
     await expect(band).toContainText('Taken by Dana Desk', AT_ONCE);
     // On his channel page too, from the page's first read.
     await page.goto(`/talk/${channel.id}`);
