@@ -141,7 +141,9 @@ test("each lone-work state reaches the member's row within 2 s, pushed, and the 
     expect((await call('/user/api/stopLoneWorker')).status).toBe(200);
     await expect(state).toHaveCount(0, within2s);
     await expect(button).toHaveText('Lone work (0)', within2s);
-    expect(asked).toEqual([]);
+    // Four changes, none read: they came pushed. The page reads the list once more when its socket first connects
+    // (a second late, useLoneWorkerUpdates); on a loaded machine that read lands after the listener started.
+    expect(asked.length).toBeLessThanOrEqual(1);
 
     // The button is on screen without scrolling, and opens the list.
     expect((await call('/user/api/startLoneWorker', { intervalSeconds: 3600 })).status).toBe(200);

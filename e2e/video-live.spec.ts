@@ -98,13 +98,14 @@ test("two members' live videos reach the dispatcher's console, move, open full s
     await miaStream.getByRole('button', { name: 'Capture' }).click();
     const notice = desk.page.getByRole('alert').filter({ hasText: `Capture envoyée dans le chat de ${field.name}.` });
     await expect(notice.getByRole('button', { name: 'Voir dans le chat' })).toBeVisible();
-    const messages = await server.call('/user/api/getchannelmessagelistForAdmin', { channelId: field.id }, dana.token);
-    const captures = (messages.body.discussion as Array<{ textMsg: string; file: { path: string } | null }>).filter(
-      (message) => message.textMsg.startsWith('Capture de la vidéo de Mia Phone à '),
-    );
-    // The full view's and the tile's.
-    expect(captures).toHaveLength(2);
-    const capture = captures.at(-1);
+    const captures = async () =>
+      (
+        (await server.call('/user/api/getchannelmessagelistForAdmin', { channelId: field.id }, dana.token)).body
+          .discussion as Array<{ textMsg: string; file: { path: string } | null }>
+      ).filter((message) => message.textMsg.startsWith('Capture de la vidéo de Mia Phone à '));
+    // The full view's and the tile's: the full view's notice may still show, so wait for the second message.
+    await expect.poll(async () => (await captures()).length).toBe(2);
+    const capture = (await captures()).at(-1);
     expect(capture?.textMsg).toContain('position : 45.76400, 4.83570');
     expect(capture?.file?.path).toBeTruthy();
 
