@@ -57,22 +57,23 @@ export function ownAlerts(deps: {
     async reportOk(reader: Reader, alertId: number | undefined, origin: OkOrigin): Promise<EmergencyAlert> {
       const alert = await ownOpen(reader, alertId);
       // One transaction: the time and its audit row, or neither; the push waits for the commit.
-      return deps.transaction(async () => {
-        const ok = await store.markOk(alert.id);
-        if (!ok) throw conflict('This emergency alert is closed already: your dispatchers know.');
+      const ok = await deps.transaction(async () => {
+        const marked = await store.markOk(alert.id);
+        if (!marked) throw conflict('This emergency alert is closed already: your dispatchers know.');
         await deps.audit.write({
           actorId: reader.userId,
           action: 'alert.ok',
           targetType: 'alert',
-          targetId: ok.id,
-          targetName: ok.display_name,
-          changes: { okAt: { before: alert.okAt ?? null, after: ok.okAt } },
+          targetId: marked.id,
+          targetName: marked.display_name,
+          changes: { okAt: { before: alert.okAt ?? null, after: marked.okAt } },
           address: origin.address,
           requestId: origin.requestId,
         });
-        deps.events.emit('emergencyOk', { alert: ok, channelIds: await channelIdsOf(ok) });
-        return ok;
+        return marked;
       });
+      deps.events.emit('emergencyOk', { alert: ok, channelIds: await channelIdsOf(ok) });
+      return ok;
     },
   };
 }
