@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { buildApp } from '../packages/server/src/app.ts';
-import { loadConfig } from '../packages/server/src/config.ts';
+import { loadConfig } from '../packages/server/src/config/config.ts';
 import { openDatabase } from '../packages/server/src/db/open.ts';
 import type { Db } from '../packages/server/src/db/schema.ts';
 import { SERVER_NODE_FLAGS } from '../packages/server/src/ops/node-flags.ts';

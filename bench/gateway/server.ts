@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { callsTo, type TalkgroupServer } from '../../e2e/fixtures.ts';
 import { type App, buildApp } from '../../packages/server/src/app.ts';
-import { loadConfig } from '../../packages/server/src/config.ts';
+import { loadConfig } from '../../packages/server/src/config/config.ts';
 
 export interface InProcessServer extends TalkgroupServer {
   app: App;

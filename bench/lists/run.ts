@@ -26,7 +26,7 @@ import { performance } from 'node:perf_hooks';
 import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { buildApp } from '../../packages/server/src/app.ts';
-import { loadConfig } from '../../packages/server/src/config.ts';
+import { loadConfig } from '../../packages/server/src/config/config.ts';
 import { openDatabase } from '../../packages/server/src/db/open.ts';
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);

@@ -12,7 +12,7 @@
  */
 import type { Browser, Page } from '@playwright/test';
 import { startJanus } from '../../packages/server/src/ops/dev-media.ts';
-import { JanusConnection, JanusSession } from '../../packages/server/src/realtime/media/janus/connection.ts';
+import { JanusConnection, JanusSession } from '../../packages/server/src/janus/connection.ts';
 import { tuneAnswer } from '../../packages/server/src/realtime/media/janus/sdp.ts';
 import { freePort } from '../server-process.ts';
 

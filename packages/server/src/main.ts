@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { buildApp } from './app.ts';
 import { oidcStartLine } from './auth/oidc-routes.ts';
 import { passkeysStartLine } from './auth/passkeys.ts';
-import { type Config, ConfigError, loadConfig } from './config.ts';
+import { type Config, ConfigError, loadConfig } from './config/config.ts';
 import { type StartStep, stalledStartSentence, startFailureSentence } from './ops/start-failure.ts';
 
 /**

@@ -6,7 +6,7 @@
  * never added; entries and exits are activities; the dispatch console reads who is in the zone now.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import {
   type Account,

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { createBackup } from '../src/ops/backup.ts';
 import { restoreBackup } from '../src/ops/restore.ts';
 import { getFile, pngImage, upload } from './chat-fixtures.ts';

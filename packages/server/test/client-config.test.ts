@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 
 describe.each(databases)('client configuration (%s)', (dialect) => {

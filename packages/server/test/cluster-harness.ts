@@ -4,7 +4,7 @@
  * on a port of its own. Close the clients first, then the cluster.
  */
 import { randomBytes } from 'node:crypto';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import { buildTestApp, type TestApp, testStorage } from './harness.ts';
 import { listen } from './realtime-harness.ts';

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { type OpenedDatabase, openDatabase } from '../src/db/open.ts';
 import { createMember, signUpAdmin, type TestApp } from './harness.ts';
 import { connect, eventually, listen, refusal, refusalData, type TestClient } from './realtime-harness.ts';

@@ -11,8 +11,8 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
-import { createFaults, FAULT_PARTS } from '../src/ops/faults.ts';
-import { JanusConnection } from '../src/realtime/media/janus/connection.ts';
+import { JanusConnection } from '../src/janus/connection.ts';
+import { createFaults, FAULT_PARTS } from '../src/process/faults.ts';
 import { socketTasks } from '../src/realtime/socket-tasks.ts';
 import { startApp, type TestApp } from './harness.ts';
 

@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
 import { type Cluster, startCluster } from './cluster-harness.ts';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { connect, listen, type TestClient } from './realtime-harness.ts';

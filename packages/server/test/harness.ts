@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
 import { type App, buildApp } from '../src/app.ts';
-import { type Config, loadConfig } from '../src/config.ts';
+import { type Config, loadConfig } from '../src/config/config.ts';
 import { type Dialect, type OpenedDatabase, openDatabase } from '../src/db/open.ts';
 import { copyMigratedSqlite, leaseMigratedSchema, type SchemaLease } from './migrated-copies.ts';
 

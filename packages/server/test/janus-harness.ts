@@ -6,10 +6,10 @@
  * crash) or freezes it (SIGSTOP, a hung Janus); `restart` starts it again on the same ports.
  */
 
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
+import { JanusConnection, JanusSession } from '../src/janus/connection.ts';
+import { janusKeys } from '../src/janus/secrets.ts';
 import { JANUS_REALTIME_PRIORITY, type MediaProcess, randomSecret, startJanus } from '../src/ops/dev-media.ts';
-import { JanusConnection, JanusSession } from '../src/realtime/media/janus/connection.ts';
-import { janusKeys } from '../src/realtime/media/janus/secrets.ts';
 import { freePort } from './process-harness.ts';
 
 /**

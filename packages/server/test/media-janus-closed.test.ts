@@ -8,25 +8,14 @@
 import { createSocket } from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
+import { memoryAssignments } from '../src/janus/assignments.ts';
+import { AUDIOBRIDGE, type JanusBackends, janusBackends, STREAMING, VIDEOROOM } from '../src/janus/backends.ts';
+import { JanusConnection, type JanusHandle, JanusPluginError, JanusSession } from '../src/janus/connection.ts';
+import { janusKeys } from '../src/janus/secrets.ts';
 import { hostAddress } from '../src/ops/dev-media.ts';
-import { memoryAssignments } from '../src/realtime/media/janus/assignments.ts';
-import {
-  AUDIOBRIDGE,
-  type JanusBackends,
-  janusBackends,
-  STREAMING,
-  VIDEOROOM,
-} from '../src/realtime/media/janus/backends.ts';
-import {
-  JanusConnection,
-  type JanusHandle,
-  JanusPluginError,
-  JanusSession,
-} from '../src/realtime/media/janus/connection.ts';
 import { janusFeed } from '../src/realtime/media/janus/feed.ts';
 import { type JanusRooms, janusRooms } from '../src/realtime/media/janus/rooms.ts';
-import { janusKeys } from '../src/realtime/media/janus/secrets.ts';
 import { TEST_JANUS_SECRET, type TestJanus, testJanus } from './janus-harness.ts';
 import { eventually } from './realtime-harness.ts';
 

@@ -8,7 +8,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { JanusConnection, JanusSession } from '../src/realtime/media/janus/connection.ts';
+import { JanusConnection, JanusSession } from '../src/janus/connection.ts';
 import { createMember, databases } from './harness.ts';
 import { janusInspector, type TestJanus, testJanus } from './janus-harness.ts';
 import { launchMediaBrowser, type MediaPage, mediaPage } from './media-browser.ts';

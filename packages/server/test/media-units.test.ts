@@ -11,7 +11,7 @@ import {
   candidateFor,
   memoryAssignments,
   redisAssignments,
-} from '../src/realtime/media/janus/assignments.ts';
+} from '../src/janus/assignments.ts';
 import { tuneAnswer } from '../src/realtime/media/janus/sdp.ts';
 
 const JANUS_ANSWER = [

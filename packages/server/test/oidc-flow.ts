@@ -5,7 +5,7 @@
  */
 import { generate } from 'otplib';
 import { expect } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { expectNoSecrets, type TestApp } from './harness.ts';
 import { TEST_CLIENT, throughProvider } from './oidc-provider.ts';
 

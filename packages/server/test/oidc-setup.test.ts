@@ -3,7 +3,7 @@
  * /signin says so, the starts one address makes are limited, and without OIDC_ISSUER no provider is offered.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { startApp, type TestApp } from './harness.ts';
 import { REDIRECT_URI, ssoConfig, ssoEnv } from './oidc-flow.ts';
 import { startTestProvider, TEST_CLIENT } from './oidc-provider.ts';

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { redactUrl } from '../src/http/redact.ts';
 import { runAdminCommand } from '../src/ops/admin.ts';
 import { SERVER_NODE_FLAGS } from '../src/ops/node-flags.ts';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes, scrypt } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { needsRehash, OWASP_FIGURES, setScryptFiguresForTests, verifyPassword } from '../src/auth/passwords.ts';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { type Account, createMember, databases, signIn, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { TEST_FIGURES } from './setup-figures.ts';
 

@@ -3,7 +3,7 @@
  * one runs wait for it, then run one after the other (two that waited on the same pass used to start together).
  */
 import { describe, expect, it } from 'vitest';
-import { periodicSweep } from '../src/ops/periodic-sweep.ts';
+import { periodicSweep } from '../src/process/periodic-sweep.ts';
 
 describe('periodicSweep', () => {
   it('runs the passes asked for meanwhile one after the other, never two at once', async () => {

@@ -5,7 +5,7 @@
  */
 import { POSITION_HISTORY_MAX_POINTS } from '@talkgroup/protocol';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../src/config/config.ts';
 import { startPositionSweep, sweepExpiredPositions } from '../src/positions/retention.ts';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { connect, eventually, listen } from './realtime-harness.ts';

@@ -6,7 +6,7 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import { type Account, buildTestApp, createMember, signUpAdmin, type TestApp, testStorage } from './harness.ts';
 import { PushService, subscriber } from './push-harness.ts';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import { type Account, createMember, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { type ConnectOptions, connect, listen, type TestClient } from './realtime-harness.ts';

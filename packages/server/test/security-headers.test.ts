@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { ConfigError, loadConfig } from '../src/config/config.ts';
 import { tileSource } from '../src/http/security-headers.ts';
 import { getFile, pngImage, upload } from './chat-fixtures.ts';
 import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';

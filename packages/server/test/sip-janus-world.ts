@@ -4,7 +4,7 @@
  * media path is what these test; the gateways' storage is tested on both (gateways.test.ts).
  */
 import { afterEach, beforeEach } from 'vitest';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
 import { type TestJanus, testJanus, testSipConfig } from './janus-harness.ts';
 import { type RealtimeWorld, realtimeWorld } from './realtime-world.ts';
 

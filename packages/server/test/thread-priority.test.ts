@@ -8,7 +8,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashPool } from '../src/auth/hash-pool.ts';
 import { openDatabase } from '../src/db/open.ts';
-import { BACKGROUND_NICE } from '../src/ops/thread-priority.ts';
+import { BACKGROUND_NICE } from '../src/process/thread-priority.ts';
 import { readerThreads } from '../src/reports/reader-threads.ts';
 import type { ReportScope } from '../src/reports/scope.ts';
 

@@ -156,7 +156,7 @@ describe.each(databases)('TURN credentials of the app, through coturn (%s)', (di
 
   it('are valid an hour by default and work with coturn, only towards the Internet', async () => {
     turn = await coturn();
-    const { loadConfig } = await import('../src/config.ts');
+    const { loadConfig } = await import('../src/config/config.ts');
     const { turnTtlMs } = loadConfig({ TURN_SECRET: turn.secret, TURN_URLS: turn.url });
     expect(turnTtlMs).toBe(3600_000);
     app = await startApp(dialect, { turnUrls: [turn.url], turnSecret: turn.secret, turnTtlMs });

@@ -10,7 +10,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseVideoConfig } from '../src/video/config.ts';
+import { parseVideoConfig } from '../src/config/video.ts';
 import { multipartForm, pngImage } from './chat-fixtures.ts';
 import { databases } from './harness.ts';
 import { HOSTILE, seeded } from './hostile-values.ts';

@@ -3,7 +3,7 @@
  * answer (assignments.ts), so a channel's video and voice share a Janus; none answers: peer to peer.
  */
 import { describe, expect, it } from 'vitest';
-import { candidateFor } from '../src/realtime/media/janus/assignments.ts';
+import { candidateFor } from '../src/janus/assignments.ts';
 import { type JanusVideoDeps, janusVideo } from '../src/video/janus-video.ts';
 
 const urls = ['ws://janus-a:8188', 'ws://janus-b:8188', 'ws://janus-c:8188'];

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type { Browser, Page } from '@playwright/test';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { parseVideoConfig } from '../src/video/config.ts';
+import { parseVideoConfig } from '../src/config/video.ts';
 import { VIDEO_ROOM_BASE } from '../src/video/janus-video.ts';
 import { isWebmVideo } from '../src/video/webm.ts';
 import { multipartForm } from './chat-fixtures.ts';

@@ -8,7 +8,7 @@
  * (VIDEO_REQUEST_SECONDS): the requester is told, the member's question goes, and it is audited.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseVideoConfig } from '../src/video/config.ts';
+import { parseVideoConfig } from '../src/config/video.ts';
 import { databases } from './harness.ts';
 import { type VideoWorld, videoWorld } from './video-world.ts';
 

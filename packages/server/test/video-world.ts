@@ -4,7 +4,7 @@
  * dispatcher Otto; and pages that connect (as /talk, or as a console) and join a channel's room.
  */
 import { io } from 'socket.io-client';
-import type { Config } from '../src/config.ts';
+import type { Config } from '../src/config/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import { type Account, createMember, signUpAdmin, startApp, type TestApp } from './harness.ts';
 import { connect, listen, TestClient } from './realtime-harness.ts';

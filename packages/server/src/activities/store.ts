@@ -3,7 +3,7 @@ import type { Activity, ActivityType } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { ActivitiesTable, Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
-import { loopTurn } from '../ops/loop-turn.ts';
+import { loopTurn } from '../process/loop-turn.ts';
 import { type ActivityFilter, activityPaging, applyFilter, isFiltered } from './paging.ts';
 
 export function toActivity(row: Selectable<ActivitiesTable>): Activity {

@@ -26,8 +26,8 @@ import { type DeviceWatcherServices, deviceWatchers } from '../devices/watchers.
 import type { EventBus } from '../events.ts';
 import { conflict, forbidden, invalidInput, notFound } from '../http/errors.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Io } from '../realtime/io.ts';
-import { userRoom } from '../realtime/room-names.ts';
+import type { Io } from '../sockets/io.ts';
+import { userRoom } from '../sockets/room-names.ts';
 import type { AmbientListenings, Listening } from './listenings.ts';
 
 type Mode = 'off' | 'announced' | 'discreet';

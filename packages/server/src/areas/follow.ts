@@ -15,14 +15,14 @@
  * fix wandering on the edge within its accuracy decides nothing (it only counts as a report).
  */
 import type { ActivityStore } from '../activities/store.ts';
+import type { AreaTimings } from '../config/areas.ts';
 import type { EventBus } from '../events.ts';
 import { sideOf } from '../geofences/geometry.ts';
 import { isActive } from '../geofences/store.ts';
-import { periodicSweep } from '../ops/periodic-sweep.ts';
 import type { StoredPosition } from '../positions/store.ts';
+import { periodicSweep } from '../process/periodic-sweep.ts';
 import type { UserStore } from '../users/store.ts';
 import type { AreaChannel, AreaStore, DuePresence } from './store.ts';
-import type { AreaTimings } from './timings.ts';
 
 /** How long the zones are kept in memory: another instance's change of a channel's zone shows within this. */
 const KEEP_MS = 10_000;

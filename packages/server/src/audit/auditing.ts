@@ -6,7 +6,6 @@
 import {
   AcknowledgeEmergencyAlert,
   AddUserToChannel,
-  type AuditAction,
   type Call,
   CloseEmergencyAlert,
   ConfirmTotpSetup,
@@ -52,30 +51,12 @@ import { HttpError } from '../http/errors.ts';
 import type { TokenOwner } from '../http/route.ts';
 import { deskSpecs } from './desk-specs.ts';
 import { sessionSpecs } from './session-specs.ts';
-import { type Snapshot, snapshot, type TargetType } from './snapshots.ts';
+import { type Snapshot, snapshot } from './snapshots.ts';
+import type { AuditSpec } from './spec.ts';
 import type { AuditStore } from './store.ts';
 import type { Transactional } from './transactional.ts';
 
-type Loose = any;
-
-export interface AuditSpec {
-  action: AuditAction;
-  targetType: TargetType;
-  /** The target's id from the body (known before the change) or, for a creation, from the answer. */
-  targetId?: (body: Loose, answer?: Loose, auth?: TokenOwner) => number | undefined | Promise<number | undefined>;
-  /** For calls on many rows (imports, deletions): what was done, instead of a before/after of one target. */
-  summary?: (body: Loose, answer: Loose) => Record<string, unknown>;
-  /**
-   * Written just after the change rather than in its transaction: a user import hashes hundreds of passwords,
-   * and one transaction around it would hold SQLite's only writer for that long.
-   */
-  afterwards?: boolean;
-  /**
-   * A refusal of the call (403) is written too, once its transaction rolled back, as this action (`<action>_refused`),
-   * the refusal's code in `changes.refused` (issue 69: who tried to move an area channel's zone).
-   */
-  refusals?: AuditAction;
-}
+export type { AuditSpec };
 
 const identifierOf = (db: Db) => async (body: { userIdentifier: string }) =>
   (

@@ -16,7 +16,7 @@ import {
   TakeAlias,
   UpdateAlias,
 } from '@talkgroup/protocol';
-import type { AuditSpec } from './auditing.ts';
+import type { AuditSpec } from './spec.ts';
 
 function regroupSpecs(): Array<[Call, AuditSpec]> {
   return [

@@ -5,7 +5,7 @@
  */
 import { type Call, DeletePasskey, EndSession, FinishPasskeyRegistration } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
-import type { AuditSpec } from './auditing.ts';
+import type { AuditSpec } from './spec.ts';
 
 export function sessionSpecs(db: Db): Array<[Call, AuditSpec]> {
   return [

@@ -15,7 +15,7 @@ import {
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { AuditStore } from '../audit/store.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db, UsersTable } from '../db/schema.ts';
 import { conflict, forbidden, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';

@@ -15,7 +15,7 @@ import type { AuditAction, Role } from '@talkgroup/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Selectable } from 'kysely';
 import type { AuditStore } from '../audit/store.ts';
-import type { OidcConfig } from '../config.ts';
+import type { OidcConfig } from '../config/config.ts';
 import type { Db, UsersTable } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
 import { markConfirmed } from './confirmation.ts';

@@ -15,7 +15,7 @@
 import { FinishOidcSignIn, GetSignInOptions, ReturnPath, StartOidcConfirm, StartOidcLink } from '@talkgroup/protocol';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ActivityStore } from '../activities/store.ts';
-import type { Config, OidcConfig } from '../config.ts';
+import type { Config, OidcConfig } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
 import { badRequest, conflict, forbidden, unauthorized } from '../http/errors.ts';
 import { said } from '../http/messages.ts';

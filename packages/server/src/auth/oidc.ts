@@ -14,7 +14,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { SsoErrorCode } from '@talkgroup/protocol';
 import { ROLES, type Role } from '@talkgroup/protocol';
 import type { Configuration } from 'openid-client';
-import type { OidcConfig } from '../config.ts';
+import type { OidcConfig } from '../config/config.ts';
 import type { Db, OidcPurpose } from '../db/schema.ts';
 
 /** How long a started sign-in may take at the provider. */

@@ -16,7 +16,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { AuditStore } from '../audit/store.ts';
 import type { SessionStore } from '../auth/sessions.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { forbidden } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';

@@ -22,11 +22,9 @@ import {
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { ActivityStore } from '../activities/store.ts';
-import type { AreaChannels } from '../areas/follow.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
-import type { GeofenceStore } from '../geofences/store.ts';
 import { badRequest, conflict, notFound } from '../http/errors.ts';
 import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';
@@ -45,12 +43,19 @@ import type { ChannelStore, ChannelSummary } from './store.ts';
 export interface ChannelRoutesServices {
   access: ChannelAccess;
   activities: ActivityStore;
-  /** Area channels (issue 59): a channel's zone changed, a member added by hand. */
-  areaChannels: AreaChannels;
+  /**
+   * Area channels (issue 59, areas/follow.ts, which builds on channels/): a channel's zone changed, a member added
+   * by hand. Its area is whatever areaOf answers, handed back as it came.
+   */
+  areaChannels: {
+    areaOf(channelId: number): Promise<unknown>;
+    zoneChanged(channelId: number, previous: unknown): Promise<void>;
+    keepByHand(channelId: number, userIds: number[]): Promise<unknown>;
+  };
   channels: ChannelStore;
   events: EventBus;
-  /** The zone an area channel follows must be one (issue 59). */
-  geofences: GeofenceStore;
+  /** The zone an area channel follows must be one (issue 59, geofences/store.ts). */
+  geofences: { byId(id: number): Promise<unknown> };
   /** A deleted channel's uploaded files go (messages/files.ts). */
   files: { remove(name: string): Promise<void> };
   listChanges: ListChangeLog;

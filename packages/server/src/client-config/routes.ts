@@ -5,7 +5,7 @@
 import { GetClientConfig } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { Push } from '../push/service.ts';
 import { turnCredential } from './turn-credentials.ts';

@@ -7,8 +7,8 @@
  * write: of two instances sweeping at once, one makes it and pushes it (ops/periodic-sweep.ts).
  */
 import type { ChannelAccess } from '../channels/access.ts';
-import type { Config } from '../config.ts';
-import { periodicSweep } from '../ops/periodic-sweep.ts';
+import type { Config } from '../config/config.ts';
+import { periodicSweep } from '../process/periodic-sweep.ts';
 import type { UserStore } from '../users/store.ts';
 import type { DispatchQueue } from './queue.ts';
 import type { DispatchQueueStore } from './queue-store.ts';

@@ -18,7 +18,7 @@ import {
 import type { ActivityStore } from '../activities/store.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors.ts';

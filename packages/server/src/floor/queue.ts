@@ -11,8 +11,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FloorAnswer, FloorRevokeReason } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
+import type { QueueTimings } from '../config/floor-queue.ts';
 import type { FloorClaim } from './policy.ts';
 import type { FloorQueueStore, QueueChange, QueuedPress } from './queue-store.ts';
+
+export type { QueueTimings };
 
 /** How the queue's changes reach the pages (realtime/floor-signals.ts). */
 export interface QueueSignals {
@@ -26,13 +29,6 @@ export interface QueueSignals {
    */
   offered(channelId: number, socketId: string, room: string, grantId: string, acceptMs: number, until: string): void;
   revoked(channelId: number, socketId: string, room: string, reason: FloorRevokeReason): void;
-}
-
-export interface QueueTimings {
-  /** How long a press waits at most (FLOOR_QUEUE_SECONDS). */
-  queueMs: number;
-  /** How long an offer waits for its press (3 s). */
-  acceptMs: number;
 }
 
 export interface FloorQueue {

@@ -19,7 +19,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AuditStore } from '../audit/store.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess } from '../channels/access.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
 import { conflict, invalidInput, notFound } from '../http/errors.ts';

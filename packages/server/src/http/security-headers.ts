@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 /** The page a partner site may embed (spec: the user call view), when FRAME_ANCESTORS lists its origin. */
 const FRAMEABLE = /^\/userCallView(\/|$)/i;

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { type AuditAction, isEmail } from '@talkgroup/protocol';
 import { passwordPolicy } from '../auth/password-policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { openDatabase } from '../db/open.ts';
 import type { Db } from '../db/schema.ts';
 import { searchTextOf } from '../db/search-text.ts';

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { backup, DatabaseSync } from 'node:sqlite';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { type ArchiveEntry, writeArchive } from './archive.ts';
 
 export const DATABASE_FILE = 'talkgroup.sqlite';

@@ -17,7 +17,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
-import { ConfigError, SHARED_SECRET_MIN_LENGTH } from '../config.ts';
+import { ConfigError, SHARED_SECRET_MIN_LENGTH } from '../config/config.ts';
 
 /** The configuration the project ships (deploy/janus/): production copies it to /etc/janus. */
 const SHIPPED_JANUS = path.resolve(import.meta.dirname, '../../../../deploy/janus');

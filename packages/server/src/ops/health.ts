@@ -15,9 +15,9 @@
 import { isIP } from 'node:net';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { OpenedDatabase } from '../db/open.ts';
-import type { MediaServerHealth } from '../realtime/media/janus/plane.ts';
+import type { MediaServerHealth } from '../janus/backends.ts';
+import { sameSecret } from '../process/metrics.ts';
 import type { RedisState } from '../realtime/redis.ts';
-import { sameSecret } from './metrics.ts';
 import type { TurnHealth } from './turn-probe.ts';
 
 export interface ReadinessSources {

@@ -5,7 +5,7 @@
  */
 import { chmodSync, existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Config, ConfigError, loadConfig } from '../config.ts';
+import { type Config, ConfigError, loadConfig } from '../config/config.ts';
 import { readArchive } from './archive.ts';
 import { DATABASE_FILE, KEY_FILE } from './backup.ts';
 

@@ -4,7 +4,7 @@
  * database address is named without its password.
  */
 import path from 'node:path';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 
 /** What the start was doing, for the sentence; `serving` once it listens. */
 export type StartStep = 'configuration' | 'build' | 'administrator' | 'listen' | 'serving';

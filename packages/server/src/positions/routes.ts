@@ -12,7 +12,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelAccess } from '../channels/access.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
 import { forbidden } from '../http/errors.ts';
 import { authenticate, defineRoutes, parseBody } from '../http/route.ts';

@@ -5,7 +5,7 @@
  */
 import type { UserPosition } from '@talkgroup/protocol';
 import type { Db } from '../db/schema.ts';
-import { loopTurn } from '../ops/loop-turn.ts';
+import { loopTurn } from '../process/loop-turn.ts';
 
 /** A kept position and its row id (the id stays on the server). */
 export interface StoredPosition extends UserPosition {

@@ -4,7 +4,7 @@
  * insert wins, both read it back). base64url: the 65-byte uncompressed P-256 point and the 32-byte scalar.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
 
 export interface VapidKeys {

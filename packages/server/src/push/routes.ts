@@ -3,7 +3,7 @@ import { DeclinePushedCall, DeletePushSubscription, SavePushSubscription } from 
 import type { FastifyInstance } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { badRequest, conflict, forbidden } from '../http/errors.ts';
 import { languageOf, said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';

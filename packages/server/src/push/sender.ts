@@ -21,7 +21,7 @@
  * What waits and in which order is send-queue.ts; one request, its deadline and `web-push`, push-request.ts.
  * Every outcome counts in talkgroup_push_total{outcome}.
  */
-import type { LabelledCounter } from '../ops/metrics.ts';
+import type { LabelledCounter } from '../process/metrics.ts';
 import type { VapidKeys } from './keys.ts';
 import { type PushAnswer, pushRequests } from './push-request.ts';
 import { type Job, type PushOptions, type PushService, type PushServiceHealth, sendQueue } from './send-queue.ts';

@@ -6,11 +6,11 @@
  */
 
 import type { MembershipStore } from '../channels/membership.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
 import type { EventBus } from '../events.ts';
 import { loadOrCreateSecret } from '../messages/files.ts';
-import type { Metrics } from '../ops/metrics.ts';
+import type { Metrics } from '../process/metrics.ts';
 import { type CallDeclineKeys, callDeclineKeys } from './decline-keys.ts';
 import { loadVapidKeys } from './keys.ts';
 import { pushNotifications } from './notify.ts';

@@ -11,7 +11,7 @@
  * sends the event.
  */
 import { performance } from 'node:perf_hooks';
-import { isChannelRoom } from './room-names.ts';
+import { isChannelRoom } from '../sockets/room-names.ts';
 
 const KEEP_MS = 60_000;
 

@@ -5,7 +5,7 @@
  * Redis, this instance is alone: the registry knows only itself and nothing beats.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { LocalSocket } from './context.ts';
 import { HEARTBEAT_MS, type InstanceRegistry, redisInstanceRegistry, singleInstanceRegistry } from './instances.ts';
 import type { Io, RealtimeServices } from './io.ts';

@@ -22,7 +22,7 @@ import type { Duplex } from 'node:stream';
 import proxyAddr from '@fastify/proxy-addr';
 import type { ServerLanguage, ServerMessageCode } from '@talkgroup/protocol';
 import type { Socket } from 'socket.io';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { languageOf, serverText } from '../http/messages.ts';
 
 export const CONNECTION_REFUSED = serverText('too_many_connections');

@@ -7,13 +7,13 @@
 import { may } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
 import type { SessionStore } from '../auth/sessions.ts';
+import { ADMINS_ROOM, channelRoom, userRoom } from '../sockets/room-names.ts';
 import { afterPresence, leaveAll, ownerOf, presenceSettled } from './concerns/rooms.ts';
 import type { Concern, LocalSocket, RealtimeContext, SocketScope } from './context.ts';
 import { tokenOf } from './handshake.ts';
 import type { TalkSocket } from './io.ts';
 import { clientKindRoom } from './legacy/client-kinds.ts';
 import { resolveParticipation } from './participations.ts';
-import { ADMINS_ROOM, channelRoom, userRoom } from './room-names.ts';
 import { socketTasks } from './socket-tasks.ts';
 
 /** Disconnections the client or the server asked for; any other reason is a lost connection. */

@@ -4,8 +4,8 @@
  */
 import type { FloorSignals } from '../floor/grants.ts';
 import type { TalkDeps } from '../floor/push-to-talk.ts';
+import { channelRoom, lobbyRoom, peerRoom } from '../sockets/room-names.ts';
 import type { EmitTo } from './io.ts';
-import { channelRoom, lobbyRoom, peerRoom } from './room-names.ts';
 
 /** `aliasOf`: the talker's functional aliases (issue 59), named in floor_taken. */
 export function floorSignals(emitTo: EmitTo, aliasOf?: (userId: number) => string | undefined): FloorSignals {

@@ -3,8 +3,8 @@
  * participations): which one an event is about, and the Socket.IO rooms a participation puts it in.
  */
 import type { ChannelStanding } from '@talkgroup/protocol';
+import { channelRoom, mapRoom, peerRoom } from '../sockets/room-names.ts';
 import type { Participation, SocketData } from './io.ts';
-import { channelRoom, mapRoom, peerRoom } from './room-names.ts';
 import { SocketInputError } from './socket-tasks.ts';
 
 export function participationIn(data: SocketData, channelId: number): Participation | undefined {

@@ -5,7 +5,7 @@
  * session that is gone ends its sockets). Without Redis there is no way to them: each instance's periodic
  * check finds the change within `rightsRecheckMs`.
  */
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Io } from './io.ts';
 
 /** Whether the instances were told (false: no REDIS_URL, they will see it at their next periodic check). */

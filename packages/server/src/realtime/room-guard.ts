@@ -23,6 +23,8 @@ import type { PrivateCalls } from '../calls/private-calls.ts';
 import { type MembershipRights, type MembershipStore, standingOf } from '../channels/membership.ts';
 import type { ChannelStore, ChannelSummary } from '../channels/store.ts';
 import type { EventBus } from '../events.ts';
+import { ADMINS_ROOM, lobbyChannelOf, mapRoom } from '../sockets/room-names.ts';
+import { endSocketSession } from '../sockets/sessions.ts';
 import type { UserStore } from '../users/store.ts';
 import { talkerOf } from './concerns/floor.ts';
 import { followRename, leaveChannel } from './concerns/rooms.ts';
@@ -30,8 +32,6 @@ import type { LocalSocket, SocketScope } from './context.ts';
 import type { Io, SocketData, TalkSocket } from './io.ts';
 import type { MediaPlanes } from './media/plane.ts';
 import { participationIn } from './participations.ts';
-import { ADMINS_ROOM, lobbyChannelOf, mapRoom } from './room-names.ts';
-import { endSocketSession } from './sessions.ts';
 import { placeSupervision, supervisorRoomsOf } from './supervision.ts';
 
 /** What this part uses of the services (app.ts hands them over). */

@@ -8,12 +8,12 @@ import { ChannelAccessError } from '../channels/access.ts';
 import { describeZodError, HttpError } from '../http/errors.ts';
 import { serverText } from '../http/messages.ts';
 import { databaseUnreachable, diskFull } from '../http/outages.ts';
-import type { Faults } from '../ops/faults.ts';
+import type { Faults } from '../process/faults.ts';
+import { SocketInputError } from '../sockets/errors.ts';
 import { eventLimits } from './event-limits.ts';
 import type { TalkSocket } from './io.ts';
 
-/** A bad payload or a refused action: the client gets an `error` event with this message. */
-export class SocketInputError extends Error {}
+export { SocketInputError };
 
 type Ack = (result: { success: boolean; result?: string }) => void;
 

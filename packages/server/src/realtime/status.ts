@@ -13,9 +13,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore } from '../channels/store.ts';
 import type { PresenceStore } from '../presence/store.ts';
+import { ADMINS_ROOM, channelRoom, supervisorRoom } from '../sockets/room-names.ts';
 import type { RealtimeContext } from './context.ts';
 import type { StatusOptions } from './io.ts';
-import { ADMINS_ROOM, channelRoom, supervisorRoom } from './room-names.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface StatusServices {

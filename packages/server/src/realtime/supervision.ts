@@ -7,8 +7,8 @@
  */
 import { type Actor, may, mayAnywhere } from '@talkgroup/protocol';
 import { type MembershipRights, type MembershipStore, standingOf } from '../channels/membership.ts';
+import { supervisedChannelOf, supervisorRoom } from '../sockets/room-names.ts';
 import type { TalkSocket } from './io.ts';
-import { supervisedChannelOf, supervisorRoom } from './room-names.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
 export interface SupervisionServices {

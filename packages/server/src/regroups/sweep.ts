@@ -5,7 +5,7 @@
  * (regroups.ts `finish`): of two instances at once, one ends it and brings its members back, the other finds it
  * ended.
  */
-import { type PeriodicSweep, periodicSweep } from '../ops/periodic-sweep.ts';
+import { type PeriodicSweep, periodicSweep } from '../process/periodic-sweep.ts';
 import type { Regroups } from './regroups.ts';
 
 /** How often each instance looks, whatever it was told. */

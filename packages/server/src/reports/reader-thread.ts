@@ -11,7 +11,7 @@ import { parentPort, threadId, workerData } from 'node:worker_threads';
 import { Kysely, SqliteDialect } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { sqliteAdapter } from '../db/sqlite-adapter.ts';
-import { backgroundThread } from '../ops/thread-priority.ts';
+import { backgroundThread } from '../process/thread-priority.ts';
 import type { ReportScope } from './scope.ts';
 import { type ReportMeasures, reportMeasures, reportStore } from './store.ts';
 

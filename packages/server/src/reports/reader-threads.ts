@@ -13,10 +13,10 @@
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { HttpError } from '../http/errors.ts';
-import { startServerThread } from '../ops/worker-thread.ts';
+import { startServerThread } from '../process/worker-thread.ts';
 import { REPORTS_AT_ONCE } from './gate.ts';
-import type { ReadReport, ReportReader } from './reader.ts';
 import type { ReaderThreadAnswer, ReaderThreadData } from './reader-thread.ts';
+import type { ReadReport, ReportReader } from './reading.ts';
 import type { ReportScope } from './scope.ts';
 
 /** CommonJS, as eval'd code runs: the hook first, then the thread's module. */

@@ -12,22 +12,10 @@ import { type DatabaseLocation, openPostgresPool } from '../db/open.ts';
 import type { Db } from '../db/schema.ts';
 import { REPORTS_AT_ONCE } from './gate.ts';
 import { type ReaderThreadsOptions, readerThreads } from './reader-threads.ts';
-import type { ReportScope } from './scope.ts';
-import { type ReportMeasures, type ReportStore, reportMeasures, reportStore } from './store.ts';
+import type { ReadReport, ReportReader } from './reading.ts';
+import { type ReportStore, reportMeasures, reportStore } from './store.ts';
 
-/** A report's measures, and the thread that computed them (0: the main thread). */
-export interface ReadReport {
-  measures: ReportMeasures;
-  threadId: number;
-}
-
-export interface ReportReader {
-  /** 'threads' (SQLite's worker threads), 'pool' (PostgreSQL's own pool) or 'main' (SQLite in memory). */
-  where: 'threads' | 'pool' | 'main';
-  /** Throws 503 `report_reader_failed` when the thread reading it died. */
-  read(scope: ReportScope): Promise<ReadReport>;
-  close(): Promise<void>;
-}
+export type { ReadReport, ReportReader };
 
 export function reportReader(
   location: DatabaseLocation,

@@ -4,7 +4,7 @@
  * comes sooner (ops/periodic-sweep.ts). Each step is one conditional write (lone-worker-store.ts `claim`): of two
  * instances at once, one takes it and tells it, the other finds it taken.
  */
-import { type PeriodicSweep, periodicSweep } from '../ops/periodic-sweep.ts';
+import { type PeriodicSweep, periodicSweep } from '../process/periodic-sweep.ts';
 import type { LoneWorkers } from './lone-workers.ts';
 
 export const LONE_WORKER_SWEEP_MS = 2000;

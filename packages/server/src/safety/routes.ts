@@ -14,14 +14,26 @@ import {
   StopLoneWorker,
 } from '@talkgroup/protocol';
 import type { FastifyInstance } from 'fastify';
+import type { AuditStore } from '../audit/store.ts';
+import type { Transactional } from '../audit/transactional.ts';
+import type { SessionStore } from '../auth/sessions.ts';
+import type { EventBus } from '../events.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Services } from '../services.ts';
+import type { SettingsStore } from '../settings/store.ts';
 import { loneWorkerSweep } from './lone-worker-sweep.ts';
+import type { LoneWorkers } from './lone-workers.ts';
 
-export function safetyRoutes(
-  app: FastifyInstance,
-  services: Pick<Services, 'sessions' | 'settings' | 'loneWorkers' | 'events' | 'audit' | 'transaction'>,
-): void {
+/** What this part uses of the services (app.ts hands them over). */
+export interface SafetyRoutesServices {
+  sessions: SessionStore;
+  settings: SettingsStore;
+  loneWorkers: LoneWorkers;
+  events: EventBus;
+  audit: AuditStore;
+  transaction: Transactional['run'];
+}
+
+export function safetyRoutes(app: FastifyInstance, services: SafetyRoutesServices): void {
   const { loneWorkers } = services;
   const route = defineRoutes(app, services.sessions);
   const onError = (error: unknown, what: string) => app.log.warn({ err: error }, `${what} failed`);

@@ -22,7 +22,7 @@ import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import { lookup } from 'node:dns/promises';
 import { addressAllowed } from '../gateways/addresses.ts';
-import type { RtpAddress } from '../realtime/media/janus/room-requests.ts';
+import type { RtpAddress } from '../janus/room-requests.ts';
 import { G711OpusBridge, OPUS_FRAME_TICKS } from './g711-opus.ts';
 import { busyTone, g711Level, readRtp, readTelephoneEvent, writeRtp } from './rtp.ts';
 import { OPUS_VOICE_BYTES, VOICE_LEVEL, type VoiceActivity, voiceActivity } from './voice-activity.ts';

@@ -8,7 +8,7 @@
  * call's counts and faults every tick, only when they changed.
  */
 import { parentPort } from 'node:worker_threads';
-import type { RtpAddress } from '../realtime/media/janus/room-requests.ts';
+import type { RtpAddress } from '../janus/room-requests.ts';
 import { CallMedia, type Counts, type MediaOptions, PortsExhausted } from './relay-media.ts';
 
 export type RelayRequest =

@@ -12,7 +12,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
-import { startServerThread } from '../ops/worker-thread.ts';
+import { startServerThread } from '../process/worker-thread.ts';
 import type { CallTally, RelayEvent, RelayRequest } from './relay-thread.ts';
 
 /** CommonJS, as eval'd code runs: the hook first, then the thread's module. */

@@ -7,7 +7,7 @@
  * `counts` and `soundBeganAt` (tests, bench:gateway) are the thread's, told every 100 ms while they change and at
  * once for the sound's beginning.
  */
-import { OPUS_PT, type RtpAddress } from '../realtime/media/janus/room-requests.ts';
+import { OPUS_PT, type RtpAddress } from '../janus/room-requests.ts';
 import { type Counts, type MediaOptions, PortsExhausted } from './relay-media.ts';
 import type { RelayEvent, RelayRequest } from './relay-thread.ts';
 import type { RelayLink, RelayThreads } from './relay-threads.ts';

@@ -23,16 +23,11 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import type { FastifyBaseLogger } from 'fastify';
 import { Core, URI } from 'sip.js';
+import type { Flow, SipTransport } from './flow.ts';
 import { kindOf, parse, SlidingWindow, tooManyHeaderLines } from './message-checks.ts';
 import { TCP_IDLE_MS, tcpConnections } from './tcp-framing.ts';
 
-export type SipTransport = 'udp' | 'tcp';
-
-export interface Flow {
-  transport: SipTransport;
-  ip: string;
-  port: number;
-}
+export type { Flow, SipTransport };
 
 export interface SipHandlers {
   invite(request: Core.IncomingInviteRequest, flow: Flow): void;

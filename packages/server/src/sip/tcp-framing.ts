@@ -6,8 +6,8 @@
  */
 import type net from 'node:net';
 import { Core } from 'sip.js';
+import type { Flow } from './flow.ts';
 import { kindOf, MAX_MESSAGE, parse, tooManyHeaderLines } from './message-checks.ts';
-import type { Flow } from './signalling.ts';
 
 /** TCP connections: at most this many from one address, and this many in all. */
 export const TCP_PER_ADDRESS = 8;

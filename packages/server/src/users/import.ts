@@ -37,7 +37,7 @@ import type { Sealer } from '../auth/sealed.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import { slices } from '../db/batch.ts';
 import type { EventBus } from '../events.ts';
-import { loopTurn } from '../ops/loop-turn.ts';
+import { loopTurn } from '../process/loop-turn.ts';
 import type { UserStore } from './store.ts';
 
 /** What this part uses of the services (app.ts hands them over). */

@@ -32,7 +32,7 @@ import { callLimiter, SIGN_UP_LIMIT } from '../auth/rate-limit.ts';
 import { type SecondFactors, secondFactorSignIn } from '../auth/second-factor.ts';
 import { sessionUserOf } from '../auth/sessions.ts';
 import type { SignInLimits } from '../auth/sign-in-limits.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound, unauthorized } from '../http/errors.ts';
 import { sendList } from '../http/lists.ts';
 import { said } from '../http/messages.ts';

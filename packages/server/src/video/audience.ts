@@ -8,7 +8,7 @@ import { type Actor, may } from '@talkgroup/protocol';
 import { type MembershipRights, standingOf } from '../channels/membership.ts';
 import type { ChannelSummary } from '../channels/summary.ts';
 import type { Db } from '../db/schema.ts';
-import { ADMINS_ROOM, userRoom } from '../realtime/room-names.ts';
+import { ADMINS_ROOM, userRoom } from '../sockets/room-names.ts';
 
 /** Who asks: a socket's or a token's user. */
 export interface Watcher extends Actor {

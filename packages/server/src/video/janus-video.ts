@@ -23,12 +23,13 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { VideoLayer } from '@talkgroup/protocol';
 import type { FastifyBaseLogger } from 'fastify';
-import { candidateFor } from '../realtime/media/janus/assignments.ts';
-import { type JanusBackend, type JanusBackends, VIDEOROOM } from '../realtime/media/janus/backends.ts';
-import { type JanusHandle, JanusPluginError, JanusUnavailableError } from '../realtime/media/janus/connection.ts';
-import { exists, NO_SUCH_SFU_ROOM, SFU_ROOM_EXISTS } from '../realtime/media/janus/room-requests.ts';
-import type { JanusKeys } from '../realtime/media/janus/secrets.ts';
-import { SocketInputError } from '../realtime/socket-tasks.ts';
+import { candidateFor } from '../janus/assignments.ts';
+import { type JanusBackend, type JanusBackends, VIDEOROOM } from '../janus/backends.ts';
+import { type JanusHandle, JanusPluginError, JanusUnavailableError } from '../janus/connection.ts';
+import { exists, NO_SUCH_SFU_ROOM, SFU_ROOM_EXISTS } from '../janus/room-requests.ts';
+import type { JanusKeys } from '../janus/secrets.ts';
+import { SocketInputError } from '../sockets/errors.ts';
+import type { JanusStream } from '../sockets/io.ts';
 import { sha256Of, type VideoStore } from './store.ts';
 
 const run = promisify(execFile);
@@ -52,13 +53,7 @@ export function publisherIdOf(streamId: string): number {
 }
 
 /** What this part needs of a live stream. */
-export interface JanusStream {
-  streamId: string;
-  channelId: number;
-  name: string;
-  janusUrl?: string;
-  startedAt: string;
-}
+export type { JanusStream };
 
 interface Publication {
   url: string;

@@ -6,7 +6,7 @@
  */
 import type { ServerLanguage } from '@talkgroup/protocol';
 import { serverText } from '../http/messages.ts';
-import type { Io } from '../realtime/io.ts';
+import type { Io } from '../sockets/io.ts';
 import { type JanusStream, type JanusVideo, PublisherMissingError } from './janus-video.ts';
 import type { LiveStream, LiveVideoStore } from './live-store.ts';
 

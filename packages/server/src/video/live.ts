@@ -24,10 +24,10 @@ import {
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelSummary } from '../channels/summary.ts';
 import { HttpError } from '../http/errors.ts';
-import type { Faults } from '../ops/faults.ts';
-import type { Io, Participation } from '../realtime/io.ts';
-import { ADMINS_ROOM, userRoom } from '../realtime/room-names.ts';
-import { SocketInputError } from '../realtime/socket-tasks.ts';
+import type { Faults } from '../process/faults.ts';
+import { SocketInputError } from '../sockets/errors.ts';
+import type { Io, Participation } from '../sockets/io.ts';
+import { ADMINS_ROOM, userRoom } from '../sockets/room-names.ts';
 import type { VideoAudienceRule, Watcher } from './audience.ts';
 import type { JanusVideo } from './janus-video.ts';
 import { janusStreamOf, subscribeViewer } from './janus-watch.ts';

@@ -11,12 +11,12 @@ import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess, Reader } from '../channels/access.ts';
 import type { ChannelStore } from '../channels/store.ts';
 import type { ChannelSummary } from '../channels/summary.ts';
+import type { VideoConfig } from '../config/video.ts';
 import type { EventBus } from '../events.ts';
 import { forbidden, notFound } from '../http/errors.ts';
 import { defineRoutes } from '../http/route.ts';
 import type { FileUrls } from '../messages/files.ts';
-import { startRetentionSweep } from '../voice/retention.ts';
-import type { VideoConfig } from './config.ts';
+import { startRetentionSweep } from '../process/retention.ts';
 import { VIDEO_FILE_NAME, VIDEO_FILES_PREFIX, type VideoRow, type VideoStore } from './store.ts';
 import { type VideoUploadServices, videoUploadRoute } from './upload-route.ts';
 

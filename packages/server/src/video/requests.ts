@@ -15,9 +15,9 @@ import { randomUUID } from 'node:crypto';
 import type { AuditAction } from '@talkgroup/protocol';
 import type { AuditStore } from '../audit/store.ts';
 import { conflict, HttpError } from '../http/errors.ts';
-import type { Faults } from '../ops/faults.ts';
-import type { Io } from '../realtime/io.ts';
-import { userRoom } from '../realtime/room-names.ts';
+import type { Faults } from '../process/faults.ts';
+import type { Io } from '../sockets/io.ts';
+import { userRoom } from '../sockets/room-names.ts';
 import type { LiveVideoStore, PendingVideoRequest } from './live-store.ts';
 
 /** How long an ended request is still known (an answer that comes after is told it is over, not unknown). */

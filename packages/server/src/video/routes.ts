@@ -24,7 +24,7 @@ import { talkPagesOf } from '../devices/talk-pages.ts';
 import { conflict, forbidden, invalidInput, notFound } from '../http/errors.ts';
 import { said } from '../http/messages.ts';
 import { defineRoutes } from '../http/route.ts';
-import type { Io } from '../realtime/io.ts';
+import type { Io } from '../sockets/io.ts';
 import type { LiveVideos } from './live.ts';
 import type { VideoRequests } from './requests.ts';
 

@@ -14,7 +14,7 @@ import type { VideoRecording, VideoSource } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { Db, VideosTable } from '../db/schema.ts';
 import type { FileUrls } from '../messages/files.ts';
-import { removeInBatches } from '../voice/retention.ts';
+import { removeInBatches } from '../process/retention.ts';
 
 export type VideoRow = Selectable<VideosTable>;
 

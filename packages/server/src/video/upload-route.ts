@@ -23,10 +23,10 @@ import type { FastifyInstance } from 'fastify';
 import type { CallLimiter } from '../auth/rate-limit.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { ChannelStore } from '../channels/store.ts';
+import type { VideoConfig } from '../config/video.ts';
 import type { DiskReserve } from '../http/disk-reserve.ts';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '../http/errors.ts';
 import { authenticate, parseBody, routeOptions, type TokenOwner } from '../http/route.ts';
-import type { VideoConfig } from './config.ts';
 import type { VideoRow, VideoStore } from './store.ts';
 import { guardedFile } from './upload-file.ts';
 

@@ -21,7 +21,7 @@ import type { SessionStore } from '../auth/sessions.ts';
 import type { PrivateCalls } from '../calls/private-calls.ts';
 import type { ChannelAccess } from '../channels/access.ts';
 import type { ChannelStore } from '../channels/store.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { TalkBurstStore } from '../floor/talk-bursts.ts';
 import type { DiskReserve } from '../http/disk-reserve.ts';

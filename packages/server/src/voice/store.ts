@@ -11,9 +11,9 @@ import type { VoiceMessage } from '@talkgroup/protocol';
 import type { Selectable } from 'kysely';
 import type { Db, VoiceMessagesTable } from '../db/schema.ts';
 import { type FileUrls, writeWholeFile } from '../messages/files.ts';
-import { loopTurn } from '../ops/loop-turn.ts';
+import { loopTurn } from '../process/loop-turn.ts';
+import { REMOVED_PER_STATEMENT, removeInBatches } from '../process/retention.ts';
 import { VOICE_EXTENSIONS, type VoiceMimeType } from './audio.ts';
-import { REMOVED_PER_STATEMENT, removeInBatches } from './retention.ts';
 
 export type VoiceRow = Selectable<VoiceMessagesTable>;
 

@@ -1,8 +1,8 @@
 /** Chat over the socket: typing, and messages sent through the one sendMessage of messages/send.ts. */
 import { ChatMessage, Typing } from '@talkgroup/protocol';
+import { channelRoom } from '../../sockets/room-names.ts';
 import type { Concern } from '../context.ts';
 import { resolveParticipation } from '../participations.ts';
-import { channelRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 
 /** A socket's typing relays: a burst, then so many per second (the web app sends 4 a second while typing). */

@@ -5,8 +5,8 @@
  * pushed to the consoles that watch the member: administrators and the dispatchers of its channels.
  */
 import { DeviceStatusReport } from '@talkgroup/protocol';
+import { ADMINS_ROOM, supervisorRoom } from '../../sockets/room-names.ts';
 import type { Concern } from '../context.ts';
-import { ADMINS_ROOM, supervisorRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 
 export const deviceStatus: Concern = (socket, scope) => {

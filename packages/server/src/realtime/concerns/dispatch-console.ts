@@ -4,8 +4,8 @@
  * who is on the console; the others among the channels' dispatchers get a Web Push (push/notify.ts).
  */
 import { z } from 'zod';
+import { DISPATCH_CONSOLE_ROOM } from '../../sockets/room-names.ts';
 import type { Concern, RealtimeContext } from '../context.ts';
-import { DISPATCH_CONSOLE_ROOM } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 
 const DispatchConsole = z.object({ open: z.boolean() });

@@ -5,8 +5,8 @@
  * last one.
  */
 import { WatchChannels } from '@talkgroup/protocol';
+import { lobbyRoom } from '../../sockets/room-names.ts';
 import type { Concern } from '../context.ts';
-import { lobbyRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 
 export const lobby: Concern = (socket, scope) => {

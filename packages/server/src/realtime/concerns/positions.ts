@@ -4,8 +4,8 @@
  * area channels (a member in the zone joins the channel, areas/follow.ts).
  */
 import { LocationChanged, POSITION_ACTIVITY_INTERVAL_MS } from '@talkgroup/protocol';
+import { ADMINS_ROOM, mapRoom } from '../../sockets/room-names.ts';
 import type { Concern } from '../context.ts';
-import { ADMINS_ROOM, mapRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 
 export const positions: Concern = (socket, scope) => {

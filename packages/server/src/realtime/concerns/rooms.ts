@@ -16,11 +16,11 @@ import {
 import type { ChannelSummary } from '../../channels/store.ts';
 import type { PresenceWrite } from '../../presence/group-commit.ts';
 import type { SocketOwner } from '../../presence/store.ts';
+import { channelRoom, mapRoom } from '../../sockets/room-names.ts';
 import type { Concern, RealtimeContext } from '../context.ts';
 import type { Participation, SocketData, TalkSocket } from '../io.ts';
 import { SPEC_PEER_ID } from '../media/plane.ts';
 import { participationByRoom, participationIn, roomsOf } from '../participations.ts';
-import { channelRoom, mapRoom } from '../room-names.ts';
 import { parse, SocketInputError } from '../socket-tasks.ts';
 import { talkerOf } from './floor.ts';
 

@@ -10,8 +10,8 @@
  * with `except(the other kind's room)`, on every instance (the Redis adapter carries rooms).
  */
 import type { Socket } from 'socket.io';
+import { isConsoleRoom } from '../../sockets/room-names.ts';
 import type { EventArgs, EventName, Io, TalkSocket } from '../io.ts';
-import { isConsoleRoom } from '../room-names.ts';
 import type { GatheredStatus } from '../status.ts';
 
 /** Sockets of clients that asked for one push per change. */

@@ -6,8 +6,8 @@
  * large channels and enforces the floor.
  */
 import { Answer, Candidate, Offer } from '@talkgroup/protocol';
+import { peerRoom } from '../../sockets/room-names.ts';
 import type { SocketConcern } from '../io.ts';
-import { peerRoom } from '../room-names.ts';
 import { parse } from '../socket-tasks.ts';
 import { type ChannelMedia, channelRegistry, type MediaParticipant, type MediaPlane } from './plane.ts';
 

@@ -9,9 +9,8 @@
  */
 import type { MediaKind, ParticipationMode } from '@talkgroup/protocol';
 import type { ChannelSummary } from '../../channels/store.ts';
+import type { RtpAddress, RtpLeg } from '../../janus/room-requests.ts';
 import type { SocketConcern } from '../io.ts';
-import type { RtpAddress } from './janus/room-requests.ts';
-import type { RtpLeg } from './janus/rtp-participants.ts';
 
 /**
  * The id under which a spec client sees the media server in a `server` channel: one peer for the whole

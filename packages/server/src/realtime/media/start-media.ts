@@ -5,13 +5,13 @@
  * instances through the adapter (`mediaHeard`, `mediaMoved`, `mediaPatch`).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { Config } from '../../config.ts';
-import type { Faults } from '../../ops/faults.ts';
+import type { Config } from '../../config/config.ts';
+import { memoryAssignments, redisAssignments } from '../../janus/assignments.ts';
 import type { PatchStore } from '../../patches/store.ts';
+import type { Faults } from '../../process/faults.ts';
 import type { ChannelCache } from '../channel-cache.ts';
 import type { Io } from '../io.ts';
 import type { RedisPair } from '../redis.ts';
-import { memoryAssignments, redisAssignments } from './janus/assignments.ts';
 import { type JanusPlane, janusPlane } from './janus/plane.ts';
 import { type TakeServices, takes } from './janus/takes.ts';
 import { meshPlane } from './mesh.ts';

@@ -3,8 +3,8 @@
  * rooms are made by the first negotiation (negotiation.ts); they go when nobody is left, here or elsewhere.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type { JanusBackend } from '../../../janus/backends.ts';
 import type { ChannelMedia, MediaParticipant } from '../plane.ts';
-import type { JanusBackend } from './backends.ts';
 import { dropLinks } from './links.ts';
 import { setHeard } from './on-air.ts';
 import { type Participant, serial } from './participants.ts';

@@ -24,12 +24,12 @@
  */
 import { randomInt } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AssignmentStore } from './assignments.ts';
-import type { JanusBackend } from './backends.ts';
-import { JanusPluginError, JanusUnavailableError } from './connection.ts';
-import { MOUNTPOINT_IFACE, OPUS_PT, type RtpAddress } from './room-requests.ts';
+import type { AssignmentStore } from '../../../janus/assignments.ts';
+import type { JanusBackend } from '../../../janus/backends.ts';
+import { JanusPluginError, JanusUnavailableError } from '../../../janus/connection.ts';
+import { MOUNTPOINT_IFACE, OPUS_PT, type RtpAddress } from '../../../janus/room-requests.ts';
+import type { JanusKeys } from '../../../janus/secrets.ts';
 import type { JanusRooms } from './rooms.ts';
-import type { JanusKeys } from './secrets.ts';
 
 /**
  * The SSRCs of the mixer's mix forwarded to the mountpoint: 0x7467 in the high half (how a mix forward is told

@@ -3,7 +3,7 @@
  * watching, the mixer) and watched for Janus hanging it up; dropped when the participant leaves, renegotiates or
  * loses its Janus, ending first what it had on the air.
  */
-import { AUDIOBRIDGE, type JanusBackend, STREAMING, VIDEOROOM } from './backends.ts';
+import { AUDIOBRIDGE, type JanusBackend, STREAMING, VIDEOROOM } from '../../../janus/backends.ts';
 import { air } from './on-air.ts';
 import { type Link, type LinkKind, linksOf, type Participant, uplinkOf } from './participants.ts';
 import type { JanusPlaneState } from './plane-state.ts';

@@ -4,16 +4,16 @@
  * AudioBridge. Each runs in the participant's queue, on the channel's Janus (placement.ts).
  */
 import type { MediaLeg } from '@talkgroup/protocol';
+import type { JanusBackend } from '../../../janus/backends.ts';
+import { type JanusHandle, JanusPluginError } from '../../../janus/connection.ts';
+import { LOCAL_GROUP, PREBUFFER_PACKETS } from '../../../janus/room-requests.ts';
 import { SPEC_PEER_ID } from '../plane.ts';
-import type { JanusBackend } from './backends.ts';
-import { type JanusHandle, JanusPluginError } from './connection.ts';
 import { publisherDisplay } from './feed.ts';
 import { attach } from './links.ts';
 import { applyHeard } from './on-air.ts';
 import { type Participant, serial } from './participants.ts';
 import { withRoom } from './placement.ts';
 import { type JanusPlaneState, participantOf } from './plane-state.ts';
-import { LOCAL_GROUP, PREBUFFER_PACKETS } from './room-requests.ts';
 import { audioMid, tuneAnswer } from './sdp.ts';
 import type { MediaSignals, SpecDescription } from './signalling.ts';
 

@@ -3,9 +3,10 @@
  * VideoRoom, a watcher of the mountpoint, a place in the AudioBridge), whether the floor lets it be heard, and
  * the queue that runs its negotiations and floor changes one after the other.
  */
+
+import type { JanusBackend } from '../../../janus/backends.ts';
+import type { JanusHandle } from '../../../janus/connection.ts';
 import type { MediaParticipant } from '../plane.ts';
-import type { JanusBackend } from './backends.ts';
-import type { JanusHandle } from './connection.ts';
 import type { Take } from './takes.ts';
 
 export type LinkKind = 'send' | 'watch' | 'bridge';

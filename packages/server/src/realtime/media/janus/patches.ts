@@ -17,13 +17,13 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AssignmentStore } from './assignments.ts';
-import type { JanusBackend, JanusBackends } from './backends.ts';
-import { type JanusHandle, JanusUnavailableError } from './connection.ts';
+import type { AssignmentStore } from '../../../janus/assignments.ts';
+import type { JanusBackend, JanusBackends } from '../../../janus/backends.ts';
+import { type JanusHandle, JanusUnavailableError } from '../../../janus/connection.ts';
+import { joinAsRtp, LOCAL_GROUP, PATCH_GROUP } from '../../../janus/room-requests.ts';
+import type { JanusKeys } from '../../../janus/secrets.ts';
 import { isMixSsrc } from './feed.ts';
-import { joinAsRtp, LOCAL_GROUP, PATCH_GROUP } from './room-requests.ts';
 import type { JanusRooms } from './rooms.ts';
-import type { JanusKeys } from './secrets.ts';
 
 export type PatchList = () => Promise<Array<{ patchId: string; channelIds: number[] }>>;
 

@@ -2,12 +2,12 @@
  * Which Janus carries a channel: the same for every app instance (assignments.ts), found again when the one it
  * was on goes down; participants still linked to another Janus start over on the channel's.
  */
-import { candidateFor } from './assignments.ts';
-import type { JanusBackend } from './backends.ts';
-import { JanusPluginError, JanusUnavailableError } from './connection.ts';
+import { candidateFor } from '../../../janus/assignments.ts';
+import type { JanusBackend } from '../../../janus/backends.ts';
+import { JanusPluginError, JanusUnavailableError } from '../../../janus/connection.ts';
+import { NO_SUCH_MOUNTPOINT, NO_SUCH_ROOM, NO_SUCH_SFU_ROOM } from '../../../janus/room-requests.ts';
 import { linksOf } from './participants.ts';
 import type { JanusPlaneState } from './plane-state.ts';
-import { NO_SUCH_MOUNTPOINT, NO_SUCH_ROOM, NO_SUCH_SFU_ROOM } from './room-requests.ts';
 
 /**
  * The channel's Janus, agreed with the other instances; participants still linked elsewhere start over (but

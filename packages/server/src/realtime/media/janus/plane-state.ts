@@ -4,13 +4,13 @@
  * Each part is a set of functions over this state, so that a reader follows a name rather than a closure.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AssignmentStore } from './assignments.ts';
-import type { JanusBackends } from './backends.ts';
+import type { AssignmentStore } from '../../../janus/assignments.ts';
+import type { JanusBackends } from '../../../janus/backends.ts';
+import type { JanusKeys } from '../../../janus/secrets.ts';
 import type { JanusFeed } from './feed.ts';
 import type { Participant } from './participants.ts';
 import type { JanusPatches, PatchList } from './patches.ts';
 import type { JanusRooms } from './rooms.ts';
-import type { JanusKeys } from './secrets.ts';
 import type { SpecDescription } from './signalling.ts';
 import type { Takes } from './takes.ts';
 

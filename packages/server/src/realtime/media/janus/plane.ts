@@ -28,8 +28,14 @@
  * whether a Janus answers.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import {
+  type JanusBackend,
+  type JanusBackends,
+  janusBackends,
+  type MediaServerHealth,
+} from '../../../janus/backends.ts';
+import { janusKeys } from '../../../janus/secrets.ts';
 import { channelRegistry, type ServerPlane } from '../plane.ts';
-import { type JanusBackend, type JanusBackends, janusBackends } from './backends.ts';
 import { JanusChannelMedia } from './channel-media.ts';
 import { janusFeed } from './feed.ts';
 import { janusNegotiation } from './negotiation.ts';
@@ -40,17 +46,10 @@ import { everyone, type JanusPlaneOptions, type JanusPlaneState, participantOf }
 import { backendDown, startOver } from './recovery.ts';
 import { type JanusRooms, janusRooms } from './rooms.ts';
 import { joinRtp } from './rtp-participants.ts';
-import { janusKeys } from './secrets.ts';
 import { janusSignalling } from './signalling.ts';
 
 export type { JanusPlaneOptions, SpecMessage } from './plane-state.ts';
-
-export interface MediaServerHealth {
-  url: string;
-  reachable: boolean;
-  rooms: number;
-  lastError: { message: string; at: string } | null;
-}
+export type { MediaServerHealth };
 
 /** Whether any Janus answers, told to the listeners when it changes (the planes move the channels then). */
 class Availability {

@@ -4,8 +4,8 @@
  * its peer left and is offered a new connection by the server until one is made or it left.
  */
 
-import type { JanusBackend } from './backends.ts';
-import { JanusUnavailableError } from './connection.ts';
+import type { JanusBackend } from '../../../janus/backends.ts';
+import { JanusUnavailableError } from '../../../janus/connection.ts';
 import { dropLinks } from './links.ts';
 import { joinBridge } from './negotiation.ts';
 import { linksOf, type Participant, serial } from './participants.ts';

@@ -22,9 +22,9 @@
  * the other makes it.
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AssignmentStore } from './assignments.ts';
-import type { JanusBackend } from './backends.ts';
-import { type JanusHandle, JanusPluginError } from './connection.ts';
+import type { AssignmentStore } from '../../../janus/assignments.ts';
+import type { JanusBackend } from '../../../janus/backends.ts';
+import { type JanusHandle, JanusPluginError } from '../../../janus/connection.ts';
 import {
   addressIn,
   bridgeParticipants,
@@ -41,8 +41,8 @@ import {
   PATCH_NAME,
   RELAY_NAME,
   type RtpAddress,
-} from './room-requests.ts';
-import type { JanusKeys } from './secrets.ts';
+} from '../../../janus/room-requests.ts';
+import type { JanusKeys } from '../../../janus/secrets.ts';
 
 /** What was made on each Janus, by channel (a promise, so that two callers at once make it once). */
 type Made<T> = WeakMap<JanusBackend, Map<number, Promise<T>>>;

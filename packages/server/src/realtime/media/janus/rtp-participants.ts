@@ -9,28 +9,24 @@
  * the relay keeps the gateway's media to the address that signalled, reads its DTMF and its voice activity.
  */
 import { randomInt } from 'node:crypto';
-import type { JanusBackend } from './backends.ts';
+import type { JanusBackend } from '../../../janus/backends.ts';
+import {
+  LOCAL_GROUP,
+  PREBUFFER_PACKETS,
+  type RtpAddress,
+  type RtpCodec,
+  type RtpLeg,
+} from '../../../janus/room-requests.ts';
 import { attach } from './links.ts';
 import { applyHeard } from './on-air.ts';
 import { type Participant, serial } from './participants.ts';
 import { withRoom } from './placement.ts';
 import type { JanusPlaneState } from './plane-state.ts';
-import { LOCAL_GROUP, PREBUFFER_PACKETS, type RtpAddress } from './room-requests.ts';
 
 /** The display of a gateway's participant starts with this (never taken for a relay's or a patch's). */
 export const GATEWAY_NAME = 'gateway:';
 
-export type RtpCodec = 'pcmu' | 'pcma' | 'opus';
-
-export interface RtpLeg {
-  codec: RtpCodec;
-  payloadType: number;
-  /**
-   * Opens the SIP server's side of the leg for a Janus at this host (the address Janus sends the mix to); called
-   * once the channel's Janus is known.
-   */
-  open: (janusHost: string) => Promise<RtpAddress>;
-}
+export type { RtpCodec, RtpLeg };
 
 /** The host of a Janus's API address (ws://host:8188): where its media is too. */
 export const hostOf = (backend: JanusBackend) => new URL(backend.url).hostname.replace(/^\[|\]$/g, '');

@@ -21,9 +21,9 @@ import {
   MediaWatch,
   Offer,
 } from '@talkgroup/protocol';
+import { type JanusHandle, JanusUnavailableError } from '../../../janus/connection.ts';
 import type { SocketConcern } from '../../io.ts';
 import { parse, SocketInputError } from '../../socket-tasks.ts';
-import { type JanusHandle, JanusUnavailableError } from './connection.ts';
 
 /** A description as a spec client sends it: the SDP text, or `{ type, sdp }` (RTCSessionDescriptionInit). */
 export type SpecDescription = string | { type: string; sdp: string };

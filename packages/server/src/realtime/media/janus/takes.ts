@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import type { FastifyBaseLogger } from 'fastify';
 import type { ActivityStore } from '../../../activities/store.ts';
 import type { ChannelSummary } from '../../../channels/store.ts';
-import type { Config } from '../../../config.ts';
+import type { Config } from '../../../config/config.ts';
 import { isUniqueViolation } from '../../../db/unique.ts';
 import type { EventBus } from '../../../events.ts';
 import type { TalkBurstStore } from '../../../floor/talk-bursts.ts';

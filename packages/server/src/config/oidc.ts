@@ -1,6 +1,6 @@
 /** Single sign-on's OIDC_* variables (issues 38 and 47), read for config.ts. */
 import { knownRole, ROLES, type Role } from '@talkgroup/protocol';
-import { ConfigError, parseFlag } from './config-values.ts';
+import { ConfigError, parseFlag } from './values.ts';
 
 /** Single sign-on through an OpenID Connect provider (issue 38): OIDC_* variables; absent when OIDC_ISSUER is unset. */
 export interface OidcConfig {

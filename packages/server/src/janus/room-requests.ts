@@ -46,6 +46,18 @@ export interface RtpAddress {
   port: number;
 }
 
+export type RtpCodec = 'pcmu' | 'pcma' | 'opus';
+
+export interface RtpLeg {
+  codec: RtpCodec;
+  payloadType: number;
+  /**
+   * Opens the SIP server's side of the leg for a Janus at this host (the address Janus sends the mix to); called
+   * once the channel's Janus is known.
+   */
+  open: (janusHost: string) => Promise<RtpAddress>;
+}
+
 /**
  * A participant of an AudioBridge room fed by plain RTP (a relay of forwarded voices, a patch's way in): it joins
  * unmuted in its group, then puts the address Janus listens on after its name, so that any instance finds where

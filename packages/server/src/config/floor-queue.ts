@@ -1,8 +1,12 @@
 /** How long a floor queue's press and offer wait (issue 59), from the environment. */
-import { ConfigError, parsePositiveSeconds } from '../config-values.ts';
-import type { QueueTimings } from './queue.ts';
+import { ConfigError, parsePositiveSeconds } from './values.ts';
 
-export type { QueueTimings } from './queue.ts';
+export interface QueueTimings {
+  /** How long a press waits at most (FLOOR_QUEUE_SECONDS). */
+  queueMs: number;
+  /** How long an offer waits for its press (3 s). */
+  acceptMs: number;
+}
 
 /** FLOOR_QUEUE_SECONDS (30 by default) and FLOOR_QUEUE_ACCEPT_MS (3000: the offer's `acceptMs`). */
 export function parseFloorQueue(env: NodeJS.ProcessEnv): QueueTimings {

@@ -6,18 +6,18 @@
 import type { AuditStore } from '../audit/store.ts';
 import type { MembershipStore } from '../channels/membership.ts';
 import type { ChannelStore } from '../channels/store.ts';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { Db } from '../db/schema.ts';
-import type { Faults } from '../ops/faults.ts';
-import type { ChannelCache } from '../realtime/channel-cache.ts';
-import type { Io } from '../realtime/io.ts';
+import type { Faults } from '../process/faults.ts';
 import type { UserStore } from '../users/store.ts';
-import { videoAudience } from './audience.ts';
-import { type JanusVideoDeps, janusVideo } from './janus-video.ts';
-import { type LiveVideos, liveVideos } from './live.ts';
-import { type LiveVideoRedis, memoryLiveVideoStore, redisLiveVideoStore } from './live-store.ts';
-import { videoRequests } from './requests.ts';
-import type { VideoStore } from './store.ts';
+import { videoAudience } from '../video/audience.ts';
+import { type JanusVideoDeps, janusVideo } from '../video/janus-video.ts';
+import { type LiveVideos, liveVideos } from '../video/live.ts';
+import { type LiveVideoRedis, memoryLiveVideoStore, redisLiveVideoStore } from '../video/live-store.ts';
+import { videoRequests } from '../video/requests.ts';
+import type { VideoStore } from '../video/store.ts';
+import type { ChannelCache } from './channel-cache.ts';
+import type { Io } from './io.ts';
 
 /** What live video uses of the services (app.ts hands them over). */
 export interface LiveVideoServices {

@@ -9,7 +9,7 @@ import {
   DISPATCH_REMIND_SECONDS_DEFAULT,
   DISPATCH_TRANSFER_MS,
 } from '@talkgroup/protocol';
-import { ConfigError, parsePositiveSeconds } from '../config-values.ts';
+import { ConfigError, parsePositiveSeconds } from './values.ts';
 
 export interface DispatchTimings {
   remindMs: number;

@@ -2,7 +2,7 @@
  * How long an area channel waits (issue 59): AREA_EXIT_SECONDS (60) outside the zone before a member is taken
  * out, AREA_SILENCE_MINUTES (15) without a report before it counts as gone; the sweep looks every 5 s.
  */
-import { parsePositiveSeconds } from '../config-values.ts';
+import { parsePositiveSeconds } from './values.ts';
 
 export interface AreaTimings {
   /** Outside this long (from the first position outside): taken out. */

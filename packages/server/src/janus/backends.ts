@@ -111,3 +111,11 @@ export function janusBackends(options: BackendsOptions) {
 }
 
 export type JanusBackends = ReturnType<typeof janusBackends>;
+
+/** One media server as /healthz and /metrics show it. */
+export interface MediaServerHealth {
+  url: string;
+  reachable: boolean;
+  rooms: number;
+  lastError: { message: string; at: string } | null;
+}

@@ -12,7 +12,7 @@ import {
   VIDEO_RETENTION_DAYS_DEFAULT,
   VIDEO_UPLOADS_PER_HOUR_DEFAULT,
 } from '@talkgroup/protocol';
-import { parseBytes, parseCount, parseDays, parsePositiveSeconds } from '../config-values.ts';
+import { parseBytes, parseCount, parseDays, parsePositiveSeconds } from './values.ts';
 
 export interface VideoConfig {
   retentionMs: number;

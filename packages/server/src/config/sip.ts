@@ -13,7 +13,7 @@
  *   gateway redialling 30 times a minute always passes).
  */
 import os from 'node:os';
-import { ConfigError, parseCount, parsePort } from '../config-values.ts';
+import { ConfigError, parseCount, parsePort } from './values.ts';
 
 export interface SipConfig {
   port: number;

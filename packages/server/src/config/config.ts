@@ -11,8 +11,11 @@ import {
   VOICE_MAX_BYTES_DEFAULT,
   VOICE_RETENTION_DAYS_DEFAULT,
 } from '@talkgroup/protocol';
-import { type AreaTimings, parseAreaTimings } from './areas/timings.ts';
-import { type OidcConfig, parseOidc } from './config-oidc.ts';
+import { type AreaTimings, parseAreaTimings } from './areas.ts';
+import { type DispatchTimings, parseDispatchTimings } from './dispatch.ts';
+import { parseFloorQueue, type QueueTimings } from './floor-queue.ts';
+import { type OidcConfig, parseOidc } from './oidc.ts';
+import { parseSip, type SipConfig } from './sip.ts';
 import {
   ConfigError,
   mapSources,
@@ -29,11 +32,8 @@ import {
   parseSignInLogin,
   parseUrls,
   readPem,
-} from './config-values.ts';
-import { type DispatchTimings, parseDispatchTimings } from './dispatch/timings.ts';
-import { parseFloorQueue, type QueueTimings } from './floor/queue-timings.ts';
-import { parseSip, type SipConfig } from './sip/config.ts';
-import { parseVideoConfig, type VideoConfig } from './video/config.ts';
+} from './values.ts';
+import { parseVideoConfig, type VideoConfig } from './video.ts';
 
 export { ConfigError, type OidcConfig };
 
@@ -333,7 +333,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rightsRecheckMs: 30_000,
     webDir: env.WEB_DIR
       ? path.resolve(base, env.WEB_DIR)
-      : (env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../web/dist')),
+      : (env.WEB_DIR ?? path.resolve(import.meta.dirname, '../../../web/dist')),
     instanceId: env.INSTANCE_ID ?? `${process.pid}-${Date.now().toString(36)}`,
     connectionLostGraceMs: parseSeconds('CONNECTION_LOST_GRACE_SECONDS', env.CONNECTION_LOST_GRACE_SECONDS, 15) * 1000,
     floorMaxMs: parseSeconds('FLOOR_MAX_SECONDS', env.FLOOR_MAX_SECONDS, 60) * 1000,

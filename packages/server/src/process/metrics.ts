@@ -8,10 +8,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Registry } from 'prom-client';
-import type { Config } from '../config.ts';
+import type { Config } from '../config/config.ts';
 import type { OpenedDatabase } from '../db/open.ts';
-import type { Io } from '../realtime/io.ts';
-import type { MediaServerHealth } from '../realtime/media/janus/plane.ts';
+import type { MediaServerHealth } from '../janus/backends.ts';
+import type { Io } from '../sockets/io.ts';
 
 /** A constant-time comparison of a given secret with the expected one. */
 export function sameSecret(given: string, expected: string): boolean {
