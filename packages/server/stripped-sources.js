@@ -3,7 +3,7 @@
  * (written by src/ops/prepare.ts), so that a thread of the server never loads Node's TypeScript stripper (about
  * 30 MB for as long as the thread runs: issue 18). A source without a fresh copy (one that does not carry its
  * source's modification time) is stripped by Node as usual. Hooks are a thread's own: start.js registers it for
- * the main thread, and each worker thread that runs the server's sources registers it first (ops/worker-thread.ts: the report readers, the SIP relay).
+ * the main thread, and each worker thread that runs the server's sources registers it first (process/worker-thread.ts: the report readers, the SIP relay).
  */
 import { readFileSync, statSync } from 'node:fs';
 import { registerHooks } from 'node:module';

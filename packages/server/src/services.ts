@@ -183,7 +183,7 @@ export interface Services {
   loneWorkers: LoneWorkers;
   /** Each member's latest device status (issue 60). */
   deviceStatuses: DeviceStatusStore;
-  /** Errors that ended one message, call, event or timer and nothing else: counted and logged (ops/faults.ts). */
+  /** Errors that ended one message, call, event or timer and nothing else: counted and logged (process/faults.ts). */
   faults: Faults;
 }
 

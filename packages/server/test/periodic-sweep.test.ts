@@ -1,5 +1,5 @@
 /**
- * The periodic sweep (ops/periodic-sweep.ts) never runs two passes at once on an instance: passes asked for while
+ * The periodic sweep (process/periodic-sweep.ts) never runs two passes at once on an instance: passes asked for while
  * one runs wait for it, then run one after the other (two that waited on the same pass used to start together).
  */
 import { describe, expect, it } from 'vitest';

@@ -96,7 +96,7 @@ export function areaChannels(deps: {
     for (const row of due) await leave(row, byChannel.get(row.channelId));
   }
 
-  // A database outage fails every pass: said once until a pass succeeds again (ops/periodic-sweep.ts).
+  // A database outage fails every pass: said once until a pass succeeds again (process/periodic-sweep.ts).
   const sweeper = periodicSweep({
     everyMs: timings.sweepMs,
     what: 'sweeping the area channels',

@@ -1,6 +1,6 @@
 /**
  * Environment -> typed configuration, in one place (docs/operators/configuration.md lists each variable); how one value is read is
- * config-values.ts, single sign-on's variables config-oidc.ts.
+ * values.ts, single sign-on's variables oidc.ts.
  */
 import path from 'node:path';
 import {
@@ -80,7 +80,7 @@ export interface Config {
   floorQueue: QueueTimings;
   /** How long a private call rings before it is missed (PRIVATE_CALL_RING_SECONDS, 30 by default). */
   privateCallRingMs: number;
-  /** The dispatch queue's timings (issue 49; dispatch/timings.ts). */
+  /** The dispatch queue's timings (issue 49; dispatch.ts). */
   dispatch: DispatchTimings;
   /**
    * PRIVATE_CALLS_AUDITABLE=true (off by default, issue 35): one who exports voice may export a private call's,
@@ -91,7 +91,7 @@ export interface Config {
   positionStaleMs: number;
   /** Trails: how long reported positions are kept (POSITION_RETENTION_DAYS, default 30). */
   positionRetentionMs: number;
-  /** Area channels (issue 59): AREA_EXIT_SECONDS, AREA_SILENCE_MINUTES (areas/timings.ts). */
+  /** Area channels (issue 59): AREA_EXIT_SECONDS, AREA_SILENCE_MINUTES (areas.ts). */
   areaChannels: AreaTimings;
   loneWorkerMinSeconds: number;
   /** How long an ambient listening lasts unless renewed (AMBIENT_MAX_SECONDS, default 300; issue 60). */
@@ -104,7 +104,7 @@ export interface Config {
   voiceMaxBytes: number;
   /** Uploads are refused (507) when DATA_DIR's disk has less than this free (DISK_RESERVE_MB, 1,024; issue 69). */
   diskReserveBytes: number;
-  /** Live video's recordings (issue 61): VIDEO_RETENTION_DAYS (30), VIDEO_MAX_BYTES (200 MB); video/config.ts. */
+  /** Live video's recordings (issue 61): VIDEO_RETENTION_DAYS (30), VIDEO_MAX_BYTES (200 MB); video.ts. */
   video: VideoConfig;
   /** Origins that may frame the user call view (FRAME_ANCESTORS); every other page may not be framed. */
   frameAncestors: string[];
@@ -123,7 +123,7 @@ export interface Config {
   metricsHost: string;
   /**
    * SIP gateways (issue 51): radios and desk phones dial channels on SIP_PORT (UDP and TCP); undefined when
-   * SIP_PORT is unset (nothing listens). See sip/config.ts.
+   * SIP_PORT is unset (nothing listens). See sip.ts.
    */
   sip: SipConfig | undefined;
   /** The media server (issue 26): WebSocket addresses of Janus instances' API (JANUS_URL); none: the mesh. */

@@ -16,7 +16,7 @@ export interface OpenedDatabase {
   dialect: Dialect;
   /** Is the database answering? For /health. */
   ping(): Promise<boolean>;
-  /** Calls the listener after each query with its duration (ops/metrics.ts). */
+  /** Calls the listener after each query with its duration (process/metrics.ts). */
   onQuery(listener: QueryListener): void;
   close(): Promise<void>;
   /** Where it is, for a connection of its own beside this one (the reports' reader: reports/reader.ts). */

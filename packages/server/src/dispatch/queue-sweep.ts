@@ -4,7 +4,7 @@
  * not on the console) and expires after DISPATCH_EXPIRE_MINUTES; a transfer nobody answered within
  * DISPATCH_TRANSFER_SECONDS comes back to its holder; a request whose member has been offline
  * DISPATCH_ABANDON_SECONDS, or who may no longer read its channel, is abandoned. Every change is a conditional
- * write: of two instances sweeping at once, one makes it and pushes it (ops/periodic-sweep.ts).
+ * write: of two instances sweeping at once, one makes it and pushes it (process/periodic-sweep.ts).
  */
 import type { ChannelAccess } from '../channels/access.ts';
 import type { Config } from '../config/config.ts';

@@ -35,7 +35,7 @@ export interface RealtimeServices {
   deviceStatuses: DeviceStatusStore;
   emergency: EmergencyAlerts;
   events: EventBus;
-  /** Errors that stayed local: counted and logged once a minute per cause (ops/faults.ts). */
+  /** Errors that stayed local: counted and logged once a minute per cause (process/faults.ts). */
   faults: Faults;
   /** SIP gateways' calls (issue 51): a channel's are among its peers. */
   gateways: Pick<GatewayStore, 'calls' | 'sweepCalls'>;

@@ -71,7 +71,7 @@ export function socketTasks(
     }
   }
 
-  /** The event failed: the client is told, and a fault of ours is counted and logged (ops/faults.ts). */
+  /** The event failed: the client is told, and a fault of ours is counted and logged (process/faults.ts). */
   function failed(event: string, error: unknown, ack?: (outcome: { success: boolean; result?: string }) => void): void {
     const { message, expected } = describeFailure(event, error);
     if (!expected) {

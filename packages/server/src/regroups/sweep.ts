@@ -1,7 +1,7 @@
 /**
  * A regroup's minutes running out (issue 59), from the deadlines kept in the database (a restart loses nothing):
  * every instance looks every REGROUP_SWEEP_MS, and between two looks sets a timer for the next deadline when it
- * comes sooner, so that a regroup ends at its time (ops/periodic-sweep.ts). Each end is one conditional write
+ * comes sooner, so that a regroup ends at its time (process/periodic-sweep.ts). Each end is one conditional write
  * (regroups.ts `finish`): of two instances at once, one ends it and brings its members back, the other finds it
  * ended.
  */

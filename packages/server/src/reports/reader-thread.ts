@@ -30,7 +30,7 @@ export type ReaderThreadAnswer =
   | { id: number; measures: ReportMeasures; threadId: number }
   | { id: number; error: string };
 
-// A report's reads yield the CPU to the floor and the SIP relay (ops/thread-priority.ts).
+// A report's reads yield the CPU to the floor and the SIP relay (process/thread-priority.ts).
 backgroundThread();
 const { file, hold } = workerData as ReaderThreadData;
 const database = new DatabaseSync(file, { readOnly: true });

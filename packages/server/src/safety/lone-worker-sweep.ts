@@ -1,7 +1,7 @@
 /**
  * The lone workers' deadlines (issue 60), from the rows kept in the database (a restart loses none): every
  * instance looks every LONE_WORKER_SWEEP_MS and, between two looks, sets a timer for the next deadline when it
- * comes sooner (ops/periodic-sweep.ts). Each step is one conditional write (lone-worker-store.ts `claim`): of two
+ * comes sooner (process/periodic-sweep.ts). Each step is one conditional write (lone-worker-store.ts `claim`): of two
  * instances at once, one takes it and tells it, the other finds it taken.
  */
 import { type PeriodicSweep, periodicSweep } from '../process/periodic-sweep.ts';

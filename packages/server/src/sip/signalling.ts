@@ -42,7 +42,7 @@ export interface SignallingOptions {
   publicAddress: string;
   requestsPerMinute: number;
   log: FastifyBaseLogger;
-  /** An error that ended the handling of one message (ops/faults.ts): counted and logged, never thrown further. */
+  /** An error that ended the handling of one message (process/faults.ts): counted and logged, never thrown further. */
   fault: (error: unknown, context?: Record<string, unknown>) => void;
   /** How long a TCP connection may go without completing a message while no call uses it (30 s; tests lower it). */
   tcpIdleMs?: number;
@@ -277,7 +277,7 @@ export async function startSignalling(options: SignallingOptions, handlers: SipH
     state.core.receiveIncomingRequestFromTransport(message);
   }
 
-  /** A message, whatever it holds: an error in its handling ends it alone (counted and logged, ops/faults.ts). */
+  /** A message, whatever it holds: an error in its handling ends it alone (counted and logged, process/faults.ts). */
   function receiveSafely(text: string, flow: Flow, port: number): void {
     try {
       receive(text, flow, port);

@@ -18,7 +18,7 @@ export interface JanusPlaneOptions {
   urls: string[];
   apiSecret?: string;
   log: FastifyBaseLogger;
-  /** An answer of Janus's that could not be handled (ops/faults.ts). */
+  /** An answer of Janus's that could not be handled (process/faults.ts). */
   fault?: (error: unknown) => void;
   takes: Takes;
   store: AssignmentStore;
