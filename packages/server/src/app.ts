@@ -38,6 +38,7 @@ import { turnProbe } from './ops/turn-probe.ts';
 import { patchRoutes } from './patches/routes.ts';
 import { positionRoutes } from './positions/routes.ts';
 import { presenceSamples } from './presence/samples.ts';
+import { deadlineSweep } from './process/deadline-sweep.ts';
 import { FAULTS_COUNTER } from './process/faults.ts';
 import { createMetrics, type Metrics } from './process/metrics.ts';
 import { pushRoutes } from './push/routes.ts';
@@ -46,7 +47,6 @@ import { specHttpCalls } from './realtime/legacy/http-calls.ts';
 import type { MediaPlanes } from './realtime/media/plane.ts';
 import { attachRealtime, type Io } from './realtime/server.ts';
 import { regroupRoutes } from './regroups/routes.ts';
-import { regroupSweep } from './regroups/sweep.ts';
 import { reportRoutes } from './reports/routes.ts';
 import { safetyRoutes } from './safety/routes.ts';
 import { createServices, type Services } from './services.ts';
@@ -180,10 +180,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   fastify.addHook('onClose', () => services.areaChannels.stop());
   // Issue 59: regroups, their end when their minutes run out, and the channel each member's /talk is on.
   regroupRoutes(fastify, services);
-  const regroupEnds = regroupSweep({
-    regroups: services.regroups,
-    onError: (error, what) => fastify.log.warn({ err: error }, `${what} failed`),
-  });
+  const regroupEnds = deadlineSweep(services.regroups.deadlines, (error, what) =>
+    fastify.log.warn({ err: error }, `${what} failed`),
+  );
   regroupEnds.start();
   // A regroup made here: its deadline's timer is set at once.
   const stopRegroupFollow = services.events.on('regroupsChanged', () => void regroupEnds.sweepNow());

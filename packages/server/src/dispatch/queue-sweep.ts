@@ -1,22 +1,20 @@
 /**
- * What happens to the queue with time alone (issue 49), checked every SWEEP_MS on every instance: a waiting
+ * What happens to the queue with time alone (issue 49), checked on every instance by a deadline sweep
+ * (process/deadline-sweep.ts, every DEADLINE_SWEEP_MS): a waiting
  * request is recalled once it has waited DISPATCH_REMIND_SECONDS (`remindedAt`, and a Web Push to the dispatchers
  * not on the console) and expires after DISPATCH_EXPIRE_MINUTES; a transfer nobody answered within
  * DISPATCH_TRANSFER_SECONDS comes back to its holder; a request whose member has been offline
  * DISPATCH_ABANDON_SECONDS, or who may no longer read its channel, is abandoned. Every change is a conditional
- * write: of two instances sweeping at once, one makes it and pushes it (process/periodic-sweep.ts).
+ * write: of two instances sweeping at once, one makes it and pushes it.
  */
 import type { ChannelAccess } from '../channels/access.ts';
 import type { Config } from '../config/config.ts';
-import { periodicSweep } from '../process/periodic-sweep.ts';
+import { type Deadlines, deadlineSweep } from '../process/deadline-sweep.ts';
 import type { UserStore } from '../users/store.ts';
 import type { DispatchQueue } from './queue.ts';
 import type { DispatchQueueStore } from './queue-store.ts';
 
-/** Often enough that a reminder lands within 5 s of its time, and an expiry well within 30 s. */
-export const SWEEP_MS = 2000;
-
-export function dispatchQueueSweep(deps: {
+interface DispatchQueueDeps {
   store: DispatchQueueStore;
   queue: DispatchQueue;
   access: ChannelAccess;
@@ -25,7 +23,10 @@ export function dispatchQueueSweep(deps: {
   /** A failure that must not fail the step (a private call that could not ring, a sweep that failed). */
   onError: (error: unknown, what: string) => void;
   now?: () => number;
-}) {
+}
+
+/** The queue's deadlines: a look every DEADLINE_SWEEP_MS (2 s) lands a reminder within 5 s of its time. */
+export function dispatchQueueDeadlines(deps: DispatchQueueDeps): Deadlines {
   const { store, queue, limits } = deps;
   const now = deps.now ?? Date.now;
 
@@ -83,7 +84,11 @@ export function dispatchQueueSweep(deps: {
   }
 
   // One pass now on sweepNow (tests, and a membership change); none at start: each due step keeps its time.
-  return periodicSweep({ everyMs: SWEEP_MS, what: 'sweeping the dispatch queue', pass: sweep, onError: deps.onError });
+  return { what: 'sweeping the dispatch queue', takeDue: sweep, takeAtStart: false };
+}
+
+export function dispatchQueueSweep(deps: DispatchQueueDeps) {
+  return deadlineSweep(dispatchQueueDeadlines(deps), deps.onError);
 }
 
 export type DispatchQueueSweep = ReturnType<typeof dispatchQueueSweep>;

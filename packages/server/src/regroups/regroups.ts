@@ -18,6 +18,7 @@ import type { ChannelStore } from '../channels/store.ts';
 import { isUniqueViolation } from '../db/unique.ts';
 import type { EventBus } from '../events.ts';
 import { conflict, forbidden, HttpError, invalidInput, notFound } from '../http/errors.ts';
+import type { Deadlines } from '../process/deadline-sweep.ts';
 import type { Person, RegroupRow, RegroupStore, SelectionRow } from './store.ts';
 
 export interface RegroupDeps {
@@ -153,7 +154,7 @@ export function regroups(deps: RegroupDeps) {
     });
   }
 
-  return {
+  const api = {
     async create(auth: Reader, body: CreateRegroupBody): Promise<Regroup> {
       for (const channelId of body.channelIds ?? []) {
         const { channel } = await access.require(auth, channelId, 'channel.dispatch');
@@ -272,6 +273,15 @@ export function regroups(deps: RegroupDeps) {
       return toSelection(row, (await store.channelName(row.channel_id)) ?? '');
     },
   };
+  /** A regroup's minutes running out, on whichever instance looks first (process/deadline-sweep.ts). */
+  const deadlines: Deadlines = {
+    what: 'ending the regroups whose time ran out',
+    takeDue: api.expireDue,
+    nextIn: api.nextExpiryIn,
+    // What ran out while no instance was up ends now; each end brings its members back.
+    takeAtStart: true,
+  };
+  return { ...api, deadlines };
 }
 
 export type Regroups = ReturnType<typeof regroups>;

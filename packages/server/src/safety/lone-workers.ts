@@ -4,8 +4,9 @@
  * Every interval the server asks it (`lone_worker_check` and a Web Push); checkIn, or a granted press of the talk
  * button (not a floor an SOS opened), answers.
  * Unanswered, each grace takes one more step: a reminder, then `loneWorkerAlert` to its dispatchers and the
- * administrators, then an SOS with reason 'lone_worker'. The deadlines are rows (lone-worker-store.ts): the
- * sweep (lone-worker-sweep.ts) takes each step once, on whichever instance comes first, after a restart too.
+ * administrators, then an SOS with reason 'lone_worker'. The deadlines are rows (lone-worker-store.ts): their
+ * sweep (`deadlines`, process/deadline-sweep.ts) takes each step once, on whichever instance comes first, after a
+ * restart too.
  */
 import type { LoneWorker, SafetySettings, SafetySettingsChange } from '@talkgroup/protocol';
 import type { z } from 'zod';
@@ -14,6 +15,7 @@ import type { MembershipStore } from '../channels/membership.ts';
 import type { EmergencyAlerts } from '../emergency/alerts.ts';
 import type { EventBus } from '../events.ts';
 import { conflict, forbidden, HttpError, invalidInput, notFound } from '../http/errors.ts';
+import type { Deadlines } from '../process/deadline-sweep.ts';
 import type { SettingsStore } from '../settings/store.ts';
 import type { UserStore } from '../users/store.ts';
 import { type LoneWorkerRow, type LoneWorkerStore, STEP, toLoneWorker } from './lone-worker-store.ts';
@@ -116,7 +118,7 @@ export function loneWorkers(deps: {
     return true;
   }
 
-  return {
+  const api = {
     /** Issue 60's settings: any part of them; every interval and grace at least LONE_WORKER_MIN_SECONDS. */
     async setSettings(change: z.output<typeof SafetySettingsChange>): Promise<SafetySettings> {
       const current = await settings.safety();
@@ -253,6 +255,15 @@ export function loneWorkers(deps: {
 
     nextStepIn: () => store.nextIn(now()),
   };
+  /** The lone workers' steps, on whichever instance looks first (process/deadline-sweep.ts). */
+  const deadlines: Deadlines = {
+    what: 'taking the lone workers’ due steps',
+    takeDue: api.stepDue,
+    nextIn: api.nextStepIn,
+    // What fell due while no instance was up is taken now.
+    takeAtStart: true,
+  };
+  return { ...api, deadlines };
 }
 
 export type LoneWorkers = ReturnType<typeof loneWorkers>;

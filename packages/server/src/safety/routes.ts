@@ -19,8 +19,8 @@ import type { Transactional } from '../audit/transactional.ts';
 import type { SessionStore } from '../auth/sessions.ts';
 import type { EventBus } from '../events.ts';
 import { defineRoutes } from '../http/route.ts';
+import { deadlineSweep } from '../process/deadline-sweep.ts';
 import type { SettingsStore } from '../settings/store.ts';
-import { loneWorkerSweep } from './lone-worker-sweep.ts';
 import type { LoneWorkers } from './lone-workers.ts';
 
 /** What this part uses of the services (app.ts hands them over). */
@@ -37,7 +37,7 @@ export function safetyRoutes(app: FastifyInstance, services: SafetyRoutesService
   const { loneWorkers } = services;
   const route = defineRoutes(app, services.sessions);
   const onError = (error: unknown, what: string) => app.log.warn({ err: error }, `${what} failed`);
-  const sweep = loneWorkerSweep({ loneWorkers, onError });
+  const sweep = deadlineSweep(loneWorkers.deadlines, onError);
   /** A new deadline made here: its timer is set at once, not at the next look. */
   const follow = <T>(answer: T): T => {
     void sweep.sweepNow();
