@@ -5,17 +5,12 @@
  * (updateAlias), or deleted (deleteAlias); the form below adds one (createAlias). All audited by the server.
  */
 import AddIcon from '@mui/icons-material/Add';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Checkbox from '@mui/material/Checkbox';
 import FormControl from '@mui/material/FormControl';
 import FormControlLabel from '@mui/material/FormControlLabel';
 import FormGroup from '@mui/material/FormGroup';
 import FormLabel from '@mui/material/FormLabel';
-import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import {
@@ -38,10 +33,11 @@ import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation } from '../../api/queries.ts';
 import { useNotify } from '../../components/Notifier.tsx';
 import { type Bounds, useFieldWords } from './bounds.ts';
+import { ListEditor, ListEditorAdder, ListEditorRow } from './ListEditor.tsx';
 
-/** How many may hold it, from a field's text (the server refuses what is out of range, with its sentence). */
 /** How many may hold a function at once, shown beside its field (issue 70). */
 const HOLDERS_BOUNDS: Bounds = { min: 1, max: ALIAS_HOLDERS_MAX };
+/** How many may hold it, from a field's text (the server refuses what is out of range, with its sentence). */
 const holdersOf = (text: string) => Number.parseInt(text, 10) || 0;
 
 /** The roles an alias names that this version knows, in the table's order. */
@@ -78,89 +74,128 @@ function TakeRolesField(props: { label: string; value: Role[]; onChange: (roles:
   );
 }
 
-function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: string | undefined) => void }) {
-  const { t } = useTranslation(['settings', 'common']);
-  const client = useQueryClient();
-  const notify = useNotify();
-  const [name, setName] = useState(alias.name);
-  const [max, setMax] = useState(String(alias.maxHolders));
-  const [takeRoles, setTakeRoles] = useState<Role[]>(knownRoles(alias.takeRoles));
+/** A function as its fields hold it, a row's or the new one's. */
+interface AliasDraft {
+  name: string;
+  maxHolders: string;
+  takeRoles: Role[];
+}
+
+const NEW_ALIAS: AliasDraft = { name: '', maxHolders: '1', takeRoles: ALIAS_TAKE_ROLES_DEFAULT };
+const draftOf = (alias: Alias): AliasDraft => ({
+  name: alias.name,
+  maxHolders: String(alias.maxHolders),
+  takeRoles: knownRoles(alias.takeRoles),
+});
+/** What createAlias and updateAlias receive for a draft. */
+const fieldsOf = (draft: AliasDraft) => ({
+  name: draft.name.trim(),
+  maxHolders: holdersOf(draft.maxHolders),
+  takeRoles: draft.takeRoles,
+});
+
+/** The labels of a row's fields, and of the new function's. */
+const FIELD_LABELS = {
+  row: {
+    name: 'aliases.name',
+    maxHolders: 'aliases.maxHolders',
+    takeRoles: 'aliases.takeRoles',
+  },
+  new: {
+    name: 'aliases.newName',
+    maxHolders: 'aliases.newMaxHolders',
+    takeRoles: 'aliases.newTakeRoles',
+  },
+} as const;
+
+/** A function's name, how many may hold it (with the last refusal's words about it) and who may take it. */
+function AliasFields(props: {
+  labels: keyof typeof FIELD_LABELS;
+  draft: AliasDraft;
+  onChange: (draft: AliasDraft) => void;
+  error: unknown;
+}) {
+  const { t } = useTranslation('settings');
   const wordsOf = useFieldWords();
-  const refresh = () => void client.invalidateQueries({ queryKey: callKey(GetAliases) });
-  const update = useApiMutation(UpdateAlias, {
-    onSuccess: (answer) => {
-      refresh();
-      onFailure(undefined);
-      notify({ severity: 'success', message: t('common:server.alias_updated', { name: answer.res.name }) });
-    },
-    onError: (error) => onFailure(errorMessage(error, t('settings:aliases.failed'))),
-  });
-  const remove = useApiMutation(DeleteAlias, {
-    onSuccess: () => {
-      refresh();
-      onFailure(undefined);
-      notify({ severity: 'success', message: t('common:server.alias_deleted') });
-    },
-    onError: (error) => onFailure(errorMessage(error, t('settings:aliases.failed'))),
-  });
-  const changed =
-    name.trim() !== alias.name || holdersOf(max) !== alias.maxHolders || !sameRoles(takeRoles, alias.takeRoles);
-  const holders = alias.holders.map((holder) => holder.name).join(', ');
+  const { draft, onChange } = props;
+  const labels = FIELD_LABELS[props.labels];
   return (
-    <Box
-      role="group"
-      aria-label={t('settings:aliases.row', { name: alias.name })}
-      sx={{
-        display: 'flex',
-        flexWrap: 'wrap',
-        alignItems: 'center',
-        gap: 1,
-        p: 1.5,
-        borderRadius: 1,
-        border: '1px solid',
-        borderColor: 'divider',
-      }}
-    >
+    <>
       <TextField
         size="small"
-        label={t('settings:aliases.name')}
-        value={name}
-        onChange={(event) => setName(event.target.value)}
+        label={t(labels.name)}
+        value={draft.name}
+        onChange={(event) => onChange({ ...draft, name: event.target.value })}
         slotProps={{ htmlInput: { maxLength: ALIAS_NAME_MAX } }}
         sx={{ flex: '1 1 200px', minWidth: 0 }}
       />
       <TextField
         size="small"
         type="number"
-        label={t('settings:aliases.maxHolders')}
-        value={max}
-        onChange={(event) => setMax(event.target.value)}
+        label={t(labels.maxHolders)}
+        value={draft.maxHolders}
+        onChange={(event) => onChange({ ...draft, maxHolders: event.target.value })}
         slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
-        {...wordsOf('maxHolders', HOLDERS_BOUNDS, update.error)}
+        {...wordsOf('maxHolders', HOLDERS_BOUNDS, props.error)}
         sx={{ width: 150 }}
       />
-      <TakeRolesField label={t('settings:aliases.takeRoles')} value={takeRoles} onChange={setTakeRoles} />
-      <Typography variant="body2" sx={{ flex: '1 1 160px', color: 'text.secondary' }}>
-        {holders ? t('settings:aliases.heldBy', { names: holders }) : t('settings:aliases.free')}
-      </Typography>
-      <Box sx={{ display: 'flex', ml: 'auto', gap: 1 }}>
+      <TakeRolesField
+        label={t(labels.takeRoles)}
+        value={draft.takeRoles}
+        onChange={(takeRoles) => onChange({ ...draft, takeRoles })}
+      />
+    </>
+  );
+}
+
+function AliasRow({ alias, onFailure }: { alias: Alias; onFailure: (message: string | undefined) => void }) {
+  const { t } = useTranslation(['settings', 'common']);
+  const client = useQueryClient();
+  const notify = useNotify();
+  const [draft, setDraft] = useState(() => draftOf(alias));
+  const done = (message: string) => {
+    void client.invalidateQueries({ queryKey: callKey(GetAliases) });
+    onFailure(undefined);
+    notify({ severity: 'success', message });
+  };
+  const failed = (error: unknown) => onFailure(errorMessage(error, t('settings:aliases.failed')));
+  const update = useApiMutation(UpdateAlias, {
+    onSuccess: (answer) => done(t('common:server.alias_updated', { name: answer.res.name })),
+    onError: failed,
+  });
+  const remove = useApiMutation(DeleteAlias, {
+    onSuccess: () => done(t('common:server.alias_deleted')),
+    onError: failed,
+  });
+  const changed =
+    draft.name.trim() !== alias.name ||
+    holdersOf(draft.maxHolders) !== alias.maxHolders ||
+    !sameRoles(draft.takeRoles, alias.takeRoles);
+  const holders = alias.holders.map((holder) => holder.name).join(', ');
+  return (
+    <ListEditorRow
+      label={t('settings:aliases.row', { name: alias.name })}
+      actions={
         <Button
           size="small"
           disabled={!changed || update.isPending}
-          onClick={() => update.mutate({ aliasId: alias.id, name: name.trim(), maxHolders: holdersOf(max), takeRoles })}
+          onClick={() => update.mutate({ aliasId: alias.id, ...fieldsOf(draft) })}
           aria-label={t('settings:aliases.saveOne', { name: alias.name })}
         >
           {t('settings:aliases.save')}
         </Button>
-        <IconButton
-          aria-label={t('settings:aliases.remove', { name: alias.name })}
-          disabled={remove.isPending}
-          onClick={() => remove.mutate({ aliasId: alias.id })}
-        >
-          <DeleteIcon />
-        </IconButton>
-      </Box>
-    </Box>
+      }
+      remove={{
+        label: t('settings:aliases.remove', { name: alias.name }),
+        disabled: remove.isPending,
+        onClick: () => remove.mutate({ aliasId: alias.id }),
+      }}
+    >
+      <AliasFields labels="row" draft={draft} onChange={setDraft} error={update.error} />
+      <Typography variant="body2" sx={{ flex: '1 1 160px', color: 'text.secondary' }}>
+        {holders ? t('settings:aliases.heldBy', { names: holders }) : t('settings:aliases.free')}
+      </Typography>
+    </ListEditorRow>
   );
 }
 
@@ -169,87 +204,41 @@ export function AliasesSection() {
   const client = useQueryClient();
   const notify = useNotify();
   const aliases = useAliases();
-  const [name, setName] = useState('');
-  const [max, setMax] = useState('1');
-  const [takeRoles, setTakeRoles] = useState<Role[]>(ALIAS_TAKE_ROLES_DEFAULT);
+  const [draft, setDraft] = useState(NEW_ALIAS);
   const [failure, setFailure] = useState<string>();
-  const wordsOf = useFieldWords();
   const create = useApiMutation(CreateAlias, {
     onSuccess: (answer) => {
       void client.invalidateQueries({ queryKey: callKey(GetAliases) });
-      setName('');
-      setMax('1');
-      setTakeRoles(ALIAS_TAKE_ROLES_DEFAULT);
+      setDraft(NEW_ALIAS);
       setFailure(undefined);
       notify({ severity: 'success', message: t('common:server.alias_created', { name: answer.res.name }) });
     },
     onError: (error) => setFailure(errorMessage(error, t('settings:aliases.failed'))),
   });
-  const list = aliases.data?.res;
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="settings-aliases" sx={{ p: 3, mt: 3 }}>
-      <Typography id="settings-aliases" variant="h6" component="h2" sx={{ mb: 1 }}>
-        {t('settings:aliases.title')}
-      </Typography>
-      <Typography variant="body2" sx={{ mb: 2 }}>
-        {t('settings:aliases.help')}
-      </Typography>
-      {aliases.error ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {errorMessage(aliases.error, t('common:errors.somethingWrong'))}
-        </Alert>
-      ) : null}
-      {list?.length === 0 ? (
-        <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
-          {t('settings:aliases.empty')}
-        </Typography>
-      ) : null}
-      <Box sx={{ display: 'grid', gap: 1.5 }}>
-        {(list ?? []).map((alias) => (
-          <AliasRow
-            key={`${alias.id}-${alias.name}-${alias.maxHolders}-${alias.takeRoles.join()}`}
-            alias={alias}
-            onFailure={setFailure}
-          />
-        ))}
-      </Box>
-      {failure ? (
-        <Alert severity="error" sx={{ mt: 2 }}>
-          {failure}
-        </Alert>
-      ) : null}
-      <Box
-        component="form"
-        onSubmit={(event) => {
-          event.preventDefault();
-          setFailure(undefined);
-          create.mutate({ name: name.trim(), maxHolders: holdersOf(max), takeRoles });
-        }}
-        sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2, alignItems: 'center' }}
-      >
-        <TextField
-          size="small"
-          label={t('settings:aliases.newName')}
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          slotProps={{ htmlInput: { maxLength: ALIAS_NAME_MAX } }}
-          sx={{ flex: '1 1 200px', minWidth: 0 }}
-        />
-        <TextField
-          size="small"
-          type="number"
-          label={t('settings:aliases.newMaxHolders')}
-          value={max}
-          onChange={(event) => setMax(event.target.value)}
-          slotProps={{ htmlInput: { min: 1, max: ALIAS_HOLDERS_MAX } }}
-          {...wordsOf('maxHolders', HOLDERS_BOUNDS, create.error)}
-          sx={{ width: 150 }}
-        />
-        <TakeRolesField label={t('settings:aliases.newTakeRoles')} value={takeRoles} onChange={setTakeRoles} />
-        <Button type="submit" startIcon={<AddIcon />} disabled={create.isPending || name.trim() === ''}>
-          {t('settings:aliases.add')}
-        </Button>
-      </Box>
-    </Paper>
+    <ListEditor
+      id="settings-aliases"
+      title={t('settings:aliases.title')}
+      help={t('settings:aliases.help')}
+      loadError={aliases.error}
+      rows={aliases.data?.res}
+      rowKey={(alias) => `${alias.id}-${alias.name}-${alias.maxHolders}-${alias.takeRoles.join()}`}
+      renderRow={(alias) => <AliasRow alias={alias} onFailure={setFailure} />}
+      empty={t('settings:aliases.empty')}
+      failure={failure}
+      adder={
+        <ListEditorAdder
+          onAdd={() => {
+            setFailure(undefined);
+            create.mutate(fieldsOf(draft));
+          }}
+        >
+          <AliasFields labels="new" draft={draft} onChange={setDraft} error={create.error} />
+          <Button type="submit" startIcon={<AddIcon />} disabled={create.isPending || draft.name.trim() === ''}>
+            {t('settings:aliases.add')}
+          </Button>
+        </ListEditorAdder>
+      }
+    />
   );
 }

@@ -6,11 +6,9 @@
  * its calls. Each call now has "Raccrocher". Refusals are said with the server's sentence.
  */
 import AddIcon from '@mui/icons-material/Add';
-import Alert from '@mui/material/Alert';
 import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
 import Chip from '@mui/material/Chip';
-import Paper from '@mui/material/Paper';
 import Typography from '@mui/material/Typography';
 import { type Gateway, type GatewayCall, gatewayCallLimit } from '@talkgroup/protocol';
 import { useState } from 'react';
@@ -23,6 +21,7 @@ import { formatDate } from '../../i18n/dates.ts';
 import { useDeleteGateway, useGatewayCalls, useGateways, useResetGatewaySecret } from './api/gateways.ts';
 import { type DialableChannel, GatewayDialog, useDialableChannels } from './GatewayDialog.tsx';
 import { GatewaySecretDialog } from './GatewaySecretDialog.tsx';
+import { ListEditor } from './ListEditor.tsx';
 
 function GatewayItem({
   gateway,
@@ -188,47 +187,33 @@ export function GatewaysSection() {
   const channels = useDialableChannels();
   const [editing, setEditing] = useState<Gateway | null | undefined>(undefined);
   const [secret, setSecret] = useState<{ gateway: Gateway; secret: string } | null>(null);
-  const list = gateways.data?.res ?? [];
 
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="settings-gateways" sx={{ p: 3, mt: 3 }}>
-      <Typography id="settings-gateways" variant="h6" component="h2" sx={{ mb: 1 }}>
-        {t('settings:gateways.title')}
-      </Typography>
-      <Typography variant="body2" sx={{ mb: 2 }}>
-        {t('settings:gateways.help')}
-      </Typography>
-      {gateways.error ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {errorMessage(gateways.error, t('settings:gateways.loadFailed'))}
-        </Alert>
-      ) : null}
-      {gateways.data && list.length === 0 ? (
-        <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
-          {t('settings:gateways.empty')}
-        </Typography>
-      ) : null}
-      {list.length > 0 ? (
-        <Box
-          component="ul"
-          aria-label={t('settings:gateways.title')}
-          sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 1.5 }}
-        >
-          {list.map((gateway) => (
-            <GatewayItem
-              key={gateway.id}
-              gateway={gateway}
-              calls={(calls.data?.res ?? []).filter((call) => call.gatewayId === gateway.id)}
-              channels={channels}
-              onEdit={setEditing}
-              onSecret={(shown, value) => setSecret({ gateway: shown, secret: value })}
-            />
-          ))}
-        </Box>
-      ) : null}
-      <Button startIcon={<AddIcon />} sx={{ mt: 2 }} disabled={!gateways.data} onClick={() => setEditing(null)}>
-        {t('settings:gateways.add')}
-      </Button>
+    <ListEditor
+      id="settings-gateways"
+      title={t('settings:gateways.title')}
+      help={t('settings:gateways.help')}
+      loadError={gateways.error}
+      loadFailed={t('settings:gateways.loadFailed')}
+      rows={gateways.data?.res}
+      rowKey={(gateway) => gateway.id}
+      listLabel={t('settings:gateways.title')}
+      renderRow={(gateway) => (
+        <GatewayItem
+          gateway={gateway}
+          calls={(calls.data?.res ?? []).filter((call) => call.gatewayId === gateway.id)}
+          channels={channels}
+          onEdit={setEditing}
+          onSecret={(shown, value) => setSecret({ gateway: shown, secret: value })}
+        />
+      )}
+      empty={t('settings:gateways.empty')}
+      adder={
+        <Button startIcon={<AddIcon />} sx={{ mt: 2 }} disabled={!gateways.data} onClick={() => setEditing(null)}>
+          {t('settings:gateways.add')}
+        </Button>
+      }
+    >
       <GatewayDialog
         open={editing !== undefined}
         gateway={editing ?? null}
@@ -239,6 +224,6 @@ export function GatewaysSection() {
         }}
       />
       <GatewaySecretDialog shown={secret} channels={channels} onClose={() => setSecret(null)} />
-    </Paper>
+    </ListEditor>
   );
 }

@@ -4,14 +4,7 @@
  * A row keeps its status's id, so that members who have it keep it; a deleted row takes it from them.
  */
 import AddIcon from '@mui/icons-material/Add';
-import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
-import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
-import DeleteIcon from '@mui/icons-material/DeleteOutlined';
-import Alert from '@mui/material/Alert';
-import Box from '@mui/material/Box';
 import Button from '@mui/material/Button';
-import IconButton from '@mui/material/IconButton';
-import Paper from '@mui/material/Paper';
 import TextField from '@mui/material/TextField';
 import Typography from '@mui/material/Typography';
 import { GetMemberStatuses, ListStatuses, SetStatuses, STATUSES_MAX, type Status } from '@talkgroup/protocol';
@@ -22,6 +15,7 @@ import { errorMessage } from '../../api/client.ts';
 import { callKey, useApiMutation } from '../../api/queries.ts';
 import { statusLabel, useStatuses } from '../../api/statuses.ts';
 import { useNotify } from '../../components/Notifier.tsx';
+import { ListEditor, ListEditorAdder, ListEditorRow } from './ListEditor.tsx';
 
 interface Row {
   /** The row's React key (a new row has no id yet). */
@@ -83,129 +77,96 @@ export function StatusesSection() {
     t('settings:statuses.newStatus');
 
   return (
-    <Paper variant="outlined" component="section" aria-labelledby="settings-statuses" sx={{ p: 3, mt: 3 }}>
-      <Typography id="settings-statuses" variant="h6" component="h2" sx={{ mb: 1 }}>
-        {t('settings:statuses.title')}
-      </Typography>
-      <Typography variant="body2" sx={{ mb: 2 }}>
-        {t('settings:statuses.help')}
-      </Typography>
-      {statuses.error ? (
-        <Alert severity="error" sx={{ mb: 2 }}>
-          {errorMessage(statuses.error, t('common:errors.somethingWrong'))}
-        </Alert>
-      ) : null}
-      {rows !== null && rows.length === 0 ? (
-        <Typography variant="body2" sx={{ mb: 2, color: 'text.secondary' }}>
-          {t('settings:statuses.empty')}
-        </Typography>
-      ) : null}
-      <Box sx={{ display: 'grid', gap: 1.5 }}>
-        {shown.map((row, index) => {
-          const name = nameOf(row);
-          return (
-            <Box
-              key={row.key}
-              role="group"
-              aria-label={t('settings:statuses.row', { label: name })}
-              sx={{
-                display: 'flex',
-                flexWrap: 'wrap',
-                alignItems: 'center',
-                gap: 1,
-                p: 1.5,
-                borderRadius: 1,
-                border: '1px solid',
-                borderColor: 'divider',
-                borderLeft: `6px solid ${row.color}`,
-              }}
-            >
-              {LANGUAGE_FIELDS.map(({ language, name: field }) => (
-                <TextField
-                  key={language}
-                  size="small"
-                  label={t(`settings:statuses.${field}`)}
-                  value={row.label[language]}
-                  error={refused && row.label[language].trim() === ''}
-                  onChange={(event) =>
-                    change(row.key, (r) => ({ ...r, label: { ...r.label, [language]: event.target.value } }))
-                  }
-                  slotProps={{ htmlInput: { maxLength: 40, lang: language } }}
-                  sx={{ flex: '1 1 140px', minWidth: 0 }}
-                />
-              ))}
+    <ListEditor
+      id="settings-statuses"
+      title={t('settings:statuses.title')}
+      help={t('settings:statuses.help')}
+      loadError={statuses.error}
+      rows={rows ?? undefined}
+      rowKey={(row) => row.key}
+      empty={t('settings:statuses.empty')}
+      failure={failure}
+      renderRow={(row, index) => {
+        const name = nameOf(row);
+        return (
+          <ListEditorRow
+            label={t('settings:statuses.row', { label: name })}
+            accent={row.color}
+            moveUp={{
+              label: t('settings:statuses.moveUp', { label: name }),
+              disabled: index === 0,
+              onClick: () => move(index, -1),
+            }}
+            moveDown={{
+              label: t('settings:statuses.moveDown', { label: name }),
+              disabled: index === shown.length - 1,
+              onClick: () => move(index, 1),
+            }}
+            remove={{
+              label: t('settings:statuses.remove', { label: name }),
+              onClick: () => setRows(shown.filter((r) => r.key !== row.key)),
+            }}
+          >
+            {LANGUAGE_FIELDS.map(({ language, name: field }) => (
               <TextField
+                key={language}
                 size="small"
-                type="color"
-                label={t('settings:statuses.color')}
-                value={row.color}
-                onChange={(event) => change(row.key, (r) => ({ ...r, color: event.target.value }))}
-                sx={{ width: 88 }}
+                label={t(`settings:statuses.${field}`)}
+                value={row.label[language]}
+                error={refused && row.label[language].trim() === ''}
+                onChange={(event) =>
+                  change(row.key, (r) => ({ ...r, label: { ...r.label, [language]: event.target.value } }))
+                }
+                slotProps={{ htmlInput: { maxLength: 40, lang: language } }}
+                sx={{ flex: '1 1 140px', minWidth: 0 }}
               />
-              <Box sx={{ display: 'flex', ml: 'auto' }}>
-                <IconButton
-                  aria-label={t('settings:statuses.moveUp', { label: name })}
-                  disabled={index === 0}
-                  onClick={() => move(index, -1)}
-                >
-                  <ArrowUpwardIcon />
-                </IconButton>
-                <IconButton
-                  aria-label={t('settings:statuses.moveDown', { label: name })}
-                  disabled={index === shown.length - 1}
-                  onClick={() => move(index, 1)}
-                >
-                  <ArrowDownwardIcon />
-                </IconButton>
-                <IconButton
-                  aria-label={t('settings:statuses.remove', { label: name })}
-                  onClick={() => setRows(shown.filter((r) => r.key !== row.key))}
-                >
-                  <DeleteIcon />
-                </IconButton>
-              </Box>
-            </Box>
-          );
-        })}
-      </Box>
-      {failure ? (
-        <Alert severity="error" sx={{ mt: 2 }}>
-          {failure}
-        </Alert>
-      ) : null}
-      <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, mt: 2, alignItems: 'center' }}>
-        <Button
-          startIcon={<AddIcon />}
-          disabled={rows === null || shown.length >= STATUSES_MAX}
-          onClick={() => {
-            newRows += 1;
-            setRows([...shown, { key: `new-${newRows}`, label: { fr: '', en: '', de: '' }, color: '#607d8b' }]);
-          }}
-        >
-          {t('settings:statuses.add')}
-        </Button>
-        <Button
-          variant="contained"
-          disabled={rows === null || save.isPending}
-          onClick={() => {
-            setFailure(undefined);
-            save.mutate({
-              statuses: shown.map((row) => ({
-                ...(row.id !== undefined ? { id: row.id } : {}),
-                label: row.label,
-                color: row.color,
-              })),
-            });
-          }}
-        >
-          {t('settings:statuses.save')}
-        </Button>
-        {shown.length >= STATUSES_MAX ? (
-          <Typography variant="body2" sx={{ color: 'text.secondary' }}>
-            {t('settings:statuses.max', { count: STATUSES_MAX })}
-          </Typography>
-        ) : null}
-      </Box>
-    </Paper>
+            ))}
+            <TextField
+              size="small"
+              type="color"
+              label={t('settings:statuses.color')}
+              value={row.color}
+              onChange={(event) => change(row.key, (r) => ({ ...r, color: event.target.value }))}
+              sx={{ width: 88 }}
+            />
+          </ListEditorRow>
+        );
+      }}
+      adder={
+        <ListEditorAdder>
+          <Button
+            startIcon={<AddIcon />}
+            disabled={rows === null || shown.length >= STATUSES_MAX}
+            onClick={() => {
+              newRows += 1;
+              setRows([...shown, { key: `new-${newRows}`, label: { fr: '', en: '', de: '' }, color: '#607d8b' }]);
+            }}
+          >
+            {t('settings:statuses.add')}
+          </Button>
+          <Button
+            variant="contained"
+            disabled={rows === null || save.isPending}
+            onClick={() => {
+              setFailure(undefined);
+              save.mutate({
+                statuses: shown.map((row) => ({
+                  ...(row.id !== undefined ? { id: row.id } : {}),
+                  label: row.label,
+                  color: row.color,
+                })),
+              });
+            }}
+          >
+            {t('settings:statuses.save')}
+          </Button>
+          {shown.length >= STATUSES_MAX ? (
+            <Typography variant="body2" sx={{ color: 'text.secondary' }}>
+              {t('settings:statuses.max', { count: STATUSES_MAX })}
+            </Typography>
+          ) : null}
+        </ListEditorAdder>
+      }
+    />
   );
 }
