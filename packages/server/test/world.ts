@@ -13,7 +13,7 @@ import type { Role } from '@talkgroup/protocol';
 import { afterEach, beforeEach } from 'vitest';
 import type { Config } from '../src/config.ts';
 import type { Dialect } from '../src/db/open.ts';
-import { type Account, createMember, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import { type Account, createMember, signUpAdmin, startApp, type TestApp, testStorage } from './harness.ts';
 import { type ConnectOptions, connect, listen, type TestClient } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
 
@@ -62,8 +62,10 @@ export interface WorldBase {
   setUp(config?: Partial<Config>): Promise<void>;
   /** Closes the sockets opened through the world, then the app (done after each test). */
   tearDown(): Promise<void>;
-  /** Closes the client after the test. */
-  track(client: TestClient): TestClient;
+  /** Closes the sockets and the app, and starts a new one on the same storage: the people and channels stay. */
+  restart(): Promise<void>;
+  /** Closes the client (a socket, or anything that holds one) after the test, or at a restart. */
+  track<T extends { close(): void }>(client: T): T;
   /** A connected socket of the account (closed after the test). */
   open(account: Account, options?: ConnectOptions): Promise<TestClient>;
   /** A socket in the room (`join_room { room }`), once its peer list came. */
@@ -72,7 +74,7 @@ export interface WorldBase {
 
 export type World<P extends string, C extends string> = WorldBase & Cast<P, C>;
 
-const BASE_NAMES = new Set(['admin', 'app', 'url', 'setUp', 'tearDown', 'track', 'open', 'joined']);
+const BASE_NAMES = new Set(['admin', 'app', 'url', 'setUp', 'tearDown', 'restart', 'track', 'open', 'joined']);
 
 /** A spec kept aside, for a file that builds it both in a world and with `cast`: its names stay typed. */
 export function defineCast<P extends string, C extends string = never>(spec: CastSpec<P, C>): CastSpec<P, C> {
@@ -123,20 +125,32 @@ export function world<P extends string, C extends string = never>(
   dialect: Dialect,
   spec: WorldSpec<P, C>,
 ): World<P, C> {
-  const clients: TestClient[] = [];
+  const clients: Array<{ close(): void }> = [];
   let app: TestApp | undefined;
+  let storage: ReturnType<typeof testStorage>;
+  let overrides: Partial<Config> = {};
+  const start = async () => {
+    app = await startApp(dialect, overrides, storage);
+    Object.assign(built, { app, url: await listen(app) });
+    return app;
+  };
   const base: WorldBase = {
     app: undefined as unknown as TestApp,
     url: '',
     async setUp(config = {}) {
-      app = await startApp(dialect, { ...spec.config, ...config });
-      const url = await listen(app);
-      Object.assign(built, { app, url }, await cast(app, spec));
+      storage = testStorage(dialect);
+      overrides = { ...spec.config, ...config };
+      Object.assign(built, await cast(await start(), spec));
     },
     async tearDown() {
       for (const client of clients.splice(0)) client.close();
       await app?.close();
       app = undefined;
+    },
+    async restart() {
+      for (const client of clients.splice(0)) client.close();
+      await app?.fastify.close();
+      await start();
     },
     track(client) {
       clients.push(client);
