@@ -11,6 +11,7 @@
  */
 import type { Role } from '@talkgroup/protocol';
 import { afterEach, beforeEach } from 'vitest';
+import type { ChannelSummary } from '../src/channels/store.ts';
 import type { Config } from '../src/config.ts';
 import type { Dialect } from '../src/db/open.ts';
 import { type Account, createMember, signUpAdmin, startApp, type TestApp, testStorage } from './harness.ts';
@@ -33,11 +34,21 @@ export interface ChannelPlan<P extends string> {
   overHttp?: boolean;
 }
 
-export interface WorldChannel {
-  id: number;
-  name: string;
-  rtcSession: string;
-}
+/** What a channel of the world holds whether made in the store (its summary) or with createChannel (the channel). */
+export type WorldChannel = Pick<
+  ChannelSummary,
+  | 'id'
+  | 'name'
+  | 'rtcSession'
+  | 'createdAt'
+  | 'floorControl'
+  | 'recording'
+  | 'voiceMode'
+  | 'floorQueue'
+  | 'preemption'
+  | 'videoAudience'
+  | 'areaGeofenceId'
+>;
 
 export interface CastSpec<P extends string, C extends string> {
   people: Record<P, Person>;
