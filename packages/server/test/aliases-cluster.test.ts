@@ -7,9 +7,9 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import { type Account, createMember, databases, signUpAdmin, type TestApp } from './harness.ts';
+import { type Account, databases, type TestApp } from './harness.ts';
 import { connect, eventually, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { cast } from './world.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -34,13 +34,16 @@ describe.runIf(redisUrl)('functional aliases on two instances', () => {
     beforeEach(async () => {
       cluster = await startCluster(dialect);
       [one, two] = cluster.apps as [TestApp, TestApp];
-      admin = await signUpAdmin(one);
-      desk = await createWithRole(one, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-      mia = await createMember(one, admin, { firstName: 'Mia', lastName: 'Field' });
-      max = await createMember(one, admin, { firstName: 'Max', lastName: 'Field' });
-      const created = (await one.call('/user/api/createChannel', { channelName: 'North' }, admin.token)).body.res;
-      room = created.rtcSession;
-      await one.services.memberships.add(created.id, [desk.id, mia.id, max.id]);
+      const made = await cast(one, {
+        people: {
+          desk: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+          mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+          max: { role: 'member', firstName: 'Max', lastName: 'Field' },
+        },
+        channels: { north: { name: 'North', members: ['desk', 'mia', 'max'], overHttp: true } },
+      });
+      ({ admin, desk, mia, max } = made);
+      room = made.north.rtcSession;
     });
     afterEach(async () => {
       for (const client of clients.splice(0)) client.close();

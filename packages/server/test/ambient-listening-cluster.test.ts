@@ -8,9 +8,9 @@
 import { createClient } from 'redis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import { type Account, createMember, signIn, signUpAdmin, type TestApp } from './harness.ts';
+import { type Account, signIn, type TestApp } from './harness.ts';
 import { connect, eventually, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { cast } from './world.ts';
 
 const OFFER = { sdp: 'v=0 offer' };
 const ANSWER = { sdp: 'v=0 answer' };
@@ -30,11 +30,13 @@ describe.runIf(shared)('ambient listening on two instances (PostgreSQL and Redis
   const arrange = async (maxSeconds: number) => {
     cluster = await startCluster('postgres', { overrides: { ambientMaxSeconds: maxSeconds } });
     const [one, two] = cluster.apps;
-    const admin = await signUpAdmin(one);
-    const mia = await createMember(one, admin, { firstName: 'Mia', lastName: 'Field' });
-    const dana = await createWithRole(one, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    const field = await one.services.channels.create('Field Team');
-    await one.services.memberships.add(field.id, [mia.id, dana.id]);
+    const { admin, mia, dana } = await cast(one, {
+      people: {
+        mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+        dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      },
+      channels: { field: { name: 'Field Team', members: ['mia', 'dana'] } },
+    });
     expect((await one.call('/user/api/setSafetySettings', { ambientListening: 'announced' }, admin.token)).status).toBe(
       200,
     );

@@ -7,55 +7,35 @@
  * Across instances (Redis): ambient-listening-cluster.test.ts.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('ambient listening down the ranks on %s', { timeout: 60_000 }, (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let chief: Account;
-  let dana: Account;
-  let dora: Account;
-  let otherDesk: Account;
-  let mia: Account;
-  let olaf: Account;
-  const clients: TestClient[] = [];
+  const w = world(dialect, {
+    people: {
+      chief: { role: 'admin', firstName: 'Chloé', lastName: 'Chief' },
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      dora: { role: 'dispatcher', firstName: 'Dora', lastName: 'Desk' },
+      otherDesk: { role: 'dispatcher', firstName: 'Otto', lastName: 'Other' },
+      mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+      olaf: { role: 'member', firstName: 'Olaf', lastName: 'Field' },
+    },
+    channels: {
+      field: { name: 'Field Team', members: ['mia', 'olaf', 'dana', 'dora', 'chief'] },
+      depot: { name: 'Depot', members: ['otherDesk'] },
+    },
+  });
 
-  const open = async (account: Account, talkPage = false) => {
-    const client = await connect(url, account.token, { talkPage });
-    clients.push(client);
-    return client;
-  };
-  const start = (userId: number, who: Account) => app.call('/user/api/startAmbientListening', { userId }, who.token);
+  const open = (account: Account, talkPage = false) => w.open(account, { talkPage });
+  const start = (userId: number, who: Account) => w.app.call('/user/api/startAmbientListening', { userId }, who.token);
   const setting = async (ambientListening: 'off' | 'announced' | 'discreet') =>
-    expect((await app.call('/user/api/setSafetySettings', { ambientListening }, admin.token)).status).toBe(200);
+    expect((await w.app.call('/user/api/setSafetySettings', { ambientListening }, w.admin.token)).status).toBe(200);
   const auditRows = async () =>
-    (await app.services.audit.page({ start: 0, limit: 100 })).entries.filter((e) => e.action.startsWith('ambient.'));
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    chief = await createWithRole(app, admin, 'admin', { firstName: 'Chloé', lastName: 'Chief' });
-    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    dora = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dora', lastName: 'Desk' });
-    otherDesk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Otto', lastName: 'Other' });
-    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-    olaf = await createMember(app, admin, { firstName: 'Olaf', lastName: 'Field' });
-    const field = await app.services.channels.create('Field Team');
-    const depot = await app.services.channels.create('Depot');
-    await app.services.memberships.add(field.id, [mia.id, olaf.id, dana.id, dora.id, chief.id]);
-    await app.services.memberships.add(depot.id, [otherDesk.id]);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+    (await w.app.services.audit.page({ start: 0, limit: 100 })).entries.filter((e) => e.action.startsWith('ambient.'));
 
   it("checks the caller's rights before the member's app: a member is 403 whatever the target (no oracle)", async () => {
+    const { app, otherDesk, mia, olaf } = w;
     await setting('announced');
     // Mia's app is closed: a member, or another channel's dispatcher, learns nothing of it.
     for (const caller of [olaf, otherDesk]) {
@@ -73,6 +53,7 @@ describe.each(databases)('ambient listening down the ranks on %s', { timeout: 60
   });
 
   it('goes down the ranks: no dispatcher listens to or reads the device of an administrator or a dispatcher', async () => {
+    const { app, admin, chief, dana, dora, mia } = w;
     await setting('announced');
     for (const account of [chief, dora, mia, dana]) await open(account, true);
     for (const target of [chief, dora]) {
@@ -99,6 +80,7 @@ describe.each(databases)('ambient listening down the ranks on %s', { timeout: 60
   });
 
   it("announces a dispatcher's listening even where the setting is 'discreet'; an administrator's stays discreet", async () => {
+    const { admin, dana, mia, olaf } = w;
     await setting('discreet');
     const miaPhone = await open(mia, true);
     const olafPhone = await open(olaf, true);
@@ -113,6 +95,7 @@ describe.each(databases)('ambient listening down the ranks on %s', { timeout: 60
   });
 
   it("follows a change of the setting at once: 'announced' announces the discreet listenings, 'off' ends them all", async () => {
+    const { app, admin, dana, mia, olaf } = w;
     await setting('discreet');
     const miaPhone = await open(mia, true);
     const olafPhone = await open(olaf, true);
@@ -160,6 +143,7 @@ describe.each(databases)('ambient listening down the ranks on %s', { timeout: 60
   });
 
   it('applies the setting as it is now to a renewal: a discreet listening renewed after it became announced is announced', async () => {
+    const { app, admin, mia } = w;
     await setting('discreet');
     const miaPhone = await open(mia, true);
     const first = (await start(mia.id, admin)).body.res;
@@ -178,6 +162,7 @@ describe.each(databases)('ambient listening down the ranks on %s', { timeout: 60
   });
 
   it('does not happen when its audit row cannot be written: the start fails, the member hears nothing', async () => {
+    const { app, dana, mia } = w;
     await setting('announced');
     const miaPhone = await open(mia, true);
     await sql`alter table audit_log rename to audit_log_away`.execute(app.services.db);

@@ -6,10 +6,10 @@
  * start renews it; every start and stop audited. Issue 69's ranks, setting changes and failing audit:
  * ambient-listening-rights.test.ts.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { eventually } from './realtime-harness.ts';
+import { world } from './world.ts';
 
 const OFFER = { sdp: 'v=0 offer' };
 const DEVICE = {
@@ -24,50 +24,36 @@ const DEVICE = {
 const CANDIDATE = { candidate: 'candidate:1 1 udp 2122260223 192.0.2.1 54400 typ host', sdpMid: '0', sdpMLineIndex: 0 };
 
 describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let mia: Account;
-  let olaf: Account;
-  let dispatcher: Account;
-  let otherDispatcher: Account;
-  const clients: TestClient[] = [];
-
-  const open = async (account: Account, options: { talkPage?: boolean } = {}) => {
-    const client = await connect(url, account.token, options);
-    clients.push(client);
-    return client;
-  };
-  /** The member's app, /talk: what "the member's app is open" counts. */
-  const openTalk = (account: Account) => open(account, { talkPage: true });
-  const start = (userId: number, who: Account) => app.call('/user/api/startAmbientListening', { userId }, who.token);
-  const stop = (listeningId: string, who: Account) =>
-    app.call('/user/api/stopAmbientListening', { listeningId }, who.token);
-  const allow = async (mode: 'off' | 'announced' | 'discreet') =>
-    expect((await app.call('/user/api/setSafetySettings', { ambientListening: mode }, admin.token)).status).toBe(200);
-  const auditRows = async () =>
-    (await app.services.audit.page({ start: 0, limit: 100 })).entries.filter((e) => e.action.startsWith('ambient.'));
-
-  const arrange = async (maxSeconds = 300) => {
-    app = await startApp(dialect, { ambientMaxSeconds: maxSeconds });
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-    olaf = await createMember(app, admin, { firstName: 'Olaf', lastName: 'Field' });
-    dispatcher = await createWithRole(app, admin, 'dispatcher');
-    otherDispatcher = await createWithRole(app, admin, 'dispatcher');
-    const field = await app.services.channels.create('Field Team');
-    const depot = await app.services.channels.create('Depot');
-    await app.services.memberships.add(field.id, [mia.id, olaf.id, dispatcher.id]);
-    await app.services.memberships.add(depot.id, [otherDispatcher.id]);
-  };
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
+  const w = world(dialect, {
+    setUpInTest: true,
+    people: {
+      mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+      olaf: { role: 'member', firstName: 'Olaf', lastName: 'Field' },
+      dispatcher: { role: 'dispatcher' },
+      otherDispatcher: { role: 'dispatcher' },
+    },
+    channels: {
+      field: { name: 'Field Team', members: ['mia', 'olaf', 'dispatcher'] },
+      depot: { name: 'Depot', members: ['otherDispatcher'] },
+    },
   });
+
+  /** The member's app, /talk: what "the member's app is open" counts. */
+  const openTalk = (account: Account) => w.open(account, { talkPage: true });
+  const start = (userId: number, who: Account) => w.app.call('/user/api/startAmbientListening', { userId }, who.token);
+  const stop = (listeningId: string, who: Account) =>
+    w.app.call('/user/api/stopAmbientListening', { listeningId }, who.token);
+  const allow = async (mode: 'off' | 'announced' | 'discreet') =>
+    expect((await w.app.call('/user/api/setSafetySettings', { ambientListening: mode }, w.admin.token)).status).toBe(
+      200,
+    );
+  const auditRows = async () =>
+    (await w.app.services.audit.page({ start: 0, limit: 100 })).entries.filter((e) => e.action.startsWith('ambient.'));
+  const arrange = (maxSeconds = 300) => w.setUp({ ambientMaxSeconds: maxSeconds });
 
   it("refuses in the contract's order: the caller's rights, then off, then the app not open", async () => {
     await arrange();
+    const { app, admin, mia, olaf, dispatcher, otherDispatcher } = w;
     // Issue 69: a member, or a dispatcher of another channel, is refused before anything about the member is said.
     for (const caller of [olaf, otherDispatcher]) {
       const refused = await start(mia.id, caller);
@@ -86,7 +72,7 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
     expect((await start(mia.id, olaf)).status).toBe(403);
 
     // Her console open is not her app open: only /talk has the microphone to hear.
-    const miaConsole = await open(mia);
+    const miaConsole = await w.open(mia);
     expect((await start(mia.id, dispatcher)).status).toBe(409);
     // An older /talk, which does not say so in its handshake, counts once it reports its device.
     expect(await miaConsole.emitAck('device_status', DEVICE)).toEqual({ success: true });
@@ -111,11 +97,12 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
 
   it("tells the member's sockets only, relays the signalling between the two parties only, and stops for both", async () => {
     await arrange();
+    const { admin, mia, olaf, dispatcher, otherDispatcher } = w;
     await allow('announced');
     const phone = await openTalk(mia);
     const olafPhone = await openTalk(olaf);
-    const desk = await open(dispatcher);
-    const adminDesk = await open(admin);
+    const desk = await w.open(dispatcher);
+    const adminDesk = await w.open(admin);
 
     const started = await start(mia.id, dispatcher);
     expect(started.status).toBe(200);
@@ -174,9 +161,10 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
 
   it('renews a listening started again by the same page, and ends it for both when its time runs out', async () => {
     await arrange(1);
+    const { admin, mia } = w;
     await allow('discreet');
     const phone = await openTalk(mia);
-    const desk = await open(admin);
+    const desk = await w.open(admin);
     const first = await start(mia.id, admin);
     expect(first.body.res).toMatchObject({ announced: false, renewed: false });
     expect(await phone.next('ambient_start')).toMatchObject({
@@ -198,9 +186,10 @@ describe.each(databases)('ambient listening on %s', { timeout: 60_000 }, (dialec
 
   it("ends it when a party's page goes", async () => {
     await arrange();
+    const { mia, dispatcher } = w;
     await allow('announced');
     const phone = await openTalk(mia);
-    const desk = await open(dispatcher);
+    const desk = await w.open(dispatcher);
     const { listeningId } = (await start(mia.id, dispatcher)).body.res;
     await phone.next('ambient_start');
     expect(await phone.emitAck('ambient_offer', { listeningId, ...OFFER })).toEqual({ success: true });

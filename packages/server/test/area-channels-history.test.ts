@@ -7,34 +7,28 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { VOICE_FILES_PREFIX } from '../src/voice/store.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 const CENTRE = { lat: 45.764, lng: 4.8357 };
 const INSIDE = { lat: CENTRE.lat + 10 / 111_195, lng: CENTRE.lng, accuracy: 10 };
 const MINUTE = 60_000;
 
 describe.each(databases)('an area channel’s history and zone on %s', { timeout: 60_000 }, (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let bob: Account;
-  let carol: Account;
-  let dana: Account;
+  const w = world(dialect, {
+    people: {
+      bob: { role: 'member', firstName: 'Bob', lastName: 'Field', mapRight: true },
+      carol: { role: 'member', firstName: 'Carol', lastName: 'Hand' },
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+    },
+  });
   let fenceId: number;
   let areaId: number;
-  const clients: TestClient[] = [];
 
   beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Field', mapRight: true });
-    carol = await createMember(app, admin, { firstName: 'Carol', lastName: 'Hand' });
-    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
+    const { app, admin, carol, dana } = w;
     const team = await app.call('/user/api/createChannel', { channelName: 'Depot team' }, admin.token);
     const fence = await app.call(
       '/user/api/createGeofence',
@@ -55,23 +49,19 @@ describe.each(databases)('an area channel’s history and zone on %s', { timeout
     ])
       expect((await app.call('/user/api/addUserToChannel', { userId, channelId }, admin.token)).status).toBe(200);
   });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
 
   /** What the channel kept at `at`: a message by Dana, a transmission and a video recording; the voice's file. */
   const keep = async (text: string, at: Date) => {
-    const sent = await app.call('/user/api/sendMessageToChannel', { channelId: areaId, message: text }, dana.token);
+    const sent = await w.app.call('/user/api/sendMessageToChannel', { channelId: areaId, message: text }, w.dana.token);
     expect(sent.status).toBe(200);
-    const { db } = app.services;
+    const { db } = w.app.services;
     await db.updateTable('messages').set({ created_at: at.toISOString() }).where('id', '=', sent.body.res.id).execute();
     const fileName = `${text.padEnd(32, '0').replace(/[^0-9a-f]/g, 'a')}.webm`;
     const voice = await db
       .insertInto('voice_messages')
       .values({
         channel_id: areaId,
-        user_id: dana.id,
+        user_id: w.dana.id,
         user_display_name: 'Dana Desk',
         file_name: fileName,
         mime: 'audio/webm',
@@ -82,7 +72,7 @@ describe.each(databases)('an area channel’s history and zone on %s', { timeout
       })
       .returning('id')
       .executeTakeFirstOrThrow();
-    const file = app.services.voice.pathOf({ channel_id: areaId, file_name: fileName });
+    const file = w.app.services.voice.pathOf({ channel_id: areaId, file_name: fileName });
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, 'opus');
     await db
@@ -90,7 +80,7 @@ describe.each(databases)('an area channel’s history and zone on %s', { timeout
       .values({
         stream_id: `stream-${text}`,
         channel_id: areaId,
-        user_id: dana.id,
+        user_id: w.dana.id,
         user_display_name: 'Dana Desk',
         started_at: at.toISOString(),
         ended_at: new Date(at.getTime() + 5000).toISOString(),
@@ -105,9 +95,9 @@ describe.each(databases)('an area channel’s history and zone on %s', { timeout
     return { voiceId: voice.id, fileName };
   };
   const readBy = async (account: Account) => {
-    const messages = await app.call('/user/api/getchannelmessagelistForAdmin', { channelId: areaId }, account.token);
-    const voice = await app.call('/user/api/getChannelVoiceMessages', { channelId: areaId }, account.token);
-    const videos = await app.call('/user/api/getChannelVideos', { channelId: areaId }, account.token);
+    const messages = await w.app.call('/user/api/getchannelmessagelistForAdmin', { channelId: areaId }, account.token);
+    const voice = await w.app.call('/user/api/getChannelVoiceMessages', { channelId: areaId }, account.token);
+    const videos = await w.app.call('/user/api/getChannelVideos', { channelId: areaId }, account.token);
     expect([messages.status, voice.status, videos.status]).toEqual([200, 200, 200]);
     return {
       messages: messages.body.discussion.map((m: { textMsg: string }) => m.textMsg),
@@ -116,15 +106,15 @@ describe.each(databases)('an area channel’s history and zone on %s', { timeout
     };
   };
   const voiceLink = (fileName: string, reader: Account) =>
-    app.fastify.inject({
+    w.app.fastify.inject({
       method: 'GET',
-      url: app.services.fileUrls.sign(fileName, reader.id, undefined, VOICE_FILES_PREFIX),
+      url: w.app.services.fileUrls.sign(fileName, reader.id, undefined, VOICE_FILES_PREFIX),
     });
 
   it('lets a member the area brought in read from his entry, and one added by hand everything', async () => {
+    const { app, admin, bob, carol } = w;
     const before = await keep('before', new Date(Date.now() - 10 * MINUTE));
-    const phone = await connect(url, bob.token);
-    clients.push(phone);
+    const phone = await w.open(bob);
     expect(await phone.emitAck('onLocationChanged', INSIDE)).toMatchObject({ success: true });
     await phone.next('onChannelsChanged');
     const after = await keep('after', new Date(Date.now() + MINUTE));
@@ -155,6 +145,7 @@ describe.each(databases)('an area channel’s history and zone on %s', { timeout
   });
 
   it('lets only an administrator change or delete the zone an area channel follows, and audits a refusal', async () => {
+    const { app, admin, dana } = w;
     const wider = { type: 'circle', ...CENTRE, radiusM: 50_000 };
     const moved = await app.call('/user/api/updateGeofence', { id: fenceId, shape: wider }, dana.token);
     expect(moved.status).toBe(403);

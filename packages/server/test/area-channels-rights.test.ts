@@ -6,10 +6,10 @@
  * nobody's channel, and his consoles are not told of their devices. A dispatcher the administrator added by hand
  * keeps his rights: the refusals are the area's membership's, not the role's.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { databases } from './harness.ts';
+import type { TestClient } from './realtime-harness.ts';
+import { world } from './world.ts';
 
 const CENTRE = { lat: 45.764, lng: 4.8357 };
 const INSIDE = { lat: CENTRE.lat + 10 / 111_195, lng: CENTRE.lng, accuracy: 10 };
@@ -24,36 +24,26 @@ const DEVICE = {
 };
 
 describe.each(databases)('an area channel’s dispatcher on %s', { timeout: 60_000 }, (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  /** A member who walks into the zone. */
-  let bob: Account;
-  /** A dispatcher whose phone says he is in the zone: the spoofed area member. */
-  let eve: Account;
-  /** The area channel's own dispatcher, added by hand. */
-  let dana: Account;
+  const w = world(dialect, {
+    people: {
+      /** A member who walks into the zone. */
+      bob: { role: 'member', firstName: 'Bob', lastName: 'Field', mapRight: true },
+      /** A dispatcher whose phone says he is in the zone: the spoofed area member. */
+      eve: { role: 'dispatcher', firstName: 'Eve', lastName: 'Spoof', mapRight: true },
+      /** The area channel's own dispatcher, added by hand. */
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+    },
+  });
   let areaId: number;
-  const clients: TestClient[] = [];
 
-  const open = async (account: Account, options: { talkPage?: boolean } = {}) => {
-    const client = await connect(url, account.token, options);
-    clients.push(client);
-    return client;
-  };
   const inZone = async (client: TestClient) => {
     expect(await client.emitAck('onLocationChanged', INSIDE)).toMatchObject({ success: true });
     await client.next('onChannelsChanged');
   };
-  const byEve = (path: string, body: object) => app.call(`/user/api/${path}`, body, eve.token);
+  const byEve = (path: string, body: object) => w.app.call(`/user/api/${path}`, body, w.eve.token);
 
   beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Field', mapRight: true });
-    eve = await createWithRole(app, admin, 'dispatcher', { firstName: 'Eve', lastName: 'Spoof', mapRight: true });
-    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
+    const { app, admin, dana } = w;
     const fence = await app.call(
       '/user/api/createGeofence',
       { name: 'Depot', shape: { type: 'circle', ...CENTRE, radiusM: 300 } },
@@ -72,15 +62,12 @@ describe.each(databases)('an area channel’s dispatcher on %s', { timeout: 60_0
       200,
     );
   });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
 
   it('gives him what a member has there, and no power over those in the zone', async () => {
-    const bobPhone = await open(bob, { talkPage: true });
+    const { app, admin, bob, eve, dana } = w;
+    const bobPhone = await w.open(bob, { talkPage: true });
     await inZone(bobPhone);
-    const evePhone = await open(eve, { talkPage: true });
+    const evePhone = await w.open(eve, { talkPage: true });
     await inZone(evePhone);
     const members = (await app.call('/user/api/getAreaMembers', { channelId: areaId }, admin.token)).body.res;
     expect(members.map((m: { userId: number; membership: string }) => [m.userId, m.membership])).toEqual(
@@ -121,8 +108,8 @@ describe.each(databases)('an area channel’s dispatcher on %s', { timeout: 60_0
     expect(alerts.totalRecords).toBe(0);
 
     // His consoles are not told of Bob's device, as the channel's own dispatcher's are.
-    const eveConsole = await open(eve);
-    const danaConsole = await open(dana);
+    const eveConsole = await w.open(eve);
+    const danaConsole = await w.open(dana);
     await eveConsole.flush();
     await danaConsole.flush();
     expect(await bobPhone.emitAck('device_status', DEVICE)).toEqual({ success: true });
@@ -136,9 +123,10 @@ describe.each(databases)('an area channel’s dispatcher on %s', { timeout: 60_0
   });
 
   it('gives him his rights back once an administrator adds him by hand', async () => {
-    const bobPhone = await open(bob, { talkPage: true });
+    const { app, admin, bob, eve } = w;
+    const bobPhone = await w.open(bob, { talkPage: true });
     await inZone(bobPhone);
-    await inZone(await open(eve, { talkPage: true }));
+    await inZone(await w.open(eve, { talkPage: true }));
     expect((await byEve('getDeviceStatus', { userId: bob.id })).status).toBe(403);
     expect(
       (await app.call('/user/api/addUserToChannel', { userId: eve.id, channelId: areaId }, admin.token)).status,

@@ -8,7 +8,7 @@
 
 import type { Access, Capability } from '@talkgroup/protocol';
 import * as protocol from '@talkgroup/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import {
   bodies,
   CALLER_ORDER,
@@ -23,16 +23,8 @@ import {
   ZONE,
 } from './authorization-cells.ts';
 import { pngImage, upload } from './chat-fixtures.ts';
-import {
-  type Account,
-  createMember,
-  databases,
-  expectNoSecrets,
-  signUpAdmin,
-  startApp,
-  type TestApp,
-} from './harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, databases, expectNoSecrets } from './harness.ts';
+import { world } from './world.ts';
 
 const calls = Object.values(protocol).flatMap((value) => (protocol.isCall(value) ? [value] : []));
 
@@ -95,23 +87,25 @@ describe('the access matrix', () => {
 });
 
 describe.each(databases)('who may do what on %s', (dialect) => {
-  let app: TestApp;
+  // PUBLIC_URL: passkeys are on (issue 47), so that startPasskeyRegistration's cell answers for every caller.
+  const w = world(dialect, {
+    config: { pushEndpointAllow: [PUSH_ORIGIN], publicUrl: 'https://matrix.invalid' },
+    people: {
+      insider: { role: 'member' },
+      outsider: { role: 'member' },
+      dispatcher: { role: 'dispatcher' },
+      otherDispatcher: { role: 'dispatcher' },
+    },
+    channels: {
+      alpha: { name: 'Alpha', members: ['insider', 'dispatcher'], overHttp: true },
+      beta: { name: 'Beta', members: ['otherDispatcher'], overHttp: true },
+    },
+  });
   let f: Fixture;
 
   beforeEach(async () => {
-    // PUBLIC_URL: passkeys are on (issue 47), so that startPasskeyRegistration's cell answers for every caller.
-    app = await startApp(dialect, { pushEndpointAllow: [PUSH_ORIGIN], publicUrl: 'https://matrix.invalid' });
-    const admin = await signUpAdmin(app);
-    const insider = await createMember(app, admin);
-    const outsider = await createMember(app, admin);
-    const dispatcher = await createWithRole(app, admin, 'dispatcher');
-    const otherDispatcher = await createWithRole(app, admin, 'dispatcher');
-    const create = async (channelName: string) =>
-      (await app.call('/user/api/createChannel', { channelName }, admin.token)).body.res.id as number;
-    const channelId = await create('Alpha');
-    const otherChannelId = await create('Beta');
-    await app.services.memberships.add(channelId, [insider.id, dispatcher.id]);
-    await app.services.memberships.add(otherChannelId, [otherDispatcher.id]);
+    const { app, admin, insider, outsider, dispatcher, otherDispatcher } = w;
+    const [channelId, otherChannelId] = [w.alpha.id, w.beta.id];
     const at = new Date().toISOString();
     const [burst] = await app.services.db
       .insertInto('talk_bursts')
@@ -194,27 +188,24 @@ describe.each(databases)('who may do what on %s', (dialect) => {
       gatewayCallId,
     };
   });
-  afterEach(async () => {
-    await app.close();
-  });
 
   async function perform(cell: Cell, token: string | undefined): Promise<{ status: number; body: any }> {
     if (cell.method === 'MULTIPART') {
-      return upload(app, token, cell.body(f) as Record<string, number>, {
+      return upload(w.app, token, cell.body(f) as Record<string, number>, {
         fileName: 'a.png',
         contentType: 'image/png',
         bytes: pngImage(),
       });
     }
     if (cell.method === 'GET') {
-      const response = await app.fastify.inject({
+      const response = await w.app.fastify.inject({
         method: 'GET',
         url: cell.call,
         headers: token ? { 'x-access-token': token } : {},
       });
       return { status: response.statusCode, body: response.json() };
     }
-    return app.call(cell.call, cell.body(f), token);
+    return w.app.call(cell.call, cell.body(f), token);
   }
 
   it.each(cells.map((cell) => [`${cell.call}${cell.label ? ` ${cell.label}` : ''}`, cell.access, cell] as const))(
@@ -245,9 +236,9 @@ describe.each(databases)('who may do what on %s', (dialect) => {
   );
 
   it('deleteMessageById: a member deletes only its own messages, a dispatcher none of others, an administrator any', async () => {
-    const del = (msgId: number, token?: string) => app.call('/user/api/deleteMessageById', { msgId }, token);
+    const del = (msgId: number, token?: string) => w.app.call('/user/api/deleteMessageById', { msgId }, token);
     const send = async (account: Account) =>
-      (await app.call('/user/api/sendMessageToChannel', { channelId: f.channelId, message: 'x' }, account.token)).body
+      (await w.app.call('/user/api/sendMessageToChannel', { channelId: f.channelId, message: 'x' }, account.token)).body
         .res.id as number;
     const adminMessageId = await send(f.admin);
     expect((await del(f.insiderMessageId)).status).toBe(401);
@@ -268,21 +259,21 @@ describe.each(databases)('who may do what on %s', (dialect) => {
           '/user/api/getchannelmessagelistForAdmin',
           '/user/api/getChannelVoiceMessages',
         ]) {
-          const refused = await app.call(call, { channelId }, account.token);
+          const refused = await w.app.call(call, { channelId }, account.token);
           expect(refused.status).toBe(403);
           expect(refused.body.code).toBe('not_channel_member');
         }
-        const sent = await app.call('/user/api/sendMessageToChannel', { channelId, message: 'x' }, account.token);
+        const sent = await w.app.call('/user/api/sendMessageToChannel', { channelId, message: 'x' }, account.token);
         expect(sent.status).toBe(403);
       }
     }
     // One who holds the capability everywhere learns that the channel does not exist.
-    expect((await app.call('/user/api/getUsersInChannel', { channelId: 99999 }, f.admin.token)).status).toBe(404);
+    expect((await w.app.call('/user/api/getUsersInChannel', { channelId: 99999 }, f.admin.token)).status).toBe(404);
   });
 
   it('getMyChannels gives each member and dispatcher its own channels only', async () => {
     const ids = async (account: Account) =>
-      (await app.call('/user/api/getMyChannels', {}, account.token)).body.res.map((c: { id: number }) => c.id);
+      (await w.app.call('/user/api/getMyChannels', {}, account.token)).body.res.map((c: { id: number }) => c.id);
     expect(await ids(f.insider)).toEqual([f.channelId]);
     expect(await ids(f.dispatcher)).toEqual([f.channelId]);
     expect(await ids(f.otherDispatcher)).toEqual([f.otherChannelId]);

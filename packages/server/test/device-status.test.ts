@@ -4,10 +4,11 @@
  * reaches the member's open /talk (not its console; an older /talk once it reported), which answers; only an
  * administrator or a dispatcher of one of the member's channels may do either, down the ranks (issue 69).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { eventually } from './realtime-harness.ts';
 import { createWithRole } from './role-fixtures.ts';
+import { world } from './world.ts';
 
 const REPORT = {
   battery: { level: 0.12, charging: false },
@@ -20,41 +21,24 @@ const REPORT = {
 };
 
 describe.each(databases)('device status on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let mia: Account;
-  let dispatcher: Account;
-  let otherDispatcher: Account;
-  let olaf: Account;
-  const clients: TestClient[] = [];
+  const w = world(dialect, {
+    people: {
+      mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+      olaf: { role: 'member', firstName: 'Olaf', lastName: 'Field' },
+      dispatcher: { role: 'dispatcher' },
+      otherDispatcher: { role: 'dispatcher' },
+    },
+    channels: {
+      field: { name: 'Field Team', members: ['mia', 'olaf', 'dispatcher'] },
+      depot: { name: 'Depot', members: ['otherDispatcher'] },
+    },
+  });
 
   /** `talkPage`: the member's /talk, which "the member's app is open" counts (a console does not). */
-  const open = async (account: Account, talkPage = false) => {
-    const client = await connect(url, account.token, { talkPage });
-    clients.push(client);
-    return client;
-  };
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-    olaf = await createMember(app, admin, { firstName: 'Olaf', lastName: 'Field' });
-    dispatcher = await createWithRole(app, admin, 'dispatcher');
-    otherDispatcher = await createWithRole(app, admin, 'dispatcher');
-    const field = await app.services.channels.create('Field Team');
-    const depot = await app.services.channels.create('Depot');
-    await app.services.memberships.add(field.id, [mia.id, olaf.id, dispatcher.id]);
-    await app.services.memberships.add(depot.id, [otherDispatcher.id]);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+  const open = (account: Account, talkPage = false) => w.open(account, { talkPage });
 
   it('answers null before any report, then keeps the latest with its time and pushes it to the watching consoles', async () => {
+    const { app, admin, mia, dispatcher, otherDispatcher } = w;
     const before = await app.call('/user/api/getDeviceStatus', { userId: mia.id }, dispatcher.token);
     expect(before.status).toBe(200);
     expect(before.body.res).toBeNull();
@@ -90,6 +74,7 @@ describe.each(databases)('device status on %s', (dialect) => {
   });
 
   it('refuses a bad report with a clear answer, keeps the socket, and stores nothing', async () => {
+    const { app, admin, mia } = w;
     const phone = await open(mia, true);
     const bad: Array<[unknown, string]> = [
       [{ ...REPORT, battery: { level: 7, charging: false } }, 'battery.level'],
@@ -112,6 +97,7 @@ describe.each(databases)('device status on %s', (dialect) => {
   });
 
   it("requestDeviceStatus reaches the member's open page, which answers within 5 s", async () => {
+    const { app, admin, mia, olaf, dispatcher } = w;
     const console = await open(dispatcher);
     const phone = await open(mia, true);
     // What /talk does: answer each request with a fresh report.
@@ -133,6 +119,7 @@ describe.each(databases)('device status on %s', (dialect) => {
   });
 
   it("counts only the member's /talk as its app open: not its console, but an older /talk once it reports", async () => {
+    const { app, admin, mia, dispatcher } = w;
     const appOpen = async () =>
       (await app.call('/user/api/requestDeviceStatus', { userId: mia.id }, dispatcher.token)).body.res.appOpen;
     // Mia's console (no `app: 'talk'` in its handshake) is connected: her app is not open, and it is not asked.
@@ -155,6 +142,7 @@ describe.each(databases)('device status on %s', (dialect) => {
   });
 
   it('is for administrators and the dispatchers of the member’s channels only', async () => {
+    const { app, admin, mia, olaf, dispatcher, otherDispatcher } = w;
     const phone = await open(mia, true);
     for (const path of ['/user/api/requestDeviceStatus', '/user/api/getDeviceStatus']) {
       const otherDesk = await app.call(path, { userId: mia.id }, otherDispatcher.token);
@@ -176,6 +164,7 @@ describe.each(databases)('device status on %s', (dialect) => {
   });
 
   it('goes down the ranks (issue 69): not to a dispatcher’s or an administrator’s device, nor one’s own', async () => {
+    const { app, admin, mia, dispatcher } = w;
     const chief = await createWithRole(app, admin, 'admin');
     const peer = await createWithRole(app, admin, 'dispatcher');
     const field = (await app.services.memberships.channelsOfMember(mia.id))[0];

@@ -6,40 +6,22 @@
  * rings the member with the request and its note.
  */
 import type { Activity, DispatchRequest } from '@talkgroup/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ask, nextChange, type QueueWorld, queueWorld } from './dispatch-queue-world.ts';
-import { type Account, databases, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { ask, nextChange, QUEUE_CAST } from './dispatch-queue-world.ts';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('closing a dispatch request on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let w: QueueWorld;
-  const clients: TestClient[] = [];
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
+  const w = world(dialect, QUEUE_CAST);
   const list = async (account: Account): Promise<DispatchRequest[]> =>
-    (await app.call('/user/api/listDispatchCalls', {}, account.token)).body.res;
-  const close = (account: Account, body: object) => app.call('/user/api/closeDispatchCall', body, account.token);
+    (await w.app.call('/user/api/listDispatchCalls', {}, account.token)).body.res;
+  const close = (account: Account, body: object) => w.app.call('/user/api/closeDispatchCall', body, account.token);
   const take = (account: Account, requestId: number, answer: 'private' | 'channel' = 'channel') =>
-    app.call('/user/api/takeDispatchCall', { requestId, answer }, account.token);
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    w = await queueWorld(app);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+    w.app.call('/user/api/takeDispatchCall', { requestId, answer }, account.token);
 
   it('closes with an outcome, a note and a reference; lists and pushes who took it and who closed it', async () => {
-    const samDesk = await connected(w.sam);
-    const { requestId } = (await ask(app, w.alex, w.quai.id, { note: 'Pallet fell' })).body.res;
+    const samDesk = await w.open(w.sam);
+    const { requestId } = (await ask(w.app, w.alex, w.quai.id, { note: 'Pallet fell' })).body.res;
     expect((await take(w.dana, requestId)).status).toBe(200);
 
     for (const [body, sentence] of [
@@ -78,7 +60,7 @@ describe.each(databases)('closing a dispatch request on %s', (dialect) => {
     // The member sees its request ended, and how.
     expect((await list(w.alex))[0]).toMatchObject({ state: 'closed', outcome: 'referred' });
 
-    const log = await app.call('/user/api/getAllActivities/', { start: 0, limit: 50 }, w.admin.token);
+    const log = await w.app.call('/user/api/getAllActivities/', { start: 0, limit: 50 }, w.admin.token);
     const entry = log.body.res.activities.find((a: Activity) => a.type === 'dispatch_close');
     expect(entry).toMatchObject({
       user: { id: w.admin.id },
@@ -92,7 +74,7 @@ describe.each(databases)('closing a dispatch request on %s', (dialect) => {
   });
 
   it('closes as resolved when no outcome is said (clients written before it), with no note nor reference', async () => {
-    const { requestId } = (await ask(app, w.bea, w.quai.id)).body.res;
+    const { requestId } = (await ask(w.app, w.bea, w.quai.id)).body.res;
     await take(w.sam, requestId);
     const closed = await close(w.sam, { requestId });
     expect(closed.status).toBe(200);
@@ -105,15 +87,15 @@ describe.each(databases)('closing a dispatch request on %s', (dialect) => {
     expect(closed.body.res.closeNote).toBeUndefined();
     expect(closed.body.res.reference).toBeUndefined();
     // A request that ended otherwise says nothing of a close.
-    const other = (await ask(app, w.alex, w.quai.id)).body.res.requestId;
-    const cancelled = await app.call('/user/api/cancelDispatchCall', { requestId: other }, w.alex.token);
+    const other = (await ask(w.app, w.alex, w.quai.id)).body.res.requestId;
+    const cancelled = await w.app.call('/user/api/cancelDispatchCall', { requestId: other }, w.alex.token);
     expect(cancelled.body.res.state).toBe('cancelled');
     for (const field of ['takenBy', 'closedBy', 'outcome']) expect(cancelled.body.res[field]).toBeUndefined();
   });
 
   it('rings the member for a "Prendre" by private call with the request and its note', async () => {
-    const alexPhone = await connected(w.alex);
-    const { requestId } = (await ask(app, w.alex, w.quai.id, { note: 'Forklift down, bay 4' })).body.res;
+    const alexPhone = await w.open(w.alex);
+    const { requestId } = (await ask(w.app, w.alex, w.quai.id, { note: 'Forklift down, bay 4' })).body.res;
     const taken = await take(w.dana, requestId, 'private');
     expect(taken.status).toBe(200);
     const ring = await alexPhone.next('incomingCall');
@@ -125,15 +107,15 @@ describe.each(databases)('closing a dispatch request on %s', (dialect) => {
       note: 'Forklift down, bay 4',
     });
     // A page that loads while it rings reads it from the call too.
-    const calls = await app.call('/user/api/getPrivateCalls', {}, w.dana.token);
+    const calls = await w.app.call('/user/api/getPrivateCalls', {}, w.dana.token);
     expect(calls.body.res[0]).toMatchObject({
       callId: ring.callId,
       request: { requestId, note: 'Forklift down, bay 4' },
     });
     // A call placed otherwise says nothing of a request.
-    await app.call('/user/api/endPrivateCall', { callId: ring.callId }, w.dana.token);
-    const beaPhone = await connected(w.bea);
-    const plain = await app.call('/user/api/startPrivateCall', { userId: w.bea.id }, w.sam.token);
+    await w.app.call('/user/api/endPrivateCall', { callId: ring.callId }, w.dana.token);
+    const beaPhone = await w.open(w.bea);
+    const plain = await w.app.call('/user/api/startPrivateCall', { userId: w.bea.id }, w.sam.token);
     expect(plain.status).toBe(200);
     const plainRing = await beaPhone.next('incomingCall');
     expect(plainRing.requestId).toBeUndefined();

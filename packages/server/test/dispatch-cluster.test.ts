@@ -6,9 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import { type Account, createMember, signUpAdmin } from './harness.ts';
+import type { Account } from './harness.ts';
 import { connect, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { cast } from './world.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
@@ -24,15 +24,18 @@ describe.runIf(redisUrl)('the all call across two instances sharing Redis', () =
     cluster = await startCluster('sqlite');
     const [one] = cluster.apps;
     const [urlOne, urlTwo] = cluster.urls;
-    const admin = await signUpAdmin(one);
-    const deskA = await createWithRole(one, admin, 'dispatcher', { firstName: 'Desk', lastName: 'One' });
-    const deskB = await createWithRole(one, admin, 'dispatcher', { firstName: 'Desk', lastName: 'Two' });
-    const member = await createMember(one, admin, { firstName: 'Mo', lastName: 'Member' });
     const rooms = [`East${randomBytes(3).toString('hex')}`, `West${randomBytes(3).toString('hex')}`];
-    for (const room of rooms) {
-      const channel = await one.services.channels.create(room);
-      await one.services.memberships.add(channel.id, [deskA.id, deskB.id, member.id]);
-    }
+    const { deskA, deskB, member } = await cast(one, {
+      people: {
+        deskA: { role: 'dispatcher', firstName: 'Desk', lastName: 'One' },
+        deskB: { role: 'dispatcher', firstName: 'Desk', lastName: 'Two' },
+        member: { role: 'member', firstName: 'Mo', lastName: 'Member' },
+      },
+      channels: {
+        east: { name: rooms[0] as string, members: ['deskA', 'deskB', 'member'] },
+        west: { name: rooms[1] as string, members: ['deskA', 'deskB', 'member'] },
+      },
+    });
     const joined = async (url: string, account: Account) => {
       const client = await connect(url, account.token, { pushesOnce: true });
       clients.push(client);

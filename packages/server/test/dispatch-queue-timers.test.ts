@@ -5,47 +5,31 @@
  * abandoned when its member stays offline, or at once when it leaves the channel.
  */
 import type { DispatchRequest } from '@talkgroup/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { DomainEvents } from '../src/events.ts';
-import { ask, nextChange, type QueueWorld, queueWorld } from './dispatch-queue-world.ts';
-import { type Account, databases, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { ask, nextChange, QUEUE_CAST } from './dispatch-queue-world.ts';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 const LIMITS = { remindMs: 1000, expireMs: 5000, transferMs: 1500, abandonMs: 1500 };
 
 describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let w: QueueWorld;
-  const clients: TestClient[] = [];
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
+  const w = world(dialect, { ...QUEUE_CAST, setUpInTest: true });
   const take = (requestId: number, who: Account) =>
-    app.call('/user/api/takeDispatchCall', { requestId, answer: 'channel' }, who.token);
+    w.app.call('/user/api/takeDispatchCall', { requestId, answer: 'channel' }, who.token);
 
-  const begin = async (limits = LIMITS) => {
-    app = await startApp(dialect, { dispatch: limits });
-    url = await listen(app);
-    w = await queueWorld(app);
-  };
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app?.close();
-  });
+  const begin = (limits = LIMITS) => w.setUp({ dispatch: limits });
 
   it('recalls a waiting request once after DISPATCH_REMIND_SECONDS, pushes it to dispatchers not on the console, then expires it', async () => {
     await begin();
-    const danaDesk = await connected(w.dana);
+    const danaDesk = await w.open(w.dana);
     expect(await danaDesk.emitAck('dispatch_console', { open: true })).toMatchObject({ success: true });
-    await connected(w.sam);
-    await connected(w.alex);
+    await w.open(w.sam);
+    await w.open(w.alex);
     const reminders: Array<DomainEvents['dispatchReminded']> = [];
-    app.services.events.on('dispatchReminded', (event) => reminders.push(event));
+    w.app.services.events.on('dispatchReminded', (event) => reminders.push(event));
 
-    const { requestId } = (await ask(app, w.alex, w.quai.id)).body.res;
+    const { requestId } = (await ask(w.app, w.alex, w.quai.id)).body.res;
     const reminded = await nextChange(danaDesk, requestId, (r) => r.remindedAt !== undefined);
     const arrived = Date.now();
     const due = Date.parse(reminded.createdAt) + LIMITS.remindMs;
@@ -62,7 +46,7 @@ describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
     expect(
       danaDesk.all('dispatchCallsChanged').filter((r: DispatchRequest) => r.remindedAt && r.state === 'waiting'),
     ).toHaveLength(1);
-    const steps = await app.services.db
+    const steps = await w.app.services.db
       .selectFrom('activities')
       .select(['type', 'waited_ms'])
       .where('type', '=', 'dispatch_expire')
@@ -73,19 +57,20 @@ describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
 
   it('brings a transfer back when it is declined or unanswered, and hands it over when accepted; the member is told', async () => {
     await begin();
-    const alexPhone = await connected(w.alex);
-    await connected(w.bea);
-    const { requestId } = (await ask(app, w.alex, w.quai.id)).body.res;
+    const alexPhone = await w.open(w.alex);
+    await w.open(w.bea);
+    const { requestId } = (await ask(w.app, w.alex, w.quai.id)).body.res;
     expect((await take(requestId, w.dana)).status).toBe(200);
-    const transfer = () => app.call('/user/api/transferDispatchCall', { requestId, toUserId: w.sam.id }, w.dana.token);
+    const transfer = () =>
+      w.app.call('/user/api/transferDispatchCall', { requestId, toUserId: w.sam.id }, w.dana.token);
 
     expect(
-      (await app.call('/user/api/transferDispatchCall', { requestId, toUserId: w.olga.id }, w.dana.token)).status,
+      (await w.app.call('/user/api/transferDispatchCall', { requestId, toUserId: w.olga.id }, w.dana.token)).status,
     ).toBe(400);
     expect(
-      (await app.call('/user/api/transferDispatchCall', { requestId, toUserId: w.bea.id }, w.dana.token)).status,
+      (await w.app.call('/user/api/transferDispatchCall', { requestId, toUserId: w.bea.id }, w.dana.token)).status,
     ).toBe(400);
-    const targets = await app.call('/user/api/listDispatchTransferTargets', { requestId }, w.dana.token);
+    const targets = await w.app.call('/user/api/listDispatchTransferTargets', { requestId }, w.dana.token);
     expect(targets.body.res.map((t: { name: string }) => t.name).sort()).toEqual(expect.arrayContaining(['Sam Desk']));
     expect(targets.body.res.map((t: { name: string }) => t.name)).not.toContain('Olga Other');
 
@@ -96,10 +81,10 @@ describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
     expect(await nextChange(alexPhone, requestId, (r) => r.state === 'transferring')).toMatchObject({
       transferTo: { name: 'Sam Desk' },
     });
-    expect((await app.call('/user/api/answerDispatchTransfer', { requestId, accept: true }, w.dana.token)).status).toBe(
-      403,
-    );
-    const declined = await app.call('/user/api/answerDispatchTransfer', { requestId, accept: false }, w.sam.token);
+    expect(
+      (await w.app.call('/user/api/answerDispatchTransfer', { requestId, accept: true }, w.dana.token)).status,
+    ).toBe(403);
+    const declined = await w.app.call('/user/api/answerDispatchTransfer', { requestId, accept: false }, w.sam.token);
     expect(declined.body.res).toMatchObject({ state: 'taken', heldBy: { userId: w.dana.id } });
     expect(declined.body.res.transferTo).toBeUndefined();
 
@@ -110,29 +95,29 @@ describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
 
     // Accepted: Sam holds it, and closes it.
     await transfer();
-    const accepted = await app.call('/user/api/answerDispatchTransfer', { requestId, accept: true }, w.sam.token);
+    const accepted = await w.app.call('/user/api/answerDispatchTransfer', { requestId, accept: true }, w.sam.token);
     expect(accepted.body.res).toMatchObject({ state: 'taken', heldBy: { userId: w.sam.id, name: 'Sam Desk' } });
     expect(await nextChange(alexPhone, requestId, (r) => r.heldBy?.userId === w.sam.id)).toMatchObject({
       state: 'taken',
     });
-    expect((await app.call('/user/api/closeDispatchCall', { requestId }, w.dana.token)).body.code).toBe(
+    expect((await w.app.call('/user/api/closeDispatchCall', { requestId }, w.dana.token)).body.code).toBe(
       'dispatch_not_holder',
     );
-    expect((await app.call('/user/api/closeDispatchCall', { requestId }, w.sam.token)).body.res.state).toBe('closed');
+    expect((await w.app.call('/user/api/closeDispatchCall', { requestId }, w.sam.token)).body.res.state).toBe('closed');
   });
 
   it('abandons a request whose member stays offline, and at once one whose member leaves the channel', async () => {
     // A waiting request also expires: with the other tests' 5 s, a loaded machine's late sweeps let it expire
     // before it is seen offline twice (a CI saw it so). Here it waits far longer than the test.
     await begin({ ...LIMITS, expireMs: 10 * 60_000 });
-    const danaDesk = await connected(w.dana);
-    const alexPhone = await connected(w.alex);
-    await connected(w.bea);
-    const gone = (await ask(app, w.alex, w.quai.id)).body.res.requestId;
-    const removed = (await ask(app, w.bea, w.quai.id)).body.res.requestId;
+    const danaDesk = await w.open(w.dana);
+    const alexPhone = await w.open(w.alex);
+    await w.open(w.bea);
+    const gone = (await ask(w.app, w.alex, w.quai.id)).body.res.requestId;
+    const removed = (await ask(w.app, w.bea, w.quai.id)).body.res.requestId;
     alexPhone.close();
 
-    const membership = await app.call(
+    const membership = await w.app.call(
       '/user/api/deleteUserFromChannel',
       { channelId: w.quai.id, userId: w.bea.id },
       w.admin.token,
@@ -145,7 +130,7 @@ describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
     // harness's 15 s for one event, so the state is polled up to a minute, then its push is looked for.
     const deadline = Date.now() + 60_000;
     const stateOf = async () =>
-      (await app.call('/user/api/listDispatchCalls', {}, w.dana.token)).body.res.find(
+      (await w.app.call('/user/api/listDispatchCalls', {}, w.dana.token)).body.res.find(
         (r: DispatchRequest) => r.requestId === gone,
       )?.state;
     while ((await stateOf()) !== 'abandoned' && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
@@ -153,7 +138,7 @@ describe.each(databases)('the dispatch queue over time on %s', (dialect) => {
     expect(Date.parse(abandonedAlex.endedAt ?? '') - Date.parse(abandonedAlex.createdAt)).toBeGreaterThanOrEqual(
       LIMITS.abandonMs,
     );
-    const steps = await app.services.db
+    const steps = await w.app.services.db
       .selectFrom('activities')
       .select(['user_id'])
       .where('type', '=', 'dispatch_abandon')

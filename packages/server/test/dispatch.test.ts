@@ -8,54 +8,40 @@ import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { registerErrorHandler } from '../src/http/errors.ts';
 import { type PatchPlane, patchRoutes } from '../src/patches/routes.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('the dispatch console on %s', (dialect) => {
-  let app: TestApp;
-  let admin: Account;
-  let desk: Account;
-  let otherDesk: Account;
-  let mia: Account;
-  const channels: Record<'alpha' | 'bravo' | 'charlie' | 'delta', number> = {
-    alpha: 0,
-    bravo: 0,
-    charlie: 0,
-    delta: 0,
-  };
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    admin = await signUpAdmin(app);
-    desk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    otherDesk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olly', lastName: 'Other' });
-    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-    for (const name of ['alpha', 'bravo', 'charlie', 'delta'] as const)
-      channels[name] = (await app.call('/user/api/createChannel', { channelName: name }, admin.token)).body.res.id;
-    for (const name of ['alpha', 'bravo', 'charlie'] as const)
-      await app.services.memberships.add(channels[name], [desk.id, mia.id]);
-    await app.services.memberships.add(channels.delta, [otherDesk.id]);
-  });
-  afterEach(async () => {
-    await app.close();
+  const w = world(dialect, {
+    people: {
+      desk: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      otherDesk: { role: 'dispatcher', firstName: 'Olly', lastName: 'Other' },
+      mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+    },
+    channels: {
+      alpha: { name: 'alpha', members: ['desk', 'mia'], overHttp: true },
+      bravo: { name: 'bravo', members: ['desk', 'mia'], overHttp: true },
+      charlie: { name: 'charlie', members: ['desk', 'mia'], overHttp: true },
+      delta: { name: 'delta', members: ['otherDesk'], overHttp: true },
+    },
   });
 
   describe('the monitor list', () => {
-    const set = (account: Account, body: object) => app.call('/user/api/setMonitorList', body, account.token);
-    const get = (account: Account, body: object = {}) => app.call('/user/api/getMonitorList', body, account.token);
+    const set = (account: Account, body: object) => w.app.call('/user/api/setMonitorList', body, account.token);
+    const get = (account: Account, body: object = {}) => w.app.call('/user/api/getMonitorList', body, account.token);
 
     it('opens a desk never saved on the channels it dispatches (issue 70), an administrator’s on none', async () => {
+      const { admin, desk, otherDesk, alpha, bravo, charlie, delta } = w;
       const first = (await get(desk)).body;
       expect(first).toMatchObject({ success: true, unselectedVolume: 40 });
       expect(first.res).toEqual(
-        [channels.alpha, channels.bravo, channels.charlie].map((channelId) => ({
+        [alpha.id, bravo.id, charlie.id].map((channelId) => ({
           channelId,
           volume: 100,
           muted: false,
         })),
       );
-      expect((await get(otherDesk)).body.res).toEqual([{ channelId: channels.delta, volume: 100, muted: false }]);
+      expect((await get(otherDesk)).body.res).toEqual([{ channelId: delta.id, volume: 100, muted: false }]);
       expect((await get(admin)).body.res).toEqual([]);
       // Saved empty, it stays empty: the default is for a first desk only.
       expect((await set(desk, { channels: [], unselectedVolume: 40 })).status).toBe(200);
@@ -63,20 +49,21 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
     });
 
     it('keeps each desk its tiles in order, with volumes, mutes and the unselected level', async () => {
+      const { app, admin, desk, alpha, bravo, charlie } = w;
       const saved = await set(desk, {
         channels: [
-          { channelId: channels.charlie, volume: 70, muted: true },
-          { channelId: channels.alpha, volume: 100 },
-          { channelId: channels.bravo, volume: '55', muted: 'false' },
+          { channelId: charlie.id, volume: 70, muted: true },
+          { channelId: alpha.id, volume: 100 },
+          { channelId: bravo.id, volume: '55', muted: 'false' },
         ],
         unselectedVolume: 25,
       });
       expect(saved.status).toBe(200);
       expect(saved.body.code).toBe('monitor_list_saved');
       const expected = [
-        { channelId: channels.charlie, volume: 70, muted: true },
-        { channelId: channels.alpha, volume: 100, muted: false },
-        { channelId: channels.bravo, volume: 55, muted: false },
+        { channelId: charlie.id, volume: 70, muted: true },
+        { channelId: alpha.id, volume: 100, muted: false },
+        { channelId: bravo.id, volume: 55, muted: false },
       ];
       // Another desk (a new session of the same user) finds it as it was left.
       const again = await app.call('/user/api/login', { user_email: desk.identifier, user_password: desk.password });
@@ -85,34 +72,36 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
         unselectedVolume: 25,
       });
       // Removed from a channel: its tile is gone from the list.
-      await app.call('/user/api/deleteUserFromChannel', { userId: desk.id, channelId: channels.alpha }, admin.token);
+      await app.call('/user/api/deleteUserFromChannel', { userId: desk.id, channelId: alpha.id }, admin.token);
       expect((await get(desk)).body.res.map((entry: { channelId: number }) => entry.channelId)).toEqual([
-        channels.charlie,
-        channels.bravo,
+        charlie.id,
+        bravo.id,
       ]);
     });
 
     it('takes only channels the desk may monitor, volumes from 0 to 100, each channel once', async () => {
-      const other = await set(desk, { channels: [{ channelId: channels.delta }], unselectedVolume: 40 });
+      const { admin, desk, alpha, delta } = w;
+      const other = await set(desk, { channels: [{ channelId: delta.id }], unselectedVolume: 40 });
       expect(other.status).toBe(403);
       expect(other.body.code).toBe('not_channel_member');
-      const loud = await set(desk, { channels: [{ channelId: channels.alpha, volume: 101 }], unselectedVolume: 40 });
+      const loud = await set(desk, { channels: [{ channelId: alpha.id, volume: 101 }], unselectedVolume: 40 });
       expect(loud.status).toBe(400);
       expect(loud.body.result).toMatch(/^channels\.0\.volume: /);
       const twice = await set(desk, {
-        channels: [{ channelId: channels.alpha }, { channelId: channels.alpha }],
+        channels: [{ channelId: alpha.id }, { channelId: alpha.id }],
         unselectedVolume: 40,
       });
       expect(twice.status).toBe(400);
       expect(twice.body.result).toContain('a channel is listed twice');
       expect((await set(desk, { channels: [], unselectedVolume: -1 })).status).toBe(400);
       // An administrator monitors any channel; a missing one is a 404.
-      expect((await set(admin, { channels: [{ channelId: channels.delta }], unselectedVolume: 10 })).status).toBe(200);
+      expect((await set(admin, { channels: [{ channelId: delta.id }], unselectedVolume: 10 })).status).toBe(200);
       expect((await set(admin, { channels: [{ channelId: 99999 }], unselectedVolume: 10 })).status).toBe(404);
     });
 
     it("is one's own: a member has none, a desk reads no other's, an administrator reads anyone's", async () => {
-      await set(desk, { channels: [{ channelId: channels.alpha, volume: 80 }], unselectedVolume: 30 });
+      const { admin, desk, otherDesk, mia, alpha } = w;
+      await set(desk, { channels: [{ channelId: alpha.id, volume: 80 }], unselectedVolume: 30 });
       const member = await get(mia);
       expect(member.status).toBe(403);
       expect(member.body.code).toBe('not_allowed');
@@ -121,7 +110,7 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
       expect(nosy.status).toBe(403);
       expect(nosy.body.code).toBe('own_account_only');
       expect((await get(admin, { userId: desk.id })).body).toMatchObject({
-        res: [{ channelId: channels.alpha, volume: 80, muted: false }],
+        res: [{ channelId: alpha.id, volume: 80, muted: false }],
         unselectedVolume: 30,
       });
       expect((await set(mia, { channels: [], unselectedVolume: 30 })).status).toBe(403);
@@ -130,14 +119,15 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
 
   describe('patches', () => {
     it('answers 409 with a clear sentence without a media server, and refuses members and strangers', async () => {
-      const body = { channelIds: [channels.alpha, channels.bravo] };
+      const { app, desk, otherDesk, mia, alpha, bravo } = w;
+      const body = { channelIds: [alpha.id, bravo.id] };
       const refused = await app.call('/user/api/patchChannels', body, desk.token);
       expect(refused.status).toBe(409);
       expect(refused.body).toMatchObject({ success: false, code: 'patch_unavailable' });
       expect(refused.body.result).toContain('only through the media server');
       expect((await app.call('/user/api/patchChannels', body, mia.token)).body.code).toBe('not_allowed');
       expect((await app.call('/user/api/patchChannels', body, otherDesk.token)).body.code).toBe('not_channel_member');
-      const one = await app.call('/user/api/patchChannels', { channelIds: [channels.alpha] }, desk.token);
+      const one = await app.call('/user/api/patchChannels', { channelIds: [alpha.id] }, desk.token);
       expect(one.status).toBe(400);
       expect(one.body.result).toContain('channelIds: name at least two channels');
       expect((await app.call('/user/api/unpatchChannels', { patchId: 1 }, mia.token)).status).toBe(403);
@@ -176,8 +166,8 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
         registerErrorHandler(withMedia);
         withMedia.setValidatorCompiler(validatorCompiler);
         withMedia.setSerializerCompiler(serializerCompiler);
-        withMedia.decorate('auditing', app.services.auditing);
-        patchRoutes(withMedia, app.services, plane);
+        withMedia.decorate('auditing', w.app.services.auditing);
+        patchRoutes(withMedia, w.app.services, plane);
         await withMedia.ready();
       });
       afterEach(async () => {
@@ -185,22 +175,23 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
       });
 
       it('patches channels until unpatched: stored, shown to their desks, logged and audited', async () => {
-        const made = await call('/user/api/patchChannels', { channelIds: [channels.alpha, channels.bravo] }, desk);
+        const { app, admin, desk, otherDesk, alpha, bravo, charlie, delta } = w;
+        const made = await call('/user/api/patchChannels', { channelIds: [alpha.id, bravo.id] }, desk);
         expect(made.status).toBe(200);
         expect(made.body.code).toBe('channels_patched');
         const { patchId } = made.body.res;
-        expect(joined).toEqual([{ patchId: String(patchId), channelIds: [channels.alpha, channels.bravo] }]);
+        expect(joined).toEqual([{ patchId: String(patchId), channelIds: [alpha.id, bravo.id] }]);
         // What the Janus plane reads to join them again after a restart.
         expect(await app.services.patches.active()).toEqual([
-          { patchId, channelIds: [channels.alpha, channels.bravo].sort((a, b) => a - b) },
+          { patchId, channelIds: [alpha.id, bravo.id].sort((a, b) => a - b) },
         ]);
         const listed = (await app.call('/user/api/getPatches', {}, desk.token)).body.res;
         expect(listed).toEqual([
           {
             patchId,
             channels: [
-              { id: channels.alpha, name: 'alpha' },
-              { id: channels.bravo, name: 'bravo' },
+              { id: alpha.id, name: 'alpha' },
+              { id: bravo.id, name: 'bravo' },
             ],
             createdAt: expect.any(String),
             createdBy: { id: desk.id, display_name: 'Dana Desk' },
@@ -210,19 +201,19 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
         expect((await app.call('/user/api/getPatches', {}, admin.token)).body.res).toHaveLength(1);
 
         // A channel is in one patch at a time.
-        const again = await call('/user/api/patchChannels', { channelIds: [channels.charlie, channels.bravo] }, desk);
+        const again = await call('/user/api/patchChannels', { channelIds: [charlie.id, bravo.id] }, desk);
         expect(again.status).toBe(409);
         expect(again.body).toMatchObject({ code: 'channel_already_patched', result: expect.stringContaining('bravo') });
 
         // A peer-to-peer channel cannot be patched.
         await app.call(
           '/user/api/updateChannel',
-          { channelId: channels.charlie, channelName: 'charlie', voiceMode: 'mesh' },
+          { channelId: charlie.id, channelName: 'charlie', voiceMode: 'mesh' },
           admin.token,
         );
-        expect(
-          (await call('/user/api/patchChannels', { channelIds: [channels.charlie, channels.delta] }, admin)).body.code,
-        ).toBe('patch_unavailable');
+        expect((await call('/user/api/patchChannels', { channelIds: [charlie.id, delta.id] }, admin)).body.code).toBe(
+          'patch_unavailable',
+        );
 
         expect((await call('/user/api/unpatchChannels', { patchId }, otherDesk)).status).toBe(403);
         const removed = await call('/user/api/unpatchChannels', { patchId }, desk);
@@ -244,10 +235,10 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
       });
 
       it('drops a patch left with one channel when the other is deleted', async () => {
-        const { patchId } = (
-          await call('/user/api/patchChannels', { channelIds: [channels.alpha, channels.delta] }, admin)
-        ).body.res;
-        await app.call('/user/api/deleteChannel', { channelId: channels.delta }, admin.token);
+        const { app, admin, alpha, delta } = w;
+        const { patchId } = (await call('/user/api/patchChannels', { channelIds: [alpha.id, delta.id] }, admin)).body
+          .res;
+        await app.call('/user/api/deleteChannel', { channelId: delta.id }, admin.token);
         await expect
           .poll(async () => (await app.call('/user/api/getPatches', {}, admin.token)).body.res, { timeout: 10_000 })
           .toEqual([]);
@@ -259,25 +250,16 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
   });
 
   describe('the all call', () => {
-    let url: string;
-    const clients: TestClient[] = [];
     const online = async (account: Account, rooms: Array<{ room: string; mode: 'talk' | 'listen' }>) => {
-      const client = await connect(url, account.token, { pushesOnce: true });
-      clients.push(client);
+      const client = await w.open(account, { pushesOnce: true });
       for (const { room, mode } of rooms)
         expect((await client.emitAck('join_room', { room, mode })).success).toBe(true);
       return client;
     };
     const talk = (name: string) => ({ room: name, mode: 'talk' as const });
 
-    beforeEach(async () => {
-      url = await listen(app);
-    });
-    afterEach(() => {
-      for (const client of clients.splice(0)) client.close();
-    });
-
     it('takes the floor of every channel asked in one step each, preempting a member, and gives them back', async () => {
+      const { desk, mia } = w;
       const member = await online(mia, [talk('alpha')]);
       const dispatcher = await online(desk, [talk('alpha'), talk('bravo'), talk('charlie')]);
       expect(await member.emitAck('floor_request', { room: 'alpha' })).toEqual({
@@ -323,6 +305,7 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
     });
 
     it('says why a channel was refused: busy with a higher priority, listening, or not joined', async () => {
+      const { admin, desk } = w;
       const boss = await online(admin, [talk('bravo')]);
       const dispatcher = await online(desk, [talk('alpha'), talk('bravo'), { room: 'charlie', mode: 'listen' }]);
       expect(await boss.emitAck('floor_request', { room: 'bravo' })).toEqual({
@@ -342,6 +325,7 @@ describe.each(databases)('the dispatch console on %s', (dialect) => {
     });
 
     it('is refused to a member', async () => {
+      const { mia } = w;
       const member = await online(mia, [talk('alpha'), talk('bravo')]);
       const answer = await member.emitAck('broadcast_request', { rooms: ['alpha', 'bravo'] });
       expect(answer).toEqual({ success: false, result: 'broadcast_request: your role does not allow an all call.' });

@@ -4,56 +4,36 @@
  * The close is in the activity log (emergency_close, with how long the alert was open), in the audit log, in
  * the alerts read back, and pushed like an acknowledgement to those who see the alert.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelSummary } from '../src/channels/store.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('closing an emergency alert on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let alice: Account;
-  let desk: Account;
-  let otherDesk: Account;
-  let channel: ChannelSummary;
-  const clients: TestClient[] = [];
+  const w = world(dialect, {
+    people: {
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+      desk: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      otherDesk: { role: 'dispatcher', firstName: 'Olly', lastName: 'Other' },
+    },
+    channels: {
+      channel: { name: 'Net', members: ['alice', 'desk'] },
+      elsewhere: { name: 'Elsewhere', members: ['otherDesk'] },
+    },
+  });
 
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
   const close = (alertId: unknown, outcome: unknown, who: Account) =>
-    app.call('/user/api/closeEmergencyAlert', { alertId, outcome }, who.token);
+    w.app.call('/user/api/closeEmergencyAlert', { alertId, outcome }, who.token);
   /** An alert of Alice's, in `channel` or (null) without channel; straight through the service: no 30 s wait. */
   const raised = (channelId: number | null) =>
-    app.services.emergency.raise(
-      { userId: alice.id, role: 'member', mapRight: false },
+    w.app.services.emergency.raise(
+      { userId: w.alice.id, role: 'member', mapRight: false },
       channelId !== null ? { channelId } : {},
     );
 
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-    desk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    otherDesk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olly', lastName: 'Other' });
-    channel = await app.services.channels.create('Net');
-    const elsewhere = await app.services.channels.create('Elsewhere');
-    await app.services.memberships.add(channel.id, [alice.id, desk.id]);
-    await app.services.memberships.add(elsewhere.id, [otherDesk.id]);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
-
   it('lets a dispatcher of the channel close an open alert: taken and closed at once, logged, pushed and read back', async () => {
-    const console = await connected(admin);
-    const deskSocket = await connected(desk);
+    const { app, admin, desk, channel } = w;
+    const console = await w.open(admin);
+    const deskSocket = await w.open(desk);
     const alert = await raised(channel.id);
     await console.next('emergencyAlert', (a) => a.id === alert.id);
 
@@ -110,6 +90,7 @@ describe.each(databases)('closing an emergency alert on %s', (dialect) => {
   });
 
   it('keeps an earlier acknowledgement and refuses members, other channels’ dispatchers, unknown alerts and bad outcomes', async () => {
+    const { app, admin, alice, desk, otherDesk, channel } = w;
     const alert = await raised(channel.id);
     expect((await app.call('/user/api/acknowledgeEmergencyAlert', { alertId: alert.id }, admin.token)).status).toBe(
       200,
@@ -135,6 +116,7 @@ describe.each(databases)('closing an emergency alert on %s', (dialect) => {
   });
 
   it('leaves an alert without channel to the administrators', async () => {
+    const { app, admin, desk } = w;
     const alert = await raised(null);
     expect(alert.channelId).toBeNull();
     // The dispatcher shares a channel with the sender, and may take the alert, but closing it is an administrator's.

@@ -6,65 +6,38 @@
  * check-in; and it is audited as the dispatcher's with the alert, or not raised at all.
  */
 import { sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelSummary } from '../src/channels/store.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { eventually } from './realtime-harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_000 }, (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  /** Dispatches Quai; a member of Dépôt too, where it dispatches nothing it may not. */
-  let dana: Account;
-  /** Dispatches Dépôt. */
-  let olga: Account;
-  let alice: Account;
-  let carl: Account;
-  let lena: Account;
-  let quai: ChannelSummary;
-  let depot: ChannelSummary;
-  const clients: TestClient[] = [];
-
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
-  const joined = async (account: Account, room: string) => {
-    const client = await connected(account);
-    client.socket.emit('join_room', { room });
-    await client.next('all_users');
-    return client;
-  };
-  const raise = (body: object, who: Account) => app.call('/user/api/sendEmergencyAlert', body, who.token);
+  const w = world(dialect, {
+    config: { loneWorkerMinSeconds: 1 },
+    people: {
+      /** Dispatches Quai; a member of Dépôt too, where it dispatches nothing it may not. */
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      /** Dispatches Dépôt. */
+      olga: { role: 'dispatcher', firstName: 'Olga', lastName: 'Other' },
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+      carl: { role: 'member', firstName: 'Carl', lastName: 'Field' },
+      lena: { role: 'member', firstName: 'Lena', lastName: 'Listen' },
+    },
+    channels: {
+      // Lena only listens in Quai.
+      quai: { name: 'Quai', members: ['dana', 'alice', 'carl', 'lena'], listenOnly: ['lena'] },
+      depot: { name: 'Dépôt', members: ['olga', 'alice'] },
+    },
+  });
+  const raise = (body: object, who: Account) => w.app.call('/user/api/sendEmergencyAlert', body, who.token);
   const openMic = async (mode: 'own_alert' | 'any_alert') =>
-    expect((await app.call('/user/api/setSafetySettings', { emergencyOpenMic: mode }, admin.token)).status).toBe(200);
-  const alertRows = () => app.services.db.selectFrom('emergency_alerts').selectAll().execute();
-
-  beforeEach(async () => {
-    app = await startApp(dialect, { loneWorkerMinSeconds: 1 });
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    olga = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olga', lastName: 'Other' });
-    alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-    carl = await createMember(app, admin, { firstName: 'Carl', lastName: 'Field' });
-    lena = await createMember(app, admin, { firstName: 'Lena', lastName: 'Listen' });
-    quai = await app.services.channels.create('Quai');
-    depot = await app.services.channels.create('Dépôt');
-    await app.services.memberships.add(quai.id, [dana.id, alice.id, carl.id, lena.id]);
-    await app.services.memberships.add(depot.id, [olga.id, alice.id]);
-    // Lena only listens in Quai.
-    await app.services.memberships.setCanTalk(quai.id, lena.id, false);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+    expect((await w.app.call('/user/api/setSafetySettings', { emergencyOpenMic: mode }, w.admin.token)).status).toBe(
+      200,
+    );
+  const alertRows = () => w.app.services.db.selectFrom('emergency_alerts').selectAll().execute();
 
   it('is accepted only in a channel the caller dispatches and the member belongs to; absent, channelId is a 400', async () => {
+    const { admin, dana, olga, alice, carl, quai, depot } = w;
     // Alice is in Dépôt, but Dana does not dispatch it: a foreign channel.
     const foreign = await raise({ userId: alice.id, channelId: depot.id }, dana);
     expect(foreign.status).toBe(403);
@@ -81,7 +54,7 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
     expect(await alertRows()).toEqual([]);
 
     // By the socket too.
-    const desk = await connected(dana);
+    const desk = await w.open(dana);
     const overSocket = await desk.emitAck('emergency_alert', { userId: alice.id, channelId: depot.id });
     expect(overSocket).toMatchObject({ success: false, result: expect.stringMatching(/^emergency_alert: /) });
     expect(await alertRows()).toEqual([]);
@@ -103,6 +76,7 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
   });
 
   it("carries the member's last reported position, never the caller's", async () => {
+    const { app, dana, alice, carl, quai } = w;
     await app.services.positions.add(alice.id, { lat: 45.1, lng: 5.2, accuracy: 30 });
     await app.services.positions.add(alice.id, { lat: 45.76, lng: 4.83, accuracy: 9 });
     await app.services.positions.add(dana.id, { lat: 48.85, lng: 2.35, accuracy: 5 });
@@ -110,7 +84,7 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
     expect(raised.status).toBe(200);
     expect(raised.body.res).toMatchObject({ lat: 45.76, lng: 4.83, accuracy: 9 });
     // A member who never reported one: no position, not the caller's.
-    const desk = await connected(dana);
+    const desk = await w.open(dana);
     const overSocket = (await desk.emitAck('emergency_alert', {
       userId: carl.id,
       channelId: quai.id,
@@ -122,9 +96,10 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
   });
 
   it("opens the member's microphone only with emergencyOpenMic 'any_alert', never where it only listens", async () => {
-    const alicePhone = await joined(alice, quai.rtcSession);
-    const carlPhone = await joined(carl, quai.rtcSession);
-    const lenaPhone = await joined(lena, quai.rtcSession);
+    const { app, dana, alice, carl, lena, quai } = w;
+    const alicePhone = await w.joined(alice, quai.rtcSession);
+    const carlPhone = await w.joined(carl, quai.rtcSession);
+    const lenaPhone = await w.joined(lena, quai.rtcSession);
 
     // The default: the dispatcher's SOS reaches Alice's page, but opens nothing.
     expect((await raise({ userId: alice.id, channelId: quai.id }, dana)).status).toBe(200);
@@ -151,6 +126,7 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
   });
 
   it("is no lone worker's check-in: only the worker's own press or checkIn answers", async () => {
+    const { app, admin, dana, alice, carl, quai, depot } = w;
     // The floor it opens (its granting, below, proves the setting took).
     await app.call('/user/api/setSafetySettings', { emergencyOpenMic: 'any_alert' }, admin.token);
     expect(
@@ -164,9 +140,9 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
     ).toBe(200);
     // Carl talks in Dépôt: the floor of Quai is the SOS's.
     await app.services.memberships.add(depot.id, [carl.id]);
-    const alicePhone = await joined(alice, quai.rtcSession);
-    const watcher = await joined(dana, quai.rtcSession);
-    const carlPhone = await joined(carl, depot.rtcSession);
+    const alicePhone = await w.joined(alice, quai.rtcSession);
+    const watcher = await w.joined(dana, quai.rtcSession);
+    const carlPhone = await w.joined(carl, depot.rtcSession);
     const state = async (userId: number) =>
       (await app.call('/user/api/getLoneWorkers', { userId }, admin.token)).body.res?.[0]?.state as string;
     for (const [account, phone] of [
@@ -197,8 +173,9 @@ describe.each(databases)('an SOS raised for someone else on %s', { timeout: 60_0
   });
 
   it("is audited as the caller's with the alert, over HTTP and the socket, or not raised at all", async () => {
-    const boss = await connected(admin);
-    const desk = await connected(dana);
+    const { app, admin, dana, alice, carl, quai } = w;
+    const boss = await w.open(admin);
+    const desk = await w.open(dana);
     const overSocket = (await desk.emitAck('emergency_alert', { userId: alice.id, channelId: quai.id })) as unknown as {
       success: boolean;
       res: { id: number };

@@ -5,55 +5,34 @@
  * "Je vais bien" (reportOk, or checkIn on the SOS of missed checks) reaches those who take the alert at once
  * (emergencyOk, with okAt), audited; only ever for its own alert.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ChannelSummary } from '../src/channels/store.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { eventually } from './realtime-harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)("a member's own alert on %s", { timeout: 60_000 }, (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  /** Dispatches Quai. */
-  let dana: Account;
-  /** Dispatches Dépôt, where Alice is not. */
-  let olga: Account;
-  let alice: Account;
-  let carl: Account;
-  let quai: ChannelSummary;
-  let depot: ChannelSummary;
-  const clients: TestClient[] = [];
-
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
-  const mine = async (who: Account) => (await app.call('/user/api/getMyEmergencyAlert', {}, who.token)).body.res;
-
-  beforeEach(async () => {
-    app = await startApp(dialect, { loneWorkerMinSeconds: 1 });
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    olga = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olga', lastName: 'Other' });
-    alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-    carl = await createMember(app, admin, { firstName: 'Carl', lastName: 'Field' });
-    quai = await app.services.channels.create('Quai');
-    depot = await app.services.channels.create('Dépôt');
-    await app.services.memberships.add(quai.id, [dana.id, alice.id, carl.id]);
-    await app.services.memberships.add(depot.id, [olga.id, carl.id]);
+  const w = world(dialect, {
+    config: { loneWorkerMinSeconds: 1 },
+    people: {
+      /** Dispatches Quai. */
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      /** Dispatches Dépôt, where Alice is not. */
+      olga: { role: 'dispatcher', firstName: 'Olga', lastName: 'Other' },
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+      carl: { role: 'member', firstName: 'Carl', lastName: 'Field' },
+    },
+    channels: {
+      quai: { name: 'Quai', members: ['dana', 'alice', 'carl'] },
+      depot: { name: 'Dépôt', members: ['olga', 'carl'] },
+    },
   });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+  const mine = async (who: Account) => (await w.app.call('/user/api/getMyEmergencyAlert', {}, who.token)).body.res;
 
   it('is read back by its member alone, until it is closed; taken and closed reach its phone on any page', async () => {
+    const { app, dana, alice, carl, quai } = w;
     expect(await mine(alice)).toBeNull();
     // Alice's phone is on /talk's home page: in no channel room.
-    const phone = await connected(alice);
+    const phone = await w.open(alice);
     const raised = await app.call('/user/api/sendEmergencyAlert', { userId: alice.id, channelId: quai.id }, dana.token);
     expect(raised.status).toBe(200);
     expect(await phone.next('emergencyAlert')).toMatchObject({ id: raised.body.res.id, acknowledgedBy: null });
@@ -85,9 +64,10 @@ describe.each(databases)("a member's own alert on %s", { timeout: 60_000 }, (dia
   });
 
   it('tells its dispatchers at once of the member\'s "Je vais bien", audited, and only for its own alert', async () => {
-    const desk = await connected(dana);
-    const elsewhere = await connected(olga);
-    const boss = await connected(admin);
+    const { app, admin, dana, olga, alice, carl, quai } = w;
+    const desk = await w.open(dana);
+    const elsewhere = await w.open(olga);
+    const boss = await w.open(admin);
     const raised = await app.call('/user/api/sendEmergencyAlert', { channelId: quai.id }, alice.token);
     expect(raised.status).toBe(200);
     const alertId = raised.body.res.id as number;
@@ -125,7 +105,8 @@ describe.each(databases)("a member's own alert on %s", { timeout: 60_000 }, (dia
   });
 
   it('says why the microphone it opened is on, and for how long', async () => {
-    const phone = await connected(alice);
+    const { app, alice, quai } = w;
+    const phone = await w.open(alice);
     phone.socket.emit('join_room', { room: quai.rtcSession });
     await phone.next('all_users');
     expect((await app.call('/user/api/sendEmergencyAlert', { channelId: quai.id }, alice.token)).status).toBe(200);
@@ -138,14 +119,15 @@ describe.each(databases)("a member's own alert on %s", { timeout: 60_000 }, (dia
   });
 
   it('hears the "Je vais bien" of a lone worker whose missed checks raised the SOS, and starts its round again', async () => {
+    const { app, admin, dana, alice } = w;
     const set = await app.call(
       '/user/api/setSafetySettings',
       { loneWorker: { intervalSeconds: 1, graceSeconds: 1 } },
       admin.token,
     );
     expect(set.status).toBe(200);
-    const desk = await connected(dana);
-    const phone = await connected(alice);
+    const desk = await w.open(dana);
+    const phone = await w.open(alice);
     expect((await app.call('/user/api/startLoneWorker', {}, alice.token)).status).toBe(200);
     const alert = await phone.next('emergencyAlert', (raised) => raised.reason === 'lone_worker');
     await eventually(async () => (await mine(alice))?.id === alert.id, 'the SOS read back');

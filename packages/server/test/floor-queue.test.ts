@@ -9,37 +9,23 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Config } from '../src/config/config.ts';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, databases } from './harness.ts';
+import { connect, type TestClient } from './realtime-harness.ts';
+import { cast, world } from './world.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
-interface World {
-  app: TestApp;
-  url: string;
-  admin: Account;
-  desk: Account;
-  alice: Account;
-  bob: Account;
-  carol: Account;
-}
-
 describe.each(databases)('the floor queue on %s', (dialect) => {
-  let w: World;
-  const clients: TestClient[] = [];
-
-  async function setUp(floorQueue: Config['floorQueue'] = { queueMs: 30_000, acceptMs: 3000 }): Promise<World> {
-    const app = await startApp(dialect, { floorQueue });
-    const url = await listen(app);
-    const admin = await signUpAdmin(app);
-    const desk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    const alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-    const bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Field' });
-    const carol = await createMember(app, admin, { firstName: 'Carol', lastName: 'Field' });
-    w = { app, url, admin, desk, alice, bob, carol };
-    return w;
-  }
+  const w = world(dialect, {
+    setUpInTest: true,
+    people: {
+      desk: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+      bob: { role: 'member', firstName: 'Bob', lastName: 'Field' },
+      carol: { role: 'member', firstName: 'Carol', lastName: 'Field' },
+    },
+  });
+  const setUp = (floorQueue: Config['floorQueue'] = { queueMs: 30_000, acceptMs: 3000 }) => w.setUp({ floorQueue });
 
   /** A channel made over HTTP with these settings, every account of the world a member. */
   async function channel(settings: Record<string, unknown> = {}): Promise<string> {
@@ -53,20 +39,8 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     return made.body.res.rtcSession;
   }
 
-  const joined = async (account: Account, room: string) => {
-    const client = await connect(w.url, account.token);
-    clients.push(client);
-    client.socket.emit('join_room', { room });
-    await client.next('all_users');
-    return client;
-  };
   const press = (client: TestClient, room: string): Promise<any> => client.emitAck('floor_request', { room });
   const names = (queue: Array<{ name: string }>) => queue.map((entry) => entry.name);
-
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await w?.app.close();
-  });
 
   it('takes floorQueue and preemption on createChannel and updateChannel, lists them, and refuses a bad one', async () => {
     await setUp();
@@ -103,10 +77,10 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
   it('queues by priority then time, pushes each place as it changes, and an offer confirmed by a press takes the floor', async () => {
     await setUp();
     const room = await channel({ preemption: 'queue' });
-    const a = await joined(w.alice, room);
-    const b = await joined(w.bob, room);
-    const c = await joined(w.carol, room);
-    const d = await joined(w.desk, room);
+    const a = await w.joined(w.alice, room);
+    const b = await w.joined(w.bob, room);
+    const c = await w.joined(w.carol, room);
+    const d = await w.joined(w.desk, room);
     expect(await press(a, room)).toEqual({ granted: true, grantId: expect.any(String) });
 
     expect(await press(b, room)).toEqual({
@@ -165,8 +139,7 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     // Carol still waits, behind the dispatcher who talks now.
     expect(await press(c, room)).toMatchObject({ queued: true, position: 1, holder: { userId: w.desk.id } });
     // An administrator's console removes her from outside the room.
-    const boss = await connect(w.url, w.admin.token);
-    clients.push(boss);
+    const boss = await w.open(w.admin);
     expect(await boss.emitAck('floor_queue_remove', { room, userId: w.carol.id })).toEqual({ success: true });
     expect(await c.next('floor_queue_position')).toEqual({ room, position: 0 });
     expect(await a.next('floor_queue', (p) => p.queue.length === 0)).toEqual({ room, queue: [] });
@@ -175,13 +148,13 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
   it('tells a page that joins who talks and who waits, as the room learnt it', async () => {
     await setUp();
     const room = await channel();
-    const a = await joined(w.alice, room);
-    const b = await joined(w.bob, room);
-    const c = await joined(w.carol, room);
+    const a = await w.joined(w.alice, room);
+    const b = await w.joined(w.bob, room);
+    const c = await w.joined(w.carol, room);
     expect(await press(a, room)).toMatchObject({ granted: true });
     expect(await press(b, room)).toMatchObject({ queued: true, position: 1 });
     expect(await press(c, room)).toMatchObject({ queued: true, position: 2 });
-    const late = await joined(w.desk, room);
+    const late = await w.joined(w.desk, room);
     expect(await late.next('onMicStateChanged')).toEqual({
       id: a.socket.id,
       userId: w.alice.id,
@@ -193,8 +166,7 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     // Where nobody talks and nobody waits, a page that joins is told nothing (told after its join's answer: a
     // round trip after that answer, it would have come).
     const other = await channel();
-    const quiet = await connect(w.url, w.admin.token);
-    clients.push(quiet);
+    const quiet = await w.open(w.admin);
     expect(await quiet.emitAck('join_room', { room: other, mode: 'talk' })).toMatchObject({ success: true });
     await quiet.emitAck('floor_cancel', { room: other });
     expect(quiet.received.filter((r) => ['floor_queue', 'onMicStateChanged'].includes(r.event))).toEqual([]);
@@ -203,9 +175,9 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
   it('passes an offer that is not taken on to the next, with not_taken', async () => {
     await setUp({ queueMs: 30_000, acceptMs: 1000 });
     const room = await channel();
-    const a = await joined(w.alice, room);
-    const b = await joined(w.bob, room);
-    const c = await joined(w.carol, room);
+    const a = await w.joined(w.alice, room);
+    const b = await w.joined(w.bob, room);
+    const c = await w.joined(w.carol, room);
     expect(await press(a, room)).toMatchObject({ granted: true });
     expect(await press(b, room)).toMatchObject({ queued: true, position: 1 });
     expect(await press(c, room)).toMatchObject({ queued: true, position: 2 });
@@ -225,10 +197,10 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
   it("removes by a dispatcher (a member's removal is ignored), by leaving the channel, and by expiry", async () => {
     await setUp({ queueMs: 6000, acceptMs: 3000 });
     const room = await channel();
-    const a = await joined(w.alice, room);
-    const d = await joined(w.desk, room);
-    const b = await joined(w.bob, room);
-    const c = await joined(w.carol, room);
+    const a = await w.joined(w.alice, room);
+    const d = await w.joined(w.desk, room);
+    const b = await w.joined(w.bob, room);
+    const c = await w.joined(w.carol, room);
     expect(await press(a, room)).toMatchObject({ granted: true });
     expect(await press(b, room)).toMatchObject({ queued: true, position: 1 });
     expect(await press(c, room)).toMatchObject({ queued: true, position: 2 });
@@ -258,9 +230,9 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
   it('lets a higher priority interrupt, naming who, and never an equal one', async () => {
     await setUp();
     const room = await channel();
-    const a = await joined(w.alice, room);
-    const b = await joined(w.bob, room);
-    const d = await joined(w.desk, room);
+    const a = await w.joined(w.alice, room);
+    const b = await w.joined(w.bob, room);
+    const d = await w.joined(w.desk, room);
     expect(await press(a, room)).toMatchObject({ granted: true });
     expect(await press(b, room)).toMatchObject({ queued: true, position: 1 });
     await a.flush();
@@ -284,10 +256,10 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
     // Carol, a member, talks with priority 5 (set by an administrator): above members, below the dispatcher.
     await w.app.services.db.updateTable('users').set({ talk_priority: 5 }).where('id', '=', w.carol.id).execute();
     const room = await channel({ preemption: 'queue' });
-    const a = await joined(w.alice, room);
-    const b = await joined(w.bob, room);
-    const c = await joined(w.carol, room);
-    const d = await joined(w.desk, room);
+    const a = await w.joined(w.alice, room);
+    const b = await w.joined(w.bob, room);
+    const c = await w.joined(w.carol, room);
+    const d = await w.joined(w.desk, room);
     expect(await press(a, room)).toMatchObject({ granted: true });
     expect(await press(b, room)).toMatchObject({ queued: true, position: 1 });
     expect(await press(c, room)).toMatchObject({ queued: true, position: 1 });
@@ -304,8 +276,8 @@ describe.each(databases)('the floor queue on %s', (dialect) => {
   it('refuses a busy floor as before on a channel without a queue', async () => {
     await setUp();
     const room = await channel({ floorQueue: false });
-    const a = await joined(w.alice, room);
-    const b = await joined(w.bob, room);
+    const a = await w.joined(w.alice, room);
+    const b = await w.joined(w.bob, room);
     expect(await press(a, room)).toMatchObject({ granted: true });
     expect(await press(b, room)).toEqual({ granted: false, holder: { userId: w.alice.id, name: 'Alice Field' } });
     a.socket.emit('floor_release', { room });
@@ -330,12 +302,14 @@ describe.runIf(redisUrl)('the floor queue across two instances sharing Redis', (
     cluster = await startCluster('sqlite', { overrides: { floorQueue: { queueMs: 30_000, acceptMs: 1200 } } });
     const [one] = cluster.apps;
     const [urlOne, urlTwo] = cluster.urls;
-    const admin = await signUpAdmin(one);
-    const alice = await createMember(one, admin, { firstName: 'Alice', lastName: 'One' });
-    const bob = await createMember(one, admin, { firstName: 'Bob', lastName: 'Two' });
-    const carol = await createMember(one, admin, { firstName: 'Carol', lastName: 'One' });
-    const channel = await one.services.channels.create(`Net ${randomBytes(4).toString('hex')}`);
-    await one.services.memberships.add(channel.id, [alice.id, bob.id, carol.id]);
+    const { alice, bob, carol, channel } = await cast(one, {
+      people: {
+        alice: { role: 'member', firstName: 'Alice', lastName: 'One' },
+        bob: { role: 'member', firstName: 'Bob', lastName: 'Two' },
+        carol: { role: 'member', firstName: 'Carol', lastName: 'One' },
+      },
+      channels: { channel: { name: `Net ${randomBytes(4).toString('hex')}`, members: ['alice', 'bob', 'carol'] } },
+    });
     const room = channel.rtcSession;
     const joinedAt = async (url: string, account: Account) => {
       const client = await connect(url, account.token);

@@ -8,9 +8,9 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Dialect } from '../src/db/open.ts';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import { type Account, createMember, databases, signUpAdmin, type TestApp } from './harness.ts';
+import { type Account, databases, type TestApp } from './harness.ts';
 import { connect, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { cast } from './world.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 const CENTRE = { lat: 43.2965, lng: 5.3698 };
@@ -42,11 +42,12 @@ describe.runIf(redisUrl)('geofences on several instances sharing Redis', () => {
       cluster = await startCluster(dialect);
       [one] = cluster.apps;
       [urlOne, urlTwo] = cluster.urls;
-      admin = await signUpAdmin(one);
-      alice = await createMember(one, admin, { firstName: 'Alice', lastName: 'Roux' });
-      dispatcher = await createWithRole(one, admin, 'dispatcher');
-      channelId = (await one.services.channels.create(`Port ${randomBytes(4).toString('hex')}`)).id;
-      await one.services.memberships.add(channelId, [alice.id, dispatcher.id]);
+      const made = await cast(one, {
+        people: { alice: { role: 'member', firstName: 'Alice', lastName: 'Roux' }, dispatcher: { role: 'dispatcher' } },
+        channels: { port: { name: `Port ${randomBytes(4).toString('hex')}`, members: ['alice', 'dispatcher'] } },
+      });
+      ({ admin, alice, dispatcher } = made);
+      channelId = made.port.id;
     });
     afterEach(async () => {
       for (const client of clients.splice(0)) client.close();

@@ -4,20 +4,12 @@
  * fence's channel, and one activity; a fix that wanders on the edge within its accuracy gives none; the side
  * last decided survives a restart.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Dialect } from '../src/db/open.ts';
 import { distanceM } from '../src/geofences/geometry.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, createMember, databases } from './harness.ts';
+import { connect, type TestClient } from './realtime-harness.ts';
+import { world } from './world.ts';
 
 const CENTRE = { lat: 48.8566, lng: 2.3522 };
 const RADIUS = 200;
@@ -73,32 +65,21 @@ class Phone {
 }
 
 describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
-  let storage: ReturnType<typeof testStorage>;
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let alice: Account;
-  let dispatcher: Account;
-  let otherDispatcher: Account;
-  let field: number;
-  const clients: Array<{ close(): void }> = [];
+  const w = world(dialect, {
+    people: {
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Walker' },
+      dispatcher: { role: 'dispatcher' },
+      otherDispatcher: { role: 'dispatcher' },
+    },
+    channels: {
+      field: { name: 'Field', members: ['alice', 'dispatcher'] },
+      office: { name: 'Office', members: ['otherDispatcher'] },
+    },
+  });
 
-  async function start(): Promise<void> {
-    app = await buildTestApp(storage);
-    url = await listen(app);
-  }
-  const open = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
-  const phoneOf = (account: Account) => {
-    const phone = new Phone(url, account);
-    clients.push(phone);
-    return phone;
-  };
-  const fence = async (body: object, account = admin) => {
-    const answer = await app.call('/user/api/createGeofence', body, account.token);
+  const phoneOf = (account: Account) => w.track(new Phone(w.url, account));
+  const fence = async (body: object, account = w.admin) => {
+    const answer = await w.app.call('/user/api/createGeofence', body, account.token);
     if (answer.status !== 200) throw new Error(JSON.stringify(answer.body));
     return answer.body.res.id as number;
   };
@@ -108,35 +89,19 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
     return client.all('geofenceAlert').map((alert) => [alert.kind, alert.name]);
   };
   const activities = async (type: string) =>
-    (await app.call('/user/api/getAllActivities/', { start: 0, limit: 100, type }, admin.token)).body.res.activities;
-
-  beforeEach(async () => {
-    storage = testStorage(dialect);
-    await start();
-    admin = await signUpAdmin(app);
-    alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Walker' });
-    dispatcher = await createWithRole(app, admin, 'dispatcher');
-    otherDispatcher = await createWithRole(app, admin, 'dispatcher');
-    field = (await app.services.channels.create('Field')).id;
-    const office = (await app.services.channels.create('Office')).id;
-    await app.services.memberships.add(field, [alice.id, dispatcher.id]);
-    await app.services.memberships.add(office, [otherDispatcher.id]);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.fastify.close();
-    await storage.remove();
-  });
+    (await w.app.call('/user/api/getAllActivities/', { start: 0, limit: 100, type }, w.admin.token)).body.res
+      .activities;
 
   it('alerts once for each time a member walks into and out of a circle', async () => {
+    const { admin, alice, dispatcher, otherDispatcher, field } = w;
     const depot = await fence({
       name: 'Depot',
-      channelId: field,
+      channelId: field.id,
       shape: { type: 'circle', ...CENTRE, radiusM: RADIUS },
     });
-    const adminConsole = await open(admin);
-    const desk = await open(dispatcher);
-    const otherDesk = await open(otherDispatcher);
+    const adminConsole = await w.open(admin);
+    const desk = await w.open(dispatcher);
+    const otherDesk = await w.open(otherDispatcher);
     const phone = phoneOf(alice);
 
     await phone.report(north(600, 10));
@@ -145,7 +110,7 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
     expect(entered).toEqual({
       geofenceId: depot,
       name: 'Depot',
-      channelId: field,
+      channelId: field.id,
       userId: alice.id,
       userName: 'Alice Walker',
       kind: 'enter',
@@ -172,15 +137,16 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
     expect(logged[0]).toMatchObject({
       type: 'geofence_enter',
       user: { id: alice.id, display_name: 'Alice Walker' },
-      channel: { id: field, name: 'Field' },
+      channel: { id: field.id, name: 'Field' },
       geofence: { id: depot, name: 'Depot' },
     });
     expect(await activities('geofence_exit')).toHaveLength(1);
   });
 
   it('alerts once per crossing of a polygon, only for the kinds it asks for', async () => {
-    await fence({ name: 'Yard', channelId: field, shape: { type: 'polygon', points: SQUARE }, alertOn: 'enter' });
-    const desk = await open(dispatcher);
+    const { alice, dispatcher, field } = w;
+    await fence({ name: 'Yard', channelId: field.id, shape: { type: 'polygon', points: SQUARE }, alertOn: 'enter' });
+    const desk = await w.open(dispatcher);
     const phone = phoneOf(alice);
     for (const position of [westOfSquare(300, 10), inSquare, westOfSquare(300, 10), inSquare, inSquare])
       await phone.report(position);
@@ -193,9 +159,10 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
   });
 
   it('never alerts for a fix that wanders on the edge within its accuracy', async () => {
-    await fence({ name: 'Depot', channelId: field, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
-    await fence({ name: 'Yard', channelId: field, shape: { type: 'polygon', points: SQUARE } });
-    const adminConsole = await open(admin);
+    const { admin, alice, field } = w;
+    await fence({ name: 'Depot', channelId: field.id, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
+    await fence({ name: 'Yard', channelId: field.id, shape: { type: 'polygon', points: SQUARE } });
+    const adminConsole = await w.open(admin);
     const phone = phoneOf(alice);
     await phone.report(north(600, 8));
     // A phone standing on the circle's edge for a minute: its fixes wander a few metres either side.
@@ -224,9 +191,10 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
   });
 
   it('tells only the administrators about a fence that watches everyone', async () => {
+    const { admin, alice, dispatcher } = w;
     await fence({ name: 'City', shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
-    const adminConsole = await open(admin);
-    const desk = await open(dispatcher);
+    const adminConsole = await w.open(admin);
+    const desk = await w.open(dispatcher);
     const phone = phoneOf(alice);
     await phone.report(north(900, 10));
     await phone.report(north(0, 10));
@@ -237,13 +205,14 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
   });
 
   it('watches only the members of the fence’s channel, and only while it is active', async () => {
+    const { app, admin, alice, field } = w;
     const stranger = await createMember(app, admin, { firstName: 'Sam' });
     const depot = await fence({
       name: 'Depot',
-      channelId: field,
+      channelId: field.id,
       shape: { type: 'circle', ...CENTRE, radiusM: RADIUS },
     });
-    const adminConsole = await open(admin);
+    const adminConsole = await w.open(admin);
     const strangerPhone = phoneOf(stranger);
     await strangerPhone.report(north(600, 10));
     await strangerPhone.report(north(0, 10));
@@ -259,19 +228,20 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
     await phone.report(north(600, 10));
     await phone.report(north(0, 10));
     expect(await alertsOf(adminConsole)).toEqual([]);
-    const listed = await app.call('/user/api/getGeofences', { channelId: field }, admin.token);
+    const listed = await app.call('/user/api/getGeofences', { channelId: field.id }, admin.token);
     expect(listed.body.res[0]).toMatchObject({ id: depot, active: false });
   });
 
   it('takes a new fence’s side from the member’s previous position', async () => {
-    const adminConsole = await open(admin);
+    const { app, admin, alice, field } = w;
+    const adminConsole = await w.open(admin);
     const phone = phoneOf(alice);
     await phone.report(north(700, 10));
     // Drawn while Alice is outside: walking in is a crossing.
-    await fence({ name: 'Depot', channelId: field, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
+    await fence({ name: 'Depot', channelId: field.id, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
     await phone.report(north(0, 10));
     // Drawn around where she already is: no crossing.
-    await fence({ name: 'Around her', channelId: field, shape: { type: 'circle', ...north(0), radiusM: 500 } });
+    await fence({ name: 'Around her', channelId: field.id, shape: { type: 'circle', ...north(0), radiusM: 500 } });
     await phone.report(north(10, 10));
     expect(await alertsOf(adminConsole)).toEqual([['enter', 'Depot']]);
     // A new shape forgets the sides of the old edge: drawn away from her, the next fix is outside, not an exit.
@@ -293,27 +263,27 @@ describe.each(databases)('geofence crossings on %s', (dialect: Dialect) => {
   });
 
   it('forgets the fences of a deleted channel at once', async () => {
-    await fence({ name: 'Depot', channelId: field, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
+    const { app, admin, alice, field } = w;
+    await fence({ name: 'Depot', channelId: field.id, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
     const phone = phoneOf(alice);
     await phone.report(north(600, 10));
-    expect((await app.call('/user/api/deleteChannel', { channelId: field }, admin.token)).status).toBe(200);
+    expect((await app.call('/user/api/deleteChannel', { channelId: field.id }, admin.token)).status).toBe(200);
     // The check itself, which the report path runs: the cached fence of the deleted channel is gone with it.
     const position = await app.services.positions.add(alice.id, north(0, 10));
-    await expect(app.services.geofenceWatch.check(alice.id, position, [field])).resolves.toEqual([]);
+    await expect(app.services.geofenceWatch.check(alice.id, position, [field.id])).resolves.toEqual([]);
     expect(await app.services.db.selectFrom('geofence_states').selectAll().execute()).toEqual([]);
   });
 
   it('remembers each member’s side across a restart', async () => {
-    await fence({ name: 'Depot', channelId: field, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
+    const { admin, alice, field } = w;
+    await fence({ name: 'Depot', channelId: field.id, shape: { type: 'circle', ...CENTRE, radiusM: RADIUS } });
     let phone = phoneOf(alice);
     await phone.report(north(600, 10));
     await phone.report(north(0, 10));
     phone.close();
-    for (const client of clients.splice(0)) client.close();
-    await app.fastify.close();
-    await start();
+    await w.restart();
 
-    const adminConsole = await open(admin);
+    const adminConsole = await w.open(admin);
     phone = phoneOf(alice);
     await phone.report(north(30, 10));
     await phone.report(north(600, 10));

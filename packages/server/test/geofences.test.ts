@@ -3,10 +3,9 @@
  * channels), checked field by field with a clear 400, listed by channel, audited, and announced to the consoles
  * that see them (`geofencesChanged`).
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 const CIRCLE = { type: 'circle', lat: 48.8566, lng: 2.3522, radiusM: 200 };
 const SQUARE = {
@@ -20,38 +19,28 @@ const SQUARE = {
 };
 
 describe.each(databases)('geofences on %s', (dialect) => {
-  let app: TestApp;
-  let admin: Account;
-  let member: Account;
-  let dispatcher: Account;
-  let otherDispatcher: Account;
-  let field: number;
-  let office: number;
-
-  const create = (token: string, body: object) => app.call('/user/api/createGeofence', body, token);
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    admin = await signUpAdmin(app);
-    member = await createMember(app, admin, { mapRight: true });
-    dispatcher = await createWithRole(app, admin, 'dispatcher');
-    otherDispatcher = await createWithRole(app, admin, 'dispatcher');
-    field = (await app.services.channels.create('Field')).id;
-    office = (await app.services.channels.create('Office')).id;
-    await app.services.memberships.add(field, [member.id, dispatcher.id]);
-    await app.services.memberships.add(office, [otherDispatcher.id]);
+  const w = world(dialect, {
+    people: {
+      member: { role: 'member', mapRight: true },
+      dispatcher: { role: 'dispatcher' },
+      otherDispatcher: { role: 'dispatcher' },
+    },
+    channels: {
+      field: { name: 'Field', members: ['member', 'dispatcher'] },
+      office: { name: 'Office', members: ['otherDispatcher'] },
+    },
   });
-  afterEach(async () => {
-    await app.close();
-  });
+
+  const create = (token: string, body: object) => w.app.call('/user/api/createGeofence', body, token);
 
   it('creates a circle and a polygon, and gives them back as drawn', async () => {
-    const circle = await create(dispatcher.token, { name: '  Depot  ', channelId: field, shape: CIRCLE });
+    const { admin, dispatcher, field } = w;
+    const circle = await create(dispatcher.token, { name: '  Depot  ', channelId: field.id, shape: CIRCLE });
     expect(circle.status).toBe(200);
     expect(circle.body).toMatchObject({ success: true, code: 'geofence_created', result: 'Geofence created' });
     expect(circle.body.res).toMatchObject({
       name: 'Depot',
-      channelId: field,
+      channelId: field.id,
       channelName: 'Field',
       shape: CIRCLE,
       alertOn: 'both',
@@ -69,8 +58,9 @@ describe.each(databases)('geofences on %s', (dialect) => {
   });
 
   it('refuses a bad fence with a 400 that names the field', async () => {
+    const { app, admin, field } = w;
     const refused = async (body: object) => {
-      const answer = await create(admin.token, { name: 'Zone', channelId: field, shape: CIRCLE, ...body });
+      const answer = await create(admin.token, { name: 'Zone', channelId: field.id, shape: CIRCLE, ...body });
       expect(answer.status, JSON.stringify(answer.body)).toBe(400);
       return answer.body.result as string;
     };
@@ -118,21 +108,23 @@ describe.each(databases)('geofences on %s', (dialect) => {
   });
 
   it('lets only administrators draw a fence that watches everyone, and dispatchers only in their channels', async () => {
+    const { admin, member, dispatcher, field, office } = w;
     const withoutChannel = await create(dispatcher.token, { name: 'All', shape: CIRCLE });
     expect([withoutChannel.status, withoutChannel.body.code]).toEqual([403, 'admin_only']);
-    const elsewhere = await create(dispatcher.token, { name: 'Office zone', channelId: office, shape: CIRCLE });
+    const elsewhere = await create(dispatcher.token, { name: 'Office zone', channelId: office.id, shape: CIRCLE });
     expect([elsewhere.status, elsewhere.body.code]).toEqual([403, 'not_channel_member']);
-    const asMember = await create(member.token, { name: 'Mine', channelId: field, shape: CIRCLE });
+    const asMember = await create(member.token, { name: 'Mine', channelId: field.id, shape: CIRCLE });
     expect([asMember.status, asMember.body.code]).toEqual([403, 'not_allowed']);
     expect((await create(admin.token, { name: 'All', shape: CIRCLE })).status).toBe(200);
     expect((await create(admin.token, { name: 'Gone', channelId: 99_999, shape: CIRCLE })).status).toBe(404);
   });
 
   it('lists the fences each caller may see', async () => {
+    const { app, admin, member, dispatcher, otherDispatcher, field, office } = w;
     const ids: Record<string, number> = {};
     for (const [name, channelId] of [
-      ['Field zone', field],
-      ['Office zone', office],
+      ['Field zone', field.id],
+      ['Office zone', office.id],
       ['Everywhere', null],
     ] as const)
       ids[name] = (await create(admin.token, { name, channelId, shape: CIRCLE })).body.res.id;
@@ -141,33 +133,39 @@ describe.each(databases)('geofences on %s', (dialect) => {
       return answer.status === 200 ? answer.body.res.map((f: any) => f.name) : answer.status;
     };
     expect(await names(admin)).toEqual(['Field zone', 'Office zone', 'Everywhere']);
-    expect(await names(admin, { channelId: field })).toEqual(['Field zone', 'Everywhere']);
+    expect(await names(admin, { channelId: field.id })).toEqual(['Field zone', 'Everywhere']);
     expect(await names(dispatcher)).toEqual(['Field zone']);
-    expect(await names(dispatcher, { channelId: field })).toEqual(['Field zone']);
-    expect(await names(dispatcher, { channelId: office })).toBe(403);
+    expect(await names(dispatcher, { channelId: field.id })).toEqual(['Field zone']);
+    expect(await names(dispatcher, { channelId: office.id })).toBe(403);
     expect(await names(otherDispatcher)).toEqual(['Office zone']);
     expect(await names(member)).toBe(403);
   });
 
   it('updates only the fields sent, and moves a fence only between channels the caller may draw in', async () => {
-    const created = await create(dispatcher.token, { name: 'Depot', channelId: field, shape: CIRCLE });
+    const { app, admin, dispatcher, otherDispatcher, field, office } = w;
+    const created = await create(dispatcher.token, { name: 'Depot', channelId: field.id, shape: CIRCLE });
     const id = created.body.res.id;
     const update = (account: Account, body: object) =>
       app.call('/user/api/updateGeofence', { id, ...body }, account.token);
     const renamed = await update(dispatcher, { name: 'Depot north', alertOn: 'exit' });
     expect(renamed.status).toBe(200);
     expect(renamed.body).toMatchObject({ code: 'geofence_updated' });
-    expect(renamed.body.res).toMatchObject({ name: 'Depot north', alertOn: 'exit', shape: CIRCLE, channelId: field });
+    expect(renamed.body.res).toMatchObject({
+      name: 'Depot north',
+      alertOn: 'exit',
+      shape: CIRCLE,
+      channelId: field.id,
+    });
     const until = new Date(Date.now() + 7 * 24 * 3600_000).toISOString();
     expect((await update(dispatcher, { activeUntil: until })).body.res.active).toBe(true);
     expect((await update(dispatcher, { activeUntil: null })).body.res.activeUntil).toBeNull();
     expect((await update(dispatcher, { shape: SQUARE })).body.res.shape).toEqual(SQUARE);
     expect((await update(dispatcher, { shape: { ...CIRCLE, radiusM: 0 } })).status).toBe(400);
-    expect((await update(dispatcher, { channelId: office })).status).toBe(403);
+    expect((await update(dispatcher, { channelId: office.id })).status).toBe(403);
     expect((await update(dispatcher, { channelId: null })).body.code).toBe('admin_only');
     expect((await update(otherDispatcher, { name: 'Mine' })).status).toBe(403);
-    const moved = await update(admin, { channelId: office });
-    expect(moved.body.res).toMatchObject({ channelId: office, channelName: 'Office' });
+    const moved = await update(admin, { channelId: office.id });
+    expect(moved.body.res).toMatchObject({ channelId: office.id, channelName: 'Office' });
     expect((await update(dispatcher, { name: 'Back' })).status).toBe(403);
     expect((await update(otherDispatcher, { name: 'Office depot' })).status).toBe(200);
     const missing = await app.call('/user/api/updateGeofence', { id: 99_999, name: 'x' }, admin.token);
@@ -175,10 +173,11 @@ describe.each(databases)('geofences on %s', (dialect) => {
   });
 
   it('deleteGeofence: a member never, a dispatcher of another channel never, the fence’s dispatcher and administrators yes', async () => {
+    const { app, admin, member, dispatcher, otherDispatcher, field } = w;
     const make = async (channelId: number | null) =>
       (await create(admin.token, { name: 'Zone', channelId, shape: CIRCLE })).body.res.id as number;
     const del = (id: number, token?: string) => app.call('/user/api/deleteGeofence', { id }, token);
-    const inField = await make(field);
+    const inField = await make(field.id);
     expect((await del(inField)).status).toBe(401);
     expect((await del(inField, member.token)).body.code).toBe('not_allowed');
     expect((await del(inField, otherDispatcher.token)).body.code).toBe('not_channel_member');
@@ -192,7 +191,8 @@ describe.each(databases)('geofences on %s', (dialect) => {
   });
 
   it('audits every change of a fence with its author', async () => {
-    const id = (await create(dispatcher.token, { name: 'Depot', channelId: field, shape: CIRCLE })).body.res.id;
+    const { app, admin, dispatcher, field } = w;
+    const id = (await create(dispatcher.token, { name: 'Depot', channelId: field.id, shape: CIRCLE })).body.res.id;
     await app.call('/user/api/updateGeofence', { id, name: 'Depot 2' }, admin.token);
     await app.call('/user/api/deleteGeofence', { id }, dispatcher.token);
     const log = await app.call('/user/api/getAuditLog', { targetType: 'geofence' }, admin.token);
@@ -207,23 +207,19 @@ describe.each(databases)('geofences on %s', (dialect) => {
   });
 
   it('announces changes to the consoles that see the fence, and only to them', async () => {
-    const url = await listen(app);
-    const adminConsole = await connect(url, admin.token);
-    const desk = await connect(url, dispatcher.token);
-    const otherDesk = await connect(url, otherDispatcher.token);
-    const phone = await connect(url, member.token);
-    try {
-      await create(dispatcher.token, { name: 'Depot', channelId: field, shape: CIRCLE });
-      expect(await adminConsole.next('geofencesChanged')).toEqual({ channelId: field });
-      expect(await desk.next('geofencesChanged')).toEqual({ channelId: field });
-      await create(admin.token, { name: 'All', shape: CIRCLE });
-      expect(await adminConsole.next('geofencesChanged')).toEqual({ channelId: null });
-      await Promise.all([otherDesk.flush(), phone.flush(), desk.flush()]);
-      expect(otherDesk.all('geofencesChanged')).toEqual([]);
-      expect(phone.all('geofencesChanged')).toEqual([]);
-      expect(desk.all('geofencesChanged')).toEqual([{ channelId: field }]);
-    } finally {
-      for (const client of [adminConsole, desk, otherDesk, phone]) client.close();
-    }
+    const { admin, member, dispatcher, otherDispatcher, field } = w;
+    const adminConsole = await w.open(admin);
+    const desk = await w.open(dispatcher);
+    const otherDesk = await w.open(otherDispatcher);
+    const phone = await w.open(member);
+    await create(dispatcher.token, { name: 'Depot', channelId: field.id, shape: CIRCLE });
+    expect(await adminConsole.next('geofencesChanged')).toEqual({ channelId: field.id });
+    expect(await desk.next('geofencesChanged')).toEqual({ channelId: field.id });
+    await create(admin.token, { name: 'All', shape: CIRCLE });
+    expect(await adminConsole.next('geofencesChanged')).toEqual({ channelId: null });
+    await Promise.all([otherDesk.flush(), phone.flush(), desk.flush()]);
+    expect(otherDesk.all('geofencesChanged')).toEqual([]);
+    expect(phone.all('geofencesChanged')).toEqual([]);
+    expect(desk.all('geofencesChanged')).toEqual([{ channelId: field.id }]);
   });
 });

@@ -114,8 +114,12 @@ export async function buildTestApp(
   };
 }
 
-export async function startApp(dialect: Dialect, overrides: Partial<Config> = {}): Promise<TestApp> {
-  const storage = testStorage(dialect);
+/** An app on storage of its own (or on `storage`, to start it again after a restart), which `close` removes. */
+export async function startApp(
+  dialect: Dialect,
+  overrides: Partial<Config> = {},
+  storage = testStorage(dialect),
+): Promise<TestApp> {
   // A short grace before connexion_lost: tests wait on it.
   const app = await buildTestApp(storage, { connectionLostGraceMs: 300, ...overrides });
   return {

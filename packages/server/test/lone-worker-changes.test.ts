@@ -3,48 +3,28 @@
  * asked, answered and stopped, to the dispatchers of the member's channels and the administrators, not to a
  * dispatcher of another channel nor to the member's colleagues.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
-
-async function cast(app: TestApp) {
-  const admin = await signUpAdmin(app);
-  const dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-  const other = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olga', lastName: 'Other' });
-  const alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-  const carl = await createMember(app, admin, { firstName: 'Carl', lastName: 'Colleague' });
-  const quai = await app.services.channels.create('Quai');
-  const depot = await app.services.channels.create('Dépôt');
-  await app.services.memberships.add(quai.id, [dana.id, alice.id, carl.id]);
-  await app.services.memberships.add(depot.id, [other.id]);
-  return { admin, dana, other, alice, carl };
-}
+import { describe, expect, it } from 'vitest';
+import { databases } from './harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('lone work pushed to the consoles on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let people: Awaited<ReturnType<typeof cast>>;
-  const clients: TestClient[] = [];
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
-  const forAlice = (change: { userId: number }) => change.userId === people.alice.id;
-
-  beforeEach(async () => {
-    app = await startApp(dialect, { loneWorkerMinSeconds: 1 });
-    url = await listen(app);
-    people = await cast(app);
+  const w = world(dialect, {
+    config: { loneWorkerMinSeconds: 1 },
+    people: {
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      other: { role: 'dispatcher', firstName: 'Olga', lastName: 'Other' },
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+      carl: { role: 'member', firstName: 'Carl', lastName: 'Colleague' },
+    },
+    channels: {
+      quai: { name: 'Quai', members: ['dana', 'alice', 'carl'] },
+      depot: { name: 'Dépôt', members: ['other'] },
+    },
   });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+  const forAlice = (change: { userId: number }) => change.userId === w.alice.id;
 
   it('pushes each change of state to the member’s dispatchers and the administrators, and to no one else', async () => {
-    const { admin, dana, other, alice, carl } = people;
+    const { app, admin, dana, other, alice, carl } = w;
     expect(
       (
         await app.call(
@@ -54,10 +34,10 @@ describe.each(databases)('lone work pushed to the consoles on %s', (dialect) => 
         )
       ).status,
     ).toBe(200);
-    const desk = await connected(dana);
-    const boss = await connected(admin);
-    const elsewhere = await connected(other);
-    const colleague = await connected(carl);
+    const desk = await w.open(dana);
+    const boss = await w.open(admin);
+    const elsewhere = await w.open(other);
+    const colleague = await w.open(carl);
 
     expect((await app.call('/user/api/startLoneWorker', {}, alice.token)).status).toBe(200);
     expect(await desk.next('loneWorkerChanged', forAlice)).toMatchObject({

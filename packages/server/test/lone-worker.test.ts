@@ -4,36 +4,27 @@
  * SOS (reason lone_worker); a restart between two steps; two instances that take each step once; who may list
  * lone workers; the safety settings; and a dispatcher's SOS for a member of its channels.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  startApp,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, buildTestApp, databases, signUpAdmin, startApp, type TestApp, testStorage } from './harness.ts';
+import { connect, eventually, type TestClient } from './realtime-harness.ts';
+import { cast, defineCast, world } from './world.ts';
 
 const FAST = { loneWorkerMinSeconds: 1 };
 
 /** An administrator, a dispatcher and a member of one channel, a dispatcher of another, a member elsewhere. */
-async function cast(app: TestApp) {
-  const admin = await signUpAdmin(app);
-  const dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-  const other = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olga', lastName: 'Other' });
-  const alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-  const bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Far' });
-  const quai = await app.services.channels.create('Quai');
-  const depot = await app.services.channels.create('Dépôt');
-  await app.services.memberships.add(quai.id, [dana.id, alice.id]);
-  await app.services.memberships.add(depot.id, [other.id, bob.id]);
-  return { admin, dana, other, alice, bob, quai, depot };
-}
+const CAST = defineCast({
+  people: {
+    dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+    other: { role: 'dispatcher', firstName: 'Olga', lastName: 'Other' },
+    alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+    bob: { role: 'member', firstName: 'Bob', lastName: 'Far' },
+  },
+  channels: {
+    quai: { name: 'Quai', members: ['dana', 'alice'] },
+    depot: { name: 'Dépôt', members: ['other', 'bob'] },
+  },
+});
 
 async function safety(app: TestApp, admin: Account, loneWorker: Record<string, unknown>) {
   const set = await app.call('/user/api/setSafetySettings', { loneWorker }, admin.token);
@@ -50,30 +41,12 @@ const loneWorkerAlerts = async (app: TestApp, admin: Account) =>
   );
 
 describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let people: Awaited<ReturnType<typeof cast>>;
-  const clients: TestClient[] = [];
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
-
-  beforeEach(async () => {
-    app = await startApp(dialect, FAST);
-    url = await listen(app);
-    people = await cast(app);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+  const w = world(dialect, { config: FAST, ...CAST });
 
   it('asks every interval and an "I’m OK" (checkIn) answers the check', async () => {
-    const { admin, alice } = people;
+    const { app, admin, alice } = w;
     await safety(app, admin, { intervalSeconds: 1, graceSeconds: 60 });
-    const phone = await connected(alice);
+    const phone = await w.open(alice);
     const started = await app.call('/user/api/startLoneWorker', {}, alice.token);
     expect(started.status).toBe(200);
     expect(started.body.res).toMatchObject({ userId: alice.id, state: 'ok', intervalSeconds: 1, graceSeconds: 60 });
@@ -95,9 +68,9 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   });
 
   it('a granted press of the talk button answers the check', async () => {
-    const { admin, alice, quai } = people;
+    const { app, admin, alice, quai } = w;
     await safety(app, admin, { intervalSeconds: 1, graceSeconds: 60 });
-    const phone = await connected(alice);
+    const phone = await w.open(alice);
     phone.socket.emit('join_room', { room: quai.rtcSession });
     await phone.next('all_users');
     await app.call('/user/api/startLoneWorker', {}, alice.token);
@@ -108,13 +81,13 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   });
 
   it('unanswered: a reminder, then the alert to its dispatchers and administrators, then an SOS (lone_worker)', async () => {
-    const { admin, dana, other, alice } = people;
+    const { app, admin, dana, other, alice } = w;
     await app.services.positions.add(alice.id, { lat: 45.76, lng: 4.83, accuracy: 9 });
     await safety(app, admin, { intervalSeconds: 1, graceSeconds: 1 });
-    const phone = await connected(alice);
-    const desk = await connected(dana);
-    const elsewhere = await connected(other);
-    const boss = await connected(admin);
+    const phone = await w.open(alice);
+    const desk = await w.open(dana);
+    const elsewhere = await w.open(other);
+    const boss = await w.open(admin);
     await app.call('/user/api/startLoneWorker', {}, alice.token);
 
     expect((await phone.next('lone_worker_check')).reminder).toBeUndefined();
@@ -152,7 +125,7 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   });
 
   it('ends the lone work of an account an administrator disabled, without an alarm', async () => {
-    const { admin, bob } = people;
+    const { app, admin, bob } = w;
     await safety(app, admin, { intervalSeconds: 1, graceSeconds: 1 });
     await app.call('/user/api/startLoneWorker', {}, bob.token);
     expect((await app.call('/user/api/setUserDisabled', { userId: bob.id, disabled: true }, admin.token)).status).toBe(
@@ -163,7 +136,7 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   });
 
   it('lists lone workers to administrators and to the dispatchers of their channels only', async () => {
-    const { admin, dana, other, alice, bob } = people;
+    const { app, admin, dana, other, alice, bob } = w;
     await app.call('/user/api/startLoneWorker', {}, alice.token);
     await app.call('/user/api/startLoneWorker', { intervalSeconds: 600 }, bob.token);
     const names = async (reader: Account) =>
@@ -179,7 +152,7 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   });
 
   it('a role or channel that requires lone work: the member cannot stop it, nor lengthen the interval', async () => {
-    const { admin, alice, bob, quai } = people;
+    const { app, admin, alice, bob, quai } = w;
     await safety(app, admin, { intervalSeconds: 900, graceSeconds: 60, channelIds: [quai.id] });
     expect((await app.call('/user/api/getMyLoneWorker', {}, alice.token)).body).toEqual({
       success: true,
@@ -199,12 +172,12 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   });
 
   it('required lone work starts on the server with the worker’s first socket, from any client, and cannot be stopped', async () => {
-    const { admin, alice, bob, quai } = people;
+    const { app, admin, alice, bob, quai } = w;
     await safety(app, admin, { intervalSeconds: 1, graceSeconds: 60, channelIds: [quai.id] });
     expect((await app.call('/user/api/getMyLoneWorker', {}, alice.token)).body.res).toBeNull();
     // Bob's are not required; Alice's socket is a console's, not /talk, which starts nothing of its own.
-    await connected(bob);
-    const phone = await connected(alice);
+    await w.open(bob);
+    const phone = await w.open(alice);
     const started = await eventually(
       async () => (await app.call('/user/api/getMyLoneWorker', {}, alice.token)).body.res,
       'the server started her lone work',
@@ -220,13 +193,13 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
     expect(await stateOf(app, admin, alice.id)).toBe('due');
     phone.close();
     await eventually(async () => (await app.services.presence.socketCount(alice.id)) === 0, 'her socket gone');
-    await connected(alice);
+    await w.open(alice);
     await eventually(async () => (await app.services.presence.socketCount(alice.id)) === 1, 'her socket back');
     expect(await stateOf(app, admin, alice.id)).toBe('due');
   });
 
   it('safety settings: anyone reads them, an administrator changes any part, validated and audited', async () => {
-    const { admin, dana, alice } = people;
+    const { app, admin, dana, alice } = w;
     const read = await app.call('/user/api/getSafetySettings', {}, alice.token);
     expect(read.body.res).toEqual({
       loneWorker: { intervalSeconds: 1800, graceSeconds: 120, roles: [], channelIds: [] },
@@ -288,9 +261,8 @@ describe.each(databases)('lone-worker check-ins on %s', (dialect) => {
   });
 
   it('a dispatcher raises an SOS for a member of its channels, audited as its own; not for anyone else', async () => {
-    const { admin, dana, other, alice, bob } = people;
-    const boss = await connected(admin);
-    const { quai, depot } = people;
+    const { app, admin, dana, other, alice, bob, quai, depot } = w;
+    const boss = await w.open(admin);
     const raised = await app.call('/user/api/sendEmergencyAlert', { userId: alice.id, channelId: quai.id }, dana.token);
     expect(raised.status).toBe(200);
     expect(raised.body.res).toMatchObject({
@@ -326,7 +298,7 @@ describe.each(databases)('lone work across a restart on %s', (dialect) => {
   it('a step due while the server was down is taken by the next one, and the escalation goes on', async () => {
     const storage = testStorage(dialect);
     const first = await buildTestApp(storage, FAST);
-    const { admin, alice } = await cast(first);
+    const { admin, alice } = await cast(first, CAST);
     await safety(first, admin, { intervalSeconds: 1, graceSeconds: 2 });
     await first.call('/user/api/startLoneWorker', {}, alice.token);
     await eventually(async () => (await stateOf(first, admin, alice.id)) === 'due', 'asked on the first server');
@@ -369,7 +341,7 @@ describe.runIf(shared)('lone work on two instances (PostgreSQL and Redis)', () =
   it('takes each step once, whichever instance comes first, and its member hears it on the other', async () => {
     cluster = await startCluster('postgres', { overrides: FAST });
     const [one, two] = cluster.apps;
-    const { admin, dana, alice } = await cast(one);
+    const { admin, dana, alice } = await cast(one, CAST);
     const phone = await connect(cluster.urls[1], alice.token);
     const desk = await connect(cluster.urls[0], dana.token);
     clients.push(phone, desk);

@@ -9,25 +9,18 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type CounterStore, memoryCounterStore, redisCounterStore } from '../src/auth/counter-store.ts';
 import { DISPATCH_REQUEST_LIMIT, slidingCallLimiter } from '../src/auth/rate-limit.ts';
 import { HttpError } from '../src/http/errors.ts';
-import { ask, type QueueWorld, queueWorld } from './dispatch-queue-world.ts';
-import { type Account, databases, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { ask, QUEUE_CAST } from './dispatch-queue-world.ts';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 const redisUrl = process.env.TEST_REDIS_URL;
 
 describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let w: QueueWorld;
-  const clients: TestClient[] = [];
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token, { pushesOnce: true });
-    clients.push(client);
-    return client;
-  };
+  const w = world(dialect, QUEUE_CAST);
+  const connected = (account: Account) => w.open(account, { pushesOnce: true });
   /** The call as a browser in that language makes it. */
   const inLanguage = async (language: string, path: string, body: object, account: Account) => {
-    const answer = await app.fastify.inject({
+    const answer = await w.app.fastify.inject({
       method: 'POST',
       url: path,
       headers: { 'x-access-token': account.token, 'accept-language': language },
@@ -37,39 +30,29 @@ describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect
   };
   const activities = async (type: string) =>
     (
-      await app.services.db
+      await w.app.services.db
         .selectFrom('activities')
         .select('id')
         .where('type', '=', type)
         .where('user_id', '=', w.alex.id)
         .execute()
     ).length;
-  const sos = () => app.call('/user/api/sendEmergencyAlert', { channelId: w.quai.id }, w.alex.token);
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    w = await queueWorld(app);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+  const sos = () => w.app.call('/user/api/sendEmergencyAlert', { channelId: w.quai.id }, w.alex.token);
 
   it('refuses the 11th request and the 11th cancel of a minute with 429 and seconds, writes and pushes nothing for them, and still takes an SOS', async () => {
     const desk = await connected(w.dana);
     const asked: number[] = [];
     for (let round = 0; round < 10; round += 1) {
-      const request = await ask(app, w.alex, w.quai.id, { priority: 'high' });
+      const request = await ask(w.app, w.alex, w.quai.id, { priority: 'high' });
       expect(request.status).toBe(200);
       asked.push(request.body.res.requestId);
       expect(
-        (await app.call('/user/api/cancelDispatchCall', { requestId: request.body.res.requestId }, w.alex.token))
+        (await w.app.call('/user/api/cancelDispatchCall', { requestId: request.body.res.requestId }, w.alex.token))
           .status,
       ).toBe(200);
     }
 
-    const refused = await ask(app, w.alex, w.quai.id, { priority: 'high', note: 'again' });
+    const refused = await ask(w.app, w.alex, w.quai.id, { priority: 'high', note: 'again' });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ success: false, code: 'too_many_dispatch_requests' });
     const { seconds } = refused.body.params;
@@ -86,7 +69,7 @@ describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect
 
     // Ten requests written and pushed, none for the refused ones.
     expect(await activities('dispatch_request')).toBe(10);
-    const rows = await app.services.db
+    const rows = await w.app.services.db
       .selectFrom('dispatch_requests')
       .select('id')
       .where('requester_id', '=', w.alex.id)
@@ -97,16 +80,16 @@ describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect
     expect(pushed.filter((request) => request.state === 'waiting').map((request) => request.requestId)).toEqual(asked);
 
     // A request left open (made before this minute's loop, as far as the limit knows): its cancel is the 11th.
-    const open = await app.services.dispatchQueue.request(
+    const open = await w.app.services.dispatchQueue.request(
       { userId: w.alex.id, role: 'member' },
       { channelId: w.quai.id, priority: 'normal', note: '' },
     );
-    const cancel = await app.call('/user/api/cancelDispatchCall', { requestId: open.requestId }, w.alex.token);
+    const cancel = await w.app.call('/user/api/cancelDispatchCall', { requestId: open.requestId }, w.alex.token);
     expect(cancel.status).toBe(429);
     expect(cancel.body).toMatchObject({ code: 'too_many_dispatch_cancels', params: { seconds: expect.any(Number) } });
     expect(cancel.body.result).toMatch(/^Too many dispatch requests cancelled: wait \d+ seconds/);
     expect(await activities('dispatch_cancel')).toBe(10);
-    const still = await app.services.dispatchRequests.byId(open.requestId);
+    const still = await w.app.services.dispatchRequests.byId(open.requestId);
     expect(still?.state).toBe('waiting');
     await desk.flush();
     expect(
@@ -114,9 +97,9 @@ describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect
     ).toHaveLength(10);
 
     // The limit is Alex's: Bea asks, and the desk takes Alex's open request, as usual.
-    expect((await ask(app, w.bea, w.quai.id)).status).toBe(200);
+    expect((await ask(w.app, w.bea, w.quai.id)).status).toBe(200);
     expect(
-      (await app.call('/user/api/takeDispatchCall', { requestId: open.requestId, answer: 'channel' }, w.dana.token))
+      (await w.app.call('/user/api/takeDispatchCall', { requestId: open.requestId, answer: 'channel' }, w.dana.token))
         .status,
     ).toBe(200);
 
@@ -129,14 +112,14 @@ describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect
 
   it('refuses the 21st status change of a minute; the desk still sets the member’s status, and an SOS still goes', async () => {
     const admin = await connected(w.admin);
-    const statuses: Array<{ id: number }> = (await app.call('/user/api/listStatuses', {}, w.alex.token)).body.res;
+    const statuses: Array<{ id: number }> = (await w.app.call('/user/api/listStatuses', {}, w.alex.token)).body.res;
     const [available, enRoute, onScene] = statuses.map((status) => status.id);
     for (let change = 0; change < 20; change += 1) {
       const statusId = change % 2 === 0 ? enRoute : available;
-      expect((await app.call('/user/api/setMyStatus', { statusId }, w.alex.token)).status).toBe(200);
+      expect((await w.app.call('/user/api/setMyStatus', { statusId }, w.alex.token)).status).toBe(200);
     }
 
-    const refused = await app.call('/user/api/setMyStatus', { statusId: onScene }, w.alex.token);
+    const refused = await w.app.call('/user/api/setMyStatus', { statusId: onScene }, w.alex.token);
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ code: 'too_many_status_changes', params: { seconds: expect.any(Number) } });
     expect(refused.body.params.seconds).toBeLessThanOrEqual(60);
@@ -144,7 +127,7 @@ describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect
     const french = await inLanguage('fr', '/user/api/setMyStatus', { statusId: onScene }, w.alex);
     expect(french.body.result).toMatch(/^Trop de changements de statut : attendez \d+ secondes/);
 
-    const mine = (await app.call('/user/api/getMemberStatuses', { userIds: [w.alex.id] }, w.alex.token)).body.res;
+    const mine = (await w.app.call('/user/api/getMemberStatuses', { userIds: [w.alex.id] }, w.alex.token)).body.res;
     expect(mine).toMatchObject([{ userId: w.alex.id, statusId: available }]);
     expect(await activities('status_change')).toBe(20);
     await admin.flush();
@@ -153,7 +136,7 @@ describe.each(databases)('a member who calls dispatch in a loop on %s', (dialect
     expect(pushes.some((status: { statusId: number }) => status.statusId === onScene)).toBe(false);
 
     // A dispatcher's change of it is the desk's, not the member's: not counted.
-    const byDesk = await app.call('/user/api/setUserStatus', { userId: w.alex.id, statusId: onScene }, w.dana.token);
+    const byDesk = await w.app.call('/user/api/setUserStatus', { userId: w.alex.id, statusId: onScene }, w.dana.token);
     expect(byDesk.status).toBe(200);
     expect((await sos()).status).toBe(200);
   });

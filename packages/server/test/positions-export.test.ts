@@ -5,7 +5,7 @@
  * RFC 7946's rules for the objects it uses. Both must hold exactly the points kept, and both are read back by
  * another tool, Debian's GPSBabel (issue 36): the same points, and in the GPX the same times.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { TALKGROUP_GPX_NS } from '../src/positions/export.ts';
 import {
   child,
@@ -17,18 +17,20 @@ import {
   parseXml,
   sixDecimals,
 } from './gpx-checks.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('position exports on %s', (dialect) => {
-  let app: TestApp;
-  let admin: Account;
-  let alice: Account;
-  let bob: Account;
-  let carol: Account;
-  let dispatcher: Account;
-  let otherDispatcher: Account;
-  let field: number;
+  const w = world(dialect, {
+    people: {
+      alice: { role: 'member', firstName: 'Zoé', lastName: `<&> "O'Neil"`, mapRight: true },
+      bob: { role: 'member', firstName: 'Bob', lastName: 'Single' },
+      carol: { role: 'member', firstName: 'Carol', lastName: 'Still' },
+      dispatcher: { role: 'dispatcher' },
+      otherDispatcher: { role: 'dispatcher' },
+    },
+    channels: { field: { name: 'Field', members: ['alice', 'bob', 'carol', 'dispatcher'] } },
+  });
   const from = '2026-05-01T00:00:00.000Z';
   const to = '2026-05-02T00:00:00.000Z';
   const alicePoints = [
@@ -41,14 +43,14 @@ describe.each(databases)('position exports on %s', (dialect) => {
     userId: number,
     points: Array<{ lat: number; lng: number; accuracy: number | null; at: string }>,
   ) {
-    await app.services.db
+    await w.app.services.db
       .insertInto('user_positions')
       .values(points.map((p) => ({ user_id: userId, lat: p.lat, lng: p.lng, accuracy: p.accuracy, created_at: p.at })))
       .execute();
   }
 
   const exportOf = async (token: string | undefined, body: object) => {
-    const response = await app.fastify.inject({
+    const response = await w.app.fastify.inject({
       method: 'POST',
       url: '/user/api/exportPositions',
       headers: token ? { 'x-access-token': token } : {},
@@ -58,29 +60,18 @@ describe.each(databases)('position exports on %s', (dialect) => {
   };
 
   beforeEach(async () => {
-    app = await startApp(dialect);
-    admin = await signUpAdmin(app);
-    alice = await createMember(app, admin, { firstName: 'Zoé', lastName: `<&> "O'Neil"`, mapRight: true });
-    bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Single' });
-    carol = await createMember(app, admin, { firstName: 'Carol', lastName: 'Still' });
-    dispatcher = await createWithRole(app, admin, 'dispatcher');
-    otherDispatcher = await createWithRole(app, admin, 'dispatcher');
-    field = (await app.services.channels.create('Field')).id;
-    await app.services.memberships.add(field, [alice.id, bob.id, carol.id, dispatcher.id]);
-    await seed(alice.id, [
+    await seed(w.alice.id, [
       ...alicePoints,
       // Outside [from, to): left out.
       { lat: 1, lng: 1, accuracy: null, at: '2026-04-30T23:59:59.999Z' },
       { lat: 2, lng: 2, accuracy: null, at: to },
     ]);
-    await seed(bob.id, [{ lat: 45.75, lng: 4.85, accuracy: 30, at: '2026-05-01T12:00:00.000Z' }]);
-  });
-  afterEach(async () => {
-    await app.close();
+    await seed(w.bob.id, [{ lat: 45.75, lng: 4.85, accuracy: 30, at: '2026-05-01T12:00:00.000Z' }]);
   });
 
   it('writes a GPX 1.1 file, a track per user, holding exactly the points kept', async () => {
-    const response = await exportOf(dispatcher.token, { channelId: field, from, to, format: 'gpx' });
+    const { alice, bob, carol, dispatcher, field } = w;
+    const response = await exportOf(dispatcher.token, { channelId: field.id, from, to, format: 'gpx' });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/gpx+xml; charset=utf-8');
     expect(response.headers['content-disposition']).toMatch(/^attachment; filename="positions-.+\.gpx"$/);
@@ -123,6 +114,7 @@ describe.each(databases)('position exports on %s', (dialect) => {
   });
 
   it('writes GeoJSON (RFC 7946): a LineString per user with points, a Point for one, times and accuracies', async () => {
+    const { admin, alice, bob, carol } = w;
     const response = await exportOf(admin.token, {
       userIds: [alice.id, bob.id, carol.id],
       from,
@@ -171,6 +163,7 @@ describe.each(databases)('position exports on %s', (dialect) => {
   });
 
   it('streams a long trail whole, in order', async () => {
+    const { carol } = w;
     const start = Date.parse(from);
     const many = Array.from({ length: 6000 }, (_, i) => ({
       lat: 47 + i / 1e5,
@@ -196,6 +189,7 @@ describe.each(databases)('position exports on %s', (dialect) => {
   });
 
   it('follows the trails rule: oneself, administrators, dispatchers of the channel', async () => {
+    const { admin, alice, bob, carol, dispatcher, otherDispatcher, field } = w;
     const status = async (account: Account | undefined, body: object) => {
       const response = await exportOf(account?.token, { from, to, format: 'gpx', ...body });
       return response.statusCode === 200 ? 200 : `${response.statusCode} ${response.json().code}`;
@@ -203,16 +197,23 @@ describe.each(databases)('position exports on %s', (dialect) => {
     expect(await status(undefined, { userIds: [alice.id] })).toBe('401 token_missing');
     expect(await status(alice, { userIds: [alice.id] })).toBe(200);
     expect(await status(alice, { userIds: [alice.id, bob.id] })).toBe('403 not_allowed');
-    expect(await status(alice, { channelId: field })).toBe('403 not_allowed');
-    expect(await status(otherDispatcher, { channelId: field })).toBe('403 not_channel_member');
+    expect(await status(alice, { channelId: field.id })).toBe('403 not_allowed');
+    expect(await status(otherDispatcher, { channelId: field.id })).toBe('403 not_channel_member');
     expect(await status(otherDispatcher, { userIds: [bob.id] })).toBe('403 not_allowed');
     expect(await status(dispatcher, { userIds: [bob.id, carol.id] })).toBe(200);
     expect(await status(admin, { userIds: [999_999] })).toBe('404 user_not_found');
-    const only = await exportOf(dispatcher.token, { channelId: field, userIds: [bob.id], from, to, format: 'geojson' });
+    const only = await exportOf(dispatcher.token, {
+      channelId: field.id,
+      userIds: [bob.id],
+      from,
+      to,
+      format: 'geojson',
+    });
     expect(JSON.parse(only.body).features.map((f: any) => f.id)).toEqual([bob.id]);
   });
 
   it('refuses a bad body with a 400 that names the field', async () => {
+    const { admin, alice } = w;
     const refused = async (body: object) => {
       const response = await exportOf(admin.token, body);
       expect(response.statusCode).toBe(400);

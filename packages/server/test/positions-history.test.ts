@@ -4,28 +4,33 @@
  * oneself, administrators anyone, a dispatcher the members of its channels, nobody else (the `trails` level).
  */
 import { POSITION_HISTORY_MAX_POINTS } from '@talkgroup/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config/config.ts';
 import { startPositionSweep, sweepExpiredPositions } from '../src/positions/retention.ts';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, eventually, listen } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { type Account, databases } from './harness.ts';
+import { eventually } from './realtime-harness.ts';
+import { world } from './world.ts';
 
 const DAY = 24 * 3600 * 1000;
 
 describe.each(databases)('position history on %s', (dialect) => {
-  let app: TestApp;
-  let admin: Account;
-  let alice: Account;
-  let bob: Account;
-  let outsider: Account;
-  let dispatcher: Account;
-  let otherDispatcher: Account;
-  let channelId: number;
+  const w = world(dialect, {
+    people: {
+      alice: { role: 'member', firstName: 'Alice', mapRight: true },
+      bob: { role: 'member', firstName: 'Bob', mapRight: true },
+      outsider: { role: 'member' },
+      dispatcher: { role: 'dispatcher' },
+      otherDispatcher: { role: 'dispatcher' },
+    },
+    channels: {
+      field: { name: 'Field', members: ['alice', 'bob', 'dispatcher'] },
+      office: { name: 'Office', members: ['outsider', 'otherDispatcher'] },
+    },
+  });
 
   /** Positions of a user at given times (the store's own insert, with a chosen time). */
   async function seed(userId: number, points: Array<{ lat: number; lng: number; at: Date; accuracy?: number }>) {
-    await app.services.db
+    await w.app.services.db
       .insertInto('user_positions')
       .values(
         points.map((p) => ({
@@ -39,28 +44,11 @@ describe.each(databases)('position history on %s', (dialect) => {
       .execute();
   }
 
-  const history = (token: string, body: object) => app.call('/user/api/getPositionHistory', body, token);
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    admin = await signUpAdmin(app);
-    alice = await createMember(app, admin, { firstName: 'Alice', mapRight: true });
-    bob = await createMember(app, admin, { firstName: 'Bob', mapRight: true });
-    outsider = await createMember(app, admin);
-    dispatcher = await createWithRole(app, admin, 'dispatcher');
-    otherDispatcher = await createWithRole(app, admin, 'dispatcher');
-    channelId = (await app.services.channels.create('Field')).id;
-    const other = (await app.services.channels.create('Office')).id;
-    await app.services.memberships.add(channelId, [alice.id, bob.id, dispatcher.id]);
-    await app.services.memberships.add(other, [outsider.id, otherDispatcher.id]);
-  });
-  afterEach(async () => {
-    await app.close();
-  });
+  const history = (token: string, body: object) => w.app.call('/user/api/getPositionHistory', body, token);
 
   it('keeps every position a phone reports and gives them back oldest first', async () => {
-    const url = await listen(app);
-    const phone = await connect(url, alice.token);
+    const { alice } = w;
+    const phone = await w.open(alice);
     try {
       const walk = [
         { lat: 48.85, lng: 2.35, accuracy: 8 },
@@ -85,6 +73,7 @@ describe.each(databases)('position history on %s', (dialect) => {
   });
 
   it('gives the positions of [from, to) only', async () => {
+    const { admin, bob } = w;
     const start = Date.parse('2026-03-01T08:00:00.000Z');
     await seed(
       bob.id,
@@ -107,6 +96,7 @@ describe.each(databases)('position history on %s', (dialect) => {
   });
 
   it('answers at most 10,000 positions, the earliest, and says more follow', async () => {
+    const { bob, dispatcher } = w;
     const start = Date.now() - 3 * DAY;
     const points = Array.from({ length: POSITION_HISTORY_MAX_POINTS + 5 }, (_, i) => ({
       lat: 40 + i / 1e6,
@@ -129,6 +119,7 @@ describe.each(databases)('position history on %s', (dialect) => {
   });
 
   it('lets oneself, administrators and dispatchers of the user’s channels read it, nobody else', async () => {
+    const { app, admin, alice, bob, outsider, dispatcher, otherDispatcher, field } = w;
     await seed(bob.id, [{ lat: 46, lng: 6, at: new Date() }]);
     const asked = async (account: Account | undefined) => {
       const answer = await app.call('/user/api/getPositionHistory', { userId: bob.id }, account?.token);
@@ -146,11 +137,12 @@ describe.each(databases)('position history on %s', (dialect) => {
     expect((await history(admin.token, { userId: 999_999 })).body.code).toBe('user_not_found');
     expect((await history(dispatcher.token, { userId: 999_999 })).status).toBe(403);
     // Out of the channel, out of the dispatcher's reach.
-    await app.call('/user/api/deleteUserFromChannel', { userId: bob.id, channelId }, admin.token);
+    await app.call('/user/api/deleteUserFromChannel', { userId: bob.id, channelId: field.id }, admin.token);
     expect(await asked(dispatcher)).toBe('403 not_allowed');
   });
 
   it('sweeps the positions older than the retention, and only those', async () => {
+    const { app, admin, alice, bob, field } = w;
     const now = Date.now();
     await seed(alice.id, [
       { lat: 1, lng: 1, at: new Date(now - 31 * DAY) },
@@ -164,13 +156,14 @@ describe.each(databases)('position history on %s', (dialect) => {
     expect((await history(admin.token, { userId: alice.id })).body.res.map((p: any) => p.lat)).toEqual([3, 4]);
     expect((await history(admin.token, { userId: bob.id })).body.res).toEqual([]);
     // The latest position (the maps, the users list) is the newest kept one.
-    const users = await app.call('/user/api/getUsersInChannel', { channelId }, admin.token);
+    const users = await app.call('/user/api/getUsersInChannel', { channelId: field.id }, admin.token);
     const shown = users.body.res.find((u: any) => u.id === alice.id);
     expect(shown.userPositions[0]).toMatchObject({ lat: 4, lng: 4 });
     expect(await sweepExpiredPositions(app.services.positions, app.config.positionRetentionMs, now)).toBe(0);
   });
 
   it('runs the sweep by itself, in batches that leave nothing old behind', async () => {
+    const { app, alice } = w;
     const old = new Date(Date.now() - 2 * DAY);
     const points = Array.from({ length: 12_000 }, (_, i) => ({ lat: 10 + i / 1e6, lng: 1, at: old }));
     for (let i = 0; i < points.length; i += 1000) await seed(alice.id, points.slice(i, i + 1000));
@@ -195,6 +188,7 @@ describe.each(databases)('position history on %s', (dialect) => {
   });
 
   it('reads POSITION_RETENTION_DAYS, tells the browsers, and refuses a nonsense value', async () => {
+    const { app, alice } = w;
     expect(loadConfig({ POSITION_RETENTION_DAYS: '7' }).positionRetentionMs).toBe(7 * DAY);
     expect(() => loadConfig({ POSITION_RETENTION_DAYS: 'forever' })).toThrow(/POSITION_RETENTION_DAYS/);
     expect(() => loadConfig({ POSITION_RETENTION_DAYS: '0' })).toThrow(/above 0/);

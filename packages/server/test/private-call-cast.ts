@@ -4,9 +4,9 @@
  * the call requests as a party's page makes them.
  */
 import type { Dialect } from '../src/db/open.ts';
-import { type Account, createMember, signUpAdmin, startApp, type TestApp } from './harness.ts';
+import { type Account, startApp, type TestApp } from './harness.ts';
 import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { cast } from './world.ts';
 
 export interface PrivateCallCast {
   app: TestApp;
@@ -22,14 +22,16 @@ export interface PrivateCallCast {
 export async function privateCallCast(dialect: Dialect): Promise<PrivateCallCast> {
   const app = await startApp(dialect, { privateCallRingMs: 1500 });
   const url = await listen(app);
-  const admin = await signUpAdmin(app);
-  const desk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-  const mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-  const max = await createMember(app, admin, { firstName: 'Max', lastName: 'Field' });
-  const stranger = await createMember(app, admin, { firstName: 'Sam', lastName: 'Elsewhere' });
-  const channelId = (await app.call('/user/api/createChannel', { channelName: 'North' }, admin.token)).body.res.id;
-  await app.services.memberships.add(channelId, [desk.id, mia.id, max.id]);
-  return { app, url, admin, desk, mia, max, stranger, channelId };
+  const { north, ...people } = await cast(app, {
+    people: {
+      desk: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+      max: { role: 'member', firstName: 'Max', lastName: 'Field' },
+      stranger: { role: 'member', firstName: 'Sam', lastName: 'Elsewhere' },
+    },
+    channels: { north: { name: 'North', members: ['desk', 'mia', 'max'], overHttp: true } },
+  });
+  return { app, url, ...people, channelId: north.id };
 }
 
 /**

@@ -8,9 +8,10 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { ChannelSummary } from '../src/channels/store.ts';
 import type { Config } from '../src/config/config.ts';
 import type { Dialect } from '../src/db/open.ts';
-import { type Account, buildTestApp, createMember, signUpAdmin, type TestApp, testStorage } from './harness.ts';
+import { type Account, buildTestApp, type TestApp, testStorage } from './harness.ts';
 import { PushService, subscriber } from './push-harness.ts';
 import { listen, type TestClient } from './realtime-harness.ts';
+import { cast } from './world.ts';
 
 export interface PushWorld {
   service: PushService;
@@ -51,11 +52,16 @@ export function pushWorld(dialect: Dialect, overrides: Partial<Config> = {}): Pu
     });
     world.app = app;
     world.url = await listen(app);
-    world.admin = await signUpAdmin(app);
-    world.alice = await createMember(app, world.admin, { firstName: 'Alice', lastName: 'Field' });
-    world.bob = await createMember(app, world.admin, { firstName: 'Bob', lastName: 'Field' });
-    world.channel = await app.services.channels.create('Atelier');
-    await app.services.memberships.add(world.channel.id, [world.alice.id, world.bob.id]);
+    Object.assign(
+      world,
+      await cast(app, {
+        people: {
+          alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+          bob: { role: 'member', firstName: 'Bob', lastName: 'Field' },
+        },
+        channels: { channel: { name: 'Atelier', members: ['alice', 'bob'] } },
+      }),
+    );
     const config = await app.call('/user/api/getClientConfig', {}, world.alice.token);
     world.publicKey = config.body.res.pushPublicKey;
   });

@@ -4,27 +4,21 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Cluster, startCluster } from './cluster-harness.ts';
-import {
-  type Account,
-  buildTestApp,
-  createMember,
-  databases,
-  signUpAdmin,
-  type TestApp,
-  testStorage,
-} from './harness.ts';
+import { type Account, buildTestApp, databases, type TestApp, testStorage } from './harness.ts';
 import { connect, eventually, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { cast } from './world.ts';
 
 /** A dispatcher and a member of one channel, the member's /talk on it. */
-async function cast(app: TestApp) {
-  const admin = await signUpAdmin(app);
-  const dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-  const alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-  const quai = (await app.call('/user/api/createChannel', { channelName: 'Quai' }, admin.token)).body.res.id as number;
-  await app.services.memberships.add(quai, [dana.id, alice.id]);
-  await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
-  return { admin, dana, alice, quai };
+async function quaiTeam(app: TestApp) {
+  const { quai, ...people } = await cast(app, {
+    people: {
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+    },
+    channels: { quai: { name: 'Quai', members: ['dana', 'alice'], overHttp: true } },
+  });
+  await app.call('/user/api/selectMyChannel', { channelId: quai.id }, people.alice.token);
+  return { ...people, quai: quai.id };
 }
 
 const expiries = async (app: TestApp, admin: Account) =>
@@ -36,7 +30,7 @@ describe.each(databases)('a regroup’s time on %s', (dialect) => {
   it('ends when its time runs out even though the server that made it stopped: the next one ends it', async () => {
     const storage = testStorage(dialect);
     const first = await buildTestApp(storage);
-    const { admin, dana, alice, quai } = await cast(first);
+    const { admin, dana, alice, quai } = await quaiTeam(first);
     const made = await first.call(
       '/user/api/createRegroup',
       { name: 'Short', userIds: [alice.id], minutes: 0.03 },
@@ -78,7 +72,7 @@ describe.runIf(shared)('a regroup’s time on two instances (PostgreSQL and Redi
   it('ends once, whichever instance comes first, and the member hears it on the other', async () => {
     cluster = await startCluster('postgres');
     const [one, two] = cluster.apps;
-    const { admin, dana, alice, quai } = await cast(one);
+    const { admin, dana, alice, quai } = await quaiTeam(one);
     const phone = await connect(cluster.urls[1], alice.token);
     clients.push(phone);
     const made = await one.call(

@@ -6,55 +6,34 @@
  * himself). One user has at most REGROUP_OPEN_MAX (20) regroups open (429 `regroup_limit`).
  */
 import { REGROUP_OPEN_MAX } from '@talkgroup/protocol';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
 import { createWithRole } from './role-fixtures.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('regroups’ rights on %s', { timeout: 120_000 }, (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let dana: Account;
-  let eve: Account;
-  let mia: Account;
-  let quai: number;
-  let dock: number;
-  const clients: TestClient[] = [];
-
-  const channel = async (name: string, members: Account[]) => {
-    const created = await app.call('/user/api/createChannel', { channelName: name }, admin.token);
-    await app.services.memberships.add(
-      created.body.res.id,
-      members.map((member) => member.id),
-    );
-    return created.body.res.id as number;
-  };
-  const regroup = (name: string, userIds: number[], by: Account) =>
-    app.call('/user/api/createRegroup', { name, userIds }, by.token);
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    eve = await createWithRole(app, admin, 'dispatcher', { firstName: 'Eve', lastName: 'Regrouped' });
-    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
+  const w = world(dialect, {
+    people: {
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      eve: { role: 'dispatcher', firstName: 'Eve', lastName: 'Regrouped' },
+      mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+    },
     // Dana dispatches both; Eve dispatches Dock, where Mia is not.
-    quai = await channel('Quai', [dana, mia]);
-    dock = await channel('Dock', [dana, eve]);
+    channels: {
+      quai: { name: 'Quai', members: ['dana', 'mia'], overHttp: true },
+      dock: { name: 'Dock', members: ['dana', 'eve'], overHttp: true },
+    },
   });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+
+  const regroup = (name: string, userIds: number[], by: Account) =>
+    w.app.call('/user/api/createRegroup', { name, userIds }, by.token);
 
   it('lets a dispatcher regrouped by someone else dispatch nobody there', async () => {
+    const { app, admin, dana, eve, mia } = w;
     const made = await regroup('Fire B12', [eve.id, mia.id], dana);
     expect(made.status).toBe(200);
     const { regroupId, channelId } = made.body;
-    const phone = await connect(url, mia.token, { talkPage: true });
-    clients.push(phone);
+    await w.open(mia, { talkPage: true });
 
     // A member's rights there: Eve reads, chats, and is listed among its members.
     const byEve = (path: string, body: object) => app.call(`/user/api/${path}`, body, eve.token);
@@ -81,6 +60,7 @@ describe.each(databases)('regroups’ rights on %s', { timeout: 120_000 }, (dial
   });
 
   it('lets an administrator’s regroup be dispatched by him, not by the dispatchers it gathers', async () => {
+    const { app, admin, dana, mia, quai } = w;
     const made = await regroup('Flood', [dana.id, mia.id], admin);
     expect(made.status).toBe(200);
     // Dana dispatches Mia in Quai already: the regroup adds nothing, and takes nothing from her there.
@@ -88,16 +68,17 @@ describe.each(databases)('regroups’ rights on %s', { timeout: 120_000 }, (dial
     const select = (channelId: number) =>
       app.call('/user/api/selectChannelFor', { userId: mia.id, channelId }, dana.token);
     expect((await select(made.body.channelId)).status).toBe(403);
-    expect((await select(quai)).status).toBe(200);
+    expect((await select(quai.id)).status).toBe(200);
     expect((await app.call('/user/api/endRegroup', { regroupId: made.body.regroupId }, dana.token)).status).toBe(404);
     expect((await app.call('/user/api/endRegroup', { regroupId: made.body.regroupId }, admin.token)).status).toBe(200);
   });
 
   it('switches the channel of those below the caller only', async () => {
+    const { app, admin, dana, eve, dock } = w;
     const other = await createWithRole(app, admin, 'admin', { firstName: 'Ada', lastName: 'Other' });
-    await app.services.memberships.add(dock, [admin.id, other.id]);
+    await app.services.memberships.add(dock.id, [admin.id, other.id]);
     const select = (userId: number, by: Account) =>
-      app.call('/user/api/selectChannelFor', { userId, channelId: dock }, by.token);
+      app.call('/user/api/selectChannelFor', { userId, channelId: dock.id }, by.token);
 
     const peer = await select(eve.id, dana);
     expect(peer.status).toBe(403);
@@ -107,7 +88,7 @@ describe.each(databases)('regroups’ rights on %s', { timeout: 120_000 }, (dial
       method: 'POST',
       url: '/user/api/selectChannelFor',
       headers: { 'x-access-token': dana.token, 'accept-language': 'fr' },
-      payload: { userId: other.id, channelId: dock },
+      payload: { userId: other.id, channelId: dock.id },
     });
     expect(inFrench.statusCode).toBe(403);
     expect(inFrench.json().result).toBe(
@@ -126,6 +107,7 @@ describe.each(databases)('regroups’ rights on %s', { timeout: 120_000 }, (dial
   });
 
   it(`keeps at most ${REGROUP_OPEN_MAX} regroups open per user`, async () => {
+    const { app, admin, dana, mia } = w;
     const made: number[] = [];
     for (let i = 0; i < REGROUP_OPEN_MAX; i++) {
       const answer = await regroup(`Incident ${i}`, [mia.id], dana);

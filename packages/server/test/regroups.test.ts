@@ -5,72 +5,46 @@
  * out of every list while its history stays; selectChannelFor is an administrator's, or a channel dispatcher's
  * for one of its members.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, eventually, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { eventually } from './realtime-harness.ts';
+import { world } from './world.ts';
 
 describe.each(databases)('regroups on %s', (dialect) => {
-  let app: TestApp;
-  let url: string;
-  let admin: Account;
-  let dana: Account;
-  let alice: Account;
-  let bob: Account;
-  let carl: Account;
-  let olga: Account;
-  let quai: number;
-  let dock: number;
-  let yard: number;
-  const clients: TestClient[] = [];
+  const w = world(dialect, {
+    people: {
+      dana: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      olga: { role: 'dispatcher', firstName: 'Olga', lastName: 'Other' },
+      alice: { role: 'member', firstName: 'Alice', lastName: 'Field' },
+      bob: { role: 'member', firstName: 'Bob', lastName: 'Field' },
+      carl: { role: 'member', firstName: 'Carl', lastName: 'Yard' },
+    },
+    channels: {
+      quai: { name: 'Quai', members: ['dana', 'alice'], overHttp: true },
+      dock: { name: 'Dock', members: ['dana', 'bob'], overHttp: true },
+      yard: { name: 'Yard', members: ['olga', 'carl'], overHttp: true },
+    },
+  });
 
-  const connected = async (account: Account) => {
-    const client = await connect(url, account.token);
-    clients.push(client);
-    return client;
-  };
-  const channel = async (name: string, members: Account[]) => {
-    const created = await app.call('/user/api/createChannel', { channelName: name }, admin.token);
-    expect(created.status).toBe(200);
-    await app.services.memberships.add(
-      created.body.res.id,
-      members.map((member) => member.id),
-    );
-    return created.body.res.id as number;
-  };
   const myChannels = async (account: Account) =>
-    (await app.call('/user/api/getMyChannels', {}, account.token)).body.res as Array<{
+    (await w.app.call('/user/api/getMyChannels', {}, account.token)).body.res as Array<{
       id: number;
       name: string;
       temporary: boolean;
       users: Array<{ id: number }>;
     }>;
   const allChannels = async () =>
-    (await app.call('/user/api/getAllChannels', {}, admin.token)).body.res as Array<{ id: number; temporary: boolean }>;
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    url = await listen(app);
-    admin = await signUpAdmin(app);
-    dana = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    olga = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olga', lastName: 'Other' });
-    alice = await createMember(app, admin, { firstName: 'Alice', lastName: 'Field' });
-    bob = await createMember(app, admin, { firstName: 'Bob', lastName: 'Field' });
-    carl = await createMember(app, admin, { firstName: 'Carl', lastName: 'Yard' });
-    quai = await channel('Quai', [dana, alice]);
-    dock = await channel('Dock', [dana, bob]);
-    yard = await channel('Yard', [olga, carl]);
-  });
-  afterEach(async () => {
-    for (const client of clients.splice(0)) client.close();
-    await app.close();
-  });
+    (await w.app.call('/user/api/getAllChannels', {}, w.admin.token)).body.res as Array<{
+      id: number;
+      temporary: boolean;
+    }>;
 
   it('switches the regrouped members to a temporary channel holding only them and its creator', async () => {
-    expect((await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token)).status).toBe(200);
-    const alicePhone = await connected(alice);
-    const bobPhone = await connected(bob);
-    const carlPhone = await connected(carl);
+    const { app, admin, dana, olga, alice, bob, carl, quai } = w;
+    expect((await app.call('/user/api/selectMyChannel', { channelId: quai.id }, alice.token)).status).toBe(200);
+    const alicePhone = await w.open(alice);
+    const bobPhone = await w.open(bob);
+    const carlPhone = await w.open(carl);
 
     const made = await app.call(
       '/user/api/createRegroup',
@@ -97,7 +71,7 @@ describe.each(databases)('regroups on %s', (dialect) => {
     expect(regroupChannel?.temporary).toBe(true);
     expect(regroupChannel?.users.map((user) => user.id).sort()).toEqual([dana.id, alice.id, bob.id].sort());
     // Their other channels stay (the scan keeps them).
-    expect(aliceList.find((entry) => entry.id === quai)?.temporary).toBe(false);
+    expect(aliceList.find((entry) => entry.id === quai.id)?.temporary).toBe(false);
     expect((await allChannels()).find((entry) => entry.id === channelId)?.temporary).toBe(true);
     expect((await myChannels(carl)).some((entry) => entry.id === channelId)).toBe(false);
 
@@ -115,9 +89,10 @@ describe.each(databases)('regroups on %s', (dialect) => {
   });
 
   it('takes in the members of the chosen channels', async () => {
+    const { app, dana, bob, dock } = w;
     const made = await app.call(
       '/user/api/createRegroup',
-      { name: 'Storm', userIds: [], channelIds: [dock] },
+      { name: 'Storm', userIds: [], channelIds: [dock.id] },
       dana.token,
     );
     expect(made.status).toBe(200);
@@ -127,14 +102,15 @@ describe.each(databases)('regroups on %s', (dialect) => {
   });
 
   it('refuses a user outside the dispatcher’s channels, a member, and bad bodies', async () => {
-    const carlPhone = await connected(carl);
+    const { app, admin, dana, alice, bob, carl, yard } = w;
+    const carlPhone = await w.open(carl);
     const outside = await app.call('/user/api/createRegroup', { name: 'X', userIds: [alice.id, carl.id] }, dana.token);
     expect(outside.status).toBe(403);
     expect(outside.body).toMatchObject({ success: false, code: 'regroup_user_not_allowed' });
     expect(outside.body.result).toContain('Carl');
     const otherChannel = await app.call(
       '/user/api/createRegroup',
-      { name: 'X', userIds: [], channelIds: [yard] },
+      { name: 'X', userIds: [], channelIds: [yard.id] },
       dana.token,
     );
     expect(otherChannel.status).toBe(403);
@@ -162,10 +138,11 @@ describe.each(databases)('regroups on %s', (dialect) => {
   });
 
   it('brings the members back to their previous channels at its end; the channel leaves the lists, its history stays', async () => {
-    await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
-    await app.call('/user/api/selectChannelFor', { userId: bob.id, channelId: dock }, dana.token);
-    const alicePhone = await connected(alice);
-    const bobPhone = await connected(bob);
+    const { app, admin, dana, olga, alice, bob, quai, dock } = w;
+    await app.call('/user/api/selectMyChannel', { channelId: quai.id }, alice.token);
+    await app.call('/user/api/selectChannelFor', { userId: bob.id, channelId: dock.id }, dana.token);
+    const alicePhone = await w.open(alice);
+    const bobPhone = await w.open(bob);
     const made = await app.call('/user/api/createRegroup', { name: 'Flood', userIds: [alice.id, bob.id] }, dana.token);
     const { regroupId, channelId } = made.body;
     await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup');
@@ -179,14 +156,14 @@ describe.each(databases)('regroups on %s', (dialect) => {
     expect(ended.body.res).toMatchObject({ regroupId, endReason: 'ended' });
     const by = { userId: dana.id, name: 'Dana Desk' };
     expect(await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end')).toEqual({
-      channelId: quai,
+      channelId: quai.id,
       channelName: 'Quai',
       reason: 'regroup_end',
       by,
       regroupId,
     });
     expect(await bobPhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end')).toMatchObject({
-      channelId: dock,
+      channelId: dock.id,
       reason: 'regroup_end',
     });
     expect((await app.call('/user/api/endRegroup', { regroupId }, dana.token)).status).toBe(409);
@@ -202,7 +179,7 @@ describe.each(databases)('regroups on %s', (dialect) => {
     expect(kept.body.discussion.map((entry: { textMsg: string }) => entry.textMsg)).toContain('On scene');
     expect((await app.call('/user/api/createChannel', { channelName: 'Flood' }, admin.token)).status).toBe(200);
     expect((await app.call('/user/api/getMySelectedChannel', {}, alice.token)).body.res).toMatchObject({
-      channelId: quai,
+      channelId: quai.id,
       reason: 'regroup_end',
     });
     const audit = await app.call('/user/api/getAuditLog', {}, admin.token);
@@ -210,7 +187,8 @@ describe.each(databases)('regroups on %s', (dialect) => {
   });
 
   it('tells each member its end before the switch back, and no socket in its channel hears of a change of rights', async () => {
-    await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
+    const { app, dana, alice, bob, quai, dock } = w;
+    await app.call('/user/api/selectMyChannel', { channelId: quai.id }, alice.token);
     const made = await app.call('/user/api/createRegroup', { name: 'Blaze', userIds: [alice.id, bob.id] }, dana.token);
     const { regroupId, channelId } = made.body;
     const listed = (await app.call('/user/api/getMyChannels', {}, dana.token)).body.res as Array<{
@@ -219,20 +197,20 @@ describe.each(databases)('regroups on %s', (dialect) => {
     }>;
     const rtcSession = listed.find((entry) => entry.id === channelId)?.rtcSession;
     // Alice's /talk and Dana's console in the regroup's room; Bob's page left it for the dock before the end.
-    const alicePhone = await connected(alice);
-    const desk = await connected(dana);
-    const bobPhone = await connected(bob);
+    const alicePhone = await w.open(alice);
+    const desk = await w.open(dana);
+    const bobPhone = await w.open(bob);
     for (const client of [alicePhone, desk]) {
       client.socket.emit('join_room', { room: rtcSession, name: '' });
       await client.next('all_users');
     }
-    await app.call('/user/api/selectMyChannel', { channelId: dock }, bob.token);
+    await app.call('/user/api/selectMyChannel', { channelId: dock.id }, bob.token);
 
     expect((await app.call('/user/api/endRegroup', { regroupId }, dana.token)).status).toBe(200);
     const told = { regroupId, name: 'Blaze', channelId, reason: 'ended' };
     expect(await alicePhone.next('regroup_ended')).toEqual({
       ...told,
-      backTo: { channelId: quai, channelName: 'Quai' },
+      backTo: { channelId: quai.id, channelName: 'Quai' },
     });
     expect(await bobPhone.next('regroup_ended')).toEqual({ ...told, backTo: null });
     expect(await desk.next('regroup_ended')).toEqual({ ...told, backTo: null });
@@ -251,8 +229,9 @@ describe.each(databases)('regroups on %s', (dialect) => {
   });
 
   it('ends by itself when its minutes run out, once', async () => {
-    await app.call('/user/api/selectMyChannel', { channelId: quai }, alice.token);
-    const alicePhone = await connected(alice);
+    const { app, admin, dana, alice, quai } = w;
+    await app.call('/user/api/selectMyChannel', { channelId: quai.id }, alice.token);
+    const alicePhone = await w.open(alice);
     const made = await app.call(
       '/user/api/createRegroup',
       { name: 'Short', userIds: [alice.id], minutes: 0.01 },
@@ -261,7 +240,7 @@ describe.each(databases)('regroups on %s', (dialect) => {
     expect(made.status).toBe(200);
     expect(
       await alicePhone.next('selected_channel_changed', (change) => change.reason === 'regroup_end'),
-    ).toMatchObject({ channelId: quai, regroupId: made.body.regroupId, by: { userId: dana.id } });
+    ).toMatchObject({ channelId: quai.id, regroupId: made.body.regroupId, by: { userId: dana.id } });
     await eventually(
       async () => (await app.call('/user/api/getRegroups', {}, dana.token)).body.res.length === 0,
       'the regroup is over',
@@ -277,48 +256,52 @@ describe.each(databases)('regroups on %s', (dialect) => {
   });
 
   it('lets an administrator, or a dispatcher of the channel for its member, switch a member’s channel', async () => {
-    const alicePhone = await connected(alice);
-    const selected = await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai }, dana.token);
+    const { app, admin, dana, olga, alice, bob, carl, quai, yard } = w;
+    const alicePhone = await w.open(alice);
+    const selected = await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai.id }, dana.token);
     expect(selected.status).toBe(200);
-    expect(selected.body.res).toEqual({ userId: alice.id, channelId: quai });
+    expect(selected.body.res).toEqual({ userId: alice.id, channelId: quai.id });
     expect(await alicePhone.next('selected_channel_changed')).toEqual({
-      channelId: quai,
+      channelId: quai.id,
       channelName: 'Quai',
       reason: 'dispatcher',
       by: { userId: dana.id, name: 'Dana Desk' },
     });
     expect((await app.call('/user/api/getMySelectedChannel', {}, alice.token)).body.res).toMatchObject({
-      channelId: quai,
+      channelId: quai.id,
       channelName: 'Quai',
       reason: 'dispatcher',
       by: { userId: dana.id, name: 'Dana Desk' },
     });
     // Refused: a member, a dispatcher of another channel, a dispatcher for a user outside the channel.
     expect(
-      (await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai }, bob.token)).status,
+      (await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai.id }, bob.token)).status,
     ).toBe(403);
     expect(
-      (await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai }, olga.token)).status,
+      (await app.call('/user/api/selectChannelFor', { userId: alice.id, channelId: quai.id }, olga.token)).status,
     ).toBe(403);
     expect(
-      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: quai }, dana.token)).status,
+      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: quai.id }, dana.token)).status,
     ).toBe(403);
-    expect((await app.call('/user/api/selectChannelFor', { userId: 'x', channelId: quai }, dana.token)).status).toBe(
+    expect((await app.call('/user/api/selectChannelFor', { userId: 'x', channelId: quai.id }, dana.token)).status).toBe(
       400,
     );
     await alicePhone.flush();
     expect(alicePhone.all('selected_channel_changed')).toHaveLength(1);
     // An administrator: any member of any channel.
-    const carlPhone = await connected(carl);
+    const carlPhone = await w.open(carl);
     expect(
-      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: yard }, admin.token)).status,
+      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: yard.id }, admin.token)).status,
     ).toBe(200);
-    expect(await carlPhone.next('selected_channel_changed')).toMatchObject({ channelId: yard, reason: 'dispatcher' });
+    expect(await carlPhone.next('selected_channel_changed')).toMatchObject({
+      channelId: yard.id,
+      reason: 'dispatcher',
+    });
     expect(
-      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: quai }, admin.token)).status,
+      (await app.call('/user/api/selectChannelFor', { userId: carl.id, channelId: quai.id }, admin.token)).status,
     ).toBe(400);
     // The member's own choice replaces it.
-    expect((await app.call('/user/api/selectMyChannel', { channelId: yard }, alice.token)).status).toBe(403);
+    expect((await app.call('/user/api/selectMyChannel', { channelId: yard.id }, alice.token)).status).toBe(403);
     const audit = await app.call('/user/api/getAuditLog', {}, admin.token);
     expect(audit.body.res.entries[0]).toMatchObject({ action: 'user.select_channel', targetId: carl.id });
   });

@@ -3,10 +3,9 @@
  * audited), a member's own status, a dispatcher's setting of its channels' members' statuses, who sees whose,
  * the activity each change writes, and who hears of it through its socket.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Account, createMember, databases, signUpAdmin, startApp, type TestApp } from './harness.ts';
-import { connect, listen, type TestClient } from './realtime-harness.ts';
-import { createWithRole } from './role-fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { type Account, databases } from './harness.ts';
+import { world } from './world.ts';
 
 interface Status {
   id: number;
@@ -15,45 +14,34 @@ interface Status {
 }
 
 describe.each(databases)('members’ statuses on %s', (dialect) => {
-  let app: TestApp;
-  let admin: Account;
-  let desk: Account;
-  let otherDesk: Account;
-  let mia: Account;
-  let noah: Account;
-  let alpha: number;
-  let bravo: number;
-
-  beforeEach(async () => {
-    app = await startApp(dialect);
-    admin = await signUpAdmin(app);
-    desk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Dana', lastName: 'Desk' });
-    otherDesk = await createWithRole(app, admin, 'dispatcher', { firstName: 'Olly', lastName: 'Other' });
-    mia = await createMember(app, admin, { firstName: 'Mia', lastName: 'Field' });
-    noah = await createMember(app, admin, { firstName: 'Noah', lastName: 'Far' });
-    alpha = (await app.call('/user/api/createChannel', { channelName: 'alpha' }, admin.token)).body.res.id;
-    bravo = (await app.call('/user/api/createChannel', { channelName: 'bravo' }, admin.token)).body.res.id;
-    await app.services.memberships.add(alpha, [desk.id, mia.id]);
-    await app.services.memberships.add(bravo, [otherDesk.id, noah.id]);
-  });
-  afterEach(async () => {
-    await app.close();
+  const w = world(dialect, {
+    people: {
+      desk: { role: 'dispatcher', firstName: 'Dana', lastName: 'Desk' },
+      otherDesk: { role: 'dispatcher', firstName: 'Olly', lastName: 'Other' },
+      mia: { role: 'member', firstName: 'Mia', lastName: 'Field' },
+      noah: { role: 'member', firstName: 'Noah', lastName: 'Far' },
+    },
+    channels: {
+      alpha: { name: 'alpha', members: ['desk', 'mia'], overHttp: true },
+      bravo: { name: 'bravo', members: ['otherDesk', 'noah'], overHttp: true },
+    },
   });
 
   const list = async (account: Account): Promise<Status[]> =>
-    (await app.call('/user/api/listStatuses', {}, account.token)).body.res;
+    (await w.app.call('/user/api/listStatuses', {}, account.token)).body.res;
   const byLabel = async (label: string) => {
-    const found = (await list(admin)).find((status) => status.label.fr === label);
+    const found = (await list(w.admin)).find((status) => status.label.fr === label);
     if (!found) throw new Error(`no status ${label}`);
     return found;
   };
   const seen = async (account: Account) =>
-    (await app.call('/user/api/getMemberStatuses', {}, account.token)).body.res as Array<{
+    (await w.app.call('/user/api/getMemberStatuses', {}, account.token)).body.res as Array<{
       userId: number;
       statusId: number;
     }>;
 
   it('starts with the four statuses of a dispatch team, in their order', async () => {
+    const { mia } = w;
     expect(await list(mia)).toEqual([
       { id: expect.any(Number), label: { fr: 'Disponible', en: 'Available', de: 'Verfügbar' }, color: '#2e7d32' },
       { id: expect.any(Number), label: { fr: 'En route', en: 'En route', de: 'Unterwegs' }, color: '#1565c0' },
@@ -63,6 +51,7 @@ describe.each(databases)('members’ statuses on %s', (dialect) => {
   });
 
   it('replaces the list: kept ids keep their members, new ones are added, left-out ones clear theirs; audited', async () => {
+    const { app, admin, mia, noah } = w;
     const [available, enRoute, onScene] = await list(admin);
     await app.call('/user/api/setMyStatus', { statusId: onScene?.id }, mia.token);
     await app.call('/user/api/setMyStatus', { statusId: enRoute?.id }, noah.token);
@@ -95,6 +84,7 @@ describe.each(databases)('members’ statuses on %s', (dialect) => {
   });
 
   it('refuses an unknown id, a bad colour, an empty label, a status twice, and anyone but an administrator', async () => {
+    const { app, admin, desk, mia } = w;
     const [available] = await list(admin);
     const label = { fr: 'Test', en: 'Test', de: 'Test' };
     const attempts = [
@@ -122,6 +112,7 @@ describe.each(databases)('members’ statuses on %s', (dialect) => {
   });
 
   it('lets a member set and clear its own status, once per change, with an activity', async () => {
+    const { app, admin, mia } = w;
     const onScene = await byLabel('Sur place');
     const set = await app.call('/user/api/setMyStatus', { statusId: onScene.id }, mia.token);
     expect(set.status).toBe(200);
@@ -145,6 +136,7 @@ describe.each(databases)('members’ statuses on %s', (dialect) => {
   });
 
   it('lets an administrator set anyone’s, a dispatcher only its channels’ members’', async () => {
+    const { app, admin, desk, mia, noah } = w;
     const enRoute = await byLabel('En route');
     const byAdmin = await app.call('/user/api/setUserStatus', { userId: noah.id, statusId: enRoute.id }, admin.token);
     expect(byAdmin.body.res).toMatchObject({ userId: noah.id, setBy: { userId: admin.id, name: 'Ada Admin' } });
@@ -170,6 +162,7 @@ describe.each(databases)('members’ statuses on %s', (dialect) => {
   });
 
   it('shows a member only the statuses of those who share a channel with it', async () => {
+    const { app, admin, desk, otherDesk, mia, noah } = w;
     const onScene = await byLabel('Sur place');
     for (const account of [mia, noah, desk, otherDesk])
       await app.call('/user/api/setMyStatus', { statusId: onScene.id }, account.token);
@@ -182,21 +175,10 @@ describe.each(databases)('members’ statuses on %s', (dialect) => {
   });
 
   describe('live', () => {
-    let url: string;
-    const clients: TestClient[] = [];
-    const connected = async (account: Account) => {
-      const client = await connect(url, account.token, { pushesOnce: true });
-      clients.push(client);
-      return client;
-    };
-    beforeEach(async () => {
-      url = await listen(app);
-    });
-    afterEach(() => {
-      for (const client of clients.splice(0)) client.close();
-    });
+    const connected = (account: Account) => w.open(account, { pushesOnce: true });
 
     it('pushes a status to the dispatchers of the member’s channels and its own devices, not to others', async () => {
+      const { app, desk, otherDesk, mia, noah } = w;
       const [deskSocket, otherSocket, miaSocket, noahSocket] = await Promise.all(
         [desk, otherDesk, mia, noah].map(connected),
       );
@@ -212,6 +194,7 @@ describe.each(databases)('members’ statuses on %s', (dialect) => {
     });
 
     it('tells every signed-in socket that the list changed', async () => {
+      const { app, admin, otherDesk, mia, noah } = w;
       const sockets = await Promise.all([mia, noah, otherDesk].map(connected));
       const statuses = await list(admin);
       await app.call('/user/api/setStatuses', { statuses: statuses.slice(1) }, admin.token);
