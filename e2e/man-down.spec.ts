@@ -24,6 +24,9 @@ const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
 const COUNTDOWN_SECONDS = 8;
 test.describe.configure({ timeout: 150_000 });
+// One server for the file's tests, in one worker, one after the other: under the config's fullyParallel, each worker
+// that ran one of them would start its own (beforeAll runs once per worker).
+test.describe.configure({ mode: 'default' });
 
 let server: TalkgroupServer;
 let admin: Account;
