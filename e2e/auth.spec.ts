@@ -1,5 +1,5 @@
 /** Sign-in, sign-up, Remember me and logout (spec sections 2, 4, 5, 8). */
-import { expect, signIn, startIn, startServer, test, useSession } from './fixtures.ts';
+import { expect, signIn, startIn, test, useSession } from './fixtures.ts';
 
 test.describe('sign-in', () => {
   test('shows the version and the mode at the bottom', async ({ page }) => {
@@ -119,21 +119,6 @@ test.describe('sign-in', () => {
     await page.getByRole('button', { name: 'Hide the password' }).click();
     await expect(password).toHaveAttribute('type', 'password');
   });
-});
-
-test('the administrator that ADMIN_LOGIN creates at the first start signs in through the form (issue 70)', async ({
-  page,
-}) => {
-  const first = await startServer({ ADMIN_LOGIN: 'boss@example.org', ADMIN_PASSWORD: 'boss-password-1' });
-  try {
-    await page.goto(`${first.baseURL}/signin`);
-    await page.getByRole('textbox', { name: 'Login', exact: true }).fill('boss@example.org');
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill('boss-password-1');
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await expect(page).toHaveURL(/\/channelsList$/);
-  } finally {
-    await first.stop();
-  }
 });
 
 test.describe('Remember me', () => {

@@ -196,8 +196,19 @@ test.describe('channels list (French)', () => {
 test.describe('channels list (English)', () => {
   test.use({ language: 'en' });
 
-  test('speaks English: columns, create and delete messages', async ({ page, admin, server }) => {
+  test('speaks English: columns, create and delete messages; with a media server, a channel made peer to peer', async ({
+    page,
+    admin,
+    server,
+  }) => {
     const name = unique('Night Shift');
+    // The server says a media server carries the voice (as with JANUS_URL: client-config.test.ts): the dialog offers
+    // "Voice through the media server", on by default. What createChannel keeps of it is channel-voice-mode.test.ts's.
+    await page.route('**/user/api/getClientConfig', async (route) => {
+      const response = await route.fetch();
+      const json = await response.json();
+      await route.fulfill({ response, json: { ...json, res: { ...json.res, mediaServer: true } } });
+    });
     await openChannels(page, admin);
     await expect(page.getByRole('heading', { name: 'Channels List' })).toBeVisible();
     for (const header of ['Channel Name', 'Users', 'Created at', 'Action']) {
@@ -209,9 +220,14 @@ test.describe('channels list (English)', () => {
     await expect(dialog.getByRole('alert')).toContainText('Channel not created');
     await expect(dialog.getByRole('alert')).toContainText('Check all fields are not empty.');
     await field(dialog, 'Channel Name').fill(name);
+    const throughServer = dialog.getByRole('switch', {
+      name: 'Voice through the media server (off: always peer to peer)',
+    });
+    await expect(throughServer).toBeChecked();
+    await throughServer.uncheck();
     await dialog.getByRole('button', { name: 'Create' }).click();
     await expect(notice(page)).toContainText('Channel created successfully');
-    expect(await channelByName(server, admin, name)).toBeDefined();
+    expect((await channelByName(server, admin, name))?.voiceMode).toBe('mesh');
 
     await page.getByRole('searchbox', { name: 'Search channels' }).fill(name);
     await page.getByRole('button', { name: `Delete ${name}` }).click();

@@ -6,15 +6,28 @@
  * member's row in its tile within 2 s of the change, pushed (the page asks the server nothing meanwhile). Its own
  * server, with LONE_WORKER_MIN_SECONDS lowered to 1 s.
  */
-import { expect as baseExpect, createAdmin, seedFor, startServer, type TalkgroupServer, test } from './fixtures.ts';
+import {
+  type Account,
+  expect as baseExpect,
+  createAdmin,
+  seedFor,
+  startServer,
+  type TalkgroupServer,
+  test,
+} from './fixtures.ts';
 import { openAs } from './room-support.ts';
 
 const expect = baseExpect.configure({ timeout: 60_000 });
 test.describe.configure({ timeout: 150_000 });
+// One server for the file's tests, in one worker, one after the other: under the config's fullyParallel, each worker
+// that ran one of them would start its own (beforeAll runs once per worker).
+test.describe.configure({ mode: 'default' });
 
 let server: TalkgroupServer;
+let admin: Account;
 test.beforeAll(async () => {
   server = await startServer({ LONE_WORKER_MIN_SECONDS: '1' });
+  admin = await createAdmin(server);
 });
 test.afterAll(async () => {
   await server?.stop();
@@ -27,7 +40,6 @@ const shown = (iso: string) =>
   );
 
 test('the console lists who works alone with its state, and one who escalates meanwhile', async ({ browser }) => {
-  const admin = await createAdmin(server);
   const seed = seedFor(server, admin);
   const channel = await seed.channel();
   const dana = await seed.member({ firstName: 'Dana', lastName: 'Desk', role: 'dispatcher' });
@@ -91,7 +103,6 @@ test('the console lists who works alone with its state, and one who escalates me
 test("each lone-work state reaches the member's row within 2 s, pushed, and the list is one click away", async ({
   browser,
 }) => {
-  const admin = await createAdmin(server);
   const seed = seedFor(server, admin);
   const channel = await seed.channel();
   const dana = await seed.member({ firstName: 'Dana', lastName: 'Live', role: 'dispatcher' });

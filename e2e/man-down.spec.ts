@@ -24,6 +24,9 @@ const expect = baseExpect.configure({ timeout: 60_000 });
 const PHONE = { width: 390, height: 844 };
 const COUNTDOWN_SECONDS = 8;
 test.describe.configure({ timeout: 150_000 });
+// One server for the file's tests, in one worker, one after the other: under the config's fullyParallel, each worker
+// that ran one of them would start its own (beforeAll runs once per worker).
+test.describe.configure({ mode: 'default' });
 
 let server: TalkgroupServer;
 let admin: Account;
@@ -48,6 +51,9 @@ async function memberWithDetection(browser: import('@playwright/test').Browser, 
   const member = await seed.member({ firstName: 'Mia', lastName });
   await seed.addToChannel(channel.id, [member.id]);
   const phone = await openAs(browser, server.baseURL, member, { viewport: PHONE });
+  // The page runs on Playwright's clock (installed before it loads, running on by itself): the tests move it on
+  // through the countdown instead of waiting for it.
+  await phone.page.clock.install();
   await phone.page.goto('/talk');
   const detection = phone.page.getByRole('switch', { name: 'Man-down detection' });
   // The channels' sections above it draw once the channel is loaded: a tap before that could land on what moved
@@ -99,27 +105,27 @@ test('a fall counts down and raises a "man down" SOS', async ({ browser }, testI
     const countdown = phone.page.getByRole('dialog', { name: /^Fall detected: alert in \d+ s$/ });
     await expect(countdown).toBeVisible();
     await expect(countdown.getByRole('button', { name: "I'm OK" })).toBeVisible();
+    // From here the page's clock moves only when the test moves it (a second on, then paused).
+    await phone.page.clock.pauseAt((await phone.page.evaluate(() => Date.now())) + 1000);
     const shot = testInfo.outputPath('man-down-countdown.png');
     await phone.page.screenshot({ path: shot });
     if (process.env.E2E_DOCS_SCREENSHOTS) {
       mkdirSync(path.resolve('docs/images'), { recursive: true });
       copyFileSync(shot, path.resolve('docs/images/man-down-countdown.png'));
     }
-    // It counts: two different numbers seen, each no more than the organisation's countdown.
-    const seen = new Set<number>();
-    await expect
-      .poll(async () => {
-        const title = await countdown
-          .getByRole('heading')
-          .textContent({ timeout: 1000 })
-          .catch(() => null);
-        const seconds = Number(/alert in (\d+) s/.exec(title ?? '')?.[1]);
-        if (seconds > 0) seen.add(seconds);
-        return seen.size;
-      })
-      .toBeGreaterThanOrEqual(2);
-    expect(Math.max(...seen)).toBeLessThanOrEqual(COUNTDOWN_SECONDS);
+    // It counts: from no more than the organisation's countdown, two seconds less two seconds later (one more when
+    // the second the clock was moved on to pause it had not been drawn yet).
+    const secondsLeft = async () =>
+      Number(/alert in (\d+) s/.exec((await countdown.getByRole('heading').textContent()) ?? '')?.[1]);
+    const start = await secondsLeft();
+    expect(start).toBeGreaterThan(3);
+    expect(start).toBeLessThanOrEqual(COUNTDOWN_SECONDS);
+    await phone.page.clock.runFor(2_000);
+    await expect.poll(secondsLeft).toBeLessThanOrEqual(start - 2);
+    expect(await secondsLeft()).toBeGreaterThanOrEqual(start - 3);
 
+    // At zero the SOS goes, after up to 3 s for a position.
+    await phone.page.clock.runFor((start + 2) * 1000);
     await expect(phone.page.getByRole('dialog', { name: 'Alert sent' })).toBeVisible();
     const [alert, ...others] = await manDownAlerts(member);
     expect(others).toEqual([]);
@@ -135,12 +141,11 @@ test('"I\'m OK" in time cancels the countdown: nothing is raised', async ({ brow
     await fall(phone.page);
     const countdown = phone.page.getByRole('dialog', { name: /^Fall detected: alert in \d+ s$/ });
     await expect(countdown).toBeVisible();
-    // The latest moment the alert could have been sent, had it not been cancelled: the countdown, then up to
-    // 3 s for a position, and a margin for a loaded machine.
-    const deadline = (await phone.page.evaluate(() => Date.now())) + (COUNTDOWN_SECONDS + 6) * 1000;
     await countdown.getByRole('button', { name: "I'm OK" }).click();
     await expect(countdown).toBeHidden();
-    await phone.page.waitForFunction((end) => Date.now() > end, deadline, { timeout: 60_000, polling: 500 });
+    // Past the latest moment the alert could have been sent, had it not been cancelled (the countdown, then up to
+    // 3 s for a position), on the page's clock: nothing shows, nothing was raised.
+    await phone.page.clock.runFor((COUNTDOWN_SECONDS + 6) * 1000);
     await expect(phone.page.getByRole('dialog')).toHaveCount(0);
     expect(await manDownAlerts(member)).toEqual([]);
   } finally {

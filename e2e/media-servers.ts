@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { hostAddress, randomSecret, startCoturn } from '../packages/server/src/ops/dev-media.ts';
-import { janusInspector, type TestJanus, testJanus } from '../packages/server/test/janus-harness.ts';
+import { type TestJanus, testJanus } from '../packages/server/test/janus-harness.ts';
 import { freePort } from '../packages/server/test/process-harness.ts';
 import {
   type Account,
@@ -78,16 +78,6 @@ export async function testCoturn(): Promise<{ url: string; secret: string; stop(
   const base = 45_000 + Math.floor(Math.random() * 40) * 100;
   const turn = await startCoturn({ port, secret, relayPorts: [base, base + 99], allowPeers: [hostAddress()] });
   return { url: `${turn.url}?transport=udp`, secret, stop: stopOnce(turn.stop) };
-}
-
-/** The names of the participants of a channel's room on this Janus. */
-export async function roomParticipants(janus: TestJanus, channelId: number): Promise<string[]> {
-  const inspector = await janusInspector(janus.url);
-  try {
-    return (await inspector.participants(channelId)).map((participant) => participant.display ?? '').sort();
-  } finally {
-    await inspector.close();
-  }
 }
 
 /**

@@ -224,28 +224,3 @@ test('a browser that may only use a relay talks through coturn', async ({ browse
     await turn.stop();
   }
 });
-
-test('an administrator sets a channel to go peer to peer in the channel dialog', async ({ browser }) => {
-  const deployment = await janusDeployment();
-  const { server, admin } = deployment;
-  const desk = await openAs(browser, server.baseURL, admin);
-  try {
-    await desk.page.goto('/channelsList');
-    await desk.page.getByRole('main').getByRole('button', { name: 'Add Channel' }).click();
-    const dialog = desk.page.getByRole('dialog', { name: 'Add Channel' });
-    const name = `Small team ${Date.now().toString(36)}`;
-    await dialog.getByRole('textbox', { name: 'Channel Name' }).fill(name);
-    const throughServer = dialog.getByRole('switch', {
-      name: 'Voice through the media server (off: always peer to peer)',
-    });
-    await expect(throughServer).toBeChecked();
-    await throughServer.uncheck();
-    await dialog.getByRole('button', { name: 'Create' }).click();
-    await expect(dialog).toBeHidden();
-    const { body } = await server.call('/user/api/getAllChannels', {}, admin.token);
-    expect(body.res.find((channel: { name: string }) => channel.name === name)?.voiceMode).toBe('mesh');
-  } finally {
-    await desk.close();
-    await deployment.stop();
-  }
-});

@@ -9,6 +9,9 @@ import { startTestProvider, type TestProvider } from '../packages/server/test/oi
 import { openServerDatabase } from './database.ts';
 import { expect, freePort, login, startIn, startServer, type TalkgroupServer, test } from './fixtures.ts';
 
+// One server and one provider for the file's tests, in one worker, one after the other: under the config's fullyParallel, each worker
+// that ran one of them would start its own (beforeAll runs once per worker).
+test.describe.configure({ mode: 'default' });
 let provider: TestProvider;
 let talk: TalkgroupServer;
 

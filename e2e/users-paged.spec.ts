@@ -8,6 +8,9 @@ import { openServerDatabase } from './database.ts';
 import { type Account, createAdmin, expect, startServer, type TalkgroupServer, test, useSession } from './fixtures.ts';
 
 const MEMBERS = 5001;
+// One server of 5,002 users for the file's tests, in one worker, one after the other: under the config's fullyParallel, each worker
+// that ran one of them would start its own (beforeAll runs once per worker).
+test.describe.configure({ mode: 'default' });
 let big: TalkgroupServer;
 let admin: Account;
 

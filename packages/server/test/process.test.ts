@@ -40,7 +40,10 @@ describe('the server process on SQLite', () => {
       user_password: 'boss-password-1',
     });
     expect(login.status).toBe(200);
-    const token = (await login.json()).user.authToken;
+    // An administrator (the sign-in form then opens its console: e2e/auth.spec.ts signs an administrator in).
+    const { user } = await login.json();
+    expect(user).toMatchObject({ role: 'admin', email: 'boss@example.org' });
+    const token = user.authToken;
     const created = await fetch(`${first.base}/user/api/signUpUser`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-access-token': token },
