@@ -11,8 +11,8 @@
  * - the app's settings, but unmuted after the track is enabled (as before the grant waited for it).
  */
 import type { Browser, Page } from '@playwright/test';
-import { startJanus } from '../../packages/server/src/ops/dev-media.ts';
 import { JanusConnection, JanusSession } from '../../packages/server/src/janus/connection.ts';
+import { startJanus } from '../../packages/server/src/ops/dev-media.ts';
 import { tuneAnswer } from '../../packages/server/src/realtime/media/janus/sdp.ts';
 import { freePort } from '../server-process.ts';
 
