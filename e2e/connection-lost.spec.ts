@@ -21,11 +21,14 @@ test('a reload records no connexion_lost; a network lost for longer than the gra
         (activity) => activity.type === 'connexion_lost' && activity.user?.id === member.id,
       ).length;
     };
-    const connectedCount = async () => {
+    const socketIds = async () => {
       const users = await server.call('/user/api/getAllUsers', {}, admin.token);
-      const lou = (users.body.res as Array<{ id: number; user_sockets: unknown[] }>).find((u) => u.id === member.id);
-      return lou?.user_sockets.length ?? 0;
+      const lou = (users.body.res as Array<{ id: number; user_sockets: Array<{ socket_id: string }> }>).find(
+        (u) => u.id === member.id,
+      );
+      return (lou?.user_sockets ?? []).map((socket) => socket.socket_id);
     };
+    const connectedCount = async () => (await socketIds()).length;
 
     const context = await browser.newContext({ baseURL: server.baseURL });
     const page = await context.newPage();
@@ -35,9 +38,14 @@ test('a reload records no connexion_lost; a network lost for longer than the gra
     await expect.poll(connectedCount, { timeout: 60_000 }).toBeGreaterThan(0);
 
     // Reloads: the page says goodbye each time; once it is back, three grace periods pass with no entry.
+    // Each reload waits for the page's new socket: a page still connecting has nobody to say goodbye to.
     for (let i = 0; i < 2; i += 1) {
+      const before = await socketIds();
       await page.reload();
       await expect(page.getByRole('heading', { level: 1, name: 'Talkgroup' })).toBeVisible();
+      await expect
+        .poll(async () => (await socketIds()).some((id) => !before.includes(id)), { timeout: 60_000 })
+        .toBe(true);
     }
     await expect.poll(connectedCount, { timeout: 60_000 }).toBeGreaterThan(0);
     await page.waitForTimeout(6_000);

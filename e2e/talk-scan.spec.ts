@@ -74,7 +74,7 @@ test('scan and talk-back: on one channel the member hears its other one, named w
   server,
   seed,
 }) => {
-  // Four pages, three of them in two channels' voice rooms: on a loaded machine this takes minutes.
+  // Three pages in voice rooms, two of them in both channels' rooms: on a loaded machine this takes minutes.
   test.setTimeout(300_000);
   const atelier = await seed.channel(unique('Atelier'));
   const quai = await seed.channel(unique('Quai'));
@@ -85,7 +85,9 @@ test('scan and talk-back: on one channel the member hears its other one, named w
   const talker = await openAs(browser, server.baseURL, mia, { viewport: PHONE });
   const phone = await openAs(browser, server.baseURL, lou, { viewport: PHONE, language: 'fr' });
   const english = await openAs(browser, server.baseURL, lou, { viewport: PHONE });
-  const german = await openAs(browser, server.baseURL, lou, { viewport: PHONE, language: 'de' });
+  // Lou's German device comes once Atelier is out of the scan: two devices of Lou's in the voice rooms hold what
+  // a third would show (every sentence is in every catalogue: i18n/catalogues.test.ts), with four peer connections instead of nine.
+  let german: Awaited<ReturnType<typeof openAs>> | undefined;
   try {
     // Every channel is scanned at first; each page of Lou's is on Quai.
     await phone.page.goto('/talk');
@@ -93,15 +95,13 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     await expect(phone.page.getByRole('switch', { name: `Écouter ${quai.name}` })).toBeChecked();
     await english.page.goto('/talk');
     await expect(english.page.getByRole('switch', { name: `Scan ${atelier.name}` })).toBeChecked();
-    await german.page.goto('/talk');
-    await expect(german.page.getByRole('switch', { name: `${atelier.name} mithören` })).toBeChecked();
-    for (const { page } of [phone, english, german]) await page.goto(`/talk/${quai.id}`);
+    for (const { page } of [phone, english]) await page.goto(`/talk/${quai.id}`);
     await talker.page.goto(`/talk/${atelier.id}`);
 
     // Mia talks on Atelier: Lou's page on Quai hears her and names the channel and the talker.
     const miaAtLou = await connectedIn(phone.page, atelier.rtcSession, mia.id);
     const silence = await silenceIn(phone.page, atelier.rtcSession, miaAtLou);
-    // Lou has three pages in Atelier (each scans it): Mia must listen to the phone's, the one that replies.
+    // Lou has two pages in Atelier (each scans it): Mia must listen to the phone's, the one that replies.
     const louAtMia = await connectedPageIn(talker.page, atelier.rtcSession, phone.page);
     const miaSilence = await silenceIn(talker.page, atelier.rtcSession, louAtMia);
     const miaPtt = talker.page.getByRole('button', { name: 'Push to talk' });
@@ -118,7 +118,6 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     // Mia lets go: the phone answers the moment it appears (holding the space bar, as a person would).
     const phoneReplied = await watchForButton(phone.page, `Répondre sur ${atelier.name}`, { holdSpace: true });
     const englishOffered = await watchForButton(english.page, `Reply on ${atelier.name}`);
-    const germanOffered = await watchForButton(german.page, `Auf ${atelier.name} antworten`);
     await talker.page.mouse.up();
     await expect(phone.page.getByTestId('scan-heard')).toHaveText('');
 
@@ -126,7 +125,6 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     const reply = phone.page.getByRole('button', { name: `Répondre sur ${atelier.name}` });
     await phoneReplied();
     await englishOffered();
-    await germanOffered();
     await expect(reply).toHaveAttribute('aria-pressed', 'true');
     await expect(talker.page.getByTestId('talking-now')).toHaveText('Talking: Lou Quai');
     await expect
@@ -163,7 +161,11 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     await expect(
       phone.page.getByRole('link', { name: new RegExp(atelier.name) }).getByTestId('channel-missed'),
     ).toHaveText('1 manquée');
-    // The count and the play button in English and German too.
+    // The count and the play button in English and German too; the German device scans Quai only.
+    german = await openAs(browser, server.baseURL, lou, { viewport: PHONE, language: 'de' });
+    await german.page.goto('/talk');
+    await expect(german.page.getByRole('switch', { name: `${atelier.name} mithören` })).not.toBeChecked();
+    await expect(german.page.getByRole('switch', { name: `${quai.name} mithören` })).toBeChecked();
     for (const [page, count, play] of [
       [english.page, '1 missed', 'Play 1 missed'],
       [german.page, '1 verpasst', '1 verpasste abspielen'],
@@ -177,6 +179,6 @@ test('scan and talk-back: on one channel the member hears its other one, named w
     await phone.page.reload();
     await expect(phone.page.getByRole('switch', { name: `Écouter ${atelier.name}` })).not.toBeChecked();
   } finally {
-    await Promise.all([talker.close(), phone.close(), english.close(), german.close()]);
+    await Promise.all([talker.close(), phone.close(), english.close(), german?.close()]);
   }
 });
