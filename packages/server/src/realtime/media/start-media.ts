@@ -5,6 +5,7 @@
  * instances through the adapter (`mediaHeard`, `mediaMoved`, `mediaPatch`).
  */
 import type { FastifyBaseLogger } from 'fastify';
+import type { ChannelSummary } from '../../channels/store.ts';
 import type { Config } from '../../config/config.ts';
 import { memoryAssignments, redisAssignments } from '../../janus/assignments.ts';
 import type { PatchStore } from '../../patches/store.ts';
@@ -42,12 +43,12 @@ function serverPlane(
     takes: takes({ services, channelOf: (channelId) => channels.get(channelId), log }),
     store: redis ? redisAssignments(redis.pub, config.redisKeyPrefix) : memoryAssignments(),
     resetSocket: (socketId, channelId, reason) => {
-      void channels.get(channelId).then((channel) => {
+      withChannel(channels, log, channelId, (channel) => {
         if (channel) io.to(socketId).emit('media_reset', { room: channel.rtcSession, reason });
       });
     },
     tellSpecClient: (socketId, channelId, message) => {
-      void channels.get(channelId).then((channel) => {
+      withChannel(channels, log, channelId, (channel) => {
         if (!channel) return;
         const room = channel.rtcSession;
         if (message.kind === 'gone') io.to(socketId).emit('user_exit', { id: SPEC_PEER_ID, room });
@@ -87,7 +88,7 @@ export async function startMedia(
   const media = mediaPlanes(meshPlane(), janus, {
     relay: relayHeard,
     switched: (channelId, socketIds, kind, fallback) => {
-      void channels.get(channelId).then((channel) => {
+      withChannel(channels, log, channelId, (channel) => {
         if (!channel) return;
         const plane = { room: channel.rtcSession, kind, ...(fallback ? { fallback } : {}) };
         for (const socketId of socketIds) {
@@ -112,4 +113,20 @@ export async function startMedia(
   io.on('mediaPatch', (patchId, channelIds) => janus?.learnPatch(patchId, channelIds));
   await janus?.ready();
   return { media, janus };
+}
+
+/**
+ * Runs `use` with the channel once it is read (a cache miss reads the database). A read that fails (the database
+ * gone at shutdown, a lost connection) is logged: a media event's message is dropped, never a rejection unheard.
+ */
+export function withChannel(
+  channels: ChannelCache,
+  log: FastifyBaseLogger,
+  channelId: number,
+  use: (channel: ChannelSummary | undefined) => void,
+): void {
+  channels
+    .get(channelId)
+    .then(use)
+    .catch((error) => log.warn({ err: error, channelId }, 'a media event found no channel to tell'));
 }
