@@ -116,8 +116,8 @@ export async function startMedia(
 }
 
 /**
- * Runs `use` with the channel once it is read (a cache miss reads the database). A read that fails (the database
- * gone at shutdown, a lost connection) is logged: a media event's message is dropped, never a rejection unheard.
+ * Runs `use` with the channel once it is read (a cache miss reads the database). A read or a `use` that fails (the
+ * database gone at shutdown, a lost connection) is logged: the event's message is dropped, never a rejection unheard.
  */
 export function withChannel(
   channels: ChannelCache,
@@ -128,5 +128,5 @@ export function withChannel(
   channels
     .get(channelId)
     .then(use)
-    .catch((error) => log.warn({ err: error, channelId }, 'a media event found no channel to tell'));
+    .catch((error) => log.warn({ err: error, channelId }, "a media event could not tell its channel's room"));
 }
